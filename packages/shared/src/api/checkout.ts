@@ -1,0 +1,135 @@
+/**
+ * @module
+ * Quotes, checkouts, their status, installation data and delivery links: the widget's side of a sale,
+ * and the partner server's side (`/v1/partner/*`).
+ */
+import { z } from 'zod';
+import { DateTimeSchema, LocaleSchema, NonNegativeMoneySchema } from '../partner/common';
+import { PlanSchema } from './catalog';
+import { apiEnvelope } from './common';
+import { CheckoutModeSchema } from './session';
+
+export const CreateQuoteRequestSchema = z.strictObject({ offerId: z.string().min(1).max(64) });
+export type CreateQuoteRequest = z.infer<typeof CreateQuoteRequestSchema>;
+
+/** A retail price held until `expiresAt`. */
+export const QuoteSchema = z.strictObject({
+  id: z.string().min(1),
+  offerId: z.string().min(1),
+  plan: PlanSchema,
+  price: NonNegativeMoneySchema,
+  createdAt: DateTimeSchema,
+  expiresAt: DateTimeSchema,
+});
+export type Quote = z.infer<typeof QuoteSchema>;
+export const QuoteResponseSchema = apiEnvelope(QuoteSchema);
+
+export const CreateCheckoutRequestSchema = z.strictObject({
+  quoteId: z.string().min(1).max(128),
+  /** Required when the widget's config says `emailRequired`. */
+  email: z.email().max(254).optional(),
+  locale: LocaleSchema,
+  /** The traveller ticked the partner's terms. */
+  termsAccepted: z.literal(true),
+});
+export type CreateCheckoutRequest = z.infer<typeof CreateCheckoutRequestSchema>;
+
+/**
+ * The checkout's journey. `awaiting_payment` (partner_confirm only) → `placing` → `provisioning` →
+ * `ready`; or `failed`, `expired` (never paid), `cancelled` (by the partner).
+ */
+export const CheckoutStatusSchema = z.enum([
+  'awaiting_payment',
+  'placing',
+  'provisioning',
+  'ready',
+  'failed',
+  'expired',
+  'cancelled',
+]);
+export type CheckoutStatus = z.infer<typeof CheckoutStatusSchema>;
+
+export const CHECKOUT_TERMINAL_STATUSES = [
+  'ready',
+  'failed',
+  'expired',
+  'cancelled',
+] as const satisfies readonly CheckoutStatus[];
+
+export const CheckoutFailureSchema = z.strictObject({
+  /** An error code of the contract or the BFF (`insufficient_balance`, `upstream_unavailable`, …). */
+  code: z.string().min(1),
+  /** The traveller may try again (a new checkout) with a chance of success. */
+  retryable: z.boolean(),
+});
+
+/** A checkout as the widget sees it. */
+export const CheckoutSchema = z.strictObject({
+  id: z.string().min(1),
+  status: CheckoutStatusSchema,
+  mode: CheckoutModeSchema,
+  amount: NonNegativeMoneySchema,
+  plan: PlanSchema,
+  email: z.string().nullable(),
+  locale: LocaleSchema,
+  failure: CheckoutFailureSchema.nullable(),
+  /** Until when a payment (partner_confirm) is awaited. */
+  expiresAt: DateTimeSchema,
+  createdAt: DateTimeSchema,
+  updatedAt: DateTimeSchema,
+});
+export type Checkout = z.infer<typeof CheckoutSchema>;
+
+/** The answer to `POST /v1/checkouts`: the checkout and, once, its client secret. */
+export const CreatedCheckoutSchema = CheckoutSchema.extend({ clientSecret: z.string().min(16) });
+export type CreatedCheckout = z.infer<typeof CreatedCheckoutSchema>;
+
+export const CreatedCheckoutResponseSchema = apiEnvelope(CreatedCheckoutSchema);
+export const CheckoutResponseSchema = apiEnvelope(CheckoutSchema);
+
+/** Installation data: the product itself. Only with the client secret, `Cache-Control: no-store`. */
+export const InstallationSchema = z.strictObject({
+  checkoutId: z.string().min(1),
+  iccid: z.string().regex(/^89\d{17,18}$/),
+  lpa: z.string().startsWith('LPA:1$'),
+  qrPayload: z.string().min(1),
+  smdpAddress: z.string().min(1),
+  activationCode: z.string().min(1),
+  ios: z.url(),
+  android: z.url(),
+});
+export type Installation = z.infer<typeof InstallationSchema>;
+export const InstallationResponseSchema = apiEnvelope(InstallationSchema);
+
+export const CreateDeliveryLinkRequestSchema = z.strictObject({
+  maxViews: z.int().min(1).max(5).optional(),
+  expiresInMinutes: z.int().min(5).max(1440).optional(),
+});
+export type CreateDeliveryLinkRequest = z.infer<typeof CreateDeliveryLinkRequestSchema>;
+
+/** A link that opens the installation on another device (the URL is a secret). */
+export const WidgetDeliveryLinkSchema = z.strictObject({
+  id: z.string().min(1),
+  url: z.url(),
+  maxViews: z.int().min(1).max(5),
+  expiresAt: DateTimeSchema,
+});
+export type WidgetDeliveryLink = z.infer<typeof WidgetDeliveryLinkSchema>;
+export const WidgetDeliveryLinkResponseSchema = apiEnvelope(WidgetDeliveryLinkSchema);
+
+/** `POST /v1/partner/checkouts/{id}/confirm`: the partner took the traveller's payment. */
+export const ConfirmCheckoutRequestSchema = z.strictObject({
+  /** The partner's own payment reference, kept for reconciliation. */
+  paymentReference: z.string().min(1).max(128).optional(),
+});
+export type ConfirmCheckoutRequest = z.infer<typeof ConfirmCheckoutRequestSchema>;
+
+/** A checkout as the partner's server sees it: the widget's view plus the upstream order. */
+export const PartnerCheckoutSchema = CheckoutSchema.extend({
+  widgetId: z.string().min(1),
+  externalRef: z.string().min(1).max(128),
+  paymentReference: z.string().nullable(),
+  order: z.strictObject({ id: z.string().min(1), status: z.string().min(1) }).nullable(),
+});
+export type PartnerCheckout = z.infer<typeof PartnerCheckoutSchema>;
+export const PartnerCheckoutResponseSchema = apiEnvelope(PartnerCheckoutSchema);

@@ -1,0 +1,8 @@
+/**
+ * @module
+ * The BFF's widget API (`/v1/*`): the one definition that the BFF validates with and the widget parses with.
+ */
+export * from './catalog';
+export * from './checkout';
+export * from './common';
+export * from './session';

@@ -1,0 +1,62 @@
+/**
+ * @module
+ * `POST /v1/sessions`: a widget id and the page's Origin become a short-lived session token and the
+ * widget's public config (brand, currency, checkout mode, languages).
+ */
+import { z } from 'zod';
+import { CurrencySchema, DateTimeSchema, EnvironmentSchema, LocaleSchema } from '../partner/common';
+import { apiEnvelope } from './common';
+
+export const WidgetIdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[a-z0-9][a-z0-9_-]*$/, 'lowercase letters, digits, _ and -');
+
+export const CreateSessionRequestSchema = z.strictObject({ widgetId: WidgetIdSchema });
+export type CreateSessionRequest = z.infer<typeof CreateSessionRequestSchema>;
+
+export const CheckoutModeSchema = z.enum(['partner_confirm', 'direct']);
+export type CheckoutMode = z.infer<typeof CheckoutModeSchema>;
+
+const HexColorSchema = z.string().regex(/^#[0-9a-fA-F]{6}$/, '#RRGGBB');
+
+/** What the traveller sees of the partner: validated by the BFF before it reaches the browser. */
+export const WidgetBrandSchema = z.strictObject({
+  displayName: z.string().min(1).max(120),
+  /** HTTPS (or the BFF's own origin) PNG, JPEG, GIF or SVG; null shows the display name alone. */
+  logoUrl: z.url().nullable(),
+  primaryColor: HexColorSchema,
+  supportEmail: z.email().nullable(),
+  supportUrl: z.url().nullable(),
+  termsUrl: z.url().nullable(),
+  privacyUrl: z.url().nullable(),
+});
+export type WidgetBrand = z.infer<typeof WidgetBrandSchema>;
+
+/** The widget's public config: everything the browser may know about the widget. */
+export const WidgetPublicConfigSchema = z.strictObject({
+  widgetId: WidgetIdSchema,
+  environment: EnvironmentSchema,
+  checkoutMode: CheckoutModeSchema,
+  currency: CurrencySchema,
+  /** Prices are shown and charged in whole roubles. */
+  wholeRubOnly: z.boolean(),
+  defaultLocale: LocaleSchema,
+  locales: z.array(LocaleSchema).min(1),
+  /** The traveller must give an email (the partner does not deliver through its own UI). */
+  emailRequired: z.boolean(),
+  brand: WidgetBrandSchema,
+});
+export type WidgetPublicConfig = z.infer<typeof WidgetPublicConfigSchema>;
+
+export const SessionSchema = z.strictObject({
+  /** Bearer token for every later call, bound to widget, origin and environment. */
+  token: z.string().min(1),
+  expiresAt: DateTimeSchema,
+  widget: WidgetPublicConfigSchema,
+});
+export type Session = z.infer<typeof SessionSchema>;
+
+export const SessionResponseSchema = apiEnvelope(SessionSchema);
+export type SessionResponse = z.infer<typeof SessionResponseSchema>;

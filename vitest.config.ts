@@ -1,0 +1,8 @@
+/** The root test runner: every package's vitest project in one run with one summary line. */
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: ['packages/*'],
+  },
+});
