@@ -74,3 +74,50 @@ export function pageEnvelope<T extends z.ZodType>(item: T) {
 export function catalogPageEnvelope<T extends z.ZodType>(item: T) {
   return z.strictObject({ data: z.array(item), meta: CatalogPageMetaSchema });
 }
+
+/** A partner's own reference (`externalRef`) on orders, recipients, accounts, action requests and keys. */
+export const ExternalRefSchema = z.string().min(1).max(128);
+
+/** An absolute URI (links the client follows: `resourceUrl`, `actionsUrl`, `href`, install links). */
+export const UriSchema = z.url();
+
+/** A public HTTPS URL (brand logo and support pages). */
+export const HttpsUrlSchema = z.url({ protocol: /^https$/ });
+
+/** A SHA-256 digest as 64 lowercase hex characters. */
+export const Sha256HexSchema = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex characters');
+
+/** A discount or participation percentage, 0..100 inclusive. */
+export const PercentSchema = z.number().min(0).max(100);
+
+/** A link to an order: `{ id, externalRef, resourceUrl }` on eSIMs and action requests. */
+export const OrderRefSchema = z.strictObject({
+  id: z.string(),
+  externalRef: ExternalRefSchema,
+  resourceUrl: UriSchema,
+});
+export type OrderRef = z.infer<typeof OrderRefSchema>;
+
+/**
+ * An array whose items must be unique (`scopes`, `allowedCidrs`); each repeated item gets its own issue at
+ * its index.
+ */
+export function uniqueArray<T extends z.ZodType>(item: T) {
+  return z.array(item).superRefine((items, ctx) => {
+    const seen = new Set<unknown>();
+    items.forEach((value, index) => {
+      if (seen.has(value)) {
+        ctx.addIssue({ code: 'custom', path: [index], message: `duplicate item ${JSON.stringify(value)}` });
+      }
+      seen.add(value);
+    });
+  });
+}
+
+/** The message of a patch request that has no property at all. */
+export const AT_LEAST_ONE_PROPERTY = 'at least one property is required';
+
+/** A patch request body: the given strict object, refused when it sets no property. */
+export function patchRequest<T extends z.ZodObject>(shape: T) {
+  return shape.refine((body) => Object.keys(body as object).length > 0, { message: AT_LEAST_ONE_PROPERTY });
+}
