@@ -1,0 +1,120 @@
+/**
+ * @module
+ * How an upstream failure becomes the BFF's one error type: the contract's code passed through where the
+ * browser may see it, credential problems hidden behind `internal`, outages as `upstream_unavailable`,
+ * and the upstream's `requestId` kept on the error for the logs.
+ */
+import { type ErrorCode, ErrorEnvelopeSchema } from '@esim-embed/shared';
+import { ApiError, type ApiErrorOptions } from '../errors';
+import { tolerant } from './tolerant-parsing';
+
+/** What the BFF knows about the upstream answer behind an error. */
+export interface UpstreamErrorDetails {
+  /** The upstream's `meta.requestId` (its support reference), when it answered with one. */
+  upstreamRequestId?: string | undefined;
+  /** The upstream's HTTP status, when it answered at all. */
+  upstreamStatus?: number | undefined;
+  /** The upstream's error code, when it answered with the error envelope. */
+  upstreamCode?: ErrorCode | undefined;
+}
+
+/**
+ * An {@link ApiError} raised by the upstream client. Still an `ApiError` (the app's one handler turns it
+ * into the envelope); it adds the upstream's request id, status and code for logs and for callers that
+ * must tell "the upstream refused" from "the upstream did not answer" (`upstream_unavailable`).
+ */
+export class UpstreamError extends ApiError {
+  readonly upstreamRequestId: string | null;
+  readonly upstreamStatus: number | null;
+  readonly upstreamCode: ErrorCode | null;
+
+  constructor(code: ApiError['code'], options: ApiErrorOptions & UpstreamErrorDetails = {}) {
+    super(code, options);
+    this.name = 'UpstreamError';
+    this.upstreamRequestId = options.upstreamRequestId ?? null;
+    this.upstreamStatus = options.upstreamStatus ?? null;
+    this.upstreamCode = options.upstreamCode ?? null;
+  }
+}
+
+/** Codes that describe the BFF's own credential, not the traveller's request: never shown as such. */
+const CREDENTIAL_CODES = new Set<ErrorCode>([
+  'unauthorized',
+  'forbidden',
+  'scope_missing',
+  'enterprise_auth_required',
+]);
+
+/** Codes that mean "try later" rather than "this request is wrong". */
+const OUTAGE_CODES = new Set<ErrorCode>(['internal', 'rate_limited']);
+
+/** Parameter names that may carry a secret or installation data, dropped whatever their value. */
+const UNSAFE_PARAM = /url|secret|token|key|lpa|activation|password|email|iccid/i;
+
+/**
+ * The upstream's `error.params` reduced to what is safe to send to a browser: primitive values and
+ * arrays of primitives, under names that cannot carry a secret (`field`, `limit`, `offerId`, …).
+ * `Idempotency-Key` named as a field value is kept: it is the header's name, not a key.
+ */
+export function safeUpstreamParams(params: Record<string, unknown>): Record<string, unknown> {
+  const safe: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (UNSAFE_PARAM.test(name)) continue;
+    if (isPrimitive(value)) {
+      if (typeof value === 'string' && /^https?:\/\//i.test(value)) continue;
+      safe[name] = value;
+    } else if (Array.isArray(value) && value.every(isPrimitive)) {
+      safe[name] = value;
+    }
+  }
+  return safe;
+}
+
+function isPrimitive(value: unknown): value is string | number | boolean | null {
+  return value === null || ['string', 'number', 'boolean'].includes(typeof value);
+}
+
+const TolerantErrorEnvelope = tolerant(ErrorEnvelopeSchema);
+
+/** The upstream's error envelope, or undefined when the body is something else. */
+export function readErrorEnvelope(body: unknown) {
+  const parsed = TolerantErrorEnvelope.safeParse(body);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * The {@link UpstreamError} for a final (not retried) upstream error answer. Credential codes become
+ * `internal` (502: the BFF is misconfigured, the traveller can do nothing); outage codes become
+ * `upstream_unavailable`; other contract codes pass through with safe params.
+ */
+export function errorFromUpstreamAnswer(
+  status: number,
+  body: unknown,
+  details: { upstreamRequestId?: string | undefined; retryAfterSeconds?: number | undefined },
+): UpstreamError {
+  const envelope = readErrorEnvelope(body);
+  const upstreamRequestId = envelope?.meta.requestId ?? details.upstreamRequestId;
+  const common = { upstreamRequestId, upstreamStatus: status, upstreamCode: envelope?.error.code };
+  if (!envelope) {
+    if (status >= 500 || status === 429) {
+      return new UpstreamError('upstream_unavailable', {
+        ...common,
+        retryAfterSeconds: details.retryAfterSeconds,
+      });
+    }
+    return new UpstreamError('internal', { ...common, status: 502 });
+  }
+  const code = envelope.error.code;
+  if (CREDENTIAL_CODES.has(code)) return new UpstreamError('internal', { ...common, status: 502 });
+  if (OUTAGE_CODES.has(code) || status >= 500) {
+    return new UpstreamError('upstream_unavailable', {
+      ...common,
+      retryAfterSeconds: details.retryAfterSeconds,
+    });
+  }
+  return new UpstreamError(code, {
+    ...common,
+    params: safeUpstreamParams(envelope.error.params),
+    retryAfterSeconds: details.retryAfterSeconds,
+  });
+}
