@@ -1,0 +1,70 @@
+/**
+ * @module
+ * The embed snippets a partner copies: the script tag with the current options, the Content-Security-Policy
+ * their page needs for it, and the npm equivalent. Pure: the showcase renders what this returns.
+ */
+import type { DemoCheckoutMode } from '../partners/demo-partners';
+
+/** What the partner chose in the showcase. */
+export interface EmbedOptions {
+  /** The BFF's origin (where `widget.js` and the API live). */
+  bffOrigin: string;
+  widgetId: string;
+  locale: string;
+  theme: 'light' | 'dark';
+  mode: DemoCheckoutMode;
+}
+
+/** The four snippets of the embed panel. */
+export interface EmbedSnippets {
+  scriptTag: string;
+  csp: string;
+  npmInstall: string;
+  npmUsage: string;
+}
+
+const CHECKOUT_LISTENER = `
+  widget.addEventListener('esim-checkout', (event) => {
+    // Take the payment your way, then confirm the checkout from your server:
+    // POST /v1/partner/checkouts/{checkoutId}/confirm with your partner secret.
+    openYourPaymentForm(event.detail); // { checkoutId, amount, currency, email }
+  });`;
+
+/** Builds the snippets for the current options. */
+export function embedSnippets(options: EmbedOptions): EmbedSnippets {
+  const { bffOrigin, widgetId, locale, theme, mode } = options;
+  const attributes = `widget-id="${widgetId}" locale="${locale}" theme="${theme}"`;
+  const confirmsPayment = mode === 'partner_confirm';
+
+  const scriptTag = [
+    `<script type="module" src="${bffOrigin}/widget.js"></script>`,
+    `<esim-widget ${attributes}></esim-widget>`,
+    ...(confirmsPayment
+      ? [
+          '',
+          '<script type="module">',
+          `  const widget = document.querySelector('esim-widget');${CHECKOUT_LISTENER}`,
+          '</script>',
+        ]
+      : []),
+  ].join('\n');
+
+  const csp = [
+    `script-src 'self' ${bffOrigin};`,
+    `connect-src 'self' ${bffOrigin};`,
+    `img-src 'self' ${bffOrigin} data:;`,
+    "style-src 'self';",
+  ].join('\n');
+
+  const npmUsage = [
+    "import { defineEsimWidget } from '@esim-embed/widget';",
+    '',
+    'defineEsimWidget();',
+    '',
+    '// In your markup or JSX (React 19, Preact, Vue, plain DOM):',
+    `<esim-widget ${attributes}`,
+    `  api-base="${bffOrigin}"${confirmsPayment ? '\n  onesim-checkout={(event) => openYourPaymentForm(event.detail)}' : ''} />`,
+  ].join('\n');
+
+  return { scriptTag, csp, npmInstall: 'npm install @esim-embed/widget', npmUsage };
+}
