@@ -1,0 +1,184 @@
+/**
+ * @module
+ * The BFF's one config schema: a JSON file (`ESIM_BFF_CONFIG`) validated here, with secrets only as the
+ * *names* of environment variables. Types come from the schema; nothing else describes a widget.
+ */
+import {
+  CheckoutModeSchema,
+  EnvironmentSchema,
+  LocaleSchema,
+  NonNegativeMoneySchema,
+  WidgetBrandSchema,
+  WidgetIdSchema,
+} from '@esim-embed/shared';
+import { z } from 'zod';
+import { DEFAULT_PRICING_RULE, PricingRuleSchema } from '../catalog/pricing';
+import { parseOriginPattern } from '../security/origin-policy';
+
+/** The name of an environment variable that holds a secret (never the secret itself). */
+export const EnvNameSchema = z
+  .string()
+  .regex(/^[A-Z_][A-Z0-9_]{0,127}$/, 'an environment variable name like ACME_UPSTREAM_API_KEY');
+
+/** An allowed origin: `https://shop.example` exactly, or an explicit subdomain pattern `https://*.example`. */
+export const AllowedOriginSchema = z.string().superRefine((value, ctx) => {
+  const problem = parseOriginPattern(value).problem;
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+/** Rate limits and spend caps of one widget. */
+export const WidgetLimitsSchema = z.strictObject({
+  /** New sessions per client IP per minute. */
+  sessionsPerIpPerMinute: z.int().min(1).max(10_000).default(30),
+  /** Requests per session per minute, all endpoints together. */
+  requestsPerSessionPerMinute: z.int().min(1).max(100_000).default(300),
+  /** Quotes one session may create. */
+  quotesPerSession: z.int().min(1).max(1_000).default(50),
+  /** Checkouts one session may create. */
+  checkoutsPerSession: z.int().min(1).max(100).default(5),
+  /**
+   * `direct` checkout in `live` spends the partner's prepaid balance on a browser's word alone, so it needs
+   * this explicit opt-in and both caps below (wholesale amounts, in the settlement currency).
+   */
+  directLiveOptIn: z.boolean().default(false),
+  maxSpendPerSession: NonNegativeMoneySchema.optional(),
+  maxSpendPerDay: NonNegativeMoneySchema.optional(),
+});
+export type WidgetLimits = z.infer<typeof WidgetLimitsSchema>;
+
+/** The widget's own brand overrides, merged over the upstream account's brand. */
+export const BrandOverridesSchema = WidgetBrandSchema.partial();
+
+/** The upstream API a widget sells through. */
+export const UpstreamConfigSchema = z.strictObject({
+  baseUrl: z.url({ protocol: /^https?$/ }),
+  /** The environment variable holding the upstream `X-Api-Key`. */
+  apiKeyEnv: EnvNameSchema,
+  timeoutMs: z.int().min(100).max(120_000).default(8_000),
+  maxRetries: z.int().min(0).max(5).default(2),
+});
+
+const ALL_LOCALES = LocaleSchema.options;
+
+/** One embeddable widget: who may embed it, what it sells through, how it takes payment. */
+export const WidgetConfigSchema = z
+  .strictObject({
+    id: WidgetIdSchema,
+    displayName: z.string().min(1).max(120),
+    /** A disabled widget refuses new sessions with `storefront_app_disabled`. */
+    enabled: z.boolean().default(true),
+    environment: EnvironmentSchema,
+    upstream: UpstreamConfigSchema,
+    allowedOrigins: z.array(AllowedOriginSchema).min(1),
+    /** Default: `direct` in `test`, `partner_confirm` in `live`. */
+    checkoutMode: CheckoutModeSchema.optional(),
+    /** The environment variable holding the partner server's secret for `/v1/partner/*`. */
+    partnerSecretEnv: EnvNameSchema.optional(),
+    pricing: PricingRuleSchema.default(DEFAULT_PRICING_RULE),
+    brand: BrandOverridesSchema.default({}),
+    defaultLocale: LocaleSchema.default('en'),
+    locales: z
+      .array(LocaleSchema)
+      .min(1)
+      .default([...ALL_LOCALES]),
+    /** `platform`: the upstream emails the traveller (then an email is required at checkout). */
+    deliveryMode: z.enum(['partner', 'platform']).default('partner'),
+    emailRequired: z.boolean().default(false),
+    /** How long a `partner_confirm` checkout waits for the partner's confirm. */
+    paymentWindowMinutes: z
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(30),
+    limits: WidgetLimitsSchema.default(WidgetLimitsSchema.parse({})),
+  })
+  .transform((widget) => ({
+    ...widget,
+    checkoutMode: widget.checkoutMode ?? (widget.environment === 'live' ? 'partner_confirm' : 'direct'),
+    emailRequired: widget.emailRequired || widget.deliveryMode === 'platform',
+  }))
+  .superRefine((widget, ctx) => {
+    if (!widget.locales.includes(widget.defaultLocale)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['defaultLocale'],
+        message: 'must be one of the widget’s locales',
+      });
+    }
+    if (widget.checkoutMode === 'partner_confirm' && widget.partnerSecretEnv === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['partnerSecretEnv'],
+        message: 'required for checkoutMode "partner_confirm" (the partner server confirms with it)',
+      });
+    }
+    if (widget.environment === 'live') {
+      widget.allowedOrigins.forEach((origin, index) => {
+        if (!origin.startsWith('https://')) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['allowedOrigins', index],
+            message: 'live widgets need HTTPS origins',
+          });
+        }
+      });
+    }
+    if (widget.environment === 'live' && widget.checkoutMode === 'direct') {
+      const limits = widget.limits;
+      if (!limits.directLiveOptIn) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['limits', 'directLiveOptIn'],
+          message:
+            'checkoutMode "direct" in live spends the prepaid balance on a browser’s word: set true to opt in',
+        });
+      }
+      for (const cap of ['maxSpendPerSession', 'maxSpendPerDay'] as const) {
+        if (limits[cap] === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['limits', cap],
+            message: 'required for "direct" checkout in live',
+          });
+        }
+      }
+    }
+  });
+export type WidgetConfig = z.infer<typeof WidgetConfigSchema>;
+
+/** The whole config file. */
+export const BffConfigSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    /** Reverse proxies in front of the BFF whose `X-Forwarded-For` entries are trusted (0: use the socket). */
+    trustedProxyHops: z.int().min(0).max(10).default(0),
+    /** The environment variable holding the session-signing secret (≥ 32 bytes). */
+    sessionSecretEnv: EnvNameSchema.default('ESIM_BFF_SESSION_SECRET'),
+    /** Session lifetime; at most 15 minutes. */
+    sessionTtlSeconds: z.int().min(60).max(900).default(900),
+    /** Largest accepted request body. */
+    bodyLimitBytes: z.int().min(1_024).max(1_048_576).default(16_384),
+    /** How long an idempotency key's answer is kept (and replayed). */
+    idempotencyTtlHours: z.int().min(1).max(72).default(24),
+    /** How long a checkout's status may be served from the store before the upstream order is read again. */
+    statusCacheMs: z.int().min(0).max(60_000).default(1_000),
+    /** How often the catalog is refreshed in the background. */
+    catalogRefreshSeconds: z.int().min(10).max(86_400).default(300),
+    widgets: z.array(WidgetConfigSchema).min(1),
+  })
+  .superRefine((config, ctx) => {
+    const seen = new Set<string>();
+    config.widgets.forEach((widget, index) => {
+      if (seen.has(widget.id)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['widgets', index, 'id'],
+          message: `duplicate widget id "${widget.id}"`,
+        });
+      }
+      seen.add(widget.id);
+    });
+  });
+export type BffConfig = z.infer<typeof BffConfigSchema>;
+/** The config as written in the JSON file (defaults not yet applied). */
+export type BffConfigInput = z.input<typeof BffConfigSchema>;

@@ -1,0 +1,22 @@
+/**
+ * @module
+ * The Hono environment of the BFF app: what middleware puts on the context for the handlers.
+ */
+import type { SessionClaims } from '../security/session-token';
+import type { WidgetRuntime } from '../widgets/widget-runtime';
+
+/** Context variables set by the BFF's middleware. */
+export interface AppVariables {
+  requestId: string;
+  /** The client IP (socket or trusted `X-Forwarded-For`). */
+  clientIp: string;
+  /** Set by the session middleware on session-authenticated routes. */
+  session: SessionClaims;
+  /** The widget of the session (or of the partner route). */
+  widget: WidgetRuntime;
+}
+
+/** The BFF's Hono environment. */
+export interface AppEnv {
+  Variables: AppVariables;
+}

@@ -1,0 +1,89 @@
+/**
+ * @module
+ * The one error handler: every failure leaves the BFF in the contract's envelope
+ * `{ error: { code, params }, meta: { requestId, apiVersion } }`. Unknown errors become `internal`, logged
+ * once with their cause; no stack trace or message of an unexpected error leaves the server.
+ */
+import { API_VERSION, type ApiErrorEnvelope } from '@esim-embed/shared';
+import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { ApiError } from '../errors';
+import type { Logger } from '../logger';
+import type { AppEnv } from './app-env';
+
+/** The envelope response for an {@link ApiError}. */
+export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
+  const body: ApiErrorEnvelope = {
+    error: { code: error.code, params: error.params },
+    meta: { requestId: c.get('requestId') ?? 'unknown', apiVersion: API_VERSION },
+  };
+  const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
+  if (error.retryAfterSeconds !== undefined)
+    headers['Retry-After'] = String(Math.ceil(error.retryAfterSeconds));
+  return c.json(body, error.status, headers);
+}
+
+/** Hono's `HTTPException`s (thrown by its middleware) as the BFF's codes. */
+function fromHttpException(exception: HTTPException): ApiError {
+  switch (exception.status) {
+    case 413:
+      return new ApiError('payload_too_large');
+    case 415:
+      return new ApiError('unsupported_media_type');
+    case 404:
+      return new ApiError('not_found');
+    case 405:
+      return new ApiError('method_not_allowed');
+    case 401:
+      return new ApiError('widget_session_invalid');
+    default:
+      return exception.status < 500
+        ? new ApiError('validation_failed', { status: 400, params: { reason: 'bad_request' } })
+        : new ApiError('internal', { cause: exception });
+  }
+}
+
+/** `app.onError`: the envelope for everything thrown. */
+export function createErrorHandler(logger: Logger): ErrorHandler<AppEnv> {
+  return function handleError(error, c) {
+    let apiError: ApiError;
+    if (error instanceof ApiError) {
+      apiError = error;
+    } else if (error instanceof HTTPException) {
+      apiError = fromHttpException(error);
+    } else {
+      apiError = new ApiError('internal', { cause: error });
+    }
+    if (apiError.status >= 500) {
+      logger.error('request failed', {
+        requestId: c.get('requestId'),
+        code: apiError.code,
+        cause: apiError.cause instanceof Error ? describe(apiError.cause) : undefined,
+        upstreamRequestId: (apiError as { upstreamRequestId?: unknown }).upstreamRequestId ?? undefined,
+      });
+    }
+    return errorResponse(c, apiError);
+  };
+}
+
+/** `app.notFound`: `not_found`, or `method_not_allowed` with `Allow` when the path exists with other methods. */
+export function createNotFoundHandler(allowedMethods: (path: string) => string[]): NotFoundHandler<AppEnv> {
+  return function handleNotFound(c) {
+    const methods = allowedMethods(c.req.path);
+    if (methods.length > 0) {
+      const response = errorResponse(c, new ApiError('method_not_allowed', { params: { allow: methods } }));
+      response.headers.set('Allow', methods.join(', '));
+      return response;
+    }
+    return errorResponse(c, new ApiError('not_found'));
+  };
+}
+
+/** An error as name, message and cause chain names — enough to debug, never a stack or a request body. */
+function describe(error: Error, depth = 0): Record<string, unknown> {
+  return {
+    name: error.name,
+    message: error.message,
+    cause: error.cause instanceof Error && depth < 3 ? describe(error.cause, depth + 1) : undefined,
+  };
+}

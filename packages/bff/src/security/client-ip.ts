@@ -1,0 +1,46 @@
+/**
+ * @module
+ * The client's IP address for rate limits: the socket's peer, or — behind a configured number of trusted
+ * reverse proxies — the `X-Forwarded-For` entry that the outermost trusted proxy appended. A raw header
+ * would let anyone rotate IPs at will, so entries to the left of the trusted ones are never used.
+ */
+import { isIP } from 'node:net';
+import type { Context } from 'hono';
+
+/** The socket peer's address when the app runs under `@hono/node-server`; undefined under `app.request()`. */
+export function socketAddress(c: Context): string | undefined {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress;
+}
+
+/**
+ * The client IP given the socket peer, the `X-Forwarded-For` header and how many proxies are trusted.
+ *
+ * With `trustedProxyHops` N the socket is the N-th (innermost) proxy, and each proxy appended the address
+ * it saw: the client is the N-th entry from the right.
+ *
+ * @example
+ * clientIp({ socket: '10.0.0.2', forwardedFor: '203.0.113.9, 10.0.0.1', trustedProxyHops: 2 }); // '203.0.113.9'
+ */
+export function clientIp(input: {
+  socket: string | undefined;
+  forwardedFor: string | undefined;
+  trustedProxyHops: number;
+}): string {
+  const socket = normalizeIp(input.socket) ?? 'unknown';
+  if (input.trustedProxyHops === 0 || input.forwardedFor === undefined) return socket;
+  const entries = input.forwardedFor
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (entries.length === 0) return socket;
+  const index = Math.max(0, entries.length - input.trustedProxyHops);
+  return normalizeIp(entries[index]) ?? socket;
+}
+
+/** An IP address without an IPv4-mapped prefix, or undefined when it is not an address at all. */
+function normalizeIp(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const bare = value.startsWith('::ffff:') && isIP(value.slice(7)) === 4 ? value.slice(7) : value;
+  return isIP(bare) === 0 ? undefined : bare.toLowerCase();
+}

@@ -1,0 +1,31 @@
+/**
+ * @module
+ * Rate limits and quotas on the store's fixed-window counters: sessions per client IP, requests per
+ * session, quotes and checkouts per session. Over the limit is `rate_limited` with `Retry-After`.
+ */
+import { ApiError } from '../errors';
+import { STORE_KEYS, type Store } from '../store/store';
+
+export interface LimitSpec {
+  /** The counter's name (`sessions:acme:203.0.113.9`). */
+  name: string;
+  /** The most hits allowed in the window. */
+  limit: number;
+  windowMs: number;
+}
+
+/**
+ * Count one hit and throw `rate_limited` (with `Retry-After` until the window ends) when it is over the limit.
+ *
+ * @example
+ * await enforceLimit(store, { name: `sessions:${widgetId}:${ip}`, limit: 30, windowMs: 60_000 });
+ */
+export async function enforceLimit(store: Store, spec: LimitSpec): Promise<void> {
+  const { count, resetInMs } = await store.increment(STORE_KEYS.counter(spec.name), 1, spec.windowMs);
+  if (count > spec.limit) {
+    throw new ApiError('rate_limited', {
+      params: { limit: spec.limit, windowSeconds: Math.round(spec.windowMs / 1000) },
+      retryAfterSeconds: Math.max(1, Math.ceil(resetInMs / 1000)),
+    });
+  }
+}

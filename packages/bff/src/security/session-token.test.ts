@@ -1,0 +1,96 @@
+/**
+ * Session tokens: issued and verified, and refused when tampered with, expired, re-signed or `alg: none`.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../errors';
+import { createSessionSigner } from './session-token';
+
+const secret = randomBytes(32);
+const subject = { widgetId: 'acme', origin: 'https://acme.com', environment: 'test' as const };
+
+function reason(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBe('widget_session_invalid');
+    return (error as ApiError).params.reason;
+  }
+  throw new Error('the token was accepted');
+}
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+describe('session tokens', () => {
+  it('round-trips the claims, bound to widget, origin and environment, for at most 15 minutes', () => {
+    const signer = createSessionSigner({ secret });
+    const { token, claims } = signer.issue(subject);
+    expect(signer.verify(token)).toEqual(claims);
+    expect(claims).toMatchObject({ wid: 'acme', org: 'https://acme.com', env: 'test' });
+    expect(claims.exp - claims.iat).toBe(900);
+  });
+
+  it('refuses a token past its expiry by one second', () => {
+    let now = Date.now();
+    const signer = createSessionSigner({ secret, ttlSeconds: 60, now: () => now });
+    const { token } = signer.issue(subject);
+    now += 59_000;
+    expect(signer.verify(token).wid).toBe('acme');
+    now += 1_000;
+    expect(reason(() => signer.verify(token))).toBe('expired');
+  });
+
+  it('refuses tampering in the header, the payload and the signature', () => {
+    const signer = createSessionSigner({ secret });
+    const { token } = signer.issue(subject);
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const otherWidget = b64({ ...claims, wid: 'other' });
+    expect(reason(() => signer.verify(`${header}.${otherWidget}.${signature}`))).toBe('signature');
+    const longer = b64({ ...claims, exp: claims.exp + 3600 });
+    expect(reason(() => signer.verify(`${header}.${longer}.${signature}`))).toBe('signature');
+    const flipped = `${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`;
+    expect(reason(() => signer.verify(`${header}.${payload}.${flipped}`))).toBe('signature');
+    const headerWithKid = b64({ alg: 'HS256', typ: 'JWT', kid: 'x' });
+    expect(reason(() => signer.verify(`${headerWithKid}.${payload}.${signature}`))).toBe('signature');
+    expect(reason(() => signer.verify(`${header}.${payload}`))).toBe('malformed');
+    expect(reason(() => signer.verify('not a token'))).toBe('malformed');
+    expect(reason(() => signer.verify(''))).toBe('malformed');
+  });
+
+  it('refuses alg none and other algorithms, even with a valid-looking signature', () => {
+    const signer = createSessionSigner({ secret });
+    const { token } = signer.issue(subject);
+    const [, payload, signature] = token.split('.') as [string, string, string];
+    const none = b64({ alg: 'none', typ: 'JWT' });
+    expect(reason(() => signer.verify(`${none}.${payload}.`))).toBe('malformed');
+    expect(reason(() => signer.verify(`${none}.${payload}.${signature}`))).toBe('algorithm');
+    const rs = b64({ alg: 'RS256', typ: 'JWT' });
+    expect(reason(() => signer.verify(`${rs}.${payload}.${signature}`))).toBe('algorithm');
+  });
+
+  it('refuses a token signed with another secret, and one whose claims exceed 15 minutes', () => {
+    const signer = createSessionSigner({ secret });
+    const foreign = createSessionSigner({ secret: randomBytes(32) }).issue(subject).token;
+    expect(reason(() => signer.verify(foreign))).toBe('signature');
+    // Correctly signed with the right secret but claiming a day-long life: still refused.
+    const header = b64({ alg: 'HS256', typ: 'JWT' });
+    const iat = Math.floor(Date.now() / 1000);
+    const payload = b64({
+      sid: 'a'.repeat(24),
+      wid: 'acme',
+      org: 'https://acme.com',
+      env: 'test',
+      iat,
+      exp: iat + 86_400,
+    });
+    const signature = createHmac('sha256', secret).update(`${header}.${payload}`).digest('base64url');
+    expect(reason(() => signer.verify(`${header}.${payload}.${signature}`))).toBe('lifetime');
+  });
+
+  it('refuses short secrets and long lifetimes at construction', () => {
+    expect(() => createSessionSigner({ secret: randomBytes(31) })).toThrow(/at least 32/);
+    expect(() => createSessionSigner({ secret, ttlSeconds: 901 })).toThrow(/1\.\.900/);
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * @module
+ * Session tokens: compact JWTs signed with HMAC-SHA256 and nothing else. The algorithm is pinned (the
+ * header is checked, never trusted to choose), the signature compared in constant time, and the claims
+ * bind the token to one widget, one origin and one environment for at most 15 minutes.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { EnvironmentSchema, WidgetIdSchema } from '@esim-embed/shared';
+import { z } from 'zod';
+import { ApiError } from '../errors';
+
+/** The longest a session may live. */
+export const MAX_SESSION_TTL_SECONDS = 900;
+/** The shortest acceptable signing secret. */
+export const MIN_SESSION_SECRET_BYTES = 32;
+
+const HEADER = { alg: 'HS256', typ: 'JWT' } as const;
+const ENCODED_HEADER = Buffer.from(JSON.stringify(HEADER)).toString('base64url');
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/** What a session token says: who it is for and until when. */
+export const SessionClaimsSchema = z.strictObject({
+  /** The session id: scopes idempotency keys, quotes, checkouts and per-session limits. */
+  sid: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/),
+  wid: WidgetIdSchema,
+  /** The normalised origin the session was issued to. */
+  org: z.string().min(1).max(512),
+  env: EnvironmentSchema,
+  iat: z.int().min(0),
+  exp: z.int().min(0),
+});
+export type SessionClaims = z.infer<typeof SessionClaimsSchema>;
+
+export interface SessionSignerOptions {
+  /** At least 32 bytes. */
+  secret: Uint8Array;
+  ttlSeconds?: number;
+  /** The clock in milliseconds, replaceable in tests. */
+  now?: () => number;
+}
+
+/** Issues and verifies session tokens with one secret. */
+export interface SessionSigner {
+  issue(subject: { widgetId: string; origin: string; environment: 'test' | 'live' }): {
+    token: string;
+    claims: SessionClaims;
+  };
+  /** The token's claims; anything wrong with it is `widget_session_invalid`. */
+  verify(token: string): SessionClaims;
+}
+
+/** A {@link SessionSigner}. Throws at construction when the secret is too short or the TTL too long. */
+export function createSessionSigner(options: SessionSignerOptions): SessionSigner {
+  const { secret, ttlSeconds, now } = { ttlSeconds: MAX_SESSION_TTL_SECONDS, now: Date.now, ...options };
+  if (secret.byteLength < MIN_SESSION_SECRET_BYTES) {
+    throw new Error(`the session-signing secret has ${secret.byteLength} bytes; at least 32 are required`);
+  }
+  if (ttlSeconds > MAX_SESSION_TTL_SECONDS || ttlSeconds < 1) {
+    throw new Error(`sessions live 1..${MAX_SESSION_TTL_SECONDS} seconds, not ${ttlSeconds}`);
+  }
+  const key = Buffer.from(secret);
+  const sign = (input: string) => createHmac('sha256', key).update(input).digest();
+
+  return {
+    issue({ widgetId, origin, environment }) {
+      const iat = Math.floor(now() / 1000);
+      const claims: SessionClaims = {
+        sid: randomBytes(18).toString('base64url'),
+        wid: widgetId,
+        org: origin,
+        env: environment,
+        iat,
+        exp: iat + ttlSeconds,
+      };
+      const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
+      const signature = sign(`${ENCODED_HEADER}.${payload}`).toString('base64url');
+      return { token: `${ENCODED_HEADER}.${payload}.${signature}`, claims };
+    },
+
+    verify(token) {
+      const invalid = (reason: string) => new ApiError('widget_session_invalid', { params: { reason } });
+      if (token.length > 2048) throw invalid('malformed');
+      const parts = token.split('.');
+      if (parts.length !== 3 || !parts.every((part) => BASE64URL.test(part))) throw invalid('malformed');
+      const [encodedHeader, encodedPayload, encodedSignature] = parts as [string, string, string];
+      // The algorithm is pinned: a header that asks for anything but HS256 (`none`, RS256…) is refused
+      // before any signature is looked at.
+      const header = decodeJson(encodedHeader);
+      if (header === undefined || typeof header !== 'object' || header === null) throw invalid('malformed');
+      if ((header as { alg?: unknown }).alg !== HEADER.alg) throw invalid('algorithm');
+      const expected = sign(`${encodedHeader}.${encodedPayload}`);
+      const given = Buffer.from(encodedSignature, 'base64url');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid('signature');
+      const claims = SessionClaimsSchema.safeParse(decodeJson(encodedPayload));
+      if (!claims.success) throw invalid('malformed');
+      const time = Math.floor(now() / 1000);
+      if (claims.data.exp <= time) throw invalid('expired');
+      if (claims.data.iat > time + 60 || claims.data.exp - claims.data.iat > MAX_SESSION_TTL_SECONDS) {
+        throw invalid('lifetime');
+      }
+      return claims.data;
+    },
+  };
+}
+
+function decodeJson(part: string): unknown {
+  try {
+    return JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}

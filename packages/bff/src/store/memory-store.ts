@@ -1,0 +1,90 @@
+/**
+ * @module
+ * The default store: state in this process's memory, expired entries swept in the background. Right
+ * for one BFF instance; several instances behind a load balancer need the Redis store.
+ */
+import type { CounterState, Store, Versioned } from './store';
+
+interface Entry {
+  value: string;
+  version: number;
+  expiresAt: number;
+}
+
+interface Counter {
+  count: number;
+  expiresAt: number;
+}
+
+export interface MemoryStoreOptions {
+  /** How often expired entries are swept (they are also ignored when read). */
+  sweepIntervalMs?: number;
+  /** The clock, replaceable in tests. */
+  now?: () => number;
+}
+
+/** A {@link Store} in memory. */
+export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
+  const { sweepIntervalMs, now } = { sweepIntervalMs: 30_000, now: Date.now, ...options };
+  const entries = new Map<string, Entry>();
+  const counters = new Map<string, Counter>();
+
+  const sweeper = setInterval(function sweepExpired() {
+    const time = now();
+    for (const [key, entry] of entries) if (entry.expiresAt <= time) entries.delete(key);
+    for (const [key, counter] of counters) if (counter.expiresAt <= time) counters.delete(key);
+  }, sweepIntervalMs);
+  sweeper.unref();
+
+  function live(key: string): Entry | undefined {
+    const entry = entries.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.expiresAt <= now()) {
+      entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  return {
+    async get(key): Promise<Versioned | null> {
+      const entry = live(key);
+      return entry === undefined ? null : { value: entry.value, version: entry.version };
+    },
+    async insert(key, value, ttlMs) {
+      if (live(key) !== undefined) return false;
+      entries.set(key, { value, version: 1, expiresAt: now() + ttlMs });
+      return true;
+    },
+    async compareAndSet(key, expectedVersion, value, ttlMs) {
+      const entry = live(key);
+      if (entry === undefined || entry.version !== expectedVersion) return false;
+      entries.set(key, { value, version: entry.version + 1, expiresAt: now() + ttlMs });
+      return true;
+    },
+    async compareAndDelete(key, expectedVersion) {
+      const entry = live(key);
+      if (entry === undefined || entry.version !== expectedVersion) return false;
+      entries.delete(key);
+      return true;
+    },
+    async increment(key, by, windowMs): Promise<CounterState> {
+      const time = now();
+      let counter = counters.get(key);
+      if (counter === undefined || counter.expiresAt <= time) {
+        counter = { count: 0, expiresAt: time + windowMs };
+        counters.set(key, counter);
+      }
+      counter.count += by;
+      return { count: counter.count, resetInMs: counter.expiresAt - time };
+    },
+    async ping() {
+      return true;
+    },
+    async close() {
+      clearInterval(sweeper);
+      entries.clear();
+      counters.clear();
+    },
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * The store contract, run against the memory store and a real `redis-server`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningRedis, startRedisServer } from '../testing/redis-server';
+import { createMemoryStore } from './memory-store';
+import { createRedisStore } from './redis-store';
+import type { Store } from './store';
+
+let redis: RunningRedis;
+const stores: Store[] = [];
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+});
+
+afterAll(async () => {
+  await Promise.all(stores.map((store) => store.close()));
+  await redis?.stop();
+});
+
+const implementations: Array<[string, () => Store]> = [
+  ['memory', () => createMemoryStore()],
+  ['redis', () => createRedisStore({ url: redis.url, keyPrefix: `test-${Math.random()}:` })],
+];
+
+describe.each(implementations)('%s store', (_name, make) => {
+  function store(): Store {
+    const created = make();
+    stores.push(created);
+    return created;
+  }
+
+  it('inserts once, reads the value and version, and expires it', async () => {
+    const s = store();
+    expect(await s.insert('a', 'one', 200)).toBe(true);
+    expect(await s.insert('a', 'two', 200)).toBe(false);
+    expect(await s.get('a')).toEqual({ value: 'one', version: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 260));
+    expect(await s.get('a')).toBeNull();
+    expect(await s.insert('a', 'three', 1000)).toBe(true);
+  });
+
+  it('compare-and-set moves the version on and refuses a stale one', async () => {
+    const s = store();
+    await s.insert('c', 'placing?', 10_000);
+    expect(await s.compareAndSet('c', 1, 'placing', 10_000)).toBe(true);
+    expect(await s.compareAndSet('c', 1, 'placing again', 10_000)).toBe(false);
+    expect(await s.get('c')).toEqual({ value: 'placing', version: 2 });
+    expect(await s.compareAndSet('missing', 1, 'x', 10_000)).toBe(false);
+  });
+
+  it('lets exactly one of many concurrent compare-and-sets win', async () => {
+    const s = store();
+    await s.insert('race', 'awaiting_payment', 10_000);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => s.compareAndSet('race', 1, `winner ${index}`, 10_000)),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('compare-and-delete only deletes the expected version', async () => {
+    const s = store();
+    await s.insert('d', 'x', 10_000);
+    expect(await s.compareAndDelete('d', 2)).toBe(false);
+    expect(await s.compareAndDelete('d', 1)).toBe(true);
+    expect(await s.get('d')).toBeNull();
+  });
+
+  it('counts in a fixed window and starts again after it', async () => {
+    const s = store();
+    expect((await s.increment('n', 1, 250)).count).toBe(1);
+    const second = await s.increment('n', 2, 250);
+    expect(second.count).toBe(3);
+    expect(second.resetInMs).toBeGreaterThan(0);
+    expect(second.resetInMs).toBeLessThanOrEqual(250);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await s.increment('n', 1, 250)).count).toBe(1);
+  });
+
+  it('answers ping', async () => {
+    expect(await store().ping()).toBe(true);
+  });
+});
+
+describe('redis store across two clients', () => {
+  it('shares state and compare-and-set between instances', async () => {
+    const prefix = `shared-${Math.random()}:`;
+    const one = createRedisStore({ url: redis.url, keyPrefix: prefix });
+    const two = createRedisStore({ url: redis.url, keyPrefix: prefix });
+    stores.push(one, two);
+    await one.insert('checkout:x', 'awaiting_payment', 10_000);
+    const [a, b] = await Promise.all([
+      one.compareAndSet('checkout:x', 1, 'placing by one', 10_000),
+      two.compareAndSet('checkout:x', 1, 'placing by two', 10_000),
+    ]);
+    expect([a, b].filter(Boolean)).toHaveLength(1);
+    expect((await two.increment('counter:ip', 1, 60_000)).count).toBe(1);
+    expect((await one.increment('counter:ip', 1, 60_000)).count).toBe(2);
+  });
+});

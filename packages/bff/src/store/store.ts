@@ -1,0 +1,49 @@
+/**
+ * @module
+ * The one place the BFF keeps state: checkouts, quotes bound to sessions, idempotency records and
+ * rate-limit counters. Values are opaque strings with a version and a time to live, so that the memory
+ * and the Redis implementation behave the same and state transitions are atomic compare-and-set moves.
+ */
+
+/** A stored value and the version it had when read (1 on insert, +1 on every successful write). */
+export interface Versioned {
+  value: string;
+  version: number;
+}
+
+/** A fixed-window counter after an increment. */
+export interface CounterState {
+  /** The counter's value after the increment. */
+  count: number;
+  /** Milliseconds until the window ends and the counter starts again at zero. */
+  resetInMs: number;
+}
+
+/** The BFF's state behind one small interface: in memory for one instance, Redis for several. */
+export interface Store {
+  /** The value under `key`, or null when absent or expired. */
+  get(key: string): Promise<Versioned | null>;
+  /** Store `value` under `key` only if nothing is there; true when it was stored. */
+  insert(key: string, value: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Replace the value only if its version is still `expectedVersion`; true when it was replaced.
+   * The one way state transitions happen, so that two confirms can never both place an order.
+   */
+  compareAndSet(key: string, expectedVersion: number, value: string, ttlMs: number): Promise<boolean>;
+  /** Delete `key` only if its version is still `expectedVersion`; true when it was deleted. */
+  compareAndDelete(key: string, expectedVersion: number): Promise<boolean>;
+  /** Add `by` to a fixed-window counter that starts (at zero) with the first increment and lives `windowMs`. */
+  increment(key: string, by: number, windowMs: number): Promise<CounterState>;
+  /** True when the store answers (readiness). */
+  ping(): Promise<boolean>;
+  /** Release connections and timers. */
+  close(): Promise<void>;
+}
+
+/** Key prefixes, in one place so that Redis keys read as the product's words. */
+export const STORE_KEYS = {
+  checkout: (id: string) => `checkout:${id}`,
+  quote: (id: string) => `quote:${id}`,
+  idempotency: (scope: string, key: string) => `idempotency:${scope}:${key}`,
+  counter: (name: string) => `counter:${name}`,
+} as const;

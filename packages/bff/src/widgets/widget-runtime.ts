@@ -1,0 +1,19 @@
+/**
+ * @module
+ * A widget at run time: its validated config, its secrets (read once from the environment), its origin
+ * policy and the upstream client and catalog service it sells through.
+ */
+import type { CatalogService } from '../catalog/catalog-service';
+import type { WidgetConfig } from '../config/config-schema';
+import type { OriginPolicy } from '../security/origin-policy';
+import type { UpstreamClient } from '../upstream/upstream-client';
+
+/** Everything the BFF holds for one widget. */
+export interface WidgetRuntime {
+  config: WidgetConfig;
+  /** The partner server's secret for `/v1/partner/*` (absent: those routes refuse this widget). */
+  partnerSecret: string | undefined;
+  originPolicy: OriginPolicy;
+  upstream: UpstreamClient;
+  catalog: CatalogService;
+}
