@@ -1,0 +1,120 @@
+/**
+ * @module
+ * The brand a traveller sees: the upstream account's brand (its local `brandOverrides` first), the
+ * widget's own overrides on top, every field checked before it reaches the browser. A bad field falls
+ * back to its default with a warning; it never breaks the widget.
+ */
+import type { Account, WidgetBrand } from '@esim-embed/shared';
+import { z } from 'zod';
+import type { Logger } from '../logger';
+
+/** The widget config's brand overrides: any field set wins; `null` clears (no logo, no support link). */
+export type WidgetBrandOverrides = Partial<WidgetBrand>;
+
+/** Options of {@link resolveWidgetBrand}. */
+export interface BrandResolution {
+  /** The upstream account (`GET /account`), or null when it could not be read. */
+  account: Pick<Account, 'name' | 'brand' | 'brandOverrides'> | null;
+  overrides?: WidgetBrandOverrides | undefined;
+  /** The BFF's public origin (`https://bff.example`): a logo path like `/brand/acme.svg` is served from it. */
+  publicOrigin?: string | undefined;
+  /** The display name when neither the account nor the overrides give one (the widget's name). */
+  fallbackName?: string | undefined;
+  logger: Logger;
+}
+
+/** The colour when none is given or the given one is not `#RRGGBB`. */
+export const DEFAULT_PRIMARY_COLOR = '#1F6FEB';
+
+const LOGO_FILE = /\.(png|jpe?g|gif|svg)$/i;
+const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
+const Email = z.email().max(254);
+
+type Field = keyof WidgetBrand;
+
+/**
+ * The widget's brand: per field the widget override, else the account's `brandOverrides`, else its
+ * `brand`; then validated (HTTPS or same-origin PNG/JPEG/GIF/SVG logo, `#RRGGBB`, HTTPS links, email).
+ *
+ * @example
+ * resolveWidgetBrand({ account, overrides: { primaryColor: '#FF6600' }, publicOrigin, logger });
+ */
+export function resolveWidgetBrand(resolution: BrandResolution): WidgetBrand {
+  const { account, overrides = {}, logger } = resolution;
+  const upstream = account?.brand;
+  const local = account?.brandOverrides;
+  const pick = (field: Exclude<Field, 'termsUrl' | 'privacyUrl'>): string | null | undefined => {
+    if (overrides[field] !== undefined) return overrides[field];
+    return local?.[field] ?? upstream?.[field] ?? undefined;
+  };
+  const invalid = (field: Field, reason: string) => {
+    logger.warn('brand field invalid, default used', { field, reason });
+  };
+
+  const fallbackName = (account?.name.trim() || resolution.fallbackName?.trim() || 'eSIM').slice(0, 120);
+  let displayName = pick('displayName')?.trim() ?? '';
+  if (displayName.length === 0 || displayName.length > 120) {
+    if (displayName.length > 0) invalid('displayName', 'longer than 120 characters');
+    displayName = fallbackName;
+  }
+
+  let primaryColor = pick('primaryColor') ?? DEFAULT_PRIMARY_COLOR;
+  if (!HEX_COLOR.test(primaryColor)) {
+    invalid('primaryColor', 'not #RRGGBB');
+    primaryColor = DEFAULT_PRIMARY_COLOR;
+  }
+
+  const checked = (
+    field: Field,
+    value: string | null | undefined,
+    check: (value: string) => string | null,
+  ) => {
+    if (value === null || value === undefined || value.trim() === '') return null;
+    const result = check(value.trim());
+    if (result === null) invalid(field, 'not an allowed value');
+    return result;
+  };
+
+  return {
+    displayName,
+    logoUrl: checked('logoUrl', pick('logoUrl'), (value) => logoUrl(value, resolution.publicOrigin)),
+    primaryColor: primaryColor.toUpperCase(),
+    supportEmail: checked('supportEmail', pick('supportEmail'), (value) =>
+      Email.safeParse(value).success ? value : null,
+    ),
+    supportUrl: checked('supportUrl', pick('supportUrl'), httpsUrl),
+    termsUrl: checked('termsUrl', overrides.termsUrl, httpsUrl),
+    privacyUrl: checked('privacyUrl', overrides.privacyUrl, httpsUrl),
+  };
+}
+
+/** An absolute HTTPS URL without credentials, or null. */
+function httpsUrl(value: string): string | null {
+  return secureUrl(value)?.href ?? null;
+}
+
+/** An HTTPS image URL, or a path on the BFF's own origin made absolute; PNG, JPEG, GIF or SVG only. */
+function logoUrl(value: string, publicOrigin: string | undefined): string | null {
+  const sameOrigin = value.startsWith('/') && !value.startsWith('//');
+  const url = sameOrigin ? ownUrl(value, publicOrigin) : secureUrl(value);
+  return url && LOGO_FILE.test(url.pathname) ? url.href : null;
+}
+
+function secureUrl(value: string): URL | undefined {
+  const url = parseUrl(value);
+  return url?.protocol === 'https:' && !url.username && !url.password ? url : undefined;
+}
+
+function ownUrl(path: string, publicOrigin: string | undefined): URL | undefined {
+  if (!publicOrigin) return undefined;
+  const url = parseUrl(path, publicOrigin);
+  return url?.origin === new URL(publicOrigin).origin ? url : undefined;
+}
+
+function parseUrl(value: string, base?: string): URL | undefined {
+  try {
+    return new URL(value, base);
+  } catch {
+    return undefined;
+  }
+}

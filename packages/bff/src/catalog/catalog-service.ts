@@ -1,0 +1,301 @@
+/**
+ * @module
+ * One widget's catalog: the upstream snapshot, settlement and brand held in a {@link CatalogCache}, and the
+ * traveller's views of it (destinations, plans, a quote's plan) projected per locale at the widget's
+ * retail prices, each with an ETag. The wholesale price never leaves this module's projections.
+ */
+import { createHash } from 'node:crypto';
+import type {
+  Account,
+  Destination,
+  Locale,
+  NonNegativeMoney,
+  Offer,
+  PartnerQuote,
+  Plan,
+  Settlement,
+  WidgetBrand,
+} from '@esim-embed/shared';
+import { ApiError } from '../errors';
+import type { Logger } from '../logger';
+import type { UpstreamClient } from '../upstream/upstream-client';
+import { resolveWidgetBrand, type WidgetBrandOverrides } from './brand';
+import { type CatalogCacheStatus, createCatalogCache } from './catalog-cache';
+import { type CatalogSnapshot, syncCatalog } from './catalog-sync';
+import {
+  type DestinationOffers,
+  indexByDestination,
+  projectDestinations,
+  type RetailPricer,
+} from './destinations';
+import { projectPlan, projectPlans } from './plans';
+import { DEFAULT_PRICING_RULE, type PricingRule, retailPrice } from './pricing';
+
+/** Options of {@link createCatalogService}. */
+export interface CatalogServiceOptions {
+  /** The widget's upstream client. */
+  upstream: UpstreamClient;
+  /** The widget's pricing rule; default: the upstream's recommended retail. */
+  pricing?: PricingRule | undefined;
+  /** The widget's own brand overrides (config). */
+  brandOverrides?: WidgetBrandOverrides | undefined;
+  /** The BFF's public origin, for same-origin logo paths. */
+  publicOrigin?: string | undefined;
+  /** The display name when the account gives none (the widget's configured name). */
+  displayName?: string | undefined;
+  logger: Logger;
+  /** Time between background refreshes. Default 60 s; 0 turns them off. */
+  refreshIntervalMs?: number;
+  /**
+   * While the upstream's `catalogVersion` stays the same, a refresh reuses the held snapshot for up to this
+   * long before walking the whole catalog again (prices may move without a new version). Default 10 min.
+   */
+  fullSyncMaxAgeMs?: number;
+  /** Items per catalog page. Default 200. */
+  pageSize?: number;
+}
+
+/** Destinations in one locale. */
+export interface DestinationsView {
+  catalogVersion: number;
+  /** Strong ETag (quoted) of this locale, catalog version, prices and pricing rule. */
+  etag: string;
+  destinations: Destination[];
+}
+
+/** The plans of one destination in one locale. */
+export interface PlansView {
+  catalogVersion: number;
+  etag: string;
+  destination: Destination;
+  plans: Plan[];
+}
+
+/** A quote's plan and retail price, from the upstream quote's own product and offer. */
+export interface QuotedPlan {
+  plan: Plan;
+  price: NonNegativeMoney;
+}
+
+/** One widget's catalog, kept fresh in the background. Every read serves the last good snapshot. */
+export interface CatalogService {
+  /** Starts the background refreshes (the first one at once). Idempotent. */
+  start(): void;
+  /** Destinations in `locale`; throws `upstream_unavailable` only when no snapshot was ever loaded. */
+  destinations(locale: Locale): Promise<DestinationsView>;
+  /** Plans of the destination `code` (e.g. `DE`, `EU`), cheapest first; `destination_not_found` if none. */
+  plans(code: string, locale: Locale): Promise<PlansView>;
+  /** The plan of one offer of the catalog; `offer_not_found` if it is not (or no longer) sold. */
+  planForOffer(offerId: string, locale: Locale): Promise<Plan>;
+  /** The plan and retail price of an upstream quote (its own product, offer and price, not the cache's). */
+  quotedPlan(quote: PartnerQuote, locale: Locale): Promise<QuotedPlan>;
+  /** The retail price of an upstream offer under the widget's rule and the account's settlement. */
+  retailPrice(offer: Offer): Promise<NonNegativeMoney>;
+  /** The ETag of `locale`'s views of the current snapshot. */
+  etag(locale: Locale): Promise<string>;
+  /** The validated brand; the defaults plus the widget's overrides while the upstream was never reached. */
+  brand(): Promise<WidgetBrand>;
+  /** Settlement currency and `wholeRubOnly` (`GET /capabilities`). */
+  settlement(): Promise<Settlement>;
+  /** Refreshes now (shared with one in flight); `force` walks the whole catalog even if its version is the same. */
+  refresh(options?: { force?: boolean }): Promise<void>;
+  /** Catalog version held (or null) and the cache's health. */
+  status(): CatalogCacheStatus & { catalogVersion: number | null };
+  /** Stops the background refreshes (the upstream client is the caller's to close). */
+  close(): void;
+}
+
+interface LocaleViews {
+  destinations: Destination[];
+  byCode: Map<string, Destination>;
+  plans: Map<string, Plan[]>;
+}
+
+/** Everything one refresh produces. */
+interface CatalogState {
+  snapshot: CatalogSnapshot;
+  index: ReadonlyMap<string, DestinationOffers>;
+  settlement: Settlement;
+  account: Account | null;
+  brand: WidgetBrand;
+  price: RetailPricer;
+  /** Digest of the catalog version, every offer's prices, the rule and the settlement. */
+  digest: string;
+  views: Map<Locale, LocaleViews>;
+}
+
+/** A forced refresh for an unknown offer id happens at most this often. */
+const UNKNOWN_OFFER_REFRESH_MS = 30_000;
+
+/**
+ * The catalog service of one widget.
+ *
+ * @example
+ * const catalog = createCatalogService({ upstream, pricing: config.pricing, brandOverrides: config.brand, logger });
+ * catalog.start();
+ * const { etag, destinations } = await catalog.destinations('de');
+ */
+export function createCatalogService(options: CatalogServiceOptions): CatalogService {
+  const rule = options.pricing ?? DEFAULT_PRICING_RULE;
+  const logger = options.logger.child({ component: 'catalog' });
+  const fullSyncMaxAgeMs = options.fullSyncMaxAgeMs ?? 10 * 60_000;
+  let lastUnknownOfferRefresh = 0;
+
+  async function load(previous: CatalogState | undefined, force: boolean): Promise<CatalogState> {
+    const upstream = options.upstream;
+    const [capabilities, account] = await Promise.all([
+      upstream.getCapabilities(),
+      upstream.getAccount().catch((error: unknown) => {
+        logger.warn('upstream account unreadable, brand from the last good account or defaults', { error });
+        return previous?.account ?? null;
+      }),
+    ]);
+    let snapshot: CatalogSnapshot | undefined;
+    if (!force && previous && Date.now() - previous.snapshot.fetchedAt < fullSyncMaxAgeMs) {
+      const probe = await upstream.listProducts({ limit: 1 });
+      if (probe.meta.catalogVersion === previous.snapshot.catalogVersion) snapshot = previous.snapshot;
+    }
+    snapshot ??= await syncCatalog(upstream, { logger, pageSize: options.pageSize });
+    const settlement = capabilities.settlement;
+    const prices = new Map<string, NonNegativeMoney>();
+    const price: RetailPricer = (offer) => {
+      let retail = prices.get(offer.id);
+      if (!retail) {
+        retail = retailPrice(offer, rule, settlement);
+        prices.set(offer.id, retail);
+      }
+      return retail;
+    };
+    return {
+      snapshot,
+      index: snapshot === previous?.snapshot ? previous.index : indexByDestination(snapshot),
+      settlement,
+      account,
+      brand: resolveWidgetBrand({
+        account,
+        overrides: options.brandOverrides,
+        publicOrigin: options.publicOrigin,
+        fallbackName: options.displayName,
+        logger,
+      }),
+      price,
+      digest: digestOf(snapshot, rule, settlement),
+      views: new Map(),
+    };
+  }
+
+  const cache = createCatalogCache<CatalogState>({
+    load,
+    refreshIntervalMs: options.refreshIntervalMs ?? 60_000,
+    logger,
+  });
+
+  function viewsOf(state: CatalogState, locale: Locale): LocaleViews {
+    let views = state.views.get(locale);
+    if (!views) {
+      const destinations = projectDestinations(state.index, locale, state.price);
+      views = { destinations, byCode: new Map(destinations.map((d) => [d.code, d])), plans: new Map() };
+      state.views.set(locale, views);
+    }
+    return views;
+  }
+
+  const etagOf = (state: CatalogState, locale: Locale) =>
+    `"c${state.snapshot.catalogVersion}-${digest(`${state.digest}|${locale}`).slice(0, 16)}"`;
+
+  return {
+    start: () => cache.start(),
+    async destinations(locale) {
+      const state = await cache.get();
+      return {
+        catalogVersion: state.snapshot.catalogVersion,
+        etag: etagOf(state, locale),
+        destinations: viewsOf(state, locale).destinations,
+      };
+    },
+    async plans(code, locale) {
+      const state = await cache.get();
+      const normalized = code.toUpperCase();
+      const views = viewsOf(state, locale);
+      const destination = views.byCode.get(normalized);
+      const entry = state.index.get(normalized);
+      if (!destination || !entry) throw new ApiError('destination_not_found', { params: { code } });
+      let plans = views.plans.get(normalized);
+      if (!plans) {
+        plans = projectPlans(entry.offers, state.snapshot.productById, locale, state.price);
+        views.plans.set(normalized, plans);
+      }
+      return {
+        catalogVersion: state.snapshot.catalogVersion,
+        etag: etagOf(state, locale),
+        destination,
+        plans,
+      };
+    },
+    async planForOffer(offerId, locale) {
+      let state = await cache.get();
+      if (
+        !state.snapshot.offerById.has(offerId) &&
+        Date.now() - lastUnknownOfferRefresh > UNKNOWN_OFFER_REFRESH_MS
+      ) {
+        // The offer may be newer than the held snapshot: look once, then answer from what is held.
+        lastUnknownOfferRefresh = Date.now();
+        state = await cache.refresh().catch(() => state);
+      }
+      const offer = state.snapshot.offerById.get(offerId);
+      const product = offer && state.snapshot.productById.get(offer.productId);
+      if (!offer || !product) throw new ApiError('offer_not_found', { params: { offerId } });
+      return projectPlan(offer, product, locale, state.price);
+    },
+    async quotedPlan(quote, locale) {
+      const state = await cache.get();
+      const price = retailPrice(quote.offer, rule, state.settlement);
+      return { plan: projectPlan(quote.offer, quote.product, locale, () => price), price };
+    },
+    async retailPrice(offer) {
+      const state = await cache.get();
+      return retailPrice(offer, rule, state.settlement);
+    },
+    async etag(locale) {
+      return etagOf(await cache.get(), locale);
+    },
+    async brand() {
+      const state = cache.peek() ?? (await cache.get().catch(() => undefined));
+      if (state) return state.brand;
+      return resolveWidgetBrand({
+        account: null,
+        overrides: options.brandOverrides,
+        publicOrigin: options.publicOrigin,
+        fallbackName: options.displayName,
+        logger,
+      });
+    },
+    async settlement() {
+      return (await cache.get()).settlement;
+    },
+    async refresh(refreshOptions) {
+      await cache.refresh(refreshOptions);
+    },
+    status() {
+      const state = cache.peek();
+      return { ...cache.status(), catalogVersion: state?.snapshot.catalogVersion ?? null };
+    },
+    close: () => cache.stop(),
+  };
+}
+
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** What the traveller's views depend on besides the locale: any change gives new ETags. */
+function digestOf(snapshot: CatalogSnapshot, rule: PricingRule, settlement: Settlement): string {
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify([snapshot.catalogVersion, rule, settlement.currency, settlement.wholeRubOnly]));
+  for (const offer of snapshot.offers) {
+    hash.update(
+      `|${offer.id}:${offer.pricingVersion}:${offer.price.amountMinor}:${offer.recommendedRetail.amountMinor}`,
+    );
+  }
+  return hash.digest('hex');
+}
