@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../logger';
+import { createCatalogCache } from './catalog-cache';
+
+const logger = createLogger({ write: () => undefined });
+
+/** A loader whose answers the test releases one by one. */
+function controlledLoader() {
+  const pending: { resolve: (value: number) => void; reject: (error: Error) => void }[] = [];
+  let calls = 0;
+  return {
+    get calls() {
+      return calls;
+    },
+    pending,
+    load: () => {
+      calls += 1;
+      return new Promise<number>((resolve, reject) => pending.push({ resolve, reject }));
+    },
+  };
+}
+
+describe('createCatalogCache', () => {
+  it('shares one load among concurrent callers (no stampede)', async () => {
+    const loader = controlledLoader();
+    const cache = createCatalogCache({ load: loader.load, refreshIntervalMs: 0, logger });
+    const readers = Promise.all([cache.get(), cache.get(), cache.refresh(), cache.get()]);
+    expect(loader.calls).toBe(1);
+    loader.pending[0]?.resolve(1);
+    expect(await readers).toEqual([1, 1, 1, 1]);
+    // Once held, reads do not load again.
+    expect(await cache.get()).toBe(1);
+    expect(loader.calls).toBe(1);
+  });
+
+  it('serves the last good value while refreshes fail, and recovers', async () => {
+    const loader = controlledLoader();
+    const cache = createCatalogCache({ load: loader.load, refreshIntervalMs: 0, logger });
+    const first = cache.get();
+    loader.pending[0]?.resolve(1);
+    await first;
+    const failing = cache.refresh();
+    loader.pending[1]?.reject(new Error('upstream down'));
+    await expect(failing).rejects.toThrow('upstream down');
+    expect(await cache.get()).toBe(1);
+    expect(cache.status()).toMatchObject({ loaded: true, stale: true });
+    const recovering = cache.refresh();
+    loader.pending[2]?.resolve(2);
+    expect(await recovering).toBe(2);
+    expect(cache.status()).toMatchObject({ loaded: true, stale: false, lastError: null });
+  });
+
+  it('fails a first read when nothing was ever loaded, and tries again on the next', async () => {
+    const loader = controlledLoader();
+    const cache = createCatalogCache({ load: loader.load, refreshIntervalMs: 0, logger });
+    const first = cache.get();
+    loader.pending[0]?.reject(new Error('upstream down'));
+    await expect(first).rejects.toThrow('upstream down');
+    const second = cache.get();
+    loader.pending[1]?.resolve(5);
+    expect(await second).toBe(5);
+  });
+
+  it('survives a loader that throws synchronously', async () => {
+    let calls = 0;
+    const cache = createCatalogCache<number>({
+      load: () => {
+        calls += 1;
+        if (calls === 1) throw new Error('sync failure');
+        return Promise.resolve(9);
+      },
+      refreshIntervalMs: 0,
+      logger,
+    });
+    await expect(cache.get()).rejects.toThrow('sync failure');
+    expect(await cache.get()).toBe(9);
+  });
+
+  it('refreshes in the background on its interval and stops when told', async () => {
+    let calls = 0;
+    const cache = createCatalogCache({
+      load: async () => {
+        calls += 1;
+        return calls;
+      },
+      refreshIntervalMs: 20,
+      logger,
+    });
+    cache.start();
+    cache.start();
+    await new Promise((resolve) => setTimeout(resolve, 110));
+    cache.stop();
+    const seen = calls;
+    expect(seen).toBeGreaterThanOrEqual(3);
+    expect(cache.peek()).toBe(seen);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(calls).toBe(seen);
+  });
+});
