@@ -1,0 +1,279 @@
+/**
+ * @module
+ * The widget's one way to the BFF (`/v1/*`). It opens the session, sends the bearer token, client secret
+ * and idempotency keys, retries what is safe to retry (network loss with backoff; an expired session once,
+ * with a new session), aborts everything when the element disconnects, and reads every answer with the
+ * shared API schemas.
+ *
+ * Parsing: the shared schemas are zod classic, which cannot be tree-shaken below roughly 15 KB gzip, more
+ * than half the first-screen budget. The BFF validates its own responses against these same schemas before
+ * sending them, so in production builds the widget trusts their shape and checks only the envelope; in
+ * development and in tests (`import.meta.env.DEV`) every response is fully parsed, so a drift between the
+ * BFF, the fakes and the schemas fails loudly. The decision is measured by `scripts/check-size.mjs`.
+ */
+import {
+  type ApiErrorEnvelope,
+  ApiErrorEnvelopeSchema,
+  type Checkout,
+  CheckoutResponseSchema,
+  type CreateCheckoutRequest,
+  type CreatedCheckout,
+  CreatedCheckoutResponseSchema,
+  type Destination,
+  DestinationsResponseSchema,
+  type Installation,
+  InstallationResponseSchema,
+  type Locale,
+  type Plan,
+  PlansResponseSchema,
+  type Quote,
+  QuoteResponseSchema,
+  type Session,
+  SessionResponseSchema,
+  type WidgetDeliveryLink,
+  WidgetDeliveryLinkResponseSchema,
+} from '@esim-embed/shared';
+import { WidgetApiError } from './api-error';
+
+/**
+ * The response schema of each call. Referenced only under `import.meta.env.DEV`, so a production build
+ * drops them, and zod with them.
+ */
+const RESPONSE_SCHEMAS = {
+  session: SessionResponseSchema,
+  destinations: DestinationsResponseSchema,
+  plans: PlansResponseSchema,
+  quote: QuoteResponseSchema,
+  createdCheckout: CreatedCheckoutResponseSchema,
+  checkout: CheckoutResponseSchema,
+  installation: InstallationResponseSchema,
+  deliveryLink: WidgetDeliveryLinkResponseSchema,
+};
+
+/** A kind of response. */
+type ResponseKind = keyof typeof RESPONSE_SCHEMAS;
+/** The body of a kind of response, as its shared schema parses it. */
+type ResponseBody<K extends ResponseKind> = ReturnType<(typeof RESPONSE_SCHEMAS)[K]['parse']>;
+
+/** What the client needs to reach the BFF. */
+export interface ApiClientOptions {
+  apiBase: string;
+  widgetId: string;
+  /** The `fetch` to use (tests pass a fake BFF). */
+  fetch?: typeof fetch;
+  /** How long to wait between attempts after a network failure, in ms; one entry per retry. */
+  networkRetryDelays?: readonly number[];
+}
+
+const DEFAULTS = {
+  fetch: undefined,
+  networkRetryDelays: [500, 1500, 4000],
+} satisfies Partial<ApiClientOptions>;
+
+interface RequestOptions<K extends ResponseKind> {
+  method?: 'GET' | 'POST';
+  body?: unknown;
+  secret?: string;
+  idempotencyKey?: string;
+  response: K;
+}
+
+/** A client for one widget on one BFF; `close()` aborts all its requests. */
+export class ApiClient {
+  readonly #options: Required<Omit<ApiClientOptions, 'fetch'>> & { fetch: typeof fetch };
+  readonly #abort = new AbortController();
+  #session: Promise<Session> | null = null;
+
+  constructor(options: ApiClientOptions) {
+    const merged = { ...DEFAULTS, ...options } satisfies ApiClientOptions;
+    this.#options = {
+      ...merged,
+      apiBase: merged.apiBase.replace(/\/+$/, ''),
+      fetch: merged.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    };
+  }
+
+  /** Aborts every request in flight and refuses new ones. */
+  close(): void {
+    this.#abort.abort();
+  }
+
+  /** Whether `close()` was called. */
+  get closed(): boolean {
+    return this.#abort.signal.aborted;
+  }
+
+  /** The session (opened once, reopened after it is found invalid). */
+  session(): Promise<Session> {
+    this.#session ??= this.#send('/v1/sessions', {
+      method: 'POST',
+      body: { widgetId: this.#options.widgetId },
+      response: 'session',
+    })
+      .then((body) => body.data)
+      .catch((error: unknown) => {
+        this.#session = null;
+        throw error;
+      });
+    return this.#session;
+  }
+
+  /** Countries and regions, localized. */
+  async destinations(locale: Locale): Promise<Destination[]> {
+    return (await this.#call(`/v1/destinations?locale=${locale}`, { response: 'destinations' })).data;
+  }
+
+  /** The plans of one destination, and the destination itself. */
+  async plans(code: string, locale: Locale): Promise<{ plans: Plan[]; destination: Destination }> {
+    const body = await this.#call(`/v1/destinations/${encodeURIComponent(code)}/plans?locale=${locale}`, {
+      response: 'plans',
+    });
+    return { plans: body.data, destination: body.meta.destination };
+  }
+
+  /** Holds a plan's price. */
+  async createQuote(offerId: string, idempotencyKey: string): Promise<Quote> {
+    const request = { method: 'POST', body: { offerId }, idempotencyKey, response: 'quote' } as const;
+    return (await this.#call('/v1/quotes', request)).data;
+  }
+
+  /** Creates the checkout; the key is derived from the quote so that a double click makes one checkout. */
+  async createCheckout(request: CreateCheckoutRequest, idempotencyKey: string): Promise<CreatedCheckout> {
+    const body = await this.#call('/v1/checkouts', {
+      method: 'POST',
+      body: request,
+      idempotencyKey,
+      response: 'createdCheckout',
+    });
+    return body.data;
+  }
+
+  /** A checkout's status. */
+  async checkout(id: string, secret: string): Promise<Checkout> {
+    return (await this.#call(`/v1/checkouts/${encodeURIComponent(id)}`, { secret, response: 'checkout' }))
+      .data;
+  }
+
+  /** The installation data of a ready checkout. */
+  async installation(id: string, secret: string): Promise<Installation> {
+    const body = await this.#call(`/v1/checkouts/${encodeURIComponent(id)}/installation`, {
+      secret,
+      response: 'installation',
+    });
+    return body.data;
+  }
+
+  /** A link that opens the installation on another device. */
+  async createDeliveryLink(id: string, secret: string, idempotencyKey: string): Promise<WidgetDeliveryLink> {
+    const body = await this.#call(`/v1/checkouts/${encodeURIComponent(id)}/delivery-links`, {
+      method: 'POST',
+      body: {},
+      secret,
+      idempotencyKey,
+      response: 'deliveryLink',
+    });
+    return body.data;
+  }
+
+  /** A call with the session token; an invalid session is replaced once and the call repeated. */
+  async #call<K extends ResponseKind>(path: string, request: RequestOptions<K>): Promise<ResponseBody<K>> {
+    const session = await this.session();
+    try {
+      return await this.#send(path, request, session.token);
+    } catch (error) {
+      if (!(error instanceof WidgetApiError) || error.code !== 'widget_session_invalid') throw error;
+      if (this.#session) {
+        const current = await this.#session.catch(() => null);
+        if (current === session) this.#session = null;
+      }
+      const renewed = await this.session();
+      return this.#send(path, request, renewed.token);
+    }
+  }
+
+  /** One request, repeated after network failures (every create carries an idempotency key, so that is safe). */
+  async #send<K extends ResponseKind>(
+    path: string,
+    request: RequestOptions<K>,
+    token?: string,
+  ): Promise<ResponseBody<K>> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (request.secret) headers['X-Checkout-Secret'] = request.secret;
+    if (request.idempotencyKey) headers['Idempotency-Key'] = request.idempotencyKey;
+    const init: RequestInit = {
+      method: request.method ?? 'GET',
+      headers,
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      signal: this.#abort.signal,
+      credentials: 'omit',
+      cache: 'no-store',
+    };
+    const delays = this.#options.networkRetryDelays;
+    for (let attempt = 0; ; attempt++) {
+      let response: Response;
+      try {
+        response = await this.#options.fetch(`${this.#options.apiBase}${path}`, init);
+      } catch (cause) {
+        if (this.closed) throw cause;
+        const delay = delays[attempt];
+        if (delay === undefined) throw new WidgetApiError('network_error', {}, null, { cause });
+        await this.#wait(delay);
+        continue;
+      }
+      return this.#read(response, request.response);
+    }
+  }
+
+  async #read<K extends ResponseKind>(response: Response, kind: K): Promise<ResponseBody<K>> {
+    let body: unknown;
+    try {
+      body = await response.json();
+    } catch (cause) {
+      if (this.closed) throw cause;
+      throw new WidgetApiError('invalid_response', { status: response.status }, null, { cause });
+    }
+    if (!response.ok) {
+      const envelope = import.meta.env.DEV
+        ? ApiErrorEnvelopeSchema.safeParse(body).data
+        : (body as Partial<ApiErrorEnvelope> | null);
+      if (!envelope?.error?.code) throw new WidgetApiError('invalid_response', { status: response.status });
+      throw new WidgetApiError(
+        envelope.error.code,
+        envelope.error.params ?? {},
+        envelope.meta?.requestId ?? null,
+      );
+    }
+    if (import.meta.env.DEV) {
+      const parsed = RESPONSE_SCHEMAS[kind].safeParse(body);
+      if (!parsed.success) throw new WidgetApiError('invalid_response', { issues: parsed.error.issues });
+      return parsed.data as ResponseBody<K>;
+    }
+    if ((body as { data?: unknown } | null)?.data === undefined) {
+      throw new WidgetApiError('invalid_response', { status: response.status });
+    }
+    return body as ResponseBody<K>;
+  }
+
+  #wait(ms: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, ms);
+      this.#abort.signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          reject(this.#abort.signal.reason);
+        },
+        { once: true },
+      );
+    });
+  }
+}
+
+/** A fresh idempotency key for a create that is not tied to an earlier one. */
+export function newIdempotencyKey(prefix: string): string {
+  // getRandomValues, unlike randomUUID, also works on a plain-HTTP partner page.
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `${prefix}-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+}

@@ -1,0 +1,62 @@
+/**
+ * @module
+ * The widget's frame: the brand header, the step area, the footer with support and legal links.
+ */
+import { style } from '@vanilla-extract/css';
+import { theme } from '../theme/theme.css';
+
+/** The outer box. */
+export const container = style({
+  fontFamily: theme.font.family,
+  fontSize: theme.font.size,
+  lineHeight: 1.5,
+  color: theme.color.text,
+  background: theme.color.surface,
+  border: `1px solid ${theme.color.border}`,
+  borderRadius: theme.radius,
+  maxWidth: theme.maxWidth,
+  minWidth: 0,
+  margin: '0 auto',
+  overflowWrap: 'anywhere',
+});
+
+/** The brand bar. */
+export const header = style({
+  display: 'flex',
+  alignItems: 'center',
+  gap: theme.space,
+  padding: `calc(${theme.space} * 1.5) calc(${theme.space} * 2)`,
+  borderBottom: `4px solid ${theme.color.brand}`,
+  fontWeight: 700,
+});
+
+/** The partner's logo. */
+export const logo = style({ maxHeight: '32px', maxWidth: '160px', objectFit: 'contain' });
+
+/** The test-mode badge. */
+export const badge = style({
+  marginInlineStart: 'auto',
+  fontSize: '0.8em',
+  fontWeight: 600,
+  padding: `2px ${theme.space}`,
+  borderRadius: theme.radius,
+  background: theme.color.brand,
+  color: theme.color.onBrand,
+});
+
+/** The step area. */
+export const content = style({ padding: `calc(${theme.space} * 2)`, minHeight: '200px' });
+
+/** A step's heading. */
+export const heading = style({ fontSize: '1.3em', lineHeight: 1.3, margin: `0 0 calc(${theme.space} * 2)` });
+
+/** The support and legal links. */
+export const footer = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  gap: `calc(${theme.space} * 2)`,
+  padding: `${theme.space} calc(${theme.space} * 2)`,
+  borderTop: `1px solid ${theme.color.border}`,
+  fontSize: '0.9em',
+  color: theme.color.textMuted,
+});

@@ -1,0 +1,72 @@
+/**
+ * @module
+ * Turns a message key and its parameters into text in the traveller's language: `{name}` placeholders,
+ * plurals chosen by `Intl.PluralRules`, and one lazily loaded table per locale (a traveller downloads only
+ * the language they read).
+ */
+import type { Locale } from '@esim-embed/shared';
+import type { MessageKey, Messages, PluralMessage } from './messages';
+
+/** The widget's languages, as in the contract. */
+export const WIDGET_LOCALES = ['en', 'ru', 'es', 'de', 'fr'] as const satisfies readonly Locale[];
+
+const TABLES: Record<Locale, () => Promise<Messages>> = {
+  en: () => import('./en').then((table) => table.en),
+  ru: () => import('./ru').then((table) => table.ru),
+  es: () => import('./es').then((table) => table.es),
+  de: () => import('./de').then((table) => table.de),
+  fr: () => import('./fr').then((table) => table.fr),
+};
+
+/** Loads one locale's message table. */
+export function loadMessages(locale: Locale): Promise<Messages> {
+  return TABLES[locale]();
+}
+
+/** Parameters of a message: `n` picks the plural form. */
+export type MessageParams = Record<string, string | number>;
+
+/** Text for a message key: `t('buy', { price: '€5' })`. */
+export type Translate = (key: MessageKey, params?: MessageParams) => string;
+
+/** A translator for one locale and its table. */
+export function createTranslator(locale: Locale, messages: Messages): Translate {
+  const rules = new Intl.PluralRules(locale);
+  const numbers = new Intl.NumberFormat(locale);
+  return function translate(key, params = {}) {
+    const message: string | PluralMessage = messages[key];
+    const template =
+      typeof message === 'string' ? message : (message[rules.select(Number(params.n ?? 0))] ?? message.other);
+    return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+      const value = params[name];
+      if (value === undefined) return whole;
+      return typeof value === 'number' ? numbers.format(value) : value;
+    });
+  };
+}
+
+/**
+ * The locale to show: the element's `locale` attribute, else the page's `lang`, else the browser's
+ * languages, limited to what the partner enabled; otherwise the partner's default, otherwise English.
+ */
+export function chooseLocale(
+  candidates: readonly (string | null | undefined)[],
+  enabled: readonly Locale[] = WIDGET_LOCALES,
+  fallback: Locale = 'en',
+): Locale {
+  for (const candidate of candidates) {
+    const language = candidate?.trim().toLowerCase().split(/[-_]/)[0];
+    const match = enabled.find((locale) => locale === language);
+    if (match) return match;
+  }
+  return enabled.includes(fallback) ? fallback : (enabled[0] ?? 'en');
+}
+
+/** The page's and the browser's language preferences, in order (empty on a server). */
+export function pageLanguages(host: Element): string[] {
+  const languages: string[] = [];
+  const lang = host.closest('[lang]')?.getAttribute('lang') ?? host.ownerDocument?.documentElement.lang;
+  if (lang) languages.push(lang);
+  if (typeof navigator !== 'undefined') languages.push(...(navigator.languages ?? []), navigator.language);
+  return languages;
+}

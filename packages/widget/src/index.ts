@@ -1,0 +1,12 @@
+/**
+ * @module
+ * `@esim-embed/widget`: the `<esim-widget>` element class, its registration, its events and its JSX
+ * typings. Importing this module defines nothing (call `defineEsimWidget()`, or import
+ * `@esim-embed/widget/define`) and is safe on a server.
+ */
+import './element/jsx-preact';
+
+export { defineEsimWidget, ESIM_WIDGET_TAG } from './define';
+export { EsimWidgetElement, type EsimWidgetTheme } from './element/esim-widget.element';
+export * from './element/events';
+export type { EsimWidgetAttributes, EsimWidgetEventHandlers } from './element/jsx-attributes';

@@ -1,0 +1,48 @@
+/**
+ * @module
+ * Destination search as the traveller types: by the localized name, the other names the BFF sends
+ * (English, native, the ISO code), ignoring case and accents; popular destinations and regions for the
+ * empty search.
+ */
+import type { Destination } from '@esim-embed/shared';
+
+function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
+}
+
+/** Destinations matching `query`, best matches first (code, then name prefix, then any word prefix). */
+export function searchDestinations(destinations: readonly Destination[], query: string): Destination[] {
+  const wanted = fold(query);
+  if (!wanted) return [];
+  const scored: { destination: Destination; score: number }[] = [];
+  for (const destination of destinations) {
+    const names = [destination.name, ...destination.searchTerms].map(fold);
+    let score = 0;
+    if (fold(destination.code) === wanted) score = 4;
+    else if (names.some((name) => name.startsWith(wanted))) score = 3;
+    else if (names.some((name) => name.split(/[\s-]+/).some((word) => word.startsWith(wanted)))) score = 2;
+    else if (wanted.length > 2 && names.some((name) => name.includes(wanted))) score = 1;
+    if (score) scored.push({ destination, score });
+  }
+  return scored
+    .sort((a, b) => b.score - a.score || a.destination.name.localeCompare(b.destination.name))
+    .map((entry) => entry.destination);
+}
+
+/** The popular destinations, most popular first. */
+export function popularDestinations(destinations: readonly Destination[], limit = 8): Destination[] {
+  return destinations
+    .filter((destination) => destination.popularity !== null)
+    .sort((a, b) => (a.popularity ?? 0) - (b.popularity ?? 0))
+    .slice(0, limit);
+}
+
+/** Destinations of one kind, in the traveller's alphabetical order. */
+export function destinationsOfKind(
+  destinations: readonly Destination[],
+  kind: Destination['kind'],
+  locale: string,
+): Destination[] {
+  const collator = new Intl.Collator(locale);
+  return destinations.filter((d) => d.kind === kind).sort((a, b) => collator.compare(a.name, b.name));
+}

@@ -1,0 +1,114 @@
+/**
+ * @module
+ * Step 1: where is the traveller going? A search field that filters as they type (in their language or
+ * by ISO code), popular destinations first, then regions and countries, each with its flag and from-price.
+ */
+import type { Destination } from '@esim-embed/shared';
+import { useMemo, useState } from 'preact/hooks';
+import { useWidget } from '../app/widget-context';
+import { formatPrice } from '../i18n/formatters';
+import * as controls from '../ui/controls.css';
+import { ErrorNotice } from '../ui/error-notice';
+import { StepHeading } from '../ui/step-heading';
+import { destinationsOfKind, popularDestinations, searchDestinations } from './destination-search';
+import { useRemoteData } from './remote-data';
+import * as css from './steps.css';
+
+/** The destination search. */
+export function DestinationsStep() {
+  const { client, locale, t } = useWidget();
+  const [data, reload] = useRemoteData(() => client.destinations(locale), locale);
+  const [query, setQuery] = useState('');
+  const all = data.state === 'loaded' ? data.value : [];
+  const results = useMemo(() => searchDestinations(all, query), [all, query]);
+  const searching = query.trim() !== '';
+
+  return (
+    <section>
+      <StepHeading>{t('destinationsHeading')}</StepHeading>
+      <label class={controls.label} for="esim-destination-search">
+        {t('searchLabel')}
+      </label>
+      <input
+        id="esim-destination-search"
+        class={controls.input}
+        part="input"
+        type="search"
+        autocomplete="off"
+        spellcheck={false}
+        aria-describedby="esim-destination-hint"
+        value={query}
+        onInput={(event) => setQuery(event.currentTarget.value)}
+      />
+      <p id="esim-destination-hint" class={controls.hint}>
+        {t('searchHint')}
+      </p>
+      {data.state === 'loading' && (
+        <p aria-busy="true">
+          <span class={controls.spinner} aria-hidden="true" />
+          {t('loading')}
+        </p>
+      )}
+      {data.state === 'failed' && <ErrorNotice error={data.error} actions={{ retry: reload }} />}
+      <p class={controls.visuallyHidden} aria-live="polite">
+        {searching && data.state === 'loaded' ? t('resultCount', { n: results.length }) : ''}
+      </p>
+      {data.state === 'loaded' &&
+        (all.length === 0 ? (
+          <p>{t('noDestinations')}</p>
+        ) : searching ? (
+          results.length === 0 ? (
+            <p>{t('noResults', { query: query.trim() })}</p>
+          ) : (
+            <DestinationGroup title={t('searchResults')} destinations={results} />
+          )
+        ) : (
+          <>
+            <DestinationGroup title={t('popular')} destinations={popularDestinations(all)} />
+            <DestinationGroup title={t('regions')} destinations={destinationsOfKind(all, 'region', locale)} />
+            <DestinationGroup
+              title={t('countries')}
+              destinations={destinationsOfKind(all, 'country', locale)}
+            />
+          </>
+        ))}
+    </section>
+  );
+}
+
+function DestinationGroup({ title, destinations }: { title: string; destinations: Destination[] }) {
+  const { t, go, locale, config } = useWidget();
+  if (destinations.length === 0) return null;
+  return (
+    <>
+      <h3 class={css.sectionHeading}>{title}</h3>
+      <ul class={css.destinationGrid}>
+        {destinations.map((destination) => (
+          <li key={destination.code}>
+            <button
+              type="button"
+              class={css.destinationButton}
+              part="button destination"
+              onClick={() =>
+                go({
+                  name: 'plans',
+                  destination: { code: destination.code, name: destination.name, flag: destination.flag },
+                })
+              }
+            >
+              <span class={css.flag} aria-hidden="true">
+                {destination.flag}
+              </span>
+              <span>{destination.name}</span>
+              <span class={css.secondary}>
+                {t('fromPrice', { price: formatPrice(destination.fromPrice, locale, config.wholeRubOnly) })}
+                {' · '}
+                {t('planCount', { n: destination.planCount })}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}

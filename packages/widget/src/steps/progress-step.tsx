@@ -1,0 +1,173 @@
+/**
+ * @module
+ * Step 5: the order's journey (payment, placing, issuing, ready), polled with backoff and honest about
+ * waiting. In `partner_confirm` mode it first waits, visibly, for the partner to confirm the payment. It
+ * resumes after a page reload from the checkout kept in `sessionStorage`.
+ */
+import type { Checkout, CheckoutStatus } from '@esim-embed/shared';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { errorCodeOf } from '../api/api-error';
+import { type CheckoutHandle, forgetCheckout } from '../app/flow-steps';
+import { useWidget } from '../app/widget-context';
+import { EsimPurchaseEvent } from '../element/events';
+import type { MessageKey } from '../i18n/messages';
+import * as controls from '../ui/controls.css';
+import { ErrorNotice } from '../ui/error-notice';
+import { StepHeading } from '../ui/step-heading';
+import * as css from './steps.css';
+
+/** Delays between status checks, in ms: quick at first, then every 8 s. */
+export const POLL_DELAYS = [1000, 1500, 2000, 3000, 5000, 8000] as const;
+/** After this long the step says that it takes longer than usual. */
+const SLOW_AFTER_MS = 60_000;
+
+const JOURNEY: readonly { status: CheckoutStatus; message: MessageKey }[] = [
+  { status: 'awaiting_payment', message: 'statusAwaitingPayment' },
+  { status: 'placing', message: 'statusPlacing' },
+  { status: 'provisioning', message: 'statusProvisioning' },
+  { status: 'ready', message: 'statusReady' },
+];
+
+const ENDINGS: Partial<Record<CheckoutStatus, MessageKey>> = {
+  failed: 'statusFailed',
+  expired: 'statusExpired',
+  cancelled: 'statusCancelled',
+};
+
+/** Props of `ProgressStep`. */
+export interface ProgressStepProps {
+  handle: CheckoutHandle;
+}
+
+/** Waits for the checkout to become ready, then shows the installation. */
+export function ProgressStep({ handle }: ProgressStepProps) {
+  const { client, t, config, go, emit, report } = useWidget();
+  const [checkout, setCheckout] = useState<Checkout | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [slow, setSlow] = useState(false);
+  const [round, setRound] = useState(0);
+  const attempt = useRef(0);
+
+  const startOver = useCallback(() => {
+    forgetCheckout(config.widgetId);
+    go({ name: 'destinations' });
+  }, [config.widgetId]);
+
+  useEffect(() => {
+    const timer = setTimeout(() => setSlow(true), SLOW_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, []);
+
+  useEffect(() => {
+    let current = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const check = async () => {
+      try {
+        const latest = await client.checkout(handle.id, handle.clientSecret);
+        if (!current) return;
+        setCheckout(latest);
+        setError(null);
+        if (latest.status === 'ready') {
+          const installation = await client.installation(handle.id, handle.clientSecret);
+          if (!current) return;
+          emit(
+            new EsimPurchaseEvent({
+              checkoutId: latest.id,
+              amount: latest.amount.amountMinor,
+              currency: latest.amount.currency,
+            }),
+          );
+          go({ name: 'install', handle, checkout: latest, installation });
+          return;
+        }
+        if (latest.status in ENDINGS) {
+          forgetCheckout(config.widgetId);
+          return;
+        }
+      } catch (failure) {
+        if (!current || client.closed) return;
+        setError(failure);
+        report(failure);
+        // Only a passing failure is worth checking again by itself; the rest wait for the traveller.
+        if (
+          !['network_error', 'rate_limited', 'internal', 'upstream_unavailable'].includes(
+            errorCodeOf(failure),
+          )
+        )
+          return;
+      }
+      const delay = POLL_DELAYS[Math.min(attempt.current++, POLL_DELAYS.length - 1)];
+      timer = setTimeout(check, delay);
+    };
+    check();
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [client, handle.id, round]);
+
+  const retry = useCallback(() => {
+    attempt.current = 0;
+    setRound((value) => value + 1);
+  }, []);
+
+  const status = checkout?.status ?? null;
+  const ending = status ? ENDINGS[status] : undefined;
+  const awaitingPayment = status === 'awaiting_payment';
+  const journey = JOURNEY.filter(
+    (entry) => entry.status !== 'awaiting_payment' || checkout?.mode !== 'direct',
+  );
+  const reached = journey.findIndex((entry) => entry.status === status);
+
+  return (
+    <section>
+      <StepHeading>{t(awaitingPayment ? 'paymentHeading' : 'progressHeading')}</StepHeading>
+      {awaitingPayment && <p>{t('paymentWaiting', { brand: config.brand.displayName })}</p>}
+      {!ending && (
+        <ol class={css.progressList}>
+          {journey.map((entry, index) => {
+            const state =
+              reached < 0 ? 'todo' : index < reached ? 'done' : index === reached ? 'current' : 'todo';
+            return (
+              <li
+                key={entry.status}
+                class={css.progressItem}
+                data-state={state}
+                aria-current={state === 'current' ? 'step' : undefined}
+              >
+                {state === 'current' ? (
+                  <span class={controls.spinner} aria-hidden="true" />
+                ) : (
+                  <span aria-hidden="true">{state === 'done' ? '✓' : '○'}</span>
+                )}
+                {t(entry.message)}
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      <div aria-live="polite" role="status">
+        {ending ? (
+          <p>{t(ending)}</p>
+        ) : (
+          status &&
+          reached >= 0 && <p class={controls.visuallyHidden}>{t(journey[reached]?.message ?? 'loading')}</p>
+        )}
+        {!ending && <p class={controls.hint}>{t(slow ? 'progressSlow' : 'progressPatience')}</p>}
+      </div>
+      {error !== null && <ErrorNotice error={error} actions={{ retry, start_over: startOver }} />}
+      {ending && (
+        <div class={controls.actions}>
+          <button
+            type="button"
+            class={controls.primaryButton}
+            part="button primary-button"
+            onClick={startOver}
+          >
+            {t('startOver')}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * @module
+ * An error as the traveller sees it: what happened, in their language, and the way forward (retry,
+ * a fresh price, another plan, start over, or the partner's support). After a network loss it retries by
+ * itself as soon as the browser is back online.
+ */
+import { useEffect } from 'preact/hooks';
+import { errorCodeOf, WidgetApiError } from '../api/api-error';
+import { useWidget } from '../app/widget-context';
+import { ERROR_HANDLING, type Recovery } from '../errors/error-recovery';
+import * as css from './controls.css';
+
+/** The ways forward a step can offer; the notice shows the one the error calls for. */
+export type RecoveryActions = Partial<Record<Exclude<Recovery, 'contact_support'>, () => void>>;
+
+/** Props of `ErrorNotice`. */
+export interface ErrorNoticeProps {
+  error: unknown;
+  actions: RecoveryActions;
+}
+
+/** Shows an error with its way forward. */
+export function ErrorNotice({ error, actions }: ErrorNoticeProps) {
+  const { t, config } = useWidget();
+  const code = errorCodeOf(error);
+  const handling = ERROR_HANDLING[code];
+  const brand = config.brand.displayName;
+  const requestId = error instanceof WidgetApiError ? error.requestId : null;
+  const retry = actions.retry;
+
+  useEffect(() => {
+    if (code !== 'network_error' || !retry) return;
+    globalThis.addEventListener('online', retry);
+    return () => globalThis.removeEventListener('online', retry);
+  }, [code, retry]);
+
+  // The error's own way forward when the step offers it, else a retry, else starting over.
+  const candidates = [handling.recovery, 'retry', 'start_over'] as const;
+  const chosen = candidates.find((recovery) => recovery !== 'contact_support' && actions[recovery]);
+  const action = chosen && chosen !== 'contact_support' ? actions[chosen] : undefined;
+  const support =
+    config.brand.supportUrl ?? (config.brand.supportEmail ? `mailto:${config.brand.supportEmail}` : null);
+  const labels: Record<Exclude<Recovery, 'contact_support'>, string> = {
+    retry: t('retry'),
+    requote: t('requote'),
+    other_plan: t('otherPlan'),
+    start_over: t('startOver'),
+  };
+
+  return (
+    <div class={css.notice} role="alert" part="error" data-code={code}>
+      <p>{t(handling.message, { brand })}</p>
+      {requestId && <p class={css.hint}>{t('errorReference', { id: requestId })}</p>}
+      <div class={css.actions}>
+        {action && chosen && chosen !== 'contact_support' && (
+          <button type="button" class={css.primaryButton} part="button primary-button" onClick={action}>
+            {labels[chosen]}
+          </button>
+        )}
+        {support && handling.recovery === 'contact_support' && (
+          <a class={css.link} href={support} target="_blank" rel="noopener noreferrer">
+            {t('contactSupport', { brand })}
+          </a>
+        )}
+      </div>
+    </div>
+  );
+}

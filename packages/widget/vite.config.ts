@@ -1,0 +1,49 @@
+/**
+ * @module
+ * The widget's two Vite library builds. `vite build` makes the script-tag module (`dist/widget.js`: a small
+ * loader that defines `<esim-widget>`, with everything else in lazily loaded chunks beside it, all
+ * dependencies bundled). `vite build --mode lib` makes the npm library (`dist/lib/`: ESM entries `index.js`
+ * and `define.js`; preact and qrcode stay dependencies, the private shared package is bundled in).
+ */
+import preact from '@preact/preset-vite';
+import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
+import { defineConfig } from 'vite';
+import { adoptedStylesPlugin } from './scripts/adopted-styles-plugin';
+
+export default defineConfig(({ mode }) => {
+  const library = mode === 'lib';
+  const entry: Record<string, string> = library
+    ? { index: 'src/index.ts', define: 'src/auto-define.ts', react: 'src/react.ts' }
+    : { widget: 'src/widget.ts' };
+  return {
+    plugins: [
+      preact({ prefreshEnabled: false, devToolsEnabled: false }),
+      vanillaExtractPlugin(),
+      adoptedStylesPlugin(),
+    ],
+    build: {
+      target: 'es2022',
+      outDir: library ? 'dist/lib' : 'dist',
+      emptyOutDir: true,
+      // One stylesheet for the whole widget: it is small, and adoptedStylesPlugin turns it into a string.
+      cssCodeSplit: false,
+      manifest: !library,
+      minify: true,
+      reportCompressedSize: false,
+      lib: {
+        entry,
+        formats: ['es'],
+      },
+      rolldownOptions: {
+        external: library ? [/^preact(\/|$)/, /^qrcode(\/|$)/] : [],
+        output: {
+          entryFileNames: '[name].js',
+          chunkFileNames: library ? 'chunks/[name]-[hash].js' : 'widget-chunks/[name]-[hash].js',
+          // Library mode keeps whitespace in ES output for the consumer's tree-shaking; the script-tag build
+          // is loaded as is by browsers, so it is minified fully.
+          minify: !library,
+        },
+      },
+    },
+  };
+});

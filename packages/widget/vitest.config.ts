@@ -1,0 +1,19 @@
+/** The widget's vitest project: component tests in happy-dom, the size budget test in Node. */
+import preact from '@preact/preset-vite';
+import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
+import { defineProject } from 'vitest/config';
+import { adoptedStylesPlugin } from './scripts/adopted-styles-plugin';
+
+export default defineProject({
+  plugins: [
+    preact({ prefreshEnabled: false, devToolsEnabled: false }),
+    vanillaExtractPlugin(),
+    adoptedStylesPlugin(),
+  ],
+  test: {
+    name: 'widget',
+    environment: 'happy-dom',
+    include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
+    typecheck: { enabled: false },
+  },
+});
