@@ -1,0 +1,82 @@
+/**
+ * @module
+ * The partner pages of the browser tests: small HTML files from `e2e/pages`, served on a loopback origin of
+ * their own (a partner's site is never the BFF's origin). `{{name}}` placeholders are filled from the stack's
+ * URLs and the page's query (`/embed.html?widget=e2e-direct&locale=fr`), HTML-escaped; a page listed in
+ * `headers` gets extra response headers (the strict Content-Security-Policy page).
+ */
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const PAGES_DIR = fileURLToPath(new URL('../pages/', import.meta.url));
+
+/** A running page server. */
+export interface PageServer {
+  origin: string;
+  close(): Promise<void>;
+}
+
+export interface PageServerOptions {
+  /** Loopback address to listen on (`127.0.0.1`, `127.0.0.2` for a second origin). */
+  host: string;
+  /** Values for `{{name}}` placeholders, before the query's. */
+  values: Record<string, string>;
+  /** Extra headers per page path (`/strict-csp.html`), with placeholders filled too. */
+  headers?: Record<string, Record<string, string>>;
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+function fill(template: string, values: Record<string, string>, encode: (value: string) => string): string {
+  return template.replace(/\{\{(\w+)\}\}/g, (_whole, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`page placeholder {{${name}}} has no value`);
+    return encode(value);
+  });
+}
+
+/** Serves `e2e/pages` on `host`, on a free port. */
+export async function startPageServer(options: PageServerOptions): Promise<PageServer> {
+  const server: Server = createServer(async (request, response) => {
+    const url = new URL(request.url ?? '/', 'http://page.invalid');
+    const name = url.pathname.replace(/^\//, '') || 'index.html';
+    if (!/^[\w-]+\.html$/.test(name)) {
+      response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+      return;
+    }
+    try {
+      const template = await readFile(`${PAGES_DIR}${name}`, 'utf8');
+      const values = { locale: 'en', theme: 'light', country: '', ...options.values };
+      for (const [key, value] of url.searchParams) values[key] = value;
+      const extra = Object.fromEntries(
+        Object.entries(options.headers?.[url.pathname] ?? {}).map(([header, value]) => [
+          header,
+          fill(value, values, (text) => text),
+        ]),
+      );
+      response
+        .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...extra })
+        .end(fill(template, values, escapeHtml));
+    } catch (cause) {
+      const missing = (cause as NodeJS.ErrnoException).code === 'ENOENT';
+      response.writeHead(missing ? 404 : 500, { 'Content-Type': 'text/plain' }).end(String(cause));
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, options.host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://${options.host}:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * @module
+ * Steers a sandbox of the stack through its control API (`/__sandbox/*`, `X-Sandbox-Control`): a price
+ * change for one offer, the provisioning path of an account's next orders.
+ */
+import { expect } from '@playwright/test';
+import { type SandboxHandle, stackUrls } from './stack-urls';
+
+/** A sandbox's control API. */
+export class SandboxControl {
+  constructor(private readonly sandbox: SandboxHandle) {}
+
+  private async post(path: string, body: unknown): Promise<unknown> {
+    const response = await fetch(`${this.sandbox.url}/__sandbox${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Sandbox-Control': this.sandbox.controlSecret },
+      body: JSON.stringify(body),
+    });
+    const text = await response.text();
+    expect(response.ok, `sandbox control ${path} answered ${response.status}: ${text}`).toBe(true);
+    return JSON.parse(text);
+  }
+
+  /** Gives one offer a new pricing version: quotes made before it now fail with `price_changed`. */
+  bumpPricing(offerId: string): Promise<unknown> {
+    return this.post('/pricing/bump', { offerId });
+  }
+
+  /** The next `count` orders of a seeded account take this provisioning path. */
+  scenario(
+    account: keyof ReturnType<typeof stackUrls>['accounts'],
+    scenario: 'provisioning_failed' | 'slow_provisioning' | 'normal',
+    count = 1,
+  ): Promise<unknown> {
+    return this.post('/scenarios', { accountId: stackUrls().accounts[account], scenario, count });
+  }
+}

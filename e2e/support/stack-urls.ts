@@ -1,0 +1,42 @@
+/**
+ * @module
+ * The addresses and secrets of the running stack, as the global setup hands them to the tests.
+ */
+
+/** The environment variable that carries {@link StackUrls} as JSON. */
+export const STACK_ENV = 'E2E_STACK';
+
+/** One sandbox the stack runs, and how to steer it. */
+export interface SandboxHandle {
+  url: string;
+  controlSecret: string;
+}
+
+/** Everything a test needs to reach the stack. */
+export interface StackUrls {
+  /** The BFF every partner page talks to (also serves the demo at `/`). */
+  bff: string;
+  /** A second BFF whose sessions expire after 60 s. */
+  bffShortSession: string;
+  /** Partner pages on an allowed origin. */
+  pages: string;
+  /** The same pages on an origin that no widget allows. */
+  foreignPages: string;
+  /** The sandboxes by role. */
+  sandboxes: Record<SandboxRole, SandboxHandle>;
+  /** The partner secret of every `partner_confirm` widget of the test config. */
+  partnerSecret: string;
+  /** The sandbox's seeded account ids by name (`SANDBOX_ACCOUNTS`). */
+  accounts: Record<'root' | 'globetrotter' | 'aurora' | 'lagoon' | 'shoestring', string>;
+}
+
+/** Which sandbox a widget sells through: state-changing scenarios get their own, so tests run in parallel. */
+export type SandboxRole = 'main' | 'shortQuote' | 'priceChange' | 'failure' | 'slow';
+
+/** The stack's URLs in a test process. */
+export function stackUrls(): StackUrls {
+  const raw = process.env[STACK_ENV];
+  if (!raw)
+    throw new Error(`${STACK_ENV} is not set: run the suite with \`npx playwright test\` (global setup).`);
+  return JSON.parse(raw) as StackUrls;
+}

@@ -1,0 +1,98 @@
+/**
+ * @module
+ * The stack the browser tests run against, started by the global setup in a child process: sandboxes (one
+ * shared, and one per state-changing scenario so that tests run in parallel without stepping on each other),
+ * two BFFs with the test config (one with 60-second sessions), the demo served by the BFF with the demo
+ * partner server mounted beside it, and the partner pages on an allowed and on a foreign loopback origin.
+ * Everything listens on 127.0.x.x free ports. It prints one `E2E_STACK {json}` line and runs until SIGTERM.
+ */
+import { SANDBOX_ACCOUNTS, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
+import { startPageServer } from './page-server';
+import type { SandboxHandle, SandboxRole, StackUrls } from './stack-urls';
+import { type RunningBff, startTestBff } from './test-bff';
+import { testBffConfig } from './test-config';
+
+const CONTROL_SECRET = 'e2e-sandbox-control';
+const FAST_STEPS = { provisioning: 100, delivery: 300, completion: 200 };
+
+async function main(): Promise<void> {
+  const closers: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+    process.exit(0);
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+
+  const sandboxOptions: Record<SandboxRole, Parameters<typeof startSandbox>[0]> = {
+    main: { stepDelaysMs: FAST_STEPS },
+    shortQuote: { stepDelaysMs: FAST_STEPS, quoteTtlSeconds: 6 },
+    priceChange: { stepDelaysMs: FAST_STEPS },
+    failure: { stepDelaysMs: FAST_STEPS },
+    slow: { stepDelaysMs: { provisioning: 300, delivery: 4_000, completion: 200 } },
+  };
+  const sandboxes = {} as Record<SandboxRole, SandboxHandle>;
+  await Promise.all(
+    (Object.entries(sandboxOptions) as [SandboxRole, Parameters<typeof startSandbox>[0]][]).map(
+      async ([role, options]) => {
+        const sandbox = await startSandbox({
+          ...options,
+          hostname: '127.0.0.1',
+          port: 0,
+          controlSecret: CONTROL_SECRET,
+          faultInjection: true,
+        });
+        closers.push(() => sandbox.close());
+        sandboxes[role] = { url: sandbox.url, controlSecret: CONTROL_SECRET };
+      },
+    ),
+  );
+
+  // The partner pages: one origin every test widget allows, one that none does.
+  const pageValues: Record<string, string> = {};
+  const pages = await startPageServer({ host: '127.0.0.1', values: pageValues, headers: {} });
+  const foreignPages = await startPageServer({ host: '127.0.0.2', values: pageValues });
+  closers.push(pages.close, foreignPages.close);
+
+  const sandboxUrls = Object.fromEntries(
+    Object.entries(sandboxes).map(([role, handle]) => [role, handle.url]),
+  ) as Record<SandboxRole, string>;
+  const keys = {
+    globetrotter: SANDBOX_KEYS.globetrotter,
+    aurora: SANDBOX_KEYS.aurora,
+    lagoon: SANDBOX_KEYS.lagoon,
+    root: SANDBOX_KEYS.root,
+  };
+
+  const bffs: RunningBff[] = [];
+  for (const sessionTtlSeconds of [900, 60]) {
+    const bff = await startTestBff((bffOrigin) =>
+      testBffConfig({
+        sandboxes: sandboxUrls,
+        keys,
+        allowedOrigins: [pages.origin, bffOrigin],
+        sessionTtlSeconds,
+      }),
+    );
+    closers.push(bff.close);
+    bffs.push(bff);
+  }
+  const [bff, bffShortSession] = bffs as [RunningBff, RunningBff];
+  pageValues.bff = bff.origin;
+
+  const urls: StackUrls = {
+    bff: bff.origin,
+    bffShortSession: bffShortSession.origin,
+    pages: pages.origin,
+    foreignPages: foreignPages.origin,
+    sandboxes,
+    partnerSecret: bff.partnerSecret,
+    accounts: { ...SANDBOX_ACCOUNTS },
+  };
+  console.log(`E2E_STACK ${JSON.stringify(urls)}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

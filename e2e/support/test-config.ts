@@ -1,0 +1,91 @@
+/**
+ * @module
+ * The BFF config of the browser tests: a widget per role, each selling through the sandbox its scenario
+ * needs, all allowing the partner-page origin and the BFF's own origin (the demo pages), none allowing the
+ * foreign origin. Keys and secrets are named here and put in the environment by `stack.ts`.
+ */
+import type { BffConfigInput } from '@esim-embed/bff';
+import type { SandboxRole } from './stack-urls';
+
+/** The environment variables the test config names, and their values. */
+export interface TestSecrets {
+  env: Record<string, string>;
+  partnerSecret: string;
+}
+
+/** The widget ids of the test config, by what the tests use them for. */
+export const TEST_WIDGETS = {
+  /** Globetrotter (USD), direct checkout, fast provisioning. */
+  direct: 'e2e-direct',
+  /** Aurora (RUB, whole roubles), direct checkout. */
+  rub: 'e2e-rub',
+  /** Blue Lagoon (USD), partner_confirm. */
+  confirm: 'e2e-confirm',
+  /** Quotes that expire after a few seconds. */
+  shortQuote: 'e2e-short-quote',
+  /** A sandbox whose prices the test moves. */
+  priceChange: 'e2e-price-change',
+  /** A sandbox whose next orders fail provisioning. */
+  failure: 'e2e-failure',
+  /** Provisioning that takes a few seconds (reload during it). */
+  slow: 'e2e-slow',
+} as const;
+
+/** The demo's own widget ids (`demo/src/partners/demo-partners.ts`), so the demo pages run in the tests. */
+const DEMO_WIDGETS = [
+  { id: 'demo-globetrotter', key: 'globetrotter', confirm: false },
+  { id: 'demo-globetrotter-pay', key: 'globetrotter', confirm: true },
+  { id: 'demo-aurora', key: 'aurora', confirm: false },
+  { id: 'demo-aurora-pay', key: 'aurora', confirm: true },
+  { id: 'demo-lagoon', key: 'lagoon', confirm: false },
+  { id: 'demo-lagoon-pay', key: 'lagoon', confirm: true },
+] as const;
+
+type KeyName = 'globetrotter' | 'aurora' | 'lagoon' | 'root';
+
+/** Builds the config for the running sandboxes and origins. */
+export function testBffConfig(options: {
+  sandboxes: Record<SandboxRole, string>;
+  keys: Record<KeyName, string>;
+  allowedOrigins: string[];
+  sessionTtlSeconds?: number;
+}): { config: BffConfigInput; secrets: TestSecrets } {
+  const partnerSecret = 'e2e-partner-secret-0123456789abcdef';
+  const env: Record<string, string> = {
+    E2E_SESSION_SECRET: 'e2e-session-secret-0123456789abcdef-0123456789',
+    E2E_PARTNER_SECRET: partnerSecret,
+    E2E_KEY_GLOBETROTTER: options.keys.globetrotter,
+    E2E_KEY_AURORA: options.keys.aurora,
+    E2E_KEY_LAGOON: options.keys.lagoon,
+    E2E_KEY_ROOT: options.keys.root,
+  };
+  const keyEnv = (key: KeyName) => `E2E_KEY_${key.toUpperCase()}`;
+  const widget = (id: string, role: SandboxRole, key: KeyName, confirm: boolean) => ({
+    id,
+    displayName: id,
+    environment: 'test' as const,
+    upstream: { baseUrl: options.sandboxes[role], apiKeyEnv: keyEnv(key), timeoutMs: 5_000 },
+    allowedOrigins: options.allowedOrigins,
+    checkoutMode: confirm ? ('partner_confirm' as const) : ('direct' as const),
+    ...(confirm ? { partnerSecretEnv: 'E2E_PARTNER_SECRET' } : {}),
+    // Generous limits: the suite opens many sessions from one IP.
+    limits: { sessionsPerIpPerMinute: 10_000, requestsPerSessionPerMinute: 100_000, checkoutsPerSession: 20 },
+  });
+
+  const config: BffConfigInput = {
+    sessionSecretEnv: 'E2E_SESSION_SECRET',
+    sessionTtlSeconds: options.sessionTtlSeconds ?? 900,
+    statusCacheMs: 0,
+    widgets: [
+      widget(TEST_WIDGETS.direct, 'main', 'globetrotter', false),
+      widget(TEST_WIDGETS.rub, 'main', 'aurora', false),
+      widget(TEST_WIDGETS.confirm, 'main', 'lagoon', true),
+      widget(TEST_WIDGETS.shortQuote, 'shortQuote', 'globetrotter', false),
+      widget(TEST_WIDGETS.priceChange, 'priceChange', 'globetrotter', false),
+      widget(TEST_WIDGETS.failure, 'failure', 'globetrotter', false),
+      widget(TEST_WIDGETS.slow, 'slow', 'globetrotter', false),
+      ...DEMO_WIDGETS.map((demo) => widget(demo.id, 'main', demo.key, demo.confirm)),
+    ],
+  };
+  return { config, secrets: { env, partnerSecret } };
+}

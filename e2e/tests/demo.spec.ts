@@ -1,0 +1,48 @@
+/**
+ * The sales demo as a salesperson uses it: the showcase switches partner, language, theme and checkout mode
+ * without errors and keeps the embed snippet in step; the plain-HTML page embeds by script tag alone.
+ */
+import { expectNoSeriousA11yViolations } from '../support/accessibility';
+import { expect, test, waitForWidgetEvent } from '../support/fixtures';
+import { WidgetFlow } from '../support/widget-flow';
+
+test('the showcase switches brand, language, theme and mode', async ({ page, stack, widgetEvents }) => {
+  await page.goto(`${stack.bff}/`);
+  const widget = new WidgetFlow(page);
+  await widget.ready();
+  await expect(page.locator('#snippet-script')).toContainText('widget-id="demo-globetrotter"');
+  await expect(page.locator('#snippet-script')).toContainText(`${stack.bff}/widget.js`);
+  await expectNoSeriousA11yViolations(page, 'showcase');
+
+  await page.getByRole('radio', { name: /Аврора/ }).check();
+  await expect(page.locator('esim-widget')).toHaveAttribute('widget-id', 'demo-aurora');
+  await expect(page.locator('#snippet-script')).toContainText('widget-id="demo-aurora"');
+  await expect(widget.root.locator('[part~="destination"]').first()).toContainText('₽');
+
+  await page.getByLabel('Language').selectOption('de');
+  await expect(widget.root.getByRole('heading', { name: 'Wohin reisen Sie?' })).toBeVisible();
+  await page.getByRole('radio', { name: 'Dark' }).check();
+  await expect(page.locator('esim-widget')).toHaveAttribute('theme', 'dark');
+  await page.getByRole('radio', { name: 'Partner payment' }).check();
+  await expect(page.locator('esim-widget')).toHaveAttribute('widget-id', 'demo-aurora-pay');
+  await expect(page).toHaveURL(/partner=aurora/);
+  await expect(page).toHaveURL(/mode=partner_confirm/);
+  await expect
+    .poll(
+      async () =>
+        (await widgetEvents()).filter((event) => event.type === 'esim-ready').at(-1)?.detail.checkoutMode,
+    )
+    .toBe('partner_confirm');
+
+  await page.getByRole('tab', { name: 'npm' }).click();
+  await expect(page.locator('#snippet-npm')).toContainText(
+    "import { defineEsimWidget } from '@esim-embed/widget'",
+  );
+});
+
+test('the plain-HTML page embeds by script tag alone', async ({ page, stack }) => {
+  await page.goto(`${stack.bff}/plain.html`);
+  const widget = new WidgetFlow(page);
+  await widget.ready();
+  expect((await waitForWidgetEvent(page, 'esim-ready')).detail.widgetId).toBe('demo-lagoon');
+});

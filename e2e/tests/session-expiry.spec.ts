@@ -1,0 +1,33 @@
+/**
+ * The session runs out while the traveller is on the checkout screen (this BFF issues 60-second sessions,
+ * the shortest it allows): pressing buy afterwards still completes the purchase, without the traveller
+ * starting over.
+ */
+import { expect, test, waitForWidgetEvent } from '../support/fixtures';
+import { TEST_WIDGETS } from '../support/test-config';
+import { WidgetFlow } from '../support/widget-flow';
+
+test('a session that expires mid-flow recovers by itself', async ({ page, stack, expectHttpErrors }) => {
+  test.setTimeout(150_000);
+  // The first call after expiry may be refused (401, or 410 for the quote of the old session) before recovery.
+  expectHttpErrors(401, 404, 410);
+  const sessions: string[] = [];
+  page.on('response', (response) => {
+    if (response.url().endsWith('/v1/sessions') && response.ok()) sessions.push(response.url());
+  });
+
+  await page.goto(
+    `${stack.pages}/embed.html?widget=${TEST_WIDGETS.direct}&bff=${encodeURIComponent(stack.bffShortSession)}`,
+  );
+  const widget = new WidgetFlow(page);
+  await widget.ready();
+  await widget.chooseDestination('Greece', 'Greece');
+  await widget.choosePlan();
+  await waitForWidgetEvent(page, 'esim-quote');
+  expect(sessions).toHaveLength(1);
+
+  await page.waitForTimeout(62_000);
+  await widget.buy();
+  await widget.installed(45_000);
+  expect(sessions.length, 'a new session was opened after the first expired').toBeGreaterThanOrEqual(2);
+});

@@ -1,0 +1,34 @@
+/**
+ * Two widgets of two partners on one page work independently: each its own session, brand, currency and
+ * language; searching or buying in one leaves the other where it was.
+ */
+import { expect, test, waitForWidgetEvent } from '../support/fixtures';
+import { TEST_WIDGETS } from '../support/test-config';
+import { WidgetFlow } from '../support/widget-flow';
+
+test('two widgets on one page do not interfere', async ({ page, stack }) => {
+  await page.goto(`${stack.pages}/two-widgets.html?first=${TEST_WIDGETS.direct}&second=${TEST_WIDGETS.rub}`);
+  const usd = new WidgetFlow(page, '#first esim-widget');
+  const rub = new WidgetFlow(page, '#second esim-widget');
+  await usd.ready();
+  await expect(rub.root.getByRole('heading', { name: 'Куда вы едете?' })).toBeVisible();
+  await waitForWidgetEvent(page, 'esim-ready', TEST_WIDGETS.direct);
+  await waitForWidgetEvent(page, 'esim-ready', TEST_WIDGETS.rub);
+
+  // Whole roubles in the RUB widget, dollars and cents in the other.
+  const rubPrices = await rub.root.locator('[part~="destination"]').allInnerTexts();
+  expect(rubPrices.join(' ')).toContain('₽');
+  expect(rubPrices.join(' ')).not.toMatch(/\d,\d{2}\s?₽/);
+  expect((await usd.root.locator('[part~="destination"]').allInnerTexts()).join(' ')).toContain('$');
+
+  await usd.chooseDestination('France', 'France');
+  await usd.choosePlan();
+  await usd.buy();
+  await usd.installed();
+  await expect(rub.root.getByRole('heading', { name: 'Куда вы едете?' })).toBeVisible();
+  await expect(rub.qrCode()).toHaveCount(0);
+
+  const purchase = await waitForWidgetEvent(page, 'esim-purchase');
+  expect(purchase.widgetId).toBe(TEST_WIDGETS.direct);
+  expect(purchase.detail.currency).toBe('USD');
+});
