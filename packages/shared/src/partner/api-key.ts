@@ -46,7 +46,7 @@ export const ApiKeySchema = z.strictObject({
   externalRef: ExternalRefSchema,
   label: z.string(),
   environment: EnvironmentSchema,
-  scopes: z.array(KeyScopeSchema),
+  scopes: uniqueArray(KeyScopeSchema).min(1),
   prefix: z.string(),
   status: ApiKeyStatusSchema,
   createdAt: DateTimeSchema,

@@ -13,6 +13,7 @@ import {
   ActionRequestInputSchema,
   AllocationRequestSchema,
   ApiKeyCreateRequestSchema,
+  ApiKeySchema,
   BrandPatchRequestSchema,
   CapabilitiesSchema,
   CreateOrderRequestSchema,
@@ -85,6 +86,15 @@ const limits: Limit[] = [
     'create-order-request',
     'recipient.reference',
     text(181),
+    'too_big',
+  ],
+  ['order email 254', CreateOrderRequestSchema, 'create-order-request', 'recipient.email', email(254), null],
+  [
+    'order email 255',
+    CreateOrderRequestSchema,
+    'create-order-request',
+    'recipient.email',
+    email(255),
     'too_big',
   ],
   [
@@ -317,6 +327,7 @@ const limits: Limit[] = [
     'esims:write',
     'invalid_value',
   ],
+  ['key resource scopes empty', ApiKeySchema, 'api-key', 'scopes', [], 'too_small'],
   ['rate limit int', ApiKeyCreateRequestSchema, 'api-key-create-request', 'rateLimitPerMinute', 60, null],
   [
     'rate limit fraction',

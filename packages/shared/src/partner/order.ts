@@ -16,6 +16,7 @@ import {
   UriSchema,
 } from './common';
 import { PurchaseKindSchema } from './quote';
+import { EmailAddressSchema } from './recipient';
 import { BillingStatusSchema, OrderStatusSchema } from './states';
 
 /**
@@ -27,7 +28,8 @@ export type DeliveryMode = z.infer<typeof DeliveryModeSchema>;
 
 /** The inline recipient of a create-order request. */
 export const OrderRecipientInputSchema = z.strictObject({
-  email: z.email().optional(),
+  /** An email address; at most 254 characters like every recipient email (longer is never a valid address). */
+  email: EmailAddressSchema.optional(),
   reference: z.string().max(180).optional(),
   locale: LocaleSchema.optional(),
 });
