@@ -10,7 +10,7 @@
  * or mount `partnerServer(…)` into another Hono app (the demo's start script mounts it beside the BFF).
  */
 import { serve } from '@hono/node-server';
-import { Hono } from 'hono';
+import { type Env, Hono } from 'hono';
 
 /** What the partner server needs to know. */
 export interface PartnerServerOptions {
@@ -30,9 +30,12 @@ function isPaymentRequest(body: unknown): body is PaymentRequest {
   return typeof checkoutId === 'string' && /^[\w-]{1,128}$/.test(checkoutId);
 }
 
-/** The partner server's routes: `POST /demo-partner/payments` takes `{ checkoutId }`. */
-export function partnerServer({ bffUrl, partnerSecret }: PartnerServerOptions): Hono {
-  const app = new Hono();
+/**
+ * The partner server's routes: `POST /demo-partner/payments` takes `{ checkoutId }`. Generic over the host
+ * app's Hono environment so that it mounts into any app.
+ */
+export function partnerServer<E extends Env = Env>({ bffUrl, partnerSecret }: PartnerServerOptions): Hono<E> {
+  const app = new Hono<E>();
 
   app.post('/demo-partner/payments', async function takePayment(c) {
     const body: unknown = await c.req.json().catch(() => null);

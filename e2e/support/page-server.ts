@@ -43,6 +43,10 @@ function fill(template: string, values: Record<string, string>, encode: (value: 
 export async function startPageServer(options: PageServerOptions): Promise<PageServer> {
   const server: Server = createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://page.invalid');
+    if (url.pathname === '/favicon.ico') {
+      response.writeHead(204).end();
+      return;
+    }
     const name = url.pathname.replace(/^\//, '') || 'index.html';
     if (!/^[\w-]+\.html$/.test(name)) {
       response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
@@ -50,7 +54,7 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
     }
     try {
       const template = await readFile(`${PAGES_DIR}${name}`, 'utf8');
-      const values = { locale: 'en', theme: 'light', country: '', ...options.values };
+      const values: Record<string, string> = { locale: 'en', theme: 'light', ...options.values };
       for (const [key, value] of url.searchParams) values[key] = value;
       const extra = Object.fromEntries(
         Object.entries(options.headers?.[url.pathname] ?? {}).map(([header, value]) => [

@@ -72,6 +72,7 @@ async function main(): Promise<void> {
         keys,
         allowedOrigins: [pages.origin, bffOrigin],
         sessionTtlSeconds,
+        bffOrigin,
       }),
     );
     closers.push(bff.close);

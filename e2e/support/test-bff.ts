@@ -1,0 +1,72 @@
+/**
+ * @module
+ * Starts a real BFF for the browser tests, as `pnpm start` does but on a free loopback port and with the
+ * test config: the widget's script-tag build at `/widget.js`, the built demo at `/`, and the demo's partner
+ * server mounted beside it. The port is taken first, because the config must allow the BFF's own origin
+ * (the demo pages live there).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { partnerServer } from '@esim-embed/demo/partner-server';
+import { getRequestListener } from '@hono/node-server';
+import { createBff } from '../../packages/bff/src/bff';
+import { parseConfig, resolveSecrets } from '../../packages/bff/src/config/load-config';
+import type { AppEnv } from '../../packages/bff/src/http/app-env';
+import { createLogger } from '../../packages/bff/src/logger';
+import type { testBffConfig } from './test-config';
+
+const WIDGET_DIST = fileURLToPath(new URL('../../packages/widget/dist', import.meta.url));
+const DEMO_DIST = fileURLToPath(new URL('../../demo/dist', import.meta.url));
+
+/** A running test BFF. */
+export interface RunningBff {
+  origin: string;
+  partnerSecret: string;
+  close(): Promise<void>;
+}
+
+/** Starts a BFF whose config is built for its own origin. */
+export async function startTestBff(
+  configFor: (origin: string) => ReturnType<typeof testBffConfig>,
+): Promise<RunningBff> {
+  let listener: ((request: IncomingMessage, response: ServerResponse) => void) | null = null;
+  const server = createServer((request, response) => listener?.(request, response));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const { config: input, secrets } = configFor(origin);
+  const config = parseConfig(input, 'the e2e config');
+  const env = { ...process.env, ...secrets.env };
+  const logger = createLogger({
+    level: process.env.E2E_VERBOSE === '1' ? 'info' : 'error',
+    fields: { service: 'bff', origin },
+  });
+  const bff = createBff({
+    loaded: {
+      config,
+      secrets: resolveSecrets(config, env),
+      sessionSecret: Buffer.from(env[config.sessionSecretEnv] ?? '', 'utf8'),
+      source: 'e2e',
+    },
+    logger,
+    widgetDist: WIDGET_DIST,
+    siteRoot: DEMO_DIST,
+    extraRoutes: partnerServer<AppEnv>({ bffUrl: origin, partnerSecret: secrets.partnerSecret }),
+    publicOrigin: origin,
+  });
+  listener = getRequestListener(bff.app.fetch);
+
+  return {
+    origin,
+    partnerSecret: secrets.partnerSecret,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await bff.close();
+    },
+  };
+}
