@@ -49,7 +49,7 @@ describe('origin policy', () => {
     ['file://', 'file scheme'],
     ['javascript:alert(1)', 'not an origin'],
     ['https://acme.com\\@evil.io', 'backslash'],
-  ])('refuses %j (%s)', (origin) => {
+  ])('refuses %j (%s)', (origin, _why) => {
     expect(policy.allow(origin)).toBeNull();
   });
 

@@ -9,7 +9,11 @@ import { PlanSchema } from './catalog';
 import { apiEnvelope } from './common';
 import { CheckoutModeSchema } from './session';
 
-export const CreateQuoteRequestSchema = z.strictObject({ offerId: z.string().min(1).max(64) });
+export const CreateQuoteRequestSchema = z.strictObject({
+  offerId: z.string().min(1).max(64),
+  /** The language of the quote's plan (destination name); default: the widget's default locale. */
+  locale: LocaleSchema.optional(),
+});
 export type CreateQuoteRequest = z.infer<typeof CreateQuoteRequestSchema>;
 
 /** A retail price held until `expiresAt`. */

@@ -1,0 +1,126 @@
+/**
+ * @module
+ * The BFF's Hono app: request context and logs, secure headers everywhere, the body limit, client IP,
+ * CORS for the widget API, the session check, the routes, and one error and not-found handler.
+ */
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { secureHeaders } from 'hono/secure-headers';
+import type { CheckoutService } from './checkout/checkout-service';
+import type { BffConfig } from './config/config-schema';
+import { ApiError } from './errors';
+import type { AppEnv } from './http/app-env';
+import { createErrorHandler, createNotFoundHandler } from './http/error-handler';
+import { requestContext } from './http/request-context';
+import type { Logger } from './logger';
+import { catalogRoutes } from './routes/catalog';
+import { checkoutRoutes } from './routes/checkouts';
+import { openApiRoutes } from './routes/openapi';
+import { operationsRoutes } from './routes/operations';
+import { partnerRoutes } from './routes/partner';
+import { allowedMethods } from './routes/route-table';
+import { sessionRoutes } from './routes/sessions';
+import { staticAssetRoutes } from './routes/static-assets';
+import { clientIp, socketAddress } from './security/client-ip';
+import { widgetCors } from './security/cors';
+import { createOriginPolicy } from './security/origin-policy';
+import { sessionAuth } from './security/session-auth';
+import type { SessionSigner } from './security/session-token';
+import type { Store } from './store/store';
+import type { WidgetRuntime } from './widgets/widget-runtime';
+
+/** What the app is built from (see `createBff` for building these from a config). */
+export interface BffAppOptions {
+  config: BffConfig;
+  widgets: ReadonlyMap<string, WidgetRuntime>;
+  store: Store;
+  signer: SessionSigner;
+  checkouts: CheckoutService;
+  logger: Logger;
+  /** The widget's script-tag build; null: `/widget.js` answers not_found. */
+  widgetDist?: string | null;
+  /** A static site served at `/` (the demo); null: nothing there. */
+  siteRoot?: string | null;
+  /** Extra routes mounted before the static site (the dev entry mounts the demo's partner server). */
+  extraRoutes?: Hono<AppEnv> | undefined;
+}
+
+/** The BFF's Hono app. */
+export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
+  const { config, widgets, store, logger } = options;
+  const app = new Hono<AppEnv>();
+  const anyWidgetOrigin = createOriginPolicy(
+    [...widgets.values()].flatMap((widget) => widget.config.allowedOrigins),
+  );
+
+  app.onError(createErrorHandler(logger));
+  app.notFound(createNotFoundHandler(allowedMethods));
+
+  app.use('*', requestContext(logger));
+  app.use(
+    '*',
+    secureHeaders({
+      // The widget's API answers are read cross-origin through CORS; scripts are opened per route.
+      crossOriginResourcePolicy: 'same-site',
+      referrerPolicy: 'no-referrer',
+      // Routes that set their own (the widget bundle: `Cross-Origin-Resource-Policy: cross-origin`) keep it.
+      overwrite: false,
+    }),
+  );
+  app.use('*', async function clientAddress(c, next) {
+    c.set(
+      'clientIp',
+      clientIp({
+        socket: socketAddress(c),
+        forwardedFor: c.req.header('X-Forwarded-For'),
+        trustedProxyHops: config.trustedProxyHops,
+      }),
+    );
+    await next();
+  });
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: config.bodyLimitBytes,
+      onError: () => {
+        throw new ApiError('payload_too_large', { params: { limitBytes: config.bodyLimitBytes } });
+      },
+    }),
+  );
+
+  // The widget API (browsers, CORS); the partner API is server-to-server and has none.
+  app.use('/v1/*', async function widgetApiCors(c, next) {
+    if (c.req.path.startsWith('/v1/partner/')) return await next();
+    return await widgetCors(anyWidgetOrigin)(c, next);
+  });
+  app.route('/', sessionRoutes({ widgets, signer: options.signer, store }));
+  const checkSession = sessionAuth({ signer: options.signer, widgets, store });
+  // A method the path does not have is `method_not_allowed`, session or not.
+  const requireSession: typeof checkSession = async function requireSessionForRoute(c, next) {
+    if (!allowedMethods(c.req.path).includes(c.req.method)) return await next();
+    return await checkSession(c, next);
+  };
+  app.use('/v1/destinations', requireSession);
+  app.use('/v1/destinations/*', requireSession);
+  app.use('/v1/quotes', requireSession);
+  app.use('/v1/checkouts', requireSession);
+  app.use('/v1/checkouts/*', requireSession);
+  app.route('/', catalogRoutes());
+  app.route(
+    '/',
+    checkoutRoutes({
+      checkouts: options.checkouts,
+      store,
+      idempotencyTtlMs: config.idempotencyTtlHours * 60 * 60 * 1000,
+    }),
+  );
+  app.route('/', partnerRoutes({ checkouts: options.checkouts, widgets }));
+  app.route('/', operationsRoutes({ widgets, store }));
+  app.route('/', openApiRoutes());
+  if (options.extraRoutes !== undefined) app.route('/', options.extraRoutes);
+  app.route(
+    '/',
+    staticAssetRoutes({ widgetDist: options.widgetDist ?? null, siteRoot: options.siteRoot ?? null }),
+  );
+  return app;
+}

@@ -1,0 +1,412 @@
+/**
+ * @module
+ * The sale: quotes and checkouts bound to the session that made them, the two checkout modes (`direct`
+ * places the order at once, `partner_confirm` waits for the partner's server), status mirrored from the
+ * upstream order with a short cache, installation data and delivery links for the holder of the client
+ * secret, and the partner's confirm and cancel.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type {
+  Checkout,
+  ConfirmCheckoutRequest,
+  CreateCheckoutRequest,
+  CreateDeliveryLinkRequest,
+  CreatedCheckout,
+  CreateQuoteRequest,
+  Installation,
+  NonNegativeMoney,
+  PartnerCheckout,
+  Quote,
+  WidgetDeliveryLink,
+} from '@esim-embed/shared';
+import { CHECKOUT_TERMINAL_STATUSES } from '@esim-embed/shared';
+import { ApiError } from '../errors';
+import type { Logger } from '../logger';
+import { enforceLimit } from '../security/rate-limit';
+import type { SessionClaims } from '../security/session-token';
+import { STORE_KEYS, type Store } from '../store/store';
+import type { WidgetRuntime } from '../widgets/widget-runtime';
+import { assertWidgetAccess, type CheckoutSecrets } from './checkout-access';
+import {
+  type CheckoutRecord,
+  type CheckoutRepository,
+  createCheckoutRepository,
+  type QuoteRecord,
+  type Stored,
+} from './checkout-record';
+import { createOrderPlacement, type PlacementTarget, withOrder } from './order-placement';
+
+/** Quotes stay readable this long past their expiry, so a late checkout hears `quote_expired`, not "not found". */
+const QUOTE_GRACE_MS = 60 * 60 * 1000;
+/** Quota windows outlive a session (≤ 15 min), so a quota is per session in practice. */
+const SESSION_QUOTA_WINDOW_MS = 60 * 60 * 1000;
+
+/** The caller of a widget route: a verified session and its widget. */
+export interface SessionCaller {
+  claims: SessionClaims;
+  widget: WidgetRuntime;
+}
+
+export interface CheckoutServiceOptions {
+  store: Store;
+  logger: Logger;
+  secrets: CheckoutSecrets;
+  /** How long a checkout's status is served from the store before the upstream order is read again. */
+  statusCacheMs: number;
+  now?: () => number;
+}
+
+/** The sale's operations, called by the widget and partner routes. */
+export interface CheckoutService {
+  createQuote(caller: SessionCaller, body: CreateQuoteRequest, idempotencyKey: string): Promise<Quote>;
+  createCheckout(caller: SessionCaller, body: CreateCheckoutRequest): Promise<CreatedCheckout>;
+  readCheckout(caller: SessionCaller, id: string, clientSecret: string | undefined): Promise<Checkout>;
+  installation(caller: SessionCaller, id: string, clientSecret: string | undefined): Promise<Installation>;
+  createDeliveryLink(
+    caller: SessionCaller,
+    id: string,
+    clientSecret: string | undefined,
+    body: CreateDeliveryLinkRequest,
+    idempotencyKey: string,
+  ): Promise<WidgetDeliveryLink>;
+  /** The partner's view; `widgets` are the widgets whose partner secret the caller presented. */
+  partnerRead(widgets: ReadonlyMap<string, WidgetRuntime>, id: string): Promise<PartnerCheckout>;
+  partnerConfirm(
+    widgets: ReadonlyMap<string, WidgetRuntime>,
+    id: string,
+    body: ConfirmCheckoutRequest,
+  ): Promise<PartnerCheckout>;
+  partnerCancel(widgets: ReadonlyMap<string, WidgetRuntime>, id: string): Promise<PartnerCheckout>;
+}
+
+/** The widget's view of a checkout. */
+export function toCheckout(record: CheckoutRecord): Checkout {
+  return {
+    id: record.id,
+    status: record.status,
+    mode: record.mode,
+    amount: record.amount,
+    plan: record.plan,
+    email: record.email,
+    locale: record.locale,
+    failure: record.failure,
+    expiresAt: record.expiresAt,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
+}
+
+/** The partner server's view of a checkout. */
+export function toPartnerCheckout(record: CheckoutRecord): PartnerCheckout {
+  return {
+    ...toCheckout(record),
+    widgetId: record.widgetId,
+    externalRef: record.id,
+    paymentReference: record.paymentReference,
+    order: record.order === null ? null : { id: record.order.id, status: record.order.status },
+  };
+}
+
+const hash = (value: string) => createHash('sha256').update(value).digest('base64url').slice(0, 32);
+const newId = (prefix: string) => `${prefix}_${randomBytes(16).toString('base64url')}`;
+
+/** The {@link CheckoutService}. */
+export function createCheckoutService(options: CheckoutServiceOptions): CheckoutService {
+  const { store, logger, secrets, statusCacheMs } = options;
+  const now = options.now ?? Date.now;
+  const repository: CheckoutRepository = createCheckoutRepository(store);
+  const placement = createOrderPlacement({ repository, logger, leaseMs: 60_000, now });
+  /** Status refreshes in flight on this instance, so many pollers share one upstream read. */
+  const refreshing = new Map<string, Promise<Stored<CheckoutRecord>>>();
+
+  const target = (widget: WidgetRuntime): PlacementTarget => ({
+    upstream: widget.upstream,
+    deliveryMode: widget.config.deliveryMode,
+  });
+
+  async function refresh(
+    stored: Stored<CheckoutRecord>,
+    widget: WidgetRuntime,
+  ): Promise<Stored<CheckoutRecord>> {
+    const id = stored.record.id;
+    const running = refreshing.get(id);
+    if (running !== undefined) return await running;
+    const work = (async () => {
+      const record = stored.record;
+      const time = now();
+      if (record.status === 'awaiting_payment' && Date.parse(record.expiresAt) <= time) {
+        return (await repository.updateCheckout(stored, { ...record, status: 'expired' })) ?? stored;
+      }
+      if (record.status === 'placing' && record.order === null)
+        return await placement.place(id, target(widget));
+      const terminal = (CHECKOUT_TERMINAL_STATUSES as readonly string[]).includes(record.status);
+      if (
+        record.order === null ||
+        terminal ||
+        (record.syncedAt !== null && time - record.syncedAt < statusCacheMs)
+      ) {
+        return stored;
+      }
+      let order: Awaited<ReturnType<typeof widget.upstream.getOrder>>;
+      try {
+        order = await widget.upstream.getOrder(record.order.id);
+      } catch (error) {
+        // A poll during an upstream outage shows the last known status rather than an error.
+        if (error instanceof ApiError && error.code === 'upstream_unavailable') return stored;
+        throw error;
+      }
+      return (await repository.updateCheckout(stored, withOrder(record, order, now()))) ?? stored;
+    })();
+    refreshing.set(id, work);
+    try {
+      return await work;
+    } finally {
+      refreshing.delete(id);
+    }
+  }
+
+  async function loadForWidget(
+    caller: SessionCaller,
+    id: string,
+    clientSecret: string | undefined,
+  ): Promise<Stored<CheckoutRecord>> {
+    const stored = await repository.getCheckout(id);
+    assertWidgetAccess(
+      stored?.record,
+      { widgetId: caller.widget.config.id, origin: caller.claims.org },
+      secrets.matches(id, clientSecret),
+    );
+    return stored as Stored<CheckoutRecord>;
+  }
+
+  async function loadForPartner(
+    widgets: ReadonlyMap<string, WidgetRuntime>,
+    id: string,
+  ): Promise<{ stored: Stored<CheckoutRecord>; widget: WidgetRuntime }> {
+    const stored = await repository.getCheckout(id);
+    const widget = stored === null ? undefined : widgets.get(stored.record.widgetId);
+    if (stored === null || widget === undefined) throw new ApiError('checkout_not_found');
+    return { stored, widget };
+  }
+
+  async function readyOrder(stored: Stored<CheckoutRecord>, widget: WidgetRuntime) {
+    const current = await refresh(stored, widget);
+    const order = current.record.order;
+    if (current.record.status !== 'ready' || order === null) {
+      throw new ApiError('esim_not_found', {
+        params: { status: current.record.status, reason: 'not_ready' },
+      });
+    }
+    return { record: current.record, order };
+  }
+
+  /** Spend caps of `direct` checkout in `live`; refuses (and gives back) a spend over either cap. */
+  async function reserveSpend(caller: SessionCaller, wholesale: NonNegativeMoney): Promise<void> {
+    const { config } = caller.widget;
+    if (config.environment !== 'live' || config.checkoutMode !== 'direct') return;
+    const day = new Date(now()).toISOString().slice(0, 10);
+    const caps = [
+      { scope: 'session', cap: config.limits.maxSpendPerSession, name: `spend:session:${caller.claims.sid}` },
+      { scope: 'day', cap: config.limits.maxSpendPerDay, name: `spend:day:${config.id}:${day}` },
+    ] as const;
+    const taken: string[] = [];
+    for (const { scope, cap, name } of caps) {
+      // No cap or another currency: the config schema requires caps, so refuse rather than spend unbounded.
+      const amount = wholesale.amountMinor;
+      const counter = await store.increment(STORE_KEYS.counter(name), amount, 25 * 60 * 60 * 1000);
+      taken.push(name);
+      if (cap === undefined || cap.currency !== wholesale.currency || counter.count > cap.amountMinor) {
+        for (const giveBack of taken) {
+          await store.increment(STORE_KEYS.counter(giveBack), -amount, 25 * 60 * 60 * 1000);
+        }
+        throw new ApiError('order_limit_exceeded', { params: { cap: scope } });
+      }
+    }
+  }
+
+  return {
+    async createQuote(caller, body, idempotencyKey) {
+      const { claims, widget } = caller;
+      await enforceLimit(store, {
+        name: `quotes:${claims.sid}`,
+        limit: widget.config.limits.quotesPerSession,
+        windowMs: SESSION_QUOTA_WINDOW_MS,
+      });
+      const locale = body.locale ?? widget.config.defaultLocale;
+      // The offer must be one this widget sells (and throws offer_not_found otherwise).
+      await widget.catalog.planForOffer(body.offerId, locale);
+      const upstreamQuote = await widget.upstream.createQuote(
+        { offerId: body.offerId },
+        { idempotencyKey: `quote-${claims.sid}-${hash(idempotencyKey)}` },
+      );
+      const { plan, price } = await widget.catalog.quotedPlan(upstreamQuote, locale);
+      const record: QuoteRecord = {
+        id: newId('quo'),
+        widgetId: widget.config.id,
+        sessionId: claims.sid,
+        upstreamQuoteId: upstreamQuote.id,
+        offerId: upstreamQuote.offerId,
+        plan,
+        price,
+        wholesale: upstreamQuote.price,
+        checkoutId: null,
+        createdAt: new Date(now()).toISOString(),
+        expiresAt: upstreamQuote.expiresAt,
+      };
+      const ttl = Math.max(0, Date.parse(record.expiresAt) - now()) + QUOTE_GRACE_MS;
+      await repository.insertQuote(record, ttl);
+      return {
+        id: record.id,
+        offerId: record.offerId,
+        plan,
+        price,
+        createdAt: record.createdAt,
+        expiresAt: record.expiresAt,
+      };
+    },
+
+    async createCheckout(caller, body) {
+      const { claims, widget } = caller;
+      const config = widget.config;
+      if (config.emailRequired && body.email === undefined) {
+        throw new ApiError('validation_failed', { params: { field: 'email', reason: 'required' } });
+      }
+      const quote = await repository.getQuote(body.quoteId);
+      if (quote === null || quote.record.sessionId !== claims.sid || quote.record.widgetId !== config.id) {
+        throw new ApiError('quote_not_found', { params: { field: 'quoteId' } });
+      }
+      const time = now();
+      if (Date.parse(quote.record.expiresAt) <= time) throw new ApiError('quote_expired');
+      if (quote.record.checkoutId !== null) throw new ApiError('quote_consumed');
+      await enforceLimit(store, {
+        name: `checkouts:${claims.sid}`,
+        limit: config.limits.checkoutsPerSession,
+        windowMs: SESSION_QUOTA_WINDOW_MS,
+      });
+
+      const id = newId('chk');
+      // One checkout per quote: taken by compare-and-set, so a double submit with two keys gets quote_consumed.
+      const quoteTtl = Math.max(0, Date.parse(quote.record.expiresAt) - time) + QUOTE_GRACE_MS;
+      if (!(await repository.updateQuote(quote, { ...quote.record, checkoutId: id }, quoteTtl))) {
+        throw new ApiError('quote_consumed');
+      }
+      await reserveSpend(caller, quote.record.wholesale);
+
+      const paymentDeadline = time + config.paymentWindowMinutes * 60_000;
+      const createdAt = new Date(time).toISOString();
+      const record: CheckoutRecord = {
+        id,
+        widgetId: config.id,
+        environment: config.environment,
+        sessionId: claims.sid,
+        origin: claims.org,
+        mode: config.checkoutMode,
+        status: config.checkoutMode === 'direct' ? 'placing' : 'awaiting_payment',
+        upstreamQuoteId: quote.record.upstreamQuoteId,
+        amount: quote.record.price,
+        wholesale: quote.record.wholesale,
+        plan: quote.record.plan,
+        email: body.email ?? null,
+        locale: body.locale,
+        failure: null,
+        paymentReference: null,
+        order: null,
+        placement: { attempts: 0, leaseUntil: null },
+        syncedAt: null,
+        // The quote's price holds until its expiry: a payment awaited longer could not be honoured.
+        expiresAt: new Date(Math.min(paymentDeadline, Date.parse(quote.record.expiresAt))).toISOString(),
+        createdAt,
+        updatedAt: createdAt,
+      };
+      if (!(await repository.insertCheckout(record))) throw new ApiError('internal');
+      logger.info('checkout created', { checkoutId: id, widgetId: config.id, mode: record.mode });
+      const current = record.mode === 'direct' ? (await placement.place(id, target(widget))).record : record;
+      return { ...toCheckout(current), clientSecret: secrets.secretFor(id) };
+    },
+
+    async readCheckout(caller, id, clientSecret) {
+      const stored = await loadForWidget(caller, id, clientSecret);
+      return toCheckout((await refresh(stored, caller.widget)).record);
+    },
+
+    async installation(caller, id, clientSecret) {
+      const stored = await loadForWidget(caller, id, clientSecret);
+      const { record, order } = await readyOrder(stored, caller.widget);
+      const resourceUrl =
+        order.esimResourceUrl ?? (await caller.widget.upstream.getOrder(order.id)).esim?.resourceUrl;
+      if (resourceUrl === undefined || resourceUrl === null) {
+        throw new ApiError('esim_not_found', { params: { reason: 'not_issued' } });
+      }
+      const esim = await caller.widget.upstream.getEsim(resourceUrl);
+      return {
+        checkoutId: record.id,
+        iccid: esim.iccid,
+        lpa: esim.installation.lpa,
+        qrPayload: esim.installation.qrPayload,
+        smdpAddress: esim.installation.smdpAddress,
+        activationCode: esim.installation.activationCode,
+        ios: esim.installation.ios,
+        android: esim.installation.android,
+      };
+    },
+
+    async createDeliveryLink(caller, id, clientSecret, body, idempotencyKey) {
+      const stored = await loadForWidget(caller, id, clientSecret);
+      const { order } = await readyOrder(stored, caller.widget);
+      const link = await caller.widget.upstream.createDeliveryLink(order.id, body, {
+        idempotencyKey: `checkout-${id}-link-${hash(`${caller.claims.sid}:${idempotencyKey}`)}`,
+      });
+      return { id: link.id, url: link.url, maxViews: link.maxViews, expiresAt: link.expiresAt };
+    },
+
+    async partnerRead(widgets, id) {
+      const { stored, widget } = await loadForPartner(widgets, id);
+      return toPartnerCheckout((await refresh(stored, widget)).record);
+    },
+
+    async partnerConfirm(widgets, id, body) {
+      const { widget } = await loadForPartner(widgets, id);
+      for (let round = 0; round < 5; round += 1) {
+        const stored = await refresh((await loadForPartner(widgets, id)).stored, widget);
+        const record = stored.record;
+        if (record.mode !== 'partner_confirm') {
+          throw new ApiError('invalid_transition', {
+            params: { status: record.status, reason: 'direct_checkout' },
+          });
+        }
+        if (record.status !== 'awaiting_payment') {
+          // Confirming twice is fine (the partner may retry); confirming a dead checkout is not.
+          if (['placing', 'provisioning', 'ready'].includes(record.status)) return toPartnerCheckout(record);
+          throw new ApiError('invalid_transition', { params: { status: record.status } });
+        }
+        const moved = await repository.updateCheckout(stored, {
+          ...record,
+          status: 'placing',
+          paymentReference: body.paymentReference ?? null,
+        });
+        if (moved === null) continue;
+        logger.info('checkout confirmed', { checkoutId: id, widgetId: record.widgetId });
+        return toPartnerCheckout((await placement.place(id, target(widget))).record);
+      }
+      throw new ApiError('idempotency_conflict', { status: 409, params: { reason: 'in_progress' } });
+    },
+
+    async partnerCancel(widgets, id) {
+      for (let round = 0; round < 5; round += 1) {
+        const { stored, widget } = await loadForPartner(widgets, id);
+        const current = await refresh(stored, widget);
+        const record = current.record;
+        if (record.status === 'cancelled') return toPartnerCheckout(record);
+        if (record.status !== 'awaiting_payment') {
+          throw new ApiError('invalid_transition', { params: { status: record.status } });
+        }
+        const moved = await repository.updateCheckout(current, { ...record, status: 'cancelled' });
+        if (moved !== null) {
+          logger.info('checkout cancelled', { checkoutId: id, widgetId: record.widgetId });
+          return toPartnerCheckout(moved.record);
+        }
+      }
+      throw new ApiError('idempotency_conflict', { status: 409, params: { reason: 'in_progress' } });
+    },
+  };
+}

@@ -1,0 +1,173 @@
+/**
+ * @module
+ * Exactly one upstream order per checkout. The order is created with an `Idempotency-Key` derived from the
+ * checkout id and `externalRef` = the checkout id; one worker at a time holds a lease (taken by
+ * compare-and-set) to call the upstream; after a timeout or any unclear failure the orders under the
+ * checkout's `externalRef` are looked up before anything is tried again. A double click, a retry, a second
+ * instance or a crash between "sent" and "answered" therefore never produces a second order or loses one.
+ */
+import type { CreateOrderRequest, Order } from '@esim-embed/shared';
+import { ApiError } from '../errors';
+import type { Logger } from '../logger';
+import type { UpstreamClient } from '../upstream/upstream-client';
+import type { CheckoutRecord, CheckoutRepository, Stored } from './checkout-record';
+import { checkoutStatusFor, failureFor, orderFailure } from './order-status';
+
+/** The upstream idempotency key of a checkout's order: the same on every attempt, on every instance. */
+export function orderIdempotencyKey(checkoutId: string): string {
+  return `checkout-${checkoutId}-order`;
+}
+
+/** Failures after which the order may still be placed later: the checkout stays `placing`. */
+const TRANSIENT_CODES = new Set(['upstream_unavailable', 'internal', 'rate_limited', 'idempotency_conflict']);
+
+/** After this many attempts without an answer the checkout fails (retryable, with a new checkout). */
+export const MAX_PLACEMENT_ATTEMPTS = 6;
+
+export interface OrderPlacementOptions {
+  repository: CheckoutRepository;
+  logger: Logger;
+  /** How long one worker may hold a checkout's placement (longer than an upstream call with its retries). */
+  leaseMs: number;
+  now?: () => number;
+}
+
+/** What placement needs of the widget. */
+export interface PlacementTarget {
+  upstream: UpstreamClient;
+  deliveryMode: 'partner' | 'platform';
+}
+
+/** The checkout after an order was read: its status, failure and order link. */
+export function withOrder(record: CheckoutRecord, order: Order, now: number): CheckoutRecord {
+  return {
+    ...record,
+    status: checkoutStatusFor(order),
+    failure: orderFailure(order),
+    order: { id: order.id, status: order.status, esimResourceUrl: order.esim?.resourceUrl ?? null },
+    placement: { ...record.placement, leaseUntil: null },
+    syncedAt: now,
+  };
+}
+
+/** Places the orders of `placing` checkouts. */
+export interface OrderPlacement {
+  /**
+   * Place the checkout's order if it is `placing` and nobody else is at it; returns the checkout as it is
+   * afterwards (`provisioning`/`ready` with the order, `failed`, or still `placing` to be resumed later).
+   */
+  place(checkoutId: string, target: PlacementTarget): Promise<Stored<CheckoutRecord>>;
+}
+
+/** The {@link OrderPlacement} of the BFF. */
+export function createOrderPlacement(options: OrderPlacementOptions): OrderPlacement {
+  const { repository, logger, leaseMs } = options;
+  const now = options.now ?? Date.now;
+
+  async function load(id: string): Promise<Stored<CheckoutRecord>> {
+    const stored = await repository.getCheckout(id);
+    if (stored === null) throw new ApiError('checkout_not_found');
+    return stored;
+  }
+
+  /** Write `change(latest)` over whatever is stored now, unless an order was recorded meanwhile. */
+  async function save(
+    current: Stored<CheckoutRecord>,
+    change: (latest: CheckoutRecord) => CheckoutRecord,
+  ): Promise<Stored<CheckoutRecord>> {
+    let latest = current;
+    for (let round = 0; round < 10; round += 1) {
+      const written = await repository.updateCheckout(latest, change(latest.record));
+      if (written !== null) return written;
+      latest = await load(current.record.id);
+      if (latest.record.order !== null) return latest;
+    }
+    throw new ApiError('internal', {
+      cause: new Error(`checkout ${current.record.id} kept changing under placement`),
+    });
+  }
+
+  async function findExisting(upstream: UpstreamClient, checkoutId: string): Promise<Order | undefined> {
+    const orders = await upstream.findOrdersByExternalRef(checkoutId);
+    if (orders.length > 1) {
+      // Never expected (every attempt carries the same Idempotency-Key): loud, so that it is looked at.
+      logger.error('more than one upstream order for one checkout', {
+        checkoutId,
+        orderIds: orders.map((order) => order.id),
+      });
+    }
+    return [...orders].sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
+  }
+
+  async function attempt(
+    leased: Stored<CheckoutRecord>,
+    target: PlacementTarget,
+  ): Promise<Stored<CheckoutRecord>> {
+    const record = leased.record;
+    const body: CreateOrderRequest = {
+      quoteId: record.upstreamQuoteId,
+      externalRef: record.id,
+      deliveryMode: target.deliveryMode,
+      recipient:
+        record.email === null ? { locale: record.locale } : { email: record.email, locale: record.locale },
+    };
+    let order: Order | undefined;
+    let failureCode: string | undefined;
+    try {
+      // A previous attempt may have reached the upstream before it timed out or this process died.
+      if (record.placement.attempts > 1) order = await findExisting(target.upstream, record.id);
+      order ??= await target.upstream.createOrder(body, { idempotencyKey: orderIdempotencyKey(record.id) });
+    } catch (error) {
+      const code = error instanceof ApiError ? error.code : 'internal';
+      // Whatever went wrong, the order may exist now: look before deciding.
+      order = await findExisting(target.upstream, record.id).catch(() => undefined);
+      if (order === undefined) {
+        if (TRANSIENT_CODES.has(code) && record.placement.attempts < MAX_PLACEMENT_ATTEMPTS) {
+          logger.warn('order placement postponed', {
+            checkoutId: record.id,
+            code,
+            attempt: record.placement.attempts,
+          });
+          return await save(leased, (latest) => ({
+            ...latest,
+            placement: { ...latest.placement, leaseUntil: null },
+          }));
+        }
+        failureCode = TRANSIENT_CODES.has(code) ? 'upstream_unavailable' : code;
+      }
+    }
+    const time = now();
+    if (order !== undefined) {
+      const placed = order;
+      logger.info('order placed', { checkoutId: record.id, orderId: placed.id, orderStatus: placed.status });
+      return await save(leased, (latest) => withOrder(latest, placed, time));
+    }
+    const failure = failureFor(failureCode ?? 'internal');
+    logger.info('order refused', { checkoutId: record.id, code: failure.code });
+    return await save(leased, (latest) => ({
+      ...latest,
+      status: 'failed',
+      failure,
+      placement: { ...latest.placement, leaseUntil: null },
+    }));
+  }
+
+  return {
+    async place(checkoutId, target) {
+      for (let round = 0; round < 5; round += 1) {
+        const current = await load(checkoutId);
+        const record = current.record;
+        if (record.status !== 'placing' || record.order !== null) return current;
+        const time = now();
+        if (record.placement.leaseUntil !== null && record.placement.leaseUntil > time) return current;
+        const leased = await repository.updateCheckout(current, {
+          ...record,
+          placement: { attempts: record.placement.attempts + 1, leaseUntil: time + leaseMs },
+        });
+        if (leased === null) continue;
+        return await attempt(leased, target);
+      }
+      return await load(checkoutId);
+    },
+  };
+}

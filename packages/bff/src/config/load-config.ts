@@ -1,0 +1,156 @@
+/**
+ * @module
+ * Start-up: read and validate the config (`ESIM_BFF_CONFIG`, or the built-in demo config outside
+ * production), then read every secret it names from the environment. Anything wrong stops the start with a
+ * message that names the field or the variable — never a half-configured server.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { z } from 'zod';
+import type { Logger } from '../logger';
+import { MIN_SESSION_SECRET_BYTES } from '../security/session-token';
+import { type BffConfig, BffConfigSchema, type WidgetConfig } from './config-schema';
+import { DEFAULT_SANDBOX_URL, DEMO_SECRET_DEFAULTS, defaultConfig } from './default-config';
+
+/** A config that cannot be used; the message says what to fix. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** One widget's secrets, read from the variables its config names. */
+export interface WidgetSecrets {
+  apiKey: string;
+  partnerSecret: string | undefined;
+}
+
+/** The config with its secrets: what the BFF runs on. */
+export interface LoadedConfig {
+  config: BffConfig;
+  secrets: Map<string, WidgetSecrets>;
+  sessionSecret: Uint8Array;
+  /** Where the config came from (a path, or "built-in demo config"). */
+  source: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** zod issues as `widgets[0].allowedOrigins[1]: "…" is not an origin`, one per line. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const path = issue.path
+        .map((part, index) =>
+          typeof part === 'number' ? `[${part}]` : `${index === 0 ? '' : '.'}${String(part)}`,
+        )
+        .join('');
+      return `  ${path || '(root)'}: ${issue.message}`;
+    })
+    .join('\n');
+}
+
+/** Validate a parsed config object; throws {@link ConfigError} naming each bad field. */
+export function parseConfig(input: unknown, source = 'config'): BffConfig {
+  const parsed = BffConfigSchema.safeParse(input);
+  if (!parsed.success) throw new ConfigError(`${source} is invalid:\n${describeIssues(parsed.error)}`);
+  return parsed.data;
+}
+
+/** Read the secrets a config names; every missing or empty variable is listed in one error. */
+export function resolveSecrets(config: BffConfig, env: Env): Map<string, WidgetSecrets> {
+  const missing = new Set<string>();
+  const read = (name: string): string => {
+    const value = env[name];
+    if (value === undefined || value.trim() === '') {
+      missing.add(name);
+      return '';
+    }
+    return value;
+  };
+  const secrets = new Map<string, WidgetSecrets>();
+  for (const widget of config.widgets as WidgetConfig[]) {
+    secrets.set(widget.id, {
+      apiKey: read(widget.upstream.apiKeyEnv),
+      partnerSecret: widget.partnerSecretEnv === undefined ? undefined : read(widget.partnerSecretEnv),
+    });
+  }
+  if (missing.size > 0) {
+    throw new ConfigError(
+      `missing secrets: set the environment variable${missing.size > 1 ? 's' : ''} ${[...missing].join(', ')} ` +
+        '(the config names them; secrets are never written in the config file)',
+    );
+  }
+  return secrets;
+}
+
+/** The session-signing secret: ≥ 32 bytes from the environment, or (outside production) a random one. */
+export function resolveSessionSecret(config: BffConfig, env: Env, logger: Logger): Uint8Array {
+  const value = env[config.sessionSecretEnv];
+  if (value !== undefined && value !== '') {
+    const bytes = Buffer.from(value, 'utf8');
+    if (bytes.byteLength < MIN_SESSION_SECRET_BYTES) {
+      throw new ConfigError(
+        `${config.sessionSecretEnv} has ${bytes.byteLength} bytes; the session-signing secret needs at least ` +
+          `${MIN_SESSION_SECRET_BYTES} (e.g. \`openssl rand -base64 48\`)`,
+      );
+    }
+    return bytes;
+  }
+  if (env.NODE_ENV === 'production') {
+    throw new ConfigError(
+      `${config.sessionSecretEnv} is not set: in production the session-signing secret must come from the ` +
+        'environment (at least 32 bytes, the same on every instance)',
+    );
+  }
+  logger.warn(
+    `!!! ${config.sessionSecretEnv} is not set: sessions are signed with a random per-process secret. They ` +
+      'end when this process stops and are not valid on other instances. Set it in any real deployment. !!!',
+    { sessionSecretEnv: config.sessionSecretEnv },
+  );
+  return randomBytes(48);
+}
+
+/**
+ * The config the BFF runs on, from `ESIM_BFF_CONFIG` (a JSON file) or, when that is not set and
+ * `NODE_ENV` is not `production`, the built-in demo config against the sandbox.
+ */
+export function loadConfig(env: Env, logger: Logger): LoadedConfig {
+  const path = env.ESIM_BFF_CONFIG;
+  if (path === undefined || path === '') {
+    if (env.NODE_ENV === 'production') {
+      throw new ConfigError('ESIM_BFF_CONFIG is not set: in production the BFF needs a config file');
+    }
+    const sandboxUrl = env.ESIM_BFF_SANDBOX_URL || DEFAULT_SANDBOX_URL;
+    logger.warn('no ESIM_BFF_CONFIG: using the built-in demo config against the sandbox', { sandboxUrl });
+    const config = parseConfig(defaultConfig(sandboxUrl), 'the built-in demo config');
+    const withDemoSecrets: Env = { ...DEMO_SECRET_DEFAULTS, ...definedOnly(env) };
+    return {
+      config,
+      secrets: resolveSecrets(config, withDemoSecrets),
+      sessionSecret: resolveSessionSecret(config, env, logger),
+      source: 'built-in demo config',
+    };
+  }
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (cause) {
+    throw new ConfigError(`ESIM_BFF_CONFIG points to ${path}, which cannot be read`, { cause });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (cause) {
+    throw new ConfigError(`${path} is not valid JSON: ${(cause as Error).message}`);
+  }
+  const config = parseConfig(json, path);
+  return {
+    config,
+    secrets: resolveSecrets(config, env),
+    sessionSecret: resolveSessionSecret(config, env, logger),
+    source: path,
+  };
+}
+
+function definedOnly(env: Env): Env {
+  return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+}

@@ -1,0 +1,27 @@
+/**
+ * @module
+ * `@esim-embed/bff`: build a BFF from a config (`createBff`), serve it (`serveBff`), and the pieces tests
+ * and the dev entry compose it from.
+ */
+export { type BffAppOptions, createBffApp } from './app';
+export { type Bff, type CreateBffOptions, createBff } from './bff';
+export {
+  type BffConfig,
+  type BffConfigInput,
+  BffConfigSchema,
+  type WidgetConfig,
+} from './config/config-schema';
+export { DEFAULT_SANDBOX_URL, DEMO_SECRET_DEFAULTS, defaultConfig } from './config/default-config';
+export {
+  ConfigError,
+  type LoadedConfig,
+  loadConfig,
+  parseConfig,
+  resolveSecrets,
+} from './config/load-config';
+export { ApiError } from './errors';
+export { createLogger, type Logger } from './logger';
+export { type RunningServer, serveBff } from './node-server';
+export { createMemoryStore } from './store/memory-store';
+export { createRedisStore } from './store/redis-store';
+export type { Store } from './store/store';

@@ -1,0 +1,76 @@
+/**
+ * @module
+ * `GET /v1/destinations` and `GET /v1/destinations/{code}/plans`: the catalog at retail prices, localized,
+ * from the widget's cached snapshot, with a strong `ETag` and `304 Not Modified`.
+ */
+import {
+  API_VERSION,
+  DestinationCodeSchema,
+  DestinationsQuerySchema,
+  type DestinationsResponse,
+  type Locale,
+  type PlansResponse,
+} from '@esim-embed/shared';
+import { type Context, Hono } from 'hono';
+import { ApiError } from '../errors';
+import type { AppEnv } from '../http/app-env';
+import { parseOrThrow } from '../http/json-body';
+
+/** Revalidate every time (the ETag makes that cheap); never stored by shared caches. */
+const CACHE_CONTROL = 'private, no-cache';
+
+function localeOf(c: Context<AppEnv>): Locale {
+  const query = parseOrThrow(DestinationsQuerySchema, c.req.query(), 400);
+  return query.locale ?? c.get('widget').config.defaultLocale;
+}
+
+/** True when the request's `If-None-Match` names `etag`. */
+function notModified(c: Context<AppEnv>, etag: string): boolean {
+  const header = c.req.header('If-None-Match');
+  if (header === undefined) return false;
+  return header.trim() === '*' || header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/** The catalog routes (behind the session middleware). */
+export function catalogRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.get('/v1/destinations', async function listDestinations(c) {
+    const locale = localeOf(c);
+    const view = await c.get('widget').catalog.destinations(locale);
+    const headers = { ETag: view.etag, 'Cache-Control': CACHE_CONTROL };
+    if (notModified(c, view.etag)) return c.body(null, 304, headers);
+    const body: DestinationsResponse = {
+      data: view.destinations,
+      meta: {
+        requestId: c.get('requestId'),
+        apiVersion: API_VERSION,
+        catalogVersion: view.catalogVersion,
+        locale,
+      },
+    };
+    return c.json(body, 200, headers);
+  });
+
+  app.get('/v1/destinations/:code/plans', async function listPlans(c) {
+    const locale = localeOf(c);
+    const code = DestinationCodeSchema.safeParse(c.req.param('code').toUpperCase());
+    if (!code.success) throw new ApiError('destination_not_found', { params: { field: 'code' } });
+    const view = await c.get('widget').catalog.plans(code.data, locale);
+    const headers = { ETag: view.etag, 'Cache-Control': CACHE_CONTROL };
+    if (notModified(c, view.etag)) return c.body(null, 304, headers);
+    const body: PlansResponse = {
+      data: view.plans,
+      meta: {
+        requestId: c.get('requestId'),
+        apiVersion: API_VERSION,
+        catalogVersion: view.catalogVersion,
+        locale,
+        destination: view.destination,
+      },
+    };
+    return c.json(body, 200, headers);
+  });
+
+  return app;
+}

@@ -1,0 +1,97 @@
+/**
+ * @module
+ * The widget's side of a sale: `POST /v1/quotes`, `POST /v1/checkouts`, `GET /v1/checkouts/{id}`,
+ * `GET /v1/checkouts/{id}/installation` (no-store) and `POST /v1/checkouts/{id}/delivery-links`. Creates
+ * are idempotent per session; checkout reads need the checkout's client secret.
+ */
+import {
+  API_VERSION,
+  CHECKOUT_SECRET_HEADER,
+  CreateCheckoutRequestSchema,
+  CreateDeliveryLinkRequestSchema,
+  CreateQuoteRequestSchema,
+  IDEMPOTENCY_KEY_HEADER,
+} from '@esim-embed/shared';
+import { type Context, Hono } from 'hono';
+import type { CheckoutService, SessionCaller } from '../checkout/checkout-service';
+import { ApiError } from '../errors';
+import type { AppEnv } from '../http/app-env';
+import { type IdempotencyOptions, idempotency } from '../http/idempotency';
+import { readJsonBody } from '../http/json-body';
+import type { Store } from '../store/store';
+
+export interface CheckoutRoutesOptions {
+  checkouts: CheckoutService;
+  store: Store;
+  idempotencyTtlMs: number;
+}
+
+const caller = (c: Context<AppEnv>): SessionCaller => ({ claims: c.get('session'), widget: c.get('widget') });
+const meta = (c: Context<AppEnv>) => ({ requestId: c.get('requestId'), apiVersion: API_VERSION });
+/** The checkout id from the path: anything that cannot be an id is simply not found. */
+const checkoutId = (c: Context<AppEnv>) => {
+  const id = c.req.param('id') ?? '';
+  if (!/^chk_[A-Za-z0-9_-]{8,64}$/.test(id)) throw new ApiError('checkout_not_found');
+  return id;
+};
+const idempotencyKey = (c: Context<AppEnv>) => c.req.header(IDEMPOTENCY_KEY_HEADER) as string;
+
+/** The quote and checkout routes (behind the session middleware). */
+export function checkoutRoutes(options: CheckoutRoutesOptions): Hono<AppEnv> {
+  const { checkouts } = options;
+  const idempotent: IdempotencyOptions = {
+    store: options.store,
+    ttlMs: options.idempotencyTtlMs,
+    scope: (c) => `session:${c.get('session').sid}`,
+  };
+  const app = new Hono<AppEnv>();
+
+  app.post('/v1/quotes', idempotency(idempotent), async function createQuote(c) {
+    const body = await readJsonBody(c, CreateQuoteRequestSchema);
+    const quote = await checkouts.createQuote(caller(c), body, idempotencyKey(c));
+    return c.json({ data: quote, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
+  });
+
+  app.post('/v1/checkouts', idempotency(idempotent), async function createCheckout(c) {
+    const body = await readJsonBody(c, CreateCheckoutRequestSchema);
+    const checkout = await checkouts.createCheckout(caller(c), body);
+    return c.json({ data: checkout, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
+  });
+
+  app.get('/v1/checkouts/:id', async function readCheckout(c) {
+    const checkout = await checkouts.readCheckout(
+      caller(c),
+      checkoutId(c),
+      c.req.header(CHECKOUT_SECRET_HEADER),
+    );
+    return c.json({ data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+  });
+
+  app.get('/v1/checkouts/:id/installation', async function readInstallation(c) {
+    const installation = await checkouts.installation(
+      caller(c),
+      checkoutId(c),
+      c.req.header(CHECKOUT_SECRET_HEADER),
+    );
+    // The installation data is the product itself: no cache anywhere may keep it.
+    return c.json({ data: installation, meta: meta(c) }, 200, {
+      'Cache-Control': 'no-store',
+      Pragma: 'no-cache',
+    });
+  });
+
+  app.post('/v1/checkouts/:id/delivery-links', idempotency(idempotent), async function createDeliveryLink(c) {
+    const id = checkoutId(c);
+    const body = await readJsonBody(c, CreateDeliveryLinkRequestSchema);
+    const link = await checkouts.createDeliveryLink(
+      caller(c),
+      id,
+      c.req.header(CHECKOUT_SECRET_HEADER),
+      body,
+      idempotencyKey(c),
+    );
+    return c.json({ data: link, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
+  });
+
+  return app;
+}

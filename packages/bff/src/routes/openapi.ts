@@ -1,0 +1,178 @@
+/**
+ * @module
+ * `GET /openapi.json` (OpenAPI 3.1, built from the route table and the same zod schemas that validate
+ * the requests) and `GET /docs`, a plain HTML reference page without scripts.
+ */
+import {
+  API_VERSION,
+  CHECKOUT_SECRET_HEADER,
+  IDEMPOTENCY_KEY_HEADER,
+  PARTNER_SECRET_HEADER,
+} from '@esim-embed/shared';
+import { Hono } from 'hono';
+import { html } from 'hono/html';
+import { z } from 'zod';
+import type { AppEnv } from '../http/app-env';
+import { ERROR_RESPONSE_SCHEMA, ROUTES, type RouteSpec } from './route-table';
+
+type JsonSchema = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+function parametersOf(route: RouteSpec): JsonSchema[] {
+  const parameters: JsonSchema[] = [];
+  for (const match of route.path.matchAll(/\{([^}]+)\}/g)) {
+    parameters.push({ name: match[1], in: 'path', required: true, schema: { type: 'string' } });
+  }
+  if (route.query !== undefined) {
+    const query = jsonSchema(route.query, 'input') as {
+      properties?: Record<string, JsonSchema>;
+      required?: string[];
+    };
+    for (const [name, schema] of Object.entries(query.properties ?? {})) {
+      parameters.push({ name, in: 'query', required: query.required?.includes(name) ?? false, schema });
+    }
+  }
+  if (route.idempotent) {
+    parameters.push({
+      name: IDEMPOTENCY_KEY_HEADER,
+      in: 'header',
+      required: true,
+      description:
+        'A unique key per create; a replay returns the first answer (kept 24 h, scoped to the session).',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
+  }
+  if (route.auth === 'session+secret') {
+    parameters.push({
+      name: CHECKOUT_SECRET_HEADER,
+      in: 'header',
+      required: true,
+      description: 'The checkout’s client secret from `POST /v1/checkouts`.',
+      schema: { type: 'string' },
+    });
+  }
+  if (route.auth === 'origin' || route.auth.startsWith('session')) {
+    parameters.push({
+      name: 'Origin',
+      in: 'header',
+      required: true,
+      description: 'Set by the browser; must be one of the widget’s allowed origins (and the session’s).',
+      schema: { type: 'string' },
+    });
+  }
+  return parameters;
+}
+
+/** The OpenAPI 3.1 document of the BFF. */
+export function buildOpenApiDocument(): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  const errorSchema = jsonSchema(ERROR_RESPONSE_SCHEMA, 'output');
+  for (const route of ROUTES) {
+    const operation: JsonSchema = {
+      summary: route.summary,
+      parameters: parametersOf(route),
+      responses: {
+        [route.status]: route.response
+          ? {
+              description: 'Success',
+              content: { 'application/json': { schema: jsonSchema(route.response, 'output') } },
+            }
+          : { description: 'Success', content: { [route.contentType ?? 'application/json']: {} } },
+        default: {
+          description: 'The contract’s error envelope; clients branch on `error.code`.',
+          content: { 'application/json': { schema: errorSchema } },
+        },
+      },
+    };
+    if (route.auth.startsWith('session')) operation.security = [{ session: [] }];
+    if (route.auth === 'partner') operation.security = [{ partnerSecret: [] }];
+    if (route.body !== undefined) {
+      operation.requestBody = {
+        required: route.path !== '/v1/partner/checkouts/{id}/confirm',
+        content: { 'application/json': { schema: jsonSchema(route.body, 'input') } },
+      };
+    }
+    paths[route.path] ??= {};
+    (paths[route.path] as Record<string, JsonSchema>)[route.method.toLowerCase()] = operation;
+  }
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: 'eSIM Embed BFF',
+      version: API_VERSION,
+      description:
+        'The backend-for-frontend of the eSIM Embed widget: sessions bound to a widget and an origin, the ' +
+        'catalog at retail prices, quotes, exactly-once checkouts, installation data, and the partner server API.',
+    },
+    components: {
+      securitySchemes: {
+        session: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'From POST /v1/sessions.',
+        },
+        partnerSecret: { type: 'apiKey', in: 'header', name: PARTNER_SECRET_HEADER },
+      },
+    },
+    paths,
+  };
+}
+
+/** The OpenAPI and docs routes. */
+export function openApiRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const document = JSON.stringify(buildOpenApiDocument());
+
+  app.get('/openapi.json', function openApi(c) {
+    return c.body(document, 200, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'public, max-age=300',
+      'Access-Control-Allow-Origin': '*',
+    });
+  });
+
+  app.get('/docs', function docsPage(c) {
+    const rows = ROUTES.map(
+      (route) =>
+        html`<tr><td><code>${route.method}</code></td><td><code>${route.path}</code></td><td>${route.auth}</td><td>${route.summary}</td></tr>`,
+    );
+    return c.html(
+      html`<!doctype html>
+        <html lang="en">
+          <head>
+            <meta charset="utf-8" />
+            <meta name="viewport" content="width=device-width, initial-scale=1" />
+            <title>eSIM Embed BFF — API</title>
+            <style>
+              body { font: 16px/1.5 system-ui, sans-serif; max-width: 70rem; margin: 2rem auto; padding: 0 1rem; color: #1f2937; }
+              table { border-collapse: collapse; width: 100%; }
+              td, th { border-bottom: 1px solid #e5e7eb; padding: 0.4rem 0.6rem; text-align: left; vertical-align: top; }
+              code { font-size: 0.9em; }
+            </style>
+          </head>
+          <body>
+            <h1>eSIM Embed BFF</h1>
+            <p>
+              The machine-readable description is <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Errors use
+              one envelope: <code>{ "error": { "code", "params" }, "meta": { "requestId", "apiVersion" } }</code>;
+              branch on <code>error.code</code>. Creates need an <code>${IDEMPOTENCY_KEY_HEADER}</code> header.
+            </p>
+            <table>
+              <thead><tr><th>method</th><th>path</th><th>auth</th><th>what</th></tr></thead>
+              <tbody>${rows}</tbody>
+            </table>
+          </body>
+        </html>`,
+      200,
+      { 'Cache-Control': 'public, max-age=300' },
+    );
+  });
+
+  return app;
+}

@@ -1,0 +1,79 @@
+/**
+ * @module
+ * `GET /healthz` (the process answers) and `GET /readyz` (every widget's upstream answers its
+ * capabilities with our key, and the store answers). Readiness is cached for a few seconds so that a
+ * load balancer's probes never hammer the upstream.
+ */
+import { Hono } from 'hono';
+import { ApiError } from '../errors';
+import type { AppEnv } from '../http/app-env';
+import type { Store } from '../store/store';
+import type { WidgetRuntime } from '../widgets/widget-runtime';
+
+export interface OperationsRoutesOptions {
+  widgets: ReadonlyMap<string, WidgetRuntime>;
+  store: Store;
+  /** How long one readiness result is reused. */
+  readinessCacheMs?: number;
+}
+
+type Check =
+  | 'ok'
+  | 'upstream_unavailable'
+  | 'upstream_key_invalid'
+  | 'environment_mismatch'
+  | 'store_unavailable';
+interface Readiness {
+  ready: boolean;
+  checks: Record<string, Check>;
+}
+
+/** The operations routes. */
+export function operationsRoutes(options: OperationsRoutesOptions): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const cacheMs = options.readinessCacheMs ?? 5_000;
+  let cached: { at: number; result: Promise<Readiness> } | undefined;
+
+  async function checkWidget(widget: WidgetRuntime): Promise<Check> {
+    try {
+      const capabilities = await widget.upstream.getCapabilities();
+      // A live widget on a test key (or the reverse) would sell in the wrong world.
+      return capabilities.environment === widget.config.environment ? 'ok' : 'environment_mismatch';
+    } catch (error) {
+      // The upstream client hides credential failures behind `internal`: here that means the key.
+      return error instanceof ApiError && error.code === 'upstream_unavailable'
+        ? 'upstream_unavailable'
+        : 'upstream_key_invalid';
+    }
+  }
+
+  async function readiness(): Promise<Readiness> {
+    const checks: Record<string, Check> = {};
+    const widgets = [...options.widgets.values()];
+    const [store, ...results] = await Promise.all([options.store.ping(), ...widgets.map(checkWidget)]);
+    checks.store = store ? 'ok' : 'store_unavailable';
+    widgets.forEach((widget, index) => {
+      checks[`widget:${widget.config.id}`] = results[index] ?? 'upstream_unavailable';
+    });
+    return { ready: Object.values(checks).every((check) => check === 'ok'), checks };
+  }
+
+  app.get('/healthz', function health(c) {
+    return c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' });
+  });
+
+  app.get('/readyz', async function ready(c) {
+    const time = Date.now();
+    if (cached === undefined || time - cached.at > cacheMs) cached = { at: time, result: readiness() };
+    const result = await cached.result;
+    return c.json(
+      { status: result.ready ? 'ready' : 'not_ready', checks: result.checks },
+      result.ready ? 200 : 503,
+      {
+        'Cache-Control': 'no-store',
+      },
+    );
+  });
+
+  return app;
+}

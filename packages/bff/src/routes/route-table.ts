@@ -1,0 +1,187 @@
+/**
+ * @module
+ * Every route of the BFF in one table: what the OpenAPI document describes and what `405` answers know.
+ * Request and response schemas are the shared zod schemas the handlers validate and answer with.
+ */
+import {
+  ApiErrorEnvelopeSchema,
+  CheckoutResponseSchema,
+  ConfirmCheckoutRequestSchema,
+  CreateCheckoutRequestSchema,
+  CreateDeliveryLinkRequestSchema,
+  CreatedCheckoutResponseSchema,
+  CreateQuoteRequestSchema,
+  CreateSessionRequestSchema,
+  DestinationsQuerySchema,
+  DestinationsResponseSchema,
+  InstallationResponseSchema,
+  PartnerCheckoutResponseSchema,
+  PlansResponseSchema,
+  QuoteResponseSchema,
+  SessionResponseSchema,
+  WidgetDeliveryLinkResponseSchema,
+} from '@esim-embed/shared';
+import type { z } from 'zod';
+
+/** How a route is authenticated. */
+export type RouteAuth = 'public' | 'origin' | 'session' | 'session+secret' | 'partner';
+
+/** One route of the BFF. */
+export interface RouteSpec {
+  method: 'GET' | 'POST';
+  /** OpenAPI-style path (`/v1/checkouts/{id}`). */
+  path: string;
+  summary: string;
+  auth: RouteAuth;
+  idempotent?: boolean;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** The success status and body. */
+  status: 200 | 201;
+  response?: z.ZodType;
+  /** Non-JSON answers (the widget bundle, the docs page). */
+  contentType?: string;
+}
+
+/** The BFF's routes. */
+export const ROUTES: readonly RouteSpec[] = [
+  {
+    method: 'POST',
+    path: '/v1/sessions',
+    summary: 'Start a widget session: the page’s Origin must be one of the widget’s allowed origins.',
+    auth: 'origin',
+    body: CreateSessionRequestSchema,
+    status: 201,
+    response: SessionResponseSchema,
+  },
+  {
+    method: 'GET',
+    path: '/v1/destinations',
+    summary: 'Destinations (countries and regions) with localized names and retail from-prices (ETag).',
+    auth: 'session',
+    query: DestinationsQuerySchema,
+    status: 200,
+    response: DestinationsResponseSchema,
+  },
+  {
+    method: 'GET',
+    path: '/v1/destinations/{code}/plans',
+    summary: 'The plans of one destination at retail prices (ETag).',
+    auth: 'session',
+    query: DestinationsQuerySchema,
+    status: 200,
+    response: PlansResponseSchema,
+  },
+  {
+    method: 'POST',
+    path: '/v1/quotes',
+    summary: 'Hold a retail price for one offer until expiresAt.',
+    auth: 'session',
+    idempotent: true,
+    body: CreateQuoteRequestSchema,
+    status: 201,
+    response: QuoteResponseSchema,
+  },
+  {
+    method: 'POST',
+    path: '/v1/checkouts',
+    summary: 'Check a quote out: direct places the order, partner_confirm waits for the partner’s confirm.',
+    auth: 'session',
+    idempotent: true,
+    body: CreateCheckoutRequestSchema,
+    status: 201,
+    response: CreatedCheckoutResponseSchema,
+  },
+  {
+    method: 'GET',
+    path: '/v1/checkouts/{id}',
+    summary: 'The checkout’s status, mirrored from the upstream order.',
+    auth: 'session+secret',
+    status: 200,
+    response: CheckoutResponseSchema,
+  },
+  {
+    method: 'GET',
+    path: '/v1/checkouts/{id}/installation',
+    summary: 'Installation data (QR payload, LPA, activation code, install links). Never cached.',
+    auth: 'session+secret',
+    status: 200,
+    response: InstallationResponseSchema,
+  },
+  {
+    method: 'POST',
+    path: '/v1/checkouts/{id}/delivery-links',
+    summary: 'A view-limited link that opens the installation on another device.',
+    auth: 'session+secret',
+    idempotent: true,
+    body: CreateDeliveryLinkRequestSchema,
+    status: 201,
+    response: WidgetDeliveryLinkResponseSchema,
+  },
+  {
+    method: 'GET',
+    path: '/v1/partner/checkouts/{id}',
+    summary: 'The partner server’s view of a checkout (amount, status, upstream order).',
+    auth: 'partner',
+    status: 200,
+    response: PartnerCheckoutResponseSchema,
+  },
+  {
+    method: 'POST',
+    path: '/v1/partner/checkouts/{id}/confirm',
+    summary: 'The partner took the payment: place the order (safe to retry).',
+    auth: 'partner',
+    body: ConfirmCheckoutRequestSchema,
+    status: 200,
+    response: PartnerCheckoutResponseSchema,
+  },
+  {
+    method: 'POST',
+    path: '/v1/partner/checkouts/{id}/cancel',
+    summary: 'The payment failed or was abandoned: cancel a checkout that awaits payment.',
+    auth: 'partner',
+    status: 200,
+    response: PartnerCheckoutResponseSchema,
+  },
+  { method: 'GET', path: '/healthz', summary: 'The process is up.', auth: 'public', status: 200 },
+  {
+    method: 'GET',
+    path: '/readyz',
+    summary: 'Every widget’s upstream is reachable with a valid key, and the store answers.',
+    auth: 'public',
+    status: 200,
+  },
+  { method: 'GET', path: '/openapi.json', summary: 'This API as OpenAPI 3.1.', auth: 'public', status: 200 },
+  {
+    method: 'GET',
+    path: '/docs',
+    summary: 'The API reference page.',
+    auth: 'public',
+    status: 200,
+    contentType: 'text/html',
+  },
+  {
+    method: 'GET',
+    path: '/widget.js',
+    summary: 'The widget bundle: `<script type="module" src=".../widget.js">` defines `<esim-widget>`.',
+    auth: 'public',
+    status: 200,
+    contentType: 'text/javascript',
+  },
+];
+
+/** The error envelope every failure answers with. */
+export const ERROR_RESPONSE_SCHEMA = ApiErrorEnvelopeSchema;
+
+const patterns = ROUTES.map((route) => ({
+  route,
+  regex: new RegExp(`^${route.path.replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+}));
+
+/** The methods a path answers to (empty: the path does not exist). */
+export function allowedMethods(path: string): string[] {
+  const methods = new Set<string>();
+  for (const { route, regex } of patterns) if (regex.test(path)) methods.add(route.method);
+  if (methods.size > 0 && path.startsWith('/v1/') && !path.startsWith('/v1/partner/')) methods.add('OPTIONS');
+  return [...methods];
+}

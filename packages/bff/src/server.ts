@@ -1,0 +1,72 @@
+/**
+ * @module
+ * The BFF's Node entry (`node dist/server.js`, the package's bin): config from `ESIM_BFF_CONFIG` (or the
+ * built-in demo config outside production), the Redis store when `ESIM_BFF_REDIS_URL` is set, `PORT`
+ * (default 8787) and `HOST` (default 0.0.0.0). Stops cleanly on SIGINT and SIGTERM.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createBff } from './bff';
+import { ConfigError, loadConfig } from './config/load-config';
+import { createLogger, type LogLevel } from './logger';
+import { serveBff } from './node-server';
+import { createMemoryStore } from './store/memory-store';
+import { createRedisStore } from './store/redis-store';
+
+const env = process.env;
+const logger = createLogger({ level: (env.LOG_LEVEL as LogLevel | undefined) ?? 'info' });
+
+/** A folder next to this package (works from `src/` under tsx and from `dist/` when bundled). */
+function besideThePackage(relative: string): string | null {
+  const path = fileURLToPath(new URL(relative, import.meta.url));
+  return existsSync(path) ? path : null;
+}
+
+async function main(): Promise<void> {
+  const loaded = loadConfig(env, logger);
+  const port = Number(env.PORT ?? 8787);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new ConfigError(`PORT=${env.PORT} is not a port`);
+  const redisUrl = env.ESIM_BFF_REDIS_URL;
+  const store = redisUrl ? createRedisStore({ url: redisUrl }) : createMemoryStore();
+  const production = env.NODE_ENV === 'production';
+  const bff = createBff({
+    loaded,
+    logger,
+    store,
+    widgetDist: env.ESIM_BFF_WIDGET_DIST || besideThePackage('../../widget/dist'),
+    // The demo is served at `/` in development only, unless a site root is configured explicitly.
+    siteRoot: env.ESIM_BFF_SITE_ROOT || (production ? null : besideThePackage('../../../demo/dist')),
+    publicOrigin: env.ESIM_BFF_PUBLIC_ORIGIN,
+  });
+  const server = await serveBff(bff, { port, hostname: env.HOST ?? '0.0.0.0' });
+  logger.info('BFF listening', {
+    url: `http://localhost:${server.port}`,
+    config: loaded.source,
+    store: redisUrl ? 'redis' : 'memory',
+    widgets: loaded.config.widgets.map((widget) => widget.id),
+  });
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('BFF stopping', { signal });
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(`esim-embed BFF: cannot start.\n${error.message}`);
+  } else {
+    logger.error('BFF failed to start', { error });
+  }
+  process.exit(1);
+});

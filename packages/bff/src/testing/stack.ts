@@ -1,0 +1,198 @@
+/**
+ * @module
+ * Test support: the real sandbox over HTTP on a free port and a BFF in front of it on another free port,
+ * with its log lines captured, and a small client that speaks to the BFF as a widget page would.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  type RunningSandbox,
+  SANDBOX_KEYS,
+  type StartSandboxOptions,
+  startSandbox,
+} from '@esim-embed/sandbox';
+import type { Session } from '@esim-embed/shared';
+import { type Bff, createBff } from '../bff';
+import type { BffConfigInput } from '../config/config-schema';
+import { parseConfig, resolveSecrets } from '../config/load-config';
+import { createLogger } from '../logger';
+import { type RunningServer, serveBff } from '../node-server';
+import type { Store } from '../store/store';
+
+/** The origins of the test widgets. */
+export const SHOP_ORIGIN = 'https://shop.example';
+export const PARTNER_SECRET = `partner-secret-${randomBytes(12).toString('hex')}`;
+
+/** Env of the test config: the sandbox's key and the partner secret. */
+export const TEST_ENV = {
+  TEST_UPSTREAM_KEY: SANDBOX_KEYS.globetrotter,
+  TEST_RUB_UPSTREAM_KEY: SANDBOX_KEYS.aurora,
+  TEST_PARTNER_SECRET: PARTNER_SECRET,
+};
+
+/** A config with a `direct` widget (`shop`) and a `partner_confirm` widget (`shop-pay`) on the sandbox. */
+export function testConfig(sandboxUrl: string, overrides: Partial<BffConfigInput> = {}): BffConfigInput {
+  const upstream = { baseUrl: sandboxUrl, apiKeyEnv: 'TEST_UPSTREAM_KEY', timeoutMs: 2_000, maxRetries: 2 };
+  return {
+    statusCacheMs: 0,
+    widgets: [
+      {
+        id: 'shop',
+        displayName: 'Test Shop',
+        environment: 'test',
+        upstream,
+        allowedOrigins: [SHOP_ORIGIN, 'https://*.shop.example'],
+        checkoutMode: 'direct',
+        partnerSecretEnv: 'TEST_PARTNER_SECRET',
+      },
+      {
+        id: 'shop-pay',
+        displayName: 'Test Shop',
+        environment: 'test',
+        upstream,
+        allowedOrigins: [SHOP_ORIGIN],
+        checkoutMode: 'partner_confirm',
+        partnerSecretEnv: 'TEST_PARTNER_SECRET',
+      },
+      {
+        id: 'shop-rub',
+        displayName: 'Тест',
+        environment: 'test',
+        upstream: { ...upstream, apiKeyEnv: 'TEST_RUB_UPSTREAM_KEY' },
+        allowedOrigins: ['https://rub.example'],
+        checkoutMode: 'direct',
+        pricing: { kind: 'markup', percent: 30, rounding: 'ninety_nine' },
+        defaultLocale: 'ru',
+      },
+    ],
+    ...overrides,
+  };
+}
+
+export interface Stack {
+  sandbox: RunningSandbox;
+  bff: Bff;
+  server: RunningServer;
+  /** Every log line the BFF wrote. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export interface StackOptions {
+  sandbox?: StartSandboxOptions;
+  config?: (sandboxUrl: string) => BffConfigInput;
+  store?: Store;
+}
+
+/** Start the sandbox and a BFF in front of it. */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const sandbox = await startSandbox({
+    stepDelaysMs: { provisioning: 0, delivery: 0, completion: 0 },
+    offerCount: 300,
+    ...options.sandbox,
+  });
+  const logs: string[] = [];
+  const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
+  const config = parseConfig((options.config ?? testConfig)(sandbox.url), 'test config');
+  const bff = createBff({
+    loaded: {
+      config,
+      secrets: resolveSecrets(config, TEST_ENV),
+      sessionSecret: randomBytes(32),
+      source: 'test',
+    },
+    logger,
+    store: options.store,
+  });
+  const server = await serveBff(bff);
+  return {
+    sandbox,
+    bff,
+    server,
+    logs,
+    async close() {
+      await server.close();
+      await sandbox.close();
+    },
+  };
+}
+
+/** An answer of the BFF: status, headers and the parsed JSON body (undefined when not JSON). */
+// biome-ignore lint/suspicious/noExplicitAny: tests read answers loosely and check them with the shared schemas
+export interface Answer<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/** A request to the BFF. */
+export async function call(
+  baseUrl: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown; rawBody?: string } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...init.headers };
+  let body: string | undefined = init.rawBody;
+  if (init.body !== undefined) {
+    body = JSON.stringify(init.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const response = await fetch(`${baseUrl}${path}`, { method: init.method ?? 'GET', headers, body });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, body: json, text };
+}
+
+/** A widget page: a session for one widget from one origin, and calls with its token. */
+export interface WidgetPage {
+  token: string;
+  session: Session;
+  get(path: string, headers?: Record<string, string>): Promise<Answer>;
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Answer>;
+}
+
+/** Open a session as a page on `origin` would, and return a client bound to it. */
+export async function openWidget(
+  baseUrl: string,
+  widgetId: string,
+  origin = SHOP_ORIGIN,
+): Promise<WidgetPage> {
+  const answer = await call(baseUrl, '/v1/sessions', {
+    method: 'POST',
+    headers: { Origin: origin },
+    body: { widgetId },
+  });
+  if (answer.status !== 201) throw new Error(`session refused: ${answer.status} ${answer.text}`);
+  const token: string = answer.body.data.token;
+  const auth = { Origin: origin, Authorization: `Bearer ${token}` };
+  return {
+    token,
+    session: answer.body.data,
+    get: (path, headers = {}) => call(baseUrl, path, { headers: { ...auth, ...headers } }),
+    post: (path, body, headers = {}) =>
+      call(baseUrl, path, { method: 'POST', headers: { ...auth, ...headers }, body }),
+  };
+}
+
+let keyCounter = 0;
+/** A fresh idempotency key. */
+export function newKey(): string {
+  keyCounter += 1;
+  return `test-${Date.now()}-${keyCounter}-${randomBytes(4).toString('hex')}`;
+}
+
+/** Wait until `check` returns a value (polling), or fail after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
