@@ -1,0 +1,408 @@
+/**
+ * @module
+ * The deterministic catalog generator: products (a destination and a package) and offers (a product on a
+ * network bundle at a base price) for every destination, from one seed and a target offer count. The same
+ * seed and count always give the same catalog, and a bigger count gives a superset of a smaller one.
+ */
+import type { ActivationRule, Offer, PackageKind, Product } from '@esim-embed/shared';
+import { DESTINATIONS, type Destination, type Region } from './destinations';
+import { createPrng, type Prng } from './prng';
+
+/** An offer before it is priced for an account: the base price is a recommended retail in US cents. */
+export interface CatalogOffer {
+  id: string;
+  productId: string;
+  /** The destination code of the offer's product. */
+  iso: string;
+  /** Recommended retail in USD cents before the pricing version's adjustment. */
+  baseRetailUsdCents: number;
+  capabilities: Offer['capabilities'];
+  activation: ActivationRule;
+}
+
+/** A generated catalog with its lookup indexes. */
+export interface Catalog {
+  seed: number;
+  products: readonly Product[];
+  offers: readonly CatalogOffer[];
+  productById: ReadonlyMap<string, Product>;
+  offerById: ReadonlyMap<string, CatalogOffer>;
+  offersByProduct: ReadonlyMap<string, readonly CatalogOffer[]>;
+}
+
+/** The largest catalog the generator can produce (about 600 offers per destination). */
+export const MAX_OFFER_COUNT = 150_000;
+
+interface PackageVariant {
+  kind: PackageKind;
+  dataMb: number | null;
+  dailyDataMb: number | null;
+  durationDays: number;
+  /** Stable code used in ids and slugs (`5gb-30d`). */
+  code: string;
+}
+
+const FIXED_SIZES_MB = [500, 1024, 2048, 3072, 5120, 10240, 15360, 20480, 30720, 51200, 102400];
+const FIXED_DAYS = [1, 3, 5, 7, 10, 14, 15, 20, 30, 45, 60, 90, 180, 365];
+const UNLIMITED_DAYS = [1, 2, 3, 5, 7, 10, 14, 15, 20, 21, 30, 45, 60, 90];
+const DAYPASS_DAILY_MB = [500, 1024, 2048, 3072];
+const NO_EXPIRY_SIZES_MB = [1024, 2048, 3072, 5120, 10240, 20480, 51200];
+const NO_EXPIRY_DAYS = [365, 730, 1095];
+
+/** The most popular packages, in order: every destination starts its list with these (lightly shuffled). */
+const POPULAR = [
+  'fixed:1024:7',
+  'fixed:3072:30',
+  'fixed:5120:30',
+  'unlimited:7',
+  'fixed:10240:30',
+  'daypass:1024:5',
+  'fixed:20480:30',
+  'unlimited:15',
+  'no_expiry:3072:365',
+  'fixed:1024:3',
+  'unlimited:30',
+  'daypass:1024:7',
+];
+
+function sizeCode(mb: number): string {
+  return mb % 1024 === 0 ? `${mb / 1024}gb` : `${mb}mb`;
+}
+
+function sizeLabel(mb: number): string {
+  return mb % 1024 === 0 ? `${mb / 1024} GB` : `${mb} MB`;
+}
+
+function allVariants(): PackageVariant[] {
+  const variants: PackageVariant[] = [];
+  for (const mb of FIXED_SIZES_MB) {
+    for (const days of FIXED_DAYS) {
+      variants.push({
+        kind: 'fixed',
+        dataMb: mb,
+        dailyDataMb: null,
+        durationDays: days,
+        code: `${sizeCode(mb)}-${days}d`,
+      });
+    }
+  }
+  for (const days of UNLIMITED_DAYS) {
+    variants.push({
+      kind: 'unlimited',
+      dataMb: null,
+      dailyDataMb: null,
+      durationDays: days,
+      code: `unl-${days}d`,
+    });
+  }
+  for (const mb of DAYPASS_DAILY_MB) {
+    for (let days = 1; days <= 30; days++) {
+      variants.push({
+        kind: 'daypass',
+        dataMb: null,
+        dailyDataMb: mb,
+        durationDays: days,
+        code: `${sizeCode(mb)}-day-${days}d`,
+      });
+    }
+  }
+  for (const mb of NO_EXPIRY_SIZES_MB) {
+    for (const days of NO_EXPIRY_DAYS) {
+      variants.push({
+        kind: 'no_expiry',
+        dataMb: mb,
+        dailyDataMb: null,
+        durationDays: days,
+        code: `${sizeCode(mb)}-noexp-${days}d`,
+      });
+    }
+  }
+  return variants;
+}
+
+function variantKey(variant: PackageVariant): string {
+  switch (variant.kind) {
+    case 'fixed':
+      return `fixed:${variant.dataMb}:${variant.durationDays}`;
+    case 'unlimited':
+      return `unlimited:${variant.durationDays}`;
+    case 'daypass':
+      return `daypass:${variant.dailyDataMb}:${variant.durationDays}`;
+    case 'no_expiry':
+      return `no_expiry:${variant.dataMb}:${variant.durationDays}`;
+  }
+}
+
+const VARIANTS = allVariants();
+const KIND_ORDER: Record<PackageKind, number> = { fixed: 0, unlimited: 1, daypass: 2, no_expiry: 3 };
+
+/** Base price of one gigabyte in US cents, by region (regional plans are priced as their region). */
+const CENTS_PER_GB: Record<Region | 'Global', number> = {
+  Europe: 150,
+  'North America': 300,
+  Asia: 220,
+  'Middle East': 350,
+  Africa: 450,
+  'South America': 380,
+  Oceania: 320,
+  Antarctica: 2500,
+  Global: 800,
+};
+
+const OPERATORS: Record<Region | 'Global', readonly string[]> = {
+  Europe: [
+    'Vodafone',
+    'Orange',
+    'Telefónica',
+    'Telekom',
+    'Telia',
+    'Three',
+    'Swisscom',
+    'TIM',
+    'Play',
+    'Proximus',
+  ],
+  Asia: [
+    'Singtel',
+    'NTT Docomo',
+    'SoftBank',
+    'China Mobile',
+    'Airtel',
+    'AIS',
+    'Globe',
+    'Viettel',
+    'Telkomsel',
+  ],
+  'Middle East': ['Etisalat', 'du', 'STC', 'Zain', 'Ooredoo', 'Partner', 'Turkcell'],
+  Africa: ['MTN', 'Airtel', 'Orange', 'Safaricom', 'Vodacom', 'Maroc Telecom', 'Glo'],
+  'North America': ['AT&T', 'T-Mobile', 'Verizon', 'Rogers', 'Bell', 'Telcel', 'Digicel', 'Liberty'],
+  'South America': ['Claro', 'Movistar', 'TIM', 'Vivo', 'Entel', 'Personal', 'Tigo'],
+  Oceania: ['Telstra', 'Optus', 'Spark', 'Vodafone', 'Digicel', 'One NZ'],
+  Antarctica: ['Iridium Partner', 'Polar Link'],
+  Global: ['Vodafone', 'Orange', 'Telefónica', 'Singtel', 'AT&T', 'Claro', 'MTN', 'Telstra'],
+};
+
+/** Regions where networks commonly offer 5G to roaming eSIMs. */
+const FIVE_G_CHANCE: Record<Region | 'Global', number> = {
+  Europe: 0.8,
+  'North America': 0.75,
+  Asia: 0.65,
+  'Middle East': 0.6,
+  Oceania: 0.6,
+  'South America': 0.35,
+  Africa: 0.2,
+  Antarctica: 0,
+  Global: 0.5,
+};
+
+/** Rounds a price in cents up to the next `x.99`, at least 1.99. */
+function retailCents(cents: number): number {
+  return Math.max(199, Math.ceil(cents / 100) * 100 - 1);
+}
+
+function basePriceCents(variant: PackageVariant, destination: Destination, factor: number): number {
+  const perGb = CENTS_PER_GB[destination.region] * factor * (destination.scope === 'regional' ? 1.3 : 1);
+  switch (variant.kind) {
+    case 'fixed': {
+      const gb = (variant.dataMb ?? 0) / 1024;
+      return 250 + perGb * gb ** 0.8 * (1 + variant.durationDays / 240);
+    }
+    case 'unlimited':
+      return 400 + perGb * 1.7 * variant.durationDays ** 0.85;
+    case 'daypass':
+      return 100 + perGb * ((variant.dailyDataMb ?? 0) / 1024) * 0.6 * variant.durationDays;
+    case 'no_expiry': {
+      const gb = (variant.dataMb ?? 0) / 1024;
+      return (250 + perGb * gb ** 0.8) * (1.25 + variant.durationDays / 1460);
+    }
+  }
+}
+
+function packageTitle(destination: Destination, variant: PackageVariant): string {
+  const days = variant.durationDays === 1 ? '1 day' : `${variant.durationDays} days`;
+  switch (variant.kind) {
+    case 'fixed':
+      return `${destination.name} ${sizeLabel(variant.dataMb ?? 0)} · ${days}`;
+    case 'unlimited':
+      return `${destination.name} Unlimited · ${days}`;
+    case 'daypass':
+      return `${destination.name} ${sizeLabel(variant.dailyDataMb ?? 0)}/day · ${days}`;
+    case 'no_expiry':
+      return `${destination.name} ${sizeLabel(variant.dataMb ?? 0)} · no expiry (${days})`;
+  }
+}
+
+function slugOf(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/&/g, 'and')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
+function activationFor(variant: PackageVariant, rng: Prng): ActivationRule {
+  if (variant.kind === 'no_expiry')
+    return { startsAt: 'first_installation', windowDays: variant.durationDays };
+  if (rng.chance(0.1)) return { startsAt: 'purchase', windowDays: null };
+  if (rng.chance(0.2)) return { startsAt: 'first_installation', windowDays: 30 };
+  return { startsAt: 'first_connection', windowDays: rng.pick([30, 90, 180]) };
+}
+
+interface OfferCandidate {
+  variant: PackageVariant;
+  /** 1 for the standard network bundle, 2 for the premium (5G) bundle. */
+  bundle: 1 | 2;
+  score: number;
+}
+
+/** Every offer a destination could carry, most popular first (deterministic per seed and destination). */
+function rankedCandidates(seed: number, destination: Destination): OfferCandidate[] {
+  const rng = createPrng(seed, `rank:${destination.iso}`);
+  const candidates: OfferCandidate[] = [];
+  for (const variant of VARIANTS) {
+    const popular = POPULAR.indexOf(variantKey(variant));
+    const score = popular >= 0 ? popular + rng.next() * 2.5 : 20 + rng.next() * 600;
+    candidates.push({ variant, bundle: 1, score });
+    candidates.push({ variant, bundle: 2, score: score + 40 + rng.next() * 600 });
+  }
+  return candidates.sort((a, b) => a.score - b.score);
+}
+
+function buildOffer(
+  seed: number,
+  destination: Destination,
+  candidate: OfferCandidate,
+  product: Product,
+  factor: number,
+): CatalogOffer {
+  const { variant, bundle } = candidate;
+  const rng = createPrng(seed, `offer:${destination.iso}:${variant.code}:${bundle}`);
+  const pool = OPERATORS[destination.region];
+  const networkCount = destination.scope === 'regional' ? rng.int(3, 6) : rng.int(1, 3);
+  const networks = new Set<string>();
+  while (networks.size < Math.min(networkCount, pool.length)) networks.add(rng.pick(pool));
+  const fiveG = bundle === 2 || rng.chance(FIVE_G_CHANCE[destination.region]);
+  const tethering =
+    variant.kind === 'unlimited' && rng.chance(0.5)
+      ? 'unsupported'
+      : rng.chance(0.05)
+        ? 'unknown'
+        : 'supported';
+  const topUp = variant.kind === 'fixed' || variant.kind === 'no_expiry' ? 'guaranteed' : 'not_guaranteed';
+  const premium = bundle === 2 ? 1.15 : 1;
+  return {
+    id: `off_${destination.iso.toLowerCase()}_${variant.code}_${bundle}`,
+    productId: product.id,
+    iso: destination.iso,
+    baseRetailUsdCents: retailCents(basePriceCents(variant, destination, factor) * premium),
+    capabilities: {
+      topUp: destination.region === 'Antarctica' ? 'not_guaranteed' : topUp,
+      fiveG: fiveG ? 'supported' : 'unsupported',
+      tethering,
+      networks: [...networks]
+        .sort()
+        .map((name) => (destination.scope === 'country' ? `${name} ${destination.iso}` : name)),
+      networkTypes: fiveG ? ['4G', '5G'] : rng.chance(0.3) ? ['3G', '4G'] : ['4G'],
+    },
+    activation: product.activation,
+  };
+}
+
+/**
+ * Generates the catalog: offers are dealt round-robin over the destinations (each destination's most
+ * popular package first) until `offerCount` offers exist.
+ *
+ * @example
+ * const catalog = generateCatalog({ seed: 42, offerCount: 10_000 });
+ */
+export function generateCatalog(options: { seed: number; offerCount: number }): Catalog {
+  const { seed } = options;
+  const offerCount = Math.max(1, Math.min(MAX_OFFER_COUNT, Math.floor(options.offerCount)));
+  const ranked = DESTINATIONS.map((destination) => ({
+    destination,
+    factor: 0.75 + createPrng(seed, `factor:${destination.iso}`).next() * 0.7,
+    candidates: rankedCandidates(seed, destination),
+  }));
+
+  const taken: { destination: Destination; factor: number; candidate: OfferCandidate }[] = [];
+  for (let level = 0; taken.length < offerCount; level++) {
+    let any = false;
+    for (const entry of ranked) {
+      const candidate = entry.candidates[level];
+      if (candidate === undefined) continue;
+      any = true;
+      taken.push({ destination: entry.destination, factor: entry.factor, candidate });
+      if (taken.length >= offerCount) break;
+    }
+    if (!any) break;
+  }
+
+  const products = new Map<string, { product: Product; destination: Destination; variant: PackageVariant }>();
+  const offers: CatalogOffer[] = [];
+  for (const { destination, factor, candidate } of taken) {
+    const productId = `prd_${destination.iso.toLowerCase()}_${candidate.variant.code}`;
+    if (!products.has(productId)) {
+      const rng = createPrng(seed, `product:${productId}`);
+      const variant = candidate.variant;
+      const title = packageTitle(destination, variant);
+      products.set(productId, {
+        destination,
+        variant,
+        product: {
+          id: productId,
+          slug: slugOf(`${destination.name}-${variant.code}`),
+          title,
+          country: {
+            iso: destination.iso,
+            name: destination.name,
+            flag: destination.flag,
+            region: destination.region,
+          },
+          package: {
+            kind: variant.kind,
+            dataMb: variant.dataMb,
+            dailyDataMb: variant.dailyDataMb,
+            durationDays: variant.durationDays,
+            unlimited: variant.kind === 'unlimited',
+          },
+          activation: activationFor(variant, rng),
+          lifecycle: 'available',
+        },
+      });
+    }
+    const entry = products.get(productId);
+    if (entry) offers.push(buildOffer(seed, destination, candidate, entry.product, factor));
+  }
+
+  const orderedProducts = [...products.values()]
+    .sort(
+      (a, b) =>
+        a.destination.iso.localeCompare(b.destination.iso) ||
+        KIND_ORDER[a.variant.kind] - KIND_ORDER[b.variant.kind] ||
+        (a.variant.dataMb ?? a.variant.dailyDataMb ?? 0) - (b.variant.dataMb ?? b.variant.dailyDataMb ?? 0) ||
+        a.variant.durationDays - b.variant.durationDays,
+    )
+    .map((entry) => entry.product);
+  const productIndex = new Map(orderedProducts.map((product, index) => [product.id, index]));
+  offers.sort(
+    (a, b) =>
+      (productIndex.get(a.productId) ?? 0) - (productIndex.get(b.productId) ?? 0) || a.id.localeCompare(b.id),
+  );
+
+  const offersByProduct = new Map<string, CatalogOffer[]>();
+  for (const offer of offers) {
+    const list = offersByProduct.get(offer.productId) ?? [];
+    list.push(offer);
+    offersByProduct.set(offer.productId, list);
+  }
+  return {
+    seed,
+    products: orderedProducts,
+    offers,
+    productById: new Map(orderedProducts.map((product) => [product.id, product])),
+    offerById: new Map(offers.map((offer) => [offer.id, offer])),
+    offersByProduct,
+  };
+}

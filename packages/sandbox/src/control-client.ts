@@ -1,0 +1,85 @@
+/**
+ * @module
+ * A tiny typed client of the sandbox's control API, for the BFF's and the end-to-end tests.
+ */
+import {
+  type AccountControlRequest,
+  CONTROL_SECRET_HEADER,
+  type ControlState,
+  ControlStateSchema,
+  type EsimControlRequest,
+  type FaultRuleInput,
+  type PricingBumpRequest,
+  type ScenarioRequest,
+} from './control/control-schemas';
+
+/** The control API of one sandbox. Every call answers the sandbox's state after the change. */
+export interface ControlClient {
+  state(): Promise<ControlState>;
+  /** Back to the seed: balances, orders, versions, keys' rate limits, faults, clock offset. */
+  reset(): Promise<ControlState>;
+  /** Moves the sandbox's clock forward (quotes expire, orders progress). */
+  advanceClock(ms: number): Promise<ControlState>;
+  /** A new pricing version for every offer, or one offer: open quotes then fail with `price_changed`. */
+  bumpPricing(request?: PricingBumpRequest): Promise<ControlState>;
+  /** A new catalog snapshot: outstanding cursors answer `cursor_expired`. */
+  bumpCatalog(environment?: 'test' | 'live'): Promise<ControlState>;
+  /** Makes a quote expire now. */
+  expireQuote(quoteId: string): Promise<ControlState>;
+  /** Sets an account's balance, limits or status. */
+  setAccount(accountId: string, request: AccountControlRequest): Promise<ControlState>;
+  /** Sets a key's requests per minute (null: unlimited). */
+  setRateLimit(apiKey: string, perMinute: number | null): Promise<ControlState>;
+  /** Forces the provisioning path of an account's next orders. */
+  armScenario(request: ScenarioRequest): Promise<ControlState>;
+  /** Simulates the traveller installing (`activate`) and using (`usedMb`) a profile. */
+  setEsim(esimId: string, request: EsimControlRequest): Promise<ControlState>;
+  /** Replaces the fault rules (the sandbox must run with fault injection enabled). */
+  setFaults(rules: FaultRuleInput[]): Promise<ControlState>;
+  clearFaults(): Promise<ControlState>;
+}
+
+/** Where the sandbox is and its control secret. */
+export interface ControlClientOptions {
+  baseUrl: string;
+  secret: string;
+  fetch?: typeof fetch;
+}
+
+/** Builds a control client. Throws with the error envelope's code when a control call fails. */
+export function createControlClient(options: ControlClientOptions): ControlClient {
+  const doFetch = options.fetch ?? fetch;
+  const base = options.baseUrl.replace(/\/+$/, '');
+  async function call(method: string, path: string, body?: unknown): Promise<ControlState> {
+    const response = await doFetch(`${base}/__sandbox${path}`, {
+      method,
+      headers: {
+        [CONTROL_SECRET_HEADER]: options.secret,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await response.json()) as { data?: unknown; error?: { code: string; params: unknown } };
+    if (!response.ok) {
+      throw new Error(
+        `sandbox control ${method} ${path} failed: ${response.status} ${json.error?.code ?? 'unknown'} ${JSON.stringify(json.error?.params ?? {})}`,
+      );
+    }
+    return ControlStateSchema.parse(json.data);
+  }
+  return {
+    state: () => call('GET', '/state'),
+    reset: () => call('POST', '/reset'),
+    advanceClock: (ms) => call('POST', '/clock/advance', { ms }),
+    bumpPricing: (request = {}) => call('POST', '/pricing/bump', request),
+    bumpCatalog: (environment = 'test') => call('POST', '/catalog/bump', { environment }),
+    expireQuote: (quoteId) => call('POST', `/quotes/${encodeURIComponent(quoteId)}/expire`),
+    setAccount: (accountId, request) => call('POST', `/accounts/${encodeURIComponent(accountId)}`, request),
+    setRateLimit: (apiKey, perMinute) =>
+      call('POST', `/keys/${encodeURIComponent(apiKey)}/rate-limit`, { perMinute }),
+    armScenario: (request) => call('POST', '/scenarios', request),
+    setEsim: (esimId, request) => call('POST', `/esims/${encodeURIComponent(esimId)}`, request),
+    setFaults: (rules) => call('PUT', '/faults', { rules }),
+    clearFaults: () => call('DELETE', '/faults'),
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * @module
+ * Request and response bodies of the sandbox's control API (`/__sandbox/*`). These belong to the sandbox,
+ * not to the contract; the typed control client and the routes share them.
+ */
+import { EnvironmentSchema } from '@esim-embed/shared';
+import { z } from 'zod';
+
+/** One fault rule: which requests it hits and what it does to them. */
+export const FaultRuleSchema = z.strictObject({
+  /**
+   * `latency`: wait `latencyMs` first (inside the idempotency claim for creates). `error`: answer `status`
+   * with the `internal` envelope, touching no state. `drop`: close the connection without an answer, touching
+   * no state. `drop_after_commit`: run the request (an order is created) then close the connection unanswered.
+   */
+  kind: z.enum(['latency', 'error', 'drop', 'drop_after_commit']),
+  /** HTTP method to match (any when omitted). */
+  method: z
+    .string()
+    .regex(/^[A-Za-z]+$/)
+    .transform((method) => method.toUpperCase())
+    .optional(),
+  /** Path to match: exact, or a prefix when it ends with `*` (`/orders*`). Any when omitted. */
+  path: z.string().startsWith('/').optional(),
+  latencyMs: z.int().min(0).max(60_000).default(0),
+  status: z.int().min(500).max(599).default(503),
+  /** How many matching requests the rule hits before it retires; null for every one. */
+  times: z.int().min(1).nullable().default(null),
+});
+export type FaultRule = z.infer<typeof FaultRuleSchema>;
+export type FaultRuleInput = z.input<typeof FaultRuleSchema>;
+
+/** `PUT /__sandbox/faults`: replaces every rule. */
+export const FaultsRequestSchema = z.strictObject({ rules: z.array(FaultRuleSchema).max(50) });
+export type FaultsRequest = z.input<typeof FaultsRequestSchema>;
+
+/** `POST /__sandbox/clock/advance`: move the sandbox's time forward. */
+export const ClockAdvanceRequestSchema = z.strictObject({ ms: z.int().min(0) });
+export type ClockAdvanceRequest = z.input<typeof ClockAdvanceRequestSchema>;
+
+const environment = EnvironmentSchema.default('test');
+
+/** `POST /__sandbox/pricing/bump`: a new pricing version for every offer, or for one offer. */
+export const PricingBumpRequestSchema = z.strictObject({
+  environment,
+  offerId: z.string().min(1).optional(),
+});
+export type PricingBumpRequest = z.input<typeof PricingBumpRequestSchema>;
+
+/** `POST /__sandbox/catalog/bump`: a new catalog snapshot (outstanding cursors expire). */
+export const CatalogBumpRequestSchema = z.strictObject({ environment });
+export type CatalogBumpRequest = z.input<typeof CatalogBumpRequestSchema>;
+
+/** `POST /__sandbox/accounts/{id}`: set an account's balance, limits or status. */
+export const AccountControlRequestSchema = z.strictObject({
+  environment,
+  balanceMinor: z.int().optional(),
+  singleOrderLimitMinor: z.int().min(0).nullable().optional(),
+  monthlySpendLimitMinor: z.int().min(0).nullable().optional(),
+  status: z.enum(['active', 'blocked', 'archived']).optional(),
+});
+export type AccountControlRequest = z.input<typeof AccountControlRequestSchema>;
+
+/** `POST /__sandbox/keys/{key}/rate-limit`: requests per minute, or null for none. */
+export const RateLimitRequestSchema = z.strictObject({ perMinute: z.int().min(1).nullable() });
+export type RateLimitRequest = z.input<typeof RateLimitRequestSchema>;
+
+/** The provisioning outcomes a scenario can force. */
+export const ProvisioningScenarioNameSchema = z.enum(['provisioning_failed', 'slow_provisioning', 'normal']);
+export type ProvisioningScenarioName = z.infer<typeof ProvisioningScenarioNameSchema>;
+
+/** `POST /__sandbox/scenarios`: the next `count` orders of an account take this provisioning path. */
+export const ScenarioRequestSchema = z.strictObject({
+  environment,
+  accountId: z.string().min(1),
+  scenario: ProvisioningScenarioNameSchema,
+  count: z.int().min(1).max(100).default(1),
+});
+export type ScenarioRequest = z.input<typeof ScenarioRequestSchema>;
+
+/** `POST /__sandbox/esims/{id}`: simulate the traveller installing and using the profile. */
+export const EsimControlRequestSchema = z.strictObject({
+  activate: z.literal(true).optional(),
+  usedMb: z.int().min(0).optional(),
+});
+export type EsimControlRequest = z.input<typeof EsimControlRequestSchema>;
+
+/** `GET /__sandbox/state` and the answer of every control call. */
+export const ControlStateSchema = z.strictObject({
+  now: z.string(),
+  clockOffsetMs: z.int(),
+  faultInjection: z.boolean(),
+  faults: z.array(FaultRuleSchema),
+  environments: z.record(
+    EnvironmentSchema,
+    z.strictObject({ catalogVersion: z.int(), pricingEpoch: z.int(), orders: z.int() }),
+  ),
+});
+export type ControlState = z.infer<typeof ControlStateSchema>;
+
+/** The header that carries the control secret. */
+export const CONTROL_SECRET_HEADER = 'X-Sandbox-Control';

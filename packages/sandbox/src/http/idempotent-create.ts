@@ -1,0 +1,82 @@
+/**
+ * @module
+ * Runs a create under its `Idempotency-Key`: the key is required, claimed per API key before any work,
+ * and the first successful status and body are replayed for an identical request for 24 hours.
+ */
+import { IdempotencyKeySchema } from '@esim-embed/shared';
+import type { Context } from 'hono';
+import { issuesOf } from './request-body';
+import type { SandboxEnv } from './sandbox-env';
+import { SandboxError } from './sandbox-error';
+
+/** The header every create carries. */
+export const IDEMPOTENCY_KEY = 'Idempotency-Key';
+
+/** JSON with object keys sorted, so two bodies that differ only in key order or spacing match. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    );
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** What a create handler returns. */
+export interface CreatedResponse {
+  status: 200 | 201;
+  body: unknown;
+}
+
+/**
+ * Claims the key, runs `create` (after any fault latency, so a slow create holds its key), stores a
+ * success and answers it; a replay answers the stored response with `Idempotent-Replayed: true`.
+ */
+export async function idempotentCreate(
+  c: Context<SandboxEnv>,
+  nowMs: number,
+  body: unknown,
+  create: () => CreatedResponse | Promise<CreatedResponse>,
+): Promise<Response> {
+  const raw = c.req.header(IDEMPOTENCY_KEY);
+  const parsed = IdempotencyKeySchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new SandboxError('validation_failed', {
+      params: {
+        location: 'header',
+        field: IDEMPOTENCY_KEY,
+        issues:
+          raw === undefined
+            ? [
+                {
+                  path: IDEMPOTENCY_KEY,
+                  code: 'required',
+                  message: 'Idempotency-Key header is required on creates',
+                },
+              ]
+            : issuesOf(parsed.error).map((issue) => ({ ...issue, path: IDEMPOTENCY_KEY })),
+      },
+    });
+  }
+  const auth = c.get('auth');
+  const store = auth.env.idempotency;
+  const key = `${auth.key.seed.id}:${parsed.data}`;
+  const fingerprint = `${c.req.method} ${c.req.path} ${canonicalJson(body)}`;
+  const claim = store.claim(key, fingerprint, nowMs);
+  if (claim.kind === 'replay') {
+    c.header('Idempotent-Replayed', 'true');
+    return c.json(claim.response.body as object, claim.response.status as 200 | 201);
+  }
+  try {
+    const latency = c.get('faultLatencyMs');
+    if (latency) await new Promise((resolve) => setTimeout(resolve, latency));
+    const response = await create();
+    store.complete(key, response);
+    return c.json(response.body as object, response.status);
+  } catch (error) {
+    store.release(key);
+    throw error;
+  }
+}

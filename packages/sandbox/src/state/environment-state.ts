@@ -1,0 +1,238 @@
+/**
+ * @module
+ * The state of one environment (`test` or `live`): account ledgers, quotes, orders, eSIMs, delivery links,
+ * recipients, action requests, idempotency records and the catalog/pricing versions. Test and live never
+ * share any of it.
+ */
+import type {
+  AccountStatus,
+  ActionReasonCode,
+  ActionRequestStatus,
+  ActionRequestType,
+  BillingStatus,
+  DeliveryMode,
+  Environment,
+  EsimAllowanceState,
+  EsimInstallation,
+  EsimProfileState,
+  EsimServiceState,
+  EsimState,
+  Locale,
+  NonNegativeMoney,
+  Offer,
+  OrderStatus,
+  Product,
+  PurchaseKind,
+} from '@esim-embed/shared';
+import type { PricingSnapshot } from '../catalog/pricing';
+import { IdempotencyStore } from '../http/idempotency-store';
+import { SEED_ACCOUNTS, type SeedAccount } from '../seed/accounts';
+import { IdFactory } from './id-factory';
+
+/** What happens to an order's provisioning. */
+export type ProvisioningScenario = 'normal' | 'fail' | 'slow';
+
+/** An account's mutable state in one environment. */
+export interface AccountState {
+  seed: SeedAccount;
+  status: AccountStatus;
+  /** Prepaid balance in minor units (captured orders already deducted). */
+  balanceMinor: number;
+  /** Held by orders that are not yet delivered. */
+  reservedMinor: number;
+  singleOrderLimitMinor: number | null;
+  monthlySpendLimitMinor: number | null;
+  updatedAtMs: number;
+  /** Provisioning scenarios armed by the control API for this account's next orders, first first. */
+  armedScenarios: ProvisioningScenario[];
+}
+
+export interface QuoteRecord {
+  id: string;
+  accountId: string;
+  kind: PurchaseKind;
+  targetEsimId: string | null;
+  /** The offer as priced at creation (its price and versions are what the quote holds). */
+  offer: Offer;
+  product: Product;
+  createdAtMs: number;
+  expiresAtMs: number;
+  consumedByOrderId: string | null;
+}
+
+export interface OrderRecipientRecord {
+  id: string | null;
+  email: string | null;
+  reference: string | null;
+  locale: Locale | null;
+}
+
+export interface OrderRecord {
+  id: string;
+  accountId: string;
+  quoteId: string;
+  kind: PurchaseKind;
+  targetEsimId: string | null;
+  externalRef: string;
+  status: OrderStatus;
+  price: NonNegativeMoney;
+  billingStatus: BillingStatus;
+  deliveryMode: DeliveryMode;
+  recipient: OrderRecipientRecord;
+  esimId: string | null;
+  stateRevision: number;
+  product: Product;
+  offer: Offer;
+  createdAtMs: number;
+  updatedAtMs: number;
+  scenario: ProvisioningScenario;
+  /** When the order moves to `provisioning`, to its outcome, and to `completed`. */
+  provisioningAtMs: number;
+  outcomeAtMs: number;
+  completedAtMs: number;
+}
+
+export interface EsimRecord {
+  id: string;
+  accountId: string;
+  orderId: string;
+  iccid: string;
+  installation: EsimInstallation;
+  state: EsimState;
+  profileState: EsimProfileState;
+  serviceState: EsimServiceState;
+  allowanceState: EsimAllowanceState;
+  /** Total allowance in MB; null for unlimited plans. */
+  totalMb: number | null;
+  usedMb: number;
+  durationDays: number;
+  activatedAtMs: number | null;
+  deadlineAtMs: number | null;
+  serviceExpiresAtMs: number | null;
+  usageObservedAtMs: number;
+  /** The offer the profile was bought with (decides top-up support and top-up offers). */
+  offer: Offer;
+  product: Product;
+  createdAtMs: number;
+}
+
+export interface DeliveryLinkRecord {
+  id: string;
+  accountId: string;
+  orderId: string;
+  token: string;
+  maxViews: number;
+  viewCount: number;
+  expiresAtMs: number;
+  lastViewedAtMs: number | null;
+  revokedAtMs: number | null;
+  createdAtMs: number;
+}
+
+export interface RecipientRecord {
+  id: string;
+  accountId: string;
+  externalRef: string;
+  name: string | null;
+  email: string | null;
+  locale: Locale | null;
+  archived: boolean;
+  orderCount: number;
+  lastOrderAtMs: number | null;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+export interface ActionRequestRecord {
+  id: string;
+  accountId: string;
+  esimId: string;
+  orderId: string;
+  externalRef: string;
+  type: ActionRequestType;
+  status: ActionRequestStatus;
+  stateRevision: number;
+  reasonCode: ActionReasonCode;
+  reasonDetail: string | null;
+  resolution: { code: string; note: string | null } | null;
+  createdAtMs: number;
+  updatedAtMs: number;
+  completedAtMs: number | null;
+  /** When a request the sandbox resolves by itself completes; null while it waits for manual review. */
+  resolvesAtMs: number | null;
+}
+
+/** Everything one environment holds. */
+export class EnvironmentState {
+  readonly environment: Environment;
+  readonly ids: IdFactory;
+  readonly accounts = new Map<string, AccountState>();
+  readonly quotes = new Map<string, QuoteRecord>();
+  readonly orders = new Map<string, OrderRecord>();
+  /** Orders whose state can still move without a request (the lifecycle visits only these). */
+  readonly openOrders = new Set<string>();
+  readonly esims = new Map<string, EsimRecord>();
+  readonly deliveryLinks = new Map<string, DeliveryLinkRecord>();
+  readonly deliveryLinksByToken = new Map<string, DeliveryLinkRecord>();
+  readonly recipients = new Map<string, RecipientRecord>();
+  readonly actionRequests = new Map<string, ActionRequestRecord>();
+  readonly idempotency: IdempotencyStore;
+  catalogVersion = 1;
+  catalogGeneratedAtMs: number;
+  pricingEpoch = 1;
+  readonly offerBumps = new Map<string, number>();
+
+  constructor(environment: Environment, options: { seed: number; nowMs: number; idempotencyTtlMs: number }) {
+    this.environment = environment;
+    this.ids = new IdFactory(options.seed, environment);
+    this.catalogGeneratedAtMs = options.nowMs;
+    this.idempotency = new IdempotencyStore(options.idempotencyTtlMs);
+    for (const seed of SEED_ACCOUNTS) {
+      this.accounts.set(seed.id, {
+        seed,
+        status: 'active',
+        balanceMinor: seed.balanceMinor,
+        reservedMinor: 0,
+        singleOrderLimitMinor: seed.singleOrderLimitMinor,
+        monthlySpendLimitMinor: seed.monthlySpendLimitMinor,
+        updatedAtMs: Date.parse(seed.createdAt),
+        armedScenarios: [],
+      });
+    }
+  }
+
+  /** The catalog and pricing versions offers are priced under right now. */
+  pricing(): PricingSnapshot {
+    return {
+      catalogVersion: this.catalogVersion,
+      pricingEpoch: this.pricingEpoch,
+      offerBumps: this.offerBumps,
+    };
+  }
+
+  /** Starts a new catalog snapshot: cursors of the old one expire. */
+  bumpCatalog(nowMs: number): void {
+    this.catalogVersion += 1;
+    this.catalogGeneratedAtMs = nowMs;
+  }
+
+  /** Moves the pricing version of every offer (or of one offer) and starts a new catalog snapshot. */
+  bumpPricing(nowMs: number, offerId?: string): void {
+    if (offerId) this.offerBumps.set(offerId, (this.offerBumps.get(offerId) ?? 0) + 1);
+    else this.pricingEpoch += 1;
+    this.bumpCatalog(nowMs);
+  }
+
+  /** The sum of an account's non-released order prices in the calendar month (UTC) of `nowMs`. */
+  monthlySpendMinor(accountId: string, nowMs: number): number {
+    const now = new Date(nowMs);
+    const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+    let total = 0;
+    for (const order of this.orders.values()) {
+      if (order.accountId !== accountId || order.createdAtMs < monthStart) continue;
+      if (order.billingStatus === 'reserved' || order.billingStatus === 'captured')
+        total += order.price.amountMinor;
+    }
+    return total;
+  }
+}
