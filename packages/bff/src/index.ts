@@ -20,6 +20,7 @@ export {
   resolveSecrets,
 } from './config/load-config';
 export { ApiError } from './errors';
+export type { AppEnv } from './http/app-env';
 export { createLogger, type Logger } from './logger';
 export { type RunningServer, serveBff } from './node-server';
 export { createMemoryStore } from './store/memory-store';

@@ -1,0 +1,53 @@
+/**
+ * @module
+ * The BFF as `pnpm start` runs it: the server entry's behaviour (config from `ESIM_BFF_CONFIG` or the built-in
+ * demo config) plus, for the demo, the pretend partner server mounted beside it at `/demo-partner/*` and the
+ * built demo at `/`. Production runs `packages/bff/dist/server.js` instead, without any of the demo.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { partnerServer } from '../demo/partner-server';
+import {
+  type AppEnv,
+  createBff,
+  createLogger,
+  createMemoryStore,
+  createRedisStore,
+  DEMO_SECRET_DEFAULTS,
+  loadConfig,
+  serveBff,
+} from '../packages/bff/src/index';
+
+const env = process.env;
+const logger = createLogger({ level: env.LOG_LEVEL === 'debug' ? 'debug' : 'info' });
+const folder = (relative: string) => {
+  const path = fileURLToPath(new URL(relative, import.meta.url));
+  return existsSync(path) ? path : null;
+};
+
+const port = Number(env.PORT ?? 8787);
+const loaded = loadConfig(env, logger);
+const bff = createBff({
+  loaded,
+  logger,
+  store: env.ESIM_BFF_REDIS_URL ? createRedisStore({ url: env.ESIM_BFF_REDIS_URL }) : createMemoryStore(),
+  widgetDist: folder('../packages/widget/dist'),
+  siteRoot: folder('../demo/dist'),
+  publicOrigin: `http://localhost:${port}`,
+  extraRoutes: partnerServer<AppEnv>({
+    bffUrl: `http://127.0.0.1:${port}`,
+    partnerSecret: env.ESIM_DEMO_PARTNER_SECRET || DEMO_SECRET_DEFAULTS.ESIM_DEMO_PARTNER_SECRET,
+  }),
+});
+const server = await serveBff(bff, { port, hostname: env.HOST ?? '0.0.0.0' });
+logger.info('BFF listening', { url: `http://localhost:${server.port}`, config: loaded.source });
+
+let stopping = false;
+function stop() {
+  if (stopping) return;
+  stopping = true;
+  setTimeout(() => process.exit(0), 5_000).unref();
+  server.close().then(() => process.exit(0));
+}
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
