@@ -264,4 +264,11 @@ describe('catalog service', () => {
       privacyUrl: null,
     });
   });
+
+  it('never writes an API key to a log line', () => {
+    const logs = logLines.join('\n');
+    expect(logLines.length).toBeGreaterThan(10);
+    expect(logs).not.toContain(SANDBOX_KEYS.globetrotter);
+    expect(logs).not.toContain(SANDBOX_KEYS.aurora);
+  });
 });

@@ -52,7 +52,8 @@ export function parseRetryAfterMs(
   if (value === undefined || value.trim() === '') return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
+  // An HTTP date names its weekday (`Sun, 22 Nov 2026 10:00:05 GMT`); `-1` or `2` are not dates.
+  const date = /^[A-Za-z]{3},/.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
 }
