@@ -35,19 +35,13 @@ import {
   TopUpOfferPageSchema,
 } from '@esim-embed/shared';
 import type { Dispatcher } from 'undici';
-import type { z } from 'zod';
 import type { Logger } from '../logger';
 import { upstreamPaths } from './paths';
-import {
-  backoffDelayMs,
-  DEFAULT_RETRY_POLICY,
-  parseRetryAfterMs,
-  type RetryPolicy,
-  sleep,
-} from './retry-policy';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 import { tolerant } from './tolerant-parsing';
-import { errorFromUpstreamAnswer, readErrorEnvelope, UpstreamError } from './upstream-error';
+import type { UpstreamError } from './upstream-error';
 import { acquireUpstreamPool, type UpstreamPoolLease } from './upstream-pool';
+import { type CallSpec, createUpstreamTransport } from './upstream-transport';
 
 /** Options of {@link createUpstreamClient}. */
 export interface UpstreamClientOptions {
@@ -135,29 +129,6 @@ const Schemas = {
   revocation: tolerant(DeliveryLinkRevocationResponseSchema),
 };
 
-type Query = Record<string, string | number | undefined>;
-
-interface CallSpec<T> {
-  /** A short name for logs (`listProducts`). */
-  operation: string;
-  method: 'GET' | 'POST';
-  /** A path from {@link upstreamPaths}, or an absolute link given by the upstream. */
-  target: string;
-  query?: Query;
-  body?: unknown;
-  idempotencyKey?: string | undefined;
-  schema: z.ZodType<T>;
-}
-
-/** One attempt's answer, read in full. */
-interface Answer {
-  status: number;
-  body: unknown;
-  bodyReadable: boolean;
-  upstreamRequestId: string | undefined;
-  retryAfterMs: number | undefined;
-}
-
 /** The most orders pages read when reconciling by `externalRef`. */
 const MAX_ORDER_PAGES = 10;
 
@@ -189,178 +160,15 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     : acquireUpstreamPool(base.origin);
   const dispatcher: Dispatcher = options.dispatcher ?? (lease as UpstreamPoolLease).pool;
 
-  /** The path (with query) to request: a known path under the base, or a link that must stay under it. */
-  function resolve(target: string, query: Query | undefined): string {
-    let url: URL;
-    if (/^https?:\/\//i.test(target)) {
-      url = new URL(target);
-      // Never send the API key anywhere but the configured upstream.
-      if (
-        url.origin !== base.origin ||
-        !(url.pathname === basePath || url.pathname.startsWith(`${basePath}/`))
-      ) {
-        logger.error('upstream link outside the upstream base URL refused', { linkOrigin: url.origin });
-        throw new UpstreamError('internal', { status: 502 });
-      }
-    } else {
-      url = new URL(`${base.origin}${basePath}${target}`);
-    }
-    for (const [name, value] of Object.entries(query ?? {})) {
-      if (value !== undefined) url.searchParams.set(name, String(value));
-    }
-    return `${url.pathname}${url.search}`;
-  }
-
-  async function attempt(spec: CallSpec<unknown>, path: string): Promise<Answer> {
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      'user-agent': 'esim-embed-bff',
-      'x-api-key': options.apiKey,
-    };
-    if (spec.body !== undefined) headers['content-type'] = 'application/json';
-    if (spec.idempotencyKey !== undefined) headers['idempotency-key'] = spec.idempotencyKey;
-    const response = await dispatcher.request({
-      origin: base.origin,
-      path,
-      method: spec.method,
-      headers,
-      body: spec.body === undefined ? null : JSON.stringify(spec.body),
-      signal: AbortSignal.timeout(timeoutMs),
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
-    const text = await response.body.text();
-    let body: unknown;
-    let bodyReadable = true;
-    try {
-      body = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      bodyReadable = false;
-    }
-    const header = response.headers['x-request-id'];
-    const bodyRequestId = readRequestId(body);
-    return {
-      status: response.statusCode,
-      body,
-      bodyReadable,
-      upstreamRequestId: bodyRequestId ?? (Array.isArray(header) ? header[0] : header),
-      retryAfterMs: parseRetryAfterMs(response.headers['retry-after']),
-    };
-  }
-
-  async function call<T>(spec: CallSpec<T>): Promise<T> {
-    const path = resolve(spec.target, spec.query);
-    const logPath = path.split('?')[0];
-    const retryable = spec.method === 'GET' || spec.idempotencyKey !== undefined;
-    for (let retry = 0; ; retry += 1) {
-      const started = performance.now();
-      let answer: Answer;
-      try {
-        answer = await attempt(spec as CallSpec<unknown>, path);
-      } catch (cause) {
-        const durationMs = Math.round(performance.now() - started);
-        const timedOut = isTimeout(cause);
-        logger.debug('upstream call failed', {
-          operation: spec.operation,
-          method: spec.method,
-          path: logPath,
-          error: timedOut ? 'timeout' : errorName(cause),
-          durationMs,
-          attempt: retry + 1,
-        });
-        if (retryable && retry < policy.maxRetries) {
-          await sleep(backoffDelayMs(retry, policy, random));
-          continue;
-        }
-        logger.warn('upstream unavailable', {
-          operation: spec.operation,
-          path: logPath,
-          timedOut,
-          attempts: retry + 1,
-        });
-        throw new UpstreamError('upstream_unavailable', {
-          retryAfterSeconds: 2,
-          cause: sanitizeCause(cause),
-        });
-      }
-      const durationMs = Math.round(performance.now() - started);
-      logger.debug('upstream call', {
-        operation: spec.operation,
-        method: spec.method,
-        path: logPath,
-        status: answer.status,
-        durationMs,
-        upstreamRequestId: answer.upstreamRequestId,
-        attempt: retry + 1,
-      });
-
-      if (answer.status >= 200 && answer.status < 300) return readSuccess(spec, answer, logPath);
-
-      const wait = retryWait(spec, answer, retry);
-      if (retryable && retry < policy.maxRetries && wait !== undefined) {
-        await sleep(wait);
-        continue;
-      }
-      const error = errorFromUpstreamAnswer(answer.status, answer.body, {
-        upstreamRequestId: answer.upstreamRequestId,
-        retryAfterSeconds:
-          answer.retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(answer.retryAfterMs / 1000)),
-      });
-      const level = error.status >= 500 ? 'warn' : 'info';
-      logger[level]('upstream refused', {
-        operation: spec.operation,
-        path: logPath,
-        status: answer.status,
-        upstreamCode: error.upstreamCode,
-        code: error.code,
-        upstreamRequestId: error.upstreamRequestId,
-        attempts: retry + 1,
-      });
-      throw error;
-    }
-  }
-
-  /** How long to wait before trying again after an error answer, or undefined when it is final. */
-  function retryWait(spec: CallSpec<unknown>, answer: Answer, retry: number): number | undefined {
-    if (answer.status === 429 || answer.status >= 500) {
-      if (answer.retryAfterMs === undefined) return backoffDelayMs(retry, policy, random);
-      // A long Retry-After is not waited for here: the caller gets the hint instead.
-      return answer.retryAfterMs <= policy.maxRetryAfterMs ? answer.retryAfterMs : undefined;
-    }
-    if (answer.status === 409 && spec.idempotencyKey !== undefined) {
-      const envelope = readErrorEnvelope(answer.body);
-      // 409 idempotency_conflict: the first request with this key is still being processed upstream.
-      // (A different body under the same key is a 422 and final.)
-      if (envelope?.error.code === 'idempotency_conflict') {
-        return answer.retryAfterMs !== undefined && answer.retryAfterMs <= policy.maxRetryAfterMs
-          ? answer.retryAfterMs
-          : policy.inFlightDelayMs * (retry + 1);
-      }
-    }
-    return undefined;
-  }
-
-  function readSuccess<T>(spec: CallSpec<T>, answer: Answer, logPath: string | undefined): T {
-    const parsed = answer.bodyReadable ? spec.schema.safeParse(answer.body) : undefined;
-    if (parsed?.success) return parsed.data;
-    // Paths and codes only: the values may be installation data.
-    logger.error('upstream answer unreadable', {
-      operation: spec.operation,
-      path: logPath,
-      status: answer.status,
-      upstreamRequestId: answer.upstreamRequestId,
-      issues: parsed?.error.issues
-        .slice(0, 10)
-        .map((issue) => ({ path: issue.path.join('.'), code: issue.code })),
-      json: answer.bodyReadable,
-    });
-    throw new UpstreamError('internal', {
-      status: 502,
-      upstreamRequestId: answer.upstreamRequestId,
-      upstreamStatus: answer.status,
-    });
-  }
-
+  const call = createUpstreamTransport({
+    base,
+    apiKey: options.apiKey,
+    timeoutMs,
+    policy,
+    random,
+    logger,
+    dispatcher,
+  });
   const data = async <T>(spec: CallSpec<{ data: T }>): Promise<T> => (await call(spec)).data;
 
   return {
@@ -477,33 +285,4 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       await lease?.release();
     },
   };
-}
-
-function readRequestId(body: unknown): string | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const meta = (body as { meta?: unknown }).meta;
-  if (typeof meta !== 'object' || meta === null) return undefined;
-  const requestId = (meta as { requestId?: unknown }).requestId;
-  return typeof requestId === 'string' ? requestId : undefined;
-}
-
-function isTimeout(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  return (
-    ['TimeoutError', 'HeadersTimeoutError', 'BodyTimeoutError'].includes(error.name) ||
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT'
-  );
-}
-
-function errorName(error: unknown): string {
-  if (!(error instanceof Error)) return 'unknown';
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? `${error.name}:${code}` : error.name;
-}
-
-/** The cause kept on the error: name and code only (a message may quote a URL or a header). */
-function sanitizeCause(error: unknown): Error {
-  return new Error(errorName(error));
 }
