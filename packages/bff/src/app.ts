@@ -98,6 +98,8 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   // A method the path does not have is `method_not_allowed`, session or not.
   const requireSession: typeof checkSession = async function requireSessionForRoute(c, next) {
     if (!allowedMethods(c.req.path).includes(c.req.method)) return await next();
+    // `/x/*` also matches `/x`: check (and count) each request once.
+    if (c.get('session') !== undefined) return await next();
     return await checkSession(c, next);
   };
   app.use('/v1/destinations', requireSession);

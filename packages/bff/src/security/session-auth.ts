@@ -33,7 +33,11 @@ export function sessionAuth(options: SessionAuthOptions): MiddlewareHandler<AppE
     if (widget.config.environment !== claims.env) throw invalid('environment');
     if (!widget.config.enabled) throw new ApiError('storefront_app_disabled');
     // The same origin the session was issued to, and still allowed now (the config may have changed).
-    const origin = c.req.header('Origin');
+    // Browsers send no Origin on same-origin GETs (a page served by the BFF itself, like the demo); the
+    // browser-set Sec-Fetch-Site says so, and then the page's origin is ours.
+    const origin =
+      c.req.header('Origin') ??
+      (c.req.header('Sec-Fetch-Site') === 'same-origin' ? new URL(c.req.url).origin : undefined);
     if (origin !== claims.org || widget.originPolicy.allow(origin) === null) throw invalid('origin');
     annotateRequest({ widgetId: widget.config.id });
     await enforceLimit(options.store, {

@@ -70,6 +70,8 @@ export function testConfig(sandboxUrl: string, overrides: Partial<BffConfigInput
 
 export interface Stack {
   sandbox: RunningSandbox;
+  /** The BFF's session-signing secret (to forge tokens in tests). */
+  sessionSecret: Buffer;
   bff: Bff;
   server: RunningServer;
   /** Every log line the BFF wrote. */
@@ -93,11 +95,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const logs: string[] = [];
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
   const config = parseConfig((options.config ?? testConfig)(sandbox.url), 'test config');
+  const sessionSecret = randomBytes(32);
   const bff = createBff({
     loaded: {
       config,
       secrets: resolveSecrets(config, TEST_ENV),
-      sessionSecret: randomBytes(32),
+      sessionSecret,
       source: 'test',
     },
     logger,
@@ -106,6 +109,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const server = await serveBff(bff);
   return {
     sandbox,
+    sessionSecret,
     bff,
     server,
     logs,

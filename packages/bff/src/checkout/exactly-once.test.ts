@@ -1,0 +1,322 @@
+/**
+ * Exactly one upstream order per checkout, against the real sandbox with its fault injection: idempotent
+ * replays, concurrent double submits, concurrent confirms, and upstream 5xx, dropped connections after
+ * commit, timeouts and 429 while the order is placed.
+ */
+
+import { SANDBOX_KEYS } from '@esim-embed/sandbox';
+import { CHECKOUT_SECRET_HEADER, PARTNER_SECRET_HEADER } from '@esim-embed/shared';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Answer,
+  call,
+  eventually,
+  newKey,
+  openWidget,
+  PARTNER_SECRET,
+  type Stack,
+  startStack,
+  TEST_ENV,
+  testConfig,
+  type WidgetPage,
+} from '../testing/stack';
+
+let stack: Stack;
+beforeAll(async () => {
+  Object.assign(TEST_ENV, { TEST_LAGOON_KEY: SANDBOX_KEYS.lagoon });
+  stack = await startStack({
+    sandbox: { faultInjection: true },
+    config: (url) => {
+      const config = testConfig(url);
+      const base = config.widgets[0] as (typeof config.widgets)[number];
+      return {
+        ...config,
+        widgets: [
+          ...config.widgets,
+          {
+            ...base,
+            id: 'shop-slow',
+            upstream: { baseUrl: url, apiKeyEnv: 'TEST_UPSTREAM_KEY', timeoutMs: 400, maxRetries: 1 },
+          },
+          {
+            ...base,
+            id: 'shop-429',
+            upstream: { baseUrl: url, apiKeyEnv: 'TEST_LAGOON_KEY', timeoutMs: 2_000, maxRetries: 1 },
+          },
+        ],
+      };
+    },
+  });
+});
+afterEach(async () => {
+  await stack.sandbox.control.clearFaults();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+async function quoteFor(page: WidgetPage): Promise<string> {
+  const destinations = await page.get('/v1/destinations');
+  const code = destinations.body.data[0].code;
+  const plans = await page.get(`/v1/destinations/${code}/plans`);
+  const quote = await page.post(
+    '/v1/quotes',
+    { offerId: plans.body.data[0].offerId },
+    { 'Idempotency-Key': newKey() },
+  );
+  expect(quote.status).toBe(201);
+  return quote.body.data.id;
+}
+
+const checkoutBody = (quoteId: string) => ({ quoteId, locale: 'en', termsAccepted: true });
+
+async function ordersOf(widgetId: string, checkoutId: string) {
+  return (await stack.bff.widgets.get(widgetId)?.upstream.findOrdersByExternalRef(checkoutId)) ?? [];
+}
+
+async function untilReady(page: WidgetPage, id: string, secret: string) {
+  return await eventually(async () => {
+    const answer = await page.get(`/v1/checkouts/${id}`, { [CHECKOUT_SECRET_HEADER]: secret });
+    expect(answer.status).toBe(200);
+    return answer.body.data.status === 'ready' ? answer.body.data : undefined;
+  }, 20_000);
+}
+
+describe('idempotent creates', () => {
+  it('refuses a create without Idempotency-Key', async () => {
+    const page = await openWidget(stack.server.url, 'shop');
+    const answer = await page.post('/v1/checkouts', checkoutBody(await quoteFor(page)));
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toEqual({
+      code: 'validation_failed',
+      params: { field: 'Idempotency-Key', reason: 'required' },
+    });
+  });
+
+  it('replays the first answer for the same key and body, and places one order', async () => {
+    const page = await openWidget(stack.server.url, 'shop');
+    const key = newKey();
+    const body = checkoutBody(await quoteFor(page));
+    const first = await page.post('/v1/checkouts', body, { 'Idempotency-Key': key });
+    const second = await page.post('/v1/checkouts', body, { 'Idempotency-Key': key });
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(201);
+    expect(second.body).toEqual(first.body);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(await ordersOf('shop', first.body.data.id)).toHaveLength(1);
+  });
+
+  it('answers the same key with another body with idempotency_conflict (422)', async () => {
+    const page = await openWidget(stack.server.url, 'shop');
+    const key = newKey();
+    const quoteId = await quoteFor(page);
+    expect((await page.post('/v1/checkouts', checkoutBody(quoteId), { 'Idempotency-Key': key })).status).toBe(
+      201,
+    );
+    const other = await page.post(
+      '/v1/checkouts',
+      { ...checkoutBody(quoteId), locale: 'fr' },
+      { 'Idempotency-Key': key },
+    );
+    expect(other.status).toBe(422);
+    expect(other.body.error).toEqual({
+      code: 'idempotency_conflict',
+      params: { field: 'Idempotency-Key', reason: 'different_request' },
+    });
+  });
+
+  it('scopes keys to the session', async () => {
+    const key = newKey();
+    const one = await openWidget(stack.server.url, 'shop');
+    const two = await openWidget(stack.server.url, 'shop');
+    const a = await one.post('/v1/checkouts', checkoutBody(await quoteFor(one)), { 'Idempotency-Key': key });
+    const b = await two.post('/v1/checkouts', checkoutBody(await quoteFor(two)), { 'Idempotency-Key': key });
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(a.body.data.id).not.toBe(b.body.data.id);
+  });
+
+  it('lets concurrent duplicates with one key create one checkout and one order; the others may retry', async () => {
+    const page = await openWidget(stack.server.url, 'shop');
+    const key = newKey();
+    const body = checkoutBody(await quoteFor(page));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => page.post('/v1/checkouts', body, { 'Idempotency-Key': key })),
+    );
+    const created = answers.filter((answer) => answer.status === 201);
+    const conflicts = answers.filter((answer) => answer.status === 409);
+    expect(created.length + conflicts.length).toBe(8);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    for (const conflict of conflicts) {
+      expect(conflict.body.error).toEqual({
+        code: 'idempotency_conflict',
+        params: { field: 'Idempotency-Key', reason: 'in_progress' },
+      });
+      expect(conflict.headers.get('retry-after')).toBe('1');
+    }
+    const ids = new Set(created.map((answer) => answer.body.data.id));
+    expect(ids.size).toBe(1);
+    // A retry after the conflict gets the stored answer.
+    const retried = await page.post('/v1/checkouts', body, { 'Idempotency-Key': key });
+    expect(retried.body.data.id).toBe([...ids][0]);
+    expect(await ordersOf('shop', [...ids][0] as string)).toHaveLength(1);
+  });
+
+  it('turns a double submit with two keys into one checkout: the second hears quote_consumed', async () => {
+    const page = await openWidget(stack.server.url, 'shop');
+    const body = checkoutBody(await quoteFor(page));
+    const before = (await stack.sandbox.control.state()).environments.test?.orders ?? 0;
+    const answers = await Promise.all([
+      page.post('/v1/checkouts', body, { 'Idempotency-Key': newKey() }),
+      page.post('/v1/checkouts', body, { 'Idempotency-Key': newKey() }),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+    const refused = answers.find((answer) => answer.status === 409) as Answer;
+    expect(refused.body.error.code).toBe('quote_consumed');
+    const after = (await stack.sandbox.control.state()).environments.test?.orders ?? 0;
+    expect(after - before).toBe(1);
+  });
+});
+
+describe('partner_confirm under concurrency', () => {
+  it('places one order when the partner confirms ten times at once', async () => {
+    const page = await openWidget(stack.server.url, 'shop-pay');
+    const created = await page.post('/v1/checkouts', checkoutBody(await quoteFor(page)), {
+      'Idempotency-Key': newKey(),
+    });
+    const id: string = created.body.data.id;
+    const confirms = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        call(stack.server.url, `/v1/partner/checkouts/${id}/confirm`, {
+          method: 'POST',
+          headers: { [PARTNER_SECRET_HEADER]: PARTNER_SECRET },
+        }),
+      ),
+    );
+    for (const confirm of confirms) expect(confirm.status).toBe(200);
+    await untilReady(page, id, created.body.data.clientSecret);
+    expect(await ordersOf('shop-pay', id)).toHaveLength(1);
+  });
+
+  it('cannot confirm a cancelled checkout, nor cancel a confirmed one', async () => {
+    const partner = { [PARTNER_SECRET_HEADER]: PARTNER_SECRET };
+    const page = await openWidget(stack.server.url, 'shop-pay');
+    const one = await page.post('/v1/checkouts', checkoutBody(await quoteFor(page)), {
+      'Idempotency-Key': newKey(),
+    });
+    const cancel = await call(stack.server.url, `/v1/partner/checkouts/${one.body.data.id}/cancel`, {
+      method: 'POST',
+      headers: partner,
+    });
+    expect(cancel.body.data.status).toBe('cancelled');
+    const late = await call(stack.server.url, `/v1/partner/checkouts/${one.body.data.id}/confirm`, {
+      method: 'POST',
+      headers: partner,
+    });
+    expect(late.status).toBe(409);
+    expect(late.body.error.code).toBe('invalid_transition');
+    expect(await ordersOf('shop-pay', one.body.data.id)).toHaveLength(0);
+
+    const two = await page.post('/v1/checkouts', checkoutBody(await quoteFor(page)), {
+      'Idempotency-Key': newKey(),
+    });
+    await call(stack.server.url, `/v1/partner/checkouts/${two.body.data.id}/confirm`, {
+      method: 'POST',
+      headers: partner,
+    });
+    const tooLate = await call(stack.server.url, `/v1/partner/checkouts/${two.body.data.id}/cancel`, {
+      method: 'POST',
+      headers: partner,
+    });
+    expect(tooLate.body.error.code).toBe('invalid_transition');
+  });
+
+  it('refuses a wrong partner secret and never confirms a direct checkout', async () => {
+    const page = await openWidget(stack.server.url, 'shop');
+    const created = await page.post('/v1/checkouts', checkoutBody(await quoteFor(page)), {
+      'Idempotency-Key': newKey(),
+    });
+    const wrong = await call(stack.server.url, `/v1/partner/checkouts/${created.body.data.id}`, {
+      headers: { [PARTNER_SECRET_HEADER]: `${PARTNER_SECRET}x` },
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.error.code).toBe('unauthorized');
+    const direct = await call(stack.server.url, `/v1/partner/checkouts/${created.body.data.id}/confirm`, {
+      method: 'POST',
+      headers: { [PARTNER_SECRET_HEADER]: PARTNER_SECRET },
+    });
+    expect(direct.body.error.code).toBe('invalid_transition');
+  });
+});
+
+describe('upstream faults while the order is placed', () => {
+  async function buyWithFaults(widgetId: string, arm: () => Promise<unknown>) {
+    const page = await openWidget(stack.server.url, widgetId);
+    const quoteId = await quoteFor(page);
+    await arm();
+    const created = await page.post('/v1/checkouts', checkoutBody(quoteId), { 'Idempotency-Key': newKey() });
+    expect(created.status).toBe(201);
+    return { page, created: created.body.data };
+  }
+
+  it('5xx: retried with the same key, one order', async () => {
+    const { page, created } = await buyWithFaults('shop', () =>
+      stack.sandbox.control.setFaults([
+        { kind: 'error', method: 'POST', path: '/orders', status: 503, times: 2 },
+      ]),
+    );
+    // Both faults hit (a rule retires after its `times`).
+    expect((await stack.sandbox.control.state()).faults).toEqual([]);
+    await untilReady(page, created.id, created.clientSecret);
+    expect(await ordersOf('shop', created.id)).toHaveLength(1);
+  });
+
+  it('a dropped connection after the upstream committed: the retry gets the same order', async () => {
+    const { page, created } = await buyWithFaults('shop', () =>
+      stack.sandbox.control.setFaults([
+        { kind: 'drop_after_commit', method: 'POST', path: '/orders', times: 1 },
+      ]),
+    );
+    expect((await stack.sandbox.control.state()).faults).toEqual([]);
+    await untilReady(page, created.id, created.clientSecret);
+    expect(await ordersOf('shop', created.id)).toHaveLength(1);
+  });
+
+  it('timeouts past every retry: the checkout waits in placing, then reconciles to one order', async () => {
+    const { page, created } = await buyWithFaults('shop-slow', () =>
+      stack.sandbox.control.setFaults([
+        { kind: 'latency', method: 'POST', path: '/orders', latencyMs: 700, times: 4 },
+      ]),
+    );
+    expect(created.status).toBe('placing');
+    expect(
+      stack.logs.some((line) => line.includes('order placement postponed') && line.includes(created.id)),
+    ).toBe(true);
+    await stack.sandbox.control.clearFaults();
+    await untilReady(page, created.id, created.clientSecret);
+    expect(await ordersOf('shop-slow', created.id)).toHaveLength(1);
+  });
+
+  it('429 with a long Retry-After: nothing lost, placed once the upstream lets us', async () => {
+    const { page, created } = await buyWithFaults('shop-429', () =>
+      stack.sandbox.control.setRateLimit(SANDBOX_KEYS.lagoon, 1),
+    );
+    expect(created.status).toBe('placing');
+    expect(created.failure).toBeNull();
+    await stack.sandbox.control.setRateLimit(SANDBOX_KEYS.lagoon, null);
+    await untilReady(page, created.id, created.clientSecret);
+    expect(await ordersOf('shop-429', created.id)).toHaveLength(1);
+  });
+
+  it('a status poll during an outage shows the last known status instead of failing', async () => {
+    const page = await openWidget(stack.server.url, 'shop');
+    const created = await page.post('/v1/checkouts', checkoutBody(await quoteFor(page)), {
+      'Idempotency-Key': newKey(),
+    });
+    await stack.sandbox.control.setFaults([{ kind: 'error', path: '/orders*', status: 500 }]);
+    const answer = await page.get(`/v1/checkouts/${created.body.data.id}`, {
+      [CHECKOUT_SECRET_HEADER]: created.body.data.clientSecret,
+    });
+    expect(answer.status).toBe(200);
+    expect(['provisioning', 'ready']).toContain(answer.body.data.status);
+  });
+});

@@ -1,0 +1,199 @@
+/**
+ * Start-up config: errors that name the field, secrets only from the environment, the session secret, and
+ * the built-in demo config (whose test keys must equal the sandbox's).
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SANDBOX_KEYS } from '@esim-embed/sandbox';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../logger';
+import { DEMO_SECRET_DEFAULTS } from './default-config';
+import { ConfigError, loadConfig, parseConfig } from './load-config';
+
+const widget = {
+  id: 'acme',
+  displayName: 'Acme',
+  environment: 'test',
+  upstream: { baseUrl: 'https://api.partner.example/v2', apiKeyEnv: 'ACME_API_KEY' },
+  allowedOrigins: ['https://acme.example'],
+};
+const quietLogger = () => {
+  const lines: string[] = [];
+  return { lines, logger: createLogger({ write: (line) => lines.push(line) }) };
+};
+
+function configError(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('the config was accepted');
+}
+
+describe('config schema', () => {
+  it('applies defaults: direct in test, recommended retail, every locale, sane limits', () => {
+    const config = parseConfig({ widgets: [widget] });
+    const [acme] = config.widgets;
+    expect(acme).toMatchObject({
+      checkoutMode: 'direct',
+      pricing: { kind: 'recommended_retail' },
+      defaultLocale: 'en',
+      enabled: true,
+      limits: {
+        sessionsPerIpPerMinute: 30,
+        quotesPerSession: 50,
+        checkoutsPerSession: 5,
+        directLiveOptIn: false,
+      },
+    });
+    expect(config.sessionTtlSeconds).toBe(900);
+    expect(config.trustedProxyHops).toBe(0);
+  });
+
+  it('names the bad field', () => {
+    expect(
+      configError(() =>
+        parseConfig({ widgets: [{ ...widget, allowedOrigins: ['https://acme.example/shop'] }] }),
+      ),
+    ).toMatch(/widgets\[0\]\.allowedOrigins\[0\]: "https:\/\/acme\.example\/shop" is not an origin/);
+    expect(
+      configError(() =>
+        parseConfig({ widgets: [{ ...widget, upstream: { ...widget.upstream, apiKeyEnv: 'sk_live_123' } }] }),
+      ),
+    ).toMatch(/widgets\[0\]\.upstream\.apiKeyEnv: an environment variable name/);
+    expect(configError(() => parseConfig({ widgets: [widget], sessionTtlSeconds: 3600 }))).toMatch(
+      /sessionTtlSeconds/,
+    );
+    expect(configError(() => parseConfig({ widgets: [widget, widget] }))).toMatch(
+      /widgets\[1\]\.id: duplicate widget id/,
+    );
+    expect(configError(() => parseConfig({ widgets: [{ ...widget, colour: 'red' }] }))).toMatch(
+      /widgets\[0\]/,
+    );
+  });
+
+  it('defaults live widgets to partner_confirm, which needs a partner secret', () => {
+    expect(configError(() => parseConfig({ widgets: [{ ...widget, environment: 'live' }] }))).toMatch(
+      /widgets\[0\]\.partnerSecretEnv: required for checkoutMode "partner_confirm"/,
+    );
+    const config = parseConfig({
+      widgets: [{ ...widget, environment: 'live', partnerSecretEnv: 'ACME_PARTNER_SECRET' }],
+    });
+    expect(config.widgets[0]?.checkoutMode).toBe('partner_confirm');
+  });
+
+  it('requires an explicit opt-in and both spend caps for direct checkout in live, and HTTPS origins', () => {
+    const live = { ...widget, environment: 'live', checkoutMode: 'direct' };
+    const message = configError(() =>
+      parseConfig({ widgets: [{ ...live, allowedOrigins: ['http://acme.example'] }] }),
+    );
+    expect(message).toMatch(/widgets\[0\]\.limits\.directLiveOptIn/);
+    expect(message).toMatch(/widgets\[0\]\.limits\.maxSpendPerSession: required/);
+    expect(message).toMatch(/widgets\[0\]\.limits\.maxSpendPerDay: required/);
+    expect(message).toMatch(/widgets\[0\]\.allowedOrigins\[0\]: live widgets need HTTPS origins/);
+    const ok = parseConfig({
+      widgets: [
+        {
+          ...live,
+          limits: {
+            directLiveOptIn: true,
+            maxSpendPerSession: { amountMinor: 5_000, currency: 'USD' },
+            maxSpendPerDay: { amountMinor: 100_000, currency: 'USD' },
+          },
+        },
+      ],
+    });
+    expect(ok.widgets[0]?.checkoutMode).toBe('direct');
+  });
+});
+
+describe('loadConfig', () => {
+  function writeConfig(value: unknown): string {
+    const path = join(mkdtempSync(join(tmpdir(), 'bff-config-')), 'config.json');
+    writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
+    return path;
+  }
+  const secret = 'x'.repeat(40);
+
+  it('reads the file and takes every secret from the variables it names', () => {
+    const path = writeConfig({ widgets: [{ ...widget, partnerSecretEnv: 'ACME_PARTNER' }] });
+    const { logger } = quietLogger();
+    const loaded = loadConfig(
+      {
+        ESIM_BFF_CONFIG: path,
+        ACME_API_KEY: 'key-1',
+        ACME_PARTNER: 'partner-1',
+        ESIM_BFF_SESSION_SECRET: secret,
+      },
+      logger,
+    );
+    expect(loaded.secrets.get('acme')).toEqual({ apiKey: 'key-1', partnerSecret: 'partner-1' });
+    expect(Buffer.from(loaded.sessionSecret).toString()).toBe(secret);
+  });
+
+  it('fails with every missing secret named', () => {
+    const path = writeConfig({ widgets: [{ ...widget, partnerSecretEnv: 'ACME_PARTNER' }] });
+    expect(
+      configError(() =>
+        loadConfig({ ESIM_BFF_CONFIG: path, ESIM_BFF_SESSION_SECRET: secret }, quietLogger().logger),
+      ),
+    ).toMatch(/missing secrets: set the environment variables ACME_API_KEY, ACME_PARTNER/);
+  });
+
+  it('refuses a short session secret, and a missing one in production', () => {
+    const path = writeConfig({ widgets: [widget] });
+    const env = { ESIM_BFF_CONFIG: path, ACME_API_KEY: 'k' };
+    expect(
+      configError(() => loadConfig({ ...env, ESIM_BFF_SESSION_SECRET: 'short' }, quietLogger().logger)),
+    ).toMatch(/at least 32/);
+    expect(configError(() => loadConfig({ ...env, NODE_ENV: 'production' }, quietLogger().logger))).toMatch(
+      /ESIM_BFF_SESSION_SECRET is not set/,
+    );
+  });
+
+  it('warns loudly and uses a random per-process secret in development', () => {
+    const path = writeConfig({ widgets: [widget] });
+    const { lines, logger } = quietLogger();
+    const loaded = loadConfig({ ESIM_BFF_CONFIG: path, ACME_API_KEY: 'k' }, logger);
+    expect(loaded.sessionSecret.byteLength).toBeGreaterThanOrEqual(32);
+    expect(lines.join('\n')).toMatch(/random per-process secret/);
+  });
+
+  it('names unreadable and malformed files', () => {
+    expect(
+      configError(() => loadConfig({ ESIM_BFF_CONFIG: '/nonexistent/config.json' }, quietLogger().logger)),
+    ).toMatch(/cannot be read/);
+    expect(
+      configError(() => loadConfig({ ESIM_BFF_CONFIG: writeConfig('{ nope') }, quietLogger().logger)),
+    ).toMatch(/not valid JSON/);
+  });
+
+  it('uses the built-in demo config without ESIM_BFF_CONFIG, but never in production', () => {
+    const loaded = loadConfig({}, quietLogger().logger);
+    expect(loaded.source).toBe('built-in demo config');
+    expect(loaded.config.widgets.map((w) => `${w.id}:${w.checkoutMode}`)).toEqual([
+      'demo-globetrotter:direct',
+      'demo-globetrotter-pay:partner_confirm',
+      'demo-aurora:direct',
+      'demo-aurora-pay:partner_confirm',
+      'demo-lagoon:direct',
+      'demo-lagoon-pay:partner_confirm',
+    ]);
+    expect(loaded.config.widgets[0]?.allowedOrigins).toEqual(
+      expect.arrayContaining(['http://localhost:8787', 'http://127.0.0.1:8787']),
+    );
+    expect(loaded.secrets.get('demo-aurora')?.apiKey).toBe(SANDBOX_KEYS.aurora);
+    expect(configError(() => loadConfig({ NODE_ENV: 'production' }, quietLogger().logger))).toMatch(
+      /ESIM_BFF_CONFIG is not set/,
+    );
+  });
+
+  it('keeps the demo keys equal to the sandbox’s published test keys', () => {
+    expect(DEMO_SECRET_DEFAULTS.ESIM_DEMO_GLOBETROTTER_API_KEY).toBe(SANDBOX_KEYS.globetrotter);
+    expect(DEMO_SECRET_DEFAULTS.ESIM_DEMO_AURORA_API_KEY).toBe(SANDBOX_KEYS.aurora);
+    expect(DEMO_SECRET_DEFAULTS.ESIM_DEMO_LAGOON_API_KEY).toBe(SANDBOX_KEYS.lagoon);
+  });
+});
