@@ -254,20 +254,34 @@ interface OfferCandidate {
   variant: PackageVariant;
   /** 1 for the standard network bundle, 2 for the premium (5G) bundle. */
   bundle: 1 | 2;
-  score: number;
 }
 
-/** Every offer a destination could carry, most popular first (deterministic per seed and destination). */
-function rankedCandidates(seed: number, destination: Destination): OfferCandidate[] {
+/** Each variant's rank in the popular list, or -1. */
+const POPULAR_RANK = VARIANTS.map((variant) => POPULAR.indexOf(variantKey(variant)));
+
+/**
+ * Every offer a destination could carry, most popular first (deterministic per seed and destination), as
+ * candidate numbers: `variant index * 2 + bundle - 1`. Numbers instead of objects keep large catalogs fast.
+ */
+function rankedCandidates(seed: number, destination: Destination): Uint16Array {
   const rng = createPrng(seed, `rank:${destination.iso}`);
-  const candidates: OfferCandidate[] = [];
-  for (const variant of VARIANTS) {
-    const popular = POPULAR.indexOf(variantKey(variant));
+  const scores = new Float64Array(VARIANTS.length * 2);
+  for (let index = 0; index < VARIANTS.length; index++) {
+    const popular = POPULAR_RANK[index] ?? -1;
     const score = popular >= 0 ? popular + rng.next() * 2.5 : 20 + rng.next() * 600;
-    candidates.push({ variant, bundle: 1, score });
-    candidates.push({ variant, bundle: 2, score: score + 40 + rng.next() * 600 });
+    scores[index * 2] = score;
+    scores[index * 2 + 1] = score + 40 + rng.next() * 600;
   }
-  return candidates.sort((a, b) => a.score - b.score);
+  const order = new Uint16Array(scores.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  return order.sort((a, b) => (scores[a] ?? 0) - (scores[b] ?? 0));
+}
+
+function candidateAt(ranked: Uint16Array, level: number): OfferCandidate | undefined {
+  const number = ranked[level];
+  if (number === undefined) return undefined;
+  const variant = VARIANTS[number >> 1];
+  return variant ? { variant, bundle: (number & 1) === 0 ? 1 : 2 } : undefined;
 }
 
 function buildOffer(
@@ -330,7 +344,7 @@ export function generateCatalog(options: { seed: number; offerCount: number }): 
   for (let level = 0; taken.length < offerCount; level++) {
     let any = false;
     for (const entry of ranked) {
-      const candidate = entry.candidates[level];
+      const candidate = candidateAt(entry.candidates, level);
       if (candidate === undefined) continue;
       any = true;
       taken.push({ destination: entry.destination, factor: entry.factor, candidate });

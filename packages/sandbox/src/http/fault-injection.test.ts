@@ -1,0 +1,64 @@
+import { CapabilitiesResponseSchema, OrderPageSchema, ProductPageSchema } from '@esim-embed/shared';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../start-sandbox';
+import { createHarness, expectError, httpCaller, INSTANT_STEPS } from '../testing/sandbox-harness';
+
+describe('fault injection over a real listener', () => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ stepDelaysMs: INSTANT_STEPS, faultInjection: true });
+  });
+  afterAll(() => sandbox.close());
+  beforeEach(async () => {
+    await sandbox.control.reset();
+  });
+
+  it('answers an injected 5xx with the internal envelope and Retry-After, for the given number of times', async () => {
+    const api = httpCaller(sandbox.url);
+    await sandbox.control.setFaults([{ kind: 'error', path: '/catalog/*', status: 503, times: 2 }]);
+    for (let i = 0; i < 2; i++) {
+      const failure = await api.fail('GET', '/catalog/products?limit=1');
+      expectError(failure, 'internal', 503);
+      expect(failure.headers.get('Retry-After')).toBe('1');
+    }
+    await api.get('/catalog/products?limit=1', ProductPageSchema);
+    expect((await sandbox.control.state()).faults).toEqual([]);
+  });
+
+  it('drops the connection without touching state', async () => {
+    const api = httpCaller(sandbox.url);
+    await sandbox.control.setFaults([{ kind: 'drop', method: 'GET', path: '/capabilities', times: 1 }]);
+    await expect(api.call('GET', '/capabilities')).rejects.toThrow();
+    await api.get('/capabilities', CapabilitiesResponseSchema);
+  });
+
+  it('adds latency', async () => {
+    const api = httpCaller(sandbox.url);
+    await sandbox.control.setFaults([{ kind: 'latency', path: '/orders', latencyMs: 120 }]);
+    const started = performance.now();
+    await api.get('/orders', OrderPageSchema);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(110);
+    await sandbox.control.clearFaults();
+    const quick = performance.now();
+    await api.get('/orders', OrderPageSchema);
+    expect(performance.now() - quick).toBeLessThan(110);
+  });
+
+  it('never touches the control API', async () => {
+    await sandbox.control.setFaults([{ kind: 'error' }]);
+    expect((await sandbox.control.state()).faults).toHaveLength(1);
+  });
+});
+
+describe('fault injection is off unless enabled', () => {
+  const h = createHarness();
+  it('refuses fault rules', async () => {
+    await expect(h.control.setFaults([{ kind: 'error' }])).rejects.toThrow(/403 forbidden/);
+    const refused = await h.app.request('/__sandbox/faults', {
+      method: 'PUT',
+      headers: { 'X-Sandbox-Control': 'wrong', 'Content-Type': 'application/json' },
+      body: '{"rules":[]}',
+    });
+    expect(refused.status).toBe(401);
+  });
+});
