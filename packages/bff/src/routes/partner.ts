@@ -12,6 +12,7 @@ import { ApiError } from '../errors';
 import type { AppEnv } from '../http/app-env';
 import { readJsonBody } from '../http/json-body';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
+import { allowedMethods } from './route-table';
 
 export interface PartnerRoutesOptions {
   checkouts: CheckoutService;
@@ -32,6 +33,8 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
   const app = new Hono<PartnerEnv>();
 
   const requirePartner: MiddlewareHandler<PartnerEnv> = async function requirePartnerSecret(c, next) {
+    // A method the path does not have is `method_not_allowed`, secret or not.
+    if (!allowedMethods(c.req.path).includes(c.req.method)) return await next();
     const matched = widgetsForPartnerSecret(options.widgets.values(), c.req.header(PARTNER_SECRET_HEADER));
     if (matched.size === 0) throw new ApiError('unauthorized', { params: { header: PARTNER_SECRET_HEADER } });
     const widgets = new Map<string, WidgetRuntime>();

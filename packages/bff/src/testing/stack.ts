@@ -83,6 +83,11 @@ export interface StackOptions {
   sandbox?: StartSandboxOptions;
   config?: (sandboxUrl: string) => BffConfigInput;
   store?: Store;
+  /** Where the BFF finds the widget bundle and the static site. */
+  widgetDist?: string | null;
+  siteRoot?: string | null;
+  /** Extra secrets for the config's env variables. */
+  env?: Record<string, string>;
 }
 
 /** Start the sandbox and a BFF in front of it. */
@@ -99,12 +104,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const bff = createBff({
     loaded: {
       config,
-      secrets: resolveSecrets(config, TEST_ENV),
+      secrets: resolveSecrets(config, { ...TEST_ENV, ...options.env }),
       sessionSecret,
       source: 'test',
     },
     logger,
     store: options.store,
+    widgetDist: options.widgetDist,
+    siteRoot: options.siteRoot,
   });
   const server = await serveBff(bff);
   return {
