@@ -15,6 +15,23 @@ import { testBffConfig } from './test-config';
 const CONTROL_SECRET = 'e2e-sandbox-control';
 const FAST_STEPS = { provisioning: 100, delivery: 300, completion: 200 };
 
+/**
+ * The strict policy of the CSP page: nothing but the BFF's origin for scripts, API calls and the logo, no
+ * inline script or style anywhere, Trusted Types enforced. `{{bff}}` is filled per page.
+ */
+const STRICT_CSP = [
+  "default-src 'none'",
+  'script-src {{bff}}',
+  'connect-src {{bff}}',
+  'img-src {{bff}}',
+  "style-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+  "require-trusted-types-for 'script'",
+  "trusted-types 'none'",
+].join('; ');
+
 async function main(): Promise<void> {
   const closers: (() => Promise<void>)[] = [];
   const stop = async () => {
@@ -50,7 +67,11 @@ async function main(): Promise<void> {
 
   // The partner pages: one origin every test widget allows, one that none does.
   const pageValues: Record<string, string> = {};
-  const pages = await startPageServer({ host: '127.0.0.1', values: pageValues, headers: {} });
+  const pages = await startPageServer({
+    host: '127.0.0.1',
+    values: pageValues,
+    headers: { '/strict-csp.html': { 'Content-Security-Policy': STRICT_CSP } },
+  });
   const foreignPages = await startPageServer({ host: '127.0.0.2', values: pageValues });
   closers.push(pages.close, foreignPages.close);
 
