@@ -8,7 +8,7 @@
 import preact from '@preact/preset-vite';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import { defineConfig } from 'vite';
-import { adoptedStylesPlugin } from './scripts/adopted-styles-plugin';
+import { adoptedStylesPlugin } from './scripts/adopted-styles-plugin.ts';
 
 export default defineConfig(({ mode }) => {
   const library = mode === 'lib';

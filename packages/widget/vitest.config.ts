@@ -2,7 +2,7 @@
 import preact from '@preact/preset-vite';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import { defineProject } from 'vitest/config';
-import { adoptedStylesPlugin } from './scripts/adopted-styles-plugin';
+import { adoptedStylesPlugin } from './scripts/adopted-styles-plugin.ts';
 
 export default defineProject({
   plugins: [
@@ -14,6 +14,7 @@ export default defineProject({
     name: 'widget',
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
-    typecheck: { enabled: false },
+    setupFiles: ['src/testing/setup.ts'],
+    testTimeout: 20_000,
   },
 });

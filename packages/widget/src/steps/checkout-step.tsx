@@ -44,6 +44,8 @@ export function CheckoutStep({ plan, destination }: CheckoutStepProps) {
   const [accepted, setAccepted] = useState(false);
   const [attempted, setAttempted] = useState(false);
   const [placing, setPlacing] = useState(false);
+  // A second click before the re-render must not send a second request.
+  const placingNow = useRef(false);
   const shownPrice = useRef(plan.price);
   const emailInput = useRef<HTMLInputElement>(null);
   const termsInput = useRef<HTMLInputElement>(null);
@@ -91,7 +93,8 @@ export function CheckoutStep({ plan, destination }: CheckoutStepProps) {
     setAttempted(true);
     if (emailProblem) return emailInput.current?.focus();
     if (termsProblem) return termsInput.current?.focus();
-    if (!quote || placing) return;
+    if (!quote || placingNow.current) return;
+    placingNow.current = true;
     setPlacing(true);
     setCheckoutError(null);
     try {
@@ -115,6 +118,7 @@ export function CheckoutStep({ plan, destination }: CheckoutStepProps) {
       go({ name: 'progress', handle });
     } catch (error) {
       if (client.closed) return;
+      placingNow.current = false;
       setPlacing(false);
       setCheckoutError(error);
       report(error);

@@ -30,14 +30,18 @@ export function ErrorNotice({ error, actions }: ErrorNoticeProps) {
 
   useEffect(() => {
     if (code !== 'network_error' || !retry) return;
-    globalThis.addEventListener('online', retry);
-    return () => globalThis.removeEventListener('online', retry);
+    window.addEventListener('online', retry);
+    return () => window.removeEventListener('online', retry);
   }, [code, retry]);
 
-  // The error's own way forward when the step offers it, else a retry, else starting over.
-  const candidates = [handling.recovery, 'retry', 'start_over'] as const;
-  const chosen = candidates.find((recovery) => recovery !== 'contact_support' && actions[recovery]);
-  const action = chosen && chosen !== 'contact_support' ? actions[chosen] : undefined;
+  // The error's own way forward when the step offers it, else a retry, else starting over; when only the
+  // partner can help, starting over comes before a retry that would fail the same way.
+  const candidates: readonly Exclude<Recovery, 'contact_support'>[] =
+    handling.recovery === 'contact_support'
+      ? ['start_over', 'retry']
+      : [handling.recovery, 'retry', 'start_over'];
+  const chosen = candidates.find((recovery) => actions[recovery]);
+  const action = chosen ? actions[chosen] : undefined;
   const support =
     config.brand.supportUrl ?? (config.brand.supportEmail ? `mailto:${config.brand.supportEmail}` : null);
   const labels: Record<Exclude<Recovery, 'contact_support'>, string> = {
@@ -52,7 +56,7 @@ export function ErrorNotice({ error, actions }: ErrorNoticeProps) {
       <p>{t(handling.message, { brand })}</p>
       {requestId && <p class={css.hint}>{t('errorReference', { id: requestId })}</p>}
       <div class={css.actions}>
-        {action && chosen && chosen !== 'contact_support' && (
+        {action && chosen && (
           <button type="button" class={css.primaryButton} part="button primary-button" onClick={action}>
             {labels[chosen]}
           </button>

@@ -1,0 +1,327 @@
+/**
+ * @module
+ * A fake BFF for component tests: a `fetch` that answers the widget API (`/v1/*`) with bodies shaped by the
+ * shared schemas (the API client parses every one of them in tests, so a drift fails loudly). The real BFF
+ * cannot run inside a DOM test; the browser-level flow against it is the e2e suite's.
+ */
+import type {
+  ApiErrorCode,
+  Checkout,
+  CheckoutStatus,
+  Destination,
+  Plan,
+  Quote,
+  Session,
+  WidgetPublicConfig,
+} from '@esim-embed/shared';
+
+const META = { requestId: 'req_test', apiVersion: '2.0.0' } as const;
+
+/** One recorded request. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: unknown;
+  signal: AbortSignal | null;
+}
+
+/** A scripted failure: the next matching request answers this error (or fails at the network level). */
+export interface ScriptedFailure {
+  method: string;
+  path: RegExp;
+  code: ApiErrorCode | 'network';
+  status?: number;
+  params?: Record<string, unknown>;
+}
+
+export const destinations: Destination[] = [
+  {
+    code: 'TR',
+    kind: 'country',
+    name: 'Turkey',
+    flag: '🇹🇷',
+    region: 'europe',
+    popularity: 1,
+    fromPrice: { amountMinor: 450, currency: 'USD' },
+    planCount: 3,
+    searchTerms: ['Türkiye', 'Турция', 'TR'],
+  },
+  {
+    code: 'DE',
+    kind: 'country',
+    name: 'Germany',
+    flag: '🇩🇪',
+    region: 'europe',
+    popularity: null,
+    fromPrice: { amountMinor: 500, currency: 'USD' },
+    planCount: 1,
+    searchTerms: ['Deutschland', 'Германия', 'DE'],
+  },
+  {
+    code: 'EU',
+    kind: 'region',
+    name: 'Europe',
+    flag: '🇪🇺',
+    region: 'europe',
+    popularity: 2,
+    fromPrice: { amountMinor: 900, currency: 'USD' },
+    planCount: 1,
+    searchTerms: ['Europa', 'Европа'],
+  },
+];
+
+function plan(offerId: string, overrides: Partial<Plan>): Plan {
+  return {
+    offerId,
+    productId: `prod_${offerId}`,
+    title: `Turkey ${offerId}`,
+    destination: { code: 'TR', name: 'Turkey', flag: '🇹🇷' },
+    kind: 'fixed',
+    dataMb: 1024,
+    dailyDataMb: null,
+    unlimited: false,
+    durationDays: 7,
+    price: { amountMinor: 450, currency: 'USD' },
+    fiveG: 'supported',
+    tethering: 'supported',
+    topUp: 'guaranteed',
+    networks: ['Turkcell', 'Vodafone'],
+    networkTypes: ['4G', '5G'],
+    activation: { startsAt: 'first_connection', windowDays: 30 },
+    ...overrides,
+  };
+}
+
+export const plans: Plan[] = [
+  plan('off_small', {}),
+  plan('off_big', {
+    dataMb: 10240,
+    durationDays: 30,
+    price: { amountMinor: 1900, currency: 'USD' },
+    fiveG: 'unknown',
+  }),
+  plan('off_unlimited', {
+    kind: 'unlimited',
+    dataMb: null,
+    unlimited: true,
+    durationDays: 5,
+    price: { amountMinor: 1500, currency: 'USD' },
+    activation: { startsAt: 'purchase', windowDays: null },
+  }),
+];
+
+export const defaultConfig: WidgetPublicConfig = {
+  widgetId: 'acme',
+  environment: 'test',
+  checkoutMode: 'direct',
+  currency: 'USD',
+  wholeRubOnly: false,
+  defaultLocale: 'en',
+  locales: ['en', 'ru', 'es', 'de', 'fr'],
+  emailRequired: true,
+  brand: {
+    displayName: 'Acme Travel',
+    logoUrl: null,
+    primaryColor: '#ffcc00',
+    supportEmail: 'help@acme.test',
+    supportUrl: 'https://acme.test/help',
+    termsUrl: 'https://acme.test/terms',
+    privacyUrl: 'https://acme.test/privacy',
+  },
+};
+
+/** Options of the fake. */
+export interface FakeBffOptions {
+  config?: Partial<WidgetPublicConfig>;
+  /** Statuses a checkout goes through, one per status read; the last one stays. */
+  journey?: CheckoutStatus[];
+  /** How long a quote holds, in ms. */
+  quoteTtlMs?: number;
+  /** Prices of successive quotes (minor units); the plan's price when empty. */
+  quotePrices?: number[];
+}
+
+/** A fake BFF: `fetch` to hand to the widget, the requests it saw, and failures to script. */
+export class FakeBff {
+  readonly requests: RecordedRequest[] = [];
+  readonly failures: ScriptedFailure[] = [];
+  readonly config: WidgetPublicConfig;
+  readonly #options: FakeBffOptions;
+  #sessions = 0;
+  #quotes = 0;
+  readonly #quotesById = new Map<string, Quote>();
+  readonly #checkouts = new Map<string, { checkout: Checkout; secret: string; reads: number }>();
+  /** Requests that never answer (until aborted), by path pattern. */
+  readonly hanging: RegExp[] = [];
+
+  constructor(options: FakeBffOptions = {}) {
+    this.#options = options;
+    this.config = { ...defaultConfig, ...options.config };
+  }
+
+  /** Makes the next request matching `method` and `path` fail with `code`. */
+  failNext(method: string, path: RegExp, code: ScriptedFailure['code'], status = 400, params = {}): void {
+    this.failures.push({ method, path, code, status, params });
+  }
+
+  /** Requests to one path pattern. */
+  requestsTo(method: string, path: RegExp): RecordedRequest[] {
+    return this.requests.filter((request) => request.method === method && path.test(request.path));
+  }
+
+  /** The `fetch` to install. */
+  readonly fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
+    const url = new URL(String(input));
+    const method = init.method ?? 'GET';
+    // Header names are case-insensitive; happy-dom's Headers keeps their case, so fold them here.
+    const headers = Object.fromEntries(
+      [...new Headers(init.headers).entries()].map(([name, value]) => [name.toLowerCase(), value]),
+    );
+    const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
+    const signal = init.signal ?? null;
+    const path = url.pathname + url.search;
+    this.requests.push({ method, path, headers, body, signal });
+    if (signal?.aborted) throw signal.reason;
+
+    if (this.hanging.some((pattern) => pattern.test(path))) {
+      return new Promise((_resolve, reject) => {
+        signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+      });
+    }
+    const failure = this.failures.findIndex((entry) => entry.method === method && entry.path.test(path));
+    if (failure >= 0) {
+      const [scripted] = this.failures.splice(failure, 1);
+      if (scripted?.code === 'network') throw new TypeError('Failed to fetch');
+      if (scripted) return this.#error(scripted.code, scripted.status ?? 400, scripted.params ?? {});
+    }
+    return this.#route(method, url, headers, body);
+  };
+
+  #json(status: number, body: unknown): Response {
+    return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+  }
+
+  #error(code: ApiErrorCode, status: number, params: Record<string, unknown>): Response {
+    return this.#json(status, { error: { code, params }, meta: META });
+  }
+
+  #authorized(headers: Record<string, string>): boolean {
+    return headers.authorization === `Bearer token-${this.#sessions}`;
+  }
+
+  #route(method: string, url: URL, headers: Record<string, string>, body: unknown): Response {
+    const path = url.pathname;
+    if (method === 'POST' && path === '/v1/sessions') {
+      this.#sessions++;
+      const session: Session = {
+        token: `token-${this.#sessions}`,
+        expiresAt: new Date(Date.now() + 900_000).toISOString(),
+        widget: this.config,
+      };
+      return this.#json(201, { data: session, meta: META });
+    }
+    if (!this.#authorized(headers)) return this.#error('widget_session_invalid', 401, {});
+    const locale = (url.searchParams.get('locale') ?? 'en') as 'en';
+    if (method === 'GET' && path === '/v1/destinations') {
+      return this.#json(200, { data: destinations, meta: { ...META, catalogVersion: 1, locale } });
+    }
+    const plansMatch = /^\/v1\/destinations\/([A-Z0-9]{2})\/plans$/.exec(path);
+    if (method === 'GET' && plansMatch) {
+      const destination = destinations.find((entry) => entry.code === plansMatch[1]);
+      if (!destination) return this.#error('destination_not_found', 404, {});
+      const data = destination.code === 'TR' ? plans : [];
+      return this.#json(200, { data, meta: { ...META, catalogVersion: 1, locale, destination } });
+    }
+    if (method === 'POST' && path === '/v1/quotes') {
+      const offerId = (body as { offerId: string }).offerId;
+      const chosen = plans.find((entry) => entry.offerId === offerId);
+      if (!chosen) return this.#error('offer_not_found', 404, {});
+      const amount = this.#options.quotePrices?.[this.#quotes] ?? chosen.price.amountMinor;
+      this.#quotes++;
+      const now = Date.now();
+      const quote: Quote = {
+        id: `quote_${this.#quotes}`,
+        offerId,
+        plan: chosen,
+        price: { amountMinor: amount, currency: chosen.price.currency },
+        createdAt: new Date(now).toISOString(),
+        expiresAt: new Date(now + (this.#options.quoteTtlMs ?? 600_000)).toISOString(),
+      };
+      this.#quotesById.set(quote.id, quote);
+      return this.#json(201, { data: quote, meta: META });
+    }
+    if (method === 'POST' && path === '/v1/checkouts') {
+      const request = body as { quoteId: string; email?: string; locale: 'en' };
+      const quote = this.#quotesById.get(request.quoteId);
+      if (!quote) return this.#error('quote_not_found', 404, {});
+      const id = `chk_${request.quoteId}`;
+      const existing = this.#checkouts.get(id);
+      if (existing)
+        return this.#json(201, { data: { ...existing.checkout, clientSecret: existing.secret }, meta: META });
+      const now = new Date().toISOString();
+      const checkout: Checkout = {
+        id,
+        status: this.config.checkoutMode === 'partner_confirm' ? 'awaiting_payment' : 'placing',
+        mode: this.config.checkoutMode,
+        amount: quote.price,
+        plan: quote.plan,
+        email: request.email ?? null,
+        locale: request.locale,
+        failure: null,
+        expiresAt: new Date(Date.now() + 1_800_000).toISOString(),
+        createdAt: now,
+        updatedAt: now,
+      };
+      const secret = `secret_${id}_0123456789abcdef`;
+      this.#checkouts.set(id, { checkout, secret, reads: 0 });
+      return this.#json(201, { data: { ...checkout, clientSecret: secret }, meta: META });
+    }
+    const checkoutMatch = /^\/v1\/checkouts\/([^/]+)(\/installation|\/delivery-links)?$/.exec(path);
+    if (checkoutMatch) {
+      const entry = this.#checkouts.get(decodeURIComponent(checkoutMatch[1] ?? ''));
+      if (!entry) return this.#error('checkout_not_found', 404, {});
+      if (headers['x-checkout-secret'] !== entry.secret) return this.#error('forbidden', 403, {});
+      if (method === 'GET' && !checkoutMatch[2]) {
+        const journey = this.#options.journey ?? ['provisioning', 'ready'];
+        const status = journey[Math.min(entry.reads, journey.length - 1)] ?? 'ready';
+        entry.reads++;
+        entry.checkout = {
+          ...entry.checkout,
+          status,
+          failure: status === 'failed' ? { code: 'upstream_unavailable', retryable: true } : null,
+        };
+        return this.#json(200, { data: entry.checkout, meta: META });
+      }
+      if (method === 'GET' && checkoutMatch[2] === '/installation') {
+        if (entry.checkout.status !== 'ready') return this.#error('esim_not_found', 409, {});
+        return this.#json(200, {
+          data: {
+            checkoutId: entry.checkout.id,
+            iccid: '8990011234567890123',
+            lpa: 'LPA:1$smdp.example.com$ACT-CODE-123',
+            qrPayload: 'LPA:1$smdp.example.com$ACT-CODE-123',
+            smdpAddress: 'smdp.example.com',
+            activationCode: 'ACT-CODE-123',
+            ios: 'https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=LPA:1$smdp.example.com$ACT-CODE-123',
+            android:
+              'https://esimsetup.android.com/esim_qrcode_provisioning?carddata=LPA:1$smdp.example.com$ACT-CODE-123',
+          },
+          meta: META,
+        });
+      }
+      if (method === 'POST' && checkoutMatch[2] === '/delivery-links') {
+        return this.#json(201, {
+          data: {
+            id: 'dl_1',
+            url: 'https://bff.example/d/secret-link-token',
+            maxViews: 1,
+            expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+          },
+          meta: META,
+        });
+      }
+    }
+    return this.#error('not_found', 404, {});
+  }
+}

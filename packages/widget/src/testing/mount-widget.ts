@@ -1,0 +1,55 @@
+/**
+ * @module
+ * Puts an `<esim-widget>` on the test page, talking to a fake BFF, and gives queries scoped to its
+ * shadow root.
+ */
+import { type BoundFunctions, type queries, waitFor, within } from '@testing-library/preact';
+import { vi } from 'vitest';
+import { defineEsimWidget } from '../define';
+import type { EsimWidgetElement } from '../element/esim-widget.element';
+import type { FakeBff } from './fake-bff';
+
+/** A mounted widget and queries inside its shadow root. */
+export interface MountedWidget {
+  element: EsimWidgetElement;
+  view: BoundFunctions<typeof queries>;
+  events: CustomEvent[];
+}
+
+/** Mounts a widget (default `widget-id="acme"`, `api-base="https://bff.test"`) and waits for its first step. */
+export async function mountWidget(
+  bff: FakeBff,
+  attributes: Record<string, string> = {},
+): Promise<MountedWidget> {
+  vi.stubGlobal('fetch', bff.fetch);
+  defineEsimWidget();
+  const element = document.createElement('esim-widget');
+  const events: CustomEvent[] = [];
+  for (const name of ['esim-ready', 'esim-quote', 'esim-checkout', 'esim-purchase', 'esim-error']) {
+    element.addEventListener(name, (event) => events.push(event as CustomEvent));
+  }
+  for (const [name, value] of Object.entries({
+    'widget-id': 'acme',
+    'api-base': 'https://bff.test',
+    ...attributes,
+  })) {
+    element.setAttribute(name, value);
+  }
+  document.body.append(element);
+  await waitFor(
+    () => {
+      if (!element.shadowRoot?.querySelector('h2, [role="alert"]'))
+        throw new Error('the widget has not rendered yet');
+    },
+    { timeout: 10_000 },
+  );
+  // Queries need an element (not the shadow root): the app's outer box, looked up afresh on every query.
+  const view = new Proxy({} as BoundFunctions<typeof queries>, {
+    get(_target, query) {
+      const root = element.shadowRoot?.firstElementChild;
+      if (!(root instanceof HTMLElement)) throw new Error('the widget has no content');
+      return Reflect.get(within(root), query);
+    },
+  });
+  return { element, view, events };
+}
