@@ -90,22 +90,26 @@ export interface StackOptions {
   env?: Record<string, string>;
 }
 
-/** Start the sandbox and a BFF in front of it. */
-export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  const sandbox = await startSandbox({
-    stepDelaysMs: { provisioning: 0, delivery: 0, completion: 0 },
-    offerCount: 300,
-    ...options.sandbox,
-  });
+/** A BFF on a free port. */
+export interface RunningBff {
+  bff: Bff;
+  server: RunningServer;
+  logs: string[];
+}
+
+/** Start one BFF against a running sandbox (several may share a store and a session secret). */
+export async function startBff(
+  sandboxUrl: string,
+  options: Omit<StackOptions, 'sandbox'> & { sessionSecret: Buffer },
+): Promise<RunningBff> {
   const logs: string[] = [];
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
-  const config = parseConfig((options.config ?? testConfig)(sandbox.url), 'test config');
-  const sessionSecret = randomBytes(32);
+  const config = parseConfig((options.config ?? testConfig)(sandboxUrl), 'test config');
   const bff = createBff({
     loaded: {
       config,
       secrets: resolveSecrets(config, { ...TEST_ENV, ...options.env }),
-      sessionSecret,
+      sessionSecret: options.sessionSecret,
       source: 'test',
     },
     logger,
@@ -113,7 +117,18 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     widgetDist: options.widgetDist,
     siteRoot: options.siteRoot,
   });
-  const server = await serveBff(bff);
+  return { bff, server: await serveBff(bff), logs };
+}
+
+/** Start the sandbox and a BFF in front of it. */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const sandbox = await startSandbox({
+    stepDelaysMs: { provisioning: 0, delivery: 0, completion: 0 },
+    offerCount: 300,
+    ...options.sandbox,
+  });
+  const sessionSecret = randomBytes(32);
+  const { bff, server, logs } = await startBff(sandbox.url, { ...options, sessionSecret });
   return {
     sandbox,
     sessionSecret,
