@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { controlRoutes } from './control/control-routes';
+import { accessLog } from './http/access-log';
 import { apiKeyAuth } from './http/api-key-auth';
 import { handleSandboxError, routeNotFound } from './http/error-handler';
 import { faultInjection } from './http/fault-injection';
@@ -62,6 +63,7 @@ export function createSandbox(input: SandboxOptionsInput = {}): Sandbox {
   const app = new Hono<SandboxEnv>();
 
   app.use('*', requestContext);
+  if (options.accessLog) app.use('*', accessLog());
   app.use(
     '*',
     bodyLimit({

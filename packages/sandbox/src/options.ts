@@ -42,6 +42,8 @@ export interface SandboxOptions {
   maxBodyBytes: number;
   /** SM-DP+ address of issued profiles. */
   smdpAddress: string;
+  /** Writes a JSON line per request to stdout (the Node entry turns it on). */
+  accessLog: boolean;
 }
 
 /** The defaults: a catalog of 2 000 offers, 15-minute quotes, an order that completes in about 4 s. */
@@ -59,6 +61,7 @@ export const DEFAULT_SANDBOX_OPTIONS: SandboxOptions = {
   idempotencyTtlMs: 24 * 60 * 60 * 1000,
   maxBodyBytes: 64 * 1024,
   smdpAddress: 'smdp.sandbox.esim-embed.example',
+  accessLog: false,
 };
 
 /** Options as a caller passes them: every field optional, step delays too. */

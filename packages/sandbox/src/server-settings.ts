@@ -28,6 +28,7 @@ export const ServerEnvSchema = z.object({
   SANDBOX_BRAND_ASSETS_BASE_URL: z.url({ protocol: /^https$/ }).optional(),
   SANDBOX_CONTROL_SECRET: z.string().min(8).optional(),
   SANDBOX_FAULTS: flag,
+  SANDBOX_ACCESS_LOG: flag,
 });
 
 /** Where to listen and the sandbox's options. */
@@ -65,6 +66,7 @@ export function readServerSettings(env: Record<string, string | undefined>): Ser
       brandAssetsBaseUrl: e.SANDBOX_BRAND_ASSETS_BASE_URL,
       controlSecret: e.SANDBOX_CONTROL_SECRET,
       faultInjection: e.SANDBOX_FAULTS,
+      accessLog: e.SANDBOX_ACCESS_LOG ?? true,
     },
   };
 }

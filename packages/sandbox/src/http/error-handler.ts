@@ -34,14 +34,10 @@ export const handleSandboxError: ErrorHandler<SandboxEnv> = function handleSandb
       }),
     );
   }
+  // Logged once, server side only: the client gets the request id, never the stack.
   console.error(
-    JSON.stringify({
-      level: 'error',
-      msg: 'unhandled error',
-      requestId: c.get('requestId'),
-      error: String(error),
-    }),
-    error instanceof Error ? error.cause : undefined,
+    JSON.stringify({ level: 'error', msg: 'unhandled error', requestId: c.get('requestId') }),
+    error,
   );
   return envelope(c, new SandboxError('internal', { params: {}, cause: error }));
 };

@@ -61,7 +61,8 @@ export function faultInjection(state: SandboxState): MiddlewareHandler<SandboxEn
           retryAfterSeconds: rule.status === 503 ? 1 : undefined,
         });
       case 'drop':
-        if (dropConnection(c.env)) return c.body(null, 499 as 200);
+        // The socket is gone: this empty answer is never written.
+        if (dropConnection(c.env)) return c.body(null);
         throw new SandboxError('internal', { status: 503, params: { reason: 'injected_drop' } });
       case 'drop_after_commit':
         await next();

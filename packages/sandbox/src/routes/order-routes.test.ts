@@ -110,6 +110,22 @@ describe('purchase flow over a real listener', () => {
   });
 });
 
+describe('links', () => {
+  it('builds every link from the configured public base URL', async () => {
+    const h = createHarness({ publicBaseUrl: 'https://sandbox.example/api/' });
+    const quote = await h.api.create('/quotes', { offerId: OFFER }, PartnerQuoteResponseSchema);
+    const order = await h.api.create(
+      '/orders',
+      { quoteId: quote.data.id, externalRef: 'x' },
+      OrderResponseSchema,
+    );
+    const read = await h.api.get(`/orders/${order.data.id}`, OrderResponseSchema);
+    expect(read.data.esim?.resourceUrl).toBe(`https://sandbox.example/api/esims/${read.data.esim?.id}`);
+    const esim = await h.api.get(`/esims/${read.data.esim?.id}`, EsimDetailResponseSchema);
+    expect(esim.data.actionsUrl.startsWith('https://sandbox.example/api/esims/')).toBe(true);
+  });
+});
+
 describe('order lifecycle and errors', () => {
   const h = createHarness({ stepDelaysMs: { provisioning: 1000, delivery: 2000, completion: 1000 } });
   const { api } = h;
