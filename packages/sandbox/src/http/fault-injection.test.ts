@@ -50,6 +50,28 @@ describe('fault injection over a real listener', () => {
   });
 });
 
+describe('fault injection in process (no socket to drop)', () => {
+  it('answers 503 for drops, after committing for drop_after_commit', async () => {
+    const h = createHarness({ faultInjection: true });
+    await h.control.setFaults([{ kind: 'drop', path: '/capabilities', times: 1 }]);
+    const dropped = await h.api.fail('GET', '/capabilities');
+    expectError(dropped, 'internal', 503);
+    expect(dropped.error.params.reason).toBe('injected_drop');
+    await h.control.setFaults([{ kind: 'drop_after_commit', method: 'POST', path: '/recipients', times: 1 }]);
+    const committed = await h.api.fail('POST', '/recipients', {
+      body: { externalRef: 'r1' },
+      idempotencyKey: 'k',
+    });
+    expectError(committed, 'internal', 503);
+    const replay = await h.api.call('POST', '/recipients', {
+      body: { externalRef: 'r1' },
+      idempotencyKey: 'k',
+    });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+  });
+});
+
 describe('fault injection is off unless enabled', () => {
   const h = createHarness();
   it('refuses fault rules', async () => {

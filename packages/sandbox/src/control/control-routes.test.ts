@@ -1,0 +1,46 @@
+import { AccountResponseSchema, PartnerQuoteResponseSchema } from '@esim-embed/shared';
+import { describe, expect, it } from 'vitest';
+import { SANDBOX_ACCOUNTS } from '../seed/accounts';
+import { createHarness, expectError } from '../testing/sandbox-harness';
+
+describe('control API', () => {
+  it('moves the clock, resets to the seed and reports its state', async () => {
+    const h = createHarness();
+    const start = await h.control.state();
+    expect(start).toMatchObject({ clockOffsetMs: 0, faultInjection: false, faults: [] });
+    expect(start.environments.test).toEqual({ catalogVersion: 1, pricingEpoch: 1, orders: 0 });
+    const moved = await h.control.advanceClock(60_000);
+    expect(Date.parse(moved.now) - Date.parse(start.now)).toBe(60_000);
+
+    await h.control.setAccount(SANDBOX_ACCOUNTS.globetrotter, { balanceMinor: 123 });
+    await h.control.bumpPricing();
+    const quote = await h.api.create('/quotes', { offerId: 'off_fr_5gb-30d_1' }, PartnerQuoteResponseSchema);
+    expect(quote.data.pricingVersion).toBe('pv2');
+    expect((await h.api.get('/account', AccountResponseSchema)).data.balance.balance.amountMinor).toBe(123);
+
+    const reset = await h.control.reset();
+    expect(reset).toMatchObject({
+      clockOffsetMs: 0,
+      environments: { test: { catalogVersion: 1, pricingEpoch: 1 } },
+    });
+    expect((await h.api.get('/account', AccountResponseSchema)).data.balance.balance.amountMinor).toBe(
+      2_500_000,
+    );
+    expectError(await h.api.fail('GET', `/quotes/${quote.data.id}`), 'quote_not_found', 404);
+  });
+
+  it('reads a quote back, and answers the contract envelope for unknown things', async () => {
+    const h = createHarness();
+    const quote = await h.api.create('/quotes', { offerId: 'off_fr_5gb-30d_1' }, PartnerQuoteResponseSchema);
+    expect((await h.api.get(`/quotes/${quote.data.id}`, PartnerQuoteResponseSchema)).data).toEqual(
+      quote.data,
+    );
+    await expect(h.control.setAccount('acc_nope', { balanceMinor: 1 })).rejects.toThrow(
+      /404 account_not_found/,
+    );
+    await expect(h.control.expireQuote('qte_nope')).rejects.toThrow(/404 quote_not_found/);
+    await expect(h.control.setEsim('esim_nope', { activate: true })).rejects.toThrow(/404 esim_not_found/);
+    await expect(h.control.bumpPricing({ offerId: 'off_nope' })).rejects.toThrow(/404 offer_not_found/);
+    await expect(h.control.advanceClock(-1)).rejects.toThrow(/422 validation_failed/);
+  });
+});
