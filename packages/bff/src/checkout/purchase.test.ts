@@ -11,6 +11,7 @@ import {
   PARTNER_SECRET,
   type Stack,
   startStack,
+  testConfig,
 } from '../testing/stack';
 
 let stack: Stack;
@@ -98,5 +99,60 @@ describe('purchase', () => {
     });
     expect(again.status).toBe(200);
     expect(await upstream?.findOrdersByExternalRef(id)).toHaveLength(1);
+  });
+});
+
+describe('status polling and catalog caching', () => {
+  it('answers 304 to a matching If-None-Match on destinations and plans', async () => {
+    const page = await openWidget(stack.server.url, 'shop');
+    const destinations = await page.get('/v1/destinations?locale=de');
+    const etag = destinations.headers.get('etag') as string;
+    expect(etag).toMatch(/^"/);
+    const again = await page.get('/v1/destinations?locale=de', { 'If-None-Match': etag });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+    const code = destinations.body.data[0].code;
+    const plans = await page.get(`/v1/destinations/${code}/plans`);
+    const plansAgain = await page.get(`/v1/destinations/${code}/plans`, {
+      'If-None-Match': plans.headers.get('etag') as string,
+    });
+    expect(plansAgain.status).toBe(304);
+    const otherLocale = await page.get('/v1/destinations?locale=fr', { 'If-None-Match': etag });
+    expect(otherLocale.status).toBe(200);
+  });
+
+  it('serves many polls of one checkout from one upstream read while the status is fresh', async () => {
+    const cached = await startStack({
+      sandbox: { stepDelaysMs: { provisioning: 60_000, delivery: 60_000, completion: 60_000 } },
+      config: (url) => ({ ...testConfig(url), statusCacheMs: 60_000 }),
+    });
+    try {
+      const page = await openWidget(cached.server.url, 'shop');
+      const plan = await firstPlan(page);
+      const quote = await page.post('/v1/quotes', { offerId: plan.offerId }, { 'Idempotency-Key': newKey() });
+      const created = await page.post(
+        '/v1/checkouts',
+        { quoteId: quote.body.data.id, locale: 'en', termsAccepted: true },
+        { 'Idempotency-Key': newKey() },
+      );
+      const { id, clientSecret } = created.body.data;
+      const readsBefore = cached.logs.filter((line) => line.includes('"operation":"getOrder"')).length;
+      const polls = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          page.get(`/v1/checkouts/${id}`, { [CHECKOUT_SECRET_HEADER]: clientSecret }),
+        ),
+      );
+      for (const poll of polls) expect(poll.body.data.status).toBe('provisioning');
+      const readsAfter = cached.logs.filter((line) => line.includes('"operation":"getOrder"')).length;
+      expect(readsAfter - readsBefore).toBe(0);
+      // Upstream lines carry the BFF's request id and the widget id, so one request can be followed.
+      const upstreamLine = cached.logs
+        .map((line) => JSON.parse(line))
+        .find((line) => line.operation === 'createOrder');
+      expect(upstreamLine).toMatchObject({ requestId: expect.stringMatching(/^req_/), widgetId: 'shop' });
+      expect(upstreamLine.upstreamRequestId).toEqual(expect.any(String));
+    } finally {
+      await cached.close();
+    }
   });
 });
