@@ -16,6 +16,7 @@ import { deliveryLinkView } from '../http/resource-views';
 import type { SandboxEnv } from '../http/sandbox-env';
 import { SandboxError } from '../http/sandbox-error';
 import type { DeliveryLinkRecord, EnvironmentState } from '../state/environment-state';
+import { advanceEnvironment } from '../state/order-lifecycle';
 import type { SandboxState } from '../state/sandbox-state';
 
 /** The delivery-link API routes (authenticated). */
@@ -104,12 +105,13 @@ export function deliveryPageRoutes(state: SandboxState) {
       );
     if (!found) return c.html(html`<!doctype html><title>Not found</title><h1>Unknown link</h1>`, 404);
     const { env, link } = found;
+    advanceEnvironment(state, env, nowMs);
     if (link.revokedAtMs !== null) return gone('It was revoked.');
     if (nowMs >= link.expiresAtMs) return gone('It has expired.');
     if (link.viewCount >= link.maxViews) return gone('It was already opened the allowed number of times.');
     const order = env.orders.get(link.orderId);
     const esim = order?.esimId ? env.esims.get(order.esimId) : undefined;
-    if (!order || !esim) return gone('The eSIM is not available.');
+    if (!order || !esim || esim.state === 'revoked') return gone('The eSIM is not available.');
     link.viewCount += 1;
     link.lastViewedAtMs = nowMs;
     const install = esim.installation;

@@ -1,6 +1,7 @@
 import {
   ActionRequestPageSchema,
   ActionRequestResponseSchema,
+  DeliveryLinkResponseSchema,
   EsimActionsResponseSchema,
   EsimDetailResponseSchema,
   EsimPageSchema,
@@ -110,6 +111,12 @@ describe('eSIMs, actions, top-ups and action requests', () => {
 
   it('cancels an unused profile: the order is refunded to the balance and the profile revoked', async () => {
     const { esimId, order } = await buy();
+    const link = await api.create(
+      `/orders/${order.id}/delivery-links`,
+      { maxViews: 5 },
+      DeliveryLinkResponseSchema,
+    );
+    expect((await h.app.request(new URL(link.data.url).pathname)).status).toBe(200);
     const request = await api.create(
       `/esims/${esimId}/action-requests`,
       { externalRef: 'case_1', reasonCode: 'unused_profile', reasonDetail: 'trip cancelled' },
