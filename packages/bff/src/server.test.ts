@@ -1,0 +1,97 @@
+/**
+ * The Node entry as an operator runs it: a bad config stops the start with the field named; a good one
+ * serves, is ready against the sandbox, and stops cleanly on SIGTERM.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from './testing/redis-server';
+
+const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+const tsx = join(packageRoot, 'node_modules', '.bin', 'tsx');
+
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ offerCount: 100 });
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+function writeConfig(value: unknown): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'bff-server-')), 'config.json');
+  writeFileSync(path, JSON.stringify(value));
+  return path;
+}
+
+function run(env: Record<string, string>): {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+} {
+  let output = '';
+  const child = spawn(tsx, ['src/server.ts'], { cwd: packageRoot, env: { ...process.env, ...env } });
+  child.stdout?.on('data', (chunk) => {
+    output += String(chunk);
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += String(chunk);
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+const widget = (baseUrl: string) => ({
+  id: 'acme',
+  displayName: 'Acme',
+  environment: 'test',
+  upstream: { baseUrl, apiKeyEnv: 'ACME_KEY' },
+  allowedOrigins: ['https://acme.example'],
+});
+
+describe('server entry', () => {
+  it('refuses to start with an invalid config, naming the field', async () => {
+    const path = writeConfig({ widgets: [{ ...widget(sandbox.url), allowedOrigins: ['acme.example'] }] });
+    const { output, exited } = run({ ESIM_BFF_CONFIG: path, ACME_KEY: 'x', NODE_ENV: 'production' });
+    expect(await exited).toBe(1);
+    expect(output()).toMatch(/cannot start/);
+    expect(output()).toMatch(/widgets\[0\]\.allowedOrigins\[0\]/);
+  });
+
+  it('refuses to start in production without the secrets the config names', async () => {
+    const path = writeConfig({ widgets: [widget(sandbox.url)] });
+    const { output, exited } = run({ ESIM_BFF_CONFIG: path, NODE_ENV: 'production' });
+    expect(await exited).toBe(1);
+    expect(output()).toMatch(/ACME_KEY/);
+  });
+
+  it('serves, is ready, and stops on SIGTERM', async () => {
+    const port = await freePort();
+    const path = writeConfig({ widgets: [widget(sandbox.url)] });
+    const { child, output, exited } = run({
+      ESIM_BFF_CONFIG: path,
+      ACME_KEY: SANDBOX_KEYS.globetrotter,
+      ESIM_BFF_SESSION_SECRET: randomBytes(32).toString('base64'),
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    });
+    const deadline = Date.now() + 20_000;
+    let ready: Response | undefined;
+    while (Date.now() < deadline) {
+      ready = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
+      if (ready?.status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(ready?.status, output()).toBe(200);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output()).toMatch(/"message":"BFF listening"/);
+    expect(output()).not.toContain(SANDBOX_KEYS.globetrotter);
+  });
+});
