@@ -93,7 +93,6 @@ async function main(): Promise<void> {
         keys,
         allowedOrigins: [pages.origin, bffOrigin],
         sessionTtlSeconds,
-        bffOrigin,
       }),
     );
     closers.push(bff.close);

@@ -8,12 +8,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { type AppEnv, createBff, createLogger, parseConfig, resolveSecrets } from '@esim-embed/bff';
 import { partnerServer } from '@esim-embed/demo/partner-server';
 import { getRequestListener } from '@hono/node-server';
-import { createBff } from '../../packages/bff/src/bff';
-import { parseConfig, resolveSecrets } from '../../packages/bff/src/config/load-config';
-import type { AppEnv } from '../../packages/bff/src/http/app-env';
-import { createLogger } from '../../packages/bff/src/logger';
 import type { testBffConfig } from './test-config';
 
 const WIDGET_DIST = fileURLToPath(new URL('../../packages/widget/dist', import.meta.url));

@@ -49,8 +49,6 @@ export function testBffConfig(options: {
   keys: Record<KeyName, string>;
   allowedOrigins: string[];
   sessionTtlSeconds?: number;
-  /** The BFF's own origin: brand logos are served from it (the demo's partner logos). */
-  bffOrigin: string;
 }): { config: BffConfigInput; secrets: TestSecrets } {
   const partnerSecret = 'e2e-partner-secret-0123456789abcdef';
   const env: Record<string, string> = {
@@ -68,8 +66,9 @@ export function testBffConfig(options: {
     environment: 'test' as const,
     upstream: { baseUrl: options.sandboxes[role], apiKeyEnv: keyEnv(key), timeoutMs: 5_000 },
     allowedOrigins: options.allowedOrigins,
-    // The sandbox's logo host does not resolve offline; the BFF serves the demo's logos itself.
-    brand: { logoUrl: `${options.bffOrigin}/partners/${key === 'root' ? 'globetrotter' : key}.svg` },
+    // The sandbox's logo host (https://assets.sandbox…) does not resolve offline, and the config accepts only
+    // absolute URLs while the BFF accepts only HTTPS or its own origin's paths: no logo, the name is shown.
+    brand: { logoUrl: null },
     checkoutMode: confirm ? ('partner_confirm' as const) : ('direct' as const),
     ...(confirm ? { partnerSecretEnv: 'E2E_PARTNER_SECRET' } : {}),
     // Generous limits: the suite opens many sessions from one IP.

@@ -5,9 +5,14 @@
  */
 import { expect, test, waitForWidgetEvent } from '../support/fixtures';
 import { TEST_WIDGETS } from '../support/test-config';
-import { WidgetFlow } from '../support/widget-flow';
+import { EN, WidgetFlow } from '../support/widget-flow';
 
-test('a session that expires mid-flow recovers by itself', async ({ page, stack, expectHttpErrors }) => {
+test('a session that expires mid-flow recovers by itself', async ({
+  page,
+  stack,
+  expectHttpErrors,
+  widgetEvents,
+}) => {
   test.setTimeout(150_000);
   // The first call after expiry may be refused (401, or 410 for the quote of the old session) before recovery.
   expectHttpErrors(401, 404, 410);
@@ -28,6 +33,22 @@ test('a session that expires mid-flow recovers by itself', async ({ page, stack,
 
   await page.waitForTimeout(62_000);
   await widget.buy();
-  await widget.installed(45_000);
+  // The quote belonged to the expired session: the widget opens a new session and fetches a fresh price
+  // by itself. If it had to re-quote, the traveller sees the price again and presses buy once more.
+  const buyAgain = widget.root.getByRole('button', { name: EN.buy });
+  const installHeading = widget.root.getByRole('heading', { name: EN.installHeading });
+  await expect(installHeading.or(buyAgain)).toBeVisible({ timeout: 20_000 });
+  await expect
+    .poll(async () => (await installHeading.isVisible()) || (await buyAgain.isEnabled()), { timeout: 20_000 })
+    .toBe(true);
+  if (!(await installHeading.isVisible())) await buyAgain.click();
+  await widget.installed(30_000);
   expect(sessions.length, 'a new session was opened after the first expired').toBeGreaterThanOrEqual(2);
+  const errors = (await widgetEvents()).filter((event) => event.type === 'esim-error');
+  test
+    .info()
+    .annotations.push({
+      type: 'recovered from',
+      description: JSON.stringify(errors.map((e) => e.detail.code)),
+    });
 });
