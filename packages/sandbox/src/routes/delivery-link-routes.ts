@@ -31,6 +31,8 @@ export function deliveryLinkRoutes(state: SandboxState) {
     }
     const body = await readJsonBody(c);
     const nowMs = state.now();
+    // The answer carries the secret url, on a replay too: never cached.
+    c.header('Cache-Control', 'no-store');
     return idempotentCreate(c, nowMs, body, () => {
       const request = validate(DeliveryLinkCreateRequestSchema, body, 'body');
       if (
@@ -56,7 +58,6 @@ export function deliveryLinkRoutes(state: SandboxState) {
       };
       auth.env.deliveryLinks.set(link.id, link);
       auth.env.deliveryLinksByToken.set(link.token, link);
-      c.header('Cache-Control', 'no-store');
       return {
         status: 201,
         body: { data: deliveryLinkView(auth.env, link, linkBase(c, state.options)), meta: responseMeta(c) },
