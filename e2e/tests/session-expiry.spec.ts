@@ -45,10 +45,8 @@ test('a session that expires mid-flow recovers by itself', async ({
   await widget.installed(30_000);
   expect(sessions.length, 'a new session was opened after the first expired').toBeGreaterThanOrEqual(2);
   const errors = (await widgetEvents()).filter((event) => event.type === 'esim-error');
-  test
-    .info()
-    .annotations.push({
-      type: 'recovered from',
-      description: JSON.stringify(errors.map((e) => e.detail.code)),
-    });
+  test.info().annotations.push({
+    type: 'recovered from',
+    description: JSON.stringify(errors.map((e) => e.detail.code)),
+  });
 });
