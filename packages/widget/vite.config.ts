@@ -2,20 +2,22 @@
  * @module
  * The widget's two Vite library builds. `vite build` makes the script-tag module (`dist/widget.js`: a small
  * loader that defines `<esim-widget>`, with everything else in lazily loaded chunks beside it, all
- * dependencies bundled). `vite build --mode lib` makes the npm library (`dist/lib/`: ESM entries `index.js`
- * and `define.js`; preact and qrcode stay dependencies, the private shared package is bundled in).
+ * dependencies bundled). `vite build --mode lib` makes the npm library (`dist/lib/`: ESM entries `index.js`,
+ * `auto-define.js` and `react.js`; preact and qrcode stay dependencies, the private shared package is bundled in).
  */
 import preact from '@preact/preset-vite';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import { defineConfig } from 'vite';
+import packageJson from './package.json' with { type: 'json' };
 import { adoptedStylesPlugin } from './scripts/adopted-styles-plugin.ts';
 
 export default defineConfig(({ mode }) => {
   const library = mode === 'lib';
   const entry: Record<string, string> = library
-    ? { index: 'src/index.ts', define: 'src/auto-define.ts', react: 'src/react.ts' }
+    ? { index: 'src/index.ts', 'auto-define': 'src/auto-define.ts', react: 'src/react.ts' }
     : { widget: 'src/widget.ts' };
   return {
+    define: { __ESIM_WIDGET_VERSION__: JSON.stringify(packageJson.version) },
     plugins: [
       preact({ prefreshEnabled: false, devToolsEnabled: false }),
       vanillaExtractPlugin(),

@@ -2,9 +2,11 @@
 import preact from '@preact/preset-vite';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import { defineProject } from 'vitest/config';
+import packageJson from './package.json' with { type: 'json' };
 import { adoptedStylesPlugin } from './scripts/adopted-styles-plugin.ts';
 
 export default defineProject({
+  define: { __ESIM_WIDGET_VERSION__: JSON.stringify(packageJson.version) },
   plugins: [
     preact({ prefreshEnabled: false, devToolsEnabled: false }),
     vanillaExtractPlugin(),

@@ -9,4 +9,4 @@ import './element/jsx-preact';
 export { defineEsimWidget, ESIM_WIDGET_TAG } from './define';
 export { EsimWidgetElement, type EsimWidgetTheme } from './element/esim-widget.element';
 export * from './element/events';
-export type { EsimWidgetAttributes, EsimWidgetEventHandlers } from './element/jsx-attributes';
+export type { EsimWidgetAttributes, EsimWidgetEventHandlers } from './element/jsx-attributes.gen';

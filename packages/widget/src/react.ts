@@ -5,7 +5,7 @@
  */
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import type { EsimWidgetElement } from './element/esim-widget.element';
-import type { EsimWidgetAttributes, EsimWidgetEventHandlers } from './element/jsx-attributes';
+import type { EsimWidgetAttributes, EsimWidgetEventHandlers } from './element/jsx-attributes.gen';
 
 /** The props of `<esim-widget>` in React. */
 export type EsimWidgetReactProps = Omit<

@@ -6,3 +6,5 @@
 import { defineEsimWidget } from './define';
 
 defineEsimWidget();
+
+export { defineEsimWidget };

@@ -5,7 +5,6 @@
  * is tiny on purpose: when an instance connects it loads the app (Preact, styles, the flow) lazily and mounts
  * it into its shadow root; when it disconnects the app unmounts and every request in flight is aborted.
  */
-import { version } from '../../package.json';
 import type { MountedWidgetApp, WidgetAppOptions } from '../app/widget-app';
 
 /** The themes the element knows; `auto` follows `prefers-color-scheme`. */
@@ -61,13 +60,13 @@ const ElementBase = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
  *
  * @attr {string} widget-id - The partner's widget id (required).
  * @attr {string} api-base - The BFF's origin. Defaults to the origin `widget.js` was loaded from.
- * @attr {string} locale - `en`, `ru`, `es`, `de` or `fr`. Defaults to the page's `lang`, then the browser's language.
+ * @attr {'en' | 'ru' | 'es' | 'de' | 'fr'} locale - The language. Defaults to the page's `lang`, then the browser's language.
  * @attr {string} country - An ISO 3166 code (`TR`) to open that destination's plans directly.
- * @attr {string} theme - `light` (default), `dark` or `auto` (follows `prefers-color-scheme`).
+ * @attr {'light' | 'dark' | 'auto'} theme - `light` (default), `dark` or `auto` (follows `prefers-color-scheme`).
  */
 export class EsimWidgetElement extends ElementBase {
   /** The package version that defined the element: `defineEsimWidget` compares it on a second definition. */
-  static readonly version: string = version;
+  static readonly version: string = __ESIM_WIDGET_VERSION__;
 
   static get observedAttributes(): readonly string[] {
     return OBSERVED_ATTRIBUTES;

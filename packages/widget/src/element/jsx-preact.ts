@@ -4,7 +4,7 @@
  */
 import type { JSX } from 'preact';
 import type { EsimWidgetElement } from './esim-widget.element';
-import type { EsimWidgetAttributes, EsimWidgetEventHandlers } from './jsx-attributes';
+import type { EsimWidgetAttributes, EsimWidgetEventHandlers } from './jsx-attributes.gen';
 
 declare module 'preact' {
   namespace JSX {

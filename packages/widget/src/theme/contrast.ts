@@ -35,12 +35,12 @@ export function contrastRatio(a: string, b: string): number {
 }
 
 /**
- * Text colour for a background: near-black or white, whichever contrasts more. One of the two always
- * reaches at least 4.58:1, so any brand colour gets AA text.
+ * Text colour for a background: black or white, whichever contrasts more. One of the two always reaches
+ * at least 4.58:1 (pure black and white are needed for that: a near-black fails on some blues), so any
+ * brand colour gets AA text.
  */
 export function readableTextOn(background: string): string {
-  const dark = '#111111';
-  return contrastRatio(background, dark) >= contrastRatio(background, '#ffffff') ? dark : '#ffffff';
+  return contrastRatio(background, '#000000') >= contrastRatio(background, '#ffffff') ? '#000000' : '#ffffff';
 }
 
 /**

@@ -1,0 +1,11 @@
+/**
+ * @module
+ * The Custom Elements Manifest (`custom-elements.json`) of the package, generated from the element's JSDoc
+ * (`@tag`, `@attr`, `@event`, `@csspart`, `@cssproperty`) by `cem analyze`.
+ */
+export default {
+  globs: ['src/element/esim-widget.element.ts', 'src/element/events.ts'],
+  outdir: '.',
+  dev: false,
+  packagejson: false,
+};

@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+/**
+ * @module
+ * The widget's byte budgets, measured on the script-tag build (`dist/`, after `vite build`) with gzip -9:
+ * the loader (`widget.js` and what it imports statically), the first screen (the loader, the app chunk and
+ * the largest message table, with everything they import), and the lazy install step with the QR encoder
+ * (beyond what the first screen already loaded). Prints the figures; exits 1 on a breach.
+ *
+ * Usage: `node scripts/check-size.mjs [distDir]`
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+/** Budgets in bytes, gzip. */
+export const BUDGETS = { loader: 3 * 1024, firstScreen: 25 * 1024, install: 20 * 1024 };
+
+const ENTRY = 'src/widget.ts';
+const APP = 'src/app/widget-app.tsx';
+const INSTALL = 'src/install/install-step.tsx';
+const LOCALES = ['en', 'ru', 'es', 'de', 'fr'].map((locale) => `src/i18n/${locale}.ts`);
+
+/** The files a manifest entry loads before it runs: itself and its static imports, transitively. */
+function closure(manifest, key, into = new Set()) {
+  const entry = manifest[key];
+  if (!entry)
+    throw new Error(`${key} is not in the build manifest; was the widget built with \`vite build\`?`);
+  if (into.has(entry.file)) return into;
+  into.add(entry.file);
+  for (const imported of entry.imports ?? []) closure(manifest, imported, into);
+  return into;
+}
+
+/** Measures the budgets of a build in `distDir`. */
+export function measureBudgets(distDir) {
+  const manifest = JSON.parse(readFileSync(join(distDir, '.vite/manifest.json'), 'utf8'));
+  const gzipped = new Map();
+  const size = (files) =>
+    [...files].reduce((total, file) => {
+      if (!gzipped.has(file))
+        gzipped.set(file, gzipSync(readFileSync(join(distDir, file)), { level: 9 }).length);
+      return total + gzipped.get(file);
+    }, 0);
+
+  const loader = closure(manifest, ENTRY);
+  const app = closure(manifest, APP);
+  const largestLocale = LOCALES.map((locale) => closure(manifest, locale)).sort(
+    (a, b) => size(b) - size(a),
+  )[0];
+  const firstScreen = new Set([...loader, ...app, ...largestLocale]);
+  const install = new Set([...closure(manifest, INSTALL)].filter((file) => !firstScreen.has(file)));
+
+  const figures = { loader: size(loader), firstScreen: size(firstScreen), install: size(install) };
+  const breaches = Object.entries(figures)
+    .filter(([name, bytes]) => bytes > BUDGETS[name])
+    .map(([name]) => name);
+  return { figures, breaches };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const distDir = process.argv[2] ?? join(fileURLToPath(new URL('..', import.meta.url)), 'dist');
+  const { figures, breaches } = measureBudgets(distDir);
+  const kb = (bytes) => `${(bytes / 1024).toFixed(2)} KB`;
+  const labels = {
+    loader: 'loader (widget.js)',
+    firstScreen: 'first screen (loader + app + messages)',
+    install: 'install step with QR encoder (lazy)',
+  };
+  for (const [name, bytes] of Object.entries(figures)) {
+    const mark = breaches.includes(name) ? 'OVER' : 'ok';
+    console.log(
+      `${labels[name].padEnd(42)} ${kb(bytes).padStart(9)} gzip  (budget ${kb(BUDGETS[name])})  ${mark}`,
+    );
+  }
+  if (breaches.length > 0) {
+    console.error(`Size budget broken: ${breaches.join(', ')}`);
+    process.exit(1);
+  }
+}

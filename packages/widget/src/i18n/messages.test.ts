@@ -1,0 +1,103 @@
+/** Every locale has every message, plurals follow each language's rules, money and data go through Intl. */
+import type { Plan } from '@esim-embed/shared';
+import { describe, expect, it } from 'vitest';
+import { en } from './en';
+import { formatCountdown, formatDataSize, formatPlanData, formatPrice } from './formatters';
+import type { PluralMessage } from './messages';
+import { chooseLocale, createTranslator, loadMessages, WIDGET_LOCALES } from './translator';
+
+describe('message tables', () => {
+  it.each(WIDGET_LOCALES)(
+    '%s has every key, non-empty, with the same placeholders as English',
+    async (locale) => {
+      const table = await loadMessages(locale);
+      const rules = new Intl.PluralRules(locale);
+      expect(Object.keys(table).sort()).toEqual(Object.keys(en).sort());
+      for (const [key, reference] of Object.entries(en)) {
+        const message: string | PluralMessage = table[key as keyof typeof en];
+        const forms = typeof message === 'string' ? [message] : Object.values(message);
+        const placeholders = (text: string) =>
+          (text.match(/\{\w+\}/g) ?? []).filter((name) => name !== '{n}').sort();
+        const expected = placeholders(typeof reference === 'string' ? reference : reference.other);
+        for (const form of forms) {
+          expect(form.trim(), `${locale}.${key}`).not.toBe('');
+          expect(placeholders(form), `${locale}.${key}`).toEqual(expected);
+        }
+        if (typeof message !== 'string') {
+          // Each plural category the language uses has its own form (or falls back to `other` on purpose).
+          for (const category of rules.resolvedOptions().pluralCategories) {
+            expect(message[category] ?? message.other, `${locale}.${key}.${category}`).toBeTruthy();
+          }
+        }
+      }
+    },
+  );
+
+  it('uses Russian plural forms', async () => {
+    const t = createTranslator('ru', await loadMessages('ru'));
+    expect(t('days', { n: 1 })).toBe('1 день');
+    expect(t('days', { n: 3 })).toBe('3 дня');
+    expect(t('days', { n: 5 })).toBe('5 дней');
+    expect(t('days', { n: 21 })).toBe('21 день');
+    expect(t('days', { n: 14 })).toBe('14 дней');
+    expect(t('planCount', { n: 22 })).toBe('22 тарифа');
+  });
+
+  it('uses the other languages’ plural forms and fills parameters', async () => {
+    const t = createTranslator('en', await loadMessages('en'));
+    expect(t('days', { n: 1 })).toBe('1 day');
+    expect(t('days', { n: 30 })).toBe('30 days');
+    expect(t('buy', { price: '$5' })).toBe('Buy for $5');
+    const fr = createTranslator('fr', await loadMessages('fr'));
+    expect(fr('days', { n: 1 })).toBe('1 jour');
+    expect(fr('days', { n: 2 })).toBe('2 jours');
+    const de = createTranslator('de', await loadMessages('de'));
+    expect(de('planCount', { n: 1 })).toBe('1 Tarif');
+    expect(de('planCount', { n: 1000 })).toBe('1.000 Tarife');
+  });
+});
+
+describe('locale choice', () => {
+  it('takes the first supported candidate, limited to the enabled locales', () => {
+    expect(chooseLocale(['ru-RU', 'en'])).toBe('ru');
+    expect(chooseLocale([null, 'pt-BR', 'es-419'])).toBe('es');
+    expect(chooseLocale(['ja'])).toBe('en');
+    expect(chooseLocale(['ru'], ['en', 'de'], 'de')).toBe('de');
+    expect(chooseLocale(['ja'], ['fr'], 'en')).toBe('fr');
+  });
+});
+
+describe('formatting', () => {
+  const usd = { amountMinor: 450, currency: 'USD' } as const;
+  const rub = { amountMinor: 129_050, currency: 'RUB' } as const;
+
+  it.each([
+    ['en', '$4.50', 'RUB 1,290.50'],
+    ['ru', '4,50 $', '1 290,50 ₽'],
+    ['es', '4,50 US$', '1290,50 RUB'],
+    ['de', '4,50 $', '1.290,50 RUB'],
+    ['fr', '4,50 $US', '1 290,50 RUB'],
+  ] as const)('formats money in %s', (locale, dollars, roubles) => {
+    const normalize = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
+    expect(normalize(formatPrice(usd, locale))).toBe(dollars);
+    expect(normalize(formatPrice(rub, locale))).toBe(roubles);
+  });
+
+  it('shows whole roubles where the partner settles in whole roubles', () => {
+    const price = formatPrice({ amountMinor: 129_000, currency: 'RUB' }, 'ru', true).replace(/\s/g, ' ');
+    expect(price).toBe('1 290 ₽');
+    expect(formatPrice({ amountMinor: 500, currency: 'USD' }, 'en', true)).toBe('$5');
+  });
+
+  it('formats data sizes and plan data', async () => {
+    expect(formatDataSize(500, 'en')).toBe('500 MB');
+    expect(formatDataSize(1024, 'en')).toBe('1 GB');
+    expect(formatDataSize(1536, 'de').replace(/\s/g, ' ')).toBe('1,5 GB');
+    const t = createTranslator('en', await loadMessages('en'));
+    const plan = { dataMb: null, dailyDataMb: 1024, unlimited: false } as Plan;
+    expect(formatPlanData(plan, 'en', t)).toBe('1 GB per day');
+    expect(formatPlanData({ ...plan, dailyDataMb: null, unlimited: true }, 'en', t)).toBe('Unlimited data');
+    expect(formatCountdown(65_000)).toBe('1:05');
+    expect(formatCountdown(-5)).toBe('0:00');
+  });
+});
