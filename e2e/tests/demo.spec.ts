@@ -17,7 +17,11 @@ test('the showcase switches brand, language, theme and mode', async ({ page, sta
   await page.getByRole('radio', { name: /Аврора/ }).check();
   await expect(page.locator('esim-widget')).toHaveAttribute('widget-id', 'demo-aurora');
   await expect(page.locator('#snippet-script')).toContainText('widget-id="demo-aurora"');
-  await expect(widget.root.locator('[part~="destination"]').first()).toContainText('₽');
+  // Whole roubles: "RUB 479" in English, never kopecks.
+  await expect(widget.root.locator('[part~="destination"]').first()).toContainText(
+    /RUB\s?[\d\s,]+(?![.,]\d)|₽/,
+  );
+  await expect(widget.root.locator('[part~="destination"]').first()).not.toContainText(/RUB\s?\d+[.,]\d\d/);
 
   await page.getByLabel('Language').selectOption('de');
   await expect(widget.root.getByRole('heading', { name: 'Wohin reisen Sie?' })).toBeVisible();

@@ -19,7 +19,7 @@ test('mounting and unmounting the widget through SPA routes leaves no errors', a
   await expect(page.getByRole('heading', { name: /Lisbon/ })).toBeVisible();
   await expect(page.locator('esim-widget')).toHaveCount(0);
 
-  await page.getByRole('link', { name: 'Mobile data' }).click();
+  await page.getByRole('link', { name: 'Mobile data', exact: true }).click();
   const widget = new WidgetFlow(page);
   await widget.ready();
 
@@ -27,9 +27,9 @@ test('mounting and unmounting the widget through SPA routes leaves no errors', a
   await widget.chooseDestination('France', 'France');
   await page.getByRole('link', { name: 'Checklist' }).click();
   await expect(page.locator('esim-widget')).toHaveCount(0);
-  await page.getByRole('link', { name: 'Mobile data' }).click();
+  await page.getByRole('link', { name: 'Mobile data', exact: true }).click();
   await page.getByRole('link', { name: 'My trip' }).click();
-  await page.getByRole('link', { name: 'Mobile data' }).click();
+  await page.getByRole('link', { name: 'Mobile data', exact: true }).click();
   await widget.ready();
   await expect(page.locator('esim-widget')).toHaveCount(1);
 
