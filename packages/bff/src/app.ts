@@ -41,6 +41,8 @@ export interface BffAppOptions {
   widgetDist?: string | null;
   /** A static site served at `/` (the demo); null: nothing there. */
   siteRoot?: string | null;
+  /** The BFF's public origin, when pages served by the BFF itself embed the widget behind a TLS proxy. */
+  publicOrigin?: string | undefined;
   /** Extra routes mounted before the static site (the dev entry mounts the demo's partner server). */
   extraRoutes?: Hono<AppEnv> | undefined;
 }
@@ -94,7 +96,12 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
     return await widgetCors(anyWidgetOrigin)(c, next);
   });
   app.route('/', sessionRoutes({ widgets, signer: options.signer, store }));
-  const checkSession = sessionAuth({ signer: options.signer, widgets, store });
+  const checkSession = sessionAuth({
+    signer: options.signer,
+    widgets,
+    store,
+    publicOrigin: options.publicOrigin,
+  });
   // A method the path does not have is `method_not_allowed`, session or not.
   const requireSession: typeof checkSession = async function requireSessionForRoute(c, next) {
     if (!allowedMethods(c.req.path).includes(c.req.method)) return await next();
@@ -116,7 +123,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
       idempotencyTtlMs: config.idempotencyTtlHours * 60 * 60 * 1000,
     }),
   );
-  app.route('/', partnerRoutes({ checkouts: options.checkouts, widgets }));
+  app.route('/', partnerRoutes({ checkouts: options.checkouts, widgets, store }));
   app.route('/', operationsRoutes({ widgets, store }));
   app.route('/', openApiRoutes());
   if (options.extraRoutes !== undefined) app.route('/', options.extraRoutes);

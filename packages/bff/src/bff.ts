@@ -95,6 +95,7 @@ export function createBff(options: CreateBffOptions): Bff {
     widgetDist: options.widgetDist,
     siteRoot: options.siteRoot,
     extraRoutes: options.extraRoutes,
+    publicOrigin: options.publicOrigin,
   });
   if (options.startCatalogs !== false) for (const widget of widgets.values()) widget.catalog.start();
   return {

@@ -246,6 +246,18 @@ describe('partner_confirm under concurrency', () => {
     });
     expect(direct.body.error.code).toBe('invalid_transition');
   });
+
+  it('rate-limits guessing the partner secret per client IP', async () => {
+    const statuses: number[] = [];
+    for (let index = 0; index < 22; index += 1) {
+      const answer = await call(stack.server.url, '/v1/partner/checkouts/chk_guessing00000', {
+        headers: { [PARTNER_SECRET_HEADER]: `guess-${index}` },
+      });
+      statuses.push(answer.status);
+    }
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(20);
+  });
 });
 
 describe('upstream faults while the order is placed', () => {

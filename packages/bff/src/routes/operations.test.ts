@@ -45,7 +45,7 @@ describe('health and readiness', () => {
 
   it('is not ready with a revoked key, nor when the upstream is down', async () => {
     const other = await startStack({
-      config: (url) => ({ ...testConfig(url), widgets: [testConfig(url).widgets[0] as never] }),
+      config: (url) => ({ ...testConfig(url), widgets: testConfig(url).widgets.slice(0, 1) }),
       env: { TEST_UPSTREAM_KEY: 'sk_test_not_a_real_key_000000' },
     });
     try {

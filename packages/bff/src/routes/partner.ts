@@ -11,13 +11,19 @@ import type { CheckoutService } from '../checkout/checkout-service';
 import { ApiError } from '../errors';
 import type { AppEnv } from '../http/app-env';
 import { readJsonBody } from '../http/json-body';
+import { enforceLimit } from '../security/rate-limit';
+import type { Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { allowedMethods } from './route-table';
 
 export interface PartnerRoutesOptions {
   checkouts: CheckoutService;
   widgets: ReadonlyMap<string, WidgetRuntime>;
+  store: Store;
 }
+
+/** Wrong partner secrets one client IP may send per minute before it is refused outright. */
+const FAILED_SECRETS_PER_MINUTE = 20;
 
 type PartnerEnv = AppEnv & { Variables: { partnerWidgets: ReadonlyMap<string, WidgetRuntime> } };
 
@@ -36,7 +42,15 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
     // A method the path does not have is `method_not_allowed`, secret or not.
     if (!allowedMethods(c.req.path).includes(c.req.method)) return await next();
     const matched = widgetsForPartnerSecret(options.widgets.values(), c.req.header(PARTNER_SECRET_HEADER));
-    if (matched.size === 0) throw new ApiError('unauthorized', { params: { header: PARTNER_SECRET_HEADER } });
+    if (matched.size === 0) {
+      // Guessing secrets costs a rate limit per client IP.
+      await enforceLimit(options.store, {
+        name: `partner-secret-failures:${c.get('clientIp')}`,
+        limit: FAILED_SECRETS_PER_MINUTE,
+        windowMs: 60_000,
+      });
+      throw new ApiError('unauthorized', { params: { header: PARTNER_SECRET_HEADER } });
+    }
     const widgets = new Map<string, WidgetRuntime>();
     for (const id of matched) widgets.set(id, options.widgets.get(id) as WidgetRuntime);
     c.set('partnerWidgets', widgets);

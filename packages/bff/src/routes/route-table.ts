@@ -175,7 +175,7 @@ export const ERROR_RESPONSE_SCHEMA = ApiErrorEnvelopeSchema;
 
 const patterns = ROUTES.map((route) => ({
   route,
-  regex: new RegExp(`^${route.path.replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+  regex: new RegExp(`^${route.path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
 }));
 
 /** The methods a path answers to (empty: the path does not exist). */

@@ -17,6 +17,24 @@ export interface SessionAuthOptions {
   signer: SessionSigner;
   widgets: ReadonlyMap<string, WidgetRuntime>;
   store: Store;
+  /** The BFF's public origin (behind a TLS-terminating proxy the request URL does not show it). */
+  publicOrigin?: string | undefined;
+}
+
+/**
+ * The origins a request may come from. Browsers omit `Origin` on same-origin GETs (a page served by the BFF
+ * itself, like the demo); they do send `Sec-Fetch-Site: same-origin`, which no page can forge, and then the
+ * origin is the BFF's own: the request URL's, or the configured public origin behind a TLS-terminating proxy.
+ */
+export function requestOrigins(
+  header: (name: string) => string | undefined,
+  url: string,
+  publicOrigin: string | undefined,
+): string[] {
+  const origin = header('Origin');
+  if (origin !== undefined) return [origin];
+  if (header('Sec-Fetch-Site') !== 'same-origin') return [];
+  return publicOrigin === undefined ? [new URL(url).origin] : [new URL(url).origin, publicOrigin];
 }
 
 const invalid = (reason: string) => new ApiError('widget_session_invalid', { params: { reason } });
@@ -33,12 +51,9 @@ export function sessionAuth(options: SessionAuthOptions): MiddlewareHandler<AppE
     if (widget.config.environment !== claims.env) throw invalid('environment');
     if (!widget.config.enabled) throw new ApiError('storefront_app_disabled');
     // The same origin the session was issued to, and still allowed now (the config may have changed).
-    // Browsers send no Origin on same-origin GETs (a page served by the BFF itself, like the demo); the
-    // browser-set Sec-Fetch-Site says so, and then the page's origin is ours.
-    const origin =
-      c.req.header('Origin') ??
-      (c.req.header('Sec-Fetch-Site') === 'same-origin' ? new URL(c.req.url).origin : undefined);
-    if (origin !== claims.org || widget.originPolicy.allow(origin) === null) throw invalid('origin');
+    const origins = requestOrigins((name) => c.req.header(name), c.req.url, options.publicOrigin);
+    if (!origins.includes(claims.org) || widget.originPolicy.allow(claims.org) === null)
+      throw invalid('origin');
     annotateRequest({ widgetId: widget.config.id });
     await enforceLimit(options.store, {
       name: `session-requests:${claims.sid}`,

@@ -5,6 +5,7 @@
 import { createHmac } from 'node:crypto';
 import { ApiErrorEnvelopeSchema, SessionResponseSchema } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../testing/redis-server';
 import {
   type Answer,
   call,
@@ -224,5 +225,37 @@ describe('CORS', () => {
       headers: { Origin: SHOP_ORIGIN },
     });
     expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('pages served by the BFF itself', () => {
+  it('accepts a same-origin GET without Origin only when the browser says Sec-Fetch-Site: same-origin', async () => {
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    const own = await startStack({
+      port,
+      config: (url) => {
+        const config = testConfig(url);
+        return {
+          ...config,
+          widgets: config.widgets.slice(0, 1).map((shop) => ({ ...shop, allowedOrigins: [origin] })),
+        };
+      },
+    });
+    try {
+      const page = await openWidget(origin, 'shop', origin);
+      const headers = { Authorization: `Bearer ${page.token}` };
+      expect((await call(origin, '/v1/destinations', { headers })).status).toBe(401);
+      const crossSite = await call(origin, '/v1/destinations', {
+        headers: { ...headers, 'Sec-Fetch-Site': 'cross-site' },
+      });
+      expect(crossSite.status).toBe(401);
+      const sameOrigin = await call(origin, '/v1/destinations', {
+        headers: { ...headers, 'Sec-Fetch-Site': 'same-origin' },
+      });
+      expect(sameOrigin.status).toBe(200);
+    } finally {
+      await own.close();
+    }
   });
 });

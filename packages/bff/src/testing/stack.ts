@@ -88,6 +88,8 @@ export interface StackOptions {
   siteRoot?: string | null;
   /** Extra secrets for the config's env variables. */
   env?: Record<string, string>;
+  /** The BFF's port (default: a free one). */
+  port?: number;
 }
 
 /** A BFF on a free port. */
@@ -117,7 +119,7 @@ export async function startBff(
     widgetDist: options.widgetDist,
     siteRoot: options.siteRoot,
   });
-  return { bff, server: await serveBff(bff), logs };
+  return { bff, server: await serveBff(bff, { port: options.port }), logs };
 }
 
 /** Start the sandbox and a BFF in front of it. */
