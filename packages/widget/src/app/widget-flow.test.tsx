@@ -363,3 +363,25 @@ describe('language and brand', () => {
     for (const button of buttons) expect(button.getAttribute('type')).toBe('button');
   });
 });
+
+describe('before a session', () => {
+  it('says the store is not available here when the origin is refused, without a pointless retry', async () => {
+    const bff = new FakeBff();
+    bff.failNext('POST', /^\/v1\/sessions$/, 'widget_origin_forbidden', 403);
+    const { view, events } = await mountWidget(bff);
+    expect(await view.findByText('This store is not available on this website right now.')).toBeTruthy();
+    expect(view.queryByRole('button')).toBeNull();
+    expect(events.find((event) => event.type === 'esim-error')?.detail).toEqual({
+      code: 'widget_origin_forbidden',
+      requestId: 'req_test',
+    });
+  });
+
+  it('offers a retry when the BFF is unavailable, and recovers', async () => {
+    const bff = new FakeBff();
+    bff.failNext('POST', /^\/v1\/sessions$/, 'upstream_unavailable', 503);
+    const { view } = await mountWidget(bff);
+    fireEvent.click(await view.findByRole('button', { name: 'Try again' }));
+    expect(await view.findByRole('heading', { name: 'Where are you going?' })).toBeTruthy();
+  });
+});

@@ -206,9 +206,13 @@ function SessionFailure({
   return (
     <div class={controls.notice} role="alert" part="error" data-code={code}>
       <p>
-        {unavailableHere
-          ? t('errorNotAvailableHere', { brand: '' }).replace(/\s*\.$/, '.')
-          : t(code === 'network_error' ? 'errorNetwork' : 'errorUnavailable')}
+        {t(
+          unavailableHere
+            ? 'errorStoreClosed'
+            : code === 'network_error'
+              ? 'errorNetwork'
+              : 'errorUnavailable',
+        )}
       </p>
       {!unavailableHere && (
         <button type="button" class={controls.primaryButton} part="button primary-button" onClick={retry}>

@@ -111,6 +111,7 @@ export const de: Messages = {
   errorUnavailable:
     'Der Shop ist vorübergehend nicht erreichbar. Bitte versuchen Sie es in einer Minute erneut.',
   errorSession: 'Ihre Sitzung ist abgelaufen. Bitte beginnen Sie neu.',
+  errorStoreClosed: 'Dieser Shop ist auf dieser Website gerade nicht verfügbar.',
   errorNotAvailableHere:
     'Dieser Shop ist auf dieser Website gerade nicht verfügbar. Bitte wenden Sie sich an {brand}.',
   errorPlanGone: 'Dieser Tarif ist nicht mehr verfügbar. Bitte wählen Sie einen anderen.',

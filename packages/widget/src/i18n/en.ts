@@ -106,6 +106,7 @@ export const en = {
   errorBusy: 'Too many requests right now. Please wait a moment and try again.',
   errorUnavailable: 'The store is temporarily unavailable. Please try again in a minute.',
   errorSession: 'Your session has expired. Please start again.',
+  errorStoreClosed: 'This store is not available on this website right now.',
   errorNotAvailableHere: 'This store is not available on this website right now. Please contact {brand}.',
   errorPlanGone: 'This plan is no longer available. Please choose another one.',
   errorPriceChanged: 'The price has changed. Please check the new price.',

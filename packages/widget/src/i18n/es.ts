@@ -113,6 +113,7 @@ export const es: Messages = {
   errorBusy: 'Hay demasiadas solicitudes. Espera un momento y vuelve a intentarlo.',
   errorUnavailable: 'La tienda no está disponible temporalmente. Inténtalo dentro de un minuto.',
   errorSession: 'Tu sesión ha caducado. Empieza de nuevo.',
+  errorStoreClosed: 'Esta tienda no está disponible en este sitio ahora mismo.',
   errorNotAvailableHere: 'Esta tienda no está disponible en este sitio ahora mismo. Contacta con {brand}.',
   errorPlanGone: 'Este plan ya no está disponible. Elige otro.',
   errorPriceChanged: 'El precio ha cambiado. Revisa el nuevo precio.',

@@ -116,6 +116,7 @@ export const fr: Messages = {
   errorBusy: 'Trop de demandes pour le moment. Patientez un instant puis réessayez.',
   errorUnavailable: 'La boutique est momentanément indisponible. Réessayez dans une minute.',
   errorSession: 'Votre session a expiré. Recommencez.',
+  errorStoreClosed: 'Cette boutique n’est pas disponible sur ce site pour le moment.',
   errorNotAvailableHere: 'Cette boutique n’est pas disponible sur ce site pour le moment. Contactez {brand}.',
   errorPlanGone: 'Ce forfait n’est plus disponible. Choisissez-en un autre.',
   errorPriceChanged: 'Le prix a changé. Vérifiez le nouveau prix.',

@@ -135,9 +135,7 @@ function PlanCard({ plan, onChoose }: { plan: Plan; onChoose: () => void }) {
         {plan.topUp === 'guaranteed' && <li class={css.tag}>{t('topUp')}</li>}
       </ul>
       {plan.networks.length > 0 && (
-        <p class={css.secondary}>
-          {t('networks', { list: new Intl.ListFormat(locale, { type: 'unit' }).format(plan.networks) })}
-        </p>
+        <p class={css.secondary}>{t('networks', { list: plan.networks.join(', ') })}</p>
       )}
       <p class={css.secondary}>
         {t(ACTIVATION[plan.activation.startsAt])}

@@ -43,12 +43,24 @@ export async function mountWidget(
     },
     { timeout: 10_000 },
   );
-  // Queries need an element (not the shadow root): the app's outer box, looked up afresh on every query.
+  // Queries need an element (not the shadow root): the app's outer box, looked up afresh on every query,
+  // and on every retry of a find* query, since the box is replaced when the session arrives.
+  const box = () => {
+    const root = element.shadowRoot?.firstElementChild;
+    if (!(root instanceof HTMLElement)) throw new Error('the widget has no content');
+    return within(root);
+  };
   const view = new Proxy({} as BoundFunctions<typeof queries>, {
     get(_target, query) {
-      const root = element.shadowRoot?.firstElementChild;
-      if (!(root instanceof HTMLElement)) throw new Error('the widget has no content');
-      return Reflect.get(within(root), query);
+      if (typeof query === 'string' && query.startsWith('find')) {
+        const getter = query.replace(/^find/, 'get');
+        return (matcher: unknown, options?: unknown, waitOptions?: Parameters<typeof waitFor>[1]) =>
+          waitFor(
+            () => Reflect.apply(Reflect.get(box(), getter), undefined, [matcher, options]),
+            waitOptions,
+          );
+      }
+      return Reflect.get(box(), query);
     },
   });
   return { element, view, events };

@@ -8,7 +8,8 @@ import { theme } from '../theme/theme.css';
 
 globalStyle('*, *::before, *::after', { boxSizing: 'border-box' });
 
-globalStyle(':focus-visible', { outline: `3px solid ${theme.color.brand}`, outlineOffset: '2px' });
+// The brand colour adjusted for contrast with the surface, so that the ring is visible in both themes.
+globalStyle(':focus-visible', { outline: `3px solid ${theme.color.brandText}`, outlineOffset: '2px' });
 
 globalStyle('*', {
   '@media': {
