@@ -332,3 +332,30 @@ describe('upstream faults while the order is placed', () => {
     expect(['provisioning', 'ready']).toContain(answer.body.data.status);
   });
 });
+
+describe('binding to the session and the widget', () => {
+  it('checks out only quotes of the same session, and shows a checkout only to its widget and origin', async () => {
+    const one = await openWidget(stack.server.url, 'shop');
+    const two = await openWidget(stack.server.url, 'shop');
+    const stolen = await two.post('/v1/checkouts', checkoutBody(await quoteFor(one)), {
+      'Idempotency-Key': newKey(),
+    });
+    expect(stolen.status).toBe(404);
+    expect(stolen.body.error.code).toBe('quote_not_found');
+
+    const created = (
+      await one.post('/v1/checkouts', checkoutBody(await quoteFor(one)), { 'Idempotency-Key': newKey() })
+    ).body.data;
+    const secret = { [CHECKOUT_SECRET_HEADER]: created.clientSecret };
+    // A reloaded page (a new session of the same widget and origin) resumes with the client secret.
+    expect((await two.get(`/v1/checkouts/${created.id}`, secret)).status).toBe(200);
+    const otherWidget = await openWidget(stack.server.url, 'shop-pay');
+    expect((await otherWidget.get(`/v1/checkouts/${created.id}`, secret)).body.error.code).toBe(
+      'checkout_not_found',
+    );
+    const otherOrigin = await openWidget(stack.server.url, 'shop', 'https://eu.shop.example');
+    expect((await otherOrigin.get(`/v1/checkouts/${created.id}`, secret)).body.error.code).toBe(
+      'checkout_not_found',
+    );
+  });
+});
