@@ -51,7 +51,10 @@ export const CheckoutRecordSchema = z.object({
     .nullable(),
   placement: z.object({
     attempts: z.int().min(0),
-    /** Until when (ms since the epoch) one worker holds the right to call the upstream for this checkout. */
+    /**
+     * Until when (ms since the epoch) nobody else may call the upstream for this checkout: a worker's lease
+     * while it places the order, or the pause before the next attempt after a postponed one.
+     */
     leaseUntil: z.number().nullable(),
   }),
   /** When the order was last read from the upstream (ms since the epoch). */

@@ -200,10 +200,17 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
     return { record: current.record, order };
   }
 
-  /** Spend caps of `direct` checkout in `live`; refuses (and gives back) a spend over either cap. */
-  async function reserveSpend(caller: SessionCaller, wholesale: NonNegativeMoney): Promise<void> {
+  /**
+   * Spend caps of `direct` checkout in `live`: counts the spend, or refuses (and gives back) a spend over either
+   * cap. Returns how to give the spend back when the checkout does not happen after all.
+   */
+  async function reserveSpend(
+    caller: SessionCaller,
+    wholesale: NonNegativeMoney,
+  ): Promise<() => Promise<void>> {
     const { config } = caller.widget;
-    if (config.environment !== 'live' || config.checkoutMode !== 'direct') return;
+    const nothing = async () => {};
+    if (config.environment !== 'live' || config.checkoutMode !== 'direct') return nothing;
     const day = new Date(now()).toISOString().slice(0, 10);
     const caps = [
       { scope: 'session', cap: config.limits.maxSpendPerSession, name: `spend:session:${caller.claims.sid}` },
@@ -222,6 +229,11 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
         throw new ApiError('order_limit_exceeded', { params: { cap: scope } });
       }
     }
+    return async () => {
+      for (const name of taken) {
+        await store.increment(STORE_KEYS.counter(name), -wholesale.amountMinor, 25 * 60 * 60 * 1000);
+      }
+    };
   }
 
   return {
@@ -285,12 +297,14 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
       });
 
       const id = newId('chk');
+      // The spend is counted before the quote is taken: a checkout over a cap leaves the quote unused.
+      const giveBackSpend = await reserveSpend(caller, quote.record.wholesale);
       // One checkout per quote: taken by compare-and-set, so a double submit with two keys gets quote_consumed.
       const quoteTtl = Math.max(0, Date.parse(quote.record.expiresAt) - time) + QUOTE_GRACE_MS;
       if (!(await repository.updateQuote(quote, { ...quote.record, checkoutId: id }, quoteTtl))) {
+        await giveBackSpend();
         throw new ApiError('quote_consumed');
       }
-      await reserveSpend(caller, quote.record.wholesale);
 
       const paymentDeadline = time + config.paymentWindowMinutes * 60_000;
       const createdAt = new Date(time).toISOString();

@@ -21,8 +21,16 @@ export function orderIdempotencyKey(checkoutId: string): string {
 /** Failures after which the order may still be placed later: the checkout stays `placing`. */
 const TRANSIENT_CODES = new Set(['upstream_unavailable', 'internal', 'rate_limited', 'idempotency_conflict']);
 
-/** After this many attempts without an answer the checkout fails (retryable, with a new checkout). */
-export const MAX_PLACEMENT_ATTEMPTS = 6;
+/**
+ * After this many attempts without an answer the checkout fails (retryable, with a new checkout) — but only
+ * once the upstream has said that no order exists under its `externalRef`.
+ */
+export const MAX_PLACEMENT_ATTEMPTS = 8;
+
+/** The pause before the next attempt after `attempts` postponed ones: 1 s, 2 s, 4 s … at most 30 s. */
+export function placementBackoffMs(attempts: number): number {
+  return Math.min(30_000, 1_000 * 2 ** Math.max(0, attempts - 1));
+}
 
 export interface OrderPlacementOptions {
   repository: CheckoutRepository;
@@ -120,9 +128,16 @@ export function createOrderPlacement(options: OrderPlacementOptions): OrderPlace
     } catch (error) {
       const code = error instanceof ApiError ? error.code : 'internal';
       // Whatever went wrong, the order may exist now: look before deciding.
-      order = await findExisting(target.upstream, record.id).catch(() => undefined);
+      let known = true;
+      order = await findExisting(target.upstream, record.id).catch(() => {
+        known = false;
+        return undefined;
+      });
       if (order === undefined) {
-        if (TRANSIENT_CODES.has(code) && record.placement.attempts < MAX_PLACEMENT_ATTEMPTS) {
+        const transient = TRANSIENT_CODES.has(code);
+        // Give up only when the upstream said that there is no order: an unanswered lookup may hide one.
+        if (transient && (!known || record.placement.attempts < MAX_PLACEMENT_ATTEMPTS)) {
+          const retryAt = now() + placementBackoffMs(record.placement.attempts);
           logger.warn('order placement postponed', {
             checkoutId: record.id,
             code,
@@ -130,10 +145,10 @@ export function createOrderPlacement(options: OrderPlacementOptions): OrderPlace
           });
           return await save(leased, (latest) => ({
             ...latest,
-            placement: { ...latest.placement, leaseUntil: null },
+            placement: { ...latest.placement, leaseUntil: retryAt },
           }));
         }
-        failureCode = TRANSIENT_CODES.has(code) ? 'upstream_unavailable' : code;
+        failureCode = transient ? 'upstream_unavailable' : code;
       }
     }
     const time = now();
