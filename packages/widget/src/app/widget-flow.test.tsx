@@ -81,8 +81,8 @@ describe('plans', () => {
     const cards = () => view.getAllByRole('listitem').filter((item) => item.getAttribute('part') === 'plan');
     expect(cards().map((card) => card.querySelector('[part="price"]')?.textContent)).toEqual([
       '$4.50',
-      '$15',
-      '$19',
+      '$15.00',
+      '$19.00',
     ]);
     const first = cards()[0]?.textContent ?? '';
     expect(first).toContain('1 GB · 7 days');
@@ -92,7 +92,7 @@ describe('plans', () => {
     expect(first).toContain('Networks: Turkcell, Vodafone');
     expect(first).toContain('Validity starts when you first connect · Activate within 30 days');
     fireEvent.change(view.getByLabelText('Sort by'), { target: { value: 'data' } });
-    expect(cards()[0]?.textContent).toContain('Unlimited data');
+    expect(cards()[0]?.textContent).toContain('Unlimited');
     expect(cards()[1]?.textContent).toContain('10 GB');
   });
 
@@ -208,9 +208,9 @@ describe('quote and checkout', () => {
     const widget = await mountWidget(bff);
     await openCheckout(widget);
     expect(
-      await widget.view.findByText('The price has changed from $4.50 to $5.', {}, { timeout: 4000 }),
+      await widget.view.findByText('The price has changed from $4.50 to $5.00.', {}, { timeout: 4000 }),
     ).toBeTruthy();
-    expect(widget.view.getByRole('button', { name: 'Buy for $5' })).toBeTruthy();
+    expect(widget.view.getByRole('button', { name: 'Buy for $5.00' })).toBeTruthy();
     expect(bff.requestsTo('POST', /^\/v1\/quotes$/)).toHaveLength(2);
   });
 

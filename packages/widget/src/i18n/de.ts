@@ -31,8 +31,6 @@ export const de: Messages = {
   sortPrice: 'Preis',
   sortData: 'Datenvolumen',
   noPlans: 'Für dieses Reiseziel gibt es zurzeit keine Tarife.',
-  unlimited: 'Unbegrenztes Datenvolumen',
-  perDay: '{size} pro Tag',
   days: plural({ one: '{n} Tag', other: '{n} Tage' }),
   fiveG: '5G',
   hotspot: 'Hotspot',

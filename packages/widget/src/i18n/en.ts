@@ -32,8 +32,6 @@ export const en = {
   sortPrice: 'Price',
   sortData: 'Data',
   noPlans: 'There are no plans for this destination right now.',
-  unlimited: 'Unlimited data',
-  perDay: '{size} per day',
   days: plural({ one: '{n} day', other: '{n} days' }),
   fiveG: '5G',
   hotspot: 'Hotspot',

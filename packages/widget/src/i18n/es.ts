@@ -35,8 +35,6 @@ export const es: Messages = {
   sortPrice: 'Precio',
   sortData: 'Datos',
   noPlans: 'Ahora mismo no hay planes para este destino.',
-  unlimited: 'Datos ilimitados',
-  perDay: '{size} al día',
   days: plural({ one: '{n} día', many: '{n} días', other: '{n} días' }),
   fiveG: '5G',
   hotspot: 'Compartir datos',

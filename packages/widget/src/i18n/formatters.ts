@@ -1,39 +1,28 @@
 /**
  * @module
- * Money, data sizes and times in the traveller's language, through `Intl`. Prices are the retail amounts
- * the BFF sends; where the partner settles in whole roubles the kopecks are never shown.
+ * Money, data and times in the traveller's language. Money and data sizes come from the shared helpers
+ * (`formatMoney`, `formatPackageData`: one definition for the widget, the BFF and the demo); this module adds
+ * the widget's own: the partner's whole-rouble rule from the session config, countdowns, date-times.
  */
-import type { Locale, NonNegativeMoney, Plan } from '@esim-embed/shared';
-import type { Translate } from './translator';
+import {
+  formatMoney,
+  formatPackageData,
+  type Locale,
+  type NonNegativeMoney,
+  type Plan,
+} from '@esim-embed/shared';
 
-const MINOR_UNITS = { RUB: 100, USD: 100 } as const;
-
-/** A price: `5,00 $`, `1 290 ₽` (whole roubles when `wholeRubOnly`). */
+/** A retail price: `$4.50`, `1 290 ₽` (whole roubles, rounded up, when the partner settles so). */
 export function formatPrice(money: NonNegativeMoney, locale: Locale, wholeRubOnly = false): string {
-  const whole = wholeRubOnly && money.currency === 'RUB';
-  return new Intl.NumberFormat(locale, {
-    style: 'currency',
-    currency: money.currency,
-    minimumFractionDigits: whole || money.amountMinor % MINOR_UNITS[money.currency] === 0 ? 0 : 2,
-    maximumFractionDigits: whole ? 0 : 2,
-  }).format(money.amountMinor / MINOR_UNITS[money.currency]);
+  return formatMoney(money, locale, { wholeRubOnly });
 }
 
-/** A data size from megabytes: `500 MB`, `1 GB`, `1,5 GB` (1 GB = 1024 MB, as the catalog counts). */
-export function formatDataSize(mb: number, locale: Locale): string {
-  const gigabytes = mb >= 1024;
-  return new Intl.NumberFormat(locale, {
-    style: 'unit',
-    unit: gigabytes ? 'gigabyte' : 'megabyte',
-    maximumFractionDigits: gigabytes ? 1 : 0,
-  }).format(gigabytes ? mb / 1024 : mb);
-}
-
-/** The data a plan gives: a size, `Unlimited data` or `1 GB per day`. */
-export function formatPlanData(plan: Plan, locale: Locale, t: Translate): string {
-  if (plan.dailyDataMb !== null) return t('perDay', { size: formatDataSize(plan.dailyDataMb, locale) });
-  if (plan.unlimited || plan.dataMb === null) return t('unlimited');
-  return formatDataSize(plan.dataMb, locale);
+/** The data a plan gives: `3 GB`, `Unlimited` or `1 GB per day`. */
+export function formatPlanData(
+  plan: Pick<Plan, 'dataMb' | 'dailyDataMb' | 'unlimited'>,
+  locale: Locale,
+): string {
+  return formatPackageData(plan, locale);
 }
 
 /** A countdown: `4:05`. */
@@ -42,7 +31,7 @@ export function formatCountdown(milliseconds: number): string {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
-/** A date and time: `22 Nov, 10:30`. */
+/** A date and time: `22 Nov 2026, 10:30`. */
 export function formatDateTime(iso: string, locale: Locale): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 }

@@ -36,8 +36,6 @@ export const fr: Messages = {
   sortPrice: 'Prix',
   sortData: 'Données',
   noPlans: 'Aucun forfait pour cette destination pour le moment.',
-  unlimited: 'Données illimitées',
-  perDay: '{size} par jour',
   days: plural({ one: '{n} jour', many: '{n} jours', other: '{n} jours' }),
   fiveG: '5G',
   hotspot: 'Partage de connexion',

@@ -1,8 +1,7 @@
 /** Every locale has every message, plurals follow each language's rules, money and data go through Intl. */
-import type { Plan } from '@esim-embed/shared';
 import { describe, expect, it } from 'vitest';
 import { en } from './en';
-import { formatCountdown, formatDataSize, formatPlanData, formatPrice } from './formatters';
+import { formatCountdown, formatPlanData, formatPrice } from './formatters';
 import type { PluralMessage } from './messages';
 import { chooseLocale, createTranslator, loadMessages, WIDGET_LOCALES } from './translator';
 
@@ -70,33 +69,30 @@ describe('locale choice', () => {
 describe('formatting', () => {
   const usd = { amountMinor: 450, currency: 'USD' } as const;
   const rub = { amountMinor: 129_050, currency: 'RUB' } as const;
+  const normalize = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
 
   it.each([
-    ['en', '$4.50', 'RUB 1,290.50'],
+    ['en', '$4.50', '₽1,290.50'],
     ['ru', '4,50 $', '1 290,50 ₽'],
-    ['es', '4,50 US$', '1290,50 RUB'],
-    ['de', '4,50 $', '1.290,50 RUB'],
-    ['fr', '4,50 $US', '1 290,50 RUB'],
+    ['es', '4,50 $', '1290,50 ₽'],
+    ['de', '4,50 $', '1.290,50 ₽'],
+    ['fr', '4,50 $', '1 290,50 ₽'],
   ] as const)('formats money in %s', (locale, dollars, roubles) => {
-    const normalize = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
     expect(normalize(formatPrice(usd, locale))).toBe(dollars);
     expect(normalize(formatPrice(rub, locale))).toBe(roubles);
   });
 
-  it('shows whole roubles where the partner settles in whole roubles', () => {
-    const price = formatPrice({ amountMinor: 129_000, currency: 'RUB' }, 'ru', true).replace(/\s/g, ' ');
-    expect(price).toBe('1 290 ₽');
-    expect(formatPrice({ amountMinor: 500, currency: 'USD' }, 'en', true)).toBe('$5');
+  it('shows whole roubles, rounded up, where the partner settles in whole roubles', () => {
+    expect(normalize(formatPrice({ amountMinor: 129_000, currency: 'RUB' }, 'ru', true))).toBe('1 290 ₽');
+    expect(normalize(formatPrice({ amountMinor: 129_050, currency: 'RUB' }, 'ru', true))).toBe('1 291 ₽');
+    expect(formatPrice({ amountMinor: 500, currency: 'USD' }, 'en', true)).toBe('$5.00');
   });
 
-  it('formats data sizes and plan data', async () => {
-    expect(formatDataSize(500, 'en')).toBe('500 MB');
-    expect(formatDataSize(1024, 'en')).toBe('1 GB');
-    expect(formatDataSize(1536, 'de').replace(/\s/g, ' ')).toBe('1,5 GB');
-    const t = createTranslator('en', await loadMessages('en'));
-    const plan = { dataMb: null, dailyDataMb: 1024, unlimited: false } as Plan;
-    expect(formatPlanData(plan, 'en', t)).toBe('1 GB per day');
-    expect(formatPlanData({ ...plan, dailyDataMb: null, unlimited: true }, 'en', t)).toBe('Unlimited data');
+  it('formats plan data and countdowns', () => {
+    const daily = { dataMb: null, dailyDataMb: 1024, unlimited: false };
+    expect(formatPlanData(daily, 'en')).toBe('1 GB per day');
+    expect(normalize(formatPlanData({ ...daily, dailyDataMb: null, dataMb: 1536 }, 'de'))).toBe('1,5 GB');
+    expect(formatPlanData({ ...daily, dailyDataMb: null, unlimited: true }, 'ru')).toBe('Безлимит');
     expect(formatCountdown(65_000)).toBe('1:05');
     expect(formatCountdown(-5)).toBe('0:00');
   });

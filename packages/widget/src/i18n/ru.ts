@@ -37,8 +37,6 @@ export const ru: Messages = {
   sortPrice: 'По цене',
   sortData: 'По объёму',
   noPlans: 'Для этого направления сейчас нет тарифов.',
-  unlimited: 'Безлимитный интернет',
-  perDay: '{size} в день',
   days: plural({ one: '{n} день', few: '{n} дня', many: '{n} дней', other: '{n} дня' }),
   fiveG: '5G',
   hotspot: 'Раздача интернета',

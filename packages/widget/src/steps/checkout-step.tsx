@@ -54,7 +54,7 @@ export function CheckoutStep({ plan, destination }: CheckoutStepProps) {
   const requestQuote = useCallback(() => {
     setQuote(null);
     setQuoteError(null);
-    client.createQuote(plan.offerId, newIdempotencyKey('quote')).then(
+    client.createQuote(plan.offerId, locale, newIdempotencyKey('quote')).then(
       (fresh) => {
         if (fresh.price.amountMinor !== shownPrice.current.amountMinor) {
           setPriceChange({ from: shownPrice.current, to: fresh.price });
@@ -76,7 +76,7 @@ export function CheckoutStep({ plan, destination }: CheckoutStepProps) {
         report(error);
       },
     );
-  }, [client, plan.offerId]);
+  }, [client, plan.offerId, locale]);
   useEffect(requestQuote, [requestQuote]);
 
   const emailProblem =
@@ -144,7 +144,7 @@ export function CheckoutStep({ plan, destination }: CheckoutStepProps) {
         <div class={css.planTop}>
           <span class={css.planData}>
             {destination.flag && <span aria-hidden="true">{destination.flag} </span>}
-            {destination.name}: {formatPlanData(plan, locale, t)} · {t('days', { n: plan.durationDays })}
+            {destination.name}: {formatPlanData(plan, locale)} · {t('days', { n: plan.durationDays })}
           </span>
           <span class={css.price} part="price">
             {money(quote?.price ?? shownPrice.current)}

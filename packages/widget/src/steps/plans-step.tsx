@@ -117,7 +117,7 @@ export function PlansStep({ destination }: PlansStepProps) {
 function PlanCard({ plan, onChoose }: { plan: Plan; onChoose: () => void }) {
   const { t, locale, config } = useWidget();
   const price = formatPrice(plan.price, locale, config.wholeRubOnly);
-  const data = formatPlanData(plan, locale, t);
+  const data = formatPlanData(plan, locale);
   const days = t('days', { n: plan.durationDays });
   return (
     <li class={controls.card} part="plan">
