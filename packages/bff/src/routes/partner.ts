@@ -11,6 +11,7 @@ import type { CheckoutService } from '../checkout/checkout-service';
 import { ApiError } from '../errors';
 import type { AppEnv } from '../http/app-env';
 import { readJsonBody } from '../http/json-body';
+import { annotateRequest } from '../http/request-context';
 import { enforceLimit } from '../security/rate-limit';
 import type { Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
@@ -53,6 +54,7 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
     }
     const widgets = new Map<string, WidgetRuntime>();
     for (const id of matched) widgets.set(id, options.widgets.get(id) as WidgetRuntime);
+    if (matched.size === 1) annotateRequest({ widgetId: [...matched][0] });
     c.set('partnerWidgets', widgets);
     await next();
   };

@@ -75,24 +75,50 @@ describe('POST /v1/sessions', () => {
   });
 
   it.each([
-    ['missing', undefined],
-    ['null', 'null'],
-    ['suffix trick', 'https://shop.example.evil.io'],
-    ['prefix look-alike', 'https://evilshop.example'],
-    ['pattern look-alike', 'https://evil-shop.example'],
-    ['other scheme', 'http://shop.example'],
-    ['other port', 'https://shop.example:8443'],
-    ['explicit default port', 'https://shop.example:443'],
-    ['upper case', 'https://SHOP.example'],
-    ['trailing dot', 'https://shop.example.'],
-    ['userinfo', 'https://user@shop.example'],
-    ['path', 'https://shop.example/'],
-    ['wildcard', '*'],
-    ['punycode look-alike', 'https://xn--shp-1na.example'],
-  ])('refuses a %s origin with widget_origin_forbidden and no CORS', async (_name, origin) => {
+    ['missing', undefined, false],
+    ['null', 'null', false],
+    ['suffix trick', 'https://shop.example.evil.io', true],
+    ['prefix look-alike', 'https://evilshop.example', true],
+    ['pattern look-alike', 'https://evil-shop.example', true],
+    ['other scheme', 'http://shop.example', true],
+    ['other port', 'https://shop.example:8443', true],
+    ['explicit default port', 'https://shop.example:443', false],
+    ['upper case', 'https://SHOP.example', false],
+    ['trailing dot', 'https://shop.example.', false],
+    ['userinfo', 'https://user@shop.example', false],
+    ['path', 'https://shop.example/', false],
+    ['wildcard', '*', false],
+    ['punycode look-alike', 'https://xn--shp-1na.example', true],
+  ])('refuses a %s origin with widget_origin_forbidden', async (_name, origin, readable) => {
     const answer = await createSession('shop', origin === undefined ? {} : { Origin: origin });
     expectError(answer, 403, 'widget_origin_forbidden');
-    expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+    // A well-formed foreign origin may read the refusal (to show why the store does not open), nothing more.
+    expect(answer.headers.get('access-control-allow-origin')).toBe(readable ? (origin as string) : null);
+  });
+
+  it('lets a foreign page read a session refusal but nothing else', async () => {
+    const foreign = 'https://elsewhere.example';
+    const preflight = await call(stack.server.url, '/v1/sessions', {
+      method: 'OPTIONS',
+      headers: {
+        Origin: foreign,
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'content-type',
+      },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(foreign);
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('Content-Type');
+    const otherPreflight = await call(stack.server.url, '/v1/destinations', {
+      method: 'OPTIONS',
+      headers: { Origin: foreign, 'Access-Control-Request-Method': 'GET' },
+    });
+    expect(otherPreflight.headers.get('access-control-allow-origin')).toBeNull();
+    const page = await openWidget(stack.server.url, 'shop');
+    const data = await call(stack.server.url, '/v1/destinations', {
+      headers: { Origin: foreign, Authorization: `Bearer ${page.token}` },
+    });
+    expect(data.status).toBe(401);
+    expect(data.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('refuses an origin allowed for another widget', async () => {
