@@ -1,0 +1,162 @@
+/**
+ * @module
+ * The bench report: sections of figures, each figure beside its reference from the same run and its
+ * target with PASS or MISS, the command that reproduces it, the machine it ran on, and what profiling
+ * found for every miss. Rendered as markdown to `bench/reports/YYYY-MM-DD.md`.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { FINDINGS } from './findings';
+
+/** A figure held against a target. */
+export interface Check {
+  /** Stable id (`bff.destinations.rps-ratio`), the key of its finding in `findings.ts`. */
+  id: string;
+  label: string;
+  /** The measured figure as printed (`84 %`, `0.4 ms`). */
+  value: string;
+  /** The target as printed (`≥ 80 %`). */
+  target: string;
+  pass: boolean;
+}
+
+/** One section of the report. */
+export interface Section {
+  title: string;
+  /** The command that reproduces this section alone. */
+  command: string;
+  /** Markdown lines: tables and notes. */
+  lines: string[];
+  checks: Check[];
+}
+
+/** A check: `value` against `limit` with `comparison`, printed with `format`. */
+export function check(
+  id: string,
+  label: string,
+  value: number,
+  comparison: '>=' | '<=',
+  limit: number,
+  format: (n: number) => string,
+): Check {
+  const pass = Number.isFinite(value) && (comparison === '>=' ? value >= limit : value <= limit);
+  return {
+    id,
+    label,
+    value: format(value),
+    target: `${comparison === '>=' ? '≥' : '≤'} ${format(limit)}`,
+    pass,
+  };
+}
+
+/** A markdown table. */
+export function table(columns: string[], rows: (string | number)[][]): string[] {
+  return [
+    `| ${columns.join(' | ')} |`,
+    `|${columns.map((_, index) => (index === 0 ? ' --- ' : ' ---: ')).join('|')}|`,
+    ...rows.map((row) => `| ${row.map(String).join(' | ')} |`),
+    '',
+  ];
+}
+
+/** Number formats used across the report. */
+export const fmt = {
+  int: (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '—'),
+  ms: (n: number) => (Number.isFinite(n) ? `${n < 10 ? n.toFixed(2) : n.toFixed(0)} ms` : '—'),
+  percent: (n: number) => (Number.isFinite(n) ? `${(n * 100).toFixed(0)} %` : '—'),
+  kb: (bytes: number) => `${(bytes / 1024).toFixed(2)} KB`,
+  mb: (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`,
+  plain: (n: number) => (Number.isFinite(n) ? String(Math.round(n * 100) / 100) : '—'),
+};
+
+/** What the figures were measured on. */
+export interface MachineInfo {
+  cores: number;
+  cpuModel: string;
+  memory: string;
+  node: string;
+  chromium: string;
+  commit: string;
+  loadAverage: string;
+}
+
+function quietly(command: string, args: string[]): string {
+  try {
+    return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The machine, Node, Chromium and the commit measured. */
+export function machineInfo(chromiumPath: string | null): MachineInfo {
+  const dirty = quietly('git', ['status', '--porcelain', '--untracked-files=no']) !== '';
+  return {
+    cores: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memory: fmt.mb(totalmem()).replace(' MB', ' MiB'),
+    node: process.version,
+    chromium: chromiumPath ? (quietly(chromiumPath, ['--version']).split('\n')[0] ?? 'unknown') : 'not used',
+    commit: `${quietly('git', ['rev-parse', '--short', 'HEAD'])}${dirty ? ' (with uncommitted changes)' : ''}`,
+    loadAverage: loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' / '),
+  };
+}
+
+/** The whole report as markdown. */
+export function renderReport(input: {
+  date: string;
+  machine: MachineInfo;
+  sections: Section[];
+  durationSeconds: number;
+  command: string;
+}): string {
+  const { machine, sections } = input;
+  const checks = sections.flatMap((section) => section.checks);
+  const misses = checks.filter((c) => !c.pass);
+  const lines = [
+    `# eSIM Embed — bench report ${input.date}`,
+    '',
+    `Reproduce: \`${input.command}\` (${Math.round(input.durationSeconds)} s for this run). Every figure is`,
+    'measured beside its reference in the same run; timings vary between machines, ratios much less.',
+    '',
+    ...table(
+      ['machine', ''],
+      [
+        ['cores', `${machine.cores} × ${machine.cpuModel}`],
+        ['memory', machine.memory],
+        ['Node', machine.node],
+        ['Chromium', machine.chromium],
+        ['commit', machine.commit],
+        ['load average at start (1 / 5 / 15 min)', machine.loadAverage],
+      ],
+    ),
+    `## Targets: ${checks.length - misses.length} of ${checks.length} met`,
+    '',
+    ...table(
+      ['figure', 'measured', 'target', ''],
+      checks.map((c) => [c.label, c.value, c.target, c.pass ? 'PASS' : '**MISS**']),
+    ),
+  ];
+  for (const section of sections) {
+    lines.push(`## ${section.title}`, '', `Reproduce: \`${section.command}\``, '', ...section.lines);
+    if (section.checks.length > 0) {
+      lines.push(
+        ...table(
+          ['figure', 'measured', 'target', ''],
+          section.checks.map((c) => [c.label, c.value, c.target, c.pass ? 'PASS' : '**MISS**']),
+        ),
+      );
+    }
+    const findings = section.checks.filter((c) => FINDINGS[c.id] !== undefined || !c.pass);
+    for (const c of findings) {
+      const finding = FINDINGS[c.id];
+      lines.push(
+        `**${c.pass ? 'Note' : 'MISS'} — ${c.label}.** ${finding ?? 'Not yet investigated: no finding is recorded for this figure.'}`,
+        '',
+      );
+    }
+  }
+  return `${lines.join('\n').trimEnd()}\n`;
+}

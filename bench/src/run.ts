@@ -1,0 +1,75 @@
+/**
+ * @module
+ * `pnpm bench`: builds the widget and the demo, runs every section (or `--only a,b`), and writes the
+ * dated report `bench/reports/YYYY-MM-DD.md` (a partial run writes `YYYY-MM-DD.partial.md.tmp`).
+ *
+ * Usage: `npx -y pnpm@12.21.0 bench [--only weight,bff,catalog,page,lighthouse] [--no-build]`
+ */
+import { execSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { chromiumPath } from '../../e2e/browser';
+import { machineInfo, renderReport, type Section } from './report';
+import { weighBuild, widgetWeightSection } from './widget-weight';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const PNPM = 'npx -y pnpm@12.21.0';
+const ALL = ['weight'] as const;
+type SectionName = (typeof ALL)[number];
+
+/** Builds a package; a failing build (e.g. a broken size budget) is reported but measured all the same. */
+function build(filter: string, output: string): void {
+  try {
+    execSync(`${PNPM} --filter ${filter} build`, { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+  } catch (error) {
+    if (!existsSync(`${REPO}${output}`)) throw new Error(`${filter} did not build`, { cause: error });
+    console.warn(`[bench] ${filter} build failed, measuring the output it left: ${String(error)}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { only: { type: 'string' }, 'no-build': { type: 'boolean', default: false } },
+  });
+  const only = values.only?.split(',').map((name) => name.trim()) as SectionName[] | undefined;
+  const unknown = only?.filter((name) => !(ALL as readonly string[]).includes(name)) ?? [];
+  if (unknown.length > 0)
+    throw new Error(`unknown section(s) ${unknown.join(', ')}; known: ${ALL.join(', ')}`);
+  const wanted = new Set<SectionName>(only ?? ALL);
+  const started = performance.now();
+  const machine = machineInfo(chromiumPath());
+  if (!values['no-build']) {
+    console.log('[bench] building the widget');
+    build('@esim-embed/widget', 'packages/widget/dist/widget.js');
+  }
+
+  const sections: Section[] = [];
+  const weights = weighBuild();
+  if (wanted.has('weight')) sections.push(widgetWeightSection(weights));
+
+  const date = new Date().toISOString().slice(0, 10);
+  const folder = fileURLToPath(new URL('../reports/', import.meta.url));
+  mkdirSync(folder, { recursive: true });
+  const file = `${folder}${date}${only ? '.partial.md.tmp' : '.md'}`;
+  const report = renderReport({
+    date,
+    machine,
+    sections,
+    durationSeconds: (performance.now() - started) / 1000,
+    command: `npx -y pnpm@12.21.0 bench${only ? ` --only ${only.join(',')}` : ''}`,
+  });
+  writeFileSync(file, report);
+  const checks = sections.flatMap((section) => section.checks);
+  for (const c of checks)
+    console.log(`${c.pass ? 'PASS' : 'MISS'}  ${c.label}: ${c.value} (target ${c.target})`);
+  console.log(`[bench] report: ${file}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
