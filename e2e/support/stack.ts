@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     shortQuote: { stepDelaysMs: FAST_STEPS, quoteTtlSeconds: 6 },
     priceChange: { stepDelaysMs: FAST_STEPS },
     failure: { stepDelaysMs: FAST_STEPS },
-    slow: { stepDelaysMs: { provisioning: 300, delivery: 4_000, completion: 200 } },
+    slow: { stepDelaysMs: { provisioning: 300, delivery: 6_000, completion: 200 } },
   };
   const sandboxes = {} as Record<SandboxRole, SandboxHandle>;
   await Promise.all(

@@ -18,7 +18,13 @@ test('a reload during provisioning resumes the same checkout', async ({ page, st
   await expect(widget.qrCode()).toHaveCount(0);
 
   await page.reload();
-  await expect(widget.root.getByRole('heading', { name: 'Preparing your eSIM' })).toBeVisible();
+  // Back on the same checkout (still issuing, or ready by now), never on the first screen.
+  await expect(
+    widget.root
+      .getByRole('heading', { name: 'Preparing your eSIM' })
+      .or(widget.root.getByRole('heading', { name: 'Install your eSIM' })),
+  ).toBeVisible();
+  await expect(widget.root.getByRole('heading', { name: 'Where are you going?' })).toHaveCount(0);
   await widget.installed();
   const purchase = await waitForWidgetEvent(page, 'esim-purchase');
   expect(purchase.detail.checkoutId).toBe(checkout.detail.checkoutId);

@@ -24,11 +24,11 @@ export interface EmbedSnippets {
 }
 
 const CHECKOUT_LISTENER = `
-  widget.addEventListener('esim-checkout', (event) => {
-    // Take the payment your way, then confirm the checkout from your server:
-    // POST /v1/partner/checkouts/{checkoutId}/confirm with your partner secret.
-    openYourPaymentForm(event.detail); // { checkoutId, amount, currency, email }
-  });`;
+widget.addEventListener('esim-checkout', (event) => {
+  // Take the payment your way, then confirm the checkout from your server:
+  // POST /v1/partner/checkouts/{checkoutId}/confirm with your partner secret.
+  openYourPaymentForm(event.detail); // { checkoutId, amount, currency, email }
+});`;
 
 /** Builds the snippets for the current options. */
 export function embedSnippets(options: EmbedOptions): EmbedSnippets {
@@ -41,19 +41,22 @@ export function embedSnippets(options: EmbedOptions): EmbedSnippets {
     `<esim-widget ${attributes}></esim-widget>`,
     ...(confirmsPayment
       ? [
+          // A file of the partner's own, not an inline script: the strict CSP below allows no inline script.
+          '<script type="module" src="/js/esim-checkout.js"></script>',
           '',
-          '<script type="module">',
-          `  const widget = document.querySelector('esim-widget');${CHECKOUT_LISTENER}`,
-          '</script>',
+          '<!-- /js/esim-checkout.js -->',
+          `const widget = document.querySelector('esim-widget');${CHECKOUT_LISTENER}`,
         ]
       : []),
   ].join('\n');
 
+  // The policy the widget's README documents (and the e2e suite enforces): only the BFF's origin, no inline
+  // anything, Trusted Types on. The logo's host joins img-src when the brand has one elsewhere.
   const csp = [
-    `script-src 'self' ${bffOrigin};`,
-    `connect-src 'self' ${bffOrigin};`,
-    `img-src 'self' ${bffOrigin} data:;`,
-    "style-src 'self';",
+    `script-src ${bffOrigin};`,
+    `connect-src ${bffOrigin};`,
+    `img-src ${bffOrigin};`,
+    "require-trusted-types-for 'script';",
   ].join('\n');
 
   const npmUsage = [
