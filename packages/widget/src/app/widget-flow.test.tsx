@@ -270,6 +270,51 @@ describe('quote and checkout', () => {
   });
 });
 
+describe('install', () => {
+  async function buyAndInstall(bff: FakeBff) {
+    const widget = await mountWidget(bff);
+    await openCheckout(widget);
+    fillCheckout(widget);
+    fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
+    await widget.view.findByRole('heading', { name: 'Install your eSIM' }, { timeout: 8000 });
+    return widget;
+  }
+
+  it('copies the activation code and confirms it in a live region', async () => {
+    const writeText = vi.fn(async () => undefined);
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    const widget = await buyAndInstall(new FakeBff());
+    fireEvent.click(widget.view.getByRole('button', { name: 'Copy Activation code' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith('ACT-CODE-123'));
+    expect(await widget.view.findByText('Activation code copied')).toBeTruthy();
+  });
+
+  it('on a computer sends the installation to the phone with a delivery link and its own QR code', async () => {
+    const bff = new FakeBff();
+    const widget = await buyAndInstall(bff);
+    fireEvent.click(widget.view.getByRole('button', { name: 'Send to my phone' }));
+    expect(await widget.view.findByText('https://bff.example/d/secret-link-token')).toBeTruthy();
+    expect(
+      widget.view.getByRole('img', { name: 'QR code with the installation link' }).tagName.toLowerCase(),
+    ).toBe('svg');
+    const request = bff.requestsTo('POST', /\/delivery-links$/)[0];
+    expect(request?.headers['x-checkout-secret']).toBe('secret_chk_quote_1_0123456789abcdef');
+    expect(request?.headers['idempotency-key']).toMatch(/^delivery-link-[0-9a-f]{32}$/);
+  });
+
+  it('tells the traveller when the order failed and lets them start again', async () => {
+    const bff = new FakeBff({ journey: ['placing', 'failed'] });
+    const widget = await mountWidget(bff);
+    await openCheckout(widget);
+    fillCheckout(widget);
+    fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
+    expect(await widget.view.findByText(/We could not issue your eSIM/, {}, { timeout: 8000 })).toBeTruthy();
+    fireEvent.click(widget.view.getByRole('button', { name: 'Start again' }));
+    expect(await widget.view.findByRole('heading', { name: 'Where are you going?' })).toBeTruthy();
+    expect(sessionStorage.getItem('esim-widget:acme:checkout')).toBeNull();
+  });
+});
+
 describe('recovery by itself', () => {
   it('replaces an expired session and repeats the request once', async () => {
     const bff = new FakeBff();
