@@ -19,7 +19,7 @@ import type {
   Quote,
   WidgetDeliveryLink,
 } from '@esim-embed/shared';
-import { CHECKOUT_TERMINAL_STATUSES } from '@esim-embed/shared';
+import { ApiErrorCodeSchema, CHECKOUT_TERMINAL_STATUSES } from '@esim-embed/shared';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import { enforceLimit } from '../security/rate-limit';
@@ -335,6 +335,14 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
       if (!(await repository.insertCheckout(record))) throw new ApiError('internal');
       logger.info('checkout created', { checkoutId: id, widgetId: config.id, mode: record.mode });
       const current = record.mode === 'direct' ? (await placement.place(id, target(widget))).record : record;
+      if (current.status === 'failed' && current.failure !== null) {
+        // The upstream refused the order outright (price_changed, insufficient_balance, …): nothing was sold,
+        // so the create answers that refusal and the widget can re-quote or explain.
+        const code = ApiErrorCodeSchema.safeParse(current.failure.code);
+        throw new ApiError(code.success ? code.data : 'internal', {
+          params: { checkoutId: id, retryable: current.failure.retryable },
+        });
+      }
       return { ...toCheckout(current), clientSecret: secrets.secretFor(id) };
     },
 

@@ -65,18 +65,20 @@ describe('sale outcomes', () => {
     expect(confirm.body.error.code).toBe('invalid_transition');
   });
 
-  it('fails a checkout whose price changed upstream, as retryable, with no order', async () => {
+  it('answers a price change between quote and order with price_changed, and sells nothing', async () => {
     const page = await openWidget(stack.server.url, 'shop');
     const held = await quote(page);
     await stack.sandbox.control.bumpPricing();
     const answer = await checkout(page, held.id);
-    expect(answer.status).toBe(201);
-    expect(answer.body.data).toMatchObject({
-      status: 'failed',
-      failure: { code: 'price_changed', retryable: true },
-    });
-    const orders = await stack.bff.widgets.get('shop')?.upstream.findOrdersByExternalRef(answer.body.data.id);
+    expect(answer.status).toBe(409);
+    expect(answer.body.error.code).toBe('price_changed');
+    expect(answer.body.error.params.retryable).toBe(true);
+    const checkoutId: string = answer.body.error.params.checkoutId;
+    const orders = await stack.bff.widgets.get('shop')?.upstream.findOrdersByExternalRef(checkoutId);
     expect(orders).toHaveLength(0);
+    // A new quote sells at the new price.
+    const again = await checkout(page, (await quote(page)).id);
+    expect(again.status).toBe(201);
   });
 
   it('mirrors a provisioning failure of the upstream order', async () => {

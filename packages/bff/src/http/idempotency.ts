@@ -46,9 +46,12 @@ const conflict = (reason: 'different_request' | 'in_progress') =>
     retryAfterSeconds: reason === 'in_progress' ? 1 : undefined,
   });
 
-/** Answers worth replaying: successes and final refusals, not "try again" ones. */
+/**
+ * Answers worth replaying: successes and final refusals (`price_changed`, `quote_consumed`, …) — not the
+ * "try again" ones (server errors, rate limits, an expired session).
+ */
 function keepAnswer(status: number): boolean {
-  return status < 500 && status !== 409 && status !== 429 && status !== 401;
+  return status < 500 && status !== 429 && status !== 401;
 }
 
 /** The idempotency middleware for one create route. */
