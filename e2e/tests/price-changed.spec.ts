@@ -1,11 +1,12 @@
 /**
  * The partner's price moves between the quote and the order (`price_changed` upstream, forced through the
- * sandbox's control API): the widget does not sell at the old price, shows the new one, and sells at it.
+ * sandbox's control API for the quoted offer): the widget does not sell at the old price, shows the new one,
+ * and sells at it once the traveller agrees.
  */
 import { amountOf, expect, test, waitForWidgetEvent } from '../support/fixtures';
 import { SandboxControl } from '../support/sandbox-control';
 import { TEST_WIDGETS } from '../support/test-config';
-import { WidgetFlow } from '../support/widget-flow';
+import { EN, WidgetFlow } from '../support/widget-flow';
 
 test('a price change at checkout shows the new price before the traveller buys', async ({
   page,
@@ -21,24 +22,23 @@ test('a price change at checkout shows the new price before the traveller buys',
   await widget.chooseDestination('Japan', 'Japan');
   await widget.choosePlan();
   const first = await waitForWidgetEvent(page, 'esim-quote');
+  const oldAmount = amountOf(first.detail.amount);
 
   await sandbox.bumpPricing(String(first.detail.offerId));
   await widget.buy();
 
-  const error = await waitForWidgetEvent(page, 'esim-error');
-  expect(error.detail.code).toBe('price_changed');
-  await expect(widget.root.getByText(/The price has changed from .+ to .+\./)).toBeVisible();
-  await expect
-    .poll(async () => (await widgetEvents()).filter((event) => event.type === 'esim-quote').length)
-    .toBe(2);
-  const [, fresh] = (await widgetEvents()).filter((event) => event.type === 'esim-quote');
-  const newAmount = amountOf(fresh?.detail.amount);
-  expect(newAmount).not.toBe(amountOf(first.detail.amount));
-  // Nothing was bought at the old price.
-  expect((await widgetEvents()).some((event) => event.type === 'esim-checkout')).toBe(false);
+  await expect(
+    widget.root.getByText(/The price has changed from .+ to .+\./),
+    'the widget shows the new price instead of selling at the old one',
+  ).toBeVisible({ timeout: 15_000 });
+  await expect(widget.qrCode()).toHaveCount(0);
+  const quotes = (await widgetEvents()).filter((event) => event.type === 'esim-quote');
+  expect(quotes.length, 'a fresh quote was fetched').toBeGreaterThanOrEqual(2);
+  const newAmount = amountOf(quotes.at(-1)?.detail.amount);
+  expect(newAmount).not.toBe(oldAmount);
 
-  await widget.root.getByRole('button', { name: /^Buy for / }).click();
+  await widget.root.getByRole('button', { name: EN.buy }).click();
   await widget.installed();
-  const checkout = await waitForWidgetEvent(page, 'esim-checkout');
-  expect(checkout.detail.amount).toBe(newAmount);
+  const purchase = await waitForWidgetEvent(page, 'esim-purchase');
+  expect(purchase.detail.amount, 'sold at the new price').toBe(newAmount);
 });
