@@ -285,3 +285,35 @@ describe('pages served by the BFF itself', () => {
     }
   });
 });
+
+describe('behind a trusted reverse proxy', () => {
+  it('counts per client IP from X-Forwarded-For through the trusted hop only', async () => {
+    const proxied = await startStack({
+      config: (url) => {
+        const config = testConfig(url);
+        return {
+          ...config,
+          trustedProxyHops: 1,
+          widgets: config.widgets.map((widget) => ({ ...widget, limits: { sessionsPerIpPerMinute: 2 } })),
+        };
+      },
+    });
+    try {
+      const session = (forwardedFor: string) =>
+        call(proxied.server.url, '/v1/sessions', {
+          method: 'POST',
+          headers: { Origin: SHOP_ORIGIN, 'X-Forwarded-For': forwardedFor },
+          body: { widgetId: 'shop' },
+        });
+      // The client forges the leftmost entry each time; the proxy appended the real address last.
+      const forged = [];
+      for (let index = 0; index < 3; index += 1)
+        forged.push((await session(`10.9.9.${index}, 203.0.113.7`)).status);
+      expect(forged).toEqual([201, 201, 429]);
+      // Another real client has its own budget.
+      expect((await session('203.0.113.8')).status).toBe(201);
+    } finally {
+      await proxied.close();
+    }
+  });
+});
