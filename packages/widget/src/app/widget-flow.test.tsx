@@ -4,7 +4,7 @@
  */
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FakeBff } from '../testing/fake-bff';
+import { defaultConfig, FakeBff } from '../testing/fake-bff';
 import { type MountedWidget, mountWidget } from '../testing/mount-widget';
 
 afterEach(() => {
@@ -375,6 +375,19 @@ describe('recovery by itself', () => {
 });
 
 describe('language and brand', () => {
+  it('shows the partner logo, and the name instead when the logo does not load', async () => {
+    const bff = new FakeBff({
+      config: { brand: { ...defaultConfig.brand, logoUrl: 'https://cdn.acme.test/logo.png' } },
+    });
+    const { view, element } = await mountWidget(bff);
+    const logo = await view.findByRole('img', { name: 'Acme Travel' });
+    expect(logo.getAttribute('src')).toBe('https://cdn.acme.test/logo.png');
+    expect(logo.getAttribute('part')).toBe('logo');
+    fireEvent.error(logo);
+    await waitFor(() => expect(element.shadowRoot?.querySelector('img')).toBeNull());
+    expect(view.getAllByText('Acme Travel').length).toBeGreaterThan(0);
+  });
+
   it('follows the locale attribute, with Russian plurals and the page language as fallback', async () => {
     document.documentElement.lang = 'de';
     const german = await mountWidget(new FakeBff());

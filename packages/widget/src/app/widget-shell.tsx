@@ -155,11 +155,7 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
     <WidgetContext.Provider value={context}>
       <div class={css.container} part="container" lang={locale}>
         <div class={css.header} part="header">
-          {brand.logoUrl ? (
-            <img class={css.logo} part="logo" src={brand.logoUrl} alt={brand.displayName} />
-          ) : (
-            <span>{brand.displayName}</span>
-          )}
+          <BrandMark name={brand.displayName} logoUrl={brand.logoUrl} />
           {context.config.environment === 'test' && <span class={css.badge}>{t('testMode')}</span>}
         </div>
         <div class={css.content} part="content">
@@ -177,6 +173,13 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
       </div>
     </WidgetContext.Provider>
   );
+}
+
+/** The partner's logo, or its name when there is no logo or the logo does not load. */
+function BrandMark({ name, logoUrl }: { name: string; logoUrl: string | null }) {
+  const [broken, setBroken] = useState(false);
+  if (!logoUrl || broken) return <span>{name}</span>;
+  return <img class={css.logo} part="logo" src={logoUrl} alt={name} onError={() => setBroken(true)} />;
 }
 
 function FooterLink({ href, text }: { href: string; text: string }) {

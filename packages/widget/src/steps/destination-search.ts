@@ -10,7 +10,10 @@ function fold(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
 }
 
-/** Destinations matching `query`, best matches first (code, then name prefix, then any word prefix). */
+/**
+ * Destinations matching `query`, best matches first (code, then name prefix, then any word prefix, then a
+ * part of a name), popular ones first among equals.
+ */
 export function searchDestinations(destinations: readonly Destination[], query: string): Destination[] {
   const wanted = fold(query);
   if (!wanted) return [];
@@ -24,8 +27,15 @@ export function searchDestinations(destinations: readonly Destination[], query: 
     else if (wanted.length > 2 && names.some((name) => name.includes(wanted))) score = 1;
     if (score) scored.push({ destination, score });
   }
+  // Equally good matches: popular destinations first (most travellers typing "Tur" mean Turkey).
+  const rank = (destination: Destination) => destination.popularity ?? Number.POSITIVE_INFINITY;
   return scored
-    .sort((a, b) => b.score - a.score || a.destination.name.localeCompare(b.destination.name))
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        rank(a.destination) - rank(b.destination) ||
+        a.destination.name.localeCompare(b.destination.name),
+    )
     .map((entry) => entry.destination);
 }
 

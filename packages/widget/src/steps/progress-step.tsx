@@ -153,7 +153,9 @@ export function ProgressStep({ handle }: ProgressStepProps) {
           status &&
           reached >= 0 && <p class={controls.visuallyHidden}>{t(journey[reached]?.message ?? 'loading')}</p>
         )}
-        {!ending && <p class={controls.hint}>{t(slow ? 'progressSlow' : 'progressPatience')}</p>}
+        {!ending && !awaitingPayment && (
+          <p class={controls.hint}>{t(slow ? 'progressSlow' : 'progressPatience')}</p>
+        )}
       </div>
       {error !== null && <ErrorNotice error={error} actions={{ retry, start_over: startOver }} />}
       {ending && (

@@ -149,6 +149,7 @@ export class FakeBff {
   readonly config: WidgetPublicConfig;
   readonly #options: FakeBffOptions;
   #sessions = 0;
+  readonly #tokens = new Set<string>();
   #quotes = 0;
   readonly #quotesById = new Map<string, Quote>();
   readonly #checkouts = new Map<string, { checkout: Checkout; secret: string; reads: number }>();
@@ -207,13 +208,14 @@ export class FakeBff {
   }
 
   #authorized(headers: Record<string, string>): boolean {
-    return headers.authorization === `Bearer token-${this.#sessions}`;
+    return this.#tokens.has(headers.authorization?.replace(/^Bearer /, '') ?? '');
   }
 
   #route(method: string, url: URL, headers: Record<string, string>, body: unknown): Response {
     const path = url.pathname;
     if (method === 'POST' && path === '/v1/sessions') {
       this.#sessions++;
+      this.#tokens.add(`token-${this.#sessions}`);
       const session: Session = {
         token: `token-${this.#sessions}`,
         expiresAt: new Date(Date.now() + 900_000).toISOString(),
