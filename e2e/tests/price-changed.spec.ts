@@ -32,7 +32,15 @@ test('a price change at checkout shows the new price before the traveller buys',
     'the widget shows the new price instead of selling at the old one',
   ).toBeVisible({ timeout: 15_000 });
   await expect(widget.qrCode()).toHaveCount(0);
-  const quotes = (await widgetEvents()).filter((event) => event.type === 'esim-quote');
+  const events = await widgetEvents();
+  expect(events.filter((event) => event.type === 'esim-error').map((event) => event.detail.code)).toContain(
+    'price_changed',
+  );
+  expect(
+    events.filter((event) => event.type === 'esim-checkout' && event.detail.amount === oldAmount),
+    'nothing was handed to checkout at the old price',
+  ).toEqual([]);
+  const quotes = events.filter((event) => event.type === 'esim-quote');
   expect(quotes.length, 'a fresh quote was fetched').toBeGreaterThanOrEqual(2);
   const newAmount = amountOf(quotes.at(-1)?.detail.amount);
   expect(newAmount).not.toBe(oldAmount);
