@@ -105,6 +105,7 @@ export function createBff(options: CreateBffOptions): Bff {
     signer,
     checkouts,
     async close() {
+      checkouts.close();
       for (const widget of widgets.values()) widget.catalog.close();
       await Promise.all([...widgets.values()].map((widget) => widget.upstream.close()));
       await store.close();

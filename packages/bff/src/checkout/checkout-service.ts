@@ -53,6 +53,11 @@ export interface CheckoutServiceOptions {
   secrets: CheckoutSecrets;
   /** How long a checkout's status is served from the store before the upstream order is read again. */
   statusCacheMs: number;
+  /**
+   * How often this instance retries the placements it postponed, so that an order is placed after an
+   * upstream outage even when nobody polls the checkout any more (the traveller closed the tab). Default 5 s.
+   */
+  resumeIntervalMs?: number;
   now?: () => number;
 }
 
@@ -77,6 +82,8 @@ export interface CheckoutService {
     body: ConfirmCheckoutRequest,
   ): Promise<PartnerCheckout>;
   partnerCancel(widgets: ReadonlyMap<string, WidgetRuntime>, id: string): Promise<PartnerCheckout>;
+  /** Stops retrying postponed placements. */
+  close(): void;
 }
 
 /** The widget's view of a checkout. */
@@ -124,6 +131,31 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
     deliveryMode: widget.config.deliveryMode,
   });
 
+  /** Checkouts whose placement this instance postponed, retried in the background. */
+  const postponed = new Map<string, WidgetRuntime>();
+  async function place(id: string, widget: WidgetRuntime): Promise<Stored<CheckoutRecord>> {
+    const placed = await placement.place(id, target(widget));
+    if (placed.record.status === 'placing' && placed.record.order === null) postponed.set(id, widget);
+    else postponed.delete(id);
+    return placed;
+  }
+  let resuming = false;
+  const resumer = setInterval(async function resumePostponedPlacements() {
+    if (resuming || postponed.size === 0) return;
+    resuming = true;
+    try {
+      for (const [id, widget] of [...postponed]) {
+        await place(id, widget).catch((error: unknown) => {
+          if (error instanceof ApiError && error.code === 'checkout_not_found') postponed.delete(id);
+          logger.warn('postponed placement failed again', { checkoutId: id, code: (error as ApiError).code });
+        });
+      }
+    } finally {
+      resuming = false;
+    }
+  }, options.resumeIntervalMs ?? 5_000);
+  resumer.unref();
+
   async function refresh(
     stored: Stored<CheckoutRecord>,
     widget: WidgetRuntime,
@@ -137,8 +169,7 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
       if (record.status === 'awaiting_payment' && Date.parse(record.expiresAt) <= time) {
         return (await repository.updateCheckout(stored, { ...record, status: 'expired' })) ?? stored;
       }
-      if (record.status === 'placing' && record.order === null)
-        return await placement.place(id, target(widget));
+      if (record.status === 'placing' && record.order === null) return await place(id, widget);
       const terminal = (CHECKOUT_TERMINAL_STATUSES as readonly string[]).includes(record.status);
       if (
         record.order === null ||
@@ -334,7 +365,7 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
       };
       if (!(await repository.insertCheckout(record))) throw new ApiError('internal');
       logger.info('checkout created', { checkoutId: id, widgetId: config.id, mode: record.mode });
-      const current = record.mode === 'direct' ? (await placement.place(id, target(widget))).record : record;
+      const current = record.mode === 'direct' ? (await place(id, widget)).record : record;
       if (current.status === 'failed' && current.failure !== null) {
         // The upstream refused the order outright (price_changed, insufficient_balance, …): nothing was sold,
         // so the create answers that refusal and the widget can re-quote or explain.
@@ -408,7 +439,7 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
         });
         if (moved === null) continue;
         logger.info('checkout confirmed', { checkoutId: id, widgetId: record.widgetId });
-        return toPartnerCheckout((await placement.place(id, target(widget))).record);
+        return toPartnerCheckout((await place(id, widget)).record);
       }
       throw new ApiError('idempotency_conflict', { status: 409, params: { reason: 'in_progress' } });
     },
@@ -429,6 +460,10 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
         }
       }
       throw new ApiError('idempotency_conflict', { status: 409, params: { reason: 'in_progress' } });
+    },
+
+    close() {
+      clearInterval(resumer);
     },
   };
 }

@@ -319,6 +319,19 @@ describe('upstream faults while the order is placed', () => {
     expect(await ordersOf('shop-429', created.id)).toHaveLength(1);
   });
 
+  it('retries a postponed placement in the background, with nobody polling (the traveller left)', async () => {
+    const { created } = await buyWithFaults('shop-429', () =>
+      stack.sandbox.control.setRateLimit(SANDBOX_KEYS.lagoon, 1),
+    );
+    expect(created.status).toBe('placing');
+    await stack.sandbox.control.setRateLimit(SANDBOX_KEYS.lagoon, null);
+    const orders = await eventually(async () => {
+      const found = await ordersOf('shop-429', created.id);
+      return found.length > 0 ? found : undefined;
+    }, 20_000);
+    expect(orders).toHaveLength(1);
+  });
+
   it('a status poll during an outage shows the last known status instead of failing', async () => {
     const page = await openWidget(stack.server.url, 'shop');
     const created = await page.post('/v1/checkouts', checkoutBody(await quoteFor(page)), {
