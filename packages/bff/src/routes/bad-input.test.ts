@@ -377,6 +377,24 @@ const CASES: Array<[string, () => Request, number, string]> = [
     422,
     'validation_failed',
   ],
+  [
+    'HEAD without a session',
+    () => ({ method: 'HEAD', path: '/v1/destinations', headers: { Origin: SHOP_ORIGIN } }),
+    401,
+    '',
+  ],
+  [
+    'HEAD of a checkout without a session',
+    () => ({ method: 'HEAD', path: `/v1/checkouts/${checkout.id}` }),
+    401,
+    '',
+  ],
+  [
+    'HEAD of a partner checkout without the secret',
+    () => ({ method: 'HEAD', path: `/v1/partner/checkouts/${checkout.id}` }),
+    401,
+    '',
+  ],
   ['unknown route', () => ({ path: '/v1/nothing-here' }), 404, 'not_found'],
   ['unknown top-level route', () => ({ path: '/wp-admin.php' }), 404, 'not_found'],
   ['wrong method on sessions', () => ({ method: 'GET', path: '/v1/sessions' }), 405, 'method_not_allowed'],
@@ -400,6 +418,8 @@ describe('bad input', () => {
     const { method, path, headers, body, rawBody } = request();
     const answer: Answer = await call(stack.server.url, path, { method, headers, body, rawBody });
     expect(answer.status).toBe(status);
+    // A HEAD answer has no body to read: its status is the whole answer.
+    if (method === 'HEAD') return;
     const envelope = ApiErrorEnvelopeSchema.parse(answer.body);
     expect(envelope.error.code).toBe(code);
     expect(envelope.meta.requestId).toBe(answer.headers.get('x-request-id'));
@@ -413,6 +433,29 @@ describe('bad input', () => {
 
   it('never logged a 500 during all of the above', () => {
     const failures = stack.logs.filter((line) => JSON.parse(line).status >= 500);
+    expect(failures).toEqual([]);
+  });
+});
+
+describe('every route with every method, without credentials', () => {
+  it('never answers 5xx', async () => {
+    const { ROUTES } = await import('./route-table');
+    const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+    const failures: string[] = [];
+    for (const route of ROUTES) {
+      const path = route.path.replace('{id}', checkout.id).replace('{code}', 'DE');
+      for (const method of methods) {
+        for (const headers of [
+          {},
+          { Origin: SHOP_ORIGIN },
+          { Origin: SHOP_ORIGIN, Authorization: 'Bearer x.y.z' },
+        ]) {
+          const answer = await call(stack.server.url, path, { method, headers });
+          if (answer.status >= 500)
+            failures.push(`${method} ${path} ${JSON.stringify(headers)} → ${answer.status}`);
+        }
+      }
+    }
     expect(failures).toEqual([]);
   });
 });

@@ -178,10 +178,11 @@ const patterns = ROUTES.map((route) => ({
   regex: new RegExp(`^${route.path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
 }));
 
-/** The methods a path answers to (empty: the path does not exist). */
+/** The methods a path answers to (empty: the path does not exist). HEAD goes wherever GET does. */
 export function allowedMethods(path: string): string[] {
   const methods = new Set<string>();
   for (const { route, regex } of patterns) if (regex.test(path)) methods.add(route.method);
+  if (methods.has('GET')) methods.add('HEAD');
   if (methods.size > 0 && path.startsWith('/v1/') && !path.startsWith('/v1/partner/')) methods.add('OPTIONS');
   return [...methods];
 }
