@@ -6,13 +6,19 @@
  */
 import type { Destination } from '@esim-embed/shared';
 
+function sharedPrefix(a: string, b: string): number {
+  let length = 0;
+  while (length < a.length && a[length] === b[length]) length++;
+  return length;
+}
+
 function fold(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
 }
 
 /**
  * Destinations matching `query`, best matches first (code, then name prefix, then any word prefix, then a
- * part of a name), popular ones first among equals.
+ * part of a name, then a near miss), popular ones first among equals.
  */
 export function searchDestinations(destinations: readonly Destination[], query: string): Destination[] {
   const wanted = fold(query);
@@ -25,6 +31,9 @@ export function searchDestinations(destinations: readonly Destination[], query: 
     else if (names.some((name) => name.startsWith(wanted))) score = 3;
     else if (names.some((name) => name.split(/[\s-]+/).some((word) => word.startsWith(wanted)))) score = 2;
     else if (wanted.length > 2 && names.some((name) => name.includes(wanted))) score = 1;
+    // A near miss ("turkey" for "türkiye", "germny"): most of the word typed right from its start.
+    else if (wanted.length >= 5 && names.some((name) => sharedPrefix(name, wanted) >= wanted.length - 2))
+      score = 0.5;
     if (score) scored.push({ destination, score });
   }
   // Equally good matches: popular destinations first (most travellers typing "Tur" mean Turkey).
