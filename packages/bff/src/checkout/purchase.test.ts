@@ -151,6 +151,18 @@ describe('status polling and catalog caching', () => {
         .find((line) => line.operation === 'createOrder');
       expect(upstreamLine).toMatchObject({ requestId: expect.stringMatching(/^req_/), widgetId: 'shop' });
       expect(upstreamLine.upstreamRequestId).toEqual(expect.any(String));
+      // The access-log line of that request names the upstream requests it caused.
+      const accessLine = cached.logs
+        .map((line) => JSON.parse(line))
+        .find((line) => line.message === 'request' && line.requestId === upstreamLine.requestId);
+      expect(accessLine).toMatchObject({
+        method: 'POST',
+        path: '/v1/checkouts',
+        status: 201,
+        widgetId: 'shop',
+      });
+      expect(accessLine.upstreamRequestIds).toContain(upstreamLine.upstreamRequestId);
+      expect(accessLine.durationMs).toEqual(expect.any(Number));
     } finally {
       await cached.close();
     }

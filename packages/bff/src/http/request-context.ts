@@ -1,8 +1,9 @@
 /**
  * @module
  * Per-request context: a request id on every answer (`X-Request-Id`, `meta.requestId`), one structured
- * access-log line per request, and an async-local scope so that lines logged deeper down (the upstream
- * client's) carry the request id and widget id too.
+ * access-log line per request (request id, widget id, method, path, status, duration and the upstream request
+ * ids it caused), and an async-local scope so that lines logged deeper down (the upstream client's) carry
+ * the request id and widget id too.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
@@ -10,8 +11,12 @@ import type { MiddlewareHandler } from 'hono';
 import type { LogFields, Logger } from '../logger';
 import type { AppEnv } from './app-env';
 
-/** Fields every log line of the current request carries. */
-const requestScope = new AsyncLocalStorage<LogFields>();
+/** The current request's log scope: fields every line carries, and the upstream request ids it caused. */
+interface RequestScope {
+  fields: LogFields;
+  upstreamRequestIds: string[];
+}
+const requestScope = new AsyncLocalStorage<RequestScope>();
 
 /** A new request id: `req_` and 20 random base64url characters. */
 export function newRequestId(): string {
@@ -23,8 +28,19 @@ export function newRequestId(): string {
  * components created once, outside any request (the upstream clients, the catalog services).
  */
 export function requestScopedLogger(base: Logger): Logger {
-  const scoped = (method: 'debug' | 'info' | 'warn' | 'error') => (message: string, fields?: LogFields) =>
-    base[method](message, { ...requestScope.getStore(), ...fields });
+  const scoped = (method: 'debug' | 'info' | 'warn' | 'error') => (message: string, fields?: LogFields) => {
+    const scope = requestScope.getStore();
+    // Remembered for the request's access-log line, whatever the level lets through.
+    const upstreamRequestId = fields?.upstreamRequestId;
+    if (
+      scope !== undefined &&
+      typeof upstreamRequestId === 'string' &&
+      !scope.upstreamRequestIds.includes(upstreamRequestId)
+    ) {
+      scope.upstreamRequestIds.push(upstreamRequestId);
+    }
+    base[method](message, { ...scope?.fields, ...fields });
+  };
   return {
     debug: scoped('debug'),
     info: scoped('info'),
@@ -37,7 +53,7 @@ export function requestScopedLogger(base: Logger): Logger {
 /** Add fields (e.g. the widget id once the session is known) to the current request's log scope. */
 export function annotateRequest(fields: LogFields): void {
   const scope = requestScope.getStore();
-  if (scope !== undefined) Object.assign(scope, fields);
+  if (scope !== undefined) Object.assign(scope.fields, fields);
 }
 
 /** Assigns the request id, runs the request in its log scope and writes the access-log line. */
@@ -45,7 +61,7 @@ export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
   return async function requestContextMiddleware(c, next) {
     const requestId = newRequestId();
     const started = performance.now();
-    const scope: LogFields = { requestId };
+    const scope: RequestScope = { fields: { requestId }, upstreamRequestIds: [] };
     c.set('requestId', requestId);
     await requestScope.run(scope, async () => {
       await next();
@@ -54,11 +70,12 @@ export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
     const status = c.res.status;
     // The path only: query strings and headers are never logged (they may carry tokens or secrets).
     logger[status >= 500 ? 'error' : 'info']('request', {
-      ...scope,
+      ...scope.fields,
       method: c.req.method,
       path: c.req.path,
       status,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
+      upstreamRequestIds: scope.upstreamRequestIds.length > 0 ? scope.upstreamRequestIds : undefined,
     });
   };
 }
