@@ -70,7 +70,8 @@ async function waitForHttp(url, timeoutMs) {
   return false;
 }
 
-build('packages/widget', '@esim-embed/widget', true);
+// The widget is required, unless an earlier build of it is there to fall back on.
+build('packages/widget', '@esim-embed/widget', !existsSync(join(root, 'packages/widget/dist/widget.js')));
 build('demo', '@esim-embed/demo', false);
 
 const children = new Set();
