@@ -103,6 +103,13 @@ describe('plans', () => {
     expect(await view.findByRole('heading', { name: 'Where are you going?' })).toBeTruthy();
   });
 
+  it('follows a country set at run time', async () => {
+    const { view, element } = await mountWidget(new FakeBff());
+    await view.findAllByRole('button', { name: /Turkey/ });
+    element.country = 'TR';
+    expect(await view.findByRole('heading', { name: /eSIM plans for Turkey/ })).toBeTruthy();
+  });
+
   it('offers another destination when a destination has no plans', async () => {
     const { view } = await mountWidget(new FakeBff(), { country: 'DE' });
     expect(await view.findByText('There are no plans for this destination right now.')).toBeTruthy();
@@ -279,6 +286,22 @@ describe('install', () => {
     await widget.view.findByRole('heading', { name: 'Install your eSIM' }, { timeout: 8000 });
     return widget;
   }
+
+  it('on an iPhone puts the iPhone install link first and leaves out "send to my phone"', async () => {
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15',
+      languages: ['en'],
+      language: 'en',
+    });
+    const widget = await buyAndInstall(new FakeBff());
+    const links = widget.view.getAllByRole('link', { name: /^Install on/ });
+    expect(links.map((link) => link.textContent)).toEqual(['Install on iPhone', 'Install on Android']);
+    expect(links[0]?.getAttribute('part')).toBe('primary-button');
+    expect(widget.view.queryByRole('button', { name: 'Send to my phone' })).toBeNull();
+    const steps = widget.view.getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent);
+    expect(steps.indexOf('On iPhone')).toBeLessThan(steps.indexOf('On Android'));
+  });
 
   it('copies the activation code and confirms it in a live region', async () => {
     const writeText = vi.fn(async () => undefined);
