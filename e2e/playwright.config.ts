@@ -12,7 +12,8 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
-  timeout: 60_000,
+  // Generous for a busy 2-core CI machine; a test normally takes 2–15 s (session expiry: about 70 s).
+  timeout: 90_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {

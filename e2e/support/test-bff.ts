@@ -5,8 +5,11 @@
  * server mounted beside it. The port is taken first, because the config must allow the BFF's own origin
  * (the demo pages live there).
  */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AppEnv, createBff, createLogger, parseConfig, resolveSecrets } from '@esim-embed/bff';
 import { partnerServer } from '@esim-embed/demo/partner-server';
@@ -15,6 +18,19 @@ import type { testBffConfig } from './test-config';
 
 const WIDGET_DIST = fileURLToPath(new URL('../../packages/widget/dist', import.meta.url));
 const DEMO_DIST = fileURLToPath(new URL('../../demo/dist', import.meta.url));
+
+/**
+ * A private copy of the built widget and demo for this run: a rebuild in the working tree while the suite
+ * runs (new chunk names) must not pull files from under a page that loaded the previous `widget.js`.
+ */
+function snapshotBuilds(): { widgetDist: string; siteRoot: string; remove(): void } {
+  const root = mkdtempSync(join(tmpdir(), 'esim-e2e-'));
+  const widgetDist = join(root, 'widget');
+  const siteRoot = join(root, 'demo');
+  cpSync(WIDGET_DIST, widgetDist, { recursive: true });
+  cpSync(DEMO_DIST, siteRoot, { recursive: true });
+  return { widgetDist, siteRoot, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
 
 /** A running test BFF. */
 export interface RunningBff {
@@ -42,6 +58,7 @@ export async function startTestBff(
     level: process.env.E2E_VERBOSE === '1' ? 'info' : 'error',
     fields: { service: 'bff', origin },
   });
+  const builds = snapshotBuilds();
   const bff = createBff({
     loaded: {
       config,
@@ -50,8 +67,8 @@ export async function startTestBff(
       source: 'e2e',
     },
     logger,
-    widgetDist: WIDGET_DIST,
-    siteRoot: DEMO_DIST,
+    widgetDist: builds.widgetDist,
+    siteRoot: builds.siteRoot,
     extraRoutes: partnerServer<AppEnv>({ bffUrl: origin, partnerSecret: secrets.partnerSecret }),
     publicOrigin: origin,
   });
@@ -64,6 +81,7 @@ export async function startTestBff(
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await bff.close();
+      builds.remove();
     },
   };
 }

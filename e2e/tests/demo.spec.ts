@@ -42,6 +42,21 @@ test('the showcase switches brand, language, theme and mode', async ({ page, sta
   await expect(page.locator('#snippet-npm')).toContainText(
     "import { defineEsimWidget } from '@esim-embed/widget'",
   );
+  await expect(page.locator('#snippet-script')).toBeHidden();
+});
+
+test('the embed snippet is copied as shown', async ({ page, stack, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.bff });
+  await page.goto(`${stack.bff}/?partner=lagoon&mode=partner_confirm&theme=dark`);
+  await new WidgetFlow(page).ready();
+  const snippet = page.locator('#snippet-script');
+  await expect(snippet).toContainText('widget-id="demo-lagoon-pay"');
+  await expect(snippet).toContainText('theme="dark"');
+  await expect(snippet).toContainText("addEventListener('esim-checkout'");
+  await page.getByRole('button', { name: 'Copy' }).first().click();
+  await expect(page.getByRole('status')).toHaveText('Copied to the clipboard.');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await snippet.textContent());
+  await expect(page.locator('#snippet-csp')).toContainText(`connect-src ${stack.bff};`);
 });
 
 test('the plain-HTML page embeds by script tag alone', async ({ page, stack }) => {
