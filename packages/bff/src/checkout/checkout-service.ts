@@ -1,9 +1,9 @@
 /**
  * @module
  * The sale: quotes and checkouts bound to the session that made them, the two checkout modes (`direct`
- * places the order at once, `partner_confirm` waits for the partner's server), status mirrored from the
- * upstream order with a short cache, installation data and delivery links for the holder of the client
- * secret, and the partner's confirm and cancel.
+ * places the order at once, `partner_confirm` waits for the partner's server), installation data and
+ * delivery links for the holder of the client secret, and the partner's confirm and cancel. Status sync and
+ * order placement live in `checkout-sync.ts` and `order-placement.ts`.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type {
@@ -19,7 +19,7 @@ import type {
   Quote,
   WidgetDeliveryLink,
 } from '@esim-embed/shared';
-import { ApiErrorCodeSchema, CHECKOUT_TERMINAL_STATUSES } from '@esim-embed/shared';
+import { ApiErrorCodeSchema } from '@esim-embed/shared';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import { enforceLimit } from '../security/rate-limit';
@@ -34,7 +34,7 @@ import {
   type QuoteRecord,
   type Stored,
 } from './checkout-record';
-import { createOrderPlacement, type PlacementTarget, withOrder } from './order-placement';
+import { createCheckoutSync } from './checkout-sync';
 
 /** Quotes stay readable this long past their expiry, so a late checkout hears `quote_expired`, not "not found". */
 const QUOTE_GRACE_MS = 60 * 60 * 1000;
@@ -122,79 +122,14 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
   const { store, logger, secrets, statusCacheMs } = options;
   const now = options.now ?? Date.now;
   const repository: CheckoutRepository = createCheckoutRepository(store);
-  const placement = createOrderPlacement({ repository, logger, leaseMs: 60_000, now });
-  /** Status refreshes in flight on this instance, so many pollers share one upstream read. */
-  const refreshing = new Map<string, Promise<Stored<CheckoutRecord>>>();
-
-  const target = (widget: WidgetRuntime): PlacementTarget => ({
-    upstream: widget.upstream,
-    deliveryMode: widget.config.deliveryMode,
+  const sync = createCheckoutSync({
+    repository,
+    logger,
+    statusCacheMs,
+    resumeIntervalMs: options.resumeIntervalMs,
+    now,
   });
-
-  /** Checkouts whose placement this instance postponed, retried in the background. */
-  const postponed = new Map<string, WidgetRuntime>();
-  async function place(id: string, widget: WidgetRuntime): Promise<Stored<CheckoutRecord>> {
-    const placed = await placement.place(id, target(widget));
-    if (placed.record.status === 'placing' && placed.record.order === null) postponed.set(id, widget);
-    else postponed.delete(id);
-    return placed;
-  }
-  let resuming = false;
-  const resumer = setInterval(async function resumePostponedPlacements() {
-    if (resuming || postponed.size === 0) return;
-    resuming = true;
-    try {
-      for (const [id, widget] of [...postponed]) {
-        await place(id, widget).catch((error: unknown) => {
-          if (error instanceof ApiError && error.code === 'checkout_not_found') postponed.delete(id);
-          logger.warn('postponed placement failed again', { checkoutId: id, code: (error as ApiError).code });
-        });
-      }
-    } finally {
-      resuming = false;
-    }
-  }, options.resumeIntervalMs ?? 5_000);
-  resumer.unref();
-
-  async function refresh(
-    stored: Stored<CheckoutRecord>,
-    widget: WidgetRuntime,
-  ): Promise<Stored<CheckoutRecord>> {
-    const id = stored.record.id;
-    const running = refreshing.get(id);
-    if (running !== undefined) return await running;
-    const work = (async () => {
-      const record = stored.record;
-      const time = now();
-      if (record.status === 'awaiting_payment' && Date.parse(record.expiresAt) <= time) {
-        return (await repository.updateCheckout(stored, { ...record, status: 'expired' })) ?? stored;
-      }
-      if (record.status === 'placing' && record.order === null) return await place(id, widget);
-      const terminal = (CHECKOUT_TERMINAL_STATUSES as readonly string[]).includes(record.status);
-      if (
-        record.order === null ||
-        terminal ||
-        (record.syncedAt !== null && time - record.syncedAt < statusCacheMs)
-      ) {
-        return stored;
-      }
-      let order: Awaited<ReturnType<typeof widget.upstream.getOrder>>;
-      try {
-        order = await widget.upstream.getOrder(record.order.id);
-      } catch (error) {
-        // A poll during an upstream outage shows the last known status rather than an error.
-        if (error instanceof ApiError && error.code === 'upstream_unavailable') return stored;
-        throw error;
-      }
-      return (await repository.updateCheckout(stored, withOrder(record, order, now()))) ?? stored;
-    })();
-    refreshing.set(id, work);
-    try {
-      return await work;
-    } finally {
-      refreshing.delete(id);
-    }
-  }
+  const { refresh, place } = sync;
 
   async function loadForWidget(
     caller: SessionCaller,
@@ -463,7 +398,7 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
     },
 
     close() {
-      clearInterval(resumer);
+      sync.close();
     },
   };
 }

@@ -1,0 +1,118 @@
+/**
+ * @module
+ * Keeping a checkout in step with the upstream: its order placed (and postponed placements retried in the
+ * background by this instance), its status mirrored from the upstream order with a short cache shared by
+ * every poller of this instance, and an unpaid `partner_confirm` checkout expired when its window ends.
+ */
+import { CHECKOUT_TERMINAL_STATUSES, type Order } from '@esim-embed/shared';
+import { ApiError } from '../errors';
+import type { Logger } from '../logger';
+import type { WidgetRuntime } from '../widgets/widget-runtime';
+import type { CheckoutRecord, CheckoutRepository, Stored } from './checkout-record';
+import { createOrderPlacement, type PlacementTarget, withOrder } from './order-placement';
+
+export interface CheckoutSyncOptions {
+  repository: CheckoutRepository;
+  logger: Logger;
+  /** How long a checkout's status is served from the store before the upstream order is read again. */
+  statusCacheMs: number;
+  /** How often postponed placements are retried. Default 5 s. */
+  resumeIntervalMs?: number | undefined;
+  now: () => number;
+}
+
+/** Places orders and refreshes checkouts. */
+export interface CheckoutSync {
+  /** Place the checkout's order now if it is `placing` and nobody else is at it (see `order-placement.ts`). */
+  place(id: string, widget: WidgetRuntime): Promise<Stored<CheckoutRecord>>;
+  /** The checkout brought up to date: expired, placed, or its order's status read again once the cache is stale. */
+  refresh(stored: Stored<CheckoutRecord>, widget: WidgetRuntime): Promise<Stored<CheckoutRecord>>;
+  /** Stops the background retries. */
+  close(): void;
+}
+
+/** The {@link CheckoutSync} of one BFF instance. */
+export function createCheckoutSync(options: CheckoutSyncOptions): CheckoutSync {
+  const { repository, logger, statusCacheMs, now } = options;
+  const placement = createOrderPlacement({ repository, logger, leaseMs: 60_000, now });
+  /** Status refreshes in flight on this instance, so many pollers share one upstream read. */
+  const refreshing = new Map<string, Promise<Stored<CheckoutRecord>>>();
+
+  const target = (widget: WidgetRuntime): PlacementTarget => ({
+    upstream: widget.upstream,
+    deliveryMode: widget.config.deliveryMode,
+  });
+
+  /** Checkouts whose placement this instance postponed, retried in the background. */
+  const postponed = new Map<string, WidgetRuntime>();
+  async function place(id: string, widget: WidgetRuntime): Promise<Stored<CheckoutRecord>> {
+    const placed = await placement.place(id, target(widget));
+    if (placed.record.status === 'placing' && placed.record.order === null) postponed.set(id, widget);
+    else postponed.delete(id);
+    return placed;
+  }
+  let resuming = false;
+  const resumer = setInterval(async function resumePostponedPlacements() {
+    if (resuming || postponed.size === 0) return;
+    resuming = true;
+    try {
+      for (const [id, widget] of [...postponed]) {
+        await place(id, widget).catch((error: unknown) => {
+          if (error instanceof ApiError && error.code === 'checkout_not_found') postponed.delete(id);
+          logger.warn('postponed placement failed again', { checkoutId: id, code: (error as ApiError).code });
+        });
+      }
+    } finally {
+      resuming = false;
+    }
+  }, options.resumeIntervalMs ?? 5_000);
+  resumer.unref();
+
+  async function refresh(
+    stored: Stored<CheckoutRecord>,
+    widget: WidgetRuntime,
+  ): Promise<Stored<CheckoutRecord>> {
+    const id = stored.record.id;
+    const running = refreshing.get(id);
+    if (running !== undefined) return await running;
+    const work = (async () => {
+      const record = stored.record;
+      const time = now();
+      if (record.status === 'awaiting_payment' && Date.parse(record.expiresAt) <= time) {
+        return (await repository.updateCheckout(stored, { ...record, status: 'expired' })) ?? stored;
+      }
+      if (record.status === 'placing' && record.order === null) return await place(id, widget);
+      const terminal = (CHECKOUT_TERMINAL_STATUSES as readonly string[]).includes(record.status);
+      if (
+        record.order === null ||
+        terminal ||
+        (record.syncedAt !== null && time - record.syncedAt < statusCacheMs)
+      ) {
+        return stored;
+      }
+      let order: Order;
+      try {
+        order = await widget.upstream.getOrder(record.order.id);
+      } catch (error) {
+        // A poll during an upstream outage shows the last known status rather than an error.
+        if (error instanceof ApiError && error.code === 'upstream_unavailable') return stored;
+        throw error;
+      }
+      return (await repository.updateCheckout(stored, withOrder(record, order, now()))) ?? stored;
+    })();
+    refreshing.set(id, work);
+    try {
+      return await work;
+    } finally {
+      refreshing.delete(id);
+    }
+  }
+
+  return {
+    place,
+    refresh,
+    close() {
+      clearInterval(resumer);
+    },
+  };
+}
