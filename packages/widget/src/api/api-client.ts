@@ -209,7 +209,9 @@ export class ApiClient {
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
       signal: this.#abort.signal,
       credentials: 'omit',
-      cache: 'no-store',
+      // Installation data and checkout status must never sit in a cache; the catalog may be revalidated
+      // with its ETag by the browser's own cache.
+      cache: request.secret ? 'no-store' : 'default',
     };
     const delays = this.#options.networkRetryDelays;
     for (let attempt = 0; ; attempt++) {

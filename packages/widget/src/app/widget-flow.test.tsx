@@ -167,6 +167,9 @@ describe('quote and checkout', () => {
     await waitFor(() => expect(bff.requestsTo('POST', /^\/v1\/checkouts$/)).toHaveLength(1));
     const checkouts = bff.requestsTo('POST', /^\/v1\/checkouts$/);
     expect(checkouts[0]?.headers['idempotency-key']).toBe('checkout-quote_1');
+    expect(bff.requestsTo('POST', /^\/v1\/quotes$/)[0]?.headers['idempotency-key']).toMatch(
+      /^quote-[0-9a-f]{32}$/,
+    );
     expect(checkouts[0]?.body).toEqual({
       quoteId: 'quote_1',
       email: 'traveller@example.com',
@@ -190,6 +193,8 @@ describe('quote and checkout', () => {
     expect(types).toContain('esim-purchase');
     const reads = bff.requestsTo('GET', /^\/v1\/checkouts\/chk_quote_1$/);
     expect(reads[0]?.headers['x-checkout-secret']).toBe('secret_chk_quote_1_0123456789abcdef');
+    expect(reads[0]?.cache).toBe('no-store');
+    expect(bff.requestsTo('GET', /\/installation$/)[0]?.cache).toBe('no-store');
   }, 15_000);
 
   it('in partner_confirm mode fires esim-checkout and waits visibly for the payment', async () => {

@@ -47,6 +47,8 @@ export function CheckoutStep({ plan, destination }: CheckoutStepProps) {
   // A second click before the re-render must not send a second request.
   const placingNow = useRef(false);
   const shownPrice = useRef(plan.price);
+  // Whether a quote was already shown: the next one is a re-quote, and the waiting text says so.
+  const [requoting, setRequoting] = useState(false);
   const emailInput = useRef<HTMLInputElement>(null);
   const termsInput = useRef<HTMLInputElement>(null);
   const money = (value: NonNegativeMoney) => formatPrice(value, locale, config.wholeRubOnly);
@@ -61,6 +63,7 @@ export function CheckoutStep({ plan, destination }: CheckoutStepProps) {
         }
         shownPrice.current = fresh.price;
         setQuote(fresh);
+        setRequoting(true);
         emit(
           new EsimQuoteEvent({
             quoteId: fresh.id,
@@ -157,7 +160,7 @@ export function CheckoutStep({ plan, destination }: CheckoutStepProps) {
             !quoteError && (
               <p class={css.secondary} aria-busy="true">
                 <span class={controls.spinner} aria-hidden="true" />
-                {t(shownPrice.current === plan.price ? 'quoting' : 'requoting')}
+                {t(requoting ? 'requoting' : 'quoting')}
               </p>
             )
           )}

@@ -24,6 +24,7 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   body: unknown;
   signal: AbortSignal | null;
+  cache: RequestCache | undefined;
 }
 
 /** A scripted failure: the next matching request answers this error (or fails at the network level). */
@@ -182,7 +183,7 @@ export class FakeBff {
     const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
     const signal = init.signal ?? null;
     const path = url.pathname + url.search;
-    this.requests.push({ method, path, headers, body, signal });
+    this.requests.push({ method, path, headers, body, signal, cache: init.cache });
     if (signal?.aborted) throw signal.reason;
 
     if (this.hanging.some((pattern) => pattern.test(path))) {
