@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     widgetDist: env.ESIM_BFF_WIDGET_DIST || besideThePackage('../../widget/dist'),
     // The demo is served at `/` in development only, unless a site root is configured explicitly.
     siteRoot: env.ESIM_BFF_SITE_ROOT || (production ? null : besideThePackage('../../../demo/dist')),
-    publicOrigin: env.ESIM_BFF_PUBLIC_ORIGIN,
+    publicOrigin: env.ESIM_BFF_PUBLIC_ORIGIN || (production ? undefined : `http://localhost:${port}`),
   });
   const server = await serveBff(bff, { port, hostname: env.HOST ?? '0.0.0.0' });
   logger.info('BFF listening', {

@@ -6,6 +6,7 @@
 import {
   CheckoutModeSchema,
   EnvironmentSchema,
+  HttpsUrlSchema,
   LocaleSchema,
   NonNegativeMoneySchema,
   WidgetBrandSchema,
@@ -46,8 +47,22 @@ export const WidgetLimitsSchema = z.strictObject({
 });
 export type WidgetLimits = z.infer<typeof WidgetLimitsSchema>;
 
-/** The widget's own brand overrides, merged over the upstream account's brand. */
-export const BrandOverridesSchema = WidgetBrandSchema.partial();
+/**
+ * The widget's own brand overrides, merged over the upstream account's brand. `logoUrl` may also be a path on
+ * the BFF's own origin (`/brand/acme.svg`); the brand is validated again before it reaches a browser.
+ */
+export const BrandOverridesSchema = WidgetBrandSchema.partial().extend({
+  logoUrl: z
+    .union([
+      z.url({ protocol: /^https$/ }),
+      z.string().regex(/^\/(?!\/)\S*$/, 'an HTTPS URL, or a path on the BFF like /brand/logo.svg'),
+    ])
+    .nullable()
+    .optional(),
+  supportUrl: HttpsUrlSchema.nullable().optional(),
+  termsUrl: HttpsUrlSchema.nullable().optional(),
+  privacyUrl: HttpsUrlSchema.nullable().optional(),
+});
 
 /** The upstream API a widget sells through. */
 export const UpstreamConfigSchema = z.strictObject({

@@ -66,6 +66,8 @@ export function defaultConfig(sandboxUrl: string = DEFAULT_SANDBOX_URL): BffConf
         checkoutMode,
         partnerSecretEnv: 'ESIM_DEMO_PARTNER_SECRET',
         defaultLocale: partner.defaultLocale,
+        // The demo serves its partners' logos (the sandbox's logo host is a placeholder that does not resolve).
+        brand: { logoUrl: `/partners/${partner.key}.svg` },
       })),
     ),
   };

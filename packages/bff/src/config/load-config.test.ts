@@ -75,6 +75,24 @@ describe('config schema', () => {
     );
   });
 
+  it('takes brand overrides with HTTPS links or a logo path on the BFF, and names anything else', () => {
+    const config = parseConfig({
+      widgets: [
+        { ...widget, brand: { logoUrl: '/brand/acme.svg', supportUrl: 'https://acme.example/help' } },
+      ],
+    });
+    expect(config.widgets[0]?.brand.logoUrl).toBe('/brand/acme.svg');
+    const message = configError(() =>
+      parseConfig({
+        widgets: [
+          { ...widget, brand: { logoUrl: 'javascript:alert(1)', termsUrl: 'http://acme.example/t' } },
+        ],
+      }),
+    );
+    expect(message).toMatch(/widgets\[0\]\.brand\.logoUrl/);
+    expect(message).toMatch(/widgets\[0\]\.brand\.termsUrl/);
+  });
+
   it('defaults live widgets to partner_confirm, which needs a partner secret', () => {
     expect(configError(() => parseConfig({ widgets: [{ ...widget, environment: 'live' }] }))).toMatch(
       /widgets\[0\]\.partnerSecretEnv: required for checkoutMode "partner_confirm"/,
