@@ -52,9 +52,14 @@ const DEMO_PARTNERS: DemoPartner[] = [
 
 /**
  * The built-in config: for each of the sandbox's three demo partners a `direct` widget (`demo-<partner>`)
- * and a `partner_confirm` widget (`demo-<partner>-pay`), as the demo's partner switcher expects.
+ * and a `partner_confirm` widget (`demo-<partner>-pay`), as the demo's partner switcher expects, allowed on
+ * this machine's usual dev ports and on the BFF's own `port`.
  */
-export function defaultConfig(sandboxUrl: string = DEFAULT_SANDBOX_URL): BffConfigInput {
+export function defaultConfig(sandboxUrl: string = DEFAULT_SANDBOX_URL, port = 8787): BffConfigInput {
+  // The BFF's own origins on another port too, so that the demo it serves there may embed the widgets.
+  const allowedOrigins = [
+    ...new Set([...LOCAL_ORIGINS, `http://localhost:${port}`, `http://127.0.0.1:${port}`]),
+  ];
   return {
     widgets: DEMO_PARTNERS.flatMap((partner) =>
       (['direct', 'partner_confirm'] as const).map((checkoutMode) => ({
@@ -62,7 +67,7 @@ export function defaultConfig(sandboxUrl: string = DEFAULT_SANDBOX_URL): BffConf
         displayName: partner.displayName,
         environment: 'test' as const,
         upstream: { baseUrl: sandboxUrl, apiKeyEnv: partner.apiKeyEnv },
-        allowedOrigins: LOCAL_ORIGINS,
+        allowedOrigins,
         checkoutMode,
         partnerSecretEnv: 'ESIM_DEMO_PARTNER_SECRET',
         defaultLocale: partner.defaultLocale,

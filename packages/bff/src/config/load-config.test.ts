@@ -204,6 +204,10 @@ describe('loadConfig', () => {
       expect.arrayContaining(['http://localhost:8787', 'http://127.0.0.1:8787']),
     );
     expect(loaded.secrets.get('demo-aurora')?.apiKey).toBe(SANDBOX_KEYS.aurora);
+    const elsewhere = loadConfig({ PORT: '9797' }, quietLogger().logger);
+    expect(elsewhere.config.widgets[0]?.allowedOrigins).toEqual(
+      expect.arrayContaining(['http://localhost:8787', 'http://localhost:9797', 'http://127.0.0.1:9797']),
+    );
     expect(configError(() => loadConfig({ NODE_ENV: 'production' }, quietLogger().logger))).toMatch(
       /ESIM_BFF_CONFIG is not set/,
     );

@@ -121,7 +121,11 @@ export function loadConfig(env: Env, logger: Logger): LoadedConfig {
     }
     const sandboxUrl = env.ESIM_BFF_SANDBOX_URL || DEFAULT_SANDBOX_URL;
     logger.warn('no ESIM_BFF_CONFIG: using the built-in demo config against the sandbox', { sandboxUrl });
-    const config = parseConfig(defaultConfig(sandboxUrl), 'the built-in demo config');
+    const port = Number(env.PORT ?? 8787);
+    const config = parseConfig(
+      defaultConfig(sandboxUrl, Number.isInteger(port) && port > 0 ? port : 8787),
+      'the built-in demo config',
+    );
     const withDemoSecrets: Env = { ...DEMO_SECRET_DEFAULTS, ...definedOnly(env) };
     return {
       config,
