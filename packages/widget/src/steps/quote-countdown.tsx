@@ -31,7 +31,8 @@ export function QuoteCountdown({ expiresAt, onExpired }: QuoteCountdownProps) {
   }, [now, deadline]);
 
   return (
-    <p class={secondary} role="timer">
+    // `timer` is read on demand; `aria-live="off"` keeps it so inside the step's polite region.
+    <p class={secondary} role="timer" aria-live="off">
       {t('priceHeld', { time: formatCountdown(remaining) })}
     </p>
   );
