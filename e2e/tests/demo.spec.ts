@@ -63,5 +63,6 @@ test('the plain-HTML page embeds by script tag alone', async ({ page, stack }) =
   await page.goto(`${stack.bff}/plain.html`);
   const widget = new WidgetFlow(page);
   await widget.ready();
+  await expectNoSeriousA11yViolations(page, 'plain page');
   expect((await waitForWidgetEvent(page, 'esim-ready')).detail.widgetId).toBe('demo-lagoon');
 });

@@ -3,6 +3,7 @@
  * `<esim-widget>`; each mount opens the store again, leaving the route aborts what was in flight, and nothing
  * logs an error or keeps running on the page afterwards.
  */
+import { expectNoSeriousA11yViolations } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import { WidgetFlow } from '../support/widget-flow';
 
@@ -22,6 +23,7 @@ test('mounting and unmounting the widget through SPA routes leaves no errors', a
   await page.getByRole('link', { name: 'Mobile data', exact: true }).click();
   const widget = new WidgetFlow(page);
   await widget.ready();
+  await expectNoSeriousA11yViolations(page, 'SPA route with the widget');
 
   // Leave while the widget is busy (plans loading), come back, leave again at once.
   await widget.chooseDestination('France', 'France');
