@@ -1,0 +1,92 @@
+/**
+ * Recovery without the traveller's help (lost session, lost network, a reload mid-purchase) and before a
+ * session exists (origin refused, BFF unavailable).
+ */
+import { fireEvent } from '@testing-library/preact';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeBff } from '../testing/fake-bff';
+import { mountWidget } from '../testing/mount-widget';
+import { cleanUpPage, fillCheckout, openCheckout, openPlans } from '../testing/traveller';
+
+afterEach(cleanUpPage);
+
+describe('recovery by itself', () => {
+  it('replaces an expired session and repeats the request once', async () => {
+    const bff = new FakeBff();
+    const widget = await mountWidget(bff);
+    await widget.view.findAllByRole('button', { name: /Turkey/ });
+    bff.failNext('GET', /^\/v1\/destinations\/TR\/plans/, 'widget_session_invalid', 401);
+    await openPlans(widget);
+    expect(bff.requestsTo('POST', /^\/v1\/sessions$/)).toHaveLength(2);
+    expect(bff.requestsTo('GET', /^\/v1\/destinations\/TR\/plans/).at(-1)?.headers.authorization).toBe(
+      'Bearer token-2',
+    );
+  });
+
+  it('retries after a network loss without the traveller doing anything', async () => {
+    const bff = new FakeBff();
+    bff.failNext('GET', /^\/v1\/destinations/, 'network');
+    const widget = await mountWidget(bff);
+    expect(await widget.view.findAllByRole('button', { name: /Turkey/ }, { timeout: 3000 })).toHaveLength(2);
+    expect(bff.requestsTo('GET', /^\/v1\/destinations/)).toHaveLength(2);
+  });
+
+  it('when the network stays down, says so and tries again as soon as the browser is online', async () => {
+    const bff = new FakeBff();
+    for (let i = 0; i < 4; i++) bff.failNext('GET', /^\/v1\/destinations/, 'network');
+    const widget = await mountWidget(bff);
+    expect(await widget.view.findByText(/You seem to be offline/, {}, { timeout: 9000 })).toBeTruthy();
+    // Preact runs effects after the next frame: let the notice start listening before the network returns.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    window.dispatchEvent(new Event('online'));
+    expect(await widget.view.findAllByRole('button', { name: /Turkey/ })).toHaveLength(2);
+  }, 15_000);
+
+  it('resumes a checkout after a reload from sessionStorage', async () => {
+    const bff = new FakeBff({ config: { checkoutMode: 'partner_confirm' }, journey: ['awaiting_payment'] });
+    const first = await mountWidget(bff);
+    await openCheckout(first);
+    fillCheckout(first);
+    fireEvent.click(first.view.getByRole('button', { name: 'Buy for $4.50' }));
+    await first.view.findByRole('heading', { name: 'Complete your payment' });
+    first.element.remove();
+    const second = await mountWidget(bff);
+    expect(await second.view.findByRole('heading', { name: 'Complete your payment' })).toBeTruthy();
+    expect(bff.requestsTo('POST', /^\/v1\/checkouts$/)).toHaveLength(1);
+  });
+
+  it('shows the end of a failed checkout and starts again', async () => {
+    sessionStorage.setItem(
+      'esim-widget:acme:checkout',
+      JSON.stringify({ id: 'chk_gone', clientSecret: 'x'.repeat(20) }),
+    );
+    const bff = new FakeBff();
+    const widget = await mountWidget(bff);
+    expect(await widget.view.findByText(/We could not find this purchase/)).toBeTruthy();
+    fireEvent.click(widget.view.getByRole('button', { name: 'Start again' }));
+    expect(await widget.view.findByRole('heading', { name: 'Where are you going?' })).toBeTruthy();
+    expect(sessionStorage.getItem('esim-widget:acme:checkout')).toBeNull();
+  });
+});
+
+describe('before a session', () => {
+  it('says the store is not available here when the origin is refused, without a pointless retry', async () => {
+    const bff = new FakeBff();
+    bff.failNext('POST', /^\/v1\/sessions$/, 'widget_origin_forbidden', 403);
+    const { view, events } = await mountWidget(bff);
+    expect(await view.findByText('This store is not available on this website right now.')).toBeTruthy();
+    expect(view.queryByRole('button')).toBeNull();
+    expect(events.find((event) => event.type === 'esim-error')?.detail).toEqual({
+      code: 'widget_origin_forbidden',
+      requestId: 'req_test',
+    });
+  });
+
+  it('offers a retry when the BFF is unavailable, and recovers', async () => {
+    const bff = new FakeBff();
+    bff.failNext('POST', /^\/v1\/sessions$/, 'upstream_unavailable', 503);
+    const { view } = await mountWidget(bff);
+    fireEvent.click(await view.findByRole('button', { name: 'Try again' }));
+    expect(await view.findByRole('heading', { name: 'Where are you going?' })).toBeTruthy();
+  });
+});

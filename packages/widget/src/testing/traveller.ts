@@ -1,0 +1,48 @@
+/**
+ * @module
+ * What a traveller does in the widget, as test steps: open a destination's plans, choose a plan, fill in
+ * the checkout, buy until the installation shows. Also the per-test cleanup of the page.
+ */
+import { fireEvent } from '@testing-library/preact';
+import { vi } from 'vitest';
+import type { FakeBff } from './fake-bff';
+import { type MountedWidget, mountWidget } from './mount-widget';
+
+/** Empties the page, the tab's storage and the stubs between tests. */
+export function cleanUpPage(): void {
+  document.body.replaceChildren();
+  sessionStorage.clear();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+}
+
+/** Opens Turkey's plans from the destination list. */
+export async function openPlans({ view }: MountedWidget): Promise<void> {
+  fireEvent.click((await view.findAllByRole('button', { name: /Turkey/ }))[0] as HTMLElement);
+  await view.findByRole('heading', { name: /eSIM plans for Turkey/ });
+  await view.findAllByRole('button', { name: /^Choose / });
+}
+
+/** Opens the checkout of a plan of Turkey and waits for its held price. */
+export async function openCheckout(widget: MountedWidget, planLabel = /1 GB, 7 days/): Promise<void> {
+  await openPlans(widget);
+  fireEvent.click(widget.view.getByRole('button', { name: planLabel }));
+  await widget.view.findByRole('heading', { name: 'Your eSIM' });
+  await widget.view.findByRole('timer');
+}
+
+/** Types an email and accepts the terms. */
+export function fillCheckout({ view }: MountedWidget, email = 'traveller@example.com'): void {
+  fireEvent.input(view.getByLabelText('Email'), { target: { value: email } });
+  fireEvent.click(view.getByLabelText(/I accept the terms/));
+}
+
+/** Buys the cheapest plan of Turkey and waits for the installation. */
+export async function buyAndInstall(bff: FakeBff): Promise<MountedWidget> {
+  const widget = await mountWidget(bff);
+  await openCheckout(widget);
+  fillCheckout(widget);
+  fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
+  await widget.view.findByRole('heading', { name: 'Install your eSIM' }, { timeout: 8000 });
+  return widget;
+}
