@@ -106,8 +106,12 @@ export function staticAssetRoutes(options: StaticAssetsOptions): Hono<AppEnv> {
     const path = await fileUnder(options.siteRoot, c.req.path);
     if (path === null) return await next();
     const hashed = c.req.path.startsWith('/assets/');
+    // Images here may be brand logos (`logoUrl: /partners/…`) shown by the widget on partner pages of other
+    // sites; the app-wide `same-site` resource policy would block them there.
+    const image = /\.(svg|png|jpe?g|gif|webp)$/i.test(path);
     return await serveFile(path, {
       'Cache-Control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
+      ...(image ? { 'Cross-Origin-Resource-Policy': 'cross-origin' } : {}),
     });
   });
 
