@@ -109,6 +109,22 @@ describe('quote and checkout', () => {
     });
   });
 
+  it('goes on to the installation once the partner has confirmed the payment', async () => {
+    const bff = new FakeBff({
+      config: { checkoutMode: 'partner_confirm' },
+      journey: ['awaiting_payment', 'placing', 'provisioning', 'ready'],
+    });
+    const widget = await mountWidget(bff);
+    await openCheckout(widget);
+    fillCheckout(widget);
+    fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
+    expect(await widget.view.findByRole('heading', { name: 'Complete your payment' })).toBeTruthy();
+    expect(
+      await widget.view.findByRole('heading', { name: 'Install your eSIM' }, { timeout: 10_000 }),
+    ).toBeTruthy();
+    expect(widget.events.map((event) => event.type)).toContain('esim-purchase');
+  });
+
   it('re-quotes when the price hold runs out and shows a changed price before buying', async () => {
     const bff = new FakeBff({ quoteTtlMs: 1200, quotePrices: [450, 500] });
     const widget = await mountWidget(bff);
