@@ -21,6 +21,8 @@ export interface PageServer {
 export interface PageServerOptions {
   /** Loopback address to listen on (`127.0.0.1`, `127.0.0.2` for a second origin). */
   host: string;
+  /** The host name pages are opened with (`localhost`: another site than the BFF on 127.0.0.1). */
+  hostname?: string;
   /** Values for `{{name}}` placeholders, before the query's. */
   values: Record<string, string>;
   /** Extra headers per page path (`/strict-csp.html`), with placeholders filled too. */
@@ -76,7 +78,7 @@ export async function startPageServer(options: PageServerOptions): Promise<PageS
   });
   const { port } = server.address() as AddressInfo;
   return {
-    origin: `http://${options.host}:${port}`,
+    origin: `http://${options.hostname ?? options.host}:${port}`,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -67,8 +67,11 @@ async function main(): Promise<void> {
 
   // The partner pages: one origin every test widget allows, one that none does.
   const pageValues: Record<string, string> = {};
+  // Partner pages on another site than the BFF (localhost vs 127.0.0.1), as on the web: what works only
+  // same-site (cookies, CORP) would fail here as it would for a real partner.
   const pages = await startPageServer({
     host: '127.0.0.1',
+    hostname: 'localhost',
     values: pageValues,
     headers: { '/strict-csp.html': { 'Content-Security-Policy': STRICT_CSP } },
   });

@@ -66,9 +66,8 @@ export function testBffConfig(options: {
     environment: 'test' as const,
     upstream: { baseUrl: options.sandboxes[role], apiKeyEnv: keyEnv(key), timeoutMs: 5_000 },
     allowedOrigins: options.allowedOrigins,
-    // The sandbox's logo host (https://assets.sandbox…) does not resolve offline, and the config accepts only
-    // absolute URLs while the BFF accepts only HTTPS or its own origin's paths: no logo, the name is shown.
-    brand: { logoUrl: null },
+    // The sandbox's logo host does not resolve offline: the BFF serves the demo's partner logos itself.
+    brand: { logoUrl: `/partners/${key === 'root' ? 'globetrotter' : key}.svg` },
     checkoutMode: confirm ? ('partner_confirm' as const) : ('direct' as const),
     ...(confirm ? { partnerSecretEnv: 'E2E_PARTNER_SECRET' } : {}),
     // Generous limits: the suite opens many sessions from one IP.

@@ -15,6 +15,18 @@ test('two widgets on one page do not interfere', async ({ page, stack }) => {
   await waitForWidgetEvent(page, 'esim-ready', TEST_WIDGETS.direct);
   await waitForWidgetEvent(page, 'esim-ready', TEST_WIDGETS.rub);
 
+  // Each in its partner's brand: its own logo, loaded (served by the BFF to a page on another site).
+  for (const [flow, logo] of [
+    [usd, 'globetrotter.svg'],
+    [rub, 'aurora.svg'],
+  ] as const) {
+    const image = flow.root.locator('[part~="logo"]');
+    await expect(image).toHaveAttribute('src', new RegExp(`/partners/${logo}$`));
+    await expect
+      .poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth))
+      .toBeGreaterThan(0);
+  }
+
   // Whole roubles in the RUB widget, dollars and cents in the other.
   const rubPrices = await rub.root.locator('[part~="destination"]').allInnerTexts();
   expect(rubPrices.join(' ')).toContain('₽');
