@@ -18,7 +18,7 @@ import {
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ sandbox: { quoteTtlSeconds: 1 } });
+  stack = await startStack({ sandbox: { quoteTtlSeconds: 3 } });
 });
 afterAll(async () => {
   await stack?.close();
@@ -52,7 +52,7 @@ describe('sale outcomes', () => {
   it('expires a partner_confirm checkout whose payment window ran out, and will not confirm it', async () => {
     const page = await openWidget(stack.server.url, 'shop-pay');
     const created = (await checkout(page, (await quote(page)).id)).body.data;
-    expect(Date.parse(created.expiresAt)).toBeLessThanOrEqual(Date.now() + 1_500);
+    expect(Date.parse(created.expiresAt)).toBeLessThanOrEqual(Date.now() + 3_500);
     await pause(Math.max(0, Date.parse(created.expiresAt) - Date.now()) + 50);
     const status = await page.get(`/v1/checkouts/${created.id}`, {
       [CHECKOUT_SECRET_HEADER]: created.clientSecret,
