@@ -56,8 +56,12 @@ export interface EsimErrorDetail {
 
 const EVENT_INIT = { bubbles: true, composed: true } as const;
 
+// A server runtime without `CustomEvent` must still be able to import the package: extend a stand-in there.
+const CustomEventBase: typeof CustomEvent =
+  globalThis.CustomEvent ?? (class {} as unknown as typeof CustomEvent);
+
 /** Fired once the session is open and the first screen is shown. */
-export class EsimReadyEvent extends CustomEvent<EsimReadyDetail> {
+export class EsimReadyEvent extends CustomEventBase<EsimReadyDetail> {
   static readonly eventName = 'esim-ready';
   constructor(detail: EsimReadyDetail) {
     super(EsimReadyEvent.eventName, { ...EVENT_INIT, detail });
@@ -65,7 +69,7 @@ export class EsimReadyEvent extends CustomEvent<EsimReadyDetail> {
 }
 
 /** Fired when a plan is quoted (also on every re-quote). */
-export class EsimQuoteEvent extends CustomEvent<EsimQuoteDetail> {
+export class EsimQuoteEvent extends CustomEventBase<EsimQuoteDetail> {
   static readonly eventName = 'esim-quote';
   constructor(detail: EsimQuoteDetail) {
     super(EsimQuoteEvent.eventName, { ...EVENT_INIT, detail });
@@ -73,7 +77,7 @@ export class EsimQuoteEvent extends CustomEvent<EsimQuoteDetail> {
 }
 
 /** Fired when a checkout is created; in `partner_confirm` mode the host takes the payment now. */
-export class EsimCheckoutEvent extends CustomEvent<EsimCheckoutDetail> {
+export class EsimCheckoutEvent extends CustomEventBase<EsimCheckoutDetail> {
   static readonly eventName = 'esim-checkout';
   constructor(detail: EsimCheckoutDetail) {
     super(EsimCheckoutEvent.eventName, { ...EVENT_INIT, detail });
@@ -81,7 +85,7 @@ export class EsimCheckoutEvent extends CustomEvent<EsimCheckoutDetail> {
 }
 
 /** Fired when the eSIM is ready to install. */
-export class EsimPurchaseEvent extends CustomEvent<EsimPurchaseDetail> {
+export class EsimPurchaseEvent extends CustomEventBase<EsimPurchaseDetail> {
   static readonly eventName = 'esim-purchase';
   constructor(detail: EsimPurchaseDetail) {
     super(EsimPurchaseEvent.eventName, { ...EVENT_INIT, detail });
@@ -89,7 +93,7 @@ export class EsimPurchaseEvent extends CustomEvent<EsimPurchaseDetail> {
 }
 
 /** Fired when a request fails; the widget itself offers the traveller a way forward. */
-export class EsimErrorEvent extends CustomEvent<EsimErrorDetail> {
+export class EsimErrorEvent extends CustomEventBase<EsimErrorDetail> {
   static readonly eventName = 'esim-error';
   constructor(detail: EsimErrorDetail) {
     super(EsimErrorEvent.eventName, { ...EVENT_INIT, detail });
