@@ -5,7 +5,8 @@
  * URLs to the tests through `E2E_STACK`, and returns the teardown that stops it.
  */
 import { type ChildProcess, execSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { chromiumPath } from '../browser';
@@ -14,10 +15,34 @@ import { STACK_ENV, type StackUrls } from './stack-urls';
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const PNPM = 'npx -y pnpm@12.21.0';
 
-/** Builds a package when its output is missing (`E2E_REBUILD=1` rebuilds anyway). */
-function ensureBuilt(output: string, filter: string): void {
-  if (existsSync(`${REPO}${output}`) && process.env.E2E_REBUILD !== '1') return;
-  console.log(`[e2e] ${output} is missing: building ${filter}…`);
+/** The newest modification time of the files under `paths` (0 when none exists). */
+function newestChange(paths: string[]): number {
+  let newest = 0;
+  for (const path of paths.map((relative) => `${REPO}${relative}`)) {
+    if (!existsSync(path)) continue;
+    const info = statSync(path);
+    if (!info.isDirectory()) {
+      newest = Math.max(newest, info.mtimeMs);
+      continue;
+    }
+    for (const entry of readdirSync(path, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    }
+  }
+  return newest;
+}
+
+/**
+ * Builds a package when its output is missing or older than its sources, so that the suite never runs a
+ * stale build (`E2E_REBUILD=1` rebuilds anyway).
+ */
+function ensureBuilt(output: string, sources: string[], filter: string): void {
+  const built = existsSync(`${REPO}${output}`) ? statSync(`${REPO}${output}`).mtimeMs : 0;
+  const stale = built === 0 || newestChange(sources) > built;
+  if (!stale && process.env.E2E_REBUILD !== '1') return;
+  console.log(
+    `[e2e] ${output} is ${built === 0 ? 'missing' : 'older than its sources'}: building ${filter}…`,
+  );
   execSync(`${PNPM} --filter ${filter} build`, { cwd: REPO, stdio: 'inherit' });
 }
 
@@ -51,8 +76,16 @@ function startStack(): Promise<{ child: ChildProcess; urls: StackUrls }> {
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   chromiumPath(); // fail before building anything when there is no browser
-  ensureBuilt('packages/widget/dist/widget.js', '@esim-embed/widget');
-  ensureBuilt('demo/dist/index.html', '@esim-embed/demo');
+  ensureBuilt(
+    'packages/widget/dist/widget.js',
+    ['packages/widget/src', 'packages/shared/src'],
+    '@esim-embed/widget',
+  );
+  ensureBuilt(
+    'demo/dist/index.html',
+    ['demo/src', 'demo/public', 'demo/spa', 'demo/index.html', 'packages/widget/dist/lib'],
+    '@esim-embed/demo',
+  );
   const { child, urls } = await startStack();
   process.env[STACK_ENV] = JSON.stringify(urls);
   return async () => {

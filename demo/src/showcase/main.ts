@@ -91,11 +91,7 @@ function start(): void {
   const widget = document.createElement('esim-widget');
   slot.append(widget);
 
-  const payment = partnerPaymentDialog(() => ({
-    partner: state.partner,
-    widgetId: state.partner.widgetIds[state.mode],
-    locale: state.locale,
-  }));
+  const payment = partnerPaymentDialog(() => ({ partner: state.partner, locale: state.locale }));
   showWidgetEvents(slot, byId('event-log'));
   slot.addEventListener('esim-checkout', (event) => {
     const handOff = (event as CustomEvent<CheckoutHandOff>).detail;

@@ -52,9 +52,7 @@ export function formatAmount(amountMinor: number, currency: string, locale: stri
  * Wires the payment dialog. `open` shows it for a checkout; paying calls the partner server, which confirms
  * the checkout with the BFF.
  */
-export function partnerPaymentDialog(
-  current: () => { partner: DemoPartner; widgetId: string; locale: string },
-) {
+export function partnerPaymentDialog(current: () => { partner: DemoPartner; locale: string }) {
   const ui: PaymentDialogElements = {
     dialog: element('pay-dialog'),
     form: element('pay-form'),
@@ -79,7 +77,7 @@ export function partnerPaymentDialog(
       const response = await fetch(PARTNER_PAYMENTS_PATH, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ checkoutId: checkout.checkoutId, widgetId: current().widgetId }),
+        body: JSON.stringify({ checkoutId: checkout.checkoutId }),
       });
       if (!response.ok) {
         const body = (await response.json().catch(() => null)) as { error?: { code?: string } } | null;
