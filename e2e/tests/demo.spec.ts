@@ -27,6 +27,7 @@ test('the showcase switches brand, language, theme and mode', async ({ page, sta
   await expect(widget.root.getByRole('heading', { name: 'Wohin reisen Sie?' })).toBeVisible();
   await page.getByRole('radio', { name: 'Dark' }).check();
   await expect(page.locator('esim-widget')).toHaveAttribute('theme', 'dark');
+  await expectNoSeriousA11yViolations(page, 'showcase in dark, German, RUB');
   await page.getByRole('radio', { name: 'Partner payment' }).check();
   await expect(page.locator('esim-widget')).toHaveAttribute('widget-id', 'demo-aurora-pay');
   await expect(page).toHaveURL(/partner=aurora/);
@@ -57,6 +58,17 @@ test('the embed snippet is copied as shown', async ({ page, stack, context }) =>
   await expect(page.getByRole('status')).toHaveText('Copied to the clipboard.');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await snippet.textContent());
   await expect(page.locator('#snippet-csp')).toContainText(`connect-src ${stack.bff};`);
+});
+
+test('the showcase fits a phone screen', async ({ page, stack }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto(`${stack.bff}/?partner=aurora&locale=ru&theme=dark&mode=partner_confirm`);
+  await expect(page.locator('esim-widget').getByRole('heading', { name: 'Куда вы едете?' })).toBeVisible();
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+  ).toBeLessThanOrEqual(0);
+  await expect(page.getByRole('radio', { name: /Аврора/ })).toBeChecked();
+  await expectNoSeriousA11yViolations(page, 'showcase on a phone');
 });
 
 test('the plain-HTML page embeds by script tag alone', async ({ page, stack }) => {
