@@ -6,6 +6,8 @@
  * commands by id.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { fileURLToPath } from 'node:url';
 
 const BENCH_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -47,7 +49,7 @@ export interface BenchChild<Info> {
 export async function startChild<Info>(
   script: string,
   options: unknown,
-  { timeoutMs = 120_000, nodeArgs = [] as string[] } = {},
+  { timeoutMs = 120_000, nodeArgs = [] as string[], stdout = 'inherit' as 'inherit' | 'ignore' } = {},
 ): Promise<BenchChild<Info>> {
   const child: ChildProcess = spawn(
     process.execPath,
@@ -58,7 +60,7 @@ export async function startChild<Info>(
       fileURLToPath(new URL(script, import.meta.url)),
       JSON.stringify(options),
     ],
-    { cwd: BENCH_ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env } },
+    { cwd: BENCH_ROOT, stdio: ['ignore', stdout, 'inherit', 'ipc'], env: { ...process.env } },
   );
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 1;
@@ -126,13 +128,39 @@ export function childOptions<T>(): T {
   return JSON.parse(raw) as T;
 }
 
-/** Announce readiness and serve the harness's commands. */
+let profiler: Session | undefined;
+
+/**
+ * Commands every child answers: `cpu` (user + system CPU time used so far, µs), and `profileStart` /
+ * `profileStop` (a V8 CPU profile of just the window between them, written to the given file).
+ */
+const BUILT_IN_COMMANDS = {
+  cpu(): number {
+    const usage = process.cpuUsage();
+    return usage.user + usage.system;
+  },
+  async profileStart(): Promise<void> {
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  },
+  async profileStop({ file }: { file: string }): Promise<void> {
+    if (!profiler) throw new Error('no profile was started');
+    const { profile } = await profiler.post('Profiler.stop');
+    writeFileSync(file, JSON.stringify(profile));
+    profiler.disconnect();
+    profiler = undefined;
+  },
+};
+
+/** Announce readiness and serve the harness's commands (plus `cpu`, answered by every child). */
 export function serveParent(info: unknown, handlers: CommandHandlers, onStop?: () => Promise<void>): void {
   const send = (message: ReadyMessage<unknown> | AnswerMessage) => process.send?.(message);
   process.on('message', (raw) => {
     const message = raw as CommandMessage;
     if (message.type !== 'command') return;
-    const handler = handlers[message.name];
+    const handler = (BUILT_IN_COMMANDS as CommandHandlers)[message.name] ?? handlers[message.name];
     Promise.resolve()
       .then(() => {
         if (!handler) throw new Error(`unknown command ${message.name}`);

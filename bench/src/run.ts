@@ -10,13 +10,19 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromiumPath } from '../../e2e/browser';
+import { bffLoadSection, type LoadSettings } from './bff-load';
+import { catalogScaleSection } from './catalog-scale';
+import { startChild } from './child-process';
 import { machineInfo, renderReport, type Section } from './report';
 import { weighBuild, widgetWeightSection } from './widget-weight';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const PNPM = 'npx -y pnpm@12.21.0';
-const ALL = ['weight'] as const;
+const ALL = ['weight', 'bff', 'catalog'] as const;
 type SectionName = (typeof ALL)[number];
+
+/** Bounded loads: 20 connections, 3 rounds of 2 s per server, then a 500-request sequential probe. */
+const LOAD: LoadSettings = { connections: 20, durationSeconds: 2, rounds: 3, probeRequests: 500 };
 
 /** Builds a package; a failing build (e.g. a broken size budget) is reported but measured all the same. */
 function build(filter: string, output: string): void {
@@ -47,6 +53,13 @@ async function main(): Promise<void> {
   const sections: Section[] = [];
   const weights = weighBuild();
   if (wanted.has('weight')) sections.push(widgetWeightSection(weights));
+  const load = await startChild<unknown>('load-runner.ts', {});
+  try {
+    if (wanted.has('bff')) sections.push(await bffLoadSection(load, LOAD));
+    if (wanted.has('catalog')) sections.push(await catalogScaleSection(load));
+  } finally {
+    await load.stop();
+  }
 
   const date = new Date().toISOString().slice(0, 10);
   const folder = fileURLToPath(new URL('../reports/', import.meta.url));

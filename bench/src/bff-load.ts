@@ -1,0 +1,514 @@
+/**
+ * @module
+ * BFF throughput and latency: five widget routes, each beside (a) a bare Hono route on `@hono/node-server`
+ * answering the same bytes — the limit — and (b) the sandbox answering the corresponding upstream call
+ * directly. Every server runs in its own process and the load comes from a third one. Also counts the TCP
+ * connections the sandbox accepts while the BFF calls it, to show the keep-alive pool at work.
+ */
+import { SANDBOX_KEYS } from '@esim-embed/sandbox';
+import { BENCH_ENV, BENCH_ORIGIN, BENCH_WIDGET, benchConfig } from './bench-config';
+import { call } from './bench-http';
+import { type BenchChild, startChild } from './child-process';
+import type { LoadSpec, ProbeResult, RequestVariant, ThroughputResult } from './load-spec';
+import { type Check, check, fmt, type Section, table } from './report';
+import type { BareRoute } from './servers/bare-server';
+import type { BffInfo } from './servers/bff-server';
+import type { ConnectionCounts, SandboxInfo } from './servers/sandbox-server';
+
+/** How hard and how long each load runs. */
+export interface LoadSettings {
+  connections: number;
+  /** Seconds of one measured run. */
+  durationSeconds: number;
+  /** Rounds of bare → BFF → upstream runs per route; the best round of each server counts. */
+  rounds: number;
+  probeRequests: number;
+}
+
+/** A server's figures on one route: its best throughput round and its probe. */
+export interface ServerFigures {
+  best: ThroughputResult;
+  /** Requests per second of every round, in order. */
+  rounds: number[];
+  probe: ProbeResult;
+  failures: number;
+  /** Requests per CPU-second of the server process over all rounds. */
+  perCpuSecond: number;
+}
+
+/** One route measured on the three servers. */
+interface RouteLoad {
+  name: string;
+  label: string;
+  bff: LoadSpec;
+  bare: LoadSpec;
+  upstream: LoadSpec | null;
+  /** BFF/bare requests-per-second target, if the route has one. */
+  rpsTarget?: number;
+  /** BFF − upstream p50 target (ms), if the route has one. */
+  addedP50Target?: number;
+}
+
+/** One throughput run with the CPU time the server under test spent on it; a warm-up run first if asked. */
+async function measured(
+  load: BenchChild<unknown>,
+  server: BenchChild<unknown>,
+  spec: LoadSpec,
+  warmUp: boolean,
+): Promise<ThroughputResult> {
+  if (warmUp) await load.ask<ThroughputResult>('run', { ...spec, durationSeconds: 1 });
+  const before = await server.ask<number>('cpu');
+  const result = await load.ask<ThroughputResult>('run', spec);
+  return { ...result, serverCpuMicros: (await server.ask<number>('cpu')) - before };
+}
+
+/** Requests per CPU-second of the server: the req/s it would serve on a core of its own. */
+function perCpuSecond(runs: ThroughputResult[]): number {
+  const requests = runs.reduce((sum, run) => sum + run.requests, 0);
+  const micros = runs.reduce((sum, run) => sum + (run.serverCpuMicros ?? Number.NaN), 0);
+  return requests / (micros / 1e6);
+}
+
+/** The three servers' figures on one route. */
+interface RouteFigures {
+  bff: ServerFigures;
+  bare: ServerFigures;
+  upstream: ServerFigures | null;
+}
+
+/** What the BFF's upstream pool did during one BFF run. */
+interface PoolUse {
+  route: string;
+  bffRequests: number;
+  connectionsOpened: number;
+}
+
+const UPSTREAM_POOL_CONNECTIONS = 64;
+
+/** `BENCH_PROFILE_DIR=/tmp/prof` writes a CPU profile of the BFF during each route's runs there. */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
+const NEVER = 24 * 60 * 60 * 1000;
+
+/** The BFF load section: starts the sandbox, the BFF and the bare server, prepares the data, runs the loads. */
+export async function bffLoadSection(load: BenchChild<unknown>, settings: LoadSettings): Promise<Section> {
+  // Orders stay `paid` for the whole run, so every status poll is a live one (a finished checkout is
+  // answered from the store without asking the upstream).
+  const sandbox = await startChild<SandboxInfo>('servers/sandbox-server.ts', {
+    offerCount: 2000,
+    stepDelaysMs: { provisioning: NEVER, delivery: NEVER, completion: NEVER },
+  });
+  const bff = await startChild<BffInfo>(
+    'servers/bff-server.ts',
+    { config: benchConfig(sandbox.info.url), env: BENCH_ENV },
+    { stdout: 'ignore' },
+  );
+  let bare: BenchChild<{ url: string }> | undefined;
+  try {
+    const prepared = await prepare(bff.info.url, sandbox.info.url);
+    bare = await startChild<{ url: string }>('servers/bare-server.ts', prepared.bareRoutes);
+    const routes = routeLoads(prepared, bff.info.url, bare.info.url, sandbox.info.url, settings);
+    const results = new Map<string, RouteFigures>();
+    const pool: PoolUse[] = [];
+    const only = process.env.BENCH_BFF_ROUTES?.split(',');
+    for (const route of routes.filter((r) => !only || only.includes(r.name))) {
+      console.log(`[bench] load: ${route.name}`);
+      const runs = {
+        bare: [] as ThroughputResult[],
+        bff: [] as ThroughputResult[],
+        upstream: [] as ThroughputResult[],
+      };
+      const poolUse: PoolUse = { route: route.label, bffRequests: 0, connectionsOpened: 0 };
+      if (PROFILE_DIR) await bff.ask('profileStart');
+      for (let round = 0; round < settings.rounds; round += 1) {
+        // Interleaved rounds: a neighbour's burst on a shared machine slows one round, not one server.
+        runs.bare.push(await measured(load, bare as BenchChild<unknown>, route.bare, round === 0));
+        await sandbox.ask<ConnectionCounts>('resetConnections');
+        const bffRun = await measured(load, bff, route.bff, round === 0);
+        const counts = await sandbox.ask<ConnectionCounts>('resetConnections');
+        runs.bff.push(bffRun);
+        poolUse.bffRequests += bffRun.requests;
+        poolUse.connectionsOpened += counts.accepted;
+        if (route.upstream) runs.upstream.push(await measured(load, sandbox, route.upstream, round === 0));
+      }
+      if (PROFILE_DIR) await bff.ask('profileStop', { file: `${PROFILE_DIR}/bff-${route.name}.cpuprofile` });
+      const figures = async (spec: LoadSpec, list: ThroughputResult[]): Promise<ServerFigures> => {
+        const probe = await load.ask<ProbeResult>('probe', spec);
+        const best = list.reduce((a, b) => (b.rps > a.rps ? b : a));
+        return {
+          best,
+          rounds: list.map((r) => r.rps),
+          perCpuSecond: perCpuSecond(list),
+          probe,
+          failures: list.reduce((sum, r) => sum + r.failures, probe.failures),
+        };
+      };
+      if (route.upstream) pool.push(poolUse);
+      results.set(route.name, {
+        bare: await figures(route.bare, runs.bare),
+        bff: await figures(route.bff, runs.bff),
+        upstream: route.upstream ? await figures(route.upstream, runs.upstream) : null,
+      });
+    }
+    return render(routes, results, pool, settings, prepared.code);
+  } finally {
+    await Promise.all([bff.stop(), bare?.stop()]);
+    await sandbox.stop();
+  }
+}
+
+interface Prepared {
+  tokens: string[];
+  code: string;
+  offerId: string;
+  checkouts: { id: string; clientSecret: string; token: string }[];
+  orderIds: string[];
+  bareRoutes: BareRoute[];
+}
+
+const bareRoute = (
+  method: 'GET' | 'POST',
+  path: string,
+  answer: Awaited<ReturnType<typeof call>>,
+): BareRoute => ({
+  method,
+  path,
+  status: answer.status,
+  contentType: answer.contentType,
+  body: answer.bytes.toString('base64'),
+});
+
+/** Sessions, a destination, an offer, 100 live checkouts and their upstream orders; the bare routes' bytes. */
+async function prepare(bffUrl: string, sandboxUrl: string): Promise<Prepared> {
+  const sessionAnswers = await Promise.all(
+    Array.from({ length: 40 }, (_, index) =>
+      call(`${bffUrl}/v1/sessions`, {
+        method: 'POST',
+        headers: { Origin: BENCH_ORIGIN, 'X-Forwarded-For': `10.255.0.${index}` },
+        body: { widgetId: BENCH_WIDGET },
+      }),
+    ),
+  );
+  const tokens: string[] = sessionAnswers.map((answer) => answer.json.data.token);
+  const auth = (token: string) => ({ Origin: BENCH_ORIGIN, Authorization: `Bearer ${token}` });
+  const first = tokens[0] as string;
+  const destinations = await call(`${bffUrl}/v1/destinations`, { headers: auth(first) });
+  const popular = (destinations.json.data as { code: string; popularity: number | null }[])
+    .filter((d) => d.popularity !== null)
+    .sort((a, b) => (a.popularity ?? 0) - (b.popularity ?? 0));
+  const code = popular[0]?.code ?? destinations.json.data[0].code;
+  const plans = await call(`${bffUrl}/v1/destinations/${code}/plans`, { headers: auth(first) });
+  const offerId: string = plans.json.data[0].offerId;
+  const quote = await call(`${bffUrl}/v1/quotes`, {
+    method: 'POST',
+    headers: { ...auth(first), 'Idempotency-Key': 'bench-prepare-quote' },
+    body: { offerId },
+  });
+  const checkouts: Prepared['checkouts'] = [];
+  for (let batch = 0; batch < 10; batch += 1) {
+    const created = await Promise.all(
+      Array.from({ length: 10 }, async (_, index) => {
+        const token = tokens[(batch * 10 + index) % 4] as string;
+        const quoteAnswer = await call(`${bffUrl}/v1/quotes`, {
+          method: 'POST',
+          headers: { ...auth(token), 'Idempotency-Key': `bench-prepare-q-${batch}-${index}` },
+          body: { offerId },
+        });
+        const checkout = await call(`${bffUrl}/v1/checkouts`, {
+          method: 'POST',
+          headers: { ...auth(token), 'Idempotency-Key': `bench-prepare-c-${batch}-${index}` },
+          body: { quoteId: quoteAnswer.json.data.id, locale: 'en', termsAccepted: true },
+        });
+        return {
+          id: checkout.json.data.id as string,
+          clientSecret: checkout.json.data.clientSecret as string,
+          token,
+        };
+      }),
+    );
+    checkouts.push(...created);
+  }
+  const firstCheckout = checkouts[0] as Prepared['checkouts'][number];
+  const status = await call(`${bffUrl}/v1/checkouts/${firstCheckout.id}`, {
+    headers: { ...auth(firstCheckout.token), 'X-Checkout-Secret': firstCheckout.clientSecret },
+  });
+  if (status.json.data.status !== 'provisioning') {
+    throw new Error(`a bench checkout should stay provisioning, it is ${status.json.data.status}`);
+  }
+  const orders = await call(`${sandboxUrl}/orders?limit=100`, {
+    headers: { 'X-Api-Key': SANDBOX_KEYS.lagoon },
+  });
+  const session = sessionAnswers[0] as (typeof sessionAnswers)[number];
+  return {
+    tokens,
+    code,
+    offerId,
+    checkouts,
+    orderIds: (orders.json.data as { id: string }[]).map((order) => order.id),
+    bareRoutes: [
+      bareRoute('GET', '/v1/destinations', destinations),
+      bareRoute('GET', '/v1/destinations/:code/plans', plans),
+      bareRoute('POST', '/v1/sessions', session),
+      bareRoute('POST', '/v1/quotes', quote),
+      bareRoute('GET', '/v1/checkouts/:id', status),
+    ],
+  };
+}
+
+function routeLoads(
+  prepared: Prepared,
+  bffUrl: string,
+  bareUrl: string,
+  sandboxUrl: string,
+  settings: LoadSettings,
+): RouteLoad[] {
+  const base = {
+    connections: settings.connections,
+    durationSeconds: settings.durationSeconds,
+    warmupSeconds: 0,
+    probeRequests: settings.probeRequests,
+  };
+  const withTokens = (path: string): RequestVariant[] =>
+    prepared.tokens.map((token) => ({
+      path,
+      headers: { Origin: BENCH_ORIGIN, Authorization: `Bearer ${token}` },
+    }));
+  const upstreamKey = { 'X-Api-Key': SANDBOX_KEYS.lagoon };
+  const plansPath = `/v1/destinations/${prepared.code}/plans`;
+  const quoteBody = JSON.stringify({ offerId: prepared.offerId });
+  const statusVariants = prepared.checkouts.map((checkout) => ({
+    path: `/v1/checkouts/${checkout.id}`,
+    headers: {
+      Origin: BENCH_ORIGIN,
+      Authorization: `Bearer ${checkout.token}`,
+      'X-Checkout-Secret': checkout.clientSecret,
+    },
+  }));
+  return [
+    {
+      name: 'destinations',
+      label: 'GET /v1/destinations',
+      bff: { ...base, baseUrl: bffUrl, method: 'GET', variants: withTokens('/v1/destinations') },
+      bare: { ...base, baseUrl: bareUrl, method: 'GET', variants: [{ path: '/v1/destinations' }] },
+      upstream: {
+        ...base,
+        baseUrl: sandboxUrl,
+        method: 'GET',
+        headers: upstreamKey,
+        variants: [{ path: '/catalog/products?limit=100' }],
+      },
+      rpsTarget: 0.8,
+    },
+    {
+      name: 'plans',
+      label: `GET /v1/destinations/${prepared.code}/plans`,
+      bff: { ...base, baseUrl: bffUrl, method: 'GET', variants: withTokens(plansPath) },
+      bare: { ...base, baseUrl: bareUrl, method: 'GET', variants: [{ path: plansPath }] },
+      upstream: {
+        ...base,
+        baseUrl: sandboxUrl,
+        method: 'GET',
+        headers: upstreamKey,
+        variants: [{ path: `/catalog/offers?country=${prepared.code}` }],
+      },
+      rpsTarget: 0.8,
+    },
+    {
+      name: 'sessions',
+      label: 'POST /v1/sessions',
+      bff: {
+        ...base,
+        baseUrl: bffUrl,
+        method: 'POST',
+        headers: { Origin: BENCH_ORIGIN },
+        body: JSON.stringify({ widgetId: BENCH_WIDGET }),
+        forwardedFor: true,
+        variants: [{ path: '/v1/sessions' }],
+      },
+      bare: { ...base, baseUrl: bareUrl, method: 'POST', body: '{}', variants: [{ path: '/v1/sessions' }] },
+      upstream: null,
+      rpsTarget: 0.5,
+    },
+    {
+      name: 'quotes',
+      label: 'POST /v1/quotes',
+      bff: {
+        ...base,
+        baseUrl: bffUrl,
+        method: 'POST',
+        body: quoteBody,
+        idempotencyKey: true,
+        variants: withTokens('/v1/quotes'),
+      },
+      bare: {
+        ...base,
+        baseUrl: bareUrl,
+        method: 'POST',
+        body: quoteBody,
+        variants: [{ path: '/v1/quotes' }],
+      },
+      upstream: {
+        ...base,
+        baseUrl: sandboxUrl,
+        method: 'POST',
+        headers: upstreamKey,
+        body: quoteBody,
+        idempotencyKey: true,
+        variants: [{ path: '/quotes' }],
+      },
+    },
+    {
+      name: 'status',
+      label: 'GET /v1/checkouts/{id}',
+      bff: { ...base, baseUrl: bffUrl, method: 'GET', variants: statusVariants },
+      bare: {
+        ...base,
+        baseUrl: bareUrl,
+        method: 'GET',
+        variants: statusVariants.map(({ path }) => ({ path })),
+      },
+      upstream: {
+        ...base,
+        baseUrl: sandboxUrl,
+        method: 'GET',
+        headers: upstreamKey,
+        variants: prepared.orderIds.map((id) => ({ path: `/orders/${id}` })),
+      },
+      addedP50Target: 1,
+    },
+  ];
+}
+
+function render(
+  routes: RouteLoad[],
+  results: Map<string, RouteFigures>,
+  pool: PoolUse[],
+  settings: LoadSettings,
+  code: string,
+): Section {
+  const rows: (string | number)[][] = [];
+  const checks: Check[] = [];
+  let bffFailures = 0;
+  const row = (route: string, server: string, r: ServerFigures | null) =>
+    r === null
+      ? [route, server, '— (no upstream call: sessions are signed locally)', '', '', '', '', '', '', '']
+      : [
+          route,
+          server,
+          fmt.int(r.perCpuSecond),
+          fmt.int(r.best.rps),
+          r.rounds.map(fmt.int).join(' / '),
+          fmt.ms(r.best.loaded.p50),
+          fmt.ms(r.best.loaded.p99),
+          fmt.ms(r.probe.latency.p50),
+          fmt.ms(r.probe.latency.p99),
+          r.failures === 0
+            ? '0'
+            : `**${r.failures}** (${JSON.stringify({ ...r.best.statuses, ...r.probe.statuses })})`,
+        ];
+  const ratios: (string | number)[][] = [];
+  for (const route of routes) {
+    const result = results.get(route.name);
+    if (!result) continue;
+    bffFailures += result.bff.failures;
+    rows.push(
+      row(`\`${route.label}\``, 'BFF', result.bff),
+      row('', 'bare Hono, same bytes', result.bare),
+      row('', 'sandbox upstream', result.upstream),
+    );
+    const rpsRatio = result.bff.perCpuSecond / result.bare.perCpuSecond;
+    const wallRatio = result.bff.best.rps / result.bare.best.rps;
+    const added = result.upstream
+      ? result.bff.probe.latency.p50 - result.upstream.probe.latency.p50
+      : Number.NaN;
+    ratios.push([
+      `\`${route.label}\``,
+      fmt.percent(rpsRatio),
+      fmt.percent(wallRatio),
+      result.upstream ? fmt.percent(result.bff.best.rps / result.upstream.best.rps) : '—',
+      result.upstream ? fmt.ms(added) : '—',
+    ]);
+    if (route.rpsTarget !== undefined) {
+      checks.push(
+        check(
+          `bff.${route.name}.rps-ratio`,
+          `${route.label}: BFF / bare req/s (per CPU-second)`,
+          rpsRatio,
+          '>=',
+          route.rpsTarget,
+          fmt.percent,
+        ),
+      );
+    }
+    if (route.addedP50Target !== undefined) {
+      checks.push(
+        check(
+          `bff.${route.name}.added-p50`,
+          `${route.label}: BFF − upstream p50`,
+          added,
+          '<=',
+          route.addedP50Target,
+          fmt.ms,
+        ),
+      );
+    }
+  }
+  if (pool.length > 0) {
+    checks.push(
+      check(
+        'bff.upstream-pool',
+        'upstream TCP connections opened during a route’s BFF runs (keep-alive pool)',
+        Math.max(...pool.map((use) => use.connectionsOpened)),
+        '<=',
+        UPSTREAM_POOL_CONNECTIONS,
+        fmt.int,
+      ),
+    );
+  }
+  checks.push(
+    check('bff.failures', 'failed or unexpected answers in the BFF runs', bffFailures, '<=', 0, fmt.int),
+  );
+  return {
+    title: 'BFF throughput and latency',
+    command: 'npx -y pnpm@12.21.0 bench --only bff',
+    lines: [
+      `Each server runs in its own Node process; autocannon runs in a third: ${settings.connections} connections,`,
+      `${settings.rounds} interleaved rounds of ${settings.durationSeconds} s per server (bare → BFF → upstream, 1 s warm-up`,
+      'before the first); the best round of each server counts, so that a burst from a neighbour on a shared',
+      'machine costs one round rather than one server (“loaded” latencies are those of that round, whole ms).',
+      `Then a probe sends ${settings.probeRequests} requests one at a time on one keep-alive connection (“probe”, sub-ms): the`,
+      'latency a single traveller sees. The BFF uses the bench config (`bench/src/bench-config.ts`): limits at',
+      'their maximum, one trusted proxy hop (the sessions run varies `X-Forwarded-For`), status polls passed',
+      'through to the upstream (`statusCacheMs: 0`, orders held in `paid`), 40 sessions and 100 checkouts',
+      `taken in turn. Plans are those of \`${code}\`, the most popular destination. The upstream column is the`,
+      'sandbox answering the call the BFF would make (products page, offers of the destination, `POST /quotes`,',
+      '`GET /orders/{id}`).',
+      '',
+      ...table(
+        ['route', 'server', 'req/s', 'p50 loaded', 'p99 loaded', 'p50 probe', 'p99 probe', 'failed'],
+        rows,
+      ),
+      ...table(
+        [
+          'route',
+          'BFF / bare, req/s per CPU-s',
+          'BFF / bare, req/s (best rounds)',
+          'BFF / upstream req/s',
+          'BFF − upstream p50 (probe)',
+        ],
+        ratios,
+      ),
+      'The req/s targets are judged on requests per CPU-second of the server process (`process.cpuUsage()`',
+      'around each run): the throughput each server reaches on a core of its own, which a busy shared machine',
+      'does not distort; wall-clock req/s of the best round are shown beside them. Latency targets use the probe.',
+      '',
+      'Upstream connections: the sandbox counts the TCP connections it accepts during each BFF run (the pool',
+      'was warm from the preparation; undici keeps at most 64 per origin).',
+      '',
+      ...table(
+        ['BFF runs of', 'requests to the BFF', 'new upstream TCP connections'],
+        pool.map((use) => [use.route, fmt.int(use.bffRequests), fmt.int(use.connectionsOpened)]),
+      ),
+    ],
+    checks,
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * @module
+ * Child process: a BFF built from a config (as the server entry builds it) on a loopback port, with
+ * commands to time a full catalog sync and to read the process's memory. With `allowOwnOrigin` its own
+ * origin is added to every widget's allowed origins, so pages it serves itself may open sessions.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import type { BffConfigInput } from '@esim-embed/bff';
+import { childOptions, serveParent } from '../child-process';
+
+/** Options of the BFF child. */
+export interface BffChildOptions {
+  config: BffConfigInput;
+  /** Secrets the config names. */
+  env: Record<string, string>;
+  widgetDist?: string | null;
+  siteRoot?: string | null;
+  /** Load every widget's catalog before reporting ready (default true). */
+  startCatalogs?: boolean;
+  allowOwnOrigin?: boolean;
+  logLevel?: 'debug' | 'info' | 'warn' | 'error';
+}
+
+/** What the BFF child reports when ready. */
+export interface BffInfo {
+  url: string;
+}
+
+/** One full catalog sync, timed, and the memory around it. */
+export interface SyncFigures {
+  durationMs: number;
+  /** Resident set size before the sync and the process's peak since it started (bytes). */
+  rssBefore: number;
+  maxRss: number;
+  /** Heap after a full GC before and after the sync (what the snapshot keeps). */
+  heapBefore: number;
+  heapAfter: number;
+  offers: number;
+}
+
+/** Memory of the process now. */
+export interface MemoryFigures {
+  rss: number;
+  heapUsed: number;
+  maxRss: number;
+}
+
+async function freePort(): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * `BENCH_BFF_ENTRY` points at another copy of the BFF's `src/index.ts` — how a proposed change is measured
+ * before / after without touching the package (see bench/README.md).
+ */
+const bffModule: typeof import('@esim-embed/bff') = await import(
+  process.env.BENCH_BFF_ENTRY || '@esim-embed/bff'
+);
+const { createBff, createLogger, parseConfig, resolveSecrets, serveBff } = bffModule;
+
+const collect = () => (globalThis as { gc?: () => void }).gc?.();
+const heap = () => {
+  collect();
+  return process.memoryUsage().heapUsed;
+};
+
+const options = childOptions<BffChildOptions>();
+const port = options.allowOwnOrigin ? await freePort() : 0;
+const ownOrigins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
+const input: BffConfigInput = options.allowOwnOrigin
+  ? {
+      ...options.config,
+      widgets: options.config.widgets.map((widget) => ({
+        ...widget,
+        allowedOrigins: [...widget.allowedOrigins, ...ownOrigins],
+      })),
+    }
+  : options.config;
+const config = parseConfig(input, 'bench config');
+const bff = createBff({
+  loaded: {
+    config,
+    secrets: resolveSecrets(config, options.env),
+    sessionSecret: randomBytes(32),
+    source: 'bench',
+  },
+  // Log lines go to stdout as in production; the harness points the child's stdout at /dev/null.
+  logger: createLogger({ level: options.logLevel ?? 'info' }),
+  widgetDist: options.widgetDist ?? null,
+  siteRoot: options.siteRoot ?? null,
+  publicOrigin: options.allowOwnOrigin ? ownOrigins[0] : undefined,
+  startCatalogs: options.startCatalogs ?? true,
+});
+if (options.startCatalogs ?? true) {
+  await Promise.all([...bff.widgets.values()].map((widget) => widget.catalog.destinations('en')));
+}
+const server = await serveBff(bff, { port, hostname: '127.0.0.1' });
+
+serveParent(
+  { url: server.url } satisfies BffInfo,
+  {
+    async sync({ widgetId }: { widgetId: string }): Promise<SyncFigures> {
+      const widget = bff.widgets.get(widgetId);
+      if (!widget) throw new Error(`no widget ${widgetId}`);
+      const heapBefore = heap();
+      const rssBefore = process.memoryUsage().rss;
+      const started = performance.now();
+      await widget.catalog.refresh({ force: true });
+      const durationMs = performance.now() - started;
+      const maxRss = process.resourceUsage().maxRSS * 1024;
+      return {
+        durationMs,
+        rssBefore,
+        maxRss,
+        heapBefore,
+        heapAfter: heap(),
+        offers: (await widget.catalog.destinations('en')).destinations.reduce(
+          (sum, d) => sum + d.planCount,
+          0,
+        ),
+      };
+    },
+    memory: (): MemoryFigures => ({
+      rss: process.memoryUsage().rss,
+      heapUsed: heap(),
+      maxRss: process.resourceUsage().maxRSS * 1024,
+    }),
+  },
+  () => server.close(),
+);
