@@ -1,0 +1,130 @@
+/** The one API client: headers, retries that are safe, one session renewal, aborts, and schema checks. */
+import { describe, expect, it } from 'vitest';
+import { FakeBff } from '../testing/fake-bff';
+import { ApiClient } from './api-client';
+import { WidgetApiError } from './api-error';
+
+function client(bff: FakeBff, delays: number[] = [1, 1, 1]) {
+  return new ApiClient({
+    apiBase: 'https://bff.test/',
+    widgetId: 'acme',
+    fetch: bff.fetch,
+    networkRetryDelays: delays,
+  });
+}
+
+describe('ApiClient', () => {
+  it('opens one session and sends its token, without cookies', async () => {
+    const bff = new FakeBff();
+    const api = client(bff);
+    await Promise.all([api.destinations('en'), api.plans('TR', 'de')]);
+    expect(bff.requestsTo('POST', /^\/v1\/sessions$/)).toHaveLength(1);
+    expect(bff.requests.map((request) => request.path)).toContain('/v1/destinations/TR/plans?locale=de');
+    for (const request of bff.requests.slice(1)) expect(request.headers.authorization).toBe('Bearer token-1');
+  });
+
+  it('renews an invalid session once, then gives up with the error', async () => {
+    const bff = new FakeBff();
+    const api = client(bff);
+    await api.session();
+    bff.failNext('GET', /^\/v1\/destinations/, 'widget_session_invalid', 401);
+    bff.failNext('GET', /^\/v1\/destinations/, 'widget_session_invalid', 401);
+    const failure = await api.destinations('en').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(WidgetApiError);
+    expect((failure as WidgetApiError).code).toBe('widget_session_invalid');
+    expect(bff.requestsTo('POST', /^\/v1\/sessions$/)).toHaveLength(2);
+  });
+
+  it('repeats a create after a network failure with the same idempotency key', async () => {
+    const bff = new FakeBff();
+    const api = client(bff);
+    bff.failNext('POST', /^\/v1\/quotes$/, 'network');
+    const quote = await api.createQuote('off_small', 'en', 'quote-key-1');
+    expect(quote.offerId).toBe('off_small');
+    const sent = bff.requestsTo('POST', /^\/v1\/quotes$/);
+    expect(sent.map((request) => request.headers['idempotency-key'])).toEqual(['quote-key-1', 'quote-key-1']);
+    expect(sent[0]?.body).toEqual({ offerId: 'off_small', locale: 'en' });
+  });
+
+  it('reports network_error when the network stays down', async () => {
+    const bff = new FakeBff();
+    const api = client(bff, [1, 1]);
+    for (let i = 0; i < 3; i++) bff.failNext('POST', /^\/v1\/sessions$/, 'network');
+    await expect(api.session()).rejects.toMatchObject({ code: 'network_error' });
+    expect(bff.requestsTo('POST', /^\/v1\/sessions$/)).toHaveLength(3);
+    // The failed session is forgotten: the next call opens a new one.
+    await expect(api.session()).resolves.toMatchObject({ token: 'token-1' });
+  });
+
+  it('turns an error envelope into a WidgetApiError with code, params and request id', async () => {
+    const bff = new FakeBff();
+    const api = client(bff);
+    bff.failNext('POST', /^\/v1\/quotes$/, 'price_changed', 409, { offerId: 'off_small' });
+    await expect(api.createQuote('off_small', 'en', 'k')).rejects.toMatchObject({
+      code: 'price_changed',
+      params: { offerId: 'off_small' },
+      requestId: 'req_test',
+    });
+  });
+
+  it('rejects an answer that does not match the shared schema (development and tests)', async () => {
+    const api = new ApiClient({
+      apiBase: 'https://bff.test',
+      widgetId: 'acme',
+      fetch: async () =>
+        new Response(
+          JSON.stringify({ data: { token: 'x' }, meta: { requestId: 'r', apiVersion: '2.0.0' } }),
+          {
+            status: 201,
+          },
+        ),
+    });
+    await expect(api.session()).rejects.toMatchObject({ code: 'invalid_response' });
+  });
+
+  it('rejects an error answer that is not the error envelope', async () => {
+    const api = new ApiClient({
+      apiBase: 'https://bff.test',
+      widgetId: 'acme',
+      fetch: async () => new Response('<html>Bad gateway</html>', { status: 502 }),
+    });
+    await expect(api.session()).rejects.toMatchObject({ code: 'invalid_response', params: { status: 502 } });
+  });
+
+  it('aborts what is in flight on close(), including a wait between retries', async () => {
+    const bff = new FakeBff();
+    bff.hanging.push(/^\/v1\/destinations/);
+    const api = client(bff, [60_000]);
+    const pending = api.destinations('en');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    api.close();
+    await expect(pending).rejects.toBeDefined();
+    expect(bff.requestsTo('GET', /^\/v1\/destinations/)[0]?.signal?.aborted).toBe(true);
+
+    const bffDown = new FakeBff();
+    bffDown.failNext('POST', /^\/v1\/sessions$/, 'network');
+    const retrying = client(bffDown, [60_000]);
+    const session = retrying.session();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    retrying.close();
+    // Without the abort this would wait a minute before its retry.
+    await expect(session).rejects.toBeDefined();
+  });
+
+  it('sends the client secret on checkout reads and never caches them', async () => {
+    const bff = new FakeBff();
+    const api = client(bff);
+    const quote = await api.createQuote('off_small', 'en', 'k1');
+    const created = await api.createCheckout(
+      { quoteId: quote.id, locale: 'en', termsAccepted: true },
+      `checkout-${quote.id}`,
+    );
+    await api.checkout(created.id, created.clientSecret);
+    const read = bff.requestsTo('GET', /^\/v1\/checkouts\//)[0];
+    expect(read?.headers['x-checkout-secret']).toBe(created.clientSecret);
+    expect(read?.cache).toBe('no-store');
+    await expect(api.checkout(created.id, 'wrong-secret-0123456789')).rejects.toMatchObject({
+      code: 'forbidden',
+    });
+  });
+});
