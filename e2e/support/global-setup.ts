@@ -53,7 +53,7 @@ function startStack(): Promise<{ child: ChildProcess; urls: StackUrls }> {
     ['--import', 'tsx', fileURLToPath(new URL('./stack.ts', import.meta.url))],
     {
       cwd: fileURLToPath(new URL('..', import.meta.url)),
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['pipe', 'pipe', 'inherit'],
       env: { ...process.env, NODE_ENV: 'test' },
     },
   );

@@ -40,6 +40,9 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  // The runner holds our stdin open; when it dies without a teardown (killed, crashed), so does the stack.
+  process.stdin.once('close', stop);
+  process.stdin.resume();
 
   const sandboxOptions: Record<SandboxRole, Parameters<typeof startSandbox>[0]> = {
     main: { stepDelaysMs: FAST_STEPS },
@@ -65,10 +68,10 @@ async function main(): Promise<void> {
     ),
   );
 
-  // The partner pages: one origin every test widget allows, one that none does.
+  // The partner pages: one origin every test widget allows, one that none does. The allowed one is on another
+  // site than the BFF (localhost vs 127.0.0.1), as on the web: what works only same-site (cookies, a
+  // `same-site` resource policy) fails here as it would for a real partner.
   const pageValues: Record<string, string> = {};
-  // Partner pages on another site than the BFF (localhost vs 127.0.0.1), as on the web: what works only
-  // same-site (cookies, CORP) would fail here as it would for a real partner.
   const pages = await startPageServer({
     host: '127.0.0.1',
     hostname: 'localhost',
