@@ -13,12 +13,14 @@ import { chromiumPath } from '../../e2e/browser';
 import { bffLoadSection, type LoadSettings } from './bff-load';
 import { catalogScaleSection } from './catalog-scale';
 import { startChild } from './child-process';
+import { lighthouseSection } from './lighthouse';
 import { machineInfo, renderReport, type Section } from './report';
+import { widgetOnPageSection } from './widget-on-page';
 import { weighBuild, widgetWeightSection } from './widget-weight';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const PNPM = 'npx -y pnpm@12.21.0';
-const ALL = ['weight', 'bff', 'catalog'] as const;
+const ALL = ['weight', 'page', 'lighthouse', 'bff', 'catalog'] as const;
 type SectionName = (typeof ALL)[number];
 
 /** Bounded loads: 20 connections, 3 rounds of 2 s per server, then a 500-request sequential probe. */
@@ -46,13 +48,16 @@ async function main(): Promise<void> {
   const started = performance.now();
   const machine = machineInfo(chromiumPath());
   if (!values['no-build']) {
-    console.log('[bench] building the widget');
+    console.log('[bench] building the widget and the demo');
     build('@esim-embed/widget', 'packages/widget/dist/widget.js');
+    build('@esim-embed/demo', 'demo/dist/index.html');
   }
 
   const sections: Section[] = [];
   const weights = weighBuild();
   if (wanted.has('weight')) sections.push(widgetWeightSection(weights));
+  if (wanted.has('page')) sections.push(await widgetOnPageSection(weights));
+  if (wanted.has('lighthouse')) sections.push(await lighthouseSection());
   const load = await startChild<unknown>('load-runner.ts', {});
   try {
     if (wanted.has('bff')) sections.push(await bffLoadSection(load, LOAD));

@@ -1,0 +1,209 @@
+/**
+ * @module
+ * The widget on a page: a page served by the BFF embeds `<esim-widget>` by script tag; Chromium loads it
+ * with 4× CPU throttling (CDP `Emulation.setCPUThrottlingRate`), a fresh profile each time. Measured from
+ * the moment `widget.js` is requested: the destinations list in the DOM, painted (the next frame), usable
+ * (the main thread free again after that frame); every long task (PerformanceObserver `longtask`) after
+ * the script started — the page holds nothing else, so they are the widget's; and the JavaScript fetched
+ * before the list was usable.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { BENCH_ENV, BENCH_WIDGET, benchConfig } from './bench-config';
+import { CHROMIUM_ARGS, startPageStack } from './page-stack';
+import { check, fmt, type Section, table } from './report';
+import type { FileWeight } from './widget-weight';
+
+/** What one page load measured (ms since navigation start unless said otherwise). */
+interface PageLoad {
+  scriptStart: number;
+  listInDom: number;
+  painted: number;
+  usable: number;
+  longTasks: { start: number; duration: number }[];
+  scripts: { name: string; transferSize: number; responseEnd: number }[];
+}
+
+/** Page loads measured; the median counts, the worst is shown. */
+const LOADS = 5;
+const CPU_SLOWDOWN = 4;
+
+const PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>A partner page</title>
+  </head>
+  <body>
+    <main>
+      <h1>Travel eSIMs</h1>
+      <esim-widget widget-id="${BENCH_WIDGET}" locale="en"></esim-widget>
+    </main>
+    <script type="module" src="/widget.js"></script>
+  </body>
+</html>
+`;
+
+/**
+ * Runs in the page before anything else: records long tasks, and watches every frame for the first
+ * destination button inside the widget's shadow root.
+ */
+const OBSERVER = `(() => {
+  const record = (window.__bench = { longTasks: [], listInDom: 0, painted: 0, usable: 0 });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) record.longTasks.push({ start: entry.startTime, duration: entry.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  const watch = () => {
+    const button = document.querySelector('esim-widget')?.shadowRoot?.querySelector('[part~="destination"]');
+    if (button && !button.disabled) {
+      record.listInDom = performance.now();
+      requestAnimationFrame(() => {
+        record.painted = performance.now();
+        setTimeout(() => { record.usable = performance.now(); }, 0);
+      });
+      return;
+    }
+    requestAnimationFrame(watch);
+  };
+  requestAnimationFrame(watch);
+})();`;
+
+/** `BENCH_PROFILE_DIR=/tmp/prof` writes the page's CPU profile of each load there (`page-<n>.cpuprofile`). */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
+
+async function loadOnce(browserPath: string, url: string, index: number): Promise<PageLoad> {
+  const browser = await chromium.launch({ executablePath: browserPath, args: CHROMIUM_ARGS, headless: true });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+    await page.addInitScript({ content: OBSERVER });
+    if (PROFILE_DIR) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
+    await page.goto(url);
+    await page.waitForFunction(
+      () => (window as unknown as { __bench: { usable: number } }).__bench.usable > 0,
+      null,
+      {
+        timeout: 30_000,
+      },
+    );
+    // Long tasks right after the list appeared belong to start-up too.
+    await page.waitForTimeout(500);
+    if (PROFILE_DIR) {
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(join(PROFILE_DIR, `page-${index + 1}.cpuprofile`), JSON.stringify(profile));
+    }
+    return await page.evaluate(() => {
+      const record = (window as unknown as { __bench: Omit<PageLoad, 'scriptStart' | 'scripts'> }).__bench;
+      const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      const script = resources.find((entry) => new URL(entry.name).pathname === '/widget.js');
+      return {
+        ...record,
+        scriptStart: script?.startTime ?? Number.NaN,
+        scripts: resources
+          .filter((entry) => entry.name.endsWith('.js'))
+          .map((entry) => ({
+            name: new URL(entry.name).pathname.slice(1),
+            transferSize: entry.transferSize,
+            responseEnd: entry.responseEnd,
+          })),
+      };
+    });
+  } finally {
+    await browser.close();
+  }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+/** The widget-on-a-page section. */
+export async function widgetOnPageSection(weights: FileWeight[]): Promise<Section> {
+  const siteRoot = mkdtempSync(join(tmpdir(), 'esim-bench-page-'));
+  writeFileSync(join(siteRoot, 'index.html'), PAGE);
+  const stack = await startPageStack({ config: benchConfig, env: BENCH_ENV, siteRoot });
+  const loads: PageLoad[] = [];
+  try {
+    for (let i = 0; i < LOADS; i += 1) {
+      console.log(`[bench] widget on a page: load ${i + 1} of ${LOADS}`);
+      loads.push(await loadOnce(stack.chromium, `${stack.bff.info.url}/`, i));
+    }
+  } finally {
+    await stack.stop();
+    rmSync(siteRoot, { recursive: true, force: true });
+  }
+  const since = (load: PageLoad, at: number) => at - load.scriptStart;
+  const widgetTasks = (load: PageLoad) =>
+    load.longTasks.filter((task) => task.start + task.duration >= load.scriptStart);
+  const usable = loads.map((load) => since(load, load.usable));
+  const longest = loads.map((load) => Math.max(0, ...widgetTasks(load).map((task) => task.duration)));
+  const taskCount = loads.map((load) => widgetTasks(load).length);
+  const medianLoad = loads[usable.indexOf(median(usable))] ?? (loads[0] as PageLoad);
+  const weightOf = new Map(weights.map((w) => [w.file, w]));
+  const firstScreen = medianLoad.scripts.filter((script) => script.responseEnd <= medianLoad.usable);
+  const sum = (key: 'raw' | 'gzip' | 'brotli') =>
+    firstScreen.reduce((total, script) => total + (weightOf.get(script.name)?.[key] ?? 0), 0);
+  return {
+    title: 'Widget on a page',
+    command: 'npx -y pnpm@12.21.0 bench --only page',
+    lines: [
+      `A page served by the BFF on loopback embeds the widget by script tag (\`<script type="module" src="/widget.js">\`).`,
+      `Chromium (headless, the e2e suite's flags), a fresh profile per load, CPU throttled ${CPU_SLOWDOWN}× through CDP;`,
+      `${LOADS} loads, the median counts. Times run from the request of \`widget.js\`: the first destination`,
+      'button in the shadow root, the next frame (painted), then the first task after it (usable: the main',
+      'thread answers input). Long tasks are those ending after the script was requested.',
+      '',
+      ...table(
+        [
+          'load',
+          'widget.js requested',
+          'list in DOM',
+          'painted',
+          'usable',
+          'long tasks (> 50 ms)',
+          'longest',
+        ],
+        loads.map((load, index) => [
+          String(index + 1),
+          fmt.ms(load.scriptStart),
+          `+${fmt.ms(since(load, load.listInDom))}`,
+          `+${fmt.ms(since(load, load.painted))}`,
+          `+${fmt.ms(since(load, load.usable))}`,
+          String(taskCount[index]),
+          longest[index] ? fmt.ms(longest[index] ?? 0) : '—',
+        ]),
+      ),
+      `JavaScript fetched before the list was usable (median load): ${firstScreen.length} files, ${fmt.kb(sum('raw'))} raw,`,
+      `${fmt.kb(sum('gzip'))} gzip, ${fmt.kb(sum('brotli'))} brotli — ${firstScreen.map((s) => `\`${s.name}\``).join(', ')}.`,
+      '',
+    ],
+    checks: [
+      check(
+        'page.usable',
+        'destinations usable after script start (4× CPU, median)',
+        median(usable),
+        '<=',
+        1000,
+        fmt.ms,
+      ),
+      check(
+        'page.long-tasks',
+        'longest main-thread task caused by the widget at start-up (4× CPU, worst load)',
+        Math.max(...longest),
+        '<=',
+        50,
+        fmt.ms,
+      ),
+    ],
+  };
+}
