@@ -2,8 +2,68 @@
  * @module
  * What profiling found behind a figure, by check id: for a miss, the reason and what was done (before /
  * after) or precisely what remains; for a met target that needed work, the before / after. The report
- * prints each under its figure.
+ * prints each under its figure. Figures quoted here were measured on the 2-core bench machine with the
+ * commands in bench/README.md (“Measuring a proposed change”); proposals live in `bench/proposals/`.
  */
 
-/** Findings by check id (see `check()` calls in each section). */
-export const FINDINGS: Record<string, string> = {};
+const BFF_CATALOG = [
+  'Profiled with `BENCH_PROFILE_DIR=/tmp/prof npx -y pnpm@12.21.0 bench --only bff` (a CPU profile of the BFF',
+  'process during the route’s runs; `tsx bench/src/profile-summary.ts <file>` lists the hot functions). Three',
+  'causes, in order of cost. (1) Every read serialized the whole view again (`c.json` →',
+  '`JSON.stringify` of ~250 destinations with their search terms: 26 % of the BFF’s CPU on',
+  '`GET /v1/destinations`). **Done** in this issue: `packages/bff/src/routes/catalog.ts` keeps each view’s',
+  'list as bytes encoded once per snapshot and locale and appends only the request’s `meta`',
+  '(destinations 1,110 → 2,355 req/s per CPU-second, plans 3,137 → 3,282, measured with (2) applied).',
+  '(2) Hono’s `bodyLimit`, mounted on `*` in `packages/bff/src/app.ts`, reads `c.req.raw.body`; under',
+  '`@hono/node-server` that builds a whole web `Request` (ReadableStream, AbortController, undici headers) for',
+  'every request, GETs included, and gives up the server’s fast body path — 13 % of the BFF’s CPU in the',
+  'sessions profile. **Proposed, not applied** (the file is being changed by the BFF’s owner):',
+  '`bench/proposals/bff-request-body-limit.diff` skips bodiless methods and checks a declared',
+  '`Content-Length` without touching the stream, falling back to `bodyLimit` for chunked bodies',
+  '(destinations 644 → 1,110, plans 2,342 → 3,137, sessions 1,848 → 3,148 req/s per CPU-second; the BFF’s',
+  '249 tests pass with it). (3) **What remains** is the per-request cost of the middleware every widget',
+  'call passes — about 250 µs of CPU against about 55 µs for the bare route on the same machine: the',
+  'request-id + AsyncLocalStorage log scope and the JSON access-log line (~8 % of the BFF’s CPU), secure',
+  'headers written through undici `Headers` with their validation (~9 %), CORS and origin normalisation',
+  '(~4 %), the session token’s HMAC check and the session rate-limit counter (~5 %), the locale query parsed',
+  'by zod, and a SHA-256 of the ETag on every read (`etagOf` in `catalog-service.ts`, cacheable per',
+  'snapshot and locale). Eighty percent of a route that does nothing leaves ≈ 14 µs for all of that, which a',
+  'session-checked, CORS-answering, access-logged route on Node cannot meet; the remaining gap is the price',
+  'of those checks, not waste. Next steps for the BFF owner, in order of gain: apply the body-limit diff;',
+  'cache `etagOf` per state and locale; build the secure-header and CORS header sets once per origin and',
+  'write them as a plain object.',
+].join(' ');
+
+/** Findings by check id (see the `check()` calls in each section). */
+export const FINDINGS: Record<string, string> = {
+  'bff.destinations.rps-ratio': BFF_CATALOG,
+  'bff.plans.rps-ratio': 'Same causes and same work as `GET /v1/destinations` above.',
+  'bff.sessions.rps-ratio': [
+    'Same middleware cost as the catalog routes, plus the session’s own work: the JSON body read through a',
+    'web `Request` because of `bodyLimit` (cause (2) above: 1,848 → 3,148 req/s per CPU-second with',
+    '`bench/proposals/bff-request-body-limit.diff`, 20–76 % of bare depending on the round on this shared',
+    'machine), the per-IP rate-limit counter, origin matching, the HMAC-signed token and its random id.',
+    'Remains: the proposal, then the header work named above.',
+  ].join(' '),
+  'page.usable': [
+    'Profiled with `BENCH_PROFILE_DIR=/tmp/prof npx -y pnpm@12.21.0 bench --only page` (the page’s CPU',
+    'profile per load). The destinations step rendered every destination at once (8 popular + 6 regions +',
+    '~249 countries ≈ 263 buttons with emoji flags): the frame that first lays them out was one 240–380 ms',
+    'task at 4×, after which the list was usable at 1,095–1,252 ms (median). **Proposed, not applied**',
+    '(the widget’s owner is changing these files): `bench/proposals/widget-destinations-first-paint.diff` —',
+    '`content-visibility: auto` on the grid items, and the country list rendered 24 first, then 40 per task.',
+    'Measured with it: usable at 796–997 ms (median of 5), the list’s frame 53–80 ms.',
+  ].join(' '),
+  'page.long-tasks': [
+    'Two causes. (1) The one-task render and layout of ~263 destination buttons (240–380 ms at 4×):',
+    '`bench/proposals/widget-destinations-first-paint.diff` (see “usable”) brings it to 53–80 ms.',
+    '(2) Chromium’s first `new Intl.NumberFormat` in a page loads its number-formatting data: 88–125 ms at',
+    '4× measured alone in a blank page, whatever the locale (`Intl.PluralRules`, `Collator` and a currency',
+    'format after it cost 1–12 ms). The widget’s translator makes one on every render of the shell',
+    '(`createTranslator` in `app/widget-shell.tsx`); `bench/proposals/widget-translator-once.diff` makes one',
+    'per locale and table, which leaves a single 100–137 ms task while the destinations request is in',
+    'flight. **What remains**: that first-use cost cannot be split below 50 ms at 4× in this Chromium; it is',
+    'paid once per page, and not at all on partner pages that already format a number. Avoiding it would',
+    'mean formatting numbers without `Intl` on the first screen, which the widget’s i18n should not do.',
+  ].join(' '),
+};

@@ -179,8 +179,9 @@ export async function widgetOnPageSection(weights: FileWeight[]): Promise<Sectio
           `+${fmt.ms(since(load, load.listInDom))}`,
           `+${fmt.ms(since(load, load.painted))}`,
           `+${fmt.ms(since(load, load.usable))}`,
-          String(taskCount[index]),
-          longest[index] ? fmt.ms(longest[index] ?? 0) : '—',
+          widgetTasks(load)
+            .map((task) => `+${Math.round(task.start - load.scriptStart)} / ${Math.round(task.duration)}`)
+            .join(', ') || 'none',
         ]),
       ),
       `JavaScript fetched before the list was usable (median load): ${firstScreen.length} files, ${fmt.kb(sum('raw'))} raw,`,

@@ -19,8 +19,12 @@ export interface FileWeight {
   brotli: number;
 }
 
-/** The widget's script-tag build folder. */
-export const WIDGET_DIST = new URL('../../packages/widget/dist/', import.meta.url).pathname;
+/**
+ * The widget's script-tag build folder; `BENCH_WIDGET_DIST` points at another build — how a proposed
+ * change to the widget is measured before / after without touching the package (see bench/README.md).
+ */
+export const WIDGET_DIST =
+  process.env.BENCH_WIDGET_DIST || new URL('../../packages/widget/dist/', import.meta.url).pathname;
 
 /** Every JavaScript file of the script-tag build with its compressed sizes (gzip -9, brotli 11). */
 export function weighBuild(distDir = WIDGET_DIST): FileWeight[] {
