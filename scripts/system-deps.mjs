@@ -1,0 +1,36 @@
+/**
+ * @module
+ * The two system programs the test suite drives: Chromium (the browser tests; Playwright cannot download its
+ * own browser here) and redis-server (the several-instances tests). Missing ones are installed from Debian's
+ * packages when this runs as root with apt-get; otherwise it stops with the command to run. Never a silent skip.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const NEEDS = [
+  { what: 'Chromium', paths: [process.env.ESIM_E2E_CHROMIUM, '/usr/bin/chromium'], apt: 'chromium' },
+  {
+    what: 'redis-server',
+    paths: ['/usr/bin/redis-server', '/usr/local/bin/redis-server'],
+    apt: 'redis-server',
+  },
+];
+
+const missing = NEEDS.filter(({ paths }) => !paths.some((path) => path && existsSync(path)));
+if (missing.length === 0) process.exit(0);
+
+const packages = [...missing.map(({ apt }) => apt), 'fonts-noto-color-emoji'];
+const names = missing.map(({ what }) => what).join(' and ');
+const canInstall = process.getuid?.() === 0 && spawnSync('apt-get', ['--version']).status === 0;
+if (!canInstall) {
+  console.error(
+    `The tests need ${names}. Install them (Debian/Ubuntu: sudo apt-get install ${packages.join(' ')}), ` +
+      'or point ESIM_E2E_CHROMIUM at a Chromium binary.',
+  );
+  process.exit(1);
+}
+
+console.log(`Installing ${names} from Debian's packages (${packages.join(', ')})…`);
+const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+execFileSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: 'inherit', env });
