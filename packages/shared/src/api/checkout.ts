@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { DateTimeSchema, LocaleSchema, NonNegativeMoneySchema } from '../partner/common';
+import { PurchaseKindSchema } from '../partner/quote';
 import { PlanSchema } from './catalog';
 import { apiEnvelope } from './common';
 import { CheckoutModeSchema } from './session';
@@ -13,6 +14,8 @@ export const CreateQuoteRequestSchema = z.strictObject({
   offerId: z.string().min(1).max(64),
   /** The language of the quote's plan (destination name); default: the widget's default locale. */
   locale: LocaleSchema.optional(),
+  /** A top-up of this eSIM (needs the `X-Manage-Token` that opens it); absent for a new eSIM. */
+  esimId: z.string().min(1).max(128).optional(),
 });
 export type CreateQuoteRequest = z.infer<typeof CreateQuoteRequestSchema>;
 
@@ -20,6 +23,10 @@ export type CreateQuoteRequest = z.infer<typeof CreateQuoteRequestSchema>;
 export const QuoteSchema = z.strictObject({
   id: z.string().min(1),
   offerId: z.string().min(1),
+  /** `issue` (a new eSIM) or `top_up` (more data on `esimId`); absent means `issue`. */
+  kind: PurchaseKindSchema.optional(),
+  /** The eSIM a top-up is for; null or absent for a new eSIM. */
+  esimId: z.string().min(1).nullable().optional(),
   plan: PlanSchema,
   price: NonNegativeMoneySchema,
   createdAt: DateTimeSchema,
@@ -72,6 +79,10 @@ export const CheckoutSchema = z.strictObject({
   id: z.string().min(1),
   status: CheckoutStatusSchema,
   mode: CheckoutModeSchema,
+  /** `issue` (a new eSIM) or `top_up` (more data on `esimId`, no installation); absent means `issue`. */
+  kind: PurchaseKindSchema.optional(),
+  /** The eSIM a top-up is for; null or absent for a new eSIM. */
+  esimId: z.string().min(1).nullable().optional(),
   amount: NonNegativeMoneySchema,
   plan: PlanSchema,
   email: z.string().nullable(),

@@ -2,6 +2,7 @@
  * @module
  * The BFF's widget API (`/v1/*`): the one definition that the BFF validates with and the widget parses with.
  */
+export * from './after-sale';
 export * from './catalog';
 export * from './checkout';
 export * from './common';
