@@ -4,8 +4,11 @@
  * server entry, the root `pnpm start` and the tests (port 0 picks a free port).
  */
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { API_VERSION, type ApiErrorEnvelope } from '@esim-embed/shared';
 import { serve } from '@hono/node-server';
 import type { Bff } from './bff';
+import { newRequestId } from './http/request-context';
 
 /** A listening BFF. */
 export interface RunningServer {
@@ -30,6 +33,7 @@ export async function serveBff(bff: Bff, options: ServeOptions = {}): Promise<Ru
         resolve({ server, address: info }),
       );
       server.once('error', reject);
+      server.on('clientError', answerClientError);
     },
   );
   const host = hostname === '0.0.0.0' || hostname === '::' ? '127.0.0.1' : hostname;
@@ -44,4 +48,32 @@ export async function serveBff(bff: Bff, options: ServeOptions = {}): Promise<Ru
       await bff.close();
     },
   };
+}
+
+/** The statuses Node's HTTP parser refuses a request with, before the app sees it. */
+const CLIENT_ERROR_STATUS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
+};
+
+/**
+ * A request Node's parser refused (headers too large, a malformed request line or header) answers the
+ * contract's error envelope like every other failure, not Node's bodiless default.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason] = CLIENT_ERROR_STATUS[error.code ?? ''] ?? [400, 'Bad Request'];
+  const requestId = newRequestId();
+  const envelope: ApiErrorEnvelope = {
+    error: { code: 'validation_failed', params: { reason: 'malformed_request' } },
+    meta: { requestId, apiVersion: API_VERSION },
+  };
+  const body = JSON.stringify(envelope);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Cache-Control: no-store\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
