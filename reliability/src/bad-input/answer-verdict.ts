@@ -16,6 +16,8 @@ export interface VerdictOptions {
   /** The success body's schema, when the endpoint answers JSON. */
   success?: z.ZodType | undefined;
   method: string;
+  /** A page for people (the hosted delivery page): its refusals are HTML pages, not envelopes. */
+  htmlPage?: boolean;
 }
 
 /** Why `answer` breaks the rule, or undefined when it keeps it. */
@@ -26,6 +28,9 @@ export function verdict(answer: RawAnswer, options: VerdictOptions): string | un
   if (STACK_TRACE.test(answer.text))
     return `stack trace or error class in the body: ${answer.text.slice(0, 200)}`;
   if (options.method === 'HEAD' || status === 204) return undefined;
+  if (status >= 400 && options.htmlPage === true && answer.headers['content-type']?.startsWith('text/html')) {
+    return answer.text.includes('<h1>') ? undefined : `status ${status}: an HTML refusal without a heading`;
+  }
   if (status >= 400) {
     const parsed = options.envelope.safeParse(answer.json);
     if (!parsed.success)

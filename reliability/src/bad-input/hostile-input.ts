@@ -142,15 +142,23 @@ export function headerSafe(value: string): string {
   return safe.trim();
 }
 
-/** A header value as latin1 bytes (0x20–0xff, so invalid UTF-8 too), tricky strings encoded as UTF-8 bytes. */
-export const headerValue: fc.Arbitrary<string> = fc.oneof(
-  fc
-    .constantFrom(...UNICODE_TRICKS)
-    .map((value) => headerSafe(Buffer.from(value, 'utf8').toString('latin1'))),
-  fc.uint8Array({ maxLength: 48 }).map((bytes) => headerSafe(Buffer.from(bytes).toString('latin1'))),
-  fc.string({ maxLength: 40 }).map(headerSafe),
-  fc.constant('x'.repeat(8_000)),
-);
+/**
+ * A header value as latin1 bytes (0x20–0xff, so invalid UTF-8 too), tricky strings encoded as UTF-8 bytes, and
+ * (with `long`) 8 KB values, so that two of them pass Node's 16 KB header limit.
+ */
+export function headerValueOf(options: { long: boolean }): fc.Arbitrary<string> {
+  return fc.oneof(
+    fc
+      .constantFrom(...UNICODE_TRICKS)
+      .map((value) => headerSafe(Buffer.from(value, 'utf8').toString('latin1'))),
+    fc.uint8Array({ maxLength: 48 }).map((bytes) => headerSafe(Buffer.from(bytes).toString('latin1'))),
+    fc.string({ maxLength: 40 }).map(headerSafe),
+    fc.constant('x'.repeat(options.long ? 8_000 : 2_000)),
+  );
+}
+
+/** Header values for the BFF, up to 8 KB. */
+export const headerValue = headerValueOf({ long: true });
 
 /** A path segment, percent-encoded from arbitrary bytes (invalid UTF-8, `/`, NUL, dots) or a trick. */
 export const pathSegment: fc.Arbitrary<string> = fc.oneof(
