@@ -6,6 +6,8 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
+import type { AfterSaleService } from './after-sale/after-sale-service';
+import type { ManageTokens } from './after-sale/manage-token';
 import type { CheckoutService } from './checkout/checkout-service';
 import type { BffConfig } from './config/config-schema';
 import { ApiError } from './errors';
@@ -13,6 +15,7 @@ import type { AppEnv } from './http/app-env';
 import { createErrorHandler, createNotFoundHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
 import type { Logger } from './logger';
+import { afterSaleRoutes } from './routes/after-sale';
 import { catalogRoutes } from './routes/catalog';
 import { checkoutRoutes } from './routes/checkouts';
 import { openApiRoutes } from './routes/openapi';
@@ -36,6 +39,8 @@ export interface BffAppOptions {
   store: Store;
   signer: SessionSigner;
   checkouts: CheckoutService;
+  afterSale: AfterSaleService;
+  manageTokens: ManageTokens;
   logger: Logger;
   /** The widget's script-tag build; null: `/widget.js` answers not_found. */
   widgetDist?: string | null;
@@ -114,6 +119,8 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   app.use('/v1/quotes', requireSession);
   app.use('/v1/checkouts', requireSession);
   app.use('/v1/checkouts/*', requireSession);
+  app.use('/v1/my-esim', requireSession);
+  app.use('/v1/my-esim/*', requireSession);
   app.route('/', catalogRoutes());
   app.route(
     '/',
@@ -121,9 +128,21 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
       checkouts: options.checkouts,
       store,
       idempotencyTtlMs: config.idempotencyTtlHours * 60 * 60 * 1000,
+      afterSale: options.afterSale,
     }),
   );
-  app.route('/', partnerRoutes({ checkouts: options.checkouts, widgets, store }));
+  app.route('/', afterSaleRoutes({ afterSale: options.afterSale }));
+  app.route(
+    '/',
+    partnerRoutes({
+      checkouts: options.checkouts,
+      widgets,
+      store,
+      afterSale: options.afterSale,
+      manageTokens: options.manageTokens,
+      idempotencyTtlMs: config.idempotencyTtlHours * 60 * 60 * 1000,
+    }),
+  );
   app.route('/', operationsRoutes({ widgets, store }));
   app.route('/', openApiRoutes());
   if (options.extraRoutes !== undefined) app.route('/', options.extraRoutes);

@@ -1,13 +1,18 @@
 /**
  * @module
  * The composition root: from a loaded config to a running BFF — one upstream client and one catalog
- * service per widget, the store, the session signer, the checkout service and the app.
+ * service per widget, the store, the session signer, the checkout service, the after-sale service (manage
+ * tokens, my eSIM), the webhook queue with its sender, the background checkout watch, and the app.
  */
 import type { Hono } from 'hono';
+import { type AfterSaleService, createAfterSaleService } from './after-sale/after-sale-service';
+import { createManageTokens, type ManageTokens } from './after-sale/manage-token';
 import { createBffApp } from './app';
 import { createCatalogService } from './catalog/catalog-service';
 import { createCheckoutSecrets } from './checkout/checkout-access';
+import type { CheckoutRecord } from './checkout/checkout-record';
 import { type CheckoutService, createCheckoutService } from './checkout/checkout-service';
+import { type CheckoutWatch, createCheckoutWatch } from './checkout/checkout-watch';
 import type { LoadedConfig } from './config/load-config';
 import type { AppEnv } from './http/app-env';
 import { requestScopedLogger } from './http/request-context';
@@ -17,6 +22,9 @@ import { createSessionSigner, type SessionSigner } from './security/session-toke
 import { createMemoryStore } from './store/memory-store';
 import type { Store } from './store/store';
 import { createUpstreamClient } from './upstream/upstream-client';
+import { createWebhookEmitter } from './webhooks/webhook-events';
+import { createWebhookQueue, type WebhookQueue } from './webhooks/webhook-queue';
+import { createWebhookSender, type WebhookSender, type WorkerTimers } from './webhooks/webhook-sender';
 import type { WidgetRuntime } from './widgets/widget-runtime';
 
 export interface CreateBffOptions {
@@ -31,6 +39,12 @@ export interface CreateBffOptions {
   startCatalogs?: boolean;
   /** The BFF's public origin, for same-origin brand logos. */
   publicOrigin?: string;
+  /** Start the webhook sender and the checkout watch loops at once (default true). */
+  startWorkers?: boolean;
+  /** The webhook sender's loop period, clock and timers (tests). */
+  webhooks?: { intervalMs?: number; timeoutMs?: number; now?: () => number; timers?: WorkerTimers };
+  /** The clock of manage tokens (tests). */
+  now?: () => number;
 }
 
 /** A BFF ready to serve: its app and what must be closed after it. */
@@ -40,6 +54,11 @@ export interface Bff {
   store: Store;
   signer: SessionSigner;
   checkouts: CheckoutService;
+  afterSale: AfterSaleService;
+  manageTokens: ManageTokens;
+  webhookQueue: WebhookQueue;
+  webhookSender: WebhookSender;
+  checkoutWatch: CheckoutWatch;
   close(): Promise<void>;
 }
 
@@ -73,24 +92,47 @@ export function createBff(options: CreateBffOptions): Bff {
     widgets.set(widgetConfig.id, {
       config: widgetConfig,
       partnerSecret: secrets.partnerSecret,
+      webhookSecret: secrets.webhookSecret,
       originPolicy: createOriginPolicy(widgetConfig.allowedOrigins),
       upstream,
       catalog,
     });
   }
   const signer = createSessionSigner({ secret: loaded.sessionSecret, ttlSeconds: config.sessionTtlSeconds });
+  const webhookQueue = createWebhookQueue(store);
+  const emitWebhooks = createWebhookEmitter({ queue: webhookQueue, widgets, logger: scopedLogger });
+  const checkoutWatch = createCheckoutWatch({
+    store,
+    logger: scopedLogger,
+    intervalMs: config.checkoutWatchSeconds * 1000,
+  });
   const checkouts = createCheckoutService({
     store,
     logger: scopedLogger,
     secrets: createCheckoutSecrets(loaded.sessionSecret),
     statusCacheMs: config.statusCacheMs,
+    async observer(before: CheckoutRecord | null, after: CheckoutRecord) {
+      await checkoutWatch.track(after);
+      await emitWebhooks(before, after);
+    },
   });
+  const webhookSender = createWebhookSender({
+    queue: webhookQueue,
+    widgets,
+    logger: scopedLogger,
+    retryForMs: config.webhookRetryHours * 60 * 60 * 1000,
+    ...options.webhooks,
+  });
+  const manageTokens = createManageTokens({ secret: loaded.sessionSecret, store, now: options.now });
+  const afterSale = createAfterSaleService({ checkouts, manageTokens, logger: scopedLogger });
   const app = createBffApp({
     config,
     widgets,
     store,
     signer,
     checkouts,
+    afterSale,
+    manageTokens,
     logger,
     widgetDist: options.widgetDist,
     siteRoot: options.siteRoot,
@@ -98,13 +140,24 @@ export function createBff(options: CreateBffOptions): Bff {
     publicOrigin: options.publicOrigin,
   });
   if (options.startCatalogs !== false) for (const widget of widgets.values()) widget.catalog.start();
+  if (options.startWorkers !== false) {
+    webhookSender.start();
+    checkoutWatch.start(checkouts, widgets);
+  }
   return {
     app,
     widgets,
     store,
     signer,
     checkouts,
+    afterSale,
+    manageTokens,
+    webhookQueue,
+    webhookSender,
+    checkoutWatch,
     async close() {
+      webhookSender.close();
+      checkoutWatch.close();
       checkouts.close();
       for (const widget of widgets.values()) widget.catalog.close();
       await Promise.all([...widgets.values()].map((widget) => widget.upstream.close()));

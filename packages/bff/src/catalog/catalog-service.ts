@@ -13,6 +13,7 @@ import type {
   Offer,
   PartnerQuote,
   Plan,
+  Product,
   Settlement,
   WidgetBrand,
 } from '@esim-embed/shared';
@@ -89,6 +90,11 @@ export interface CatalogService {
   planForOffer(offerId: string, locale: Locale): Promise<Plan>;
   /** The plan and retail price of an upstream quote (its own product, offer and price, not the cache's). */
   quotedPlan(quote: PartnerQuote, locale: Locale): Promise<QuotedPlan>;
+  /**
+   * The plan of any upstream offer (a top-up offer, the offer an eSIM was bought with) at this widget's retail
+   * price for it; `product` when the caller has it, else the catalog's. Null when the product is unknown.
+   */
+  offerPlan(offer: Offer, product: Product | null, locale: Locale): Promise<Plan | null>;
   /** The retail price of an upstream offer under the widget's rule and the account's settlement. */
   retailPrice(offer: Offer): Promise<NonNegativeMoney>;
   /** The ETag of `locale`'s views of the current snapshot. */
@@ -251,6 +257,13 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
       const state = await cache.get();
       const price = retailPrice(quote.offer, rule, state.settlement);
       return { plan: projectPlan(quote.offer, quote.product, locale, () => price), price };
+    },
+    async offerPlan(offer, product, locale) {
+      const state = await cache.get();
+      const known = product ?? state.snapshot.productById.get(offer.productId) ?? null;
+      if (known === null) return null;
+      const price = retailPrice(offer, rule, state.settlement);
+      return projectPlan(offer, known, locale, () => price);
     },
     async retailPrice(offer) {
       const state = await cache.get();

@@ -13,6 +13,7 @@ import {
   LocaleSchema,
   NonNegativeMoneySchema,
   PlanSchema,
+  PurchaseKindSchema,
 } from '@esim-embed/shared';
 import { z } from 'zod';
 import { STORE_KEYS, type Store } from '../store/store';
@@ -30,6 +31,9 @@ export const CheckoutRecordSchema = z.object({
   /** The origin of that session; status reads must come from the same origin. */
   origin: z.string(),
   mode: CheckoutModeSchema,
+  /** `issue` (a new eSIM) or `top_up` of `esimId`. */
+  kind: PurchaseKindSchema.default('issue'),
+  esimId: z.string().nullable().default(null),
   status: CheckoutStatusSchema,
   /** The upstream quote the order is placed from. */
   upstreamQuoteId: z.string(),
@@ -47,6 +51,8 @@ export const CheckoutRecordSchema = z.object({
       status: z.string(),
       /** The eSIM's link once issued (a link, not installation data). */
       esimResourceUrl: z.string().nullable(),
+      /** The eSIM's id once issued. */
+      esimId: z.string().nullable().default(null),
     })
     .nullable(),
   placement: z.object({
@@ -72,6 +78,9 @@ export const QuoteRecordSchema = z.object({
   sessionId: z.string(),
   upstreamQuoteId: z.string(),
   offerId: z.string(),
+  kind: PurchaseKindSchema.default('issue'),
+  /** The eSIM a top-up quote is for. */
+  esimId: z.string().nullable().default(null),
   plan: PlanSchema,
   price: NonNegativeMoneySchema,
   wholesale: NonNegativeMoneySchema,
@@ -102,16 +111,29 @@ export interface CheckoutRepository {
   updateQuote(current: Stored<QuoteRecord>, next: QuoteRecord, ttlMs: number): Promise<boolean>;
 }
 
-/** A {@link CheckoutRepository} over a {@link Store}. */
-export function createCheckoutRepository(store: Store): CheckoutRepository {
+/** Told of every checkout written with a new status (webhooks, the background watch). */
+export type CheckoutObserver = (before: CheckoutRecord | null, after: CheckoutRecord) => Promise<void>;
+
+/** A {@link CheckoutRepository} over a {@link Store}; `observer` hears every status change that was written. */
+export function createCheckoutRepository(store: Store, observer?: CheckoutObserver): CheckoutRepository {
+  const observe = async (before: CheckoutRecord | null, after: CheckoutRecord) => {
+    if (observer !== undefined && before?.status !== after.status) await observer(before, after);
+  };
   return {
     async getCheckout(id) {
       const stored = await store.get(STORE_KEYS.checkout(id));
       if (stored === null) return null;
       return { record: CheckoutRecordSchema.parse(JSON.parse(stored.value)), version: stored.version };
     },
-    insertCheckout: (record) =>
-      store.insert(STORE_KEYS.checkout(record.id), JSON.stringify(record), CHECKOUT_RETENTION_MS),
+    async insertCheckout(record) {
+      const ok = await store.insert(
+        STORE_KEYS.checkout(record.id),
+        JSON.stringify(record),
+        CHECKOUT_RETENTION_MS,
+      );
+      if (ok) await observe(null, record);
+      return ok;
+    },
     async updateCheckout(current, next) {
       const updated = { ...next, updatedAt: new Date().toISOString() };
       const ok = await store.compareAndSet(
@@ -120,7 +142,9 @@ export function createCheckoutRepository(store: Store): CheckoutRepository {
         JSON.stringify(updated),
         CHECKOUT_RETENTION_MS,
       );
-      return ok ? { record: updated, version: current.version + 1 } : null;
+      if (!ok) return null;
+      await observe(current.record, updated);
+      return { record: updated, version: current.version + 1 };
     },
     async getQuote(id) {
       const stored = await store.get(STORE_KEYS.quote(id));

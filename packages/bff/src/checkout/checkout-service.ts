@@ -20,6 +20,7 @@ import type {
   WidgetDeliveryLink,
 } from '@esim-embed/shared';
 import { ApiErrorCodeSchema } from '@esim-embed/shared';
+import type { ManageClaims } from '../after-sale/manage-token';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import { enforceLimit } from '../security/rate-limit';
@@ -28,6 +29,7 @@ import { STORE_KEYS, type Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { assertWidgetAccess, type CheckoutSecrets } from './checkout-access';
 import {
+  type CheckoutObserver,
   type CheckoutRecord,
   type CheckoutRepository,
   createCheckoutRepository,
@@ -45,6 +47,8 @@ const SESSION_QUOTA_WINDOW_MS = 60 * 60 * 1000;
 export interface SessionCaller {
   claims: SessionClaims;
   widget: WidgetRuntime;
+  /** A verified manage token (`X-Manage-Token`), needed for a top-up of its eSIM. */
+  manage?: ManageClaims | undefined;
 }
 
 export interface CheckoutServiceOptions {
@@ -58,6 +62,8 @@ export interface CheckoutServiceOptions {
    * upstream outage even when nobody polls the checkout any more (the traveller closed the tab). Default 5 s.
    */
   resumeIntervalMs?: number;
+  /** Hears every checkout status change that was written (webhooks, the background watch). */
+  observer?: CheckoutObserver;
   now?: () => number;
 }
 
@@ -82,8 +88,30 @@ export interface CheckoutService {
     body: ConfirmCheckoutRequest,
   ): Promise<PartnerCheckout>;
   partnerCancel(widgets: ReadonlyMap<string, WidgetRuntime>, id: string): Promise<PartnerCheckout>;
+  /** The checkout brought up to date with its upstream order (the background watch), or null when gone. */
+  watch(id: string, widgets: ReadonlyMap<string, WidgetRuntime>): Promise<CheckoutRecord | null>;
+  /** The checkout as stored, for its widget (manage links). */
+  readyEsimOf(caller: SessionCaller, id: string, clientSecret: string | undefined): Promise<ReadyEsim>;
   /** Stops retrying postponed placements. */
   close(): void;
+}
+
+/** The eSIM a ready checkout issued, for a manage link. */
+export interface ReadyEsim {
+  esimId: string;
+  esimResourceUrl: string | null;
+}
+
+/** The caller's manage token must open `esimId` in the caller's widget. */
+function assertManages(caller: SessionCaller, esimId: string): void {
+  const manage = caller.manage;
+  if (manage === undefined) {
+    throw new ApiError('widget_session_invalid', { params: { reason: 'manage_token_missing' } });
+  }
+  if (manage.wid !== caller.widget.config.id || manage.env !== caller.widget.config.environment) {
+    throw new ApiError('widget_session_invalid', { params: { reason: 'manage_token_widget' } });
+  }
+  if (manage.esim !== esimId) throw new ApiError('esim_not_found', { params: { esimId } });
 }
 
 /** The widget's view of a checkout. */
@@ -92,6 +120,8 @@ export function toCheckout(record: CheckoutRecord): Checkout {
     id: record.id,
     status: record.status,
     mode: record.mode,
+    kind: record.kind,
+    esimId: record.esimId,
     amount: record.amount,
     plan: record.plan,
     email: record.email,
@@ -121,7 +151,7 @@ const newId = (prefix: string) => `${prefix}_${randomBytes(16).toString('base64u
 export function createCheckoutService(options: CheckoutServiceOptions): CheckoutService {
   const { store, logger, secrets, statusCacheMs } = options;
   const now = options.now ?? Date.now;
-  const repository: CheckoutRepository = createCheckoutRepository(store);
+  const repository: CheckoutRepository = createCheckoutRepository(store, options.observer);
   const sync = createCheckoutSync({
     repository,
     logger,
@@ -211,10 +241,16 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
         windowMs: SESSION_QUOTA_WINDOW_MS,
       });
       const locale = body.locale ?? widget.config.defaultLocale;
-      // The offer must be one this widget sells (and throws offer_not_found otherwise).
-      await widget.catalog.planForOffer(body.offerId, locale);
+      const esimId = body.esimId ?? null;
+      if (esimId === null) {
+        // The offer must be one this widget sells (and throws offer_not_found otherwise).
+        await widget.catalog.planForOffer(body.offerId, locale);
+      } else {
+        // A top-up: only for the eSIM the manage token opens; the upstream checks the offer tops it up.
+        assertManages(caller, esimId);
+      }
       const upstreamQuote = await widget.upstream.createQuote(
-        { offerId: body.offerId },
+        esimId === null ? { offerId: body.offerId } : { offerId: body.offerId, esimId },
         { idempotencyKey: `quote-${claims.sid}-${hash(idempotencyKey)}` },
       );
       const { plan, price } = await widget.catalog.quotedPlan(upstreamQuote, locale);
@@ -224,6 +260,8 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
         sessionId: claims.sid,
         upstreamQuoteId: upstreamQuote.id,
         offerId: upstreamQuote.offerId,
+        kind: esimId === null ? 'issue' : 'top_up',
+        esimId,
         plan,
         price,
         wholesale: upstreamQuote.price,
@@ -236,6 +274,8 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
       return {
         id: record.id,
         offerId: record.offerId,
+        kind: record.kind,
+        esimId: record.esimId,
         plan,
         price,
         createdAt: record.createdAt,
@@ -253,6 +293,7 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
       if (quote === null || quote.record.sessionId !== claims.sid || quote.record.widgetId !== config.id) {
         throw new ApiError('quote_not_found', { params: { field: 'quoteId' } });
       }
+      if (quote.record.esimId !== null) assertManages(caller, quote.record.esimId);
       const time = now();
       if (Date.parse(quote.record.expiresAt) <= time) throw new ApiError('quote_expired');
       if (quote.record.checkoutId !== null) throw new ApiError('quote_consumed');
@@ -281,6 +322,8 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
         sessionId: claims.sid,
         origin: claims.org,
         mode: config.checkoutMode,
+        kind: quote.record.kind,
+        esimId: quote.record.esimId,
         status: config.checkoutMode === 'direct' ? 'placing' : 'awaiting_payment',
         upstreamQuoteId: quote.record.upstreamQuoteId,
         amount: quote.record.price,
@@ -320,6 +363,7 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
     async installation(caller, id, clientSecret) {
       const stored = await loadForWidget(caller, id, clientSecret);
       const { record, order } = await readyOrder(stored, caller.widget);
+      if (record.kind === 'top_up') throw new ApiError('esim_not_found', { params: { reason: 'top_up' } });
       const resourceUrl =
         order.esimResourceUrl ?? (await caller.widget.upstream.getOrder(order.id)).esim?.resourceUrl;
       if (resourceUrl === undefined || resourceUrl === null) {
@@ -395,6 +439,30 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
         }
       }
       throw new ApiError('idempotency_conflict', { status: 409, params: { reason: 'in_progress' } });
+    },
+
+    async watch(id, widgets) {
+      const stored = await repository.getCheckout(id);
+      const widget = stored === null ? undefined : widgets.get(stored.record.widgetId);
+      if (stored === null || widget === undefined) return null;
+      return (await refresh(stored, widget)).record;
+    },
+
+    async readyEsimOf(caller, id, clientSecret) {
+      const stored = await loadForWidget(caller, id, clientSecret);
+      const { record, order } = await readyOrder(stored, caller.widget);
+      if (record.kind === 'top_up' && record.esimId !== null) {
+        return { esimId: record.esimId, esimResourceUrl: null };
+      }
+      let esimId = order.esimId;
+      let esimResourceUrl = order.esimResourceUrl;
+      if (esimId === null) {
+        const fresh = await caller.widget.upstream.getOrder(order.id);
+        esimId = fresh.esim?.id ?? null;
+        esimResourceUrl = fresh.esim?.resourceUrl ?? null;
+      }
+      if (esimId === null) throw new ApiError('esim_not_found', { params: { reason: 'not_issued' } });
+      return { esimId, esimResourceUrl };
     },
 
     close() {

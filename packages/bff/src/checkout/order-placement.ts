@@ -52,7 +52,13 @@ export function withOrder(record: CheckoutRecord, order: Order, now: number): Ch
     ...record,
     status: checkoutStatusFor(order),
     failure: orderFailure(order),
-    order: { id: order.id, status: order.status, esimResourceUrl: order.esim?.resourceUrl ?? null },
+    order: {
+      id: order.id,
+      status: order.status,
+      esimResourceUrl: order.esim?.resourceUrl ?? null,
+      // A top-up order names the eSIM it tops up; an issue order, the eSIM it issued.
+      esimId: order.esim?.id ?? order.targetEsimId ?? null,
+    },
     placement: { ...record.placement, leaseUntil: null },
     syncedAt: now,
   };

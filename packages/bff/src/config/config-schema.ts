@@ -89,6 +89,10 @@ export const WidgetConfigSchema = z
     checkoutMode: CheckoutModeSchema.optional(),
     /** The environment variable holding the partner server's secret for `/v1/partner/*`. */
     partnerSecretEnv: EnvNameSchema.optional(),
+    /** Where the BFF POSTs signed events about this widget's checkouts and eSIMs (docs/webhooks.md). */
+    webhookUrl: z.url({ protocol: /^https?$/ }).optional(),
+    /** The environment variable holding the webhook signing secret (required with `webhookUrl`). */
+    webhookSecretEnv: EnvNameSchema.optional(),
     pricing: PricingRuleSchema.default(DEFAULT_PRICING_RULE),
     brand: BrandOverridesSchema.default({}),
     defaultLocale: LocaleSchema.default('en'),
@@ -125,6 +129,20 @@ export const WidgetConfigSchema = z
         code: 'custom',
         path: ['partnerSecretEnv'],
         message: 'required for checkoutMode "partner_confirm" (the partner server confirms with it)',
+      });
+    }
+    if ((widget.webhookUrl === undefined) !== (widget.webhookSecretEnv === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [widget.webhookUrl === undefined ? 'webhookUrl' : 'webhookSecretEnv'],
+        message: 'webhookUrl and webhookSecretEnv go together (events are always signed)',
+      });
+    }
+    if (widget.environment === 'live' && widget.webhookUrl?.startsWith('http://')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['webhookUrl'],
+        message: 'live widgets need an HTTPS webhook URL',
       });
     }
     if (widget.environment === 'live') {
@@ -179,6 +197,10 @@ export const BffConfigSchema = z
     statusCacheMs: z.int().min(0).max(60_000).default(1_000),
     /** How often the catalog is refreshed in the background. */
     catalogRefreshSeconds: z.int().min(10).max(86_400).default(300),
+    /** How often moving checkouts are read from the upstream when nobody polls them (webhooks see every change). */
+    checkoutWatchSeconds: z.int().min(1).max(3_600).default(10),
+    /** How long a webhook event is retried (with exponential backoff) before it is given up: at least a day. */
+    webhookRetryHours: z.int().min(24).max(168).default(26),
     widgets: z.array(WidgetConfigSchema).min(1),
   })
   .superRefine((config, ctx) => {

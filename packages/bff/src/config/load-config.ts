@@ -21,6 +21,8 @@ export class ConfigError extends Error {
 export interface WidgetSecrets {
   apiKey: string;
   partnerSecret: string | undefined;
+  /** The webhook signing secret (absent: no webhooks for this widget). */
+  webhookSecret?: string | undefined;
 }
 
 /** The config with its secrets: what the BFF runs on. */
@@ -71,6 +73,7 @@ export function resolveSecrets(config: BffConfig, env: Env): Map<string, WidgetS
     secrets.set(widget.id, {
       apiKey: read(widget.upstream.apiKeyEnv),
       partnerSecret: widget.partnerSecretEnv === undefined ? undefined : read(widget.partnerSecretEnv),
+      webhookSecret: widget.webhookSecretEnv === undefined ? undefined : read(widget.webhookSecretEnv),
     });
   }
   if (missing.size > 0) {

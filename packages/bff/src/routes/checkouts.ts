@@ -11,8 +11,10 @@ import {
   CreateDeliveryLinkRequestSchema,
   CreateQuoteRequestSchema,
   IDEMPOTENCY_KEY_HEADER,
+  MANAGE_TOKEN_HEADER,
 } from '@esim-embed/shared';
 import { type Context, Hono } from 'hono';
+import type { AfterSaleService } from '../after-sale/after-sale-service';
 import type { CheckoutService, SessionCaller } from '../checkout/checkout-service';
 import { ApiError } from '../errors';
 import type { AppEnv } from '../http/app-env';
@@ -24,6 +26,8 @@ export interface CheckoutRoutesOptions {
   checkouts: CheckoutService;
   store: Store;
   idempotencyTtlMs: number;
+  /** Verifies the manage token of top-up quotes and checkouts. */
+  afterSale: AfterSaleService;
 }
 
 const caller = (c: Context<AppEnv>): SessionCaller => ({ claims: c.get('session'), widget: c.get('widget') });
@@ -44,17 +48,24 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): Hono<AppEnv> {
     ttlMs: options.idempotencyTtlMs,
     scope: (c) => `session:${c.get('session').sid}`,
   };
+  /** The caller, with its manage token when one is sent (a top-up). */
+  const buyer = async (c: Context<AppEnv>): Promise<SessionCaller> => {
+    const base = caller(c);
+    const token = c.req.header(MANAGE_TOKEN_HEADER);
+    if (token === undefined) return base;
+    return { ...base, manage: await options.afterSale.verifyManageToken(base, token) };
+  };
   const app = new Hono<AppEnv>();
 
   app.post('/v1/quotes', idempotency(idempotent), async function createQuote(c) {
     const body = await readJsonBody(c, CreateQuoteRequestSchema);
-    const quote = await checkouts.createQuote(caller(c), body, idempotencyKey(c));
+    const quote = await checkouts.createQuote(await buyer(c), body, idempotencyKey(c));
     return c.json({ data: quote, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
   });
 
   app.post('/v1/checkouts', idempotency(idempotent), async function createCheckout(c) {
     const body = await readJsonBody(c, CreateCheckoutRequestSchema);
-    const checkout = await checkouts.createCheckout(caller(c), body);
+    const checkout = await checkouts.createCheckout(await buyer(c), body);
     return c.json({ data: checkout, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
   });
 

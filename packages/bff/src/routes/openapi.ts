@@ -7,6 +7,7 @@ import {
   API_VERSION,
   CHECKOUT_SECRET_HEADER,
   IDEMPOTENCY_KEY_HEADER,
+  MANAGE_TOKEN_HEADER,
   PARTNER_SECRET_HEADER,
 } from '@esim-embed/shared';
 import { Hono } from 'hono';
@@ -52,6 +53,19 @@ function parametersOf(route: RouteSpec): JsonSchema[] {
       in: 'header',
       required: true,
       description: 'The checkout’s client secret from `POST /v1/checkouts`.',
+      schema: { type: 'string' },
+    });
+  }
+  if (
+    route.auth === 'session+manage' ||
+    (route.idempotent && route.path.match(/^\/v1\/(quotes|checkouts)$/))
+  ) {
+    parameters.push({
+      name: MANAGE_TOKEN_HEADER,
+      in: 'header',
+      required: route.auth === 'session+manage',
+      description:
+        'A manage token (from a manage link): opens one eSIM’s own view; on quotes and checkouts, for a top-up.',
       schema: { type: 'string' },
     });
   }

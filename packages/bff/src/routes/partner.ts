@@ -1,15 +1,29 @@
 /**
  * @module
  * The partner server's API: `GET /v1/partner/checkouts/{id}`, `POST …/confirm` (the partner took the
- * payment: place the order) and `POST …/cancel`. Authenticated by the widget's partner secret in
+ * payment: place the order) and `POST …/cancel`; after the sale, manage links for an eSIM it sold (and their
+ * revocation), the eSIM's view, and help requests (cancellation, refund, reissue) with their status. Authenticated by the widget's partner secret in
  * `X-Partner-Secret`, compared in constant time; never callable from a browser (no CORS).
  */
-import { API_VERSION, ConfirmCheckoutRequestSchema, PARTNER_SECRET_HEADER } from '@esim-embed/shared';
+import { createHash } from 'node:crypto';
+import {
+  API_VERSION,
+  ConfirmCheckoutRequestSchema,
+  CreateActionRequestSchema,
+  CreateManageLinkRequestSchema,
+  IDEMPOTENCY_KEY_HEADER,
+  PARTNER_SECRET_HEADER,
+} from '@esim-embed/shared';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { createActionRequest, readActionRequest } from '../after-sale/action-requests';
+import type { AfterSaleService } from '../after-sale/after-sale-service';
+import { readEsim } from '../after-sale/esim-view';
+import type { ManageTokens } from '../after-sale/manage-token';
 import { widgetsForPartnerSecret } from '../checkout/checkout-access';
 import type { CheckoutService } from '../checkout/checkout-service';
 import { ApiError } from '../errors';
 import type { AppEnv } from '../http/app-env';
+import { idempotency } from '../http/idempotency';
 import { readJsonBody } from '../http/json-body';
 import { annotateRequest } from '../http/request-context';
 import { enforceLimit } from '../security/rate-limit';
@@ -21,6 +35,9 @@ export interface PartnerRoutesOptions {
   checkouts: CheckoutService;
   widgets: ReadonlyMap<string, WidgetRuntime>;
   store: Store;
+  afterSale: AfterSaleService;
+  manageTokens: ManageTokens;
+  idempotencyTtlMs: number;
 }
 
 /** Wrong partner secrets one client IP may send per minute before it is refused outright. */
@@ -34,6 +51,28 @@ const checkoutId = (c: Context<PartnerEnv>) => {
   if (!/^chk_[A-Za-z0-9_-]{8,64}$/.test(id)) throw new ApiError('checkout_not_found');
   return id;
 };
+/** An eSIM id from the path (the upstream's ids are short opaque strings). */
+const esimId = (c: Context<PartnerEnv>) => {
+  const id = c.req.param('esimId') ?? '';
+  if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw new ApiError('esim_not_found');
+  return id;
+};
+/**
+ * The partner's widget that sold `id`: the first of the caller's widgets whose upstream account knows it
+ * (a partner secret usually opens one widget).
+ */
+async function widgetOfEsim(widgets: ReadonlyMap<string, WidgetRuntime>, id: string): Promise<WidgetRuntime> {
+  for (const widget of widgets.values()) {
+    try {
+      await readEsim(widget, id);
+      return widget;
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'esim_not_found') continue;
+      throw error;
+    }
+  }
+  throw new ApiError('esim_not_found', { params: { esimId: id } });
+}
 
 /** The partner routes. */
 export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
@@ -77,6 +116,62 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
     await readJsonBody(c, ConfirmCheckoutRequestSchema.pick({}));
     const checkout = await options.checkouts.partnerCancel(c.get('partnerWidgets'), id);
     return c.json({ data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+  });
+
+  app.post('/v1/partner/esims/:esimId/manage-links', async function createPartnerManageLink(c) {
+    const id = esimId(c);
+    const body = await readJsonBody(c, CreateManageLinkRequestSchema);
+    const widget = c.get('partnerWidgets').get(body.widgetId);
+    if (widget === undefined)
+      throw new ApiError('storefront_app_not_found', { params: { field: 'widgetId' } });
+    const link = await options.afterSale.manageLinkForPartner(widget, id);
+    return c.json({ data: link, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
+  });
+
+  app.post('/v1/partner/manage-links/:id/revoke', async function revokeManageLink(c) {
+    const id = c.req.param('id');
+    if (!/^mlk_[A-Za-z0-9_-]{16,64}$/.test(id)) throw new ApiError('not_found', { params: { field: 'id' } });
+    await readJsonBody(c, ConfirmCheckoutRequestSchema.pick({}));
+    const revokedAt = await options.manageTokens.revoke(id);
+    return c.json({ data: { id, revokedAt }, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+  });
+
+  app.get('/v1/partner/esims/:esimId', async function readPartnerEsim(c) {
+    const id = esimId(c);
+    const view = await options.afterSale.partnerEsim(await widgetOfEsim(c.get('partnerWidgets'), id), id);
+    return c.json({ data: view, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+  });
+
+  app.post(
+    '/v1/partner/esims/:esimId/action-requests',
+    idempotency({
+      store: options.store,
+      ttlMs: options.idempotencyTtlMs,
+      // Keys are the partner's own: scoped to its secret (never stored as such, only its digest).
+      scope: (c) =>
+        `partner:${createHash('sha256')
+          .update(c.req.header(PARTNER_SECRET_HEADER) ?? '')
+          .digest('base64url')}`,
+    }),
+    async function createPartnerActionRequest(c) {
+      const id = esimId(c);
+      const body = await readJsonBody(c, CreateActionRequestSchema);
+      const widget = await widgetOfEsim(c.get('partnerWidgets'), id);
+      const request = await createActionRequest(
+        widget,
+        id,
+        body,
+        c.req.header(IDEMPOTENCY_KEY_HEADER) as string,
+      );
+      return c.json({ data: request, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
+    },
+  );
+
+  app.get('/v1/partner/action-requests/:id', async function readPartnerActionRequest(c) {
+    const id = c.req.param('id');
+    if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw new ApiError('action_request_not_found');
+    const request = await readActionRequest(c.get('partnerWidgets').values(), id);
+    return c.json({ data: request, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
   });
 
   return app;

@@ -7,24 +7,32 @@ import {
   ApiErrorEnvelopeSchema,
   CheckoutResponseSchema,
   ConfirmCheckoutRequestSchema,
+  CreateActionRequestSchema,
   CreateCheckoutRequestSchema,
   CreateDeliveryLinkRequestSchema,
   CreatedCheckoutResponseSchema,
+  CreateManageLinkRequestSchema,
   CreateQuoteRequestSchema,
   CreateSessionRequestSchema,
   DestinationsQuerySchema,
   DestinationsResponseSchema,
+  EsimInstallationViewResponseSchema,
+  EsimViewQuerySchema,
+  EsimViewResponseSchema,
   InstallationResponseSchema,
+  ManageLinkResponseSchema,
+  PartnerActionRequestResponseSchema,
   PartnerCheckoutResponseSchema,
   PlansResponseSchema,
   QuoteResponseSchema,
+  RevokedManageLinkResponseSchema,
   SessionResponseSchema,
   WidgetDeliveryLinkResponseSchema,
 } from '@esim-embed/shared';
 import type { z } from 'zod';
 
 /** How a route is authenticated. */
-export type RouteAuth = 'public' | 'origin' | 'session' | 'session+secret' | 'partner';
+export type RouteAuth = 'public' | 'origin' | 'session' | 'session+secret' | 'session+manage' | 'partner';
 
 /** One route of the BFF. */
 export interface RouteSpec {
@@ -119,6 +127,31 @@ export const ROUTES: readonly RouteSpec[] = [
     response: WidgetDeliveryLinkResponseSchema,
   },
   {
+    method: 'POST',
+    path: '/v1/checkouts/{id}/manage-link',
+    summary: 'A manage token for the eSIM of a ready checkout: the way back to “my eSIM” (URL fragment).',
+    auth: 'session+secret',
+    status: 201,
+    response: ManageLinkResponseSchema,
+  },
+  {
+    method: 'GET',
+    path: '/v1/my-esim',
+    summary: 'My eSIM (X-Manage-Token): plan, usage, dates, installed, top-up status and offers, actions.',
+    auth: 'session+manage',
+    query: EsimViewQuerySchema,
+    status: 200,
+    response: EsimViewResponseSchema,
+  },
+  {
+    method: 'GET',
+    path: '/v1/my-esim/installation',
+    summary: 'Installation data again while the eSIM is not installed (X-Manage-Token). Never cached.',
+    auth: 'session+manage',
+    status: 200,
+    response: EsimInstallationViewResponseSchema,
+  },
+  {
     method: 'GET',
     path: '/v1/partner/checkouts/{id}',
     summary: 'The partner server’s view of a checkout (amount, status, upstream order).',
@@ -142,6 +175,50 @@ export const ROUTES: readonly RouteSpec[] = [
     auth: 'partner',
     status: 200,
     response: PartnerCheckoutResponseSchema,
+  },
+  {
+    method: 'POST',
+    path: '/v1/partner/esims/{esimId}/manage-links',
+    summary: 'A manage token for an eSIM the partner sold (its travellers log in on the partner’s site).',
+    auth: 'partner',
+    body: CreateManageLinkRequestSchema,
+    status: 201,
+    response: ManageLinkResponseSchema,
+  },
+  {
+    method: 'POST',
+    path: '/v1/partner/manage-links/{id}/revoke',
+    summary: 'Revoke a manage token: it stops opening the eSIM at once.',
+    auth: 'partner',
+    status: 200,
+    response: RevokedManageLinkResponseSchema,
+  },
+  {
+    method: 'GET',
+    path: '/v1/partner/esims/{esimId}',
+    summary: 'An eSIM as its traveller sees it (no installation data).',
+    auth: 'partner',
+    status: 200,
+    response: EsimViewResponseSchema,
+  },
+  {
+    method: 'POST',
+    path: '/v1/partner/esims/{esimId}/action-requests',
+    summary:
+      'A help request (cancellation, refund or reissue by reason), only when the eSIM’s actions allow it.',
+    auth: 'partner',
+    idempotent: true,
+    body: CreateActionRequestSchema,
+    status: 201,
+    response: PartnerActionRequestResponseSchema,
+  },
+  {
+    method: 'GET',
+    path: '/v1/partner/action-requests/{id}',
+    summary: 'A help request’s status: requested, in_review, completed or rejected.',
+    auth: 'partner',
+    status: 200,
+    response: PartnerActionRequestResponseSchema,
   },
   { method: 'GET', path: '/healthz', summary: 'The process is up.', auth: 'public', status: 200 },
   {

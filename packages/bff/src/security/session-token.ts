@@ -49,36 +49,28 @@ export interface SessionSigner {
   verify(token: string): SessionClaims;
 }
 
-/** A {@link SessionSigner}. Throws at construction when the secret is too short or the TTL too long. */
-export function createSessionSigner(options: SessionSignerOptions): SessionSigner {
-  const { secret, ttlSeconds, now } = { ttlSeconds: MAX_SESSION_TTL_SECONDS, now: Date.now, ...options };
-  if (secret.byteLength < MIN_SESSION_SECRET_BYTES) {
-    throw new Error(`the session-signing secret has ${secret.byteLength} bytes; at least 32 are required`);
-  }
-  if (ttlSeconds > MAX_SESSION_TTL_SECONDS || ttlSeconds < 1) {
-    throw new Error(`sessions live 1..${MAX_SESSION_TTL_SECONDS} seconds, not ${ttlSeconds}`);
-  }
-  const key = Buffer.from(secret);
-  const sign = (input: string) => createHmac('sha256', key).update(input).digest();
+/**
+ * Compact HS256 JWTs with one key: the pinned-algorithm signing and verifying that session tokens use, for
+ * other signed tokens of the BFF (manage tokens). `verify` returns the payload, unchecked beyond the signature.
+ */
+export interface CompactJwt {
+  sign(claims: object): string;
+  /** The payload of a well-formed token with a valid HS256 signature; `widget_session_invalid` otherwise. */
+  verify(token: string): unknown;
+}
 
+/** A {@link CompactJwt} over `key`. */
+export function createCompactJwt(key: Uint8Array): CompactJwt {
+  const hmacKey = Buffer.from(key);
+  const sign = (input: string) => createHmac('sha256', hmacKey).update(input).digest();
+  const invalid = (reason: string) => new ApiError('widget_session_invalid', { params: { reason } });
   return {
-    issue({ widgetId, origin, environment }) {
-      const iat = Math.floor(now() / 1000);
-      const claims: SessionClaims = {
-        sid: randomBytes(18).toString('base64url'),
-        wid: widgetId,
-        org: origin,
-        env: environment,
-        iat,
-        exp: iat + ttlSeconds,
-      };
+    sign(claims) {
       const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
       const signature = sign(`${ENCODED_HEADER}.${payload}`).toString('base64url');
-      return { token: `${ENCODED_HEADER}.${payload}.${signature}`, claims };
+      return `${ENCODED_HEADER}.${payload}.${signature}`;
     },
-
     verify(token) {
-      const invalid = (reason: string) => new ApiError('widget_session_invalid', { params: { reason } });
       if (token.length > 2048) throw invalid('malformed');
       const parts = token.split('.');
       if (parts.length !== 3 || !parts.every((part) => BASE64URL.test(part))) throw invalid('malformed');
@@ -91,7 +83,37 @@ export function createSessionSigner(options: SessionSignerOptions): SessionSigne
       const expected = sign(`${encodedHeader}.${encodedPayload}`);
       const given = Buffer.from(encodedSignature, 'base64url');
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid('signature');
-      const claims = SessionClaimsSchema.safeParse(decodeJson(encodedPayload));
+      return decodeJson(encodedPayload);
+    },
+  };
+}
+
+/** A {@link SessionSigner}. Throws at construction when the secret is too short or the TTL too long. */
+export function createSessionSigner(options: SessionSignerOptions): SessionSigner {
+  const { secret, ttlSeconds, now } = { ttlSeconds: MAX_SESSION_TTL_SECONDS, now: Date.now, ...options };
+  if (secret.byteLength < MIN_SESSION_SECRET_BYTES) {
+    throw new Error(`the session-signing secret has ${secret.byteLength} bytes; at least 32 are required`);
+  }
+  if (ttlSeconds > MAX_SESSION_TTL_SECONDS || ttlSeconds < 1) {
+    throw new Error(`sessions live 1..${MAX_SESSION_TTL_SECONDS} seconds, not ${ttlSeconds}`);
+  }
+  const jwt = createCompactJwt(secret);
+  return {
+    issue({ widgetId, origin, environment }) {
+      const iat = Math.floor(now() / 1000);
+      const claims: SessionClaims = {
+        sid: randomBytes(18).toString('base64url'),
+        wid: widgetId,
+        org: origin,
+        env: environment,
+        iat,
+        exp: iat + ttlSeconds,
+      };
+      return { token: jwt.sign(claims), claims };
+    },
+    verify(token) {
+      const invalid = (reason: string) => new ApiError('widget_session_invalid', { params: { reason } });
+      const claims = SessionClaimsSchema.safeParse(jwt.verify(token));
       if (!claims.success) throw invalid('malformed');
       const time = Math.floor(now() / 1000);
       if (claims.data.exp <= time) throw invalid('expired');

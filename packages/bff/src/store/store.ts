@@ -46,4 +46,12 @@ export const STORE_KEYS = {
   quote: (id: string) => `quote:${id}`,
   idempotency: (scope: string, key: string) => `idempotency:${scope}:${key}`,
   counter: (name: string) => `counter:${name}`,
+  /** A revoked manage token (kept until the token would have expired). */
+  manageRevocation: (tokenId: string) => `manage-revoked:${tokenId}`,
+  /** One webhook delivery (its event, attempts and next attempt time). */
+  webhookDelivery: (id: string) => `webhook-delivery:${id}`,
+  /** The ids of the webhook deliveries still to make (one JSON list, changed by compare-and-set). */
+  webhookQueue: () => 'webhook-queue',
+  /** The ids of the checkouts still moving, watched in the background so every change is observed. */
+  checkoutWatch: () => 'checkout-watch',
 } as const;

@@ -27,6 +27,10 @@ export const upstreamPaths = {
   esimActions: (esimId: string) => `/esims/${segment(esimId)}/actions`,
   /** `GET` the offers that can top up one eSIM (assumed). */
   esimTopUpOffers: (esimId: string) => `/esims/${segment(esimId)}/top-up-offers`,
+  /** `POST` a post-sale action request for an eSIM (assumed). */
+  esimActionRequests: (esimId: string) => `/esims/${segment(esimId)}/action-requests`,
+  /** `GET` one action request (assumed). */
+  actionRequest: (requestId: string) => `/action-requests/${segment(requestId)}`,
   /** `POST` a delivery link for an order (assumed). */
   orderDeliveryLinks: (orderId: string) => `/orders/${segment(orderId)}/delivery-links`,
   /** `POST` to revoke a delivery link (assumed). */

@@ -7,6 +7,9 @@
 import {
   type Account,
   AccountResponseSchema,
+  type ActionRequest,
+  type ActionRequestInput,
+  ActionRequestResponseSchema,
   type Capabilities,
   CapabilitiesResponseSchema,
   type CreateOrderRequest,
@@ -109,6 +112,14 @@ export interface UpstreamClient {
   ): Promise<DeliveryLink>;
   /** `POST /delivery-links/{id}/revoke` (retried only when given an `Idempotency-Key`). */
   revokeDeliveryLink(linkId: string, options?: Partial<CreateOptions>): Promise<DeliveryLinkRevocation>;
+  /** `POST /esims/{id}/action-requests`: a cancellation, refund or reissue request (reason decides which). */
+  createActionRequest(
+    esimId: string,
+    body: ActionRequestInput,
+    options: CreateOptions,
+  ): Promise<ActionRequest>;
+  /** `GET /action-requests/{id}`. */
+  getActionRequest(requestId: string): Promise<ActionRequest>;
   /** Let go of the connection pool (closed when no other client of the same origin uses it). */
   close(): Promise<void>;
 }
@@ -127,6 +138,7 @@ const Schemas = {
   topUpOffers: tolerant(TopUpOfferPageSchema),
   deliveryLink: tolerant(DeliveryLinkResponseSchema),
   revocation: tolerant(DeliveryLinkRevocationResponseSchema),
+  actionRequest: tolerant(ActionRequestResponseSchema),
 };
 
 /** The most orders pages read when reconciling by `externalRef`. */
@@ -280,6 +292,22 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         body: {},
         idempotencyKey: revokeOptions.idempotencyKey,
         schema: Schemas.revocation,
+      }),
+    createActionRequest: (esimId, body, { idempotencyKey }) =>
+      data({
+        operation: 'createActionRequest',
+        method: 'POST',
+        target: upstreamPaths.esimActionRequests(esimId),
+        body,
+        idempotencyKey,
+        schema: Schemas.actionRequest,
+      }),
+    getActionRequest: (requestId) =>
+      data({
+        operation: 'getActionRequest',
+        method: 'GET',
+        target: upstreamPaths.actionRequest(requestId),
+        schema: Schemas.actionRequest,
       }),
     async close() {
       await lease?.release();

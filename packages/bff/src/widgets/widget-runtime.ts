@@ -13,6 +13,8 @@ export interface WidgetRuntime {
   config: WidgetConfig;
   /** The partner server's secret for `/v1/partner/*` (absent: those routes refuse this widget). */
   partnerSecret: string | undefined;
+  /** The webhook signing secret (absent: this widget sends no webhooks). */
+  webhookSecret?: string | undefined;
   originPolicy: OriginPolicy;
   upstream: UpstreamClient;
   catalog: CatalogService;

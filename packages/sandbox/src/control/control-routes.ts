@@ -152,6 +152,12 @@ export function controlRoutes(state: SandboxState) {
       esim.serviceState = 'active';
       esim.serviceExpiresAtMs ??= nowMs + esim.durationDays * 24 * 60 * 60 * 1000;
     }
+    if (request.install && esim.activatedAtMs === null && esim.state !== 'revoked') {
+      esim.state = 'installed';
+      esim.profileState = 'installed';
+    }
+    if (request.topUpStatus !== undefined) esim.topUpStatusOverride = request.topUpStatus;
+    if (request.usageStatus !== undefined) esim.usageStatusOverride = request.usageStatus;
     if (request.usedMb !== undefined) {
       esim.usedMb = request.usedMb;
       esim.usageObservedAtMs = nowMs;

@@ -3,7 +3,7 @@
  * Request and response bodies of the sandbox's control API (`/__sandbox/*`). These belong to the sandbox,
  * not to the contract; the typed control client and the routes share them.
  */
-import { EnvironmentSchema } from '@esim-embed/shared';
+import { EnvironmentSchema, TopUpStatusSchema, UsageStatusSchema } from '@esim-embed/shared';
 import { z } from 'zod';
 
 /** One fault rule: which requests it hits and what it does to them. */
@@ -81,7 +81,13 @@ export type ScenarioRequest = z.input<typeof ScenarioRequestSchema>;
 /** `POST /__sandbox/esims/{id}`: simulate the traveller installing and using the profile. */
 export const EsimControlRequestSchema = z.strictObject({
   activate: z.literal(true).optional(),
+  /** The traveller installed the profile (downloaded onto a device) without using it yet. */
+  install: z.literal(true).optional(),
   usedMb: z.int().min(0).optional(),
+  /** Force the top-up status of this profile (null: computed again). */
+  topUpStatus: TopUpStatusSchema.nullable().optional(),
+  /** Force the usage status (`stale`, `unavailable`; null: computed again). */
+  usageStatus: UsageStatusSchema.nullable().optional(),
 });
 export type EsimControlRequest = z.input<typeof EsimControlRequestSchema>;
 

@@ -121,7 +121,7 @@ export function esimListView(
       totalMb: esim.totalMb,
       usedMb: esim.usedMb,
       remainingMb: esim.totalMb === null ? null : Math.max(0, esim.totalMb - esim.usedMb),
-      status: esim.state === 'revoked' ? 'unavailable' : 'fresh',
+      status: esim.state === 'revoked' ? 'unavailable' : (esim.usageStatusOverride ?? 'fresh'),
       observedAt: isoTime(observedAtMs),
       nextRefreshAt: isoTime(observedAtMs + 15 * 60_000),
       consecutiveFailures: 0,

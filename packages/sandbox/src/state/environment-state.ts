@@ -23,6 +23,8 @@ import type {
   OrderStatus,
   Product,
   PurchaseKind,
+  TopUpStatus,
+  UsageStatus,
 } from '@esim-embed/shared';
 import type { PricingSnapshot } from '../catalog/pricing';
 import { IdempotencyStore } from '../http/idempotency-store';
@@ -110,6 +112,10 @@ export interface EsimRecord {
   deadlineAtMs: number | null;
   serviceExpiresAtMs: number | null;
   usageObservedAtMs: number;
+  /** A top-up status forced by the control API (`POST /__sandbox/esims/{id} { topUpStatus }`); null: computed. */
+  topUpStatusOverride?: TopUpStatus | null;
+  /** A usage status forced by the control API (`{ usageStatus }`); null: computed. */
+  usageStatusOverride?: UsageStatus | null;
   /** The offer the profile was bought with (decides top-up support and top-up offers). */
   offer: Offer;
   product: Product;

@@ -55,6 +55,9 @@ export function topUpOptions(
 ): { status: TopUpStatus; offers: Offer[] } {
   if (esim.state === 'revoked' || esim.state === 'expired')
     return { status: 'profile_ineligible', offers: [] };
+  // A status forced through the control API, so that every status of the contract can be shown in tests.
+  const forced = esim.topUpStatusOverride ?? null;
+  if (forced !== null && forced !== 'available') return { status: forced, offers: [] };
   if (esim.offer.capabilities.topUp !== 'guaranteed') return { status: 'not_supported', offers: [] };
   const iso = esim.product.country.iso;
   const offers: Offer[] = [];

@@ -7,3 +7,4 @@ export * from './catalog';
 export * from './checkout';
 export * from './common';
 export * from './session';
+export * from './webhooks';

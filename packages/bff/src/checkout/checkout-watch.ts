@@ -1,0 +1,101 @@
+/**
+ * @module
+ * The background watch: checkouts that are still moving (awaiting payment, placing, provisioning) are read
+ * from the upstream every few seconds even when no traveller polls them, so that every status change is
+ * observed — and its webhook sent — after the tab is closed. The list of watched ids lives in the store
+ * (changed by compare-and-set), so any instance may pick up where another stopped.
+ */
+import { CHECKOUT_TERMINAL_STATUSES } from '@esim-embed/shared';
+import { z } from 'zod';
+import type { Logger } from '../logger';
+import { STORE_KEYS, type Store } from '../store/store';
+import type { WidgetRuntime } from '../widgets/widget-runtime';
+import { CHECKOUT_RETENTION_MS, type CheckoutRecord } from './checkout-record';
+import type { CheckoutService } from './checkout-service';
+
+export interface CheckoutWatchOptions {
+  store: Store;
+  logger: Logger;
+  /** How often the watched checkouts are read. */
+  intervalMs: number;
+}
+
+/** The watch list and its loop. */
+export interface CheckoutWatch {
+  /** Add a moving checkout to the list, or take a finished one off (a checkout observer calls this). */
+  track(record: CheckoutRecord): Promise<void>;
+  /** Read every watched checkout once (the loop calls this; tests may too). */
+  sweep(checkouts: CheckoutService, widgets: ReadonlyMap<string, WidgetRuntime>): Promise<void>;
+  start(checkouts: CheckoutService, widgets: ReadonlyMap<string, WidgetRuntime>): void;
+  close(): void;
+}
+
+const terminal = (status: string) => (CHECKOUT_TERMINAL_STATUSES as readonly string[]).includes(status);
+
+/** The {@link CheckoutWatch}. */
+export function createCheckoutWatch(options: CheckoutWatchOptions): CheckoutWatch {
+  const { store, logger } = options;
+  const key = STORE_KEYS.checkoutWatch();
+  let timer: NodeJS.Timeout | undefined;
+  let sweeping = false;
+
+  async function change(edit: (ids: string[]) => string[]): Promise<void> {
+    for (let round = 0; round < 50; round += 1) {
+      const stored = await store.get(key);
+      const ids = stored === null ? [] : z.array(z.string()).parse(JSON.parse(stored.value));
+      const next = edit(ids);
+      if (stored !== null && next.length === ids.length && next.every((id, i) => id === ids[i])) return;
+      const value = JSON.stringify(next);
+      const ok =
+        stored === null
+          ? await store.insert(key, value, CHECKOUT_RETENTION_MS)
+          : await store.compareAndSet(key, stored.version, value, CHECKOUT_RETENTION_MS);
+      if (ok) return;
+    }
+    throw new Error('the checkout watch list kept changing: could not update it');
+  }
+
+  async function watched(): Promise<string[]> {
+    const stored = await store.get(key);
+    return stored === null ? [] : z.array(z.string()).parse(JSON.parse(stored.value));
+  }
+
+  const watch: CheckoutWatch = {
+    async track(record) {
+      if (terminal(record.status)) await change((ids) => ids.filter((id) => id !== record.id));
+      else await change((ids) => (ids.includes(record.id) ? ids : [...ids, record.id]));
+    },
+    async sweep(checkouts, widgets) {
+      for (const id of await watched()) {
+        try {
+          const record = await checkouts.watch(id, widgets);
+          if (record === null || terminal(record.status)) {
+            await change((ids) => ids.filter((candidate) => candidate !== id));
+          }
+        } catch (error) {
+          logger.warn('a watched checkout could not be read', { checkoutId: id, cause: String(error) });
+        }
+      }
+    },
+    start(checkouts, widgets) {
+      if (timer !== undefined) return;
+      timer = setInterval(async function sweepWatchedCheckouts() {
+        if (sweeping) return;
+        sweeping = true;
+        try {
+          await watch.sweep(checkouts, widgets);
+        } catch (error) {
+          logger.warn('the checkout watch failed', { cause: String(error) });
+        } finally {
+          sweeping = false;
+        }
+      }, options.intervalMs);
+      timer.unref();
+    },
+    close() {
+      clearInterval(timer);
+      timer = undefined;
+    },
+  };
+  return watch;
+}

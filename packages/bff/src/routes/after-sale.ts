@@ -1,0 +1,66 @@
+/**
+ * @module
+ * The traveller's after-sale routes (behind the session middleware): `POST /v1/checkouts/{id}/manage-link`
+ * (client secret), `GET /v1/my-esim` and `GET /v1/my-esim/installation` (manage token, no-store).
+ */
+import {
+  API_VERSION,
+  CHECKOUT_SECRET_HEADER,
+  EsimViewQuerySchema,
+  MANAGE_TOKEN_HEADER,
+} from '@esim-embed/shared';
+import { type Context, Hono } from 'hono';
+import type { AfterSaleService } from '../after-sale/after-sale-service';
+import type { SessionCaller } from '../checkout/checkout-service';
+import { ApiError } from '../errors';
+import type { AppEnv } from '../http/app-env';
+
+export interface AfterSaleRoutesOptions {
+  afterSale: AfterSaleService;
+}
+
+const meta = (c: Context<AppEnv>) => ({ requestId: c.get('requestId'), apiVersion: API_VERSION });
+const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+
+/** The caller with its verified manage token (`X-Manage-Token`). */
+export async function managingCaller(
+  c: Context<AppEnv>,
+  afterSale: AfterSaleService,
+): Promise<SessionCaller> {
+  const base = { claims: c.get('session'), widget: c.get('widget') };
+  return { ...base, manage: await afterSale.verifyManageToken(base, c.req.header(MANAGE_TOKEN_HEADER)) };
+}
+
+/** The widget's after-sale routes. */
+export function afterSaleRoutes(options: AfterSaleRoutesOptions): Hono<AppEnv> {
+  const { afterSale } = options;
+  const app = new Hono<AppEnv>();
+
+  app.post('/v1/checkouts/:id/manage-link', async function createManageLink(c) {
+    const id = c.req.param('id');
+    if (!/^chk_[A-Za-z0-9_-]{8,64}$/.test(id)) throw new ApiError('checkout_not_found');
+    const link = await afterSale.manageLinkForCheckout(
+      { claims: c.get('session'), widget: c.get('widget') },
+      id,
+      c.req.header(CHECKOUT_SECRET_HEADER),
+    );
+    return c.json({ data: link, meta: meta(c) }, 201, NO_STORE);
+  });
+
+  app.get('/v1/my-esim', async function readMyEsim(c) {
+    const query = EsimViewQuerySchema.safeParse(c.req.query());
+    if (!query.success) {
+      throw new ApiError('validation_failed', { params: { field: 'locale', reason: 'invalid' } });
+    }
+    const view = await afterSale.myEsim(await managingCaller(c, afterSale), query.data.locale);
+    return c.json({ data: view, meta: meta(c) }, 200, NO_STORE);
+  });
+
+  app.get('/v1/my-esim/installation', async function readMyInstallation(c) {
+    const installation = await afterSale.myInstallation(await managingCaller(c, afterSale));
+    // The installation data is the product itself: no cache anywhere may keep it.
+    return c.json({ data: installation, meta: meta(c) }, 200, NO_STORE);
+  });
+
+  return app;
+}

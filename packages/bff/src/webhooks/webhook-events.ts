@@ -1,0 +1,89 @@
+/**
+ * @module
+ * Which webhook events a checkout's status change means, and the observer that queues them for the widget's
+ * `webhookUrl`. Event ids are derived from the checkout and the event type, so one change queued twice (two
+ * instances, a retried write) is still one event.
+ */
+import { createHash } from 'node:crypto';
+import type { WebhookEvent, WebhookEventType } from '@esim-embed/shared';
+import type { CheckoutObserver, CheckoutRecord } from '../checkout/checkout-record';
+import { toPartnerCheckout } from '../checkout/checkout-service';
+import type { Logger } from '../logger';
+import type { WidgetRuntime } from '../widgets/widget-runtime';
+import type { WebhookQueue } from './webhook-queue';
+
+/** The events a checkout entering `after.status` means. */
+export function eventTypesFor(after: CheckoutRecord): WebhookEventType[] {
+  switch (after.status) {
+    case 'awaiting_payment':
+      return ['checkout.awaiting_payment'];
+    case 'ready':
+      return after.kind === 'top_up'
+        ? ['checkout.completed', 'topup.completed']
+        : ['checkout.completed', 'esim.ready'];
+    case 'failed':
+      return ['checkout.failed'];
+    case 'expired':
+      return ['checkout.expired'];
+    case 'cancelled':
+      return ['checkout.cancelled'];
+    default:
+      return [];
+  }
+}
+
+/** The stable id of one event of one checkout. */
+export function eventId(checkoutId: string, type: WebhookEventType): string {
+  return `evt_${createHash('sha256').update(`${checkoutId}:${type}`).digest('base64url').slice(0, 32)}`;
+}
+
+export interface WebhookEmitterOptions {
+  queue: WebhookQueue;
+  widgets: ReadonlyMap<string, WidgetRuntime>;
+  logger: Logger;
+  now?: () => number;
+}
+
+/** A checkout observer that queues the events of every status change for widgets with a webhook URL. */
+export function createWebhookEmitter(options: WebhookEmitterOptions): CheckoutObserver {
+  const { queue, widgets, logger } = options;
+  const now = options.now ?? Date.now;
+  return async function queueWebhookEvents(_before, after) {
+    const widget = widgets.get(after.widgetId);
+    if (widget?.config.webhookUrl === undefined || widget.webhookSecret === undefined) return;
+    const time = now();
+    for (const type of eventTypesFor(after)) {
+      const event: WebhookEvent = {
+        id: eventId(after.id, type),
+        type,
+        createdAt: new Date(time).toISOString(),
+        widgetId: after.widgetId,
+        environment: after.environment,
+        data: {
+          checkout: toPartnerCheckout(after),
+          esimId: after.kind === 'top_up' ? after.esimId : (after.order?.esimId ?? null),
+        },
+      };
+      const queued = await queue.enqueue({
+        id: event.id,
+        type,
+        widgetId: after.widgetId,
+        body: JSON.stringify(event),
+        state: 'pending',
+        attempts: 0,
+        createdAtMs: time,
+        nextAttemptAtMs: time,
+        leaseUntilMs: null,
+        lastResult: null,
+      });
+      if (queued) {
+        logger.info('webhook event queued', {
+          eventId: event.id,
+          type,
+          widgetId: after.widgetId,
+          checkoutId: after.id,
+        });
+      }
+    }
+  };
+}
