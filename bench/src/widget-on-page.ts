@@ -147,7 +147,6 @@ export async function widgetOnPageSection(weights: FileWeight[]): Promise<Sectio
     load.longTasks.filter((task) => task.start + task.duration >= load.scriptStart);
   const usable = loads.map((load) => since(load, load.usable));
   const longest = loads.map((load) => Math.max(0, ...widgetTasks(load).map((task) => task.duration)));
-  const taskCount = loads.map((load) => widgetTasks(load).length);
   const medianLoad = loads[usable.indexOf(median(usable))] ?? (loads[0] as PageLoad);
   const weightOf = new Map(weights.map((w) => [w.file, w]));
   const firstScreen = medianLoad.scripts.filter((script) => script.responseEnd <= medianLoad.usable);
