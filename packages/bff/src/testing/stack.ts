@@ -11,7 +11,7 @@ import {
   startSandbox,
 } from '@esim-embed/sandbox';
 import type { Session } from '@esim-embed/shared';
-import { type Bff, createBff } from '../bff';
+import { type Bff, type CreateBffOptions, createBff } from '../bff';
 import type { BffConfigInput } from '../config/config-schema';
 import { parseConfig, resolveSecrets } from '../config/load-config';
 import { createLogger } from '../logger';
@@ -90,6 +90,8 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** The BFF's port (default: a free one). */
   port?: number;
+  /** Clocks, timers and worker settings of the BFF (after-sale and webhook tests). */
+  bffOptions?: Pick<CreateBffOptions, 'webhooks' | 'now' | 'startWorkers'>;
 }
 
 /** A BFF on a free port. */
@@ -118,6 +120,7 @@ export async function startBff(
     store: options.store,
     widgetDist: options.widgetDist,
     siteRoot: options.siteRoot,
+    ...options.bffOptions,
   });
   return { bff, server: await serveBff(bff, { port: options.port }), logs };
 }
