@@ -22,9 +22,15 @@ import {
   CreatedCheckoutResponseSchema,
   type Destination,
   DestinationsResponseSchema,
+  type EsimInstallationView,
+  EsimInstallationViewResponseSchema,
+  type EsimView,
+  EsimViewResponseSchema,
   type Installation,
   InstallationResponseSchema,
   type Locale,
+  type ManageLink,
+  ManageLinkResponseSchema,
   type Plan,
   PlansResponseSchema,
   type Quote,
@@ -49,6 +55,9 @@ const RESPONSE_SCHEMAS = {
   checkout: CheckoutResponseSchema,
   installation: InstallationResponseSchema,
   deliveryLink: WidgetDeliveryLinkResponseSchema,
+  manageLink: ManageLinkResponseSchema,
+  esimView: EsimViewResponseSchema,
+  esimInstallation: EsimInstallationViewResponseSchema,
 };
 
 /** A kind of response. */
@@ -75,8 +84,16 @@ interface RequestOptions<K extends ResponseKind> {
   method?: 'GET' | 'POST';
   body?: unknown;
   secret?: string;
+  /** The manage token that opens one eSIM (its own view, its top-ups). */
+  manageToken?: string;
   idempotencyKey?: string;
   response: K;
+}
+
+/** A top-up of an existing eSIM: which one, and the manage token that proves the traveller holds it. */
+export interface TopUpTarget {
+  esimId: string;
+  manageToken: string;
 }
 
 /** A client for one widget on one BFF; `close()` aborts all its requests. */
@@ -132,18 +149,32 @@ export class ApiClient {
     return { plans: body.data, destination: body.meta.destination };
   }
 
-  /** Holds a plan's price. */
-  async createQuote(offerId: string, locale: Locale, idempotencyKey: string): Promise<Quote> {
-    const request = { method: 'POST', body: { offerId, locale }, idempotencyKey, response: 'quote' } as const;
-    return (await this.#call('/v1/quotes', request)).data;
+  /** Holds a plan's price; with `topUp`, the price of a top-up of that eSIM. */
+  async createQuote(
+    offerId: string,
+    locale: Locale,
+    idempotencyKey: string,
+    topUp?: TopUpTarget,
+  ): Promise<Quote> {
+    const body = { offerId, locale, ...(topUp ? { esimId: topUp.esimId } : {}) };
+    const request = { method: 'POST', body, idempotencyKey, response: 'quote' } as const;
+    return (await this.#call('/v1/quotes', { ...request, manageToken: topUp?.manageToken })).data;
   }
 
-  /** Creates the checkout; the key is derived from the quote so that a double click makes one checkout. */
-  async createCheckout(request: CreateCheckoutRequest, idempotencyKey: string): Promise<CreatedCheckout> {
+  /**
+   * Creates the checkout; the key is derived from the quote so that a double click makes one checkout.
+   * A top-up's checkout carries the eSIM's manage token.
+   */
+  async createCheckout(
+    request: CreateCheckoutRequest,
+    idempotencyKey: string,
+    manageToken?: string,
+  ): Promise<CreatedCheckout> {
     const body = await this.#call('/v1/checkouts', {
       method: 'POST',
       body: request,
       idempotencyKey,
+      manageToken,
       response: 'createdCheckout',
     });
     return body.data;
@@ -176,6 +207,29 @@ export class ApiClient {
     return body.data;
   }
 
+  /** A manage link for a ready purchase: the token that opens the eSIM's own view later (one per checkout). */
+  async createManageLink(id: string, secret: string): Promise<ManageLink> {
+    const body = await this.#call(`/v1/checkouts/${encodeURIComponent(id)}/manage-link`, {
+      method: 'POST',
+      body: {},
+      secret,
+      idempotencyKey: `manage-${id}`,
+      response: 'manageLink',
+    });
+    return body.data;
+  }
+
+  /** "My eSIM": plan, usage, dates, top-up and actions of the eSIM the manage token opens. */
+  async myEsim(manageToken: string, locale: Locale): Promise<EsimView> {
+    return (await this.#call(`/v1/my-esim?locale=${locale}`, { manageToken, response: 'esimView' })).data;
+  }
+
+  /** The installation data of the eSIM the manage token opens, while it is not installed. */
+  async myEsimInstallation(manageToken: string): Promise<EsimInstallationView> {
+    const body = await this.#call('/v1/my-esim/installation', { manageToken, response: 'esimInstallation' });
+    return body.data;
+  }
+
   /** A call with the session token; an invalid session is replaced once and the call repeated. */
   async #call<K extends ResponseKind>(path: string, request: RequestOptions<K>): Promise<ResponseBody<K>> {
     const session = await this.session();
@@ -202,6 +256,8 @@ export class ApiClient {
     if (request.body !== undefined) headers['Content-Type'] = 'application/json';
     if (token) headers.Authorization = `Bearer ${token}`;
     if (request.secret) headers['X-Checkout-Secret'] = request.secret;
+    // The shared MANAGE_TOKEN_HEADER, written out: importing it would pull the after-sale schemas into production.
+    if (request.manageToken) headers['X-Manage-Token'] = request.manageToken;
     if (request.idempotencyKey) headers['Idempotency-Key'] = request.idempotencyKey;
     const init: RequestInit = {
       method: request.method ?? 'GET',
@@ -211,7 +267,7 @@ export class ApiClient {
       credentials: 'omit',
       // Installation data and checkout status must never sit in a cache; the catalog may be revalidated
       // with its ETag by the browser's own cache.
-      cache: request.secret ? 'no-store' : 'default',
+      cache: request.secret || request.manageToken ? 'no-store' : 'default',
     };
     const delays = this.#options.networkRetryDelays;
     for (let attempt = 0; ; attempt++) {

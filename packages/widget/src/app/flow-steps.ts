@@ -1,7 +1,8 @@
 /**
  * @module
  * The steps of a purchase and what each carries, and where a checkout in progress is kept so that a page
- * reload resumes it (`sessionStorage`: this tab only, gone when the tab closes).
+ * reload resumes it (`sessionStorage`: this tab only, gone when the tab closes). After the sale, the page
+ * URL's fragment (`#esim-manage=<token>`) opens the eSIM's own view.
  */
 import type { Checkout, Installation, Plan } from '@esim-embed/shared';
 
@@ -16,15 +17,46 @@ export interface DestinationRef {
 export interface CheckoutHandle {
   id: string;
   clientSecret: string;
+  /** Set when the checkout tops up an existing eSIM: which one, and the token that opens its view. */
+  topUp?: { esimId: string; manageToken: string };
+}
+
+/** Where a top-up was started from: the eSIM and the manage token that opens it. */
+export interface TopUpOrigin {
+  esimId: string;
+  manageToken: string;
 }
 
 /** One screen of the flow. */
 export type Step =
   | { name: 'destinations' }
   | { name: 'plans'; destination: DestinationRef }
-  | { name: 'checkout'; plan: Plan; destination: DestinationRef }
+  | { name: 'checkout'; plan: Plan; destination: DestinationRef; topUp?: TopUpOrigin }
   | { name: 'progress'; handle: CheckoutHandle }
-  | { name: 'install'; handle: CheckoutHandle; checkout: Checkout; installation: Installation };
+  | { name: 'install'; handle: CheckoutHandle; checkout: Checkout; installation: Installation }
+  /** The eSIM's own view; `toppedUp` after a top-up just completed. */
+  | { name: 'my-esim'; manageToken: string; toppedUp?: boolean };
+
+/** The URL-fragment parameter of a manage link (the shared `MANAGE_TOKEN_FRAGMENT_PARAM`). */
+export const MANAGE_FRAGMENT_PARAM = 'esim-manage';
+
+/** The manage token in a URL fragment (`#esim-manage=<token>`, possibly beside other parameters), if any. */
+export function manageTokenInFragment(hash: string): string | null {
+  const token = new URLSearchParams(hash.replace(/^#/, '')).get(MANAGE_FRAGMENT_PARAM);
+  return token?.trim() ? token.trim() : null;
+}
+
+/**
+ * The manage link for a page: the page's own address with the token in the fragment, so that the token is
+ * never sent to the partner's server or written to its logs; other fragment parameters are kept.
+ */
+export function manageLinkFor(pageUrl: string, manageToken: string): string {
+  const url = new URL(pageUrl);
+  const fragment = new URLSearchParams(url.hash.replace(/^#/, ''));
+  fragment.set(MANAGE_FRAGMENT_PARAM, manageToken);
+  url.hash = fragment.toString();
+  return url.href;
+}
 
 function storageKey(widgetId: string): string {
   return `esim-widget:${widgetId}:checkout`;
@@ -50,9 +82,11 @@ export function recalledCheckout(widgetId: string): CheckoutHandle | null {
   if (!raw) return null;
   try {
     const value = JSON.parse(raw) as Partial<CheckoutHandle>;
-    return typeof value.id === 'string' && typeof value.clientSecret === 'string'
-      ? { id: value.id, clientSecret: value.clientSecret }
-      : null;
+    if (typeof value.id !== 'string' || typeof value.clientSecret !== 'string') return null;
+    const topUp = value.topUp;
+    return typeof topUp?.esimId === 'string' && typeof topUp.manageToken === 'string'
+      ? { id: value.id, clientSecret: value.clientSecret, topUp }
+      : { id: value.id, clientSecret: value.clientSecret };
   } catch {
     return null;
   }

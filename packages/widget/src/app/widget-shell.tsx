@@ -5,13 +5,20 @@
  */
 import type { WidgetPublicConfig } from '@esim-embed/shared';
 import type { ComponentType } from 'preact';
-import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiClient } from '../api/api-client';
 import { errorCodeOf, WidgetApiError } from '../api/api-error';
 import { EsimErrorEvent, EsimReadyEvent } from '../element/events';
-import type { Messages } from '../i18n/messages';
-import { chooseLocale, createTranslator, loadMessages, pageLanguages } from '../i18n/translator';
+import type { AfterSaleMessages, Messages } from '../i18n/messages';
+import {
+  chooseLocale,
+  createTranslator,
+  loadAfterSaleMessages,
+  loadMessages,
+  pageLanguages,
+} from '../i18n/translator';
 import type { InstallStepProps } from '../install/install-step';
+import type { MyEsimStepProps } from '../my-esim/my-esim-step';
 import { CheckoutStep } from '../steps/checkout-step';
 import { DestinationsStep } from '../steps/destinations-step';
 import { PlansStep } from '../steps/plans-step';
@@ -19,9 +26,9 @@ import { ProgressStep } from '../steps/progress-step';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
 import { brandCss } from './brand-sheet';
-import { recalledCheckout, type Step } from './flow-steps';
+import { manageTokenInFragment, recalledCheckout, type Step } from './flow-steps';
 import type { WidgetAppOptions } from './widget-app';
-import { WidgetContext, type WidgetContextValue } from './widget-context';
+import { useWidget, WidgetContext, type WidgetContextValue } from './widget-context';
 import * as css from './widget-shell.css';
 
 /** Props of `WidgetShell`. */
@@ -32,8 +39,16 @@ export interface WidgetShellProps {
   brandSheet: CSSStyleSheet;
 }
 
+/** The manage token in the page's address, if the traveller came back through a manage link. */
+function pageManageToken(): string | null {
+  return manageTokenInFragment(globalThis.location?.hash ?? '');
+}
+
 function initialStep(widgetId: string, country: string | null): Step {
   const handle = recalledCheckout(widgetId);
+  const manageToken = pageManageToken();
+  // A manage link opens the eSIM's view, unless a top-up of that same eSIM is under way in this tab.
+  if (manageToken && handle?.topUp?.manageToken !== manageToken) return { name: 'my-esim', manageToken };
   if (handle) return { name: 'progress', handle };
   const code = country?.trim().toUpperCase();
   if (code && /^[A-Z0-9]{2}$/.test(code))
@@ -50,7 +65,13 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
   const [sessionError, setSessionError] = useState<unknown>(null);
   const [step, setStep] = useState<Step | null>(null);
   const [focusSteps, setFocusSteps] = useState(false);
-  const [table, setTable] = useState<{ locale: string; messages: Messages } | null>(null);
+  const [table, setTable] = useState<{
+    locale: string;
+    messages: Messages;
+    afterSale: AfterSaleMessages | null;
+  } | null>(null);
+  // Once an after-sale view has loaded its table, a change of language loads that table too.
+  const afterSaleUsed = useRef(false);
 
   const candidates = [options.locale, ...pageLanguages(host)];
   const locale = config
@@ -59,7 +80,9 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
 
   useEffect(() => {
     let current = true;
-    loadMessages(locale).then((messages) => current && setTable({ locale, messages }));
+    Promise.all([loadMessages(locale), afterSaleUsed.current ? loadAfterSaleMessages(locale) : null]).then(
+      ([messages, afterSale]) => current && setTable({ locale, messages, afterSale }),
+    );
     return () => {
       current = false;
     };
@@ -100,6 +123,20 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
     );
   }, [options.country]);
 
+  // A manage link followed on the same page (a single-page app, or a link in the host page) opens the view.
+  useEffect(() => {
+    if (!config) return;
+    const opened = () => {
+      const manageToken = pageManageToken();
+      if (manageToken) {
+        setFocusSteps(true);
+        setStep({ name: 'my-esim', manageToken });
+      }
+    };
+    globalThis.addEventListener?.('hashchange', opened);
+    return () => globalThis.removeEventListener?.('hashchange', opened);
+  }, [config]);
+
   const ready = Boolean(config && table && step);
   useEffect(() => {
     if (!ready || !config) return;
@@ -119,7 +156,14 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
       client,
       config,
       locale,
-      t: createTranslator(locale, table.messages),
+      t: createTranslator(locale, { ...table.messages, ...table.afterSale }),
+      afterSaleReady: table.afterSale !== null && table.locale === locale,
+      provideAfterSale(forLocale, afterSale) {
+        afterSaleUsed.current = true;
+        setTable((current) =>
+          current && current.locale === forLocale ? { ...current, afterSale } : current,
+        );
+      },
       focusSteps,
       go(next) {
         setFocusSteps(true);
@@ -232,29 +276,66 @@ function CurrentStep({ step }: { step: Step }) {
       return <DestinationsStep />;
     case 'plans':
       return <PlansStep destination={step.destination} />;
-    case 'checkout':
-      return <CheckoutStep plan={step.plan} destination={step.destination} />;
     case 'progress':
       return <ProgressStep handle={step.handle} />;
+    case 'checkout':
+      return (
+        <CheckoutStep
+          key={step.topUp ? 'top-up' : 'issue'}
+          plan={step.plan}
+          destination={step.destination}
+          topUp={step.topUp}
+        />
+      );
     case 'install':
       return (
-        <LazyInstallStep handle={step.handle} checkout={step.checkout} installation={step.installation} />
+        <LazyStep
+          load={loadInstallStep}
+          props={{ handle: step.handle, checkout: step.checkout, installation: step.installation }}
+        />
+      );
+    case 'my-esim':
+      return (
+        <LazyStep
+          key={step.manageToken}
+          load={loadMyEsimStep}
+          props={{ manageToken: step.manageToken, toppedUp: step.toppedUp ?? false }}
+        />
       );
   }
 }
 
-/** The install step and its QR encoder load only when a purchase is ready. */
-function LazyInstallStep(props: InstallStepProps) {
-  const [Install, setInstall] = useState<ComponentType<InstallStepProps> | null>(null);
+// The install step (with its QR encoder) and the eSIM's own view load only when they are needed.
+const loadInstallStep = () => import('../install/install-step').then((module) => module.InstallStep);
+const loadMyEsimStep = () => import('../my-esim/my-esim-step').then((module) => module.MyEsimStep);
+
+/** A step whose code loads lazily; a failed load offers a retry. */
+function LazyStep<P extends InstallStepProps | MyEsimStepProps>({
+  load,
+  props,
+}: {
+  load: () => Promise<ComponentType<P>>;
+  props: P;
+}) {
+  const { locale, afterSaleReady, provideAfterSale } = useWidget();
+  const [Loaded, setLoaded] = useState<ComponentType<P> | null>(null);
   const [failed, setFailed] = useState<unknown>(null);
-  const load = useCallback(() => {
+  const start = useCallback(() => {
     setFailed(null);
-    import('../install/install-step').then(
-      (module) => setInstall(() => module.InstallStep),
+    // The view's code and its messages come together; both are cached after the first load.
+    Promise.all([load(), loadAfterSaleMessages(locale)]).then(
+      ([component, afterSale]) => {
+        provideAfterSale(locale, afterSale);
+        setLoaded(() => component);
+      },
       (error: unknown) => setFailed(new WidgetApiError('network_error', {}, null, { cause: error })),
     );
-  }, []);
-  useEffect(load, [load]);
-  if (failed) return <ErrorNotice error={failed} actions={{ retry: load }} />;
-  return Install ? <Install {...props} /> : <span class={controls.spinner} aria-hidden="true" />;
+  }, [load, locale]);
+  useEffect(start, [start]);
+  if (failed) return <ErrorNotice error={failed} actions={{ retry: start }} />;
+  return Loaded && afterSaleReady ? (
+    <Loaded {...props} />
+  ) : (
+    <span class={controls.spinner} aria-hidden="true" />
+  );
 }

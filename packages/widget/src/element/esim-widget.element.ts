@@ -24,8 +24,10 @@ const ElementBase = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
  * @event {EsimReadyEvent} esim-ready - The session is open and the first screen is shown.
  * @event {EsimQuoteEvent} esim-quote - A plan was quoted; the price is held until `detail.expiresAt`.
  * @event {EsimCheckoutEvent} esim-checkout - A checkout was created. In `partner_confirm` mode take the payment now and confirm the checkout from your server.
- * @event {EsimPurchaseEvent} esim-purchase - The eSIM is issued and its installation is shown.
+ * @event {EsimPurchaseEvent} esim-purchase - The eSIM is issued and its installation is shown, or a top-up is on the eSIM (`detail.kind` is `top_up`).
  * @event {EsimErrorEvent} esim-error - A request failed; the widget offers the traveller a way forward.
+ * @event {EsimManageLinkEvent} esim-manage-link - After a purchase: the link that brings the traveller back to this eSIM (`#esim-manage=<token>`); keep it for them.
+ * @event {EsimHelpEvent} esim-help - The traveller says the installation failed or the eSIM does not work; the widget shows your support contacts, your server may act.
  *
  * @csspart container - The widget's outer box.
  * @csspart header - The brand bar with the logo or display name.

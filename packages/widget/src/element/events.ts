@@ -11,6 +11,9 @@ export interface EsimMoney {
   currency: 'RUB' | 'USD';
 }
 
+/** What a purchase buys: a new eSIM, or more data on one the traveller has. */
+export type EsimPurchaseKind = 'issue' | 'top_up';
+
 /** `esim-ready`: the session is open and the first screen is shown. */
 export interface EsimReadyDetail {
   widgetId: string;
@@ -33,15 +36,22 @@ export interface EsimQuoteDetail {
  */
 export interface EsimCheckoutDetail {
   checkoutId: string;
+  /** `issue`: a new eSIM; `top_up`: more data on the eSIM `esimId`. */
+  kind: EsimPurchaseKind;
+  /** The eSIM a top-up is for; null for a new eSIM. */
+  esimId: string | null;
   mode: 'partner_confirm' | 'direct';
   amount: number;
   currency: 'RUB' | 'USD';
   email: string | null;
 }
 
-/** `esim-purchase`: the eSIM is issued and its installation is on screen. */
+/** `esim-purchase`: the eSIM is issued and its installation is on screen, or a top-up is on the eSIM. */
 export interface EsimPurchaseDetail {
   checkoutId: string;
+  kind: EsimPurchaseKind;
+  /** The eSIM a top-up is for; null for a new eSIM. */
+  esimId: string | null;
   amount: number;
   currency: 'RUB' | 'USD';
 }
@@ -52,6 +62,38 @@ export interface EsimErrorDetail {
   code: string;
   /** The BFF's request id, for support. */
   requestId: string | null;
+}
+
+/**
+ * `esim-manage-link`: the widget made the link that brings the traveller back to this eSIM (usage, top-up,
+ * help). Keep it for the traveller (their account, a receipt email): it holds a secret token in its fragment.
+ */
+export interface EsimManageLinkDetail {
+  /** The page's address with `#esim-manage=<token>`. */
+  url: string;
+  esimId: string;
+  /** The link's id, to revoke it from your server (`POST /v1/partner/manage-links/{id}/revoke`). */
+  manageLinkId: string;
+  /** The link works until then (while the plan can be used). */
+  expiresAt: string;
+}
+
+/** Why a traveller asks for help, in the contract's reason codes. */
+export type EsimHelpReason = 'installation_failed' | 'service_defective';
+
+/**
+ * `esim-help`: the traveller said the installation failed or the eSIM does not work. The widget shows your
+ * support contacts; your server can act (`POST /v1/partner/esims/{esimId}/action-requests`) where
+ * `availableActions` allows. The browser never requests a refund itself.
+ */
+export interface EsimHelpDetail {
+  /** The eSIM, when known (always from the eSIM's own view; after a purchase once its manage link exists). */
+  esimId: string | null;
+  /** The purchase's checkout, when the help comes from the install step. */
+  checkoutId: string | null;
+  reason: EsimHelpReason;
+  /** Action requests the eSIM's actions say are `available` now (empty when unknown). */
+  availableActions: ('cancellation' | 'refund' | 'reissue')[];
 }
 
 const EVENT_INIT = { bubbles: true, composed: true } as const;
@@ -100,6 +142,22 @@ export class EsimErrorEvent extends CustomEventBase<EsimErrorDetail> {
   }
 }
 
+/** Fired when the link back to an eSIM is ready, after a purchase. */
+export class EsimManageLinkEvent extends CustomEventBase<EsimManageLinkDetail> {
+  static readonly eventName = 'esim-manage-link';
+  constructor(detail: EsimManageLinkDetail) {
+    super(EsimManageLinkEvent.eventName, { ...EVENT_INIT, detail });
+  }
+}
+
+/** Fired when the traveller asks for help with an eSIM; the widget shows the partner's support contacts. */
+export class EsimHelpEvent extends CustomEventBase<EsimHelpDetail> {
+  static readonly eventName = 'esim-help';
+  constructor(detail: EsimHelpDetail) {
+    super(EsimHelpEvent.eventName, { ...EVENT_INIT, detail });
+  }
+}
+
 declare global {
   interface GlobalEventHandlersEventMap {
     'esim-ready': EsimReadyEvent;
@@ -107,5 +165,7 @@ declare global {
     'esim-checkout': EsimCheckoutEvent;
     'esim-purchase': EsimPurchaseEvent;
     'esim-error': EsimErrorEvent;
+    'esim-manage-link': EsimManageLinkEvent;
+    'esim-help': EsimHelpEvent;
   }
 }

@@ -20,6 +20,8 @@ async function context(locale: (typeof WIDGET_LOCALES)[number] = 'en'): Promise<
     config: defaultConfig,
     locale,
     t: createTranslator(locale, await loadMessages(locale)),
+    afterSaleReady: false,
+    provideAfterSale: vi.fn(),
     focusSteps: false,
     go: vi.fn(),
     emit: vi.fn(),

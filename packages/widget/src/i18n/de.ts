@@ -127,4 +127,10 @@ export const de: Messages = {
   requote: 'Aktuellen Preis abrufen',
   otherPlan: 'Anderen Tarif wählen',
   contactSupport: '{brand} kontaktieren',
+
+  topUpHeading: 'Aufladen',
+  statusToppingUp: 'Datenvolumen wird hinzugefügt',
+  statusToppedUp: 'Die Aufladung ist erledigt',
+  statusTopUpFailed: 'Die Aufladung war nicht möglich. Sie wurde Ihnen nicht berechnet.',
+  backToMyEsim: 'Zurück zu meiner eSIM',
 };

@@ -120,4 +120,10 @@ export const en = {
   requote: 'Get the current price',
   otherPlan: 'Choose another plan',
   contactSupport: 'Contact {brand}',
+
+  topUpHeading: 'Top up',
+  statusToppingUp: 'Adding the data to your eSIM',
+  statusToppedUp: 'Your top-up is done',
+  statusTopUpFailed: 'We could not add the top-up. You have not been charged for it.',
+  backToMyEsim: 'Back to my eSIM',
 };

@@ -126,4 +126,10 @@ export const es: Messages = {
   requote: 'Ver el precio actual',
   otherPlan: 'Elegir otro plan',
   contactSupport: 'Contactar con {brand}',
+
+  topUpHeading: 'Recargar',
+  statusToppingUp: 'Añadiendo los datos a tu eSIM',
+  statusToppedUp: 'Recarga completada',
+  statusTopUpFailed: 'No pudimos añadir la recarga. No se te ha cobrado.',
+  backToMyEsim: 'Volver a mi eSIM',
 };

@@ -130,4 +130,10 @@ export const fr: Messages = {
   requote: 'Voir le prix actuel',
   otherPlan: 'Choisir un autre forfait',
   contactSupport: 'Contacter {brand}',
+
+  topUpHeading: 'Recharger',
+  statusToppingUp: 'Ajout des données à votre eSIM',
+  statusToppedUp: 'Votre recharge est faite',
+  statusTopUpFailed: 'La recharge n’a pas pu être ajoutée. Elle ne vous a pas été facturée.',
+  backToMyEsim: 'Retour à mon eSIM',
 };

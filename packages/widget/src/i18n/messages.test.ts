@@ -1,9 +1,16 @@
 /** Every locale has every message, plurals follow each language's rules, money and data go through Intl. */
 import { describe, expect, it } from 'vitest';
+import { afterSaleEn } from './after-sale/en';
 import { en } from './en';
 import { formatCountdown, formatPlanData, formatPrice } from './formatters';
 import type { PluralMessage } from './messages';
-import { chooseLocale, createTranslator, loadMessages, WIDGET_LOCALES } from './translator';
+import {
+  chooseLocale,
+  createTranslator,
+  loadAfterSaleMessages,
+  loadMessages,
+  WIDGET_LOCALES,
+} from './translator';
 
 describe('message tables', () => {
   it.each(WIDGET_LOCALES)(
@@ -31,6 +38,24 @@ describe('message tables', () => {
       }
     },
   );
+
+  it.each(WIDGET_LOCALES)(
+    '%s has every after-sale key, non-empty, with the same placeholders as English',
+    async (locale) => {
+      const table = await loadAfterSaleMessages(locale);
+      expect(Object.keys(table).sort()).toEqual(Object.keys(afterSaleEn).sort());
+      const placeholders = (text: string) => (text.match(/\{\w+\}/g) ?? []).sort();
+      for (const [key, reference] of Object.entries(afterSaleEn)) {
+        const message = table[key as keyof typeof afterSaleEn];
+        expect(message.trim(), `${locale}.${key}`).not.toBe('');
+        expect(placeholders(message), `${locale}.${key}`).toEqual(placeholders(reference));
+      }
+    },
+  );
+
+  it('keeps the after-sale keys apart from the first screen’s', () => {
+    expect(Object.keys(afterSaleEn).filter((key) => key in en)).toEqual([]);
+  });
 
   it('uses Russian plural forms', async () => {
     const t = createTranslator('ru', await loadMessages('ru'));

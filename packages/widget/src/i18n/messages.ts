@@ -1,8 +1,10 @@
 /**
  * @module
  * The shape of a message table: English is the reference; every other locale must have every key
- * (the type says so, and `messages.test.ts` checks the loaded tables at run time).
+ * (the type says so, and `messages.test.ts` checks the loaded tables at run time). The after-sale views
+ * (manage link, "my eSIM", help) have a second table per locale, loaded with those lazy views.
  */
+import type { afterSaleEn } from './after-sale/en';
 import type { en } from './en';
 
 /** A message that depends on a count, one form per `Intl.PluralRules` category the language uses. */
@@ -25,5 +27,13 @@ export type Messages = {
   readonly [K in keyof typeof en]: (typeof en)[K] extends string ? string : PluralMessage;
 };
 
-/** A key of the message table. */
-export type MessageKey = keyof Messages;
+/** The after-sale views' table. */
+export type AfterSaleMessages = {
+  readonly [K in keyof typeof afterSaleEn]: string;
+};
+
+/** What a translator reads: the main table, and the after-sale table once those views have loaded it. */
+export type MessageTable = Messages & Partial<AfterSaleMessages>;
+
+/** A key of either table. */
+export type MessageKey = keyof Messages | keyof AfterSaleMessages;

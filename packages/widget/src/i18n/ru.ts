@@ -128,4 +128,10 @@ export const ru: Messages = {
   requote: 'Узнать актуальную цену',
   otherPlan: 'Выбрать другой тариф',
   contactSupport: 'Связаться с {brand}',
+
+  topUpHeading: 'Пополнение',
+  statusToppingUp: 'Добавляем трафик на eSIM',
+  statusToppedUp: 'Пополнение выполнено',
+  statusTopUpFailed: 'Не удалось выполнить пополнение. Деньги за него не списаны.',
+  backToMyEsim: 'Вернуться к моей eSIM',
 };

@@ -5,7 +5,7 @@
  * the language they read).
  */
 import type { Locale } from '@esim-embed/shared';
-import type { MessageKey, Messages, PluralMessage } from './messages';
+import type { AfterSaleMessages, MessageKey, Messages, MessageTable, PluralMessage } from './messages';
 
 /** The widget's languages, as in the contract. */
 export const WIDGET_LOCALES = ['en', 'ru', 'es', 'de', 'fr'] as const satisfies readonly Locale[];
@@ -18,9 +18,22 @@ const TABLES: Record<Locale, () => Promise<Messages>> = {
   fr: () => import('./fr').then((table) => table.fr),
 };
 
+const AFTER_SALE_TABLES: Record<Locale, () => Promise<AfterSaleMessages>> = {
+  en: () => import('./after-sale/en').then((table) => table.afterSaleEn),
+  ru: () => import('./after-sale/ru').then((table) => table.afterSaleRu),
+  es: () => import('./after-sale/es').then((table) => table.afterSaleEs),
+  de: () => import('./after-sale/de').then((table) => table.afterSaleDe),
+  fr: () => import('./after-sale/fr').then((table) => table.afterSaleFr),
+};
+
 /** Loads one locale's message table. */
 export function loadMessages(locale: Locale): Promise<Messages> {
   return TABLES[locale]();
+}
+
+/** Loads one locale's after-sale table (with the views that need it, not on the first screen). */
+export function loadAfterSaleMessages(locale: Locale): Promise<AfterSaleMessages> {
+  return AFTER_SALE_TABLES[locale]();
 }
 
 /** Parameters of a message: `n` picks the plural form. */
@@ -29,12 +42,13 @@ export type MessageParams = Record<string, string | number>;
 /** Text for a message key: `t('buy', { price: '€5' })`. */
 export type Translate = (key: MessageKey, params?: MessageParams) => string;
 
-/** A translator for one locale and its table. */
-export function createTranslator(locale: Locale, messages: Messages): Translate {
+/** A translator for one locale and its table (a key of a table not loaded yet reads as itself). */
+export function createTranslator(locale: Locale, messages: MessageTable): Translate {
   const rules = new Intl.PluralRules(locale);
   const numbers = new Intl.NumberFormat(locale);
   return function translate(key, params = {}) {
-    const message: string | PluralMessage = messages[key];
+    const message: string | PluralMessage | undefined = messages[key];
+    if (message === undefined) return key;
     const template =
       typeof message === 'string' ? message : (message[rules.select(Number(params.n ?? 0))] ?? message.other);
     return template.replace(/\{(\w+)\}/g, (whole, name: string) => {

@@ -102,6 +102,8 @@ describe('quote and checkout', () => {
     const checkout = widget.events.find((event) => event.type === 'esim-checkout');
     expect(checkout?.detail).toEqual({
       checkoutId: 'chk_quote_1',
+      kind: 'issue',
+      esimId: null,
       mode: 'partner_confirm',
       amount: 450,
       currency: 'USD',

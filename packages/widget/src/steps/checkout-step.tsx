@@ -3,13 +3,14 @@
  * Steps 3 and 4: the chosen plan is quoted and its price held with a visible countdown (re-quoted on
  * expiry or `price_changed`, the new price shown before the traveller commits), then the checkout: email,
  * consent to the partner's terms, one buy button. `partner_confirm` hands the payment to the host page
- * through `esim-checkout`; `direct` places the order.
+ * through `esim-checkout`; `direct` places the order. A top-up of an eSIM (from its own view) goes through
+ * this same step with the eSIM's manage token.
  */
 import type { NonNegativeMoney, Plan, Quote } from '@esim-embed/shared';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { newIdempotencyKey } from '../api/api-client';
 import { errorCodeOf } from '../api/api-error';
-import { type DestinationRef, rememberCheckout } from '../app/flow-steps';
+import { type DestinationRef, rememberCheckout, type TopUpOrigin } from '../app/flow-steps';
 import { useWidget } from '../app/widget-context';
 import { EsimCheckoutEvent, EsimQuoteEvent } from '../element/events';
 import { ERROR_HANDLING } from '../errors/error-recovery';
@@ -29,10 +30,12 @@ export function isEmailAddress(value: string): boolean {
 export interface CheckoutStepProps {
   plan: Plan;
   destination: DestinationRef;
+  /** A top-up of this eSIM rather than a new eSIM. */
+  topUp?: TopUpOrigin | undefined;
 }
 
 /** The quote and the checkout form. */
-export function CheckoutStep({ plan, destination }: CheckoutStepProps) {
+export function CheckoutStep({ plan, destination, topUp }: CheckoutStepProps) {
   const { client, t, locale, config, go, emit, report } = useWidget();
   const [quote, setQuote] = useState<Quote | null>(null);
   const [quoteError, setQuoteError] = useState<unknown>(null);
@@ -56,7 +59,7 @@ export function CheckoutStep({ plan, destination }: CheckoutStepProps) {
   const requestQuote = useCallback(() => {
     setQuote(null);
     setQuoteError(null);
-    client.createQuote(plan.offerId, locale, newIdempotencyKey('quote')).then(
+    client.createQuote(plan.offerId, locale, newIdempotencyKey('quote'), topUp).then(
       (fresh) => {
         if (fresh.price.amountMinor !== shownPrice.current.amountMinor) {
           setPriceChange({ from: shownPrice.current, to: fresh.price });
@@ -106,12 +109,15 @@ export function CheckoutStep({ plan, destination }: CheckoutStepProps) {
         { quoteId: quote.id, ...(trimmed ? { email: trimmed } : {}), locale, termsAccepted: true },
         // One checkout per quote, however often the button is pressed or the request retried.
         `checkout-${quote.id}`,
+        topUp?.manageToken,
       );
-      const handle = { id: created.id, clientSecret: created.clientSecret };
+      const handle = { id: created.id, clientSecret: created.clientSecret, ...(topUp ? { topUp } : {}) };
       rememberCheckout(config.widgetId, handle);
       emit(
         new EsimCheckoutEvent({
           checkoutId: created.id,
+          kind: topUp ? 'top_up' : 'issue',
+          esimId: topUp?.esimId ?? null,
           mode: created.mode,
           amount: created.amount.amountMinor,
           currency: created.amount.currency,
@@ -130,7 +136,8 @@ export function CheckoutStep({ plan, destination }: CheckoutStepProps) {
     }
   }
 
-  const backToPlans = () => go({ name: 'plans', destination });
+  const backToPlans = () =>
+    go(topUp ? { name: 'my-esim', manageToken: topUp.manageToken } : { name: 'plans', destination });
   const checkoutCode = checkoutError ? errorCodeOf(checkoutError) : null;
   // A price problem shows as the new quote and its notice; the error itself only while there is no new quote.
   const showCheckoutError =
@@ -142,7 +149,7 @@ export function CheckoutStep({ plan, destination }: CheckoutStepProps) {
       <button type="button" class={controls.linkButton} part="button" onClick={backToPlans}>
         ← {t('back')}
       </button>
-      <StepHeading>{t('checkoutHeading')}</StepHeading>
+      <StepHeading>{t(topUp ? 'topUpHeading' : 'checkoutHeading')}</StepHeading>
       <div class={controls.card}>
         <div class={css.planTop}>
           <span class={css.planData}>
@@ -260,7 +267,7 @@ export function CheckoutStep({ plan, destination }: CheckoutStepProps) {
               retry: buy,
               requote: requestQuote,
               other_plan: backToPlans,
-              start_over: () => go({ name: 'destinations' }),
+              start_over: topUp ? backToPlans : () => go({ name: 'destinations' }),
             }}
           />
         )}

@@ -2,7 +2,8 @@
  * @module
  * Step 5: the order's journey (payment, placing, issuing, ready), polled with backoff and honest about
  * waiting. In `partner_confirm` mode it first waits, visibly, for the partner to confirm the payment. It
- * resumes after a page reload from the checkout kept in `sessionStorage`.
+ * resumes after a page reload from the checkout kept in `sessionStorage`. A top-up has no installation: when
+ * it is ready the traveller goes back to the eSIM's own view.
  */
 import type { Checkout, CheckoutStatus } from '@esim-embed/shared';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
@@ -34,6 +35,13 @@ const ENDINGS: Partial<Record<CheckoutStatus, MessageKey>> = {
   cancelled: 'statusCancelled',
 };
 
+/** A top-up says what it does: it adds data, it issues nothing. */
+const TOP_UP_WORDING: Partial<Record<MessageKey, MessageKey>> = {
+  statusProvisioning: 'statusToppingUp',
+  statusReady: 'statusToppedUp',
+  statusFailed: 'statusTopUpFailed',
+};
+
 /** Props of `ProgressStep`. */
 export interface ProgressStepProps {
   handle: CheckoutHandle;
@@ -48,9 +56,10 @@ export function ProgressStep({ handle }: ProgressStepProps) {
   const [round, setRound] = useState(0);
   const attempt = useRef(0);
 
+  const topUp = handle.topUp;
   const startOver = useCallback(() => {
     forgetCheckout(config.widgetId);
-    go({ name: 'destinations' });
+    go(topUp ? { name: 'my-esim', manageToken: topUp.manageToken } : { name: 'destinations' });
   }, [config.widgetId]);
 
   useEffect(() => {
@@ -67,12 +76,28 @@ export function ProgressStep({ handle }: ProgressStepProps) {
         if (!current) return;
         setCheckout(latest);
         setError(null);
+        if (latest.status === 'ready' && topUp) {
+          forgetCheckout(config.widgetId);
+          emit(
+            new EsimPurchaseEvent({
+              checkoutId: latest.id,
+              kind: 'top_up',
+              esimId: topUp.esimId,
+              amount: latest.amount.amountMinor,
+              currency: latest.amount.currency,
+            }),
+          );
+          go({ name: 'my-esim', manageToken: topUp.manageToken, toppedUp: true });
+          return;
+        }
         if (latest.status === 'ready') {
           const installation = await client.installation(handle.id, handle.clientSecret);
           if (!current) return;
           emit(
             new EsimPurchaseEvent({
               checkoutId: latest.id,
+              kind: 'issue',
+              esimId: null,
               amount: latest.amount.amountMinor,
               currency: latest.amount.currency,
             }),
@@ -118,6 +143,7 @@ export function ProgressStep({ handle }: ProgressStepProps) {
     (entry) => entry.status !== 'awaiting_payment' || checkout?.mode !== 'direct',
   );
   const reached = journey.findIndex((entry) => entry.status === status);
+  const say = (key: MessageKey) => t((topUp && TOP_UP_WORDING[key]) || key);
 
   return (
     <section>
@@ -140,7 +166,7 @@ export function ProgressStep({ handle }: ProgressStepProps) {
                 ) : (
                   <span aria-hidden="true">{state === 'done' ? '✓' : '○'}</span>
                 )}
-                {t(entry.message)}
+                {say(entry.message)}
               </li>
             );
           })}
@@ -148,10 +174,10 @@ export function ProgressStep({ handle }: ProgressStepProps) {
       )}
       <div aria-live="polite" role="status">
         {ending ? (
-          <p>{t(ending)}</p>
+          <p>{say(ending)}</p>
         ) : (
           status &&
-          reached >= 0 && <p class={controls.visuallyHidden}>{t(journey[reached]?.message ?? 'loading')}</p>
+          reached >= 0 && <p class={controls.visuallyHidden}>{say(journey[reached]?.message ?? 'loading')}</p>
         )}
         {!ending && !awaitingPayment && (
           <p class={controls.hint}>{t(slow ? 'progressSlow' : 'progressPatience')}</p>
@@ -166,7 +192,7 @@ export function ProgressStep({ handle }: ProgressStepProps) {
             part="button primary-button"
             onClick={startOver}
           >
-            {t('startOver')}
+            {t(topUp ? 'backToMyEsim' : 'startOver')}
           </button>
         </div>
       )}

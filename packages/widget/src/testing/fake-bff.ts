@@ -9,6 +9,9 @@ import type {
   Checkout,
   CheckoutStatus,
   Destination,
+  EsimInstallationView,
+  EsimView,
+  ManageLink,
   Plan,
   Quote,
   Session,
@@ -112,6 +115,57 @@ export const plans: Plan[] = [
   }),
 ];
 
+/** A top-up offer of Turkey's eSIMs: 1 GB for 30 days at a retail price. */
+export const topUpOffer: Plan = plan('off_topup_1gb', {
+  title: 'Turkey top-up 1 GB',
+  durationDays: 30,
+  price: { amountMinor: 300, currency: 'USD' },
+});
+
+/** An eSIM's own view: installed, 1 GB plan with 256 MB used (fresh), top-up available with one offer. */
+export function esimView(overrides: Partial<EsimView> = {}): EsimView {
+  return {
+    esimId: 'esim_1',
+    iccid: '8990011234567890123',
+    state: 'active',
+    profileState: 'enabled',
+    serviceState: 'active',
+    installed: true,
+    plan: plans[0] ?? null,
+    usage: {
+      totalMb: 1024,
+      usedMb: 256,
+      remainingMb: 768,
+      status: 'fresh',
+      observedAt: '2026-11-20T10:30:00.000Z',
+    },
+    activation: {
+      activatedAt: '2026-11-18T08:00:00.000Z',
+      deadlineAt: '2026-12-18T08:00:00.000Z',
+      serviceExpiresAt: '2026-11-25T08:00:00.000Z',
+    },
+    topUp: { status: 'available', retryable: false, offers: [topUpOffer] },
+    actions: [
+      { type: 'top_up', availability: 'available' },
+      { type: 'refund', availability: 'unavailable' },
+      { type: 'reissue', availability: 'available' },
+    ],
+    createdAt: '2026-11-18T07:55:00.000Z',
+    ...overrides,
+  };
+}
+
+const installation = {
+  iccid: '8990011234567890123',
+  lpa: 'LPA:1$smdp.example.com$ACT-CODE-123',
+  qrPayload: 'LPA:1$smdp.example.com$ACT-CODE-123',
+  smdpAddress: 'smdp.example.com',
+  activationCode: 'ACT-CODE-123',
+  ios: 'https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=LPA:1$smdp.example.com$ACT-CODE-123',
+  android:
+    'https://esimsetup.android.com/esim_qrcode_provisioning?carddata=LPA:1$smdp.example.com$ACT-CODE-123',
+};
+
 export const defaultConfig: WidgetPublicConfig = {
   widgetId: 'acme',
   environment: 'test',
@@ -154,6 +208,10 @@ export class FakeBff {
   #quotes = 0;
   readonly #quotesById = new Map<string, Quote>();
   readonly #checkouts = new Map<string, { checkout: Checkout; secret: string; reads: number }>();
+  /** eSIM views by the manage token that opens them. */
+  readonly esims = new Map<string, EsimView>();
+  /** Top-up checkouts that reached `ready`, by checkout id (each counted once). */
+  readonly toppedUp = new Set<string>();
   /** Requests that never answer (until aborted), by path pattern. */
   readonly hanging: RegExp[] = [];
 
@@ -165,6 +223,11 @@ export class FakeBff {
   /** Makes the next request matching `method` and `path` fail with `code`. */
   failNext(method: string, path: RegExp, code: ScriptedFailure['code'], status = 400, params = {}): void {
     this.failures.push({ method, path, code, status, params });
+  }
+
+  /** Registers an eSIM that `manageToken` opens. */
+  addEsim(manageToken: string, view: EsimView = esimView()): void {
+    this.esims.set(manageToken, view);
   }
 
   /** Requests to one path pattern. */
@@ -237,15 +300,21 @@ export class FakeBff {
       return this.#json(200, { data, meta: { ...META, catalogVersion: 1, locale, destination } });
     }
     if (method === 'POST' && path === '/v1/quotes') {
-      const offerId = (body as { offerId: string }).offerId;
-      const chosen = plans.find((entry) => entry.offerId === offerId);
-      if (!chosen) return this.#error('offer_not_found', 404, {});
+      const { offerId, esimId } = body as { offerId: string; esimId?: string };
+      const esim = esimId === undefined ? undefined : this.esims.get(headers['x-manage-token'] ?? '');
+      if (esimId !== undefined && esim?.esimId !== esimId)
+        return this.#error('widget_session_invalid', 401, {});
+      const offers = esim ? esim.topUp.offers : plans;
+      const chosen = offers.find((entry) => entry.offerId === offerId);
+      if (!chosen)
+        return this.#error(esim ? 'action_not_available' : 'offer_not_found', esim ? 409 : 404, {});
       const amount = this.#options.quotePrices?.[this.#quotes] ?? chosen.price.amountMinor;
       this.#quotes++;
       const now = Date.now();
       const quote: Quote = {
         id: `quote_${this.#quotes}`,
         offerId,
+        ...(esim ? { kind: 'top_up' as const, esimId: esim.esimId } : {}),
         plan: chosen,
         price: { amountMinor: amount, currency: chosen.price.currency },
         createdAt: new Date(now).toISOString(),
@@ -258,6 +327,8 @@ export class FakeBff {
       const request = body as { quoteId: string; email?: string; locale: 'en' };
       const quote = this.#quotesById.get(request.quoteId);
       if (!quote) return this.#error('quote_not_found', 404, {});
+      if (quote.kind === 'top_up' && this.esims.get(headers['x-manage-token'] ?? '')?.esimId !== quote.esimId)
+        return this.#error('widget_session_invalid', 401, {});
       const id = `chk_${request.quoteId}`;
       const existing = this.#checkouts.get(id);
       if (existing)
@@ -267,6 +338,7 @@ export class FakeBff {
         id,
         status: this.config.checkoutMode === 'partner_confirm' ? 'awaiting_payment' : 'placing',
         mode: this.config.checkoutMode,
+        ...(quote.kind === 'top_up' ? { kind: 'top_up' as const, esimId: quote.esimId ?? null } : {}),
         amount: quote.price,
         plan: quote.plan,
         email: request.email ?? null,
@@ -280,7 +352,19 @@ export class FakeBff {
       this.#checkouts.set(id, { checkout, secret, reads: 0 });
       return this.#json(201, { data: { ...checkout, clientSecret: secret }, meta: META });
     }
-    const checkoutMatch = /^\/v1\/checkouts\/([^/]+)(\/installation|\/delivery-links)?$/.exec(path);
+    if (path === '/v1/my-esim' || path === '/v1/my-esim/installation') {
+      const view = this.esims.get(headers['x-manage-token'] ?? '');
+      if (!view) return this.#error('widget_session_invalid', 401, {});
+      if (method === 'GET' && path === '/v1/my-esim') return this.#json(200, { data: view, meta: META });
+      if (method === 'GET' && !view.installed) {
+        const data: EsimInstallationView = { esimId: view.esimId, ...installation };
+        return this.#json(200, { data, meta: META });
+      }
+      if (method === 'GET') return this.#error('invalid_transition', 409, {});
+    }
+    const checkoutMatch = /^\/v1\/checkouts\/([^/]+)(\/installation|\/delivery-links|\/manage-link)?$/.exec(
+      path,
+    );
     if (checkoutMatch) {
       const entry = this.#checkouts.get(decodeURIComponent(checkoutMatch[1] ?? ''));
       if (!entry) return this.#error('checkout_not_found', 404, {});
@@ -294,22 +378,26 @@ export class FakeBff {
           status,
           failure: status === 'failed' ? { code: 'upstream_unavailable', retryable: true } : null,
         };
+        if (status === 'ready' && entry.checkout.kind === 'top_up') this.toppedUp.add(entry.checkout.id);
         return this.#json(200, { data: entry.checkout, meta: META });
+      }
+      if (method === 'POST' && checkoutMatch[2] === '/manage-link') {
+        if (entry.checkout.status !== 'ready') return this.#error('invalid_transition', 409, {});
+        const manageToken = `manage_${entry.checkout.id}_0123456789abcdef`;
+        if (!this.esims.has(manageToken)) this.addEsim(manageToken, esimView({ installed: false }));
+        const link: ManageLink = {
+          id: `ml_${entry.checkout.id}`,
+          manageToken,
+          esimId: 'esim_1',
+          widgetId: this.config.widgetId,
+          expiresAt: '2026-11-25T08:00:00.000Z',
+        };
+        return this.#json(201, { data: link, meta: META });
       }
       if (method === 'GET' && checkoutMatch[2] === '/installation') {
         if (entry.checkout.status !== 'ready') return this.#error('esim_not_found', 409, {});
         return this.#json(200, {
-          data: {
-            checkoutId: entry.checkout.id,
-            iccid: '8990011234567890123',
-            lpa: 'LPA:1$smdp.example.com$ACT-CODE-123',
-            qrPayload: 'LPA:1$smdp.example.com$ACT-CODE-123',
-            smdpAddress: 'smdp.example.com',
-            activationCode: 'ACT-CODE-123',
-            ios: 'https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=LPA:1$smdp.example.com$ACT-CODE-123',
-            android:
-              'https://esimsetup.android.com/esim_qrcode_provisioning?carddata=LPA:1$smdp.example.com$ACT-CODE-123',
-          },
+          data: { checkoutId: entry.checkout.id, ...installation },
           meta: META,
         });
       }

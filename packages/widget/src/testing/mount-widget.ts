@@ -25,7 +25,15 @@ export async function mountWidget(
   defineEsimWidget();
   const element = document.createElement('esim-widget');
   const events: CustomEvent[] = [];
-  for (const name of ['esim-ready', 'esim-quote', 'esim-checkout', 'esim-purchase', 'esim-error']) {
+  for (const name of [
+    'esim-ready',
+    'esim-quote',
+    'esim-checkout',
+    'esim-purchase',
+    'esim-error',
+    'esim-manage-link',
+    'esim-help',
+  ]) {
     element.addEventListener(name, (event) => events.push(event as CustomEvent));
   }
   for (const [name, value] of Object.entries({

@@ -1,0 +1,79 @@
+/**
+ * @module
+ * The way back after a purchase: a manage link for the partner's page (the page's address with the manage
+ * token in its fragment, `#esim-manage=<token>`, so it never reaches a server log) that reopens the widget on
+ * this eSIM's own view: data left, top-up, help. Shown with a copy button and given to the host page through
+ * `esim-manage-link`, so that the partner can keep it for the traveller.
+ */
+import type { ManageLink } from '@esim-embed/shared';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { type CheckoutHandle, manageLinkFor } from '../app/flow-steps';
+import { useWidget } from '../app/widget-context';
+import { EsimManageLinkEvent } from '../element/events';
+import { formatDateTime } from '../i18n/formatters';
+import * as controls from '../ui/controls.css';
+import { CopyField } from './copy-field';
+import * as css from './install-step.css';
+
+/** Props of `ManageLinkOffer`. */
+export interface ManageLinkOfferProps {
+  handle: CheckoutHandle;
+  /** Called once the link exists (the help panel then knows the eSIM's id). */
+  onCreated(link: ManageLink): void;
+}
+
+/** Creates the manage link of a ready purchase and shows it. */
+export function ManageLinkOffer({ handle, onCreated }: ManageLinkOfferProps) {
+  const { client, t, locale, emit, report } = useWidget();
+  const [link, setLink] = useState<{ url: string; expiresAt: string } | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  const create = useCallback(() => {
+    setFailed(false);
+    client.createManageLink(handle.id, handle.clientSecret).then(
+      (created) => {
+        const url = manageLinkFor(globalThis.location.href, created.manageToken);
+        setLink({ url, expiresAt: created.expiresAt });
+        onCreated(created);
+        emit(
+          new EsimManageLinkEvent({
+            url,
+            esimId: created.esimId,
+            manageLinkId: created.id,
+            expiresAt: created.expiresAt,
+          }),
+        );
+      },
+      (error: unknown) => {
+        if (client.closed) return;
+        setFailed(true);
+        report(error);
+      },
+    );
+  }, [client, handle.id]);
+  useEffect(create, [create]);
+
+  return (
+    <div class={css.installSection}>
+      <h3>{t('manageLinkHeading')}</h3>
+      <div aria-live="polite">
+        {link && (
+          <>
+            <p>{t('manageLinkIntro')}</p>
+            <CopyField label={t('manageLinkLabel')} value={link.url} />
+            <p class={controls.hint}>
+              {t('manageLinkValidUntil', { time: formatDateTime(link.expiresAt, locale) })}
+            </p>
+          </>
+        )}
+        {failed && <p>{t('manageLinkFailed')}</p>}
+      </div>
+      {!link && !failed && <span class={controls.spinner} aria-hidden="true" />}
+      {failed && (
+        <button type="button" class={controls.button} part="button" onClick={create}>
+          {t('retry')}
+        </button>
+      )}
+    </div>
+  );
+}

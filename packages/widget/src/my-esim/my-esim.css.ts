@@ -1,0 +1,20 @@
+/**
+ * @module
+ * The eSIM's own view: the data meter and the list of dates.
+ */
+import { style } from '@vanilla-extract/css';
+import { theme } from '../theme/theme.css';
+
+/** The data meter: the full width of the widget. */
+export const meter = style({ display: 'block', width: '100%', height: '1em', margin: `${theme.space} 0` });
+
+/** Dates: term and value side by side, stacked on a narrow screen. */
+export const dates = style({
+  display: 'grid',
+  gridTemplateColumns: 'minmax(0, auto) minmax(0, 1fr)',
+  gap: `calc(${theme.space} / 2) calc(${theme.space} * 2)`,
+  margin: 0,
+});
+
+/** A date's value. */
+export const dateValue = style({ margin: 0, fontWeight: 600 });
