@@ -1,0 +1,119 @@
+/**
+ * @module
+ * A BFF as its own Node process, started the way production starts it (`server.ts` with a config file in
+ * `ESIM_BFF_CONFIG`, secrets in the environment, `ESIM_BFF_REDIS_URL` for the shared store), with its stdout
+ * captured line by line and a test-only memory probe over the IPC channel (nothing new is exposed over HTTP).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BffConfigInput } from '@esim-embed/bff';
+
+const SERVER_ENTRY = fileURLToPath(new URL('../../../packages/bff/src/server.ts', import.meta.url));
+const MEMORY_PROBE = fileURLToPath(new URL('./memory-probe.ts', import.meta.url));
+const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The memory of a BFF process after a full garbage collection. */
+export interface MemorySample {
+  rss: number;
+  heapUsed: number;
+}
+
+/** A running BFF process. */
+export interface BffProcess {
+  url: string;
+  port: number;
+  pid: number;
+  /** Every line the process wrote to stdout and stderr. */
+  logs: string[];
+  /** Collect garbage in the process and read its memory (needs `memoryProbe`). */
+  memory(): Promise<MemorySample>;
+  /** Kill it with `signal` and wait until it is gone. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export interface BffProcessOptions {
+  config: BffConfigInput;
+  /** Secrets and other variables (the config names the secrets' variables). */
+  env: Record<string, string>;
+  redisUrl?: string;
+  /** Run with `--expose-gc` and the IPC memory probe (for the soak). */
+  memoryProbe?: boolean;
+}
+
+/** Start a BFF process on a free port and wait until it listens. */
+export async function startBffProcess(options: BffProcessOptions): Promise<BffProcess> {
+  const dir = mkdtempSync(join(tmpdir(), 'esim-bff-'));
+  const configPath = join(dir, 'config.json');
+  writeFileSync(configPath, JSON.stringify(options.config));
+  const args = options.memoryProbe
+    ? ['--expose-gc', '--import', 'tsx', '--import', MEMORY_PROBE]
+    : ['--import', 'tsx'];
+  const child: ChildProcess = spawn(process.execPath, [...args, SERVER_ENTRY], {
+    cwd: PACKAGE_ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'debug',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      ESIM_BFF_CONFIG: configPath,
+      ...(options.redisUrl === undefined ? {} : { ESIM_BFF_REDIS_URL: options.redisUrl }),
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  const logs: string[] = [];
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`the BFF did not listen within 20 s:\n${logs.join('\n')}`)),
+      20_000,
+    );
+    const collect = (stream: NodeJS.ReadableStream | null) => {
+      let buffered = '';
+      stream?.setEncoding('utf8');
+      stream?.on('data', (chunk: string) => {
+        buffered += chunk;
+        const lines = buffered.split('\n');
+        buffered = lines.pop() ?? '';
+        for (const line of lines) {
+          logs.push(line);
+          const listening = /"message":"BFF listening".*"url":"http:\/\/localhost:(\d+)"/.exec(line);
+          if (listening !== null) {
+            clearTimeout(timer);
+            resolve(Number(listening[1]));
+          }
+        }
+      });
+    };
+    collect(child.stdout);
+    collect(child.stderr);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the BFF exited with ${code}:\n${logs.join('\n')}`));
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    pid: child.pid ?? -1,
+    logs,
+    async memory() {
+      return await new Promise<MemorySample>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('the memory probe did not answer')), 10_000);
+        child.once('message', (message) => {
+          clearTimeout(timer);
+          resolve(message as MemorySample);
+        });
+        child.send('memory');
+      });
+    },
+    async kill(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
