@@ -1,0 +1,290 @@
+/**
+ * Webhooks over real HTTP: the BFF in front of the real sandbox posts signed events to a real local receiver.
+ * The receiver fails its first answers and the retries (on an injectable clock) get the event through; the
+ * sandbox's own order progression drives the events while nobody polls; the signature is checked with the
+ * very code docs/webhooks.md gives partners; an event that never gets through is given up after the span.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  MANAGE_TOKEN_HEADER,
+  PARTNER_SECRET_HEADER,
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  type WebhookEvent,
+  WebhookEventSchema,
+} from '@esim-embed/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../logger';
+import { createMemoryStore } from '../store/memory-store';
+import { buyEsim, myEsim, topUpablePlan, untilReady } from '../testing/after-sale-flow';
+import {
+  call,
+  eventually,
+  newKey,
+  openWidget,
+  PARTNER_SECRET,
+  type Stack,
+  startStack,
+  testConfig,
+} from '../testing/stack';
+import type { WidgetRuntime } from '../widgets/widget-runtime';
+import { createWebhookQueue } from './webhook-queue';
+import { createWebhookSender, webhookBackoffMs } from './webhook-sender';
+
+/**
+ * The verifying snippet of docs/webhooks.md, as a partner would paste it (typed). Keep the two identical.
+ */
+function verifyEsimWebhook(
+  secret: string,
+  signatureHeader: string | undefined,
+  rawBody: string,
+  nowSeconds = Date.now() / 1000,
+  toleranceSeconds = 300,
+): boolean {
+  const parts = Object.fromEntries(
+    String(signatureHeader ?? '')
+      .split(',')
+      .map((part) => {
+        const i = part.indexOf('=');
+        return [part.slice(0, i).trim(), part.slice(i + 1).trim()];
+      }),
+  );
+  const timestamp = Number(parts.t);
+  const given = Buffer.from(parts.v1 ?? '', 'hex');
+  if (!Number.isInteger(timestamp) || given.length !== 32) return false;
+  if (Math.abs(nowSeconds - timestamp) > toleranceSeconds) return false;
+  const expected = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest();
+  return timingSafeEqual(expected, given);
+}
+
+/** A partner's webhook endpoint: records every request, fails the first `failFirst` with 500. */
+interface Receiver {
+  url: string;
+  received: { headers: IncomingHttpHeaders; body: string; answered: number }[];
+  failFirst: number;
+  close(): Promise<void>;
+}
+
+async function startReceiver(failFirst: number): Promise<Receiver> {
+  const receiver: Partial<Receiver> & { received: Receiver['received']; failFirst: number } = {
+    received: [],
+    failFirst,
+  };
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const answered = receiver.received.length < receiver.failFirst ? 500 : 200;
+      receiver.received.push({ headers: request.headers, body: Buffer.concat(chunks).toString(), answered });
+      response.writeHead(answered).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return Object.assign(receiver, {
+    url: `http://127.0.0.1:${port}/hooks/esim`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }) as Receiver;
+}
+
+const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
+/** The sender's clock runs ahead of the wall clock by this much (to make retries due without waiting). */
+let clockOffsetMs = 0;
+const senderNow = () => Date.now() + clockOffsetMs;
+
+let receiver: Receiver;
+let stack: Stack;
+beforeAll(async () => {
+  receiver = await startReceiver(2);
+  stack = await startStack({
+    // Orders take a moment, so that they finish while nobody polls.
+    sandbox: { stepDelaysMs: { provisioning: 150, delivery: 150, completion: 0 } },
+    config: (sandboxUrl) => {
+      const base = testConfig(sandboxUrl, { checkoutWatchSeconds: 1 });
+      return {
+        ...base,
+        widgets: base.widgets.map((widget) =>
+          widget.id === 'shop-rub'
+            ? widget
+            : { ...widget, webhookUrl: receiver.url, webhookSecretEnv: 'TEST_WEBHOOK_SECRET' },
+        ),
+      };
+    },
+    env: { TEST_WEBHOOK_SECRET: WEBHOOK_SECRET },
+    bffOptions: { webhooks: { intervalMs: 25, now: senderNow } },
+  });
+});
+afterAll(async () => {
+  await stack?.close();
+  await receiver?.close();
+});
+
+/** The events the receiver accepted (2xx), parsed, verified with the documented snippet. */
+function accepted(): WebhookEvent[] {
+  return receiver.received
+    .filter((request) => request.answered === 200)
+    .map((request) => {
+      const signature = request.headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()] as string;
+      expect(verifyEsimWebhook(WEBHOOK_SECRET, signature, request.body, senderNow() / 1000)).toBe(true);
+      const event = WebhookEventSchema.parse(JSON.parse(request.body));
+      expect(request.headers[WEBHOOK_ID_HEADER.toLowerCase()]).toBe(event.id);
+      return event;
+    });
+}
+
+const eventOf = (checkoutId: string, type: WebhookEvent['type']) =>
+  eventually(async () =>
+    accepted().find((event) => event.type === type && event.data.checkout.id === checkoutId),
+  );
+
+describe('webhooks', () => {
+  let checkoutId: string;
+
+  it('delivers checkout.awaiting_payment signed, retried after the receiver fails twice', async () => {
+    const page = await openWidget(stack.server.url, 'shop-pay');
+    const plan = await topUpablePlan(page);
+    const quote = await page.post('/v1/quotes', { offerId: plan.offerId }, { 'Idempotency-Key': newKey() });
+    const checkout = await page.post(
+      '/v1/checkouts',
+      { quoteId: quote.body.data.id, locale: 'en', termsAccepted: true },
+      { 'Idempotency-Key': newKey() },
+    );
+    expect(checkout.status).toBe(201);
+    checkoutId = checkout.body.data.id;
+    // First attempt at once, answered 500.
+    await eventually(async () => (receiver.received.length >= 1 ? true : undefined));
+    // Backoff: nothing more until the clock reaches the next attempt (10 s, then 20 s).
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(receiver.received).toHaveLength(1);
+    clockOffsetMs += webhookBackoffMs(1) + 1_000;
+    await eventually(async () => (receiver.received.length >= 2 ? true : undefined));
+    clockOffsetMs += webhookBackoffMs(2) + 1_000;
+    const event = await eventOf(checkoutId, 'checkout.awaiting_payment');
+    expect(event).toMatchObject({ widgetId: 'shop-pay', environment: 'test' });
+    expect(event.data.checkout).toMatchObject({
+      id: checkoutId,
+      status: 'awaiting_payment',
+      externalRef: checkoutId,
+    });
+    // All three attempts carried the same event id and body: one event, delivered at least once.
+    const attempts = receiver.received.slice(0, 3);
+    expect(new Set(attempts.map((request) => request.headers[WEBHOOK_ID_HEADER.toLowerCase()]))).toEqual(
+      new Set([event.id]),
+    );
+    expect(attempts.map((request) => request.answered)).toEqual([500, 500, 200]);
+    // Visible in the logs with id, type, attempt and result — never the secret or the body.
+    const lines = stack.logs.filter((line) => line.includes(event.id));
+    expect(
+      lines.some((line) => line.includes('webhook delivery failed') && line.includes('"attempt":1')),
+    ).toBe(true);
+    expect(lines.some((line) => line.includes('webhook delivered') && line.includes('"attempt":3'))).toBe(
+      true,
+    );
+    expect(stack.logs.join('\n')).not.toContain(WEBHOOK_SECRET);
+  });
+
+  it('a tampered body or an old timestamp fails the documented check', async () => {
+    const request = receiver.received.find((candidate) => candidate.answered === 200);
+    const signature = request?.headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()] as string;
+    const body = request?.body ?? '';
+    expect(verifyEsimWebhook(WEBHOOK_SECRET, signature, body, senderNow() / 1000)).toBe(true);
+    expect(
+      verifyEsimWebhook(WEBHOOK_SECRET, signature, body.replace('shop-pay', 'shop-paz'), senderNow() / 1000),
+    ).toBe(false);
+    expect(verifyEsimWebhook('whsec_other', signature, body, senderNow() / 1000)).toBe(false);
+    expect(verifyEsimWebhook(WEBHOOK_SECRET, signature, body, senderNow() / 1000 + 3_600)).toBe(false);
+  });
+
+  it('the order progression drives checkout.completed and esim.ready while nobody polls', async () => {
+    const confirm = await call(stack.server.url, `/v1/partner/checkouts/${checkoutId}/confirm`, {
+      method: 'POST',
+      headers: { [PARTNER_SECRET_HEADER]: PARTNER_SECRET },
+      body: {},
+    });
+    expect(confirm.status).toBe(200);
+    expect(confirm.body.data.status).not.toBe('ready');
+    // No status reads from here on: the background watch observes the sandbox finishing the order.
+    const completed = await eventOf(checkoutId, 'checkout.completed');
+    const ready = await eventOf(checkoutId, 'esim.ready');
+    expect(completed.data.checkout.status).toBe('ready');
+    expect(ready.data.esimId).toMatch(/\S/);
+    expect(ready.id).not.toBe(completed.id);
+    // Exactly one delivery per event, however many instances or retries observed the change.
+    const ids = accepted().map((event) => event.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('a top-up ends in topup.completed with the eSIM id', async () => {
+    const esim = await buyEsim(await openWidget(stack.server.url, 'shop'));
+    await eventOf(esim.checkoutId, 'esim.ready');
+    const page = await openWidget(stack.server.url, 'shop');
+    const view = (await myEsim(page, esim.manageToken)).body.data;
+    const quote = await page.post(
+      '/v1/quotes',
+      { offerId: view.topUp.offers[0].offerId, esimId: esim.esimId },
+      { 'Idempotency-Key': newKey(), [MANAGE_TOKEN_HEADER]: esim.manageToken },
+    );
+    const checkout = await page.post(
+      '/v1/checkouts',
+      { quoteId: quote.body.data.id, locale: 'en', termsAccepted: true },
+      { 'Idempotency-Key': newKey(), [MANAGE_TOKEN_HEADER]: esim.manageToken },
+    );
+    await untilReady(page, checkout.body.data.id, checkout.body.data.clientSecret);
+    const topUp = await eventOf(checkout.body.data.id, 'topup.completed');
+    expect(topUp.data.esimId).toBe(esim.esimId);
+    expect(topUp.data.checkout.kind).toBe('top_up');
+  });
+});
+
+describe('webhook retry span', () => {
+  it('retries with exponential backoff for at least a day, then gives up (logged)', async () => {
+    const failing = await startReceiver(Number.POSITIVE_INFINITY);
+    const logs: string[] = [];
+    const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
+    const queue = createWebhookQueue(createMemoryStore());
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const widget = {
+      config: { id: 'shop', webhookUrl: failing.url },
+      webhookSecret: WEBHOOK_SECRET,
+    } as unknown as WidgetRuntime;
+    const sender = createWebhookSender({
+      queue,
+      widgets: new Map([['shop', widget]]),
+      logger,
+      retryForMs: 26 * 60 * 60 * 1000,
+      now: () => now,
+    });
+    const start = now;
+    await queue.enqueue({
+      id: 'evt_span',
+      type: 'checkout.failed',
+      widgetId: 'shop',
+      body: '{"id":"evt_span"}',
+      state: 'pending',
+      attempts: 0,
+      createdAtMs: now,
+      nextAttemptAtMs: now,
+      leaseUntilMs: null,
+      lastResult: null,
+    });
+    const gaps: number[] = [];
+    for (let round = 0; round < 100; round += 1) {
+      await sender.deliverDue();
+      const stored = await queue.read('evt_span');
+      if (stored?.delivery.state !== 'pending') break;
+      gaps.push(stored.delivery.nextAttemptAtMs - now);
+      now = stored.delivery.nextAttemptAtMs;
+    }
+    const final = await queue.read('evt_span');
+    expect(final?.delivery.state).toBe('gave_up');
+    expect(now - start).toBeGreaterThanOrEqual(24 * 60 * 60 * 1000);
+    expect(gaps.slice(0, 4)).toEqual([10_000, 20_000, 40_000, 80_000]);
+    expect(Math.max(...gaps)).toBe(60 * 60 * 1000);
+    expect(failing.received.length).toBe(final?.delivery.attempts);
+    expect(await queue.pendingIds()).toEqual([]);
+    expect(logs.some((line) => line.includes('webhook given up') && line.includes('evt_span'))).toBe(true);
+    await failing.close();
+  });
+});
