@@ -112,8 +112,17 @@ export function createBff(options: CreateBffOptions): Bff {
     secrets: createCheckoutSecrets(loaded.sessionSecret),
     statusCacheMs: config.statusCacheMs,
     async observer(before: CheckoutRecord | null, after: CheckoutRecord) {
-      await checkoutWatch.track(after);
-      await emitWebhooks(before, after);
+      // The change is already written: a store hiccup here must not fail the sale that caused it.
+      try {
+        await checkoutWatch.track(after);
+        await emitWebhooks(before, after);
+      } catch (error) {
+        scopedLogger.error('a checkout change could not be queued for webhooks or the watch', {
+          checkoutId: after.id,
+          status: after.status,
+          cause: String(error),
+        });
+      }
     },
   });
   const webhookSender = createWebhookSender({

@@ -1,0 +1,103 @@
+/**
+ * The after-sale state on a real Redis shared by two BFF instances: an event queued by both is one delivery,
+ * two senders working the same queue deliver it (at least once) and empty the queue, and a manage token revoked
+ * on one instance is refused on the other.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createManageTokens } from '../after-sale/manage-token';
+import { createLogger } from '../logger';
+import { createRedisStore } from '../store/redis-store';
+import type { Store } from '../store/store';
+import { type RunningRedis, startRedisServer } from '../testing/redis-server';
+import type { WidgetRuntime } from '../widgets/widget-runtime';
+import { createWebhookQueue, type WebhookDelivery } from './webhook-queue';
+import { createWebhookSender } from './webhook-sender';
+import { verifyWebhook } from './webhook-signature';
+
+let redis: RunningRedis;
+let stores: Store[];
+let server: Server;
+let receiverUrl: string;
+const received: { id: string | undefined; signature: string | undefined; body: string }[] = [];
+const secret = randomBytes(24).toString('hex');
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  const prefix = `bff-${randomBytes(4).toString('hex')}:`;
+  stores = [0, 1].map(() => createRedisStore({ url: redis.url, keyPrefix: prefix }));
+  server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({
+        id: request.headers['esim-webhook-id'] as string | undefined,
+        signature: request.headers['esim-signature'] as string | undefined,
+        body: Buffer.concat(chunks).toString(),
+      });
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+});
+afterAll(async () => {
+  for (const store of stores ?? []) await store.close();
+  await new Promise<void>((resolve) => server?.close(() => resolve()));
+  await redis?.stop();
+});
+
+describe('after-sale state on Redis', () => {
+  it('one event queued by two instances is one delivery, delivered and taken off the queue', async () => {
+    const logger = createLogger({ level: 'error', write: () => {} });
+    const widget = {
+      config: { id: 'shop', webhookUrl: receiverUrl },
+      webhookSecret: secret,
+    } as unknown as WidgetRuntime;
+    const widgets = new Map([['shop', widget]]);
+    const queues = stores.map((store) => createWebhookQueue(store));
+    const now = Date.now();
+    const delivery: WebhookDelivery = {
+      id: `evt_${randomBytes(6).toString('hex')}`,
+      type: 'checkout.completed',
+      widgetId: 'shop',
+      body: JSON.stringify({ hello: 'partner' }),
+      state: 'pending',
+      attempts: 0,
+      createdAtMs: now,
+      nextAttemptAtMs: now,
+      leaseUntilMs: null,
+      lastResult: null,
+    };
+    const queued = await Promise.all(queues.map((queue) => queue.enqueue(delivery)));
+    expect(queued.filter(Boolean)).toHaveLength(1);
+    expect(await queues[0]?.pendingIds()).toEqual([delivery.id]);
+    const senders = queues.map((queue) =>
+      createWebhookSender({ queue, widgets, logger, retryForMs: 86_400_000 }),
+    );
+    await Promise.all(senders.map((sender) => sender.deliverDue()));
+    expect(received.length).toBeGreaterThanOrEqual(1);
+    expect(received.every((request) => request.id === delivery.id)).toBe(true);
+    const first = received[0];
+    expect(verifyWebhook(secret, first?.signature, first?.body ?? '', Date.now() / 1000)).toBe(true);
+    expect((await queues[1]?.read(delivery.id))?.delivery.state).toBe('delivered');
+    expect(await queues[1]?.pendingIds()).toEqual([]);
+  });
+
+  it('a manage token revoked on one instance is refused on the other', async () => {
+    const sessionSecret = randomBytes(32);
+    const [one, two] = stores.map((store) => createManageTokens({ secret: sessionSecret, store })) as [
+      ReturnType<typeof createManageTokens>,
+      ReturnType<typeof createManageTokens>,
+    ];
+    const link = one.mint({ widgetId: 'shop', environment: 'test', esimId: 'esim_1', serviceEndsAtMs: null });
+    expect((await two.verify(link.manageToken)).esim).toBe('esim_1');
+    await one.revoke(link.id);
+    await expect(two.verify(link.manageToken)).rejects.toMatchObject({
+      code: 'widget_session_invalid',
+      params: { reason: 'revoked' },
+    });
+  });
+});
