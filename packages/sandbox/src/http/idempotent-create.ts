@@ -12,14 +12,26 @@ import { SandboxError } from './sandbox-error';
 /** The header every create carries. */
 export const IDEMPOTENCY_KEY = 'Idempotency-Key';
 
+/** Deeper than any request of the contract: a body nested further is refused before it is fingerprinted. */
+const MAX_BODY_DEPTH = 64;
+
 /** JSON with object keys sorted, so two bodies that differ only in key order or spacing match. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+function canonicalJson(value: unknown, depth = 0): string {
+  // Recursing into an arbitrarily deep body would overflow the stack (a 500): refuse it as bad input.
+  if (depth > MAX_BODY_DEPTH) {
+    throw new SandboxError('validation_failed', {
+      params: {
+        location: 'body',
+        issues: [{ path: '', code: 'too_deep', message: `nested deeper than ${MAX_BODY_DEPTH} levels` }],
+      },
+    });
+  }
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item, depth + 1)).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
       a < b ? -1 : a > b ? 1 : 0,
     );
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item, depth + 1)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
