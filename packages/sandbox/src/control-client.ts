@@ -32,7 +32,10 @@ export interface ControlClient {
   setRateLimit(apiKey: string, perMinute: number | null): Promise<ControlState>;
   /** Forces the provisioning path of an account's next orders. */
   armScenario(request: ScenarioRequest): Promise<ControlState>;
-  /** Simulates the traveller installing (`activate`) and using (`usedMb`) a profile. */
+  /**
+   * Simulates the traveller installing (`install`), activating (`activate`) and using (`usedMb`) a profile, and
+   * forces its top-up status (`topUpStatus`) or usage status (`usageStatus`) for after-sale tests.
+   */
   setEsim(esimId: string, request: EsimControlRequest): Promise<ControlState>;
   /** Replaces the fault rules (the sandbox must run with fault injection enabled). */
   setFaults(rules: FaultRuleInput[]): Promise<ControlState>;

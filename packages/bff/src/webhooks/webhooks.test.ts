@@ -236,6 +236,30 @@ describe('webhooks', () => {
     expect(topUp.data.esimId).toBe(esim.esimId);
     expect(topUp.data.checkout.kind).toBe('top_up');
   });
+
+  it('a failed provisioning ends in checkout.failed, with no esim.ready', async () => {
+    await stack.sandbox.control.armScenario({
+      accountId: 'acc_globetrotter',
+      scenario: 'provisioning_failed',
+      count: 1,
+    });
+    const page = await openWidget(stack.server.url, 'shop');
+    const plan = await topUpablePlan(page);
+    const quote = await page.post('/v1/quotes', { offerId: plan.offerId }, { 'Idempotency-Key': newKey() });
+    const checkout = await page.post(
+      '/v1/checkouts',
+      { quoteId: quote.body.data.id, locale: 'en', termsAccepted: true },
+      { 'Idempotency-Key': newKey() },
+    );
+    expect(checkout.status).toBe(201);
+    const failed = await eventOf(checkout.body.data.id, 'checkout.failed');
+    expect(failed.data.checkout.failure).toMatchObject({ code: 'provisioning_failed' });
+    expect(
+      accepted().some(
+        (event) => event.type === 'esim.ready' && event.data.checkout.id === checkout.body.data.id,
+      ),
+    ).toBe(false);
+  });
 });
 
 describe('webhook retry span', () => {

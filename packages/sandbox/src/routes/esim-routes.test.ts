@@ -186,4 +186,27 @@ describe('eSIMs, actions, top-ups and action requests', () => {
     );
     expect(refund.data).toMatchObject({ type: 'refund', status: 'in_review', completedAt: null });
   });
+
+  it('the control API installs a profile and forces each top-up status and the usage status', async () => {
+    const { esimId } = await buy();
+    await h.control.setEsim(esimId, { install: true });
+    const installed = await api.get(`/esims/${esimId}`, EsimDetailResponseSchema);
+    expect(installed.data).toMatchObject({ state: 'installed', profileState: 'installed' });
+    expect(installed.data.activation.activatedAt).toBeNull();
+    for (const status of ['not_enabled', 'compatibility_unverified', 'temporarily_unavailable'] as const) {
+      await h.control.setEsim(esimId, { topUpStatus: status });
+      const offers = await api.get(`/esims/${esimId}/top-up-offers`, TopUpOfferPageSchema);
+      expect(offers.meta.status).toBe(status);
+      expect(offers.data).toEqual([]);
+      const actions = await api.get(`/esims/${esimId}/actions`, EsimActionsResponseSchema);
+      expect(actions.data.actions.find((action) => action.type === 'top_up')?.availability).toBe(
+        'unavailable',
+      );
+    }
+    await h.control.setEsim(esimId, { topUpStatus: null, usageStatus: 'stale' });
+    const again = await api.get(`/esims/${esimId}/top-up-offers`, TopUpOfferPageSchema);
+    expect(again.meta.status).toBe('available');
+    const stale = await api.get(`/esims/${esimId}`, EsimDetailResponseSchema);
+    expect(stale.data.usage.status).toBe('stale');
+  });
 });
