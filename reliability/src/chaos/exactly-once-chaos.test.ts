@@ -16,10 +16,12 @@ import {
   PARTNER_SECRET,
   type Stack,
   startStack,
+  TEST_ENV,
   testConfig,
   type WidgetPage,
 } from '../harness/bff-testing';
 import { recordFigures } from '../harness/figures';
+import { findSecrets, serverSecrets } from '../harness/secret-scan';
 
 const CHECKOUTS_PER_MODE = 20;
 const UPSTREAM_TIMEOUT_MS = 500;
@@ -189,6 +191,14 @@ describe('exactly once under chaos', () => {
     expect(confirmed).toBeGreaterThan(0);
     expect(ownedOrders).toBe(confirmed);
 
+    // Failures are logged with their causes: none of them may carry a secret.
+    const book = serverSecrets(TEST_ENV, PARTNER_SECRET, stack.sessionSecret);
+    sales.forEach((sale, index) => {
+      book.set(`session token ${index}`, sale.page.token);
+      if (sale.checkout !== undefined) book.set(`client secret ${index}`, sale.checkout.clientSecret);
+    });
+    expect(findSecrets(stack.logs, book)).toEqual([]);
+
     const list = (map: Map<string | number, number>) =>
       [...map]
         .sort(([a], [b]) => String(a).localeCompare(String(b)))
@@ -207,6 +217,7 @@ describe('exactly once under chaos', () => {
       ['upstream orders per checkout (orders×checkouts)', list(perCheckout)],
       ['orders for confirmed checkouts', `${ownedOrders} for ${confirmed} confirmed`],
       ['orphan upstream orders', ordersAfter - ordersBefore - ownedOrders],
+      ['log lines searched for secrets', `${stack.logs.length} lines, ${book.size} secrets, 0 found`],
     ]);
   });
 });

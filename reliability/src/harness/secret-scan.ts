@@ -25,3 +25,17 @@ export function findSecrets(texts: readonly string[], book: SecretBook): Array<[
   }
   return hits;
 }
+
+/** The secrets every BFF of this suite holds: the sandbox keys it uses, the partner secret, the signing secret. */
+export function serverSecrets(
+  keys: Record<string, string>,
+  partnerSecret: string,
+  sessionSecret: Buffer,
+): SecretBook {
+  const book: SecretBook = new Map();
+  for (const [name, key] of Object.entries(keys)) book.set(`upstream API key ${name}`, key);
+  book.set('partner secret', partnerSecret);
+  book.set('session-signing secret (base64url)', sessionSecret.toString('base64url'));
+  book.set('session-signing secret (hex)', sessionSecret.toString('hex'));
+  return book;
+}
