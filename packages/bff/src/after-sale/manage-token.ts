@@ -53,6 +53,17 @@ export interface ManageTokens {
 
 const invalid = (reason: string) => new ApiError('widget_session_invalid', { params: { reason } });
 
+/** A verified manage token must be present and open `esimId` in `widget` (a top-up, the eSIM's view). */
+export function assertManagesEsim(
+  manage: ManageClaims | undefined,
+  widget: { id: string; environment: 'test' | 'live' },
+  esimId: string,
+): void {
+  if (manage === undefined) throw invalid('manage_token_missing');
+  if (manage.wid !== widget.id || manage.env !== widget.environment) throw invalid('manage_token_widget');
+  if (manage.esim !== esimId) throw new ApiError('esim_not_found', { params: { esimId } });
+}
+
 /** The {@link ManageTokens} of a BFF. */
 export function createManageTokens(options: ManageTokensOptions): ManageTokens {
   const now = options.now ?? Date.now;

@@ -10,7 +10,15 @@ import {
 } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BoughtEsim, buyEsim, myEsim } from '../testing/after-sale-flow';
-import { newKey, openWidget, type Stack, startStack, type WidgetPage } from '../testing/stack';
+import {
+  call,
+  newKey,
+  openWidget,
+  SHOP_ORIGIN,
+  type Stack,
+  startStack,
+  type WidgetPage,
+} from '../testing/stack';
 
 let stack: Stack;
 let page: WidgetPage;
@@ -116,6 +124,20 @@ describe('my eSIM', () => {
       expect(quote.body.error.code).toBe('action_not_available');
     },
   );
+
+  it('lets the widget send its manage token cross-origin (preflight)', async () => {
+    const preflight = await call(stack.server.url, '/v1/my-esim', {
+      method: 'OPTIONS',
+      headers: {
+        Origin: SHOP_ORIGIN,
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'authorization, x-manage-token',
+      },
+    });
+    expect(preflight.status).toBeLessThan(300);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(SHOP_ORIGIN);
+    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/X-Manage-Token/);
+  });
 
   it('answers a bad locale with the error envelope', async () => {
     const answer = await myEsim(page, bought.manageToken, '?locale=xx');

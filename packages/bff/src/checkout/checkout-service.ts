@@ -20,7 +20,7 @@ import type {
   WidgetDeliveryLink,
 } from '@esim-embed/shared';
 import { ApiErrorCodeSchema } from '@esim-embed/shared';
-import type { ManageClaims } from '../after-sale/manage-token';
+import { assertManagesEsim, type ManageClaims } from '../after-sale/manage-token';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import { enforceLimit } from '../security/rate-limit';
@@ -90,7 +90,7 @@ export interface CheckoutService {
   partnerCancel(widgets: ReadonlyMap<string, WidgetRuntime>, id: string): Promise<PartnerCheckout>;
   /** The checkout brought up to date with its upstream order (the background watch), or null when gone. */
   watch(id: string, widgets: ReadonlyMap<string, WidgetRuntime>): Promise<CheckoutRecord | null>;
-  /** The checkout as stored, for its widget (manage links). */
+  /** The eSIM a ready checkout issued (or topped up), for its traveller's manage link. */
   readyEsimOf(caller: SessionCaller, id: string, clientSecret: string | undefined): Promise<ReadyEsim>;
   /** Stops retrying postponed placements. */
   close(): void;
@@ -100,18 +100,6 @@ export interface CheckoutService {
 export interface ReadyEsim {
   esimId: string;
   esimResourceUrl: string | null;
-}
-
-/** The caller's manage token must open `esimId` in the caller's widget. */
-function assertManages(caller: SessionCaller, esimId: string): void {
-  const manage = caller.manage;
-  if (manage === undefined) {
-    throw new ApiError('widget_session_invalid', { params: { reason: 'manage_token_missing' } });
-  }
-  if (manage.wid !== caller.widget.config.id || manage.env !== caller.widget.config.environment) {
-    throw new ApiError('widget_session_invalid', { params: { reason: 'manage_token_widget' } });
-  }
-  if (manage.esim !== esimId) throw new ApiError('esim_not_found', { params: { esimId } });
 }
 
 /** The widget's view of a checkout. */
@@ -247,7 +235,7 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
         await widget.catalog.planForOffer(body.offerId, locale);
       } else {
         // A top-up: only for the eSIM the manage token opens; the upstream checks the offer tops it up.
-        assertManages(caller, esimId);
+        assertManagesEsim(caller.manage, caller.widget.config, esimId);
       }
       const upstreamQuote = await widget.upstream.createQuote(
         esimId === null ? { offerId: body.offerId } : { offerId: body.offerId, esimId },
@@ -293,7 +281,8 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
       if (quote === null || quote.record.sessionId !== claims.sid || quote.record.widgetId !== config.id) {
         throw new ApiError('quote_not_found', { params: { field: 'quoteId' } });
       }
-      if (quote.record.esimId !== null) assertManages(caller, quote.record.esimId);
+      if (quote.record.esimId !== null)
+        assertManagesEsim(caller.manage, caller.widget.config, quote.record.esimId);
       const time = now();
       if (Date.parse(quote.record.expiresAt) <= time) throw new ApiError('quote_expired');
       if (quote.record.checkoutId !== null) throw new ApiError('quote_consumed');

@@ -13,7 +13,7 @@ import type { AppEnv } from '../http/app-env';
 import { normalizeOrigin, type OriginPolicy } from './origin-policy';
 
 const ALLOW_METHODS = 'GET, POST, OPTIONS';
-const ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-Checkout-Secret';
+const ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-Checkout-Secret, X-Manage-Token';
 const EXPOSE_HEADERS = 'ETag, Retry-After, X-Request-Id, Idempotent-Replayed';
 const SESSIONS_PATH = '/v1/sessions';
 
