@@ -5,6 +5,7 @@
  * → progress steps (kind `top_up`) and asks for help, which the host page hears as `esim-help`.
  */
 import type { Page } from '@playwright/test';
+import { expectNoSeriousA11yViolations } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import type { SandboxHandle } from '../support/stack-urls';
 import { TEST_WIDGETS } from '../support/test-config';
@@ -73,12 +74,14 @@ async function afterSaleJourney(page: Page, sandbox: SandboxHandle, pageUrl: str
   await expect(widget.root.getByRole('heading', { name: 'My eSIM' })).toBeVisible({ timeout: 20_000 });
   await expect(widget.root.getByText(/300 MB used/)).toBeVisible();
   await expect(widget.root.getByText('Activated', { exact: true })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'my eSIM');
 
   // Top-up at a retail price, through the quote → checkout → progress steps.
   const offer = widget.root.getByRole('button', { name: /^Add / }).first();
   await expect(offer).toBeVisible();
   await offer.click();
   await expect(widget.root.getByRole('heading', { name: 'Top up' })).toBeVisible();
+  await expect(widget.root.getByRole('timer')).toBeVisible();
   await widget.buy();
   await expect(widget.root.getByText(/Your top-up is on the eSIM/)).toBeVisible({ timeout: 30_000 });
 
@@ -90,6 +93,7 @@ async function afterSaleJourney(page: Page, sandbox: SandboxHandle, pageUrl: str
   // Help: the partner's support contacts, and the host page hears about it.
   await widget.root.getByRole('button', { name: 'The eSIM is not working' }).click();
   await expect(widget.root.getByText(/Turn on the eSIM and data roaming/)).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'my eSIM with help open');
   const help = await firstEvent(page, 'esim-help');
   expect(help.detail).toMatchObject({ esimId, reason: 'service_defective', checkoutId: null });
 }
@@ -103,9 +107,6 @@ test('on a page of the BFF’s own origin (the plain demo page): a purchase give
 });
 
 test('on a partner page of another origin (script tag): the same journey', async ({ page, stack }) => {
-  // The BFF's CORS preflight must allow the X-Manage-Token header (packages/bff/src/security/cors.ts);
-  // until it does, a browser on another origin cannot read "my eSIM".
-  test.fixme(true, 'the BFF does not yet allow X-Manage-Token in Access-Control-Allow-Headers');
   test.setTimeout(120_000);
   await afterSaleJourney(
     page,

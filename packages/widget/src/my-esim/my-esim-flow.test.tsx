@@ -120,6 +120,16 @@ describe('my eSIM, opened from the page’s fragment', () => {
     );
     expect(bff.requestsTo('GET', /^\/v1\/my-esim\?locale=ru$/)).toHaveLength(1);
   });
+
+  it('follows a change of language on the element, after-sale messages included', async () => {
+    const bff = new FakeBff();
+    const widget = await openMyEsim(bff);
+    widget.element.setAttribute('locale', 'de');
+    expect(await widget.view.findByRole('heading', { name: 'Meine eSIM' })).toBeTruthy();
+    expect(await widget.view.findByRole('heading', { name: 'Aufladen' })).toBeTruthy();
+    expect(widget.view.getByRole('button', { name: 'Die eSIM funktioniert nicht' })).toBeTruthy();
+    await waitFor(() => expect(bff.requestsTo('GET', /^\/v1\/my-esim\?locale=de$/)).toHaveLength(1));
+  });
 });
 
 describe('usage', () => {
