@@ -119,7 +119,9 @@ describe('manage tokens', () => {
     expect((await myEsim(page, bought.manageToken)).status).toBe(200);
     // Tokens are secrets: never in the logs (the minting is logged by id).
     expect(stack.logs.join('\n')).not.toContain(link.manageToken);
-    expect(stack.logs.some((line) => line.includes('manage link minted') && line.includes(link.id))).toBe(true);
+    expect(stack.logs.some((line) => line.includes('manage link minted') && line.includes(link.id))).toBe(
+      true,
+    );
   });
 
   it('expires with the plan: the token lives until the service end once the eSIM is active', async () => {
