@@ -9,6 +9,9 @@ import {
   IDEMPOTENCY_KEY_HEADER,
   MANAGE_TOKEN_HEADER,
   PARTNER_SECRET_HEADER,
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  WebhookEventSchema,
 } from '@esim-embed/shared';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
@@ -135,6 +138,24 @@ export function buildOpenApiDocument(): JsonSchema {
       },
     },
     paths,
+    webhooks: {
+      event: {
+        post: {
+          summary:
+            'An event about a checkout or an eSIM, POSTed to the widget’s webhookUrl, signed in Esim-Signature ' +
+            '(t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>); retried for a day; de-duplicate on id.',
+          parameters: [
+            { name: WEBHOOK_SIGNATURE_HEADER, in: 'header', required: true, schema: { type: 'string' } },
+            { name: WEBHOOK_ID_HEADER, in: 'header', required: true, schema: { type: 'string' } },
+          ],
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: jsonSchema(WebhookEventSchema, 'output') } },
+          },
+          responses: { '2XX': { description: 'Received; anything else is retried with backoff.' } },
+        },
+      },
+    },
   };
 }
 

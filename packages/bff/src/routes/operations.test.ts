@@ -87,7 +87,25 @@ describe('OpenAPI and docs', () => {
         '/v1/partner/checkouts/{id}',
         '/v1/partner/checkouts/{id}/confirm',
         '/v1/partner/checkouts/{id}/cancel',
+        '/v1/checkouts/{id}/manage-link',
+        '/v1/my-esim',
+        '/v1/my-esim/installation',
+        '/v1/partner/esims/{esimId}',
+        '/v1/partner/esims/{esimId}/manage-links',
+        '/v1/partner/esims/{esimId}/action-requests',
+        '/v1/partner/action-requests/{id}',
+        '/v1/partner/manage-links/{id}/revoke',
       ]),
+    );
+    // After the sale: the manage token header, and the signed webhook event.
+    const myEsim = document.paths['/v1/my-esim'].get;
+    expect(myEsim.parameters.map((parameter: { name: string }) => parameter.name)).toContain(
+      'X-Manage-Token',
+    );
+    const event = document.webhooks.event.post;
+    expect(event.parameters.map((parameter: { name: string }) => parameter.name)).toContain('Esim-Signature');
+    expect(event.requestBody.content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['id', 'type', 'data']),
     );
     const checkout = document.paths['/v1/checkouts'].post;
     const body = checkout.requestBody.content['application/json'].schema;
