@@ -226,3 +226,64 @@ describe('partner after-sale API', () => {
     expect(badReason.status).toBe(422);
   });
 });
+
+describe('bad input to the after-sale routes', () => {
+  it('answers the error envelope with a 4xx, never a 5xx', async () => {
+    const id = bought.esimId;
+    const long = 'x'.repeat(300);
+    const partnerCalls: [string, string, unknown, Record<string, string>?][] = [
+      ['POST', `/v1/partner/esims/${id}/manage-links`, {}],
+      ['POST', `/v1/partner/esims/${id}/manage-links`, { widgetId: 'UPPER' }],
+      ['POST', `/v1/partner/esims/${id}/manage-links`, { widgetId: 'shop', extra: 1 }],
+      ['POST', `/v1/partner/esims/${long}/manage-links`, { widgetId: 'shop' }],
+      ['POST', '/v1/partner/esims/%00/manage-links', { widgetId: 'shop' }],
+      ['POST', '/v1/partner/manage-links/nope/revoke', {}],
+      ['POST', '/v1/partner/manage-links/mlk_aaaaaaaaaaaaaaaaaaaaaa/revoke', { nope: true }],
+      ['GET', `/v1/partner/esims/${long}`, undefined],
+      ['POST', `/v1/partner/esims/${id}/action-requests`, { reasonCode: 'other' }],
+      ['POST', `/v1/partner/esims/${id}/action-requests`, [], { 'Idempotency-Key': newKey() }],
+      ['POST', `/v1/partner/esims/${id}/action-requests`, 'text', { 'Idempotency-Key': newKey() }],
+      [
+        'POST',
+        `/v1/partner/esims/${id}/action-requests`,
+        { reasonCode: 'other', reasonDetail: 7 },
+        { 'Idempotency-Key': newKey() },
+      ],
+      ['GET', `/v1/partner/action-requests/${long}`, undefined],
+      ['GET', '/v1/partner/action-requests/..%2F..%2Forders', undefined],
+    ];
+    for (const [method, path, body, headers] of partnerCalls) {
+      const answer = await partner(path, { method, body, headers });
+      expect(answer.status, `${method} ${path} ${answer.text}`).toBeGreaterThanOrEqual(400);
+      expect(answer.status, `${method} ${path} ${answer.text}`).toBeLessThan(500);
+      expect(answer.body.error.code, `${method} ${path}`).toMatch(/^[a-z_]+$/);
+    }
+    const tokens = [
+      '',
+      'a.b.c',
+      `${long}.${long}.${long}`,
+      'x'.repeat(5000),
+      bought.manageToken.replace(/\./g, ''),
+    ];
+    for (const token of tokens) {
+      for (const path of ['/v1/my-esim', '/v1/my-esim/installation']) {
+        const answer = await page.get(path, { 'X-Manage-Token': token });
+        expect(answer.status, `${path} ${token.slice(0, 20)}`).toBe(401);
+        expect(answer.body.error.code).toBe('widget_session_invalid');
+      }
+    }
+    const quote = await page.post(
+      '/v1/quotes',
+      { offerId: 'off_x', esimId: long },
+      { 'Idempotency-Key': newKey(), 'X-Manage-Token': bought.manageToken },
+    );
+    expect(quote.status).toBe(422);
+    const link = await page.post(
+      '/v1/checkouts/chk_nope_nope_nope/manage-link',
+      {},
+      { 'X-Checkout-Secret': 'x' },
+    );
+    expect(link.status).toBe(404);
+    expect(stack.logs.filter((line) => JSON.parse(line).status >= 500)).toEqual([]);
+  });
+});
