@@ -11,5 +11,6 @@ describe('docs/examples/bff.config.json', () => {
     const config = parseConfig(JSON.parse(readFileSync(path, 'utf8')), 'docs/examples/bff.config.json');
     expect(config.widgets.map((widget) => widget.checkoutMode)).toEqual(['partner_confirm', 'direct']);
     expect(config.trustedProxyHops).toBe(1);
+    expect(config.widgets[0]?.webhookSecretEnv).toBe('ACME_WEBHOOK_SECRET');
   });
 });
