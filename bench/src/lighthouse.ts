@@ -15,6 +15,9 @@ import { type Check, check, fmt, type Section, table } from './report';
 /** The built demo site. */
 export const DEMO_DIST = fileURLToPath(new URL('../../demo/dist/', import.meta.url));
 
+/** Mobile runs (the median counts): on a shared 2-core machine one run's TBT swings with the neighbours. */
+const MOBILE_RUNS = 3;
+
 /** The scores and timings of one Lighthouse run. */
 interface Audit {
   preset: string;
@@ -27,6 +30,8 @@ interface Audit {
   cls: number;
   /** Failed audits of accessibility and best practices, by title. */
   failures: string[];
+  /** The elements Lighthouse names for the largest layout shifts, with their scores. */
+  shifts: string[];
 }
 
 async function audit(chromePath: string, url: string, desktop: boolean): Promise<Audit> {
@@ -54,7 +59,14 @@ async function audit(chromePath: string, url: string, desktop: boolean): Promise
         .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
         .map((ref) => `${category}: ${lhr.audits[ref.id]?.title ?? ref.id}`),
     );
+    const shiftItems =
+      (lhr.audits['layout-shifts']?.details as { items?: unknown[] } | undefined)?.items ?? [];
+    const shifts = shiftItems.slice(0, 3).map((item) => {
+      const { node, score } = item as { node?: { selector?: string; snippet?: string }; score?: number };
+      return `\`${node?.selector ?? node?.snippet ?? 'unknown'}\` (${fmt.plain(score ?? Number.NaN)})`;
+    });
     return {
+      shifts,
       preset: desktop ? 'desktop' : 'mobile (default)',
       performance: score('performance'),
       accessibility: score('accessibility'),
@@ -82,19 +94,25 @@ export async function lighthouseSection(): Promise<Section> {
   const audits: Audit[] = [];
   try {
     const url = `${stack.bff.info.url}/`;
-    console.log('[bench] lighthouse: mobile');
-    audits.push(await audit(stack.chromium, url, false));
+    for (let run = 1; run <= MOBILE_RUNS; run += 1) {
+      console.log(`[bench] lighthouse: mobile, run ${run} of ${MOBILE_RUNS}`);
+      audits.push({ ...(await audit(stack.chromium, url, false)), preset: `mobile (default), run ${run}` });
+    }
     console.log('[bench] lighthouse: desktop');
     audits.push(await audit(stack.chromium, url, true));
   } finally {
     await stack.stop();
   }
-  const mobile = audits[0] as Audit;
+  // The median run by performance score, as Lighthouse's own guidance for noisy machines suggests.
+  const mobileRuns = audits.filter((a) => a.preset.startsWith('mobile'));
+  const mobile = [...mobileRuns].sort((a, b) => a.performance - b.performance)[
+    Math.floor(mobileRuns.length / 2)
+  ] as Audit;
   const score = (n: number) => (Number.isFinite(n) ? String(Math.round(n)) : '—');
   const checks: Check[] = [
     check(
       'lighthouse.performance',
-      'Lighthouse performance, demo page (mobile)',
+      `Lighthouse performance, demo page (mobile, median of ${MOBILE_RUNS})`,
       mobile.performance,
       '>=',
       95,
@@ -102,8 +120,8 @@ export async function lighthouseSection(): Promise<Section> {
     ),
     check(
       'lighthouse.accessibility',
-      'Lighthouse accessibility, demo page',
-      mobile.accessibility,
+      'Lighthouse accessibility, demo page (worst run)',
+      Math.min(...audits.map((a) => a.accessibility)),
       '>=',
       100,
       score,
@@ -116,7 +134,9 @@ export async function lighthouseSection(): Promise<Section> {
     lines: [
       'The demo showcase (`demo/dist`, built by the harness) served by a BFF with the built-in demo config,',
       'widget by script tag from the same BFF; Lighthouse 12 in the system Chromium. The mobile preset',
-      '(Lighthouse’s default: simulated slow 4G, 4× CPU) holds the targets; desktop is shown beside it.',
+      `(Lighthouse’s default: simulated slow 4G, 4× CPU) holds the targets, median of ${MOBILE_RUNS} runs by`,
+      'performance score (its simulation scales the tasks it observed, so a busy machine lowers one run’s',
+      'score); one desktop run is shown beside them.',
       '',
       ...table(
         ['preset', 'performance', 'accessibility', 'best practices', 'TBT', 'FCP', 'LCP', 'CLS'],
@@ -134,6 +154,10 @@ export async function lighthouseSection(): Promise<Section> {
       failed.length === 0
         ? 'No accessibility or best-practices audit failed.'
         : `Audits that failed: ${failed.map((f) => `${f}`).join('; ')}.`,
+      '',
+      ...audits
+        .filter((a) => a.shifts.length > 0)
+        .map((a) => `Largest layout shifts (${a.preset}): ${a.shifts.join(', ')}.`),
       '',
     ],
     checks,

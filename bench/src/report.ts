@@ -119,7 +119,9 @@ export function renderReport(input: {
     `# eSIM Embed — bench report ${input.date}`,
     '',
     `Reproduce: \`${input.command}\` (${Math.round(input.durationSeconds)} s for this run). Every figure is`,
-    'measured beside its reference in the same run; timings vary between machines, ratios much less.',
+    'measured beside its reference in the same run; timings vary between machines, ratios much less. The',
+    'machine is shared with other work: a load average above its 2 cores means neighbours competed for them',
+    '(the BFF’s req/s targets are judged per CPU-second of each server for that reason).',
     '',
     ...table(
       ['machine', ''],
@@ -130,6 +132,12 @@ export function renderReport(input: {
         ['Chromium', machine.chromium],
         ['commit', machine.commit],
         ['load average at start (1 / 5 / 15 min)', machine.loadAverage],
+        [
+          'load average at the end',
+          loadavg()
+            .map((load) => load.toFixed(2))
+            .join(' / '),
+        ],
       ],
     ),
     `## Targets: ${checks.length - misses.length} of ${checks.length} met`,

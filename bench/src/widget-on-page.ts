@@ -169,8 +169,7 @@ export async function widgetOnPageSection(weights: FileWeight[]): Promise<Sectio
           'list in DOM',
           'painted',
           'usable',
-          'long tasks (> 50 ms)',
-          'longest',
+          'long tasks (> 50 ms): start after the script / duration, ms',
         ],
         loads.map((load, index) => [
           String(index + 1),
