@@ -1,6 +1,8 @@
 /** The one API client: headers, retries that are safe, one session renewal, aborts, and schema checks. */
+
+import { MANAGE_TOKEN_HEADER } from '@esim-embed/shared';
 import { describe, expect, it } from 'vitest';
-import { FakeBff } from '../testing/fake-bff';
+import { esimView, FakeBff, topUpOffer } from '../testing/fake-bff';
 import { ApiClient } from './api-client';
 import { WidgetApiError } from './api-error';
 
@@ -125,6 +127,63 @@ describe('ApiClient', () => {
     expect(read?.cache).toBe('no-store');
     await expect(api.checkout(created.id, 'wrong-secret-0123456789')).rejects.toMatchObject({
       code: 'forbidden',
+    });
+  });
+
+  describe('after the sale', () => {
+    it('sends the manage token in its header (never in the URL), uncached, on my-eSIM reads', async () => {
+      const bff = new FakeBff();
+      bff.addEsim('mt_0123456789abcdef', esimView({ installed: false }));
+      const api = client(bff);
+      expect((await api.myEsim('mt_0123456789abcdef', 'fr')).esimId).toBe('esim_1');
+      expect((await api.myEsimInstallation('mt_0123456789abcdef')).activationCode).toBe('ACT-CODE-123');
+      const reads = bff.requests.filter((request) => request.path.startsWith('/v1/my-esim'));
+      expect(reads.map((request) => request.path)).toEqual([
+        '/v1/my-esim?locale=fr',
+        '/v1/my-esim/installation',
+      ]);
+      for (const request of reads) {
+        expect(request.headers[MANAGE_TOKEN_HEADER.toLowerCase()]).toBe('mt_0123456789abcdef');
+        expect(request.path).not.toContain('mt_');
+        expect(request.cache).toBe('no-store');
+      }
+    });
+
+    it('quotes and checks out a top-up with the eSIM id and the manage token; a new eSIM without them', async () => {
+      const bff = new FakeBff();
+      bff.addEsim('mt_0123456789abcdef');
+      const api = client(bff);
+      const topUp = { esimId: 'esim_1', manageToken: 'mt_0123456789abcdef' };
+      const quote = await api.createQuote(topUpOffer.offerId, 'en', 'quote-key-1', topUp);
+      expect(quote).toMatchObject({ kind: 'top_up', esimId: 'esim_1' });
+      const created = await api.createCheckout(
+        { quoteId: quote.id, locale: 'en', termsAccepted: true },
+        `checkout-${quote.id}`,
+        topUp.manageToken,
+      );
+      expect(created).toMatchObject({ kind: 'top_up', esimId: 'esim_1' });
+      await api.createQuote('off_small', 'en', 'quote-key-2');
+      const [topUpQuote, plainQuote] = bff.requestsTo('POST', /^\/v1\/quotes$/);
+      expect(topUpQuote?.body).toEqual({ offerId: topUpOffer.offerId, locale: 'en', esimId: 'esim_1' });
+      expect(topUpQuote?.headers['x-manage-token']).toBe('mt_0123456789abcdef');
+      expect(plainQuote?.body).toEqual({ offerId: 'off_small', locale: 'en' });
+      expect(plainQuote?.headers['x-manage-token']).toBeUndefined();
+    });
+
+    it('asks for a manage link with the client secret and a key per checkout', async () => {
+      const bff = new FakeBff({ journey: ['ready'] });
+      const api = client(bff);
+      const quote = await api.createQuote('off_small', 'en', 'quote-key');
+      const created = await api.createCheckout(
+        { quoteId: quote.id, locale: 'en', termsAccepted: true },
+        `checkout-${quote.id}`,
+      );
+      await api.checkout(created.id, created.clientSecret);
+      const link = await api.createManageLink(created.id, created.clientSecret);
+      expect(link).toMatchObject({ esimId: 'esim_1', widgetId: 'acme' });
+      const [request] = bff.requestsTo('POST', /\/manage-link$/);
+      expect(request?.headers['x-checkout-secret']).toBe(created.clientSecret);
+      expect(request?.headers['idempotency-key']).toBe(`manage-${created.id}`);
     });
   });
 });
