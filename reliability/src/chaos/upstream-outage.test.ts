@@ -6,12 +6,14 @@
 
 import { randomBytes } from 'node:crypto';
 import { type RunningSandbox, startSandbox } from '@esim-embed/sandbox';
-import { ApiErrorEnvelopeSchema, CHECKOUT_SECRET_HEADER } from '@esim-embed/shared';
+import { ApiErrorEnvelopeSchema, CHECKOUT_SECRET_HEADER, PARTNER_SECRET_HEADER } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  call,
   eventually,
   newKey,
   openWidget,
+  PARTNER_SECRET,
   type RunningBff,
   startBff,
   testConfig,
@@ -62,6 +64,9 @@ describe('an upstream outage', () => {
     const offerId: string = plans.body.data[0].offerId;
     const heldQuote = await page.post('/v1/quotes', { offerId }, { 'Idempotency-Key': newKey() });
     expect(heldQuote.status).toBe(201);
+    const payPage = await openWidget(bff.server.url, 'shop-pay');
+    const payQuote = await payPage.post('/v1/quotes', { offerId }, { 'Idempotency-Key': newKey() });
+    expect(payQuote.status).toBe(201);
 
     await proxy.down();
     const downAt = Date.now();
@@ -101,6 +106,36 @@ describe('an upstream outage', () => {
     }
     figures.push(['checkout while down', outcome]);
 
+    // partner_confirm: the checkout needs no upstream; the partner's confirm is accepted and placed later.
+    const payCheckout = await payPage.post(
+      '/v1/checkouts',
+      { quoteId: payQuote.body.data.id, locale: 'en', termsAccepted: true },
+      { 'Idempotency-Key': newKey() },
+    );
+    expect(payCheckout.status).toBe(201);
+    const confirmed = await call(
+      bff.server.url,
+      `/v1/partner/checkouts/${payCheckout.body.data.id}/confirm`,
+      {
+        method: 'POST',
+        headers: { [PARTNER_SECRET_HEADER]: PARTNER_SECRET },
+      },
+    );
+    let confirmOutcome: string;
+    if (confirmed.status === 200) {
+      expect(confirmed.body.data.status).toBe('placing');
+      confirmOutcome = '200 placing (placed once the upstream is back)';
+    } else {
+      expectRetryable(confirmed);
+      confirmOutcome = `${confirmed.status} upstream_unavailable`;
+    }
+    figures.push(['partner confirm while down', confirmOutcome]);
+    // A status poll during the outage shows the last known status rather than failing.
+    const polled = await payPage.get(`/v1/checkouts/${payCheckout.body.data.id}`, {
+      [CHECKOUT_SECRET_HEADER]: payCheckout.body.data.clientSecret,
+    });
+    expect(polled.status).toBe(200);
+
     const ready = await fetch(`${bff.server.url}/readyz`);
     expect(ready.status).toBe(503);
     // Nothing logged as a server failure: an outage is expected weather, not a bug.
@@ -120,6 +155,22 @@ describe('an upstream outage', () => {
     }, 20_000);
     expect(placed.status).toBe('ready');
     expect(await bff.bff.widgets.get('shop')?.upstream.findOrdersByExternalRef(id)).toHaveLength(1);
+    if (confirmed.status !== 200) {
+      const again = await call(bff.server.url, `/v1/partner/checkouts/${payCheckout.body.data.id}/confirm`, {
+        method: 'POST',
+        headers: { [PARTNER_SECRET_HEADER]: PARTNER_SECRET },
+      });
+      expect(again.status).toBe(200);
+    }
+    await eventually(async () => {
+      const answer = await payPage.get(`/v1/checkouts/${payCheckout.body.data.id}`, {
+        [CHECKOUT_SECRET_HEADER]: payCheckout.body.data.clientSecret,
+      });
+      return answer.body.data.status === 'ready' ? true : undefined;
+    }, 20_000);
+    expect(
+      await bff.bff.widgets.get('shop-pay')?.upstream.findOrdersByExternalRef(payCheckout.body.data.id),
+    ).toHaveLength(1);
     expect((await page.post('/v1/quotes', { offerId }, { 'Idempotency-Key': newKey() })).status).toBe(201);
     await catalog?.refresh({ force: true });
     expect(catalog?.status().stale).toBe(false);
@@ -127,7 +178,10 @@ describe('an upstream outage', () => {
       async () => ((await fetch(`${bff.server.url}/readyz`)).status === 200 ? true : undefined),
       15_000,
     );
-    figures.push(['after recovery', 'checkout ready with 1 order, quotes 201, catalog fresh, /readyz 200']);
+    figures.push([
+      'after recovery',
+      'both checkouts ready with 1 order each, quotes 201, catalog fresh, /readyz 200',
+    ]);
     figures.push(['outage length', `${(outageMs / 1000).toFixed(1)} s`]);
   });
 });
