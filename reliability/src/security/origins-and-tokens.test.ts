@@ -154,6 +154,40 @@ describe('hostile origins', () => {
   });
 });
 
+describe('hostile origins in CORS preflights', () => {
+  it('grants no preflight of a widget route to any hostile origin', async () => {
+    const granted: string[] = [];
+    for (const [name, origin] of HOSTILE_ORIGINS) {
+      if (origin === undefined) continue;
+      for (const path of ['/v1/checkouts', '/v1/quotes', '/v1/destinations']) {
+        const answer = await sendRaw(stack.server.port, {
+          method: 'OPTIONS',
+          target: path,
+          headers: [
+            ['Origin', origin],
+            ['Access-Control-Request-Method', 'POST'],
+            ['Access-Control-Request-Headers', 'authorization, content-type, idempotency-key'],
+          ],
+        });
+        const allow = answer.headers['access-control-allow-origin'];
+        if (allow !== undefined && !(allow === origin && OTHER_WIDGET_ORIGINS.has(allow)))
+          granted.push(`${name} ${path}: ${allow}`);
+        if (answer.status >= 500) granted.push(`${name} ${path}: ${answer.status}`);
+      }
+    }
+    expect(granted).toEqual([]);
+    const control = await call(stack.server.url, '/v1/checkouts', {
+      method: 'OPTIONS',
+      headers: { Origin: SHOP_ORIGIN, 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(control.headers.get('access-control-allow-origin')).toBe(SHOP_ORIGIN);
+    figures.push([
+      'hostile origins refused a CORS preflight (× 3 routes)',
+      `${HOSTILE_ORIGINS.length - 1}/${HOSTILE_ORIGINS.length - 1}`,
+    ]);
+  });
+});
+
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const hs256 = (input: string, key: Buffer) => createHmac('sha256', key).update(input).digest('base64url');
 function sign(header: unknown, payload: unknown, key: Buffer): string {
