@@ -57,6 +57,7 @@ async function afterSaleJourney(page: Page, sandbox: SandboxHandle, pageUrl: str
   const url = String(link.detail.url);
   const esimId = String(link.detail.esimId);
   expect(url.startsWith(`${pageUrl}#esim-manage=`)).toBe(true);
+  expect(new URL(url).hash).toMatch(/&esim-widget=[a-z0-9_-]+$/);
   await expect(widget.root.getByText(url, { exact: true })).toBeVisible();
 
   // The traveller installs the eSIM and uses some data (the sandbox plays the network).

@@ -17,24 +17,29 @@ describe('manage links', () => {
     expect(MANAGE_FRAGMENT_PARAM).toBe(MANAGE_TOKEN_FRAGMENT_PARAM);
   });
 
-  it('put the token in the page address’s fragment, keeping the path, the query and other fragment parameters', () => {
-    expect(manageLinkFor('https://shop.example/trips?ref=1', 'tok_123')).toBe(
-      'https://shop.example/trips?ref=1#esim-manage=tok_123',
+  it('put the token and the widget in the page address’s fragment, keeping the path, the query and other fragment parameters', () => {
+    expect(manageLinkFor('https://shop.example/trips?ref=1', 'tok_123', 'acme')).toBe(
+      'https://shop.example/trips?ref=1#esim-manage=tok_123&esim-widget=acme',
     );
-    expect(manageLinkFor('https://shop.example/#tab=esim&esim-manage=old', 'new')).toBe(
-      'https://shop.example/#tab=esim&esim-manage=new',
+    expect(manageLinkFor('https://shop.example/#tab=esim&esim-manage=old', 'new', 'acme')).toBe(
+      'https://shop.example/#tab=esim&esim-manage=new&esim-widget=acme',
     );
-    const url = new URL(manageLinkFor('https://shop.example/', 'a+b/c=='));
+    const url = new URL(manageLinkFor('https://shop.example/', 'a+b/c==', 'acme'));
     expect(url.search).toBe('');
-    expect(manageTokenInFragment(url.hash)).toBe('a+b/c==');
+    expect(manageTokenInFragment(url.hash, 'acme')).toBe('a+b/c==');
   });
 
   it('are read from a fragment, alone or beside other parameters, and nothing else counts', () => {
-    expect(manageTokenInFragment('#esim-manage=tok_1')).toBe('tok_1');
-    expect(manageTokenInFragment('#tab=2&esim-manage=tok_2')).toBe('tok_2');
-    expect(manageTokenInFragment('#esim-manage=')).toBeNull();
-    expect(manageTokenInFragment('#other=tok')).toBeNull();
-    expect(manageTokenInFragment('')).toBeNull();
+    expect(manageTokenInFragment('#esim-manage=tok_1', 'acme')).toBe('tok_1');
+    expect(manageTokenInFragment('#tab=2&esim-manage=tok_2', 'acme')).toBe('tok_2');
+    expect(manageTokenInFragment('#esim-manage=', 'acme')).toBeNull();
+    expect(manageTokenInFragment('#other=tok', 'acme')).toBeNull();
+    expect(manageTokenInFragment('', 'acme')).toBeNull();
+  });
+
+  it('open only the widget they name, on a page with several (a link without a name opens any)', () => {
+    expect(manageTokenInFragment('#esim-manage=tok&esim-widget=acme', 'acme')).toBe('tok');
+    expect(manageTokenInFragment('#esim-manage=tok&esim-widget=other', 'acme')).toBeNull();
   });
 });
 

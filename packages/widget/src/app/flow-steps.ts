@@ -40,20 +40,31 @@ export type Step =
 /** The URL-fragment parameter of a manage link (the shared `MANAGE_TOKEN_FRAGMENT_PARAM`). */
 export const MANAGE_FRAGMENT_PARAM = 'esim-manage';
 
-/** The manage token in a URL fragment (`#esim-manage=<token>`, possibly beside other parameters), if any. */
-export function manageTokenInFragment(hash: string): string | null {
-  const token = new URLSearchParams(hash.replace(/^#/, '')).get(MANAGE_FRAGMENT_PARAM);
-  return token?.trim() ? token.trim() : null;
+/** The fragment parameter that names the widget a manage link is for, on a page with several widgets. */
+export const MANAGE_WIDGET_FRAGMENT_PARAM = 'esim-widget';
+
+/**
+ * The manage token in a URL fragment (`#esim-manage=<token>`, possibly beside other parameters) for the widget
+ * `widgetId`, if any. A link that names another widget (`&esim-widget=<id>`) is left to that widget.
+ */
+export function manageTokenInFragment(hash: string, widgetId: string): string | null {
+  const fragment = new URLSearchParams(hash.replace(/^#/, ''));
+  const forWidget = fragment.get(MANAGE_WIDGET_FRAGMENT_PARAM);
+  if (forWidget && forWidget !== widgetId) return null;
+  const token = fragment.get(MANAGE_FRAGMENT_PARAM)?.trim();
+  return token ? token : null;
 }
 
 /**
- * The manage link for a page: the page's own address with the token in the fragment, so that the token is
- * never sent to the partner's server or written to its logs; other fragment parameters are kept.
+ * The manage link for a page: the page's own address with the token (and the widget it opens) in the
+ * fragment, so that the token is never sent to the partner's server or written to its logs; other fragment
+ * parameters are kept.
  */
-export function manageLinkFor(pageUrl: string, manageToken: string): string {
+export function manageLinkFor(pageUrl: string, manageToken: string, widgetId: string): string {
   const url = new URL(pageUrl);
   const fragment = new URLSearchParams(url.hash.replace(/^#/, ''));
   fragment.set(MANAGE_FRAGMENT_PARAM, manageToken);
+  fragment.set(MANAGE_WIDGET_FRAGMENT_PARAM, widgetId);
   url.hash = fragment.toString();
   return url.href;
 }

@@ -40,13 +40,13 @@ export interface WidgetShellProps {
 }
 
 /** The manage token in the page's address, if the traveller came back through a manage link. */
-function pageManageToken(): string | null {
-  return manageTokenInFragment(globalThis.location?.hash ?? '');
+function pageManageToken(widgetId: string): string | null {
+  return manageTokenInFragment(globalThis.location?.hash ?? '', widgetId);
 }
 
 function initialStep(widgetId: string, country: string | null): Step {
   const handle = recalledCheckout(widgetId);
-  const manageToken = pageManageToken();
+  const manageToken = pageManageToken(widgetId);
   // A manage link opens the eSIM's view, unless a top-up of that same eSIM is under way in this tab.
   if (manageToken && handle?.topUp?.manageToken !== manageToken) return { name: 'my-esim', manageToken };
   if (handle) return { name: 'progress', handle };
@@ -127,7 +127,7 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
   useEffect(() => {
     if (!config) return;
     const opened = () => {
-      const manageToken = pageManageToken();
+      const manageToken = pageManageToken(options.widgetId);
       if (manageToken) {
         setFocusSteps(true);
         setStep({ name: 'my-esim', manageToken });

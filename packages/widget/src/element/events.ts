@@ -69,7 +69,7 @@ export interface EsimErrorDetail {
  * help). Keep it for the traveller (their account, a receipt email): it holds a secret token in its fragment.
  */
 export interface EsimManageLinkDetail {
-  /** The page's address with `#esim-manage=<token>`. */
+  /** The page's address with `#esim-manage=<token>&esim-widget=<widget id>` in its fragment. */
   url: string;
   esimId: string;
   /** The link's id, to revoke it from your server (`POST /v1/partner/manage-links/{id}/revoke`). */

@@ -1,7 +1,8 @@
 /**
  * @module
  * The way back after a purchase: a manage link for the partner's page (the page's address with the manage
- * token in its fragment, `#esim-manage=<token>`, so it never reaches a server log) that reopens the widget on
+ * token in its fragment, `#esim-manage=<token>&esim-widget=<id>`, so it never reaches a server log; the widget
+ * id keeps the other widgets of a page with several on their store) that reopens the widget on
  * this eSIM's own view: data left, top-up, help. Shown with a copy button and given to the host page through
  * `esim-manage-link`, so that the partner can keep it for the traveller.
  */
@@ -24,7 +25,7 @@ export interface ManageLinkOfferProps {
 
 /** Creates the manage link of a ready purchase and shows it. */
 export function ManageLinkOffer({ handle, onCreated }: ManageLinkOfferProps) {
-  const { client, t, locale, emit, report } = useWidget();
+  const { client, t, locale, config, emit, report } = useWidget();
   const [link, setLink] = useState<{ url: string; expiresAt: string } | null>(null);
   const [failed, setFailed] = useState(false);
 
@@ -32,7 +33,7 @@ export function ManageLinkOffer({ handle, onCreated }: ManageLinkOfferProps) {
     setFailed(false);
     client.createManageLink(handle.id, handle.clientSecret).then(
       (created) => {
-        const url = manageLinkFor(globalThis.location.href, created.manageToken);
+        const url = manageLinkFor(globalThis.location.href, created.manageToken, config.widgetId);
         setLink({ url, expiresAt: created.expiresAt });
         onCreated(created);
         emit(

@@ -22,7 +22,7 @@ describe('the manage link after a purchase', () => {
     const bff = new FakeBff();
     const widget = await buyAndInstall(bff);
     const label = await widget.view.findByText('Link to your eSIM');
-    const url = `${location.origin}/shop/esim?campaign=x#esim-manage=manage_chk_quote_1_0123456789abcdef`;
+    const url = `${location.origin}/shop/esim?campaign=x#esim-manage=manage_chk_quote_1_0123456789abcdef&esim-widget=acme`;
     expect(label.parentElement?.querySelector('code')?.textContent).toBe(url);
     const [request] = bff.requestsTo('POST', /\/manage-link$/);
     expect(request?.headers['x-checkout-secret']).toBe('secret_chk_quote_1_0123456789abcdef');
@@ -72,6 +72,15 @@ describe('my eSIM, opened from the page’s fragment', () => {
     window.dispatchEvent(new HashChangeEvent('hashchange'));
     const heading = await widget.view.findByRole('heading', { name: 'My eSIM' });
     await waitFor(() => expect(widget.element.shadowRoot?.activeElement).toBe(heading));
+  });
+
+  it('leaves a link for another widget of the page to that widget', async () => {
+    const bff = new FakeBff();
+    bff.addEsim(MANAGE_TOKEN, esimView());
+    setPageAddress(`/#esim-manage=${MANAGE_TOKEN}&esim-widget=other-widget`);
+    const widget = await mountWidget(bff);
+    expect(await widget.view.findByRole('heading', { name: 'Where are you going?' })).toBeTruthy();
+    expect(bff.requestsTo('GET', /^\/v1\/my-esim/)).toHaveLength(0);
   });
 
   it('explains an expired, revoked or tampered link and offers a new purchase', async () => {
