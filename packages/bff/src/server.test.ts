@@ -13,7 +13,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './testing/redis-server';
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
-const tsx = join(packageRoot, 'node_modules', '.bin', 'tsx');
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -35,7 +34,12 @@ function run(env: Record<string, string>): {
   exited: Promise<number | null>;
 } {
   let output = '';
-  const child = spawn(tsx, ['src/server.ts'], { cwd: packageRoot, env: { ...process.env, ...env } });
+  // One Node process with tsx as a loader: the tsx CLI would wrap the server in a second process and relay
+  // signals, and the wrapper's own exit code (143 after a SIGTERM) would stand in for the server's.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: packageRoot,
+    env: { ...process.env, ...env },
+  });
   child.stdout?.on('data', (chunk) => {
     output += String(chunk);
   });
