@@ -168,6 +168,26 @@ describe('two BFF processes sharing Redis', () => {
     expect(allowed).toBeLessThanOrEqual(8);
     expect(requests.slice(allowed)).toEqual(Array(12 - allowed).fill(429));
     figures.push(['requests per session (limit 8), 12 alternating', requests.join(' ')]);
+
+    // Guessing the partner secret is limited per client IP: alternating instances does not double the guesses.
+    const guesses: number[] = [];
+    for (let index = 0; index < 24; index += 1) {
+      const answer = await call(
+        (index % 2 === 0 ? one : two).url,
+        '/v1/partner/checkouts/chk_guessing00000',
+        {
+          headers: { [PARTNER_SECRET_HEADER]: `guess-${index}` },
+        },
+      );
+      guesses.push(answer.status);
+    }
+    const refusedGuesses = guesses.filter((status) => status === 401).length;
+    expect(refusedGuesses).toBeLessThanOrEqual(20);
+    expect(guesses.slice(refusedGuesses)).toEqual(Array(24 - refusedGuesses).fill(429));
+    figures.push([
+      'partner-secret guesses, 24 alternating',
+      `${refusedGuesses}×401 then ${24 - refusedGuesses}×429`,
+    ]);
   });
 
   it('loses nothing when a process is killed while it places an order: the other resumes it, one order', async () => {
