@@ -37,7 +37,13 @@ async function firstEvent(page: Page, type: string): Promise<Recorded> {
 }
 
 /** Buys, follows the manage link, tops up and asks for help on the partner page at `pageUrl`. */
-async function afterSaleJourney(page: Page, sandbox: SandboxHandle, pageUrl: string): Promise<void> {
+async function afterSaleJourney(
+  page: Page,
+  sandbox: SandboxHandle,
+  pageUrl: string,
+  /** Extra checks on each after-sale screen (layout on a phone). */
+  check: (step: string) => Promise<void> = async () => {},
+): Promise<void> {
   await page.addInitScript({ content: RECORDER });
   await page.goto(pageUrl);
   const widget = new WidgetFlow(page);
@@ -59,6 +65,7 @@ async function afterSaleJourney(page: Page, sandbox: SandboxHandle, pageUrl: str
   expect(url.startsWith(`${pageUrl}#esim-manage=`)).toBe(true);
   expect(new URL(url).hash).toMatch(/&esim-widget=[a-z0-9_-]+$/);
   await expect(widget.root.getByText(url, { exact: true })).toBeVisible();
+  await check('install with the manage link');
 
   // The traveller installs the eSIM and uses some data (the sandbox plays the network).
   const control = await fetch(`${sandbox.url}/__sandbox/esims/${encodeURIComponent(esimId)}`, {
@@ -76,6 +83,7 @@ async function afterSaleJourney(page: Page, sandbox: SandboxHandle, pageUrl: str
   await expect(widget.root.getByText(/300 MB used/)).toBeVisible();
   await expect(widget.root.getByText('Activated', { exact: true })).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'my eSIM');
+  await check('my eSIM');
 
   // Top-up at a retail price, through the quote → checkout → progress steps.
   const offer = widget.root.getByRole('button', { name: /^Add / }).first();
@@ -83,6 +91,7 @@ async function afterSaleJourney(page: Page, sandbox: SandboxHandle, pageUrl: str
   await offer.click();
   await expect(widget.root.getByRole('heading', { name: 'Top up' })).toBeVisible();
   await expect(widget.root.getByRole('timer')).toBeVisible();
+  await check('top-up checkout');
   await widget.buy();
   await expect(widget.root.getByText(/Your top-up is on the eSIM/)).toBeVisible({ timeout: 30_000 });
 
@@ -95,6 +104,7 @@ async function afterSaleJourney(page: Page, sandbox: SandboxHandle, pageUrl: str
   await widget.root.getByRole('button', { name: 'The eSIM is not working' }).click();
   await expect(widget.root.getByText(/Turn on the eSIM and data roaming/)).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'my eSIM with help open');
+  await check('help');
   const help = await firstEvent(page, 'esim-help');
   expect(help.detail).toMatchObject({ esimId, reason: 'service_defective', checkoutId: null });
 }
@@ -114,6 +124,32 @@ test('on a partner page of another origin (script tag): the same journey', async
     stack.sandboxes.main,
     `${stack.pages}/embed.html?widget=${TEST_WIDGETS.direct}&locale=en&theme=light`,
   );
+});
+
+test.describe('on a phone in dark theme', () => {
+  test.use({
+    viewport: { width: 360, height: 740 },
+    isMobile: true,
+    hasTouch: true,
+    deviceScaleFactor: 2,
+    colorScheme: 'dark',
+  });
+
+  test('the same journey fits the screen (no horizontal scroll) and passes axe in dark theme', async ({
+    page,
+    stack,
+  }) => {
+    test.setTimeout(120_000);
+    await afterSaleJourney(
+      page,
+      stack.sandboxes.main,
+      `${stack.pages}/embed.html?widget=${TEST_WIDGETS.direct}&locale=en&theme=dark`,
+      async (step) => {
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `horizontal overflow on the ${step} screen`).toBeLessThanOrEqual(0);
+      },
+    );
+  });
 });
 
 test('a tampered manage link is refused with an honest message', async ({

@@ -65,7 +65,8 @@ export function HelpPanel({ esimId, checkoutId, reasons, actions }: HelpPanelPro
       </div>
       <div id="esim-help-advice" aria-live="polite">
         {reason && (
-          <div class={controls.card}>
+          // On the surface, not on a raised card: the brand colour as link text is contrast-checked there.
+          <div class={controls.infoNotice}>
             <p>{t(REASONS[reason].advice, { brand: brand.displayName })}</p>
             <p class={controls.actions}>
               {brand.supportUrl && (
