@@ -205,6 +205,12 @@ describe('usage', () => {
     expect(widget.element.shadowRoot?.querySelector('meter')).toBeNull();
   });
 
+  it('says so when the plan is no longer listed, and still shows the usage', async () => {
+    const widget = await openMyEsim(new FakeBff(), { plan: null });
+    expect(widget.view.getByText('The plan’s details are not available.')).toBeTruthy();
+    expect(normalize(widget.view.getByText(/used of/).textContent)).toBe('256 MB used of 1 GB');
+  });
+
   it('says when the plan has expired or its data is used up', async () => {
     const expired = await openMyEsim(new FakeBff(), { state: 'expired', serviceState: 'expired' });
     expect(expired.view.getByText('This plan has expired.')).toBeTruthy();
