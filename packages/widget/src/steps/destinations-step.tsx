@@ -4,7 +4,7 @@
  * by ISO code), popular destinations first, then regions and countries, each with its flag and from-price.
  */
 import type { Destination } from '@esim-embed/shared';
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useWidget } from '../app/widget-context';
 import { formatPrice } from '../i18n/formatters';
 import * as controls from '../ui/controls.css';
@@ -22,6 +22,8 @@ export function DestinationsStep() {
   const all = data.state === 'loaded' ? data.value : [];
   const results = useMemo(() => searchDestinations(all, query), [all, query]);
   const searching = query.trim() !== '';
+  const countries = useMemo(() => destinationsOfKind(all, 'country', locale), [all, locale]);
+  const shownCountries = useProgressiveCount(countries.length);
 
   return (
     <section>
@@ -68,12 +70,26 @@ export function DestinationsStep() {
             <DestinationGroup title={t('regions')} destinations={destinationsOfKind(all, 'region', locale)} />
             <DestinationGroup
               title={t('countries')}
-              destinations={destinationsOfKind(all, 'country', locale)}
+              destinations={countries.slice(0, shownCountries)}
             />
           </>
         ))}
     </section>
   );
+}
+
+/**
+ * How many of `total` items to render: a first screenful at once, the rest in slices, one task each, so
+ * that no single task renders all ~250 countries (a 250 ms task at 4× CPU).
+ */
+function useProgressiveCount(total: number, first = 24, slice = 40): number {
+  const [shown, setShown] = useState(first);
+  useEffect(() => {
+    if (shown >= total) return;
+    const timer = setTimeout(() => setShown((count) => Math.min(total, count + slice)), 0);
+    return () => clearTimeout(timer);
+  }, [shown, total]);
+  return Math.min(shown, total);
 }
 
 function DestinationGroup({ title, destinations }: { title: string; destinations: Destination[] }) {
