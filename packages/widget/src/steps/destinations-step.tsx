@@ -68,10 +68,7 @@ export function DestinationsStep() {
           <>
             <DestinationGroup title={t('popular')} destinations={popularDestinations(all)} />
             <DestinationGroup title={t('regions')} destinations={destinationsOfKind(all, 'region', locale)} />
-            <DestinationGroup
-              title={t('countries')}
-              destinations={countries.slice(0, shownCountries)}
-            />
+            <DestinationGroup title={t('countries')} destinations={countries.slice(0, shownCountries)} />
           </>
         ))}
     </section>
