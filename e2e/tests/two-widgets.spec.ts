@@ -28,10 +28,11 @@ test('two widgets on one page do not interfere', async ({ page, stack }) => {
   }
 
   // Whole roubles in the RUB widget, dollars and cents in the other.
-  const rubPrices = await rub.root.locator('[part~="destination"]').allInnerTexts();
+  // textContent, not innerText: destinations below the fold skip layout (content-visibility), so their innerText is empty.
+  const rubPrices = await rub.root.locator('[part~="destination"]').allTextContents();
   expect(rubPrices.join(' ')).toContain('₽');
   expect(rubPrices.join(' ')).not.toMatch(/\d,\d{2}\s?₽/);
-  expect((await usd.root.locator('[part~="destination"]').allInnerTexts()).join(' ')).toContain('$');
+  expect((await usd.root.locator('[part~="destination"]').allTextContents()).join(' ')).toContain('$');
 
   await usd.chooseDestination('France', 'France');
   await usd.choosePlan();
