@@ -47,6 +47,8 @@ async function main(): Promise<void> {
   const wanted = new Set<SectionName>(only ?? ALL);
   const started = performance.now();
   const machine = machineInfo(chromiumPath());
+  const profileDir = process.env.BENCH_PROFILE_DIR;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
   if (!values['no-build']) {
     console.log('[bench] building the widget and the demo');
     build('@esim-embed/widget', 'packages/widget/dist/widget.js');

@@ -8,6 +8,13 @@
 /** How the partner takes the money: the BFF's two checkout modes. */
 export type DemoCheckoutMode = 'direct' | 'partner_confirm';
 
+/** What each checkout mode means, as the showcase explains it under its switchers. */
+export const MODE_HINTS: Record<DemoCheckoutMode, string> = {
+  direct: 'Direct: the order is placed from the partner’s prepaid balance when the traveller buys.',
+  partner_confirm:
+    'Partner payment: buying opens the partner’s own payment form; its server confirms the checkout.',
+};
+
 /** A fictional reseller of the demo. */
 export interface DemoPartner {
   /** Stable key, used in the URL (`?partner=…`). */

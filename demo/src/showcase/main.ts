@@ -6,12 +6,7 @@
  */
 import '../brand/base.css';
 import './showcase.css';
-import {
-  DEMO_PARTNERS,
-  type DemoCheckoutMode,
-  type DemoPartner,
-  demoPartner,
-} from '../partners/demo-partners';
+import { type DemoCheckoutMode, type DemoPartner, demoPartner, MODE_HINTS } from '../partners/demo-partners';
 import { embedSnippets } from './embed-snippet';
 import { showWidgetEvents } from './event-log';
 import { type CheckoutHandOff, partnerPaymentDialog } from './partner-payment';
@@ -53,39 +48,17 @@ function byId<T extends HTMLElement>(id: string): T {
   return found as T;
 }
 
-function renderPartnerOptions(container: HTMLElement, selected: DemoPartner): void {
-  for (const partner of DEMO_PARTNERS) {
-    const label = document.createElement('label');
-    const input = document.createElement('input');
-    input.type = 'radio';
-    input.name = 'partner';
-    input.value = partner.key;
-    input.checked = partner.key === selected.key;
-    const text = document.createElement('span');
-    const swatch = document.createElement('i');
-    swatch.className = 'swatch';
-    swatch.style.setProperty('--swatch', partner.color);
-    text.append(swatch, `${partner.name} · ${partner.currency}`);
-    label.append(input, text);
-    container.append(label);
-  }
-}
-
-const MODE_HINTS: Record<DemoCheckoutMode, string> = {
-  direct: 'Direct: the order is placed from the partner’s prepaid balance when the traveller buys.',
-  partner_confirm:
-    'Partner payment: buying opens the partner’s own payment form; its server confirms the checkout.',
-};
-
 function start(): void {
   let state = readState();
   const form = byId<HTMLFormElement>('controls');
   const site = byId<HTMLElement>('partner-site');
   const slot = byId<HTMLElement>('widget-slot');
-  renderPartnerOptions(byId('partner-options'), state.partner);
+  // The partner options and the default mode hint are in the built HTML (see vite.config.ts), so the page does
+  // not move when this script runs; it only checks the options the URL asks for.
   byId<HTMLSelectElement>('locale').value = state.locale;
-  for (const input of form.querySelectorAll<HTMLInputElement>('input[name=theme], input[name=mode]')) {
-    input.checked = input.value === (input.name === 'theme' ? state.theme : state.mode);
+  const chosen: Record<string, string> = { partner: state.partner.key, theme: state.theme, mode: state.mode };
+  for (const input of form.querySelectorAll<HTMLInputElement>('input[type=radio]')) {
+    input.checked = input.value === chosen[input.name];
   }
 
   const widget = document.createElement('esim-widget');

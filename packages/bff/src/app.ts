@@ -1,16 +1,16 @@
 /**
  * @module
- * The BFF's Hono app: request context and logs, secure headers everywhere, the body limit, client IP,
+ * The BFF's Hono app: secure headers everywhere, request context and logs, the body limit, client IP,
  * CORS for the widget API, the session check, the routes, and one error and not-found handler.
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { secureHeaders } from 'hono/secure-headers';
 import type { AfterSaleService } from './after-sale/after-sale-service';
 import type { ManageTokens } from './after-sale/manage-token';
 import type { CheckoutService } from './checkout/checkout-service';
 import type { BffConfig } from './config/config-schema';
 import { ApiError } from './errors';
+import { answerHeaders } from './http/answer';
 import type { AppEnv } from './http/app-env';
 import { createErrorHandler, createNotFoundHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
@@ -27,6 +27,7 @@ import { staticAssetRoutes } from './routes/static-assets';
 import { clientIp, socketAddress } from './security/client-ip';
 import { widgetCors } from './security/cors';
 import { createOriginPolicy } from './security/origin-policy';
+import { SECURITY_HEADERS } from './security/security-headers';
 import { sessionAuth } from './security/session-auth';
 import type { SessionSigner } from './security/session-token';
 import type { Store } from './store/store';
@@ -63,17 +64,8 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   app.onError(createErrorHandler(logger));
   app.notFound(createNotFoundHandler(allowedMethods));
 
+  app.use('*', answerHeaders(SECURITY_HEADERS));
   app.use('*', requestContext(logger));
-  app.use(
-    '*',
-    secureHeaders({
-      // The widget's API answers are read cross-origin through CORS; scripts are opened per route.
-      crossOriginResourcePolicy: 'same-site',
-      referrerPolicy: 'no-referrer',
-      // Routes that set their own (the widget bundle: `Cross-Origin-Resource-Policy: cross-origin`) keep it.
-      overwrite: false,
-    }),
-  );
   app.use('*', async function clientAddress(c, next) {
     c.set(
       'clientIp',
@@ -108,9 +100,10 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   });
 
   // The widget API (browsers, CORS); the partner API is server-to-server and has none.
+  const cors = widgetCors(anyWidgetOrigin);
   app.use('/v1/*', async function widgetApiCors(c, next) {
     if (c.req.path.startsWith('/v1/partner/')) return await next();
-    return await widgetCors(anyWidgetOrigin)(c, next);
+    return await cors(c, next);
   });
   app.route('/', sessionRoutes({ widgets, signer: options.signer, store }));
   const checkSession = sessionAuth({

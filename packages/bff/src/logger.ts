@@ -28,7 +28,7 @@ export interface LoggerOptions {
 /** A JSON-lines logger. */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const minimum = LEVEL_RANK[options.level ?? 'info'];
-  const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const write = options.write ?? writeToStdout;
   const base = options.fields ?? {};
 
   function log(level: LogLevel, message: string, fields?: LogFields): void {
@@ -45,6 +45,29 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     error: (message, fields) => log('error', message, fields),
     child: (fields) => createLogger({ ...options, fields: { ...base, ...fields } }),
   };
+}
+
+/**
+ * Lines for stdout, written together once per turn of the event loop: one write per access-log line was
+ * a system call in every request (`pnpm bench`). Whatever is pending is written before the process exits.
+ */
+let pendingLines: string[] = [];
+let flushOnExit = false;
+function flushLines(): void {
+  if (pendingLines.length === 0) return;
+  const text = `${pendingLines.join('\n')}\n`;
+  pendingLines = [];
+  process.stdout.write(text);
+}
+function writeToStdout(line: string): void {
+  if (pendingLines.length === 0) {
+    setImmediate(flushLines);
+    if (!flushOnExit) {
+      flushOnExit = true;
+      process.once('exit', flushLines);
+    }
+  }
+  pendingLines.push(line);
 }
 
 /** Errors serialize as name, message and cause chain — never a stack trace in a log line that may be shipped. */

@@ -112,6 +112,8 @@ export interface CatalogService {
 }
 
 interface LocaleViews {
+  /** The views' strong ETag: the snapshot's version and a digest of its prices and this locale. */
+  etag: string;
   destinations: Destination[];
   byCode: Map<string, Destination>;
   plans: Map<string, Plan[]>;
@@ -200,14 +202,18 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
     let views = state.views.get(locale);
     if (!views) {
       const destinations = projectDestinations(state.index, locale, state.price);
-      views = { destinations, byCode: new Map(destinations.map((d) => [d.code, d])), plans: new Map() };
+      views = {
+        etag: `"c${state.snapshot.catalogVersion}-${digest(`${state.digest}|${locale}`).slice(0, 16)}"`,
+        destinations,
+        byCode: new Map(destinations.map((d) => [d.code, d])),
+        plans: new Map(),
+      };
       state.views.set(locale, views);
     }
     return views;
   }
 
-  const etagOf = (state: CatalogState, locale: Locale) =>
-    `"c${state.snapshot.catalogVersion}-${digest(`${state.digest}|${locale}`).slice(0, 16)}"`;
+  const etagOf = (state: CatalogState, locale: Locale) => viewsOf(state, locale).etag;
 
   return {
     start: () => cache.start(),

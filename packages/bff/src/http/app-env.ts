@@ -2,11 +2,15 @@
  * @module
  * The Hono environment of the BFF app: what middleware puts on the context for the handlers.
  */
+
 import type { SessionClaims } from '../security/session-token';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
+import type { HeaderRecord } from './answer';
 
 /** Context variables set by the BFF's middleware. */
 export interface AppVariables {
+  /** Headers every answer of the request carries (see `http/answer.ts`). */
+  answerHeaders: HeaderRecord;
   requestId: string;
   /** The client IP (socket or trusted `X-Forwarded-For`). */
   clientIp: string;

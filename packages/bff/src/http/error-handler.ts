@@ -9,18 +9,23 @@ import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
+import { answerJson, type HeaderRecord } from './answer';
 import type { AppEnv } from './app-env';
 
 /** The envelope response for an {@link ApiError}. */
-export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
+export function errorResponse(
+  c: Context<AppEnv>,
+  error: ApiError,
+  extraHeaders: HeaderRecord = {},
+): Response {
   const body: ApiErrorEnvelope = {
     error: { code: error.code, params: error.params },
     meta: { requestId: c.get('requestId') ?? 'unknown', apiVersion: API_VERSION },
   };
-  const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
+  const headers: HeaderRecord = { ...extraHeaders, 'Cache-Control': 'no-store' };
   if (error.retryAfterSeconds !== undefined)
     headers['Retry-After'] = String(Math.ceil(error.retryAfterSeconds));
-  return c.json(body, error.status, headers);
+  return answerJson(c, body, error.status, headers);
 }
 
 /** Hono's `HTTPException`s (thrown by its middleware) as the BFF's codes. */
@@ -71,9 +76,9 @@ export function createNotFoundHandler(allowedMethods: (path: string) => string[]
   return function handleNotFound(c) {
     const methods = allowedMethods(c.req.path);
     if (methods.length > 0) {
-      const response = errorResponse(c, new ApiError('method_not_allowed', { params: { allow: methods } }));
-      response.headers.set('Allow', methods.join(', '));
-      return response;
+      return errorResponse(c, new ApiError('method_not_allowed', { params: { allow: methods } }), {
+        Allow: methods.join(', '),
+      });
     }
     return errorResponse(c, new ApiError('not_found'));
   };

@@ -9,10 +9,10 @@
 import { createHash } from 'node:crypto';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKeySchema } from '@esim-embed/shared';
 import type { MiddlewareHandler } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { ApiError } from '../errors';
 import { STORE_KEYS, type Store } from '../store/store';
+import { answerBody } from './answer';
 import type { AppEnv } from './app-env';
 import { bodyText } from './json-body';
 
@@ -86,7 +86,7 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppE
       const record = IdempotencyRecordSchema.parse(JSON.parse(existing.value));
       if (record.fingerprint !== fingerprint) throw conflict('different_request');
       if (record.state === 'in_flight') throw conflict('in_progress');
-      return c.body(record.body, record.status as ContentfulStatusCode, {
+      return answerBody(c, record.body, record.status, {
         'Content-Type': record.contentType,
         'Idempotent-Replayed': 'true',
         'Cache-Control': 'no-store',

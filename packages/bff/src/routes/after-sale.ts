@@ -13,6 +13,7 @@ import { type Context, Hono } from 'hono';
 import type { AfterSaleService } from '../after-sale/after-sale-service';
 import type { SessionCaller } from '../checkout/checkout-service';
 import { ApiError } from '../errors';
+import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 
 export interface AfterSaleRoutesOptions {
@@ -44,7 +45,7 @@ export function afterSaleRoutes(options: AfterSaleRoutesOptions): Hono<AppEnv> {
       id,
       c.req.header(CHECKOUT_SECRET_HEADER),
     );
-    return c.json({ data: link, meta: meta(c) }, 201, NO_STORE);
+    return answerJson(c, { data: link, meta: meta(c) }, 201, NO_STORE);
   });
 
   app.get('/v1/my-esim', async function readMyEsim(c) {
@@ -53,13 +54,13 @@ export function afterSaleRoutes(options: AfterSaleRoutesOptions): Hono<AppEnv> {
       throw new ApiError('validation_failed', { params: { field: 'locale', reason: 'invalid' } });
     }
     const view = await afterSale.myEsim(await managingCaller(c, afterSale), query.data.locale);
-    return c.json({ data: view, meta: meta(c) }, 200, NO_STORE);
+    return answerJson(c, { data: view, meta: meta(c) }, 200, NO_STORE);
   });
 
   app.get('/v1/my-esim/installation', async function readMyInstallation(c) {
     const installation = await afterSale.myInstallation(await managingCaller(c, afterSale));
     // The installation data is the product itself: no cache anywhere may keep it.
-    return c.json({ data: installation, meta: meta(c) }, 200, NO_STORE);
+    return answerJson(c, { data: installation, meta: meta(c) }, 200, NO_STORE);
   });
 
   return app;

@@ -13,15 +13,26 @@ import {
 } from '@esim-embed/shared';
 import { type Context, Hono } from 'hono';
 import { ApiError } from '../errors';
+import { answerBody } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import { parseOrThrow } from '../http/json-body';
 
 /** Revalidate every time (the ETag makes that cheap); never stored by shared caches. */
 const CACHE_CONTROL = 'private, no-cache';
 
+/** Query strings already validated, and the locale each asked for (the widget sends one of a handful). */
+const validQueries = new Map<string, Locale | undefined>();
+
 function localeOf(c: Context<AppEnv>): Locale {
-  const query = parseOrThrow(DestinationsQuerySchema, c.req.query(), 400);
-  return query.locale ?? c.get('widget').config.defaultLocale;
+  const url = c.req.url;
+  const start = url.indexOf('?');
+  const search = start === -1 ? '' : url.slice(start);
+  let locale = validQueries.get(search);
+  if (locale === undefined && !validQueries.has(search)) {
+    locale = parseOrThrow(DestinationsQuerySchema, c.req.query(), 400).locale;
+    if (validQueries.size < 64) validQueries.set(search, locale);
+  }
+  return locale ?? c.get('widget').config.defaultLocale;
 }
 
 /**
@@ -47,7 +58,7 @@ function jsonAnswer(
   headers: Record<string, string>,
 ) {
   const body = Buffer.concat([answerPrefix(list), Buffer.from(`${JSON.stringify(meta)}}`)]);
-  return c.body(body, 200, { ...headers, 'Content-Type': 'application/json' });
+  return answerBody(c, body, 200, { ...headers, 'Content-Type': 'application/json' });
 }
 
 /** True when the request's `If-None-Match` names `etag`. */
@@ -65,7 +76,7 @@ export function catalogRoutes(): Hono<AppEnv> {
     const locale = localeOf(c);
     const view = await c.get('widget').catalog.destinations(locale);
     const headers = { ETag: view.etag, 'Cache-Control': CACHE_CONTROL };
-    if (notModified(c, view.etag)) return c.body(null, 304, headers);
+    if (notModified(c, view.etag)) return answerBody(c, null, 304, headers);
     const meta: DestinationsResponse['meta'] = {
       requestId: c.get('requestId'),
       apiVersion: API_VERSION,
@@ -81,7 +92,7 @@ export function catalogRoutes(): Hono<AppEnv> {
     if (!code.success) throw new ApiError('destination_not_found', { params: { field: 'code' } });
     const view = await c.get('widget').catalog.plans(code.data, locale);
     const headers = { ETag: view.etag, 'Cache-Control': CACHE_CONTROL };
-    if (notModified(c, view.etag)) return c.body(null, 304, headers);
+    if (notModified(c, view.etag)) return answerBody(c, null, 304, headers);
     const meta: PlansResponse['meta'] = {
       requestId: c.get('requestId'),
       apiVersion: API_VERSION,

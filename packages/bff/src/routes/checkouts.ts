@@ -17,6 +17,7 @@ import { type Context, Hono } from 'hono';
 import type { AfterSaleService } from '../after-sale/after-sale-service';
 import type { CheckoutService, SessionCaller } from '../checkout/checkout-service';
 import { ApiError } from '../errors';
+import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import { type IdempotencyOptions, idempotency } from '../http/idempotency';
 import { readJsonBody } from '../http/json-body';
@@ -60,13 +61,13 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): Hono<AppEnv> {
   app.post('/v1/quotes', idempotency(idempotent), async function createQuote(c) {
     const body = await readJsonBody(c, CreateQuoteRequestSchema);
     const quote = await checkouts.createQuote(await buyer(c), body, idempotencyKey(c));
-    return c.json({ data: quote, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: quote, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
   });
 
   app.post('/v1/checkouts', idempotency(idempotent), async function createCheckout(c) {
     const body = await readJsonBody(c, CreateCheckoutRequestSchema);
     const checkout = await checkouts.createCheckout(await buyer(c), body);
-    return c.json({ data: checkout, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: checkout, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
   });
 
   app.get('/v1/checkouts/:id', async function readCheckout(c) {
@@ -75,7 +76,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): Hono<AppEnv> {
       checkoutId(c),
       c.req.header(CHECKOUT_SECRET_HEADER),
     );
-    return c.json({ data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
   });
 
   app.get('/v1/checkouts/:id/installation', async function readInstallation(c) {
@@ -85,7 +86,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): Hono<AppEnv> {
       c.req.header(CHECKOUT_SECRET_HEADER),
     );
     // The installation data is the product itself: no cache anywhere may keep it.
-    return c.json({ data: installation, meta: meta(c) }, 200, {
+    return answerJson(c, { data: installation, meta: meta(c) }, 200, {
       'Cache-Control': 'no-store',
       Pragma: 'no-cache',
     });
@@ -101,7 +102,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): Hono<AppEnv> {
       body,
       idempotencyKey(c),
     );
-    return c.json({ data: link, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: link, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
   });
 
   return app;

@@ -16,6 +16,7 @@ import {
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import { z } from 'zod';
+import { answerBody } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import { ERROR_RESPONSE_SCHEMA, ROUTES, type RouteSpec } from './route-table';
 
@@ -165,7 +166,7 @@ export function openApiRoutes(): Hono<AppEnv> {
   const document = JSON.stringify(buildOpenApiDocument());
 
   app.get('/openapi.json', function openApi(c) {
-    return c.body(document, 200, {
+    return answerBody(c, document, 200, {
       'Content-Type': 'application/json; charset=utf-8',
       'Cache-Control': 'public, max-age=300',
       'Access-Control-Allow-Origin': '*',

@@ -6,6 +6,7 @@
  */
 import { Hono } from 'hono';
 import { ApiError } from '../errors';
+import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import type { Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
@@ -59,14 +60,15 @@ export function operationsRoutes(options: OperationsRoutesOptions): Hono<AppEnv>
   }
 
   app.get('/healthz', function health(c) {
-    return c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { status: 'ok' }, 200, { 'Cache-Control': 'no-store' });
   });
 
   app.get('/readyz', async function ready(c) {
     const time = Date.now();
     if (cached === undefined || time - cached.at > cacheMs) cached = { at: time, result: readiness() };
     const result = await cached.result;
-    return c.json(
+    return answerJson(
+      c,
       { status: result.ready ? 'ready' : 'not_ready', checks: result.checks },
       result.ready ? 200 : 503,
       {

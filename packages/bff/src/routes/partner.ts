@@ -22,6 +22,7 @@ import type { ManageTokens } from '../after-sale/manage-token';
 import { widgetsForPartnerSecret } from '../checkout/checkout-access';
 import type { CheckoutService } from '../checkout/checkout-service';
 import { ApiError } from '../errors';
+import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import { idempotency } from '../http/idempotency';
 import { readJsonBody } from '../http/json-body';
@@ -101,21 +102,21 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
 
   app.get('/v1/partner/checkouts/:id', async function readPartnerCheckout(c) {
     const checkout = await options.checkouts.partnerRead(c.get('partnerWidgets'), checkoutId(c));
-    return c.json({ data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
   });
 
   app.post('/v1/partner/checkouts/:id/confirm', async function confirmCheckout(c) {
     const id = checkoutId(c);
     const body = await readJsonBody(c, ConfirmCheckoutRequestSchema);
     const checkout = await options.checkouts.partnerConfirm(c.get('partnerWidgets'), id, body);
-    return c.json({ data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
   });
 
   app.post('/v1/partner/checkouts/:id/cancel', async function cancelCheckout(c) {
     const id = checkoutId(c);
     await readJsonBody(c, ConfirmCheckoutRequestSchema.pick({}));
     const checkout = await options.checkouts.partnerCancel(c.get('partnerWidgets'), id);
-    return c.json({ data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
   });
 
   app.post('/v1/partner/esims/:esimId/manage-links', async function createPartnerManageLink(c) {
@@ -125,7 +126,7 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
     if (widget === undefined)
       throw new ApiError('storefront_app_not_found', { params: { field: 'widgetId' } });
     const link = await options.afterSale.manageLinkForPartner(widget, id);
-    return c.json({ data: link, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: link, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
   });
 
   app.post('/v1/partner/manage-links/:id/revoke', async function revokeManageLink(c) {
@@ -133,13 +134,13 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
     if (!/^mlk_[A-Za-z0-9_-]{16,64}$/.test(id)) throw new ApiError('not_found', { params: { field: 'id' } });
     await readJsonBody(c, ConfirmCheckoutRequestSchema.pick({}));
     const revokedAt = await options.manageTokens.revoke(id);
-    return c.json({ data: { id, revokedAt }, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: { id, revokedAt }, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
   });
 
   app.get('/v1/partner/esims/:esimId', async function readPartnerEsim(c) {
     const id = esimId(c);
     const view = await options.afterSale.partnerEsim(await widgetOfEsim(c.get('partnerWidgets'), id), id);
-    return c.json({ data: view, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: view, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
   });
 
   app.post(
@@ -163,7 +164,7 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
         body,
         c.req.header(IDEMPOTENCY_KEY_HEADER) as string,
       );
-      return c.json({ data: request, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
+      return answerJson(c, { data: request, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
     },
   );
 
@@ -171,7 +172,7 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
     const id = c.req.param('id');
     if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw new ApiError('action_request_not_found');
     const request = await readActionRequest(c.get('partnerWidgets').values(), id);
-    return c.json({ data: request, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: request, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
   });
 
   return app;

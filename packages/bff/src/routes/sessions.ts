@@ -7,6 +7,7 @@
 import { API_VERSION, CreateSessionRequestSchema, type SessionResponse } from '@esim-embed/shared';
 import { Hono } from 'hono';
 import { ApiError } from '../errors';
+import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import { readJsonBody } from '../http/json-body';
 import { annotateRequest } from '../http/request-context';
@@ -60,7 +61,7 @@ export function sessionRoutes(options: SessionRoutesOptions): Hono<AppEnv> {
       },
       meta: { requestId: c.get('requestId'), apiVersion: API_VERSION },
     };
-    return c.json(body, 201, { 'Cache-Control': 'no-store' });
+    return answerJson(c, body, 201, { 'Cache-Control': 'no-store' });
   });
 
   return app;

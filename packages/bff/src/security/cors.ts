@@ -9,6 +9,7 @@
  * and a session — the only thing of value there — is issued to allowed origins alone.
  */
 import type { MiddlewareHandler } from 'hono';
+import { addAnswerHeaders, answerBody } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import { normalizeOrigin, type OriginPolicy } from './origin-policy';
 
@@ -39,13 +40,21 @@ export function widgetCors(policy: OriginPolicy): MiddlewareHandler<AppEnv> {
           'Access-Control-Max-Age': '600',
         });
       }
-      return c.body(null, 204, headers);
+      return answerBody(c, null, 204, headers);
     }
+    addAnswerHeaders(
+      c,
+      allowed === null
+        ? { Vary: 'Origin' }
+        : {
+            Vary: 'Origin',
+            'Access-Control-Allow-Origin': allowed,
+            'Access-Control-Expose-Headers': EXPOSE_HEADERS,
+          },
+    );
     await next();
-    c.res.headers.append('Vary', 'Origin');
-    const origin = allowed ?? (refusalReader !== null && c.res.status >= 400 ? refusalReader : null);
-    if (origin !== null) {
-      c.res.headers.set('Access-Control-Allow-Origin', origin);
+    if (refusalReader !== null && c.res.status >= 400) {
+      c.res.headers.set('Access-Control-Allow-Origin', refusalReader);
       c.res.headers.set('Access-Control-Expose-Headers', EXPOSE_HEADERS);
     }
   };

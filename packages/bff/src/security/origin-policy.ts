@@ -108,6 +108,9 @@ export interface OriginPolicy {
   allow(raw: string | null | undefined): string | null;
 }
 
+/** How many origins' answers an origin policy keeps (see `allow`). */
+const DECISIONS_KEPT = 1_000;
+
 /** Compile a list of allowed origins from the config (already validated by the config schema). */
 export function createOriginPolicy(allowedOrigins: readonly string[]): OriginPolicy {
   const patterns = allowedOrigins.map((value) => {
@@ -115,13 +118,26 @@ export function createOriginPolicy(allowedOrigins: readonly string[]): OriginPol
     if (pattern === undefined) throw new Error(`invalid allowed origin: ${problem}`);
     return pattern;
   });
+  const decide = (raw: string | null | undefined) => {
+    const origin = normalizeOrigin(raw);
+    // Browsers always send the canonical form; a header in any other form (upper case, `:443`) was
+    // written by hand and is refused rather than guessed at.
+    if (origin === null || origin !== raw) return null;
+    return patterns.some((pattern) => originMatches(origin, pattern)) ? origin : null;
+  };
+  // Every widget call is checked twice (CORS, then the session's origin) and parsing an origin is a URL
+  // parse: the answers for the origins last seen are kept. The header is the client's, so the memory is
+  // bounded and simply starts over when full.
+  const decided = new Map<string, string | null>();
   return {
     allow(raw) {
-      const origin = normalizeOrigin(raw);
-      // Browsers always send the canonical form; a header in any other form (upper case, `:443`) was
-      // written by hand and is refused rather than guessed at.
-      if (origin === null || origin !== raw) return null;
-      return patterns.some((pattern) => originMatches(origin, pattern)) ? origin : null;
+      if (raw === undefined || raw === null) return null;
+      const known = decided.get(raw);
+      if (known !== undefined) return known;
+      const answer = decide(raw);
+      if (decided.size >= DECISIONS_KEPT) decided.clear();
+      decided.set(raw, answer);
+      return answer;
     },
   };
 }

@@ -44,6 +44,8 @@ describe('session tokens', () => {
   it('refuses tampering in the header, the payload and the signature', () => {
     const signer = createSessionSigner({ secret });
     const { token } = signer.issue(subject);
+    // Verified once, the token is remembered by its exact text: what follows must not ride on that.
+    expect(signer.verify(token).wid).toBe('acme');
     const [header, payload, signature] = token.split('.') as [string, string, string];
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
     const otherWidget = b64({ ...claims, wid: 'other' });
@@ -57,6 +59,19 @@ describe('session tokens', () => {
     expect(reason(() => signer.verify(`${header}.${payload}`))).toBe('malformed');
     expect(reason(() => signer.verify('not a token'))).toBe('malformed');
     expect(reason(() => signer.verify(''))).toBe('malformed');
+  });
+
+  it('remembers a verified token without trusting it past its expiry, and keeps a bounded number', () => {
+    let now = Date.now();
+    const signer = createSessionSigner({ secret, ttlSeconds: 60, now: () => now });
+    const tokens = Array.from({ length: 10_050 }, () => signer.issue(subject).token);
+    for (const token of tokens) expect(signer.verify(token).env).toBe('test');
+    // The first ones were forgotten at the bound and are verified again, the last ones remembered: all valid.
+    expect(signer.verify(tokens[0] as string).wid).toBe('acme');
+    expect(signer.verify(tokens.at(-1) as string).wid).toBe('acme');
+    now += 60_000;
+    expect(reason(() => signer.verify(tokens[0] as string))).toBe('expired');
+    expect(reason(() => signer.verify(tokens.at(-1) as string))).toBe('expired');
   });
 
   it('refuses alg none and other algorithms, even with a valid-looking signature', () => {
