@@ -201,7 +201,7 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
   function viewsOf(state: CatalogState, locale: Locale): LocaleViews {
     let views = state.views.get(locale);
     if (!views) {
-      const destinations = projectDestinations(state.index, locale, state.price);
+      const destinations = projectDestinations(state.index, locale, state.price, state.settlement);
       views = {
         etag: `"c${state.snapshot.catalogVersion}-${digest(`${state.digest}|${locale}`).slice(0, 16)}"`,
         destinations,

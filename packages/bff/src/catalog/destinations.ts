@@ -3,7 +3,14 @@
  * The catalog as destinations: one entry per country or region, with its localized name, flag, region,
  * cheapest retail price, number of plans, popularity rank and search terms. Retail prices only.
  */
-import type { Destination, Locale, NonNegativeMoney, Offer, Product } from '@esim-embed/shared';
+import {
+  type Destination,
+  formatMoney,
+  type Locale,
+  type NonNegativeMoney,
+  type Offer,
+  type Product,
+} from '@esim-embed/shared';
 import type { CatalogSnapshot } from './catalog-sync';
 import {
   destinationName,
@@ -47,12 +54,18 @@ function popularityRanks(codes: ReadonlySet<string>): Map<string, number> {
   return new Map(present.map((code, index) => [code, index + 1]));
 }
 
+/** How the partner's prices are shown: whole roubles when its account settles so. */
+export interface PriceDisplay {
+  wholeRubOnly: boolean;
+}
+
 /** One destination in `locale`. `rank` is its popularity rank or null. */
 export function projectDestination(
   entry: DestinationOffers,
   locale: Locale,
   price: RetailPricer,
   rank: number | null,
+  display: PriceDisplay = { wholeRubOnly: false },
 ): Destination {
   const { code, product } = entry;
   const region = isRegionCode(code);
@@ -61,6 +74,8 @@ export function projectDestination(
     const retail = price(offer);
     if (!fromPrice || retail.amountMinor < fromPrice.amountMinor) fromPrice = retail;
   }
+  // An entry exists only with at least one offer.
+  const from: NonNegativeMoney = fromPrice ?? { amountMinor: 0, currency: 'USD' };
   return {
     code,
     kind: region ? 'region' : 'country',
@@ -72,8 +87,8 @@ export function projectDestination(
         ? regionSlug(product.country.region)
         : null,
     popularity: rank,
-    // An entry exists only with at least one offer.
-    fromPrice: fromPrice ?? { amountMinor: 0, currency: 'USD' },
+    fromPrice: from,
+    fromPriceLabel: formatMoney(from, locale, display),
     planCount: entry.offers.length,
     searchTerms: destinationSearchTerms(code, product.country.name),
   };
@@ -87,10 +102,11 @@ export function projectDestinations(
   index: ReadonlyMap<string, DestinationOffers>,
   locale: Locale,
   price: RetailPricer,
+  display: PriceDisplay = { wholeRubOnly: false },
 ): Destination[] {
   const ranks = popularityRanks(new Set(index.keys()));
   const collator = new Intl.Collator(locale);
   return [...index.values()]
-    .map((entry) => projectDestination(entry, locale, price, ranks.get(entry.code) ?? null))
+    .map((entry) => projectDestination(entry, locale, price, ranks.get(entry.code) ?? null, display))
     .sort((a, b) => collator.compare(a.name, b.name));
 }

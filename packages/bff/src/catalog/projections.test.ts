@@ -37,6 +37,19 @@ describe('destinations', () => {
     expect(destinations.map((d) => d.code).sort()).toEqual(['DE', 'EU', 'TR', 'XG']);
   });
 
+  it('labels the cheapest price in the locale, in whole roubles where the partner settles so', () => {
+    const plain = (text: string | undefined) => text?.replace(/[\u00a0\u202f]/g, ' ');
+    const inEnglish = projectDestinations(index, 'en', recommended).find((d) => d.code === 'DE');
+    expect(inEnglish?.fromPriceLabel).toBe('$399.00');
+    const inFrench = projectDestinations(index, 'fr', recommended).find((d) => d.code === 'DE');
+    expect(plain(inFrench?.fromPriceLabel)).toBe('399,00 $');
+    const roubles: RetailPricer = () => ({ amountMinor: 129_050, currency: 'RUB' });
+    const whole = projectDestinations(index, 'ru', roubles, { wholeRubOnly: true });
+    expect(plain(whole[0]?.fromPriceLabel)).toBe('1 291 ₽');
+    const kopecks = projectDestinations(index, 'ru', roubles, { wholeRubOnly: false });
+    expect(plain(kopecks[0]?.fromPriceLabel)).toBe('1 290,50 ₽');
+  });
+
   it('localizes names, sorts by them and keeps search terms in every language', () => {
     const ru = projectDestinations(index, 'ru', recommended);
     expect(ru.map((d) => d.name)).toEqual(['Весь мир', 'Германия', 'Европа', 'Турция']);

@@ -12,6 +12,18 @@ import {
   WIDGET_LOCALES,
 } from './translator';
 
+describe('numbers in messages', () => {
+  it.each(WIDGET_LOCALES)(
+    '%s writes counts as Intl.NumberFormat would, small ones without it',
+    async (locale) => {
+      const t = createTranslator(locale, await loadMessages(locale));
+      for (const n of [0, 1, 2, 5, 12, 21, 999, 1000, 12_345, 1.5]) {
+        expect(t('planCount', { n }), `${locale} ${n}`).toContain(new Intl.NumberFormat(locale).format(n));
+      }
+    },
+  );
+});
+
 describe('message tables', () => {
   it.each(WIDGET_LOCALES)(
     '%s has every key, non-empty, with the same placeholders as English',

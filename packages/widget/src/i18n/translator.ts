@@ -46,8 +46,7 @@ const translators = new WeakMap<MessageTable, Map<Locale, Translate>>();
 
 /**
  * A translator for one locale and its table (a key of a table not loaded yet reads as itself), made once
- * per pair: the shell asks for one on every render, and each new `Intl.NumberFormat` costs (the page's
- * first one loads Chromium's number-formatting data: ~100 ms at 4× CPU, measured by `pnpm bench`).
+ * per pair: the shell asks for one on every render.
  */
 export function createTranslator(locale: Locale, messages: MessageTable): Translate {
   let byLocale = translators.get(messages);
@@ -65,7 +64,15 @@ export function createTranslator(locale: Locale, messages: MessageTable): Transl
 
 function translatorFor(locale: Locale, messages: MessageTable): Translate {
   const rules = new Intl.PluralRules(locale);
-  const numbers = new Intl.NumberFormat(locale);
+  let numbers: Intl.NumberFormat | undefined;
+  // A count below 1,000 reads the same in every widget language (Latin digits, no grouping): written as it
+  // is, the first screen ("12 plans") needs no `Intl.NumberFormat`, whose first use in a page costs about
+  // 100 ms of main thread on a slow phone (`pnpm bench`).
+  const formatNumber = (value: number) => {
+    if (Number.isInteger(value) && value >= 0 && value < 1000) return String(value);
+    numbers ??= new Intl.NumberFormat(locale);
+    return numbers.format(value);
+  };
   return function translate(key, params = {}) {
     const message: string | PluralMessage | undefined = messages[key];
     if (message === undefined) return key;
@@ -74,7 +81,7 @@ function translatorFor(locale: Locale, messages: MessageTable): Translate {
     return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
       const value = params[name];
       if (value === undefined) return whole;
-      return typeof value === 'number' ? numbers.format(value) : value;
+      return typeof value === 'number' ? formatNumber(value) : value;
     });
   };
 }

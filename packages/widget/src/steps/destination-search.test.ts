@@ -17,16 +17,18 @@ function destination(
     region: null,
     popularity,
     fromPrice: { amountMinor: 100, currency: 'USD' },
+    fromPriceLabel: '$1.00',
     planCount: 1,
     searchTerms,
   };
 }
 
+/** As the BFF sends them: sorted by name in the locale's collation. */
 const all = [
+  destination('EU', 'Европа', ['Europe', 'Europa'], 3),
+  destination('ES', 'Испания', ['Spain', 'España', 'ES'], 2),
   destination('TM', 'Туркменистан', ['Turkmenistan', 'TM']),
   destination('TR', 'Турция', ['Türkiye', 'TR'], 1),
-  destination('ES', 'Испания', ['Spain', 'España', 'ES'], 2),
-  destination('EU', 'Европа', ['Europe', 'Europa'], 3),
 ];
 const codes = (query: string) => searchDestinations(all, query).map((found) => found.code);
 
@@ -41,8 +43,8 @@ it('matches localized names, other names and ISO codes, best and most popular fi
   expect(codes('atlantis')).toEqual([]);
 });
 
-it('lists popular destinations by rank and each kind alphabetically in the traveller’s language', () => {
+it('lists popular destinations by rank and each kind in the BFF’s alphabetical order', () => {
   expect(popularDestinations(all).map((found) => found.code)).toEqual(['TR', 'ES', 'EU']);
-  expect(destinationsOfKind(all, 'country', 'ru').map((found) => found.code)).toEqual(['ES', 'TM', 'TR']);
-  expect(destinationsOfKind(all, 'region', 'ru').map((found) => found.code)).toEqual(['EU']);
+  expect(destinationsOfKind(all, 'country').map((found) => found.code)).toEqual(['ES', 'TM', 'TR']);
+  expect(destinationsOfKind(all, 'region').map((found) => found.code)).toEqual(['EU']);
 });

@@ -39,18 +39,8 @@ export interface ScriptedFailure {
   params?: Record<string, unknown>;
 }
 
+/** As the BFF sends them: sorted by name in the locale's collation. */
 export const destinations: Destination[] = [
-  {
-    code: 'TR',
-    kind: 'country',
-    name: 'Turkey',
-    flag: '🇹🇷',
-    region: 'europe',
-    popularity: 1,
-    fromPrice: { amountMinor: 450, currency: 'USD' },
-    planCount: 3,
-    searchTerms: ['Türkiye', 'Турция', 'TR'],
-  },
   {
     code: 'DE',
     kind: 'country',
@@ -59,8 +49,21 @@ export const destinations: Destination[] = [
     region: 'europe',
     popularity: null,
     fromPrice: { amountMinor: 500, currency: 'USD' },
+    fromPriceLabel: '$5.00',
     planCount: 1,
     searchTerms: ['Deutschland', 'Германия', 'DE'],
+  },
+  {
+    code: 'TR',
+    kind: 'country',
+    name: 'Turkey',
+    flag: '🇹🇷',
+    region: 'europe',
+    popularity: 1,
+    fromPrice: { amountMinor: 450, currency: 'USD' },
+    fromPriceLabel: '$4.50',
+    planCount: 3,
+    searchTerms: ['Türkiye', 'Турция', 'TR'],
   },
   {
     code: 'EU',
@@ -70,6 +73,7 @@ export const destinations: Destination[] = [
     region: 'europe',
     popularity: 2,
     fromPrice: { amountMinor: 900, currency: 'USD' },
+    fromPriceLabel: '$9.00',
     planCount: 1,
     searchTerms: ['Europa', 'Европа'],
   },
