@@ -21,8 +21,10 @@ export function DestinationsStep() {
   const all = data.state === 'loaded' ? data.value : [];
   const results = useMemo(() => searchDestinations(all, query), [all, query]);
   const searching = query.trim() !== '';
+  const regions = useMemo(() => destinationsOfKind(all, 'region'), [all]);
   const countries = useMemo(() => destinationsOfKind(all, 'country'), [all]);
-  const shownCountries = useProgressiveCount(countries.length);
+  // Regions, then countries, come in slices after the popular destinations (see useProgressiveCount).
+  const shown = useProgressiveCount(regions.length + countries.length);
 
   return (
     <section>
@@ -66,8 +68,11 @@ export function DestinationsStep() {
         ) : (
           <>
             <DestinationGroup title={t('popular')} destinations={popularDestinations(all)} />
-            <DestinationGroup title={t('regions')} destinations={destinationsOfKind(all, 'region')} />
-            <DestinationGroup title={t('countries')} destinations={countries.slice(0, shownCountries)} />
+            <DestinationGroup title={t('regions')} destinations={regions.slice(0, shown)} />
+            <DestinationGroup
+              title={t('countries')}
+              destinations={countries.slice(0, Math.max(0, shown - regions.length))}
+            />
           </>
         ))}
     </section>
@@ -75,12 +80,12 @@ export function DestinationsStep() {
 }
 
 /**
- * How many of `total` items to render: a few at once (popular destinations and regions fill the first
- * screen above them), the rest in slices, one task each, so that no task of the widget blocks the partner's
- * page for long: all ~250 countries at once were a 250 ms task at 4× CPU, slices of 40 about 60 ms with
- * their layout, slices of 16 stay under 50 ms (`pnpm bench`).
+ * How many of `total` items to render: none at first (the popular destinations above them fill the first
+ * screen), then slices, one task each, so that no task of the widget blocks the partner's page for long:
+ * all ~250 countries at once were a 250 ms task at 4× CPU, slices of 40 about 60 ms with their layout
+ * (`pnpm bench`).
  */
-function useProgressiveCount(total: number, first = 8, slice = 16): number {
+function useProgressiveCount(total: number, first = 0, slice = 16): number {
   const [shown, setShown] = useState(first);
   useEffect(() => {
     if (shown >= total) return;
