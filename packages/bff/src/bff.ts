@@ -105,6 +105,7 @@ export function createBff(options: CreateBffOptions): Bff {
     store,
     logger: scopedLogger,
     intervalMs: config.checkoutWatchSeconds * 1000,
+    settle: (record) => emitWebhooks(null, record),
   });
   const checkouts = createCheckoutService({
     store,
@@ -112,10 +113,12 @@ export function createBff(options: CreateBffOptions): Bff {
     secrets: createCheckoutSecrets(loaded.sessionSecret),
     statusCacheMs: config.statusCacheMs,
     async observer(before: CheckoutRecord | null, after: CheckoutRecord) {
-      // The change is already written: a store hiccup here must not fail the sale that caused it.
+      // The change is already written: a store hiccup here must not fail the sale that caused it. The events
+      // are queued before a finished checkout leaves the watch list: if queueing fails, the checkout stays on
+      // it and the watch queues them again (same event ids) before it lets the checkout go.
       try {
-        await checkoutWatch.track(after);
         await emitWebhooks(before, after);
+        await checkoutWatch.track(after);
       } catch (error) {
         scopedLogger.error('a checkout change could not be queued for webhooks or the watch', {
           checkoutId: after.id,

@@ -18,6 +18,8 @@ export interface CheckoutWatchOptions {
   logger: Logger;
   /** How often the watched checkouts are read. */
   intervalMs: number;
+  /** Called with a finished checkout before it leaves the list (queues its webhook events, idempotently). */
+  settle?: (record: CheckoutRecord) => Promise<void>;
 }
 
 /** The watch list and its loop. */
@@ -69,6 +71,7 @@ export function createCheckoutWatch(options: CheckoutWatchOptions): CheckoutWatc
       for (const id of await watched()) {
         try {
           const record = await checkouts.watch(id, widgets);
+          if (record !== null && terminal(record.status)) await options.settle?.(record);
           if (record === null || terminal(record.status)) {
             await change((ids) => ids.filter((candidate) => candidate !== id));
           }

@@ -80,9 +80,12 @@ export function createWebhookQueue(store: Store): WebhookQueue {
   return {
     async enqueue(delivery) {
       const key = STORE_KEYS.webhookDelivery(delivery.id);
-      if (!(await store.insert(key, JSON.stringify(delivery), DELIVERY_RETENTION_MS))) return false;
+      const inserted = await store.insert(key, JSON.stringify(delivery), DELIVERY_RETENTION_MS);
+      // Queued again (the same event id): a delivery still pending must be on the list, even if the write that
+      // put it there failed the first time; one already sent or given up stays off it.
+      if (!inserted && (await read(delivery.id))?.delivery.state !== 'pending') return false;
       await changeList((ids) => (ids.includes(delivery.id) ? ids : [...ids, delivery.id]));
-      return true;
+      return inserted;
     },
     async due(nowMs) {
       const found: StoredDelivery[] = [];

@@ -18,6 +18,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger';
 import { createMemoryStore } from '../store/memory-store';
+import { STORE_KEYS, type Store } from '../store/store';
 import { buyEsim, myEsim, topUpablePlan, untilReady } from '../testing/after-sale-flow';
 import {
   call,
@@ -310,5 +311,70 @@ describe('webhook retry span', () => {
     expect(await queue.pendingIds()).toEqual([]);
     expect(logs.some((line) => line.includes('webhook given up') && line.includes('evt_span'))).toBe(true);
     await failing.close();
+  });
+});
+
+describe('an event whose queueing failed', () => {
+  it('is queued again by the background watch and delivered once the store answers', async () => {
+    const own = await startReceiver(0);
+    // The store fails every write of the webhook queue's list while `queueDown` is set.
+    let queueDown = false;
+    const memory = createMemoryStore();
+    const down = (key: string) => {
+      if (queueDown && key === STORE_KEYS.webhookQueue()) throw new Error('store unavailable');
+    };
+    const store: Store = {
+      ...memory,
+      insert: async (key, value, ttlMs) => {
+        down(key);
+        return await memory.insert(key, value, ttlMs);
+      },
+      compareAndSet: async (key, version, value, ttlMs) => {
+        down(key);
+        return await memory.compareAndSet(key, version, value, ttlMs);
+      },
+    };
+    const flaky = await startStack({
+      store,
+      config: (sandboxUrl) => {
+        const base = testConfig(sandboxUrl, { checkoutWatchSeconds: 1 });
+        return {
+          ...base,
+          widgets: base.widgets.map((widget) => ({
+            ...widget,
+            webhookUrl: own.url,
+            webhookSecretEnv: 'TEST_WEBHOOK_SECRET',
+          })),
+        };
+      },
+      env: { TEST_WEBHOOK_SECRET: WEBHOOK_SECRET },
+      bffOptions: { webhooks: { intervalMs: 25 } },
+    });
+    try {
+      queueDown = true;
+      const esim = await buyEsim(await openWidget(flaky.server.url, 'shop'));
+      await eventually(async () =>
+        flaky.logs.some(
+          (line) => line.includes('could not be queued for webhooks') && line.includes(esim.checkoutId),
+        )
+          ? true
+          : undefined,
+      );
+      expect(own.received).toHaveLength(0);
+      queueDown = false;
+      const ready = await eventually(async () =>
+        own.received
+          .map((request) => WebhookEventSchema.parse(JSON.parse(request.body)))
+          .find((event) => event.type === 'esim.ready' && event.data.checkout.id === esim.checkoutId),
+      );
+      expect(ready.data.esimId).toBe(esim.esimId);
+      // Once: queued twice under the same event id, delivered once.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const ids = own.received.map((request) => request.headers[WEBHOOK_ID_HEADER.toLowerCase()]);
+      expect(new Set(ids).size).toBe(ids.length);
+    } finally {
+      await flaky.close();
+      await own.close();
+    }
   });
 });
