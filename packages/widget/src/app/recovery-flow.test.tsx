@@ -6,7 +6,13 @@ import { fireEvent } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeBff } from '../testing/fake-bff';
 import { mountWidget } from '../testing/mount-widget';
-import { cleanUpPage, fillCheckout, openCheckout, openPlans } from '../testing/traveller';
+import {
+  cleanUpPage,
+  fillCheckout,
+  openCheckout,
+  openPlans,
+  waitForAllDestinations,
+} from '../testing/traveller';
 
 afterEach(cleanUpPage);
 
@@ -27,7 +33,7 @@ describe('recovery by itself', () => {
     const bff = new FakeBff();
     bff.failNext('GET', /^\/v1\/destinations/, 'network');
     const widget = await mountWidget(bff);
-    expect(await widget.view.findAllByRole('button', { name: /Turkey/ }, { timeout: 3000 })).toHaveLength(2);
+    await waitForAllDestinations(widget, 3000);
     expect(bff.requestsTo('GET', /^\/v1\/destinations/)).toHaveLength(2);
   });
 
@@ -39,7 +45,7 @@ describe('recovery by itself', () => {
     // Preact runs effects after the next frame: let the notice start listening before the network returns.
     await new Promise((resolve) => setTimeout(resolve, 100));
     window.dispatchEvent(new Event('online'));
-    expect(await widget.view.findAllByRole('button', { name: /Turkey/ })).toHaveLength(2);
+    await waitForAllDestinations(widget);
   }, 15_000);
 
   it('resumes a checkout after a reload from sessionStorage', async () => {

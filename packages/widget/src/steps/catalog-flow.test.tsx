@@ -6,7 +6,7 @@ import { fireEvent, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeBff } from '../testing/fake-bff';
 import { mountWidget } from '../testing/mount-widget';
-import { cleanUpPage, openPlans } from '../testing/traveller';
+import { cleanUpPage, openPlans, waitForAllDestinations } from '../testing/traveller';
 
 afterEach(cleanUpPage);
 
@@ -15,7 +15,7 @@ describe('destinations', () => {
     const bff = new FakeBff();
     const { view, events } = await mountWidget(bff);
     expect(await view.findByRole('heading', { name: 'Where are you going?' })).toBeTruthy();
-    await view.findAllByRole('button', { name: /Turkey/ });
+    await waitForAllDestinations({ view });
     const headings = view.getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent);
     expect(headings).toEqual(['Popular destinations', 'Regions', 'Countries']);
     expect(view.getAllByRole('button', { name: /Turkey/ })[0]?.textContent).toContain('from $4.50');

@@ -3,8 +3,8 @@
  * What a traveller does in the widget, as test steps: open a destination's plans, choose a plan, fill in
  * the checkout, buy until the installation shows. Also the per-test cleanup of the page.
  */
-import { fireEvent } from '@testing-library/preact';
-import { vi } from 'vitest';
+import { fireEvent, waitFor } from '@testing-library/preact';
+import { expect, vi } from 'vitest';
 import type { FakeBff } from './fake-bff';
 import { type MountedWidget, mountWidget } from './mount-widget';
 
@@ -14,6 +14,17 @@ export function cleanUpPage(): void {
   sessionStorage.clear();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
+}
+
+/**
+ * Waits for the whole destination list. The popular destinations come in the first frame, regions and
+ * countries in later tasks (a slice per task), so Turkey is shown twice only once the countries are in.
+ */
+export async function waitForAllDestinations(
+  { view }: Pick<MountedWidget, 'view'>,
+  timeout = 1000,
+): Promise<void> {
+  await waitFor(() => expect(view.getAllByRole('button', { name: /Turkey/ })).toHaveLength(2), { timeout });
 }
 
 /** Opens Turkey's plans from the destination list. */
