@@ -8,6 +8,8 @@
 export interface BenchAnswer {
   status: number;
   contentType: string;
+  /** Every header of the answer, by lower-case name. */
+  headers: Record<string, string>;
   bytes: Buffer;
   // biome-ignore lint/suspicious/noExplicitAny: the harness reads answers loosely; the BFF's tests check them.
   json: any;
@@ -39,5 +41,5 @@ export async function call(
       `${init.method ?? 'GET'} ${url} answered ${response.status}: ${bytes.toString('utf8').slice(0, 300)}`,
     );
   }
-  return { status: response.status, contentType, bytes, json };
+  return { status: response.status, contentType, headers: Object.fromEntries(response.headers), bytes, json };
 }

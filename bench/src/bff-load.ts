@@ -1,8 +1,8 @@
 /**
  * @module
  * BFF throughput and latency: five widget routes, each beside (a) a bare Hono route on `@hono/node-server`
- * answering the same bytes — the limit — and (b) the sandbox answering the corresponding upstream call
- * directly. Every server runs in its own process and the load comes from a third one. Also counts the TCP
+ * answering the same bytes — the limit —, (a′) that route writing the BFF answer's headers too, and (b) the
+ * sandbox answering the corresponding upstream call directly. Every server runs in its own process and the load comes from a third one. Also counts the TCP
  * connections the sandbox accepts while the BFF calls it, to show the keep-alive pool at work.
  */
 import { SANDBOX_KEYS } from '@esim-embed/sandbox';
@@ -11,7 +11,7 @@ import { call } from './bench-http';
 import { type BenchChild, startChild } from './child-process';
 import type { LoadSpec, ProbeResult, RequestVariant, ThroughputResult } from './load-spec';
 import { type Check, check, fmt, type Section, table } from './report';
-import type { BareRoute } from './servers/bare-server';
+import { type BareRoute, WITH_HEADERS } from './servers/bare-routes';
 import type { BffInfo } from './servers/bff-server';
 import type { ConnectionCounts, SandboxInfo } from './servers/sandbox-server';
 
@@ -20,7 +20,7 @@ export interface LoadSettings {
   connections: number;
   /** Seconds of one measured run. */
   durationSeconds: number;
-  /** Rounds of bare → BFF → upstream runs per route; the best round of each server counts. */
+  /** Rounds of bare → bare with headers → BFF → upstream runs per route; the best round of each counts. */
   rounds: number;
   probeRequests: number;
 }
@@ -42,6 +42,8 @@ interface RouteLoad {
   label: string;
   bff: LoadSpec;
   bare: LoadSpec;
+  /** The bare route that writes the BFF answer's headers too. */
+  bareWithHeaders: LoadSpec;
   upstream: LoadSpec | null;
   /** BFF/bare requests-per-second target, if the route has one. */
   rpsTarget?: number;
@@ -73,6 +75,7 @@ function perCpuSecond(runs: ThroughputResult[]): number {
 interface RouteFigures {
   bff: ServerFigures;
   bare: ServerFigures;
+  bareWithHeaders: ServerFigures;
   upstream: ServerFigures | null;
 }
 
@@ -116,6 +119,7 @@ export async function bffLoadSection(load: BenchChild<unknown>, settings: LoadSe
       console.log(`[bench] load: ${route.name}`);
       const runs = {
         bare: [] as ThroughputResult[],
+        bareWithHeaders: [] as ThroughputResult[],
         bff: [] as ThroughputResult[],
         upstream: [] as ThroughputResult[],
       };
@@ -124,6 +128,9 @@ export async function bffLoadSection(load: BenchChild<unknown>, settings: LoadSe
       for (let round = 0; round < settings.rounds; round += 1) {
         // Interleaved rounds: a neighbour's burst on a shared machine slows one round, not one server.
         runs.bare.push(await measured(load, bare as BenchChild<unknown>, route.bare, round === 0));
+        runs.bareWithHeaders.push(
+          await measured(load, bare as BenchChild<unknown>, route.bareWithHeaders, round === 0),
+        );
         await sandbox.ask<ConnectionCounts>('resetConnections');
         const bffRun = await measured(load, bff, route.bff, round === 0);
         const counts = await sandbox.ask<ConnectionCounts>('resetConnections');
@@ -148,6 +155,7 @@ export async function bffLoadSection(load: BenchChild<unknown>, settings: LoadSe
       if (route.upstream) pool.push(poolUse);
       results.set(route.name, {
         bare: await figures(route.bare, runs.bare),
+        bareWithHeaders: await figures(route.bareWithHeaders, runs.bareWithHeaders),
         bff: await figures(route.bff, runs.bff),
         upstream: route.upstream ? await figures(route.upstream, runs.upstream) : null,
       });
@@ -178,7 +186,11 @@ const bareRoute = (
   status: answer.status,
   contentType: answer.contentType,
   body: answer.bytes.toString('base64'),
+  headers: Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !WRITTEN_BY_NODE.has(name))),
 });
+
+/** Headers Node's HTTP server writes itself, for the BFF and the bare route alike. */
+const WRITTEN_BY_NODE = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
 /** Sessions, a destination, an offer, 100 live checkouts and their upstream orders; the bare routes' bytes. */
 async function prepare(bffUrl: string, sandboxUrl: string): Promise<Prepared> {
@@ -286,7 +298,7 @@ function routeLoads(
       'X-Checkout-Secret': checkout.clientSecret,
     },
   }));
-  return [
+  const loads: Omit<RouteLoad, 'bareWithHeaders'>[] = [
     {
       name: 'destinations',
       label: 'GET /v1/destinations',
@@ -379,6 +391,16 @@ function routeLoads(
       addedP50Target: 1,
     },
   ];
+  return loads.map((route) => ({
+    ...route,
+    bareWithHeaders: {
+      ...route.bare,
+      variants: route.bare.variants.map((variant) => ({
+        ...variant,
+        path: `${WITH_HEADERS}${variant.path}`,
+      })),
+    },
+  }));
 }
 
 function render(
@@ -416,6 +438,7 @@ function render(
     rows.push(
       row(`\`${route.label}\``, 'BFF', result.bff),
       row('', 'bare Hono, same bytes', result.bare),
+      row('', 'bare Hono, same bytes and headers', result.bareWithHeaders),
       row('', 'sandbox upstream', result.upstream),
     );
     const rpsRatio = result.bff.perCpuSecond / result.bare.perCpuSecond;
@@ -426,6 +449,8 @@ function render(
     ratios.push([
       `\`${route.label}\``,
       fmt.percent(rpsRatio),
+      fmt.percent(result.bareWithHeaders.perCpuSecond / result.bare.perCpuSecond),
+      fmt.percent(result.bff.perCpuSecond / result.bareWithHeaders.perCpuSecond),
       fmt.percent(wallRatio),
       result.upstream ? fmt.percent(result.bff.best.rps / result.upstream.best.rps) : '—',
       result.upstream ? fmt.ms(added) : '—',
@@ -475,7 +500,7 @@ function render(
     command: 'npx -y pnpm@12.21.0 bench --only bff',
     lines: [
       `Each server runs in its own Node process; autocannon runs in a third: ${settings.connections} connections,`,
-      `${settings.rounds} interleaved rounds of ${settings.durationSeconds} s per server (bare → BFF → upstream, 1 s warm-up`,
+      `${settings.rounds} interleaved rounds of ${settings.durationSeconds} s per server (bare → bare with headers → BFF → upstream, 1 s warm-up`,
       'before the first); the best round of each server counts, so that a burst from a neighbour on a shared',
       'machine costs one round rather than one server (“loaded” latencies are those of that round, whole ms).',
       `Then a probe sends ${settings.probeRequests} requests one at a time on one keep-alive connection (“probe”, sub-ms): the`,
@@ -505,6 +530,8 @@ function render(
         [
           'route',
           'BFF / bare, req/s per CPU-s',
+          'bare with headers / bare, per CPU-s',
+          'BFF / bare with headers, per CPU-s',
           'BFF / bare, req/s (best rounds)',
           'BFF / upstream req/s',
           'BFF − upstream p50 (probe)',
@@ -514,6 +541,9 @@ function render(
       'The req/s targets are judged on requests per CPU-second of the server process (`process.cpuUsage()`',
       'around each run): the throughput each server reaches on a core of its own, which a busy shared machine',
       'does not distort; wall-clock req/s of the best round are shown beside them. Latency targets use the probe.',
+      '“Bare Hono, same bytes and headers” is the bare route writing every header of the BFF’s answer as well',
+      '(security headers, CORS, `Vary`, request id, `ETag`, cache policy): how much of the gap to bare is',
+      'the answer’s header bytes alone, which any route answering like the BFF pays whatever it does.',
       '',
       'Upstream connections: the sandbox counts the TCP connections it accepts during each BFF run. undici keeps',
       'at most 64 per origin; the sandbox (Node’s default 5 s keep-alive) closes idle ones while the other',
