@@ -33,7 +33,7 @@ describe('recovery by itself', () => {
     const bff = new FakeBff();
     bff.failNext('GET', /^\/v1\/destinations/, 'network');
     const widget = await mountWidget(bff);
-    await waitForAllDestinations(widget, 3000);
+    await waitForAllDestinations(widget);
     expect(bff.requestsTo('GET', /^\/v1\/destinations/)).toHaveLength(2);
   });
 
