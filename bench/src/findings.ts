@@ -78,7 +78,7 @@ export const FINDINGS: Record<string, string> = {
     '45–90 ms `EvaluateScript` task at 4× (found in Chromium traces of a load) that the observer counted',
     'against the widget; the page is now read through CDP’s `Runtime.evaluate`. (5) Slices of 16 still made',
     '50–95 ms tasks after the list appeared (each slice lays the grid out again), now 8. **What remains**',
-    '(traced), and only while the machine’s neighbours are busy (none of 5 loads had a long task in a run',
+    '(traced), seen while the machine’s neighbours were busy (none of 5 loads had a long task in a run',
     'that started at load average 0.4; runs near 2 had): one or two tasks of 50–80 ms before the list',
     'appears — the module’s start (define, upgrade,',
     '`connectedCallback`, the app chunk’s fetch begun) with the page’s `DOMContentLoaded`, the app chunk’s',
