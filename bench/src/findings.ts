@@ -34,7 +34,7 @@ const BFF_CATALOG = [
   'session-checked, CORS-answering, access-logged route on Node reaches it, so the gap is the price of',
   'those checks. What a traveller sees is the latency: the probe’s p50 is within 0.1–0.15 ms of the bare',
   'route and no slower than the upstream’s own answer. Next, by gain: drop AsyncLocalStorage for an',
-  'explicit request scope passed to the upstream client (≈ 10 %), or wait for Node 22’s',
+  'explicit request scope passed to the upstream client (≈ 10 %: 9–15 µs of ≈ 130 µs a plans read over HTTP, A/B three times), or wait for Node 22’s',
   'AsyncContextFrame, which makes it nearly free.',
 ].join(' ');
 
