@@ -2,8 +2,9 @@
  * @module
  * BFF throughput and latency: five widget routes, each beside (a) a bare Hono route on `@hono/node-server`
  * answering the same bytes — the limit —, (a′) that route writing the BFF answer's headers too, and (b) the
- * sandbox answering the corresponding upstream call directly. Every server runs in its own process and the load comes from a third one. Also counts the TCP
- * connections the sandbox accepts while the BFF calls it, to show the keep-alive pool at work.
+ * sandbox answering the corresponding upstream call directly. Every server runs in its own process and the
+ * load comes from a third one. Also counts the TCP connections the sandbox accepts while the BFF calls it,
+ * to show the keep-alive pool at work.
  */
 import { SANDBOX_KEYS } from '@esim-embed/sandbox';
 import { BENCH_ENV, BENCH_ORIGIN, BENCH_WIDGET, benchConfig } from './bench-config';
@@ -37,7 +38,7 @@ export interface ServerFigures {
   perCpuSecond: number;
 }
 
-/** One route measured on the three servers. */
+/** One route measured on the BFF and its references. */
 export interface RouteLoad {
   name: string;
   label: string;
@@ -72,7 +73,7 @@ function perCpuSecond(runs: ThroughputResult[]): number {
   return requests / (micros / 1e6);
 }
 
-/** The three servers' figures on one route. */
+/** The BFF's and its references' figures on one route. */
 export interface RouteFigures {
   bff: ServerFigures;
   bare: ServerFigures;
