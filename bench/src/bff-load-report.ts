@@ -6,7 +6,10 @@
 import type { LoadSettings, PoolUse, RouteFigures, RouteLoad, ServerFigures } from './bff-load';
 import { type Check, check, fmt, type Section, table } from './report';
 
-/** The BFF's upstream pool keeps at most 64 connections per origin (`upstream-pool.ts`): more in one run would mean no reuse. */
+/**
+ * The BFF's upstream pool keeps at most 64 connections per origin (`upstream-pool.ts`): more in one run
+ * would mean no reuse.
+ */
 const UPSTREAM_POOL_CONNECTIONS = 64;
 
 /** The section for the routes measured, with its checks. */

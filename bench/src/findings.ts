@@ -34,7 +34,8 @@ const BFF_CATALOG = [
   'session-checked, CORS-answering, access-logged route on Node reaches it, so the gap is the price of',
   'those checks. What a traveller sees is the latency: the probe’s p50 is within 0.1–0.15 ms of the bare',
   'route and no slower than the upstream’s own answer. Next, by gain: drop AsyncLocalStorage for an',
-  'explicit request scope passed to the upstream client (≈ 10 %: 9–15 µs of ≈ 130 µs a plans read over HTTP, A/B three times), or wait for Node 22’s',
+  'explicit request scope passed to the upstream client (≈ 10 %: 9–15 µs of ≈ 130 µs a plans read over',
+  'HTTP, A/B three times), or wait for Node 22’s',
   'AsyncContextFrame, which makes it nearly free.',
 ].join(' ');
 
@@ -78,12 +79,11 @@ export const FINDINGS: Record<string, string> = {
     '45–90 ms `EvaluateScript` task at 4× (found in Chromium traces of a load) that the observer counted',
     'against the widget; the page is now read through CDP’s `Runtime.evaluate`. (5) Slices of 16 still made',
     '50–95 ms tasks after the list appeared (each slice lays the grid out again), now 8. **What remains**',
-    '(traced), seen while the machine’s neighbours were busy (none of 5 loads had a long task in a run',
-    'that started at load average 0.4; runs near 2 had): one or two tasks of 50–80 ms before the list',
-    'appears — the module’s start (define, upgrade,',
-    '`connectedCallback`, the app chunk’s fetch begun) with the page’s `DOMContentLoaded`, the app chunk’s',
-    'evaluation and first draw, or the first layout and paint with the widget’s frame — and in some loads a',
-    'slice after it (50–75 ms). Each is below 20 ms on an unthrottled core; the machine’s neighbours (load',
-    'average near 2 with nothing of ours running) move them by ± 20 ms from run to run.',
+    '(traced), seen while the machine’s neighbours were busy (none of 5 loads had a long task in a run that',
+    'started at load average 0.4; runs near 2 had): one or two tasks of 50–80 ms before the list appears —',
+    'the module’s start (define, upgrade, `connectedCallback`, the app chunk’s fetch begun) with the page’s',
+    '`DOMContentLoaded`, the app chunk’s evaluation and first draw, or the first layout and paint with the',
+    'widget’s frame — and in some loads a slice after it (50–75 ms). Each is below 20 ms on an unthrottled',
+    'core.',
   ].join(' '),
 };

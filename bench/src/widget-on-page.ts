@@ -80,7 +80,7 @@ const COLLECT = `(() => {
   const script = resources.find((entry) => new URL(entry.name).pathname === '/widget.js');
   return {
     ...window.__bench,
-    scriptStart: script ? script.startTime : NaN,
+    scriptStart: script ? script.startTime : null,
     scripts: resources
       .filter((entry) => entry.name.endsWith('.js'))
       .map((entry) => ({ name: new URL(entry.name).pathname.slice(1), transferSize: entry.transferSize, responseEnd: entry.responseEnd })),
@@ -126,7 +126,12 @@ async function loadOnce(browserPath: string, url: string, index: number): Promis
       const { profile } = await cdp.send('Profiler.stop');
       writeFileSync(join(PROFILE_DIR, `page-${index + 1}.cpuprofile`), JSON.stringify(profile));
     }
-    return await pageValue<PageLoad>(cdp, COLLECT);
+    const load = await pageValue<Omit<PageLoad, 'scriptStart'> & { scriptStart: number | null }>(
+      cdp,
+      COLLECT,
+    );
+    if (load.scriptStart === null) throw new Error('the page never requested /widget.js');
+    return { ...load, scriptStart: load.scriptStart };
   } finally {
     await browser.close();
   }
