@@ -5,7 +5,7 @@
  * instances, a retried write) is still one event.
  */
 import { createHash } from 'node:crypto';
-import type { WebhookEvent, WebhookEventType } from '@esim-embed/shared';
+import type { CheckoutEventType, CheckoutWebhookEvent, WebhookEventType } from '@esim-embed/shared';
 import type { CheckoutObserver, CheckoutRecord } from '../checkout/checkout-record';
 import { toPartnerCheckout } from '../checkout/checkout-service';
 import type { Logger } from '../logger';
@@ -13,7 +13,7 @@ import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { WebhookQueue } from './webhook-queue';
 
 /** The events a checkout entering `after.status` means. */
-export function eventTypesFor(after: CheckoutRecord): WebhookEventType[] {
+export function eventTypesFor(after: CheckoutRecord): CheckoutEventType[] {
   switch (after.status) {
     case 'awaiting_payment':
       return ['checkout.awaiting_payment'];
@@ -53,7 +53,7 @@ export function createWebhookEmitter(options: WebhookEmitterOptions): CheckoutOb
     if (widget?.config.webhookUrl === undefined || widget.webhookSecret === undefined) return;
     const time = now();
     for (const type of eventTypesFor(after)) {
-      const event: WebhookEvent = {
+      const event: CheckoutWebhookEvent = {
         id: eventId(after.id, type),
         type,
         createdAt: new Date(time).toISOString(),

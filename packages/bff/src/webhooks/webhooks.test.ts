@@ -8,12 +8,12 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  type CheckoutWebhookEvent,
+  CheckoutWebhookEventSchema,
   MANAGE_TOKEN_HEADER,
   PARTNER_SECRET_HEADER,
   WEBHOOK_ID_HEADER,
   WEBHOOK_SIGNATURE_HEADER,
-  type WebhookEvent,
-  WebhookEventSchema,
 } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger';
@@ -123,19 +123,19 @@ afterAll(async () => {
 });
 
 /** The events the receiver accepted (2xx), parsed, verified with the documented snippet. */
-function accepted(): WebhookEvent[] {
+function accepted(): CheckoutWebhookEvent[] {
   return receiver.received
     .filter((request) => request.answered === 200)
     .map((request) => {
       const signature = request.headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()] as string;
       expect(verifyEsimWebhook(WEBHOOK_SECRET, signature, request.body, senderNow() / 1000)).toBe(true);
-      const event = WebhookEventSchema.parse(JSON.parse(request.body));
+      const event = CheckoutWebhookEventSchema.parse(JSON.parse(request.body));
       expect(request.headers[WEBHOOK_ID_HEADER.toLowerCase()]).toBe(event.id);
       return event;
     });
 }
 
-const eventOf = (checkoutId: string, type: WebhookEvent['type']) =>
+const eventOf = (checkoutId: string, type: CheckoutWebhookEvent['type']) =>
   eventually(async () =>
     accepted().find((event) => event.type === type && event.data.checkout.id === checkoutId),
   );
@@ -364,7 +364,7 @@ describe('an event whose queueing failed', () => {
       queueDown = false;
       const ready = await eventually(async () =>
         own.received
-          .map((request) => WebhookEventSchema.parse(JSON.parse(request.body)))
+          .map((request) => CheckoutWebhookEventSchema.parse(JSON.parse(request.body)))
           .find((event) => event.type === 'esim.ready' && event.data.checkout.id === esim.checkoutId),
       );
       expect(ready.data.esimId).toBe(esim.esimId);

@@ -16,6 +16,8 @@ export const BFF_ERROR_CODES = [
   'method_not_allowed',
   'payload_too_large',
   'unsupported_media_type',
+  /** The BFF's own state store does not answer: nothing was done, try again in a moment (503). */
+  'store_unavailable',
 ] as const;
 
 export const ApiErrorCodeSchema = z.enum([...ERROR_CODES, ...BFF_ERROR_CODES]);

@@ -6,5 +6,6 @@ export * from './after-sale';
 export * from './catalog';
 export * from './checkout';
 export * from './common';
+export * from './partner-account';
 export * from './session';
 export * from './webhooks';

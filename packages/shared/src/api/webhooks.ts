@@ -5,8 +5,9 @@
  * `Esim-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, `${t}.${rawBody}`)>` (docs/webhooks.md).
  */
 import { z } from 'zod';
-import { DateTimeSchema, EnvironmentSchema } from '../partner/common';
+import { DateTimeSchema, EnvironmentSchema, NonNegativeMoneySchema } from '../partner/common';
 import { PartnerCheckoutSchema } from './checkout';
+import { PartnerAccountSchema } from './partner-account';
 import { WidgetIdSchema } from './session';
 
 /** The header with the timestamp and signature of a webhook delivery. */
@@ -16,8 +17,8 @@ export const WEBHOOK_ID_HEADER = 'Esim-Webhook-Id';
 /** How old a signed timestamp may be before a receiver should refuse it (replays). */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
-/** The kinds of event. */
-export const WebhookEventTypeSchema = z.enum([
+/** The kinds of event about one checkout. */
+export const CheckoutEventTypeSchema = z.enum([
   /** A `partner_confirm` checkout waits for the partner's payment and confirm. */
   'checkout.awaiting_payment',
   /** The order is done: the eSIM is issued (kind `issue`) or the top-up applied (kind `top_up`). */
@@ -26,27 +27,73 @@ export const WebhookEventTypeSchema = z.enum([
   'checkout.failed',
   /** Nobody paid within the payment window. */
   'checkout.expired',
-  /** The partner cancelled it, or the upstream refunded the order. */
+  /** The partner or the traveller cancelled it, or the upstream refunded the order. */
   'checkout.cancelled',
   /** A new eSIM can be installed (`esimId`). */
   'esim.ready',
   /** A top-up is on its eSIM (`esimId`). */
   'topup.completed',
 ]);
+export type CheckoutEventType = z.infer<typeof CheckoutEventTypeSchema>;
+
+/** The kinds of event. */
+export const WebhookEventTypeSchema = z.enum([
+  ...CheckoutEventTypeSchema.options,
+  /** What new checkouts may still spend fell below the widget's `lowBalanceThreshold`: top up the account. */
+  'account.balance_low',
+  /** An upstream order carries an `externalRef` that is no checkout of this BFF (reconciliation found it). */
+  'order.unmatched',
+]);
 export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;
 
-/** One event, as the request body of a delivery. */
-export const WebhookEventSchema = z.strictObject({
+const eventFields = {
   /** Unique per event, the same on every retry: de-duplicate on it. */
   id: z.string().min(1),
-  type: WebhookEventTypeSchema,
   createdAt: DateTimeSchema,
   widgetId: WidgetIdSchema,
   environment: EnvironmentSchema,
+};
+
+/** A checkout changed. */
+export const CheckoutWebhookEventSchema = z.strictObject({
+  ...eventFields,
+  type: CheckoutEventTypeSchema,
   data: z.strictObject({
     checkout: PartnerCheckoutSchema,
     /** The eSIM issued or topped up; null before issuance. */
     esimId: z.string().nullable(),
   }),
 });
+export type CheckoutWebhookEvent = z.infer<typeof CheckoutWebhookEventSchema>;
+
+/** The partner's spendable balance fell below its threshold. */
+export const BalanceLowWebhookEventSchema = z.strictObject({
+  ...eventFields,
+  type: z.literal('account.balance_low'),
+  data: z.strictObject({ account: PartnerAccountSchema }),
+});
+export type BalanceLowWebhookEvent = z.infer<typeof BalanceLowWebhookEventSchema>;
+
+/** An upstream order that no checkout owns. */
+export const OrderUnmatchedWebhookEventSchema = z.strictObject({
+  ...eventFields,
+  type: z.literal('order.unmatched'),
+  data: z.strictObject({
+    order: z.strictObject({
+      id: z.string().min(1),
+      externalRef: z.string(),
+      status: z.string().min(1),
+      price: NonNegativeMoneySchema,
+      createdAt: DateTimeSchema,
+    }),
+  }),
+});
+export type OrderUnmatchedWebhookEvent = z.infer<typeof OrderUnmatchedWebhookEventSchema>;
+
+/** One event, as the request body of a delivery; `type` tells which `data` it carries. */
+export const WebhookEventSchema = z.discriminatedUnion('type', [
+  CheckoutWebhookEventSchema,
+  BalanceLowWebhookEventSchema,
+  OrderUnmatchedWebhookEventSchema,
+]);
 export type WebhookEvent = z.infer<typeof WebhookEventSchema>;

@@ -107,4 +107,5 @@ export const ERROR_HANDLING: Record<WidgetErrorCode, ErrorHandling> = {
   method_not_allowed: genericStartOver,
   payload_too_large: invalid,
   unsupported_media_type: genericStartOver,
+  store_unavailable: unavailable,
 };
