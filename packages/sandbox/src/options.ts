@@ -69,13 +69,19 @@ export type SandboxOptionsInput = Partial<Omit<SandboxOptions, 'stepDelaysMs'>> 
   stepDelaysMs?: Partial<StepDelays>;
 };
 
-/** Merges caller options over the defaults. */
+/**
+ * Merges caller options over the defaults. A field given as `undefined` (an unset environment variable) keeps
+ * its default, at every level: a spread would otherwise replace the default with `undefined`.
+ */
 export function resolveSandboxOptions(input: SandboxOptionsInput = {}): SandboxOptions {
   const { stepDelaysMs, ...rest } = input;
-  const defined = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
   return {
     ...DEFAULT_SANDBOX_OPTIONS,
-    ...defined,
-    stepDelaysMs: { ...DEFAULT_SANDBOX_OPTIONS.stepDelaysMs, ...stepDelaysMs },
+    ...definedFields(rest),
+    stepDelaysMs: { ...DEFAULT_SANDBOX_OPTIONS.stepDelaysMs, ...definedFields(stepDelaysMs ?? {}) },
   } satisfies SandboxOptions;
+}
+
+function definedFields<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
 }

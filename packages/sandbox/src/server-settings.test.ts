@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SANDBOX_OPTIONS, resolveSandboxOptions } from './options';
 import { readServerSettings } from './server-settings';
 
 describe('readServerSettings', () => {
@@ -7,6 +8,12 @@ describe('readServerSettings', () => {
     expect(settings.port).toBe(8788);
     expect(settings.hostname).toBe('127.0.0.1');
     expect(settings.options.faultInjection).toBeUndefined();
+  });
+
+  it('keeps the default step delays when no delay variable is set', () => {
+    const options = resolveSandboxOptions(readServerSettings({}).options);
+    expect(options.stepDelaysMs).toEqual(DEFAULT_SANDBOX_OPTIONS.stepDelaysMs);
+    expect(options.quoteTtlSeconds).toBe(DEFAULT_SANDBOX_OPTIONS.quoteTtlSeconds);
   });
 
   it('reads every variable', () => {
