@@ -5,7 +5,7 @@
  * instances, a retried write) is still one event.
  */
 import { createHash } from 'node:crypto';
-import type { CheckoutEventType, CheckoutWebhookEvent, WebhookEventType } from '@esim-embed/shared';
+import type { CheckoutEventType, CheckoutWebhookEvent, WebhookEvent } from '@esim-embed/shared';
 import type { CheckoutObserver, CheckoutRecord } from '../checkout/checkout-record';
 import { toPartnerCheckout } from '../checkout/checkout-service';
 import type { Logger } from '../logger';
@@ -32,9 +32,29 @@ export function eventTypesFor(after: CheckoutRecord): CheckoutEventType[] {
   }
 }
 
-/** The stable id of one event of one checkout. */
-export function eventId(checkoutId: string, type: WebhookEventType): string {
-  return `evt_${createHash('sha256').update(`${checkoutId}:${type}`).digest('base64url').slice(0, 32)}`;
+/** The stable id of one event about one subject (a checkout, an order, a balance crossing). */
+export function eventId(subject: string, type: WebhookEvent['type']): string {
+  return `evt_${createHash('sha256').update(`${subject}:${type}`).digest('base64url').slice(0, 32)}`;
+}
+
+/** Queue one event for its widget (once: the event id is the delivery's key); true when it was new. */
+export async function queueWebhookEvent(
+  queue: WebhookQueue,
+  event: WebhookEvent,
+  now: number,
+): Promise<boolean> {
+  return await queue.enqueue({
+    id: event.id,
+    type: event.type,
+    widgetId: event.widgetId,
+    body: JSON.stringify(event),
+    state: 'pending',
+    attempts: 0,
+    createdAtMs: now,
+    nextAttemptAtMs: now,
+    leaseUntilMs: null,
+    lastResult: null,
+  });
 }
 
 export interface WebhookEmitterOptions {
@@ -64,18 +84,7 @@ export function createWebhookEmitter(options: WebhookEmitterOptions): CheckoutOb
           esimId: after.kind === 'top_up' ? after.esimId : (after.order?.esimId ?? null),
         },
       };
-      const queued = await queue.enqueue({
-        id: event.id,
-        type,
-        widgetId: after.widgetId,
-        body: JSON.stringify(event),
-        state: 'pending',
-        attempts: 0,
-        createdAtMs: time,
-        nextAttemptAtMs: time,
-        leaseUntilMs: null,
-        lastResult: null,
-      });
+      const queued = await queueWebhookEvent(queue, event, time);
       if (queued) {
         logger.info('webhook event queued', {
           eventId: event.id,
