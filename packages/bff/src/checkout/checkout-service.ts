@@ -2,8 +2,8 @@
  * @module
  * The sale: quotes and checkouts bound to the session that made them, the two checkout modes (`direct`
  * places the order at once, `partner_confirm` waits for the partner's server), installation data and
- * delivery links for the holder of the client secret, and the partner's confirm and cancel. Status sync and
- * order placement live in `checkout-sync.ts` and `order-placement.ts`.
+ * delivery links for the holder of the client secret, the partner's confirm, and one cancel for the partner and
+ * the traveller. Status sync and order placement live in `checkout-sync.ts` and `order-placement.ts`.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type {
@@ -72,6 +72,8 @@ export interface CheckoutService {
   createQuote(caller: SessionCaller, body: CreateQuoteRequest, idempotencyKey: string): Promise<Quote>;
   createCheckout(caller: SessionCaller, body: CreateCheckoutRequest): Promise<CreatedCheckout>;
   readCheckout(caller: SessionCaller, id: string, clientSecret: string | undefined): Promise<Checkout>;
+  /** The traveller abandons a checkout that awaits payment (the holder of the client secret). */
+  cancelCheckout(caller: SessionCaller, id: string, clientSecret: string | undefined): Promise<Checkout>;
   installation(caller: SessionCaller, id: string, clientSecret: string | undefined): Promise<Installation>;
   createDeliveryLink(
     caller: SessionCaller,
@@ -171,6 +173,32 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
     const widget = stored === null ? undefined : widgets.get(stored.record.widgetId);
     if (stored === null || widget === undefined) throw new ApiError('checkout_not_found');
     return { stored, widget };
+  }
+
+  /**
+   * The one way a checkout is cancelled, by the partner's server or by its traveller: only while it awaits
+   * payment; cancelling a cancelled checkout again answers it as it is. `load` reads the checkout afresh
+   * (with the caller's access check) for every compare-and-set round.
+   */
+  async function cancel(
+    load: () => Promise<{ stored: Stored<CheckoutRecord>; widget: WidgetRuntime }>,
+    by: 'partner' | 'traveller',
+  ): Promise<CheckoutRecord> {
+    for (let round = 0; round < 5; round += 1) {
+      const { stored, widget } = await load();
+      const current = await refresh(stored, widget);
+      const record = current.record;
+      if (record.status === 'cancelled') return record;
+      if (record.status !== 'awaiting_payment') {
+        throw new ApiError('invalid_transition', { params: { status: record.status } });
+      }
+      const moved = await repository.updateCheckout(current, { ...record, status: 'cancelled' });
+      if (moved !== null) {
+        logger.info('checkout cancelled', { checkoutId: record.id, widgetId: record.widgetId, by });
+        return moved.record;
+      }
+    }
+    throw new ApiError('idempotency_conflict', { status: 409, params: { reason: 'in_progress' } });
   }
 
   async function readyOrder(stored: Stored<CheckoutRecord>, widget: WidgetRuntime) {
@@ -349,6 +377,14 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
       return toCheckout((await refresh(stored, caller.widget)).record);
     },
 
+    async cancelCheckout(caller, id, clientSecret) {
+      const load = async () => ({
+        stored: await loadForWidget(caller, id, clientSecret),
+        widget: caller.widget,
+      });
+      return toCheckout(await cancel(load, 'traveller'));
+    },
+
     async installation(caller, id, clientSecret) {
       const stored = await loadForWidget(caller, id, clientSecret);
       const { record, order } = await readyOrder(stored, caller.widget);
@@ -413,21 +449,7 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
     },
 
     async partnerCancel(widgets, id) {
-      for (let round = 0; round < 5; round += 1) {
-        const { stored, widget } = await loadForPartner(widgets, id);
-        const current = await refresh(stored, widget);
-        const record = current.record;
-        if (record.status === 'cancelled') return toPartnerCheckout(record);
-        if (record.status !== 'awaiting_payment') {
-          throw new ApiError('invalid_transition', { params: { status: record.status } });
-        }
-        const moved = await repository.updateCheckout(current, { ...record, status: 'cancelled' });
-        if (moved !== null) {
-          logger.info('checkout cancelled', { checkoutId: id, widgetId: record.widgetId });
-          return toPartnerCheckout(moved.record);
-        }
-      }
-      throw new ApiError('idempotency_conflict', { status: 409, params: { reason: 'in_progress' } });
+      return toPartnerCheckout(await cancel(() => loadForPartner(widgets, id), 'partner'));
     },
 
     async watch(id, widgets) {

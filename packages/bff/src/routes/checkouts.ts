@@ -1,8 +1,9 @@
 /**
  * @module
  * The widget's side of a sale: `POST /v1/quotes`, `POST /v1/checkouts`, `GET /v1/checkouts/{id}`,
- * `GET /v1/checkouts/{id}/installation` (no-store) and `POST /v1/checkouts/{id}/delivery-links`. Creates
- * are idempotent per session; checkout reads need the checkout's client secret.
+ * `POST /v1/checkouts/{id}/cancel` (the traveller abandons the payment), `GET /v1/checkouts/{id}/installation`
+ * (no-store) and `POST /v1/checkouts/{id}/delivery-links`. Creates are idempotent per session; everything
+ * about one checkout needs its client secret.
  */
 import {
   API_VERSION,
@@ -72,6 +73,16 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): Hono<AppEnv> {
 
   app.get('/v1/checkouts/:id', async function readCheckout(c) {
     const checkout = await checkouts.readCheckout(
+      caller(c),
+      checkoutId(c),
+      c.req.header(CHECKOUT_SECRET_HEADER),
+    );
+    return answerJson(c, { data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+  });
+
+  // Idempotent by nature (a cancelled checkout stays cancelled), so no Idempotency-Key.
+  app.post('/v1/checkouts/:id/cancel', async function cancelCheckout(c) {
+    const checkout = await checkouts.cancelCheckout(
       caller(c),
       checkoutId(c),
       c.req.header(CHECKOUT_SECRET_HEADER),

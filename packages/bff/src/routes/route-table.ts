@@ -109,6 +109,15 @@ export const ROUTES: readonly RouteSpec[] = [
     response: CheckoutResponseSchema,
   },
   {
+    method: 'POST',
+    path: '/v1/checkouts/{id}/cancel',
+    summary:
+      'The traveller abandons the payment: cancel a checkout that awaits payment (again: the same answer).',
+    auth: 'session+secret',
+    status: 200,
+    response: CheckoutResponseSchema,
+  },
+  {
     method: 'GET',
     path: '/v1/checkouts/{id}/installation',
     summary: 'Installation data (QR payload, LPA, activation code, install links). Never cached.',
