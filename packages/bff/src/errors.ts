@@ -43,6 +43,7 @@ const STATUS_BY_CODE: Partial<Record<ApiErrorCode, ContentfulStatusCode>> = {
   rate_limited: 429,
   internal: 500,
   upstream_unavailable: 503,
+  store_unavailable: 503,
 };
 
 /** The HTTP status for an error code (400 where no other fits). */

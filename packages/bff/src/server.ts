@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new ConfigError(`PORT=${env.PORT} is not a port`);
   const redisUrl = env.ESIM_BFF_REDIS_URL;
-  const store = redisUrl ? createRedisStore({ url: redisUrl }) : createMemoryStore();
+  const store = redisUrl ? createRedisStore({ url: redisUrl, logger }) : createMemoryStore();
   const production = env.NODE_ENV === 'production';
   const bff = createBff({
     loaded,

@@ -2,13 +2,15 @@
  * @module
  * The one error handler: every failure leaves the BFF in the contract's envelope
  * `{ error: { code, params }, meta: { requestId, apiVersion } }`. Unknown errors become `internal`, logged
- * once with their cause; no stack trace or message of an unexpected error leaves the server.
+ * once with their cause; no stack trace or message of an unexpected error leaves the server. A store outage is
+ * `store_unavailable` (503 with `Retry-After`), never `internal`.
  */
 import { API_VERSION, type ApiErrorEnvelope } from '@esim-embed/shared';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
+import { StoreUnavailableError } from '../store/store';
 import { answerJson, type HeaderRecord } from './answer';
 import type { AppEnv } from './app-env';
 
@@ -26,6 +28,19 @@ export function errorResponse(
   if (error.retryAfterSeconds !== undefined)
     headers['Retry-After'] = String(Math.ceil(error.retryAfterSeconds));
   return answerJson(c, body, error.status, headers);
+}
+
+/**
+ * How long a client waits before retrying while the store is away: the Redis connection retries at least every
+ * second, so the store is back within about that much of Redis's return.
+ */
+const STORE_RETRY_AFTER_SECONDS = 2;
+
+/** The store outage behind `error`, when there is one in its cause chain (an `internal` wrapping it included). */
+function storeOutage(error: unknown, depth = 0): StoreUnavailableError | null {
+  if (error instanceof StoreUnavailableError) return error;
+  if (!(error instanceof Error) || depth >= 3) return null;
+  return storeOutage(error.cause, depth + 1);
 }
 
 /** Hono's `HTTPException`s (thrown by its middleware) as the BFF's codes. */
@@ -50,16 +65,34 @@ function fromHttpException(exception: HTTPException): ApiError {
 
 /** `app.onError`: the envelope for everything thrown. */
 export function createErrorHandler(logger: Logger): ErrorHandler<AppEnv> {
+  // Requests whose store outage is already logged: a middleware that cleans up after the failed handler meets
+  // the same outage again, and one refusal is one log line.
+  const outageLogged = new WeakSet<Request>();
   return function handleError(error, c) {
     let apiError: ApiError;
-    if (error instanceof ApiError) {
+    const outage = error instanceof ApiError && error.code !== 'internal' ? null : storeOutage(error);
+    if (outage !== null) {
+      apiError = new ApiError('store_unavailable', {
+        retryAfterSeconds: STORE_RETRY_AFTER_SECONDS,
+        cause: outage,
+      });
+    } else if (error instanceof ApiError) {
       apiError = error;
     } else if (error instanceof HTTPException) {
       apiError = fromHttpException(error);
     } else {
       apiError = new ApiError('internal', { cause: error });
     }
-    if (apiError.status >= 500) {
+    if (outage !== null) {
+      // The outage itself is logged (once) by the store at `error`; here only which request it refused.
+      if (!outageLogged.has(c.req.raw)) {
+        outageLogged.add(c.req.raw);
+        logger.warn('request refused: store unavailable', {
+          requestId: c.get('requestId'),
+          code: apiError.code,
+        });
+      }
+    } else if (apiError.status >= 500) {
       logger.error('request failed', {
         requestId: c.get('requestId'),
         code: apiError.code,

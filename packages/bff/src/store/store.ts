@@ -40,6 +40,18 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/**
+ * The store cannot be reached or did not answer in time. Thrown by a store's operations instead of waiting; the
+ * BFF answers `store_unavailable` (503 with `Retry-After`). A write is then as if not made, except one that Redis
+ * applied just before its connection broke: every write is a single compare-and-set, so that one is whole too.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
 /** Key prefixes, in one place so that Redis keys read as the product's words. */
 export const STORE_KEYS = {
   checkout: (id: string) => `checkout:${id}`,

@@ -11,6 +11,12 @@ export interface RunningRedis {
   url: string;
   port: number;
   stop(): Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open, nothing is answered. */
+  pause(): void;
+  /** Thaws a paused server (SIGCONT). */
+  resume(): void;
+  /** Starts the server again on the same port after `stop()` (empty: there is no persistence). */
+  restart(): Promise<void>;
 }
 
 const CANDIDATES = [process.env.REDIS_SERVER_BIN, '/usr/bin/redis-server', '/usr/local/bin/redis-server'];
@@ -38,6 +44,30 @@ export async function startRedisServer(): Promise<RunningRedis> {
     );
   }
   const port = await freePort();
+  let server = await spawnServer(binary, port);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    async stop() {
+      if (server.child.exitCode === null) server.child.kill('SIGTERM');
+      await server.exited;
+    },
+    pause() {
+      server.child.kill('SIGSTOP');
+    },
+    resume() {
+      server.child.kill('SIGCONT');
+    },
+    async restart() {
+      server = await spawnServer(binary, port);
+    },
+  };
+}
+
+async function spawnServer(
+  binary: string,
+  port: number,
+): Promise<{ child: ChildProcess; exited: Promise<void> }> {
   const child: ChildProcess = spawn(
     binary,
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
@@ -53,14 +83,7 @@ export async function startRedisServer(): Promise<RunningRedis> {
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    port,
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  return { child, exited };
 }
 
 async function accepts(port: number): Promise<boolean> {

@@ -1,0 +1,150 @@
+/**
+ * @module
+ * The Redis connection behind the store, and how it behaves while Redis is away: an operation waits a short,
+ * bounded time (for a connection being made, then for the answer) and fails with {@link StoreUnavailableError};
+ * nothing is queued to run later. A write that reaches a paused Redis after its caller gave up is refused by
+ * Redis itself, against a deadline in Redis's clock. An outage is logged once when it starts and once when it ends.
+ */
+import { Redis } from 'ioredis';
+import type { Logger } from '../logger';
+import { StoreUnavailableError } from './store';
+
+export interface RedisConnectionOptions {
+  /** `redis://host:port/db` */
+  url: string;
+  /** How long an operation waits for Redis's answer. */
+  commandTimeoutMs: number;
+  /** How long an operation waits for a connection that is being made (at start, or as Redis returns). */
+  connectWaitMs: number;
+  /** Where the start and the end of an outage are logged. */
+  logger?: Logger | undefined;
+}
+
+/** One Redis connection with bounded waits. */
+export interface RedisConnection {
+  readonly redis: Redis;
+  /**
+   * Runs one operation. It receives the deadline (Redis's clock, ms; 0 when not known yet) after which a write
+   * it sends must not apply; any sign that Redis is away becomes a {@link StoreUnavailableError}.
+   */
+  run<T>(operation: (writeDeadlineMs: number) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** The reply of a fenced write that arrived after its deadline (see `redis-store.ts`). */
+export const LATE_WRITE_REPLY = 'STALE';
+
+/** Answers of a Redis that is there but cannot serve (loading, failing over, a busy script): unavailable too. */
+const UNAVAILABLE_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS)\b/;
+
+/** Statuses of a connection being made, worth a short wait; any other status but `ready` means Redis is away. */
+const CONNECTING = new Set(['wait', 'connecting', 'connect']);
+
+const isReplyError = (error: unknown): error is Error =>
+  error instanceof Error && error.name === 'ReplyError';
+
+/** Opens the connection (at once, in the background). */
+export function connectRedis(options: RedisConnectionOptions): RedisConnection {
+  const { url, commandTimeoutMs, connectWaitMs, logger } = options;
+  const redis = new Redis(url, {
+    commandTimeout: commandTimeoutMs,
+    connectTimeout: 1_000,
+    // Fail at once while disconnected: a queued or re-sent command would run after its request was answered.
+    enableOfflineQueue: false,
+    autoResendUnfulfilledCommands: false,
+    maxRetriesPerRequest: 0,
+    // Attempts are cheap against a refused port; retrying often ends the outage within a second of Redis's return.
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
+  });
+  // Failures surface on the operations that fail; without a listener ioredis would print every reconnect.
+  redis.on('error', () => {});
+
+  let clockOffsetMs: number | null = null;
+  let downSince: number | null = null;
+  let closing = false;
+  const waiters = new Set<(connected: boolean) => void>();
+
+  /** Redis's clock minus ours, from one `TIME` whose round trip was short enough to trust. */
+  async function measureClock(): Promise<void> {
+    const sent = Date.now();
+    const [seconds, micros] = await redis.time();
+    const received = Date.now();
+    if (received - sent > commandTimeoutMs / 4) return;
+    clockOffsetMs = Number(seconds) * 1000 + Number(micros) / 1000 - (sent + received) / 2;
+  }
+
+  function wentDown(cause: unknown): void {
+    if (downSince !== null || closing) return;
+    downSince = Date.now();
+    logger?.error('store unreachable: requests are refused with store_unavailable until Redis answers', {
+      cause: cause instanceof Error ? cause.message : String(cause),
+    });
+  }
+
+  function cameBack(): void {
+    if (downSince === null) return;
+    logger?.info('store reachable again', { downForMs: Date.now() - downSince });
+    downSince = null;
+  }
+
+  function wake(connected: boolean): void {
+    for (const waiter of waiters) waiter(connected);
+    waiters.clear();
+  }
+
+  redis.on('ready', () => {
+    cameBack();
+    wake(true);
+    measureClock().catch(() => {});
+  });
+  redis.on('close', () => {
+    wake(false);
+    wentDown(new Error('the connection to Redis closed'));
+  });
+
+  async function connection(): Promise<void> {
+    if (redis.status === 'ready') return;
+    if (!CONNECTING.has(redis.status)) throw new Error(`the Redis connection is ${redis.status}`);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiters.delete(settle);
+        reject(new Error(`no Redis connection within ${connectWaitMs} ms`));
+      }, connectWaitMs);
+      function settle(connected: boolean) {
+        clearTimeout(timer);
+        if (connected) resolve();
+        else reject(new Error('the Redis connection failed'));
+      }
+      waiters.add(settle);
+    });
+  }
+
+  return {
+    redis,
+    async run(operation) {
+      try {
+        await connection();
+        // A write may start this long after it is sent; later, its caller has given up (or soon will).
+        const deadline =
+          clockOffsetMs === null ? 0 : Math.floor(Date.now() + clockOffsetMs + commandTimeoutMs / 2);
+        const result = await operation(deadline);
+        cameBack();
+        return result;
+      } catch (error) {
+        if (isReplyError(error) && error.message.startsWith(LATE_WRITE_REPLY)) {
+          // Refused on time: the clocks drifted apart since the last measurement, not an outage.
+          measureClock().catch(() => {});
+          throw new StoreUnavailableError('Redis refused a write as late: its clock moved', { cause: error });
+        }
+        if (isReplyError(error) && !UNAVAILABLE_REPLY.test(error.message)) throw error;
+        wentDown(error);
+        throw new StoreUnavailableError('Redis is unreachable or did not answer in time', { cause: error });
+      }
+    },
+    async close() {
+      closing = true;
+      wake(false);
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

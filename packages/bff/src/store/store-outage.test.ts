@@ -1,0 +1,242 @@
+/**
+ * A store outage under a running BFF, with a real `redis-server` stopped (killed, then started again on its
+ * port) or frozen (SIGSTOP, then SIGCONT): every request that needs the store is refused at once with
+ * `503 store_unavailable` and `Retry-After`, never `500 internal`; `/readyz` says 503 while Redis is away;
+ * service returns by itself; a write Redis receives after its caller gave up does not apply.
+ */
+import { randomBytes } from 'node:crypto';
+import { type RunningSandbox, startSandbox } from '@esim-embed/sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../logger';
+import { type RunningRedis, startRedisServer } from '../testing/redis-server';
+import {
+  call,
+  eventually,
+  newKey,
+  openWidget,
+  type RunningBff,
+  SHOP_ORIGIN,
+  startBff,
+  type WidgetPage,
+} from '../testing/stack';
+import { createRedisStore } from './redis-store';
+import { type Store, StoreUnavailableError } from './store';
+
+/** A refusal must come well within this, whether Redis is gone or frozen. */
+const FAST_MS = 1_000;
+
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({
+    stepDelaysMs: { provisioning: 0, delivery: 0, completion: 0 },
+    offerCount: 300,
+  });
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+/** A Redis, a store on it whose log lines are kept, and a BFF on that store. */
+async function startOutageStack() {
+  const redis = await startRedisServer();
+  const storeLogs: string[] = [];
+  const store = createRedisStore({
+    url: redis.url,
+    keyPrefix: `outage-${randomBytes(4).toString('hex')}:`,
+    logger: createLogger({ write: (line) => storeLogs.push(line) }),
+  });
+  const bff = await startBff(sandbox.url, { sessionSecret: randomBytes(32), store });
+  return { redis, store, storeLogs, bff };
+}
+
+/** A request timed, expecting the store's refusal. */
+async function refused(request: () => ReturnType<typeof call>): Promise<number> {
+  const started = performance.now();
+  const answer = await request();
+  const elapsed = performance.now() - started;
+  expect(answer.status, answer.text).toBe(503);
+  expect(answer.body.error.code).toBe('store_unavailable');
+  expect(Number(answer.headers.get('Retry-After'))).toBeGreaterThan(0);
+  expect(elapsed).toBeLessThan(FAST_MS);
+  return elapsed;
+}
+
+/** Every `store_unavailable` answer received, to compare with the log lines. */
+let refusalsSeen = 0;
+
+async function tally(request: ReturnType<typeof call>): ReturnType<typeof call> {
+  const answer = await request;
+  if (answer.status === 503 && answer.body?.error?.code === 'store_unavailable') refusalsSeen += 1;
+  return answer;
+}
+
+const newSession = (bff: RunningBff) =>
+  tally(
+    call(bff.server.url, '/v1/sessions', {
+      method: 'POST',
+      headers: { Origin: SHOP_ORIGIN },
+      body: { widgetId: 'shop-pay' },
+    }),
+  );
+
+const readiness = async (bff: RunningBff) => (await call(bff.server.url, '/readyz')).status;
+
+/** Log lines of one level and message. */
+const lines = (logs: string[], message: string) =>
+  logs
+    .map((line) => JSON.parse(line) as { level: string; message: string })
+    .filter((l) => l.message === message);
+
+/** Every refusal is answered and logged as a refusal, none as a failure of the BFF. */
+function expectRefusalsLogged(bff: RunningBff, storeLogs: string[]) {
+  expect(lines(bff.logs, 'request failed')).toEqual([]);
+  expect(lines(bff.logs, 'request refused: store unavailable')).toHaveLength(refusalsSeen);
+  refusalsSeen = 0;
+  const down = lines(
+    storeLogs,
+    'store unreachable: requests are refused with store_unavailable until Redis answers',
+  );
+  expect(down).toHaveLength(1);
+  expect(down[0]?.level).toBe('error');
+  expect(lines(storeLogs, 'store reachable again')).toHaveLength(1);
+}
+
+describe('Redis stopped under a running BFF', () => {
+  let stack: Awaited<ReturnType<typeof startOutageStack>>;
+  let page: WidgetPage;
+  beforeAll(async () => {
+    stack = await startOutageStack();
+    page = await openWidget(stack.bff.server.url, 'shop-pay');
+    expect((await page.get('/v1/destinations')).status).toBe(200);
+  });
+  afterAll(async () => {
+    await stack?.bff.server.close();
+    await stack?.redis.stop();
+  });
+
+  it('refuses sessions and catalog reads fast with store_unavailable, then serves again', async () => {
+    const { bff, redis, storeLogs } = stack;
+    await redis.stop();
+    const timings: number[] = [];
+    for (let round = 0; round < 5; round += 1) {
+      timings.push(await refused(() => newSession(bff)));
+      timings.push(await refused(() => tally(page.get('/v1/destinations'))));
+    }
+    await eventually(async () => ((await readiness(bff)) === 503 ? true : undefined), 8_000);
+
+    await redis.restart();
+    const back = performance.now();
+    await eventually(async () => ((await newSession(bff)).status === 201 ? true : undefined), 5_000);
+    const recoveredInMs = performance.now() - back;
+    expect((await page.get('/v1/destinations')).status).toBe(200);
+    await eventually(async () => ((await readiness(bff)) === 200 ? true : undefined), 8_000);
+    expectRefusalsLogged(bff, storeLogs);
+    console.info(
+      `Redis killed: ${timings.length} refusals, slowest ${Math.round(Math.max(...timings))} ms; ` +
+        `served again ${Math.round(recoveredInMs)} ms after Redis restarted`,
+    );
+  }, 40_000);
+});
+
+describe('Redis frozen under a running BFF', () => {
+  let stack: Awaited<ReturnType<typeof startOutageStack>>;
+  let page: WidgetPage;
+  beforeAll(async () => {
+    stack = await startOutageStack();
+    page = await openWidget(stack.bff.server.url, 'shop-pay');
+  });
+  afterAll(async () => {
+    stack?.redis.resume();
+    await stack?.bff.server.close();
+    await stack?.redis.stop();
+  });
+
+  it('refuses within the command timeout, and a create refused meanwhile succeeds once when retried', async () => {
+    const { bff, redis, storeLogs } = stack;
+    const destinations = await page.get('/v1/destinations');
+    const plans = await page.get(`/v1/destinations/${destinations.body.data[0].code}/plans`);
+    const quote = await page.post(
+      '/v1/quotes',
+      { offerId: plans.body.data[0].offerId },
+      { 'Idempotency-Key': newKey() },
+    );
+    expect(quote.status).toBe(201);
+    const checkoutKey = newKey();
+    const checkout = () =>
+      page.post(
+        '/v1/checkouts',
+        { quoteId: quote.body.data.id, locale: 'en', termsAccepted: true },
+        { 'Idempotency-Key': checkoutKey },
+      );
+
+    redis.pause();
+    const timings: number[] = [];
+    try {
+      for (let round = 0; round < 3; round += 1) {
+        timings.push(await refused(() => newSession(bff)));
+        timings.push(await refused(() => tally(page.get('/v1/destinations'))));
+        timings.push(await refused(() => tally(checkout())));
+      }
+      await eventually(async () => ((await readiness(bff)) === 503 ? true : undefined), 8_000);
+    } finally {
+      redis.resume();
+    }
+
+    await eventually(async () => ((await newSession(bff)).status === 201 ? true : undefined), 5_000);
+    // The refused attempts left nothing behind (no idempotency lock, no taken quote): the retry makes the checkout.
+    const created = await checkout();
+    expect(created.status, created.text).toBe(201);
+    const replay = await checkout();
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(replay.body.data.id).toBe(created.body.data.id);
+    await eventually(async () => ((await readiness(bff)) === 200 ? true : undefined), 8_000);
+    expectRefusalsLogged(bff, storeLogs);
+    console.info(`Redis frozen: ${timings.length} refusals, slowest ${Math.round(Math.max(...timings))} ms`);
+  }, 40_000);
+});
+
+describe('the Redis store while Redis is away', () => {
+  let redis: RunningRedis;
+  let store: Store;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    store = createRedisStore({ url: redis.url, keyPrefix: `late-${randomBytes(4).toString('hex')}:` });
+    expect(await store.insert('warm', 'up', 60_000)).toBe(true);
+  });
+  afterAll(async () => {
+    redis?.resume();
+    await store?.close();
+    await redis?.stop();
+  });
+
+  it('fails with StoreUnavailableError, and a write that reaches a frozen Redis late does not apply', async () => {
+    redis.pause();
+    try {
+      await expect(store.insert('late', 'value', 60_000)).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(store.increment('late-counter', 1, 60_000)).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(store.get('warm')).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect(await store.ping()).toBe(false);
+      // Redis receives the writes when it thaws, long after their callers gave up.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+    } finally {
+      redis.resume();
+    }
+    await eventually(async () => ((await store.ping()) ? true : undefined), 5_000);
+    expect(await store.get('late')).toBeNull();
+    expect((await store.increment('late-counter', 1, 60_000)).count).toBe(1);
+    expect(await store.get('warm')).toEqual({ value: 'up', version: 1 });
+  }, 20_000);
+
+  it('fails at once while Redis is gone', async () => {
+    await redis.stop();
+    try {
+      const started = performance.now();
+      await expect(store.insert('gone', 'value', 60_000)).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect(performance.now() - started).toBeLessThan(FAST_MS / 2);
+    } finally {
+      await redis.restart();
+    }
+    await eventually(async () => ((await store.ping()) ? true : undefined), 5_000);
+    expect(await store.insert('gone', 'value', 60_000)).toBe(true);
+  }, 20_000);
+});
