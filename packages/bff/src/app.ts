@@ -10,6 +10,7 @@ import type { ManageTokens } from './after-sale/manage-token';
 import type { CheckoutService } from './checkout/checkout-service';
 import type { BffConfig } from './config/config-schema';
 import { ApiError } from './errors';
+import type { PartnerFunding } from './funding/partner-funding';
 import { answerHeaders } from './http/answer';
 import type { AppEnv } from './http/app-env';
 import { createErrorHandler, createNotFoundHandler } from './http/error-handler';
@@ -40,6 +41,8 @@ export interface BffAppOptions {
   store: Store;
   signer: SessionSigner;
   checkouts: CheckoutService;
+  /** The partner's funding (`GET /v1/partner/account`). */
+  funding: PartnerFunding;
   afterSale: AfterSaleService;
   manageTokens: ManageTokens;
   logger: Logger;
@@ -134,6 +137,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
       store,
       idempotencyTtlMs: config.idempotencyTtlHours * 60 * 60 * 1000,
       afterSale: options.afterSale,
+      logger,
     }),
   );
   app.route('/', afterSaleRoutes({ afterSale: options.afterSale }));
@@ -141,11 +145,13 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
     '/',
     partnerRoutes({
       checkouts: options.checkouts,
+      funding: options.funding,
       widgets,
       store,
       afterSale: options.afterSale,
       manageTokens: options.manageTokens,
       idempotencyTtlMs: config.idempotencyTtlHours * 60 * 60 * 1000,
+      logger,
     }),
   );
   app.route('/', operationsRoutes({ widgets, store }));

@@ -14,6 +14,7 @@ import type { CheckoutRecord } from './checkout/checkout-record';
 import { type CheckoutService, createCheckoutService } from './checkout/checkout-service';
 import { type CheckoutWatch, createCheckoutWatch } from './checkout/checkout-watch';
 import type { LoadedConfig } from './config/load-config';
+import { createPartnerFunding, type PartnerFunding } from './funding/partner-funding';
 import type { AppEnv } from './http/app-env';
 import { requestScopedLogger } from './http/request-context';
 import type { Logger } from './logger';
@@ -54,6 +55,7 @@ export interface Bff {
   store: Store;
   signer: SessionSigner;
   checkouts: CheckoutService;
+  funding: PartnerFunding;
   afterSale: AfterSaleService;
   manageTokens: ManageTokens;
   webhookQueue: WebhookQueue;
@@ -107,9 +109,17 @@ export function createBff(options: CreateBffOptions): Bff {
     intervalMs: config.checkoutWatchSeconds * 1000,
     settle: (record) => emitWebhooks(null, record),
   });
+  const funding = createPartnerFunding({
+    store,
+    widgets,
+    logger: scopedLogger,
+    webhooks: webhookQueue,
+    accountFreshMs: config.accountCacheMs,
+  });
   const checkouts = createCheckoutService({
     store,
     logger: scopedLogger,
+    funding,
     secrets: createCheckoutSecrets(loaded.sessionSecret),
     statusCacheMs: config.statusCacheMs,
     async observer(before: CheckoutRecord | null, after: CheckoutRecord) {
@@ -126,6 +136,14 @@ export function createBff(options: CreateBffOptions): Bff {
           cause: String(error),
         });
       }
+      // A hold whose release is lost here stays until it expires: it can hold back a sale, never over-promise.
+      await funding.observe(before, after).catch((error: unknown) => {
+        scopedLogger.warn('a checkout hold could not follow its status', {
+          checkoutId: after.id,
+          status: after.status,
+          cause: String(error),
+        });
+      });
     },
   });
   const webhookSender = createWebhookSender({
@@ -143,6 +161,7 @@ export function createBff(options: CreateBffOptions): Bff {
     store,
     signer,
     checkouts,
+    funding,
     afterSale,
     manageTokens,
     logger,
@@ -162,6 +181,7 @@ export function createBff(options: CreateBffOptions): Bff {
     store,
     signer,
     checkouts,
+    funding,
     afterSale,
     manageTokens,
     webhookQueue,

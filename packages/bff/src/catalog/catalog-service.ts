@@ -18,6 +18,7 @@ import type {
   WidgetBrand,
 } from '@esim-embed/shared';
 import { ApiError } from '../errors';
+import { singleOrderLimit } from '../funding/funding-decision';
 import type { Logger } from '../logger';
 import type { UpstreamClient } from '../upstream/upstream-client';
 import { resolveWidgetBrand, type WidgetBrandOverrides } from './brand';
@@ -122,6 +123,8 @@ interface LocaleViews {
 /** Everything one refresh produces. */
 interface CatalogState {
   snapshot: CatalogSnapshot;
+  /** The account's single-order limit in the settlement currency: offers above it are not sold. */
+  maxWholesaleMinor: number | null;
   index: ReadonlyMap<string, DestinationOffers>;
   settlement: Settlement;
   account: Account | null;
@@ -174,9 +177,12 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
       }
       return retail;
     };
+    const maxWholesaleMinor = singleOrderLimit(account, settlement.currency);
+    const sameOffers = snapshot === previous?.snapshot && maxWholesaleMinor === previous.maxWholesaleMinor;
     return {
       snapshot,
-      index: snapshot === previous?.snapshot ? previous.index : indexByDestination(snapshot),
+      maxWholesaleMinor,
+      index: sameOffers ? previous.index : indexByDestination(snapshot, maxWholesaleMinor),
       settlement,
       account,
       brand: resolveWidgetBrand({
@@ -187,7 +193,7 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
         logger,
       }),
       price,
-      digest: digestOf(snapshot, rule, settlement),
+      digest: digestOf(snapshot, rule, settlement, maxWholesaleMinor),
       views: new Map(),
     };
   }
@@ -257,6 +263,11 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
       const offer = state.snapshot.offerById.get(offerId);
       const product = offer && state.snapshot.productById.get(offer.productId);
       if (!offer || !product) throw new ApiError('offer_not_found', { params: { offerId } });
+      if (state.maxWholesaleMinor !== null && offer.price.amountMinor > state.maxWholesaleMinor) {
+        throw new ApiError('order_limit_exceeded', {
+          params: { stage: 'before_payment', limit: 'single_order' },
+        });
+      }
       return projectPlan(offer, product, locale, state.price);
     },
     async quotedPlan(quote, locale) {
@@ -308,9 +319,22 @@ function digest(text: string): string {
 }
 
 /** What the traveller's views depend on besides the locale: any change gives new ETags. */
-function digestOf(snapshot: CatalogSnapshot, rule: PricingRule, settlement: Settlement): string {
+function digestOf(
+  snapshot: CatalogSnapshot,
+  rule: PricingRule,
+  settlement: Settlement,
+  maxWholesaleMinor: number | null,
+): string {
   const hash = createHash('sha256');
-  hash.update(JSON.stringify([snapshot.catalogVersion, rule, settlement.currency, settlement.wholeRubOnly]));
+  hash.update(
+    JSON.stringify([
+      snapshot.catalogVersion,
+      rule,
+      settlement.currency,
+      settlement.wholeRubOnly,
+      maxWholesaleMinor,
+    ]),
+  );
   for (const offer of snapshot.offers) {
     hash.update(
       `|${offer.id}:${offer.pricingVersion}:${offer.price.amountMinor}:${offer.recommendedRetail.amountMinor}`,

@@ -32,9 +32,14 @@ export interface DestinationOffers {
 }
 
 /** Groups a snapshot's offers by destination code (the product's `country.iso`, upper-cased). */
-export function indexByDestination(snapshot: CatalogSnapshot): ReadonlyMap<string, DestinationOffers> {
+export function indexByDestination(
+  snapshot: CatalogSnapshot,
+  maxWholesaleMinor: number | null = null,
+): ReadonlyMap<string, DestinationOffers> {
   const index = new Map<string, { code: string; product: Product; offers: Offer[] }>();
   for (const offer of snapshot.offers) {
+    // An offer above the account's single-order limit would be refused at the order: never offered.
+    if (maxWholesaleMinor !== null && offer.price.amountMinor > maxWholesaleMinor) continue;
     const product = snapshot.productById.get(offer.productId);
     if (!product) continue;
     const code = product.country.iso.toUpperCase();

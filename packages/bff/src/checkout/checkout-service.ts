@@ -22,6 +22,7 @@ import type {
 import { ApiErrorCodeSchema } from '@esim-embed/shared';
 import { assertManagesEsim, type ManageClaims } from '../after-sale/manage-token';
 import { ApiError } from '../errors';
+import type { PartnerFunding } from '../funding/partner-funding';
 import type { Logger } from '../logger';
 import { enforceLimit } from '../security/rate-limit';
 import type { SessionClaims } from '../security/session-token';
@@ -64,13 +65,19 @@ export interface CheckoutServiceOptions {
   resumeIntervalMs?: number;
   /** Hears every checkout status change that was written (webhooks, the background watch). */
   observer?: CheckoutObserver;
+  /** Checks and holds the partner's funding before a checkout exists (absent: no funding check). */
+  funding?: PartnerFunding;
   now?: () => number;
 }
 
 /** The sale's operations, called by the widget and partner routes. */
 export interface CheckoutService {
   createQuote(caller: SessionCaller, body: CreateQuoteRequest, idempotencyKey: string): Promise<Quote>;
-  createCheckout(caller: SessionCaller, body: CreateCheckoutRequest): Promise<CreatedCheckout>;
+  /**
+   * The checkout of a quote. `id` is chosen with the create's idempotency key: a retry that took the key over
+   * from a lost holder passes the same id and resumes that checkout (written if missing, placement carried on).
+   */
+  createCheckout(caller: SessionCaller, body: CreateCheckoutRequest, id: string): Promise<CreatedCheckout>;
   readCheckout(caller: SessionCaller, id: string, clientSecret: string | undefined): Promise<Checkout>;
   /** The traveller abandons a checkout that awaits payment (the holder of the client secret). */
   cancelCheckout(caller: SessionCaller, id: string, clientSecret: string | undefined): Promise<Checkout>;
@@ -136,10 +143,12 @@ export function toPartnerCheckout(record: CheckoutRecord): PartnerCheckout {
 
 const hash = (value: string) => createHash('sha256').update(value).digest('base64url').slice(0, 32);
 const newId = (prefix: string) => `${prefix}_${randomBytes(16).toString('base64url')}`;
+/** A new checkout id (chosen before the create does anything, so a retry can resume it). */
+export const newCheckoutId = () => newId('chk');
 
 /** The {@link CheckoutService}. */
 export function createCheckoutService(options: CheckoutServiceOptions): CheckoutService {
-  const { store, logger, secrets, statusCacheMs } = options;
+  const { store, logger, secrets, statusCacheMs, funding } = options;
   const now = options.now ?? Date.now;
   const repository: CheckoutRepository = createCheckoutRepository(store, options.observer);
   const sync = createCheckoutSync({
@@ -199,6 +208,23 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
       }
     }
     throw new ApiError('idempotency_conflict', { status: 409, params: { reason: 'in_progress' } });
+  }
+
+  /**
+   * A new (or resumed) checkout as its create answers it: a `direct` one with its order placed, or still
+   * `placing` when another worker holds the placement or the upstream asked to wait.
+   */
+  async function placed(record: CheckoutRecord, widget: WidgetRuntime): Promise<CreatedCheckout> {
+    const current = record.mode === 'direct' ? (await place(record.id, widget)).record : record;
+    if (current.status === 'failed' && current.failure !== null) {
+      // The upstream refused the order outright (price_changed, insufficient_balance, …): nothing was sold,
+      // so the create answers that refusal and the widget can re-quote or explain.
+      const code = ApiErrorCodeSchema.safeParse(current.failure.code);
+      throw new ApiError(code.success ? code.data : 'internal', {
+        params: { checkoutId: record.id, retryable: current.failure.retryable },
+      });
+    }
+    return { ...toCheckout(current), clientSecret: secrets.secretFor(record.id) };
   }
 
   async function readyOrder(stored: Stored<CheckoutRecord>, widget: WidgetRuntime) {
@@ -299,7 +325,7 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
       };
     },
 
-    async createCheckout(caller, body) {
+    async createCheckout(caller, body, id) {
       const { claims, widget } = caller;
       const config = widget.config;
       if (config.emailRequired && body.email === undefined) {
@@ -312,25 +338,55 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
       if (quote.record.esimId !== null)
         assertManagesEsim(caller.manage, caller.widget.config, quote.record.esimId);
       const time = now();
-      if (Date.parse(quote.record.expiresAt) <= time) throw new ApiError('quote_expired');
-      if (quote.record.checkoutId !== null) throw new ApiError('quote_consumed');
-      await enforceLimit(store, {
-        name: `checkouts:${claims.sid}`,
-        limit: config.limits.checkoutsPerSession,
-        windowMs: SESSION_QUOTA_WINDOW_MS,
-      });
-
-      const id = newId('chk');
-      // The spend is counted before the quote is taken: a checkout over a cap leaves the quote unused.
-      const giveBackSpend = await reserveSpend(caller, quote.record.wholesale);
-      // One checkout per quote: taken by compare-and-set, so a double submit with two keys gets quote_consumed.
-      const quoteTtl = Math.max(0, Date.parse(quote.record.expiresAt) - time) + QUOTE_GRACE_MS;
-      if (!(await repository.updateQuote(quote, { ...quote.record, checkoutId: id }, quoteTtl))) {
-        await giveBackSpend();
-        throw new ApiError('quote_consumed');
-      }
-
+      const quoteExpired = Date.parse(quote.record.expiresAt) <= time;
       const paymentDeadline = time + config.paymentWindowMinutes * 60_000;
+      // The quote's price holds until its expiry: a payment awaited longer could not be honoured.
+      const expiresAt = new Date(Math.min(paymentDeadline, Date.parse(quote.record.expiresAt))).toISOString();
+      const status = config.checkoutMode === 'direct' ? 'placing' : 'awaiting_payment';
+      // A retry whose key was taken over from a lost holder (see http/idempotency.ts) finds the quote taken by
+      // this very checkout id: it resumes that checkout instead of hearing quote_consumed.
+      let resumed = quote.record.checkoutId === id;
+      if (!resumed) {
+        if (quoteExpired) throw new ApiError('quote_expired');
+        if (quote.record.checkoutId !== null) throw new ApiError('quote_consumed');
+        await enforceLimit(store, {
+          name: `checkouts:${claims.sid}`,
+          limit: config.limits.checkoutsPerSession,
+          windowMs: SESSION_QUOTA_WINDOW_MS,
+        });
+        // Before anyone is asked to pay: the partner's account must fund the order, less what others hold.
+        await funding?.hold(widget, id, quote.record.wholesale, funding.holdUntil({ status, expiresAt }));
+        // The spend is counted before the quote is taken: a checkout over a cap leaves the quote unused.
+        const giveBackSpend = await reserveSpend(caller, quote.record.wholesale).catch(
+          async (error: unknown) => {
+            await funding?.release(widget, id);
+            throw error;
+          },
+        );
+        // One checkout per quote: taken by compare-and-set, so a double submit with two keys gets quote_consumed.
+        const quoteTtl = Math.max(0, Date.parse(quote.record.expiresAt) - time) + QUOTE_GRACE_MS;
+        if (!(await repository.updateQuote(quote, { ...quote.record, checkoutId: id }, quoteTtl))) {
+          await giveBackSpend();
+          // Taken meanwhile by a stalled holder of this same key (same id, same funding hold): resume with it.
+          resumed = (await repository.getQuote(body.quoteId))?.record.checkoutId === id;
+          if (!resumed) {
+            await funding?.release(widget, id);
+            throw new ApiError('quote_consumed');
+          }
+        }
+      }
+      const existing = resumed ? await repository.getCheckout(id) : null;
+      if (existing !== null) {
+        logger.warn('checkout create resumed', {
+          checkoutId: id,
+          widgetId: config.id,
+          status: existing.record.status,
+        });
+        return await placed(existing.record, widget);
+      }
+      // A holder lost between taking the quote and writing the checkout: this retry writes it.
+      if (resumed && quoteExpired) throw new ApiError('quote_expired');
+
       const createdAt = new Date(time).toISOString();
       const record: CheckoutRecord = {
         id,
@@ -341,7 +397,7 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
         mode: config.checkoutMode,
         kind: quote.record.kind,
         esimId: quote.record.esimId,
-        status: config.checkoutMode === 'direct' ? 'placing' : 'awaiting_payment',
+        status,
         upstreamQuoteId: quote.record.upstreamQuoteId,
         amount: quote.record.price,
         wholesale: quote.record.wholesale,
@@ -353,23 +409,14 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
         order: null,
         placement: { attempts: 0, leaseUntil: null },
         syncedAt: null,
-        // The quote's price holds until its expiry: a payment awaited longer could not be honoured.
-        expiresAt: new Date(Math.min(paymentDeadline, Date.parse(quote.record.expiresAt))).toISOString(),
+        expiresAt,
         createdAt,
         updatedAt: createdAt,
       };
       if (!(await repository.insertCheckout(record))) throw new ApiError('internal');
+      if (resumed) logger.warn('checkout create resumed: written after its holder was lost', { checkoutId: id });
       logger.info('checkout created', { checkoutId: id, widgetId: config.id, mode: record.mode });
-      const current = record.mode === 'direct' ? (await place(id, widget)).record : record;
-      if (current.status === 'failed' && current.failure !== null) {
-        // The upstream refused the order outright (price_changed, insufficient_balance, …): nothing was sold,
-        // so the create answers that refusal and the widget can re-quote or explain.
-        const code = ApiErrorCodeSchema.safeParse(current.failure.code);
-        throw new ApiError(code.success ? code.data : 'internal', {
-          params: { checkoutId: id, retryable: current.failure.retryable },
-        });
-      }
-      return { ...toCheckout(current), clientSecret: secrets.secretFor(id) };
+      return await placed(record, widget);
     },
 
     async readCheckout(caller, id, clientSecret) {

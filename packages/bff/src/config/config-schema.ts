@@ -93,6 +93,11 @@ export const WidgetConfigSchema = z
     webhookUrl: z.url({ protocol: /^https?$/ }).optional(),
     /** The environment variable holding the webhook signing secret (required with `webhookUrl`). */
     webhookSecretEnv: EnvNameSchema.optional(),
+    /**
+     * Below this spendable balance (the account's available balance less what open checkouts hold) the widget's
+     * webhook receives `account.balance_low`, once per crossing. In the account's settlement currency.
+     */
+    lowBalanceThreshold: NonNegativeMoneySchema.optional(),
     pricing: PricingRuleSchema.default(DEFAULT_PRICING_RULE),
     brand: BrandOverridesSchema.default({}),
     defaultLocale: LocaleSchema.default('en'),
@@ -195,6 +200,11 @@ export const BffConfigSchema = z
     idempotencyTtlHours: z.int().min(1).max(72).default(24),
     /** How long a checkout's status may be served from the store before the upstream order is read again. */
     statusCacheMs: z.int().min(0).max(60_000).default(1_000),
+    /**
+     * How long the partner's account (balance, limits, status) read for the funding check is used before it is
+     * read again; it is read again at once after an order this instance placed.
+     */
+    accountCacheMs: z.int().min(0).max(60_000).default(5_000),
     /** How often the catalog is refreshed in the background. */
     catalogRefreshSeconds: z.int().min(10).max(86_400).default(300),
     /** How often moving checkouts are read from the upstream when nobody polls them (webhooks see every change). */

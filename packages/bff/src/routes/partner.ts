@@ -1,6 +1,7 @@
 /**
  * @module
- * The partner server's API: `GET /v1/partner/checkouts/{id}`, `POST …/confirm` (the partner took the
+ * The partner server's API: `GET /v1/partner/account` (its balance, what open checkouts hold, its limits),
+ * `GET /v1/partner/checkouts/{id}`, `POST …/confirm` (the partner took the
  * payment: place the order) and `POST …/cancel`; after the sale, manage links for an eSIM it sold (and their
  * revocation), the eSIM's view, and help requests (cancellation, refund, reissue) with their status. Authenticated by the widget's partner secret in
  * `X-Partner-Secret`, compared in constant time; never callable from a browser (no CORS).
@@ -22,11 +23,13 @@ import type { ManageTokens } from '../after-sale/manage-token';
 import { widgetsForPartnerSecret } from '../checkout/checkout-access';
 import type { CheckoutService } from '../checkout/checkout-service';
 import { ApiError } from '../errors';
+import type { PartnerFunding } from '../funding/partner-funding';
 import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import { idempotency } from '../http/idempotency';
 import { readJsonBody } from '../http/json-body';
 import { annotateRequest } from '../http/request-context';
+import type { Logger } from '../logger';
 import { enforceLimit } from '../security/rate-limit';
 import type { Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
@@ -34,11 +37,14 @@ import { allowedMethods } from './route-table';
 
 export interface PartnerRoutesOptions {
   checkouts: CheckoutService;
+  funding: PartnerFunding;
   widgets: ReadonlyMap<string, WidgetRuntime>;
   store: Store;
   afterSale: AfterSaleService;
   manageTokens: ManageTokens;
   idempotencyTtlMs: number;
+  /** Hears idempotent creates taken over from a lost holder. */
+  logger: Logger;
 }
 
 /** Wrong partner secrets one client IP may send per minute before it is refused outright. */
@@ -100,6 +106,21 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
   };
   app.use('/v1/partner/*', requirePartner);
 
+  app.get('/v1/partner/account', async function readPartnerAccount(c) {
+    const widgets = c.get('partnerWidgets');
+    const widgetId = c.req.query('widgetId');
+    // A secret that opens several widgets names the one whose account it asks for.
+    const widget =
+      widgetId === undefined && widgets.size === 1 ? [...widgets.values()][0] : widgets.get(widgetId ?? '');
+    if (widget === undefined) {
+      throw new ApiError('validation_failed', {
+        params: { field: 'widgetId', reason: widgetId === undefined ? 'required' : 'unknown' },
+      });
+    }
+    const account = await options.funding.account(widget);
+    return answerJson(c, { data: account, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+  });
+
   app.get('/v1/partner/checkouts/:id', async function readPartnerCheckout(c) {
     const checkout = await options.checkouts.partnerRead(c.get('partnerWidgets'), checkoutId(c));
     return answerJson(c, { data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
@@ -153,6 +174,7 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
         `partner:${createHash('sha256')
           .update(c.req.header(PARTNER_SECRET_HEADER) ?? '')
           .digest('base64url')}`,
+      logger: options.logger,
     }),
     async function createPartnerActionRequest(c) {
       const id = esimId(c);

@@ -21,6 +21,7 @@ import {
   EsimViewResponseSchema,
   InstallationResponseSchema,
   ManageLinkResponseSchema,
+  PartnerAccountResponseSchema,
   PartnerActionRequestResponseSchema,
   PartnerCheckoutResponseSchema,
   PlansResponseSchema,
@@ -159,6 +160,15 @@ export const ROUTES: readonly RouteSpec[] = [
     auth: 'session+manage',
     status: 200,
     response: EsimInstallationViewResponseSchema,
+  },
+  {
+    method: 'GET',
+    path: '/v1/partner/account',
+    summary:
+      'The partner’s money: balance, what open checkouts hold, what new ones may still spend, limits (?widgetId= when the secret opens several widgets).',
+    auth: 'partner',
+    status: 200,
+    response: PartnerAccountResponseSchema,
   },
   {
     method: 'GET',

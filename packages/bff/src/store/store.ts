@@ -66,4 +66,8 @@ export const STORE_KEYS = {
   webhookQueue: () => 'webhook-queue',
   /** The ids of the checkouts still moving, watched in the background so every change is observed. */
   checkoutWatch: () => 'checkout-watch',
+  /** What this BFF promised out of one upstream account's balance to open checkouts (the reservation ledger). */
+  fundingLedger: (account: string) => `funding-ledger:${account}`,
+  /** Set while one widget's spendable balance is below its `account.balance_low` threshold. */
+  balanceLow: (widgetId: string) => `balance-low:${widgetId}`,
 } as const;

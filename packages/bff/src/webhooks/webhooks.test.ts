@@ -4,9 +4,7 @@
  * sandbox's own order progression drives the events while nobody polls; the signature is checked with the
  * very code docs/webhooks.md gives partners; an event that never gets through is given up after the span.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
 import {
   type CheckoutWebhookEvent,
   CheckoutWebhookEventSchema,
@@ -30,72 +28,17 @@ import {
   startStack,
   testConfig,
 } from '../testing/stack';
+import { startReceiver, verifyEsimWebhook, type WebhookReceiver } from '../testing/webhook-receiver';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { createWebhookQueue } from './webhook-queue';
 import { createWebhookSender, webhookBackoffMs } from './webhook-sender';
-
-/**
- * The verifying snippet of docs/webhooks.md, as a partner would paste it (typed). Keep the two identical.
- */
-function verifyEsimWebhook(
-  secret: string,
-  signatureHeader: string | undefined,
-  rawBody: string,
-  nowSeconds = Date.now() / 1000,
-  toleranceSeconds = 300,
-): boolean {
-  const parts = Object.fromEntries(
-    String(signatureHeader ?? '')
-      .split(',')
-      .map((part) => {
-        const i = part.indexOf('=');
-        return [part.slice(0, i).trim(), part.slice(i + 1).trim()];
-      }),
-  );
-  const timestamp = Number(parts.t);
-  const given = Buffer.from(parts.v1 ?? '', 'hex');
-  if (!Number.isInteger(timestamp) || given.length !== 32) return false;
-  if (Math.abs(nowSeconds - timestamp) > toleranceSeconds) return false;
-  const expected = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest();
-  return timingSafeEqual(expected, given);
-}
-
-/** A partner's webhook endpoint: records every request, fails the first `failFirst` with 500. */
-interface Receiver {
-  url: string;
-  received: { headers: IncomingHttpHeaders; body: string; answered: number }[];
-  failFirst: number;
-  close(): Promise<void>;
-}
-
-async function startReceiver(failFirst: number): Promise<Receiver> {
-  const receiver: Partial<Receiver> & { received: Receiver['received']; failFirst: number } = {
-    received: [],
-    failFirst,
-  };
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const answered = receiver.received.length < receiver.failFirst ? 500 : 200;
-      receiver.received.push({ headers: request.headers, body: Buffer.concat(chunks).toString(), answered });
-      response.writeHead(answered).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return Object.assign(receiver, {
-    url: `http://127.0.0.1:${port}/hooks/esim`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  }) as Receiver;
-}
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
 /** The sender's clock runs ahead of the wall clock by this much (to make retries due without waiting). */
 let clockOffsetMs = 0;
 const senderNow = () => Date.now() + clockOffsetMs;
 
-let receiver: Receiver;
+let receiver: WebhookReceiver;
 let stack: Stack;
 beforeAll(async () => {
   receiver = await startReceiver(2);

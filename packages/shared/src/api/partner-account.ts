@@ -22,6 +22,12 @@ export const PartnerAccountSchema = z.strictObject({
   heldByCheckouts: NonNegativeMoneySchema,
   /** How many open checkouts hold that amount. */
   openCheckouts: z.int().min(0),
+  /**
+   * Wholesale of the orders this BFF placed this calendar month (UTC). The monthly limit is checked against
+   * this plus what is held; orders placed through other channels are not seen here, and the upstream still
+   * refuses them at the order.
+   */
+  placedThisMonth: NonNegativeMoneySchema,
   /** What new checkouts may still promise: `availableBalance − heldByCheckouts`. */
   spendable: MoneySchema,
   limits: z.strictObject({
