@@ -2,7 +2,8 @@
  * @module
  * The composition root: from a loaded config to a running BFF — one upstream client and one catalog
  * service per widget, the store, the session signer, the checkout service, the after-sale service (manage
- * tokens, my eSIM), the webhook queue with its sender, the background checkout watch, and the app.
+ * tokens, my eSIM), the webhook queue with its sender, the background checkout watch, the reconciliation of
+ * upstream orders with checkouts, and the app.
  */
 import type { Hono } from 'hono';
 import { type AfterSaleService, createAfterSaleService } from './after-sale/after-sale-service';
@@ -10,9 +11,10 @@ import { createManageTokens, type ManageTokens } from './after-sale/manage-token
 import { createBffApp } from './app';
 import { createCatalogService } from './catalog/catalog-service';
 import { createCheckoutSecrets } from './checkout/checkout-access';
-import type { CheckoutRecord } from './checkout/checkout-record';
+import { type CheckoutRecord, createCheckoutRepository } from './checkout/checkout-record';
 import { type CheckoutService, createCheckoutService } from './checkout/checkout-service';
 import { type CheckoutWatch, createCheckoutWatch } from './checkout/checkout-watch';
+import { createOrderReconciliation, type OrderReconciliation } from './checkout/order-reconciliation';
 import type { LoadedConfig } from './config/load-config';
 import { createPartnerFunding, type PartnerFunding } from './funding/partner-funding';
 import type { AppEnv } from './http/app-env';
@@ -61,6 +63,7 @@ export interface Bff {
   webhookQueue: WebhookQueue;
   webhookSender: WebhookSender;
   checkoutWatch: CheckoutWatch;
+  orderReconciliation: OrderReconciliation;
   close(): Promise<void>;
 }
 
@@ -116,35 +119,44 @@ export function createBff(options: CreateBffOptions): Bff {
     webhooks: webhookQueue,
     accountFreshMs: config.accountCacheMs,
   });
+  /** Hears every checkout status change that was written, by a sale or by reconciliation. */
+  async function observeCheckout(before: CheckoutRecord | null, after: CheckoutRecord) {
+    // The change is already written: a store hiccup here must not fail the sale that caused it. The events
+    // are queued before a finished checkout leaves the watch list: if queueing fails, the checkout stays on
+    // it and the watch queues them again (same event ids) before it lets the checkout go.
+    try {
+      await emitWebhooks(before, after);
+      await checkoutWatch.track(after);
+    } catch (error) {
+      scopedLogger.error('a checkout change could not be queued for webhooks or the watch', {
+        checkoutId: after.id,
+        status: after.status,
+        cause: String(error),
+      });
+    }
+    // A hold whose release is lost here stays until it expires: it can hold back a sale, never over-promise.
+    await funding.observe(before, after).catch((error: unknown) => {
+      scopedLogger.warn('a checkout hold could not follow its status', {
+        checkoutId: after.id,
+        status: after.status,
+        cause: String(error),
+      });
+    });
+  }
   const checkouts = createCheckoutService({
     store,
     logger: scopedLogger,
     funding,
     secrets: createCheckoutSecrets(loaded.sessionSecret),
     statusCacheMs: config.statusCacheMs,
-    async observer(before: CheckoutRecord | null, after: CheckoutRecord) {
-      // The change is already written: a store hiccup here must not fail the sale that caused it. The events
-      // are queued before a finished checkout leaves the watch list: if queueing fails, the checkout stays on
-      // it and the watch queues them again (same event ids) before it lets the checkout go.
-      try {
-        await emitWebhooks(before, after);
-        await checkoutWatch.track(after);
-      } catch (error) {
-        scopedLogger.error('a checkout change could not be queued for webhooks or the watch', {
-          checkoutId: after.id,
-          status: after.status,
-          cause: String(error),
-        });
-      }
-      // A hold whose release is lost here stays until it expires: it can hold back a sale, never over-promise.
-      await funding.observe(before, after).catch((error: unknown) => {
-        scopedLogger.warn('a checkout hold could not follow its status', {
-          checkoutId: after.id,
-          status: after.status,
-          cause: String(error),
-        });
-      });
-    },
+    observer: observeCheckout,
+  });
+  const orderReconciliation = createOrderReconciliation({
+    store,
+    widgets,
+    repository: createCheckoutRepository(store, observeCheckout),
+    queue: webhookQueue,
+    logger: scopedLogger,
   });
   const webhookSender = createWebhookSender({
     queue: webhookQueue,
@@ -174,6 +186,7 @@ export function createBff(options: CreateBffOptions): Bff {
   if (options.startWorkers !== false) {
     webhookSender.start();
     checkoutWatch.start(checkouts, widgets);
+    orderReconciliation.start();
   }
   return {
     app,
@@ -187,9 +200,11 @@ export function createBff(options: CreateBffOptions): Bff {
     webhookQueue,
     webhookSender,
     checkoutWatch,
+    orderReconciliation,
     async close() {
       webhookSender.close();
       checkoutWatch.close();
+      orderReconciliation.close();
       checkouts.close();
       for (const widget of widgets.values()) widget.catalog.close();
       await Promise.all([...widgets.values()].map((widget) => widget.upstream.close()));

@@ -9,7 +9,7 @@ import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { CheckoutRecord, CheckoutRepository, Stored } from './checkout-record';
-import { createOrderPlacement, type PlacementTarget, withOrder } from './order-placement';
+import { createOrderPlacement, PLACEMENT_LEASE_MS, type PlacementTarget, withOrder } from './order-placement';
 
 export interface CheckoutSyncOptions {
   repository: CheckoutRepository;
@@ -34,7 +34,7 @@ export interface CheckoutSync {
 /** The {@link CheckoutSync} of one BFF instance. */
 export function createCheckoutSync(options: CheckoutSyncOptions): CheckoutSync {
   const { repository, logger, statusCacheMs, now } = options;
-  const placement = createOrderPlacement({ repository, logger, leaseMs: 60_000, now });
+  const placement = createOrderPlacement({ repository, logger, leaseMs: PLACEMENT_LEASE_MS, now });
   /** Status refreshes in flight on this instance, so many pollers share one upstream read. */
   const refreshing = new Map<string, Promise<Stored<CheckoutRecord>>>();
 

@@ -1,14 +1,17 @@
 /**
  * @module
  * Exactly one upstream order per checkout. The order is created with an `Idempotency-Key` derived from the
- * checkout id and `externalRef` = the checkout id; one worker at a time holds a lease (taken by
- * compare-and-set) to call the upstream; after a timeout or any unclear failure the orders under the
- * checkout's `externalRef` are looked up before anything is tried again. A double click, a retry, a second
- * instance or a crash between "sent" and "answered" therefore never produces a second order or loses one.
+ * checkout id and `externalRef` = the checkout id; one worker at a time holds a short lease (taken by
+ * compare-and-set, renewed by a heartbeat while the upstream call runs) to call the upstream; after a timeout
+ * or any unclear failure the orders under the checkout's `externalRef` are looked up before anything is tried
+ * again. A double click, a retry, a second instance or a crash between "sent" and "answered" therefore never
+ * produces a second order or loses one: the lease of a dead worker runs out within seconds and another
+ * instance finishes the placement under the same key.
  */
 import type { CreateOrderRequest, Order } from '@esim-embed/shared';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
+import { startLeaseHeartbeat } from '../store/lease-heartbeat';
 import type { UpstreamClient } from '../upstream/upstream-client';
 import type { CheckoutRecord, CheckoutRepository, Stored } from './checkout-record';
 import { checkoutStatusFor, failureFor, orderFailure } from './order-status';
@@ -27,6 +30,9 @@ const TRANSIENT_CODES = new Set(['upstream_unavailable', 'internal', 'rate_limit
  */
 export const MAX_PLACEMENT_ATTEMPTS = 8;
 
+/** How long a placement worker's hold lasts without a heartbeat: a dead worker is replaced this soon. */
+export const PLACEMENT_LEASE_MS = 5_000;
+
 /** The pause before the next attempt after `attempts` postponed ones: 1 s, 2 s, 4 s … at most 30 s. */
 export function placementBackoffMs(attempts: number): number {
   return Math.min(30_000, 1_000 * 2 ** Math.max(0, attempts - 1));
@@ -35,7 +41,7 @@ export function placementBackoffMs(attempts: number): number {
 export interface OrderPlacementOptions {
   repository: CheckoutRepository;
   logger: Logger;
-  /** How long one worker may hold a checkout's placement (longer than an upstream call with its retries). */
+  /** How long one worker's hold on a checkout's placement lasts between heartbeats. */
   leaseMs: number;
   now?: () => number;
 }
@@ -77,6 +83,8 @@ export interface OrderPlacement {
 export function createOrderPlacement(options: OrderPlacementOptions): OrderPlacement {
   const { repository, logger, leaseMs } = options;
   const now = options.now ?? Date.now;
+  // Three beats per lease: one slow renewal does not yet let another instance in.
+  const heartbeatMs = Math.floor(leaseMs * 0.3);
 
   async function load(id: string): Promise<Stored<CheckoutRecord>> {
     const stored = await repository.getCheckout(id);
@@ -102,7 +110,16 @@ export function createOrderPlacement(options: OrderPlacementOptions): OrderPlace
   }
 
   async function findExisting(upstream: UpstreamClient, checkoutId: string): Promise<Order | undefined> {
-    const orders = await upstream.findOrdersByExternalRef(checkoutId);
+    const listed = await upstream.findOrdersByExternalRef(checkoutId);
+    // The `externalRef` filter is our assumption, not the contract's: an upstream that ignores it lists other
+    // checkouts' orders, and adopting one of those would hand this traveller someone else's eSIM.
+    const orders = listed.filter((order) => order.externalRef === checkoutId);
+    if (orders.length < listed.length) {
+      logger.warn('the upstream listed orders of other references for an externalRef lookup', {
+        checkoutId,
+        ignored: listed.length - orders.length,
+      });
+    }
     if (orders.length > 1) {
       // Never expected (every attempt carries the same Idempotency-Key): loud, so that it is looked at.
       logger.error('more than one upstream order for one checkout', {
@@ -113,11 +130,13 @@ export function createOrderPlacement(options: OrderPlacementOptions): OrderPlace
     return [...orders].sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
   }
 
-  async function attempt(
-    leased: Stored<CheckoutRecord>,
-    target: PlacementTarget,
-  ): Promise<Stored<CheckoutRecord>> {
-    const record = leased.record;
+  /** What one call of the upstream came to. */
+  type Outcome =
+    | { kind: 'order'; order: Order }
+    | { kind: 'postpone'; code: string }
+    | { kind: 'fail'; code: string };
+
+  async function callUpstream(record: CheckoutRecord, target: PlacementTarget): Promise<Outcome> {
     const body: CreateOrderRequest = {
       quoteId: record.upstreamQuoteId,
       externalRef: record.id,
@@ -125,52 +144,80 @@ export function createOrderPlacement(options: OrderPlacementOptions): OrderPlace
       recipient:
         record.email === null ? { locale: record.locale } : { email: record.email, locale: record.locale },
     };
-    let order: Order | undefined;
-    let failureCode: string | undefined;
     try {
-      // A previous attempt may have reached the upstream before it timed out or this process died.
-      if (record.placement.attempts > 1) order = await findExisting(target.upstream, record.id);
-      order ??= await target.upstream.createOrder(body, { idempotencyKey: orderIdempotencyKey(record.id) });
+      // A previous attempt may have reached the upstream before it timed out or its worker died.
+      const found =
+        record.placement.attempts > 1 ? await findExisting(target.upstream, record.id) : undefined;
+      const order =
+        found ??
+        (await target.upstream.createOrder(body, { idempotencyKey: orderIdempotencyKey(record.id) }));
+      return { kind: 'order', order };
     } catch (error) {
       const code = error instanceof ApiError ? error.code : 'internal';
       // Whatever went wrong, the order may exist now: look before deciding.
       let known = true;
-      order = await findExisting(target.upstream, record.id).catch(() => {
+      const order = await findExisting(target.upstream, record.id).catch(() => {
         known = false;
         return undefined;
       });
-      if (order === undefined) {
-        const transient = TRANSIENT_CODES.has(code);
-        // Give up only when the upstream said that there is no order: an unanswered lookup may hide one.
-        if (transient && (!known || record.placement.attempts < MAX_PLACEMENT_ATTEMPTS)) {
-          const retryAt = now() + placementBackoffMs(record.placement.attempts);
-          logger.warn('order placement postponed', {
-            checkoutId: record.id,
-            code,
-            attempt: record.placement.attempts,
-          });
-          return await save(leased, (latest) => ({
-            ...latest,
-            placement: { ...latest.placement, leaseUntil: retryAt },
-          }));
-        }
-        failureCode = transient ? 'upstream_unavailable' : code;
+      if (order !== undefined) return { kind: 'order', order };
+      const transient = TRANSIENT_CODES.has(code);
+      // Give up only when the upstream said that there is no order: an unanswered lookup may hide one.
+      if (transient && (!known || record.placement.attempts < MAX_PLACEMENT_ATTEMPTS)) {
+        return { kind: 'postpone', code };
       }
+      return { kind: 'fail', code: transient ? 'upstream_unavailable' : code };
     }
-    const time = now();
-    if (order !== undefined) {
-      const placed = order;
+  }
+
+  async function attempt(
+    leased: Stored<CheckoutRecord>,
+    target: PlacementTarget,
+  ): Promise<Stored<CheckoutRecord>> {
+    const record = leased.record;
+    // The lease is short so that a dead worker is replaced within seconds; while this one is alive and waiting
+    // for the upstream (timeouts and retries take longer than the lease), the heartbeat keeps it.
+    let holding = leased;
+    const heartbeat = startLeaseHeartbeat(async () => {
+      const latest = holding.record;
+      const renewed = await repository.updateCheckout(holding, {
+        ...latest,
+        placement: { ...latest.placement, leaseUntil: now() + leaseMs },
+      });
+      if (renewed !== null) holding = renewed;
+      return renewed !== null;
+    }, heartbeatMs);
+    let outcome: Outcome;
+    try {
+      outcome = await callUpstream(record, target);
+    } finally {
+      await heartbeat.stop();
+    }
+    if (outcome.kind === 'order') {
+      const placed = outcome.order;
+      const time = now();
       logger.info('order placed', { checkoutId: record.id, orderId: placed.id, orderStatus: placed.status });
-      return await save(leased, (latest) => withOrder(latest, placed, time));
+      return await save(holding, (latest) => withOrder(latest, placed, time));
     }
-    const failure = failureFor(failureCode ?? 'internal');
-    logger.info('order refused', { checkoutId: record.id, code: failure.code });
-    return await save(leased, (latest) => ({
-      ...latest,
-      status: 'failed',
-      failure,
-      placement: { ...latest.placement, leaseUntil: null },
-    }));
+    // A postponement or a failure is written only over this worker's own last write: any other write since
+    // means the placement is someone else's now (a worker that took over after this one stalled past its
+    // lease, or an order adopted by reconciliation), and theirs stands.
+    const latest = holding.record;
+    let next: CheckoutRecord;
+    if (outcome.kind === 'postpone') {
+      const retryAt = now() + placementBackoffMs(record.placement.attempts);
+      logger.warn('order placement postponed', {
+        checkoutId: record.id,
+        code: outcome.code,
+        attempt: record.placement.attempts,
+      });
+      next = { ...latest, placement: { ...latest.placement, leaseUntil: retryAt } };
+    } else {
+      const failure = failureFor(outcome.code);
+      logger.info('order refused', { checkoutId: record.id, code: failure.code });
+      next = { ...latest, status: 'failed', failure, placement: { ...latest.placement, leaseUntil: null } };
+    }
+    return (await repository.updateCheckout(holding, next)) ?? (await load(record.id));
   }
 
   return {

@@ -18,6 +18,11 @@ export interface AppVariables {
   session: SessionClaims;
   /** The widget of the session (or of the partner route). */
   widget: WidgetRuntime;
+  /**
+   * The id of what an idempotent create makes (the checkout id), chosen before any side effect and kept with
+   * its key, so that a retry after a lost holder makes the same one (set by `http/idempotency.ts`).
+   */
+  idempotentResourceId: string;
 }
 
 /** The BFF's Hono environment. */

@@ -3,24 +3,44 @@
  * Idempotent creates, as the HTTP Idempotency-Key draft and Stripe do them. A create without
  * `Idempotency-Key` is refused; the first request with a key runs and its answer is kept (24 h by default);
  * a replay gets that answer again (`Idempotent-Replayed: true`); the same key with another body is a
- * conflict (422); a duplicate that arrives while the first is still running is a conflict too (409) that is
- * safe to retry. Keys are scoped to the session, so two travellers can never collide.
+ * conflict (422). Keys are scoped to the session, so two travellers can never collide.
+ *
+ * A running request holds its key with a short lease that a heartbeat renews while it works. A duplicate that
+ * arrives meanwhile is a conflict (409, `Retry-After` the lease's remainder) that is safe to retry; one that
+ * finds the lease run out — the holder's instance died — takes the key over and runs the create again, for
+ * the same resource id when the route names one (chosen before any side effect and kept with the key), so
+ * the create resumes where the lost holder stopped instead of stranding the traveller.
  */
 import { createHash } from 'node:crypto';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKeySchema } from '@esim-embed/shared';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { ApiError } from '../errors';
+import type { Logger } from '../logger';
+import { startLeaseHeartbeat } from '../store/lease-heartbeat';
 import { STORE_KEYS, type Store } from '../store/store';
 import { answerBody } from './answer';
 import type { AppEnv } from './app-env';
 import { bodyText } from './json-body';
 
-/** How long a running request holds its key before a crashed holder is assumed gone. */
-const IN_FLIGHT_LOCK_MS = 60_000;
+/** How long a running request holds its key without a heartbeat before its holder is presumed gone. */
+export const IDEMPOTENCY_LEASE_MS = 5_000;
+
+const InFlightSchema = z.object({
+  state: z.literal('in_flight'),
+  fingerprint: z.string(),
+  /** What the create makes (the checkout id), chosen before any side effect; null where the route names none. */
+  resourceId: z.string().nullable().default(null),
+  /**
+   * Until when (ms since the epoch) the holder is presumed alive. Records of earlier releases have none: they
+   * count as held until they expire (their own time to live was the lock).
+   */
+  leaseUntil: z.number().default(Number.MAX_SAFE_INTEGER),
+});
+type InFlight = z.infer<typeof InFlightSchema>;
 
 const IdempotencyRecordSchema = z.discriminatedUnion('state', [
-  z.object({ state: z.literal('in_flight'), fingerprint: z.string() }),
+  InFlightSchema,
   z.object({
     state: z.literal('done'),
     fingerprint: z.string(),
@@ -33,17 +53,26 @@ type IdempotencyRecord = z.infer<typeof IdempotencyRecordSchema>;
 
 export interface IdempotencyOptions {
   store: Store;
-  /** How long answers are kept and replayed. */
+  /** How long answers are kept and replayed (and a lost holder's resource id remembered). */
   ttlMs: number;
   /** The scope of keys: the session id (partner routes: the widget id). */
-  scope: (c: Parameters<MiddlewareHandler<AppEnv>>[0]) => string;
+  scope: (c: Context<AppEnv>) => string;
+  /**
+   * Names the resource the create makes before it runs (`idempotentResourceId` on the context), so that a
+   * takeover after a lost holder makes the same one. Routes without it simply run again.
+   */
+  resourceId?: () => string;
+  /** Hears takeovers. */
+  logger: Logger;
+  /** How long a holder's lease lasts between heartbeats. Default {@link IDEMPOTENCY_LEASE_MS}. */
+  leaseMs?: number;
 }
 
-const conflict = (reason: 'different_request' | 'in_progress') =>
+const conflict = (reason: 'different_request' | 'in_progress', retryAfterSeconds?: number) =>
   new ApiError('idempotency_conflict', {
     status: reason === 'different_request' ? 422 : 409,
     params: { field: IDEMPOTENCY_KEY_HEADER, reason },
-    retryAfterSeconds: reason === 'in_progress' ? 1 : undefined,
+    retryAfterSeconds,
   });
 
 /**
@@ -56,6 +85,57 @@ function keepAnswer(status: number): boolean {
 
 /** The idempotency middleware for one create route. */
 export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppEnv> {
+  const { store, ttlMs, logger } = options;
+  const leaseMs = options.leaseMs ?? IDEMPOTENCY_LEASE_MS;
+  // Three beats per lease: one lost renewal (a slow store) does not yet let anyone take over.
+  const heartbeatMs = Math.floor(leaseMs * 0.3);
+  const write = (key: string, version: number, record: IdempotencyRecord) =>
+    store.compareAndSet(key, version, JSON.stringify(record), ttlMs);
+
+  /** The key held by this request (inserted, or taken over from a lost holder), or the answer to give now. */
+  async function claim(
+    c: Context<AppEnv>,
+    key: string,
+    fingerprint: string,
+  ): Promise<{ version: number; record: InFlight } | Response> {
+    const fresh: InFlight = {
+      state: 'in_flight',
+      fingerprint,
+      resourceId: options.resourceId?.() ?? null,
+      leaseUntil: Date.now() + leaseMs,
+    };
+    for (let round = 0; round < 5; round += 1) {
+      if (await store.insert(key, JSON.stringify(fresh), ttlMs)) return { version: 1, record: fresh };
+      const existing = await store.get(key);
+      if (existing === null) continue;
+      const record = IdempotencyRecordSchema.parse(JSON.parse(existing.value));
+      if (record.fingerprint !== fingerprint) throw conflict('different_request');
+      if (record.state === 'done') {
+        return answerBody(c, record.body, record.status, {
+          'Content-Type': record.contentType,
+          'Idempotent-Replayed': 'true',
+          'Cache-Control': 'no-store',
+        });
+      }
+      const remainingMs = record.leaseUntil - Date.now();
+      if (remainingMs > 0) {
+        throw conflict('in_progress', Math.ceil(Math.min(remainingMs, leaseMs) / 1000));
+      }
+      const taken: InFlight = { ...record, leaseUntil: Date.now() + leaseMs };
+      if (await write(key, existing.version, taken)) {
+        logger.warn('idempotent create taken over from a lost holder', {
+          requestId: c.get('requestId'),
+          path: c.req.path,
+          resourceId: taken.resourceId,
+          leaseExpiredMsAgo: -remainingMs,
+        });
+        return { version: existing.version + 1, record: taken };
+      }
+    }
+    // The key changed hands five times while this request looked at it: the others are at work.
+    throw conflict('in_progress', 1);
+  }
+
   return async function idempotentCreate(c, next) {
     const header = c.req.header(IDEMPOTENCY_KEY_HEADER);
     if (header === undefined) {
@@ -78,26 +158,31 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppE
       options.scope(c),
       createHash('sha256').update(header).digest('base64url'),
     );
-    const running: IdempotencyRecord = { state: 'in_flight', fingerprint };
+    const claimed = await claim(c, key, fingerprint);
+    if (claimed instanceof Response) return claimed;
+    const { record } = claimed;
+    let version = claimed.version;
+    if (record.resourceId !== null) c.set('idempotentResourceId', record.resourceId);
 
-    if (!(await options.store.insert(key, JSON.stringify(running), IN_FLIGHT_LOCK_MS))) {
-      const existing = await options.store.get(key);
-      if (existing === null) throw conflict('in_progress');
-      const record = IdempotencyRecordSchema.parse(JSON.parse(existing.value));
-      if (record.fingerprint !== fingerprint) throw conflict('different_request');
-      if (record.state === 'in_flight') throw conflict('in_progress');
-      return answerBody(c, record.body, record.status, {
-        'Content-Type': record.contentType,
-        'Idempotent-Replayed': 'true',
-        'Cache-Control': 'no-store',
-      });
+    const heartbeat = startLeaseHeartbeat(async () => {
+      const renewed = await write(key, version, { ...record, leaseUntil: Date.now() + leaseMs });
+      if (renewed) version += 1;
+      return renewed;
+    }, heartbeatMs);
+    try {
+      await next();
+    } finally {
+      await heartbeat.stop();
     }
 
-    await next();
-
+    // Every write below is a compare-and-set on the version this request last wrote: a holder that stalled past
+    // its lease and was taken over cannot overwrite the newer holder's record.
     const status = c.res.status;
     if (!keepAnswer(status)) {
-      await options.store.compareAndDelete(key, 1);
+      // A "try again" answer: the key is let go at once. A named resource may exist in part already, so its id
+      // stays with the key and the retry resumes it.
+      if (record.resourceId === null) await store.compareAndDelete(key, version);
+      else await write(key, version, { ...record, leaseUntil: 0 });
       return;
     }
     const done: IdempotencyRecord = {
@@ -107,6 +192,12 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppE
       body: await c.res.clone().text(),
       contentType: c.res.headers.get('Content-Type') ?? 'application/json',
     };
-    await options.store.compareAndSet(key, 1, JSON.stringify(done), options.ttlMs);
+    if (!(await write(key, version, done))) {
+      logger.warn('idempotent create finished after another request took its key over', {
+        requestId: c.get('requestId'),
+        path: c.req.path,
+        resourceId: record.resourceId,
+      });
+    }
   };
 }

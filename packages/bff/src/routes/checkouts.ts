@@ -16,12 +16,13 @@ import {
 } from '@esim-embed/shared';
 import { type Context, Hono } from 'hono';
 import type { AfterSaleService } from '../after-sale/after-sale-service';
-import type { CheckoutService, SessionCaller } from '../checkout/checkout-service';
+import { type CheckoutService, newCheckoutId, type SessionCaller } from '../checkout/checkout-service';
 import { ApiError } from '../errors';
 import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import { type IdempotencyOptions, idempotency } from '../http/idempotency';
 import { readJsonBody } from '../http/json-body';
+import type { Logger } from '../logger';
 import type { Store } from '../store/store';
 
 export interface CheckoutRoutesOptions {
@@ -30,6 +31,8 @@ export interface CheckoutRoutesOptions {
   idempotencyTtlMs: number;
   /** Verifies the manage token of top-up quotes and checkouts. */
   afterSale: AfterSaleService;
+  /** Hears idempotent creates taken over from a lost holder. */
+  logger: Logger;
 }
 
 const caller = (c: Context<AppEnv>): SessionCaller => ({ claims: c.get('session'), widget: c.get('widget') });
@@ -49,6 +52,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): Hono<AppEnv> {
     store: options.store,
     ttlMs: options.idempotencyTtlMs,
     scope: (c) => `session:${c.get('session').sid}`,
+    logger: options.logger,
   };
   /** The caller, with its manage token when one is sent (a top-up). */
   const buyer = async (c: Context<AppEnv>): Promise<SessionCaller> => {
@@ -65,9 +69,11 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): Hono<AppEnv> {
     return answerJson(c, { data: quote, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
   });
 
-  app.post('/v1/checkouts', idempotency(idempotent), async function createCheckout(c) {
+  // The checkout id is chosen with the key, before anything happens: a retry after a lost holder resumes it.
+  const createsCheckout = idempotency({ ...idempotent, resourceId: newCheckoutId });
+  app.post('/v1/checkouts', createsCheckout, async function createCheckout(c) {
     const body = await readJsonBody(c, CreateCheckoutRequestSchema);
-    const checkout = await checkouts.createCheckout(await buyer(c), body);
+    const checkout = await checkouts.createCheckout(await buyer(c), body, c.get('idempotentResourceId'));
     return answerJson(c, { data: checkout, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
   });
 

@@ -66,6 +66,10 @@ export const STORE_KEYS = {
   webhookQueue: () => 'webhook-queue',
   /** The ids of the checkouts still moving, watched in the background so every change is observed. */
   checkoutWatch: () => 'checkout-watch',
+  /** Where the next reconciliation pass reads one upstream credential's orders from. */
+  orderReconciliation: (credential: string) => `order-reconciliation:${credential}`,
+  /** An upstream order without a checkout that was reported (so it is reported once, by one instance). */
+  reportedOrder: (credential: string, orderId: string) => `order-reported:${credential}:${orderId}`,
   /** What this BFF promised out of one upstream account's balance to open checkouts (the reservation ledger). */
   fundingLedger: (account: string) => `funding-ledger:${account}`,
   /** Set while one widget's spendable balance is below its `account.balance_low` threshold. */

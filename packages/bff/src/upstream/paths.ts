@@ -17,7 +17,7 @@ export const upstreamPaths = {
   offer: (offerId: string) => `/catalog/offers/${segment(offerId)}`,
   /** `POST` a quote (contract). */
   quotes: () => '/quotes',
-  /** `POST` an order, or `GET` orders with `?externalRef=` (contract / assumed). */
+  /** `POST` an order, or `GET` orders with `?externalRef=` or `?createdSince=` (contract / assumed). */
   orders: () => '/orders',
   /** `GET` one order (contract). */
   order: (orderId: string) => `/orders/${segment(orderId)}`,

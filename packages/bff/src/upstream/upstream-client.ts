@@ -4,6 +4,8 @@
  * origin, a timeout per attempt, retries with backoff and jitter only where a repeat is safe (reads, and
  * creates that carry an `Idempotency-Key`), tolerant parsing of answers, and errors as {@link UpstreamError}.
  */
+
+import { createHash } from 'node:crypto';
 import {
   type Account,
   AccountResponseSchema,
@@ -27,6 +29,7 @@ import {
   OfferPageSchema,
   OfferResponseSchema,
   type Order,
+  type OrderPage,
   OrderPageSchema,
   OrderResponseSchema,
   type PartnerQuote,
@@ -71,6 +74,14 @@ export interface CatalogPageQuery {
   limit?: number | undefined;
 }
 
+/** Query of a page of recent orders. `cursor` must come back unchanged with the same `createdSince`. */
+export interface RecentOrdersQuery {
+  /** Orders created at or after this instant (ISO 8601). */
+  createdSince: string;
+  cursor?: string | undefined;
+  limit?: number | undefined;
+}
+
 /** Options of a create: the idempotency key that makes a retry (and a replay) safe. */
 export interface CreateOptions {
   idempotencyKey: string;
@@ -80,6 +91,11 @@ export interface CreateOptions {
 export interface UpstreamClient {
   /** The normalized base URL this client talks to. */
   readonly baseUrl: string;
+  /**
+   * An opaque name of this client's base URL and API key (a digest, never the key): clients with the same one
+   * act as the same upstream account and see the same orders.
+   */
+  readonly credential: string;
   /** `GET /catalog/products`: one page of products with the snapshot's `catalogVersion`. */
   listProducts(query?: CatalogPageQuery & { updatedSince?: string | undefined }): Promise<ProductPage>;
   /** `GET /catalog/offers`: one page of offers, of one product or (without `productId`) of all. */
@@ -98,6 +114,11 @@ export interface UpstreamClient {
   getOrder(orderId: string): Promise<Order>;
   /** `GET /orders?externalRef=…`, every page: the orders placed under one reference (reconciliation). */
   findOrdersByExternalRef(externalRef: string): Promise<Order[]>;
+  /**
+   * `GET /orders?createdSince=…`: one page of the orders created since then, oldest first (reconciliation). The
+   * filter is our assumption, not the contract's: read `createdAt` again rather than trust it.
+   */
+  listRecentOrders(query: RecentOrdersQuery): Promise<OrderPage>;
   /** `GET` the eSIM detail (with installation data) at the order's `esim.resourceUrl`. */
   getEsim(resourceUrl: string): Promise<EsimDetail>;
   /** `GET` the eSIM's post-sale actions at its `actionsUrl`. */
@@ -185,6 +206,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
   return {
     baseUrl,
+    credential: createHash('sha256').update(`${baseUrl}\n${options.apiKey}`).digest('base64url').slice(0, 16),
     listProducts: (query = {}) =>
       call({
         operation: 'listProducts',
@@ -264,6 +286,14 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       }
       return orders;
     },
+    listRecentOrders: (query) =>
+      call({
+        operation: 'listRecentOrders',
+        method: 'GET',
+        target: upstreamPaths.orders(),
+        query: { createdSince: query.createdSince, cursor: query.cursor, limit: query.limit },
+        schema: Schemas.orderPage,
+      }),
     getEsim: (resourceUrl) =>
       data({ operation: 'getEsim', method: 'GET', target: resourceUrl, schema: Schemas.esim }),
     getEsimActions: (actionsUrl) =>

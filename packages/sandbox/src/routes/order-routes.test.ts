@@ -298,6 +298,29 @@ describe('order lifecycle and errors', () => {
     expect((await api.as(SANDBOX_KEYS.lagoon).get('/orders', OrderPageSchema)).data).toEqual([]);
   });
 
+  it('lists the orders created since an instant, oldest first, with cursors bound to that instant', async () => {
+    const refs = ['chk_old', 'chk_new_1', 'chk_new_2', 'chk_new_3'];
+    let since = '';
+    for (const [index, externalRef] of refs.entries()) {
+      if (index === 1) since = new Date(Date.parse((await h.control.state()).now)).toISOString();
+      const q = await quote();
+      await api.create('/orders', { quoteId: q.id, externalRef }, OrderResponseSchema);
+      h.clock.advance(1000);
+    }
+    const first = await api.get(`/orders?createdSince=${since}&limit=2`, OrderPageSchema);
+    expect(first.data.map((order) => order.externalRef)).toEqual(['chk_new_1', 'chk_new_2']);
+    const rest = await api.get(
+      `/orders?createdSince=${since}&limit=2&cursor=${first.meta.nextCursor}`,
+      OrderPageSchema,
+    );
+    expect(rest.data.map((order) => order.externalRef)).toEqual(['chk_new_3']);
+    expect(rest.meta.hasMore).toBe(false);
+    // A cursor answers only the query it was cut for.
+    const other = await api.fail('GET', `/orders?limit=2&cursor=${first.meta.nextCursor}`);
+    expectError(other, 'cursor_invalid', 400);
+    expectError(await api.fail('GET', '/orders?createdSince=yesterday'), 'validation_failed', 422);
+  });
+
   it('refuses a delivery link before the eSIM is issued, and validates its bounds', async () => {
     const q = await quote();
     const order = (

@@ -1,9 +1,15 @@
 /**
  * @module
- * `POST /quotes`, `GET /quotes/{id}`, `POST /orders`, `GET /orders/{id}`, `GET /orders?externalRef=…`:
- * quotes and orders, creates under `Idempotency-Key`.
+ * `POST /quotes`, `GET /quotes/{id}`, `POST /orders`, `GET /orders/{id}`, `GET /orders?externalRef=…` and
+ * `GET /orders?createdSince=…` (oldest first, so pages stay put while orders are added): quotes and orders,
+ * creates under `Idempotency-Key`.
  */
-import { CreateOrderRequestSchema, OrderStatusSchema, QuoteRequestSchema } from '@esim-embed/shared';
+import {
+  CreateOrderRequestSchema,
+  DateTimeSchema,
+  OrderStatusSchema,
+  QuoteRequestSchema,
+} from '@esim-embed/shared';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { requireScope } from '../http/api-key-auth';
@@ -24,6 +30,8 @@ export const OrderListQuerySchema = z.object({
   cursor: z.string().min(1).optional(),
   externalRef: z.string().min(1).max(128).optional(),
   status: OrderStatusSchema.optional(),
+  /** Only orders created at or after this instant (the BFF's reconciliation reads the recent ones). */
+  createdSince: DateTimeSchema.optional(),
 });
 
 /** The quote and order routes. */
@@ -76,16 +84,19 @@ export function orderRoutes(state: SandboxState) {
   routes.get('/orders', function listOrders(c) {
     const auth = requireScope(c, 'orders:read');
     const query = validate(OrderListQuerySchema, c.req.query(), 'query');
+    const since = query.createdSince === undefined ? undefined : Date.parse(query.createdSince);
     const orders = [...auth.env.orders.values()].filter(
       (order) =>
         order.accountId === auth.account.seed.id &&
         (query.externalRef === undefined || order.externalRef === query.externalRef) &&
-        (query.status === undefined || order.status === query.status),
+        (query.status === undefined || order.status === query.status) &&
+        (since === undefined || order.createdAtMs >= since),
     );
     const binding = {
       query: normalizedQuery('orders', `${auth.env.environment}:${auth.account.seed.id}`, {
         externalRef: query.externalRef,
         status: query.status,
+        createdSince: since,
       }),
       snapshot: 0,
     };

@@ -1,0 +1,260 @@
+/**
+ * @module
+ * Every upstream order belongs to a checkout a traveller can reach. At start-up and every minute, each instance
+ * reads the recent orders of every upstream account its widgets sell through: an order whose checkout never
+ * linked it (its placing instance died, its answer was lost, a lookup missed it) is adopted by that checkout,
+ * which moves on and delivers its eSIM; an order under a reference that is no checkout of this BFF (or that its
+ * checkout never placed) is reported once — a log line and a signed `order.unmatched` event to the widgets of
+ * that account. Where to resume reading is kept per account in the store, so a busy account is read through in
+ * bounded pages over several passes, and every instance may run the same pass without doing anything twice.
+ */
+import type { Order, OrderUnmatchedWebhookEvent } from '@esim-embed/shared';
+import { z } from 'zod';
+import type { Logger } from '../logger';
+import { STORE_KEYS, type Store } from '../store/store';
+import type { UpstreamClient } from '../upstream/upstream-client';
+import { eventId, queueWebhookEvent } from '../webhooks/webhook-events';
+import type { WebhookQueue } from '../webhooks/webhook-queue';
+import type { WidgetRuntime } from '../widgets/widget-runtime';
+import type { CheckoutRecord, CheckoutRepository } from './checkout-record';
+import { withOrder } from './order-placement';
+
+/** How often a pass runs. */
+const DEFAULT_INTERVAL_MS = 60_000;
+/** How far back the first pass of an account reads (checkouts outlive this by far). */
+const DEFAULT_LOOKBACK_MS = 24 * 60 * 60 * 1000;
+/** Each pass reads again this much before where the last one stopped: orders listed late are not skipped. */
+const OVERLAP_MS = 10 * 60 * 1000;
+/** Orders per page and pages per account and pass: a pass stays bounded whatever the backlog. */
+const PAGE_LIMIT = 100;
+const MAX_PAGES = 10;
+/** How long an order reported once is remembered (well past the look-back, so it is never reported again). */
+const REPORTED_RETENTION_MS = 8 * 24 * 60 * 60 * 1000;
+const PROGRESS_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Checkouts that may still take their order: being placed, or failed without one (the order came after all). */
+const ADOPTING_STATUSES: ReadonlySet<string> = new Set(['placing', 'failed']);
+
+const ProgressSchema = z.object({ readFromMs: z.number() });
+
+export interface OrderReconciliationOptions {
+  store: Store;
+  widgets: ReadonlyMap<string, WidgetRuntime>;
+  /** The checkouts, with the observer that sends an adopted checkout's webhooks and watches it. */
+  repository: CheckoutRepository;
+  queue: WebhookQueue;
+  logger: Logger;
+  /** Default 60 s. */
+  intervalMs?: number;
+  /** How far back an account never read before is read. Default 24 h. */
+  lookbackMs?: number;
+  now?: () => number;
+}
+
+/** What one pass did. */
+export interface ReconciliationPass {
+  read: number;
+  adopted: number;
+  reported: number;
+}
+
+/** The reconciliation loop. */
+export interface OrderReconciliation {
+  /** One pass over every account (the loop calls this; tests may too). */
+  run(): Promise<ReconciliationPass>;
+  /** A pass now, then one every interval. */
+  start(): void;
+  close(): void;
+}
+
+/** The widgets that sell through one upstream credential, and that credential's client. */
+interface UpstreamAccount {
+  credential: string;
+  upstream: UpstreamClient;
+  widgets: WidgetRuntime[];
+}
+
+/** The {@link OrderReconciliation}. */
+export function createOrderReconciliation(options: OrderReconciliationOptions): OrderReconciliation {
+  const { store, widgets, repository, queue, logger } = options;
+  const now = options.now ?? Date.now;
+  const lookbackMs = options.lookbackMs ?? DEFAULT_LOOKBACK_MS;
+  const accounts = new Map<string, UpstreamAccount>();
+  for (const widget of widgets.values()) {
+    const { credential } = widget.upstream;
+    const account = accounts.get(credential) ?? { credential, upstream: widget.upstream, widgets: [] };
+    account.widgets.push(widget);
+    accounts.set(credential, account);
+  }
+
+  /** The checkout `order` names, if it is one of this BFF's selling through `account`. */
+  async function checkoutOf(account: UpstreamAccount, order: Order) {
+    const stored = await repository.getCheckout(order.externalRef);
+    if (stored === null || stored.record.id !== order.externalRef) return null;
+    // Matched through the checkout record: it may belong to any widget of the account, never to another's.
+    const seller = widgets.get(stored.record.widgetId);
+    return seller?.upstream.credential === account.credential ? stored : null;
+  }
+
+  /** Link `order` to its checkout, or say it is an orphan: no checkout of this BFF can own it. */
+  async function adopt(account: UpstreamAccount, order: Order): Promise<'linked' | 'adopted' | 'orphan'> {
+    for (let round = 0; round < 5; round += 1) {
+      const stored = await checkoutOf(account, order);
+      if (stored === null) return 'orphan';
+      const record: CheckoutRecord = stored.record;
+      if (record.order !== null) {
+        if (record.order.id === order.id) return 'linked';
+        // Every attempt carries one Idempotency-Key: never expected, and loud so that it is looked at.
+        logger.error('more than one upstream order for one checkout', {
+          checkoutId: record.id,
+          orderIds: [record.order.id, order.id],
+        });
+        return 'orphan';
+      }
+      if (!ADOPTING_STATUSES.has(record.status)) return 'orphan';
+      const written = await repository.updateCheckout(stored, withOrder(record, order, now()));
+      if (written !== null) {
+        logger.warn('upstream order adopted by its checkout', {
+          checkoutId: record.id,
+          widgetId: record.widgetId,
+          orderId: order.id,
+          statusBefore: record.status,
+          status: written.record.status,
+        });
+        return 'adopted';
+      }
+    }
+    // The checkout kept changing (its placement is at work): the next pass looks again.
+    return 'linked';
+  }
+
+  /** Tell the account's widgets once about an order no checkout owns; true when this call told them. */
+  async function report(account: UpstreamAccount, order: Order): Promise<boolean> {
+    const key = STORE_KEYS.reportedOrder(account.credential, order.id);
+    if ((await store.get(key)) !== null) return false;
+    const time = now();
+    const told: string[] = [];
+    for (const widget of account.widgets) {
+      if (widget.config.webhookUrl === undefined || widget.webhookSecret === undefined) continue;
+      const event: OrderUnmatchedWebhookEvent = {
+        // One id per widget and order: two instances reporting at once still make one delivery each.
+        id: eventId(`${widget.config.id}:${order.id}`, 'order.unmatched'),
+        type: 'order.unmatched',
+        createdAt: new Date(time).toISOString(),
+        widgetId: widget.config.id,
+        environment: widget.config.environment,
+        data: {
+          order: {
+            id: order.id,
+            externalRef: order.externalRef,
+            status: order.status,
+            price: order.price,
+            createdAt: order.createdAt,
+          },
+        },
+      };
+      await queueWebhookEvent(queue, event, time);
+      told.push(widget.config.id);
+    }
+    // Remembered only once queued: an instance dying in between leaves it to the next pass (same event ids).
+    if (!(await store.insert(key, String(time), REPORTED_RETENTION_MS))) return false;
+    logger.warn('upstream order without a checkout', {
+      orderId: order.id,
+      externalRef: order.externalRef,
+      orderStatus: order.status,
+      createdAt: order.createdAt,
+      widgetIds: told,
+    });
+    return true;
+  }
+
+  /** Move where the next pass starts forward (never back: another instance may be further on). */
+  async function advance(key: string, readFromMs: number): Promise<void> {
+    for (let round = 0; round < 5; round += 1) {
+      const stored = await store.get(key);
+      const value = JSON.stringify({ readFromMs });
+      if (stored === null) {
+        if (await store.insert(key, value, PROGRESS_RETENTION_MS)) return;
+        continue;
+      }
+      if (ProgressSchema.parse(JSON.parse(stored.value)).readFromMs >= readFromMs) return;
+      if (await store.compareAndSet(key, stored.version, value, PROGRESS_RETENTION_MS)) return;
+    }
+  }
+
+  async function reconcileAccount(account: UpstreamAccount, pass: ReconciliationPass): Promise<void> {
+    const progressKey = STORE_KEYS.orderReconciliation(account.credential);
+    const startedAt = now();
+    const progress = await store.get(progressKey);
+    const stopped = progress === null ? null : ProgressSchema.parse(JSON.parse(progress.value)).readFromMs;
+    const sinceMs = Math.max(startedAt - lookbackMs, stopped === null ? 0 : stopped - OVERLAP_MS);
+    let newestMs = sinceMs;
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page += 1) {
+      const answer = await account.upstream.listRecentOrders({
+        createdSince: new Date(sinceMs).toISOString(),
+        cursor,
+        limit: PAGE_LIMIT,
+      });
+      for (const order of answer.data) {
+        const createdMs = Date.parse(order.createdAt);
+        // The filter is our assumption: an upstream that ignores it lists older orders too.
+        if (!(createdMs >= sinceMs)) continue;
+        newestMs = Math.max(newestMs, createdMs);
+        pass.read += 1;
+        const outcome = await adopt(account, order);
+        if (outcome === 'adopted') pass.adopted += 1;
+        if (outcome === 'orphan' && (await report(account, order))) pass.reported += 1;
+      }
+      if (!answer.meta.hasMore || !answer.meta.nextCursor) {
+        // Read to the end: the next pass starts from here (less the overlap).
+        await advance(progressKey, startedAt);
+        return;
+      }
+      cursor = answer.meta.nextCursor;
+    }
+    // A backlog longer than one pass: the next one goes on from the newest order read (without the overlap,
+    // which could hold more than a pass's worth and never move on).
+    await advance(progressKey, newestMs + OVERLAP_MS);
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<ReconciliationPass> | undefined;
+
+  const reconciliation: OrderReconciliation = {
+    run() {
+      // One pass at a time per instance: a slow upstream must not stack passes up.
+      running ??= (async () => {
+        const pass: ReconciliationPass = { read: 0, adopted: 0, reported: 0 };
+        try {
+          for (const account of accounts.values()) {
+            try {
+              await reconcileAccount(account, pass);
+            } catch (error) {
+              logger.warn('upstream orders could not be reconciled', {
+                widgetIds: account.widgets.map((widget) => widget.config.id),
+                cause: String(error),
+              });
+            }
+          }
+          logger.debug('upstream orders reconciled', { ...pass });
+          return pass;
+        } finally {
+          running = undefined;
+        }
+      })();
+      return running;
+    },
+    start() {
+      if (timer !== undefined) return;
+      void reconciliation.run();
+      timer = setInterval(() => void reconciliation.run(), options.intervalMs ?? DEFAULT_INTERVAL_MS);
+      timer.unref();
+    },
+    close() {
+      clearInterval(timer);
+      timer = undefined;
+    },
+  };
+  return reconciliation;
+}

@@ -1,0 +1,163 @@
+/**
+ * The idempotency middleware when a holder is lost: two "instances" (two middlewares on one store) where the
+ * first one's store writes stop arriving — as if its process had died mid-request — so its lease runs out and
+ * the second takes the key over with the same resource id, while a live holder's lease is kept by its
+ * heartbeat; a stalled holder that wakes up cannot overwrite the newer answer; a "try again" answer keeps the id.
+ */
+import { Hono } from 'hono';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../errors';
+import { createLogger } from '../logger';
+import { createMemoryStore } from '../store/memory-store';
+import type { Store } from '../store/store';
+import { answerHeaders } from './answer';
+import type { AppEnv } from './app-env';
+import { createErrorHandler } from './error-handler';
+import { idempotency } from './idempotency';
+import { requestContext } from './request-context';
+
+const logs: string[] = [];
+const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
+
+/** A store whose writes can be cut off, as they are for a process that died (or stalled) mid-request. */
+function severableStore(store: Store) {
+  let severed = false;
+  const cut = async () => {
+    if (severed) throw new Error('this instance is gone');
+  };
+  return {
+    sever: (value: boolean) => {
+      severed = value;
+    },
+    store: {
+      ...store,
+      async insert(key, value, ttlMs) {
+        await cut();
+        return await store.insert(key, value, ttlMs);
+      },
+      async compareAndSet(key, version, value, ttlMs) {
+        await cut();
+        return await store.compareAndSet(key, version, value, ttlMs);
+      },
+      async compareAndDelete(key, version) {
+        await cut();
+        return await store.compareAndDelete(key, version);
+      },
+    } satisfies Store,
+  };
+}
+
+let ids = 0;
+/** One instance's create route: counts its runs and answers the resource id it was given. */
+function instance(store: Store, handle: (id: string) => Promise<void> = async () => {}, leaseMs = 300) {
+  const runs: string[] = [];
+  const app = new Hono<AppEnv>();
+  app.onError(createErrorHandler(logger));
+  app.use('*', answerHeaders({}));
+  app.use('*', requestContext(logger));
+  app.post(
+    '/things',
+    idempotency({
+      store,
+      ttlMs: 60_000,
+      scope: () => 'test',
+      resourceId: () => `res_${++ids}`,
+      logger,
+      leaseMs,
+    }),
+    async function createThing(c) {
+      const id = c.get('idempotentResourceId');
+      runs.push(id);
+      await handle(id);
+      return c.json({ id, run: runs.length }, 201);
+    },
+  );
+  const post = (key: string) =>
+    app.request('/things', {
+      method: 'POST',
+      headers: { 'Idempotency-Key': key, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ what: 'a thing' }),
+    });
+  return { runs, post };
+}
+
+/** A promise and its resolver: a handler that waits until the test lets it go on. */
+function gate() {
+  let open: () => void = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { open, opened };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+afterEach(() => {
+  logs.length = 0;
+});
+
+describe('a lost holder of an idempotency key', () => {
+  it('is taken over once its lease runs out, with the same resource id; the stale holder cannot overwrite', async () => {
+    const shared = createMemoryStore();
+    const dying = severableStore(shared);
+    const stuck = gate();
+    const one = instance(dying.store, () => stuck.opened);
+    const two = instance(shared);
+
+    const first = one.post('key-1');
+    // Alive past its lease (300 ms): the heartbeat keeps the key, a duplicate is told to wait.
+    await sleep(500);
+    expect(one.runs).toHaveLength(1);
+    const early = await two.post('key-1');
+    expect(early.status).toBe(409);
+    expect((await early.json()).error.params).toEqual({ field: 'Idempotency-Key', reason: 'in_progress' });
+    expect(Number(early.headers.get('Retry-After'))).toBe(1);
+    expect(two.runs).toEqual([]);
+
+    // Instance one "dies": its heartbeat no longer reaches the store, and its lease runs out.
+    dying.sever(true);
+    await sleep(350);
+    const taken = await two.post('key-1');
+    expect(taken.status).toBe(201);
+    expect(await taken.json()).toEqual({ id: one.runs[0], run: 1 });
+    expect(two.runs).toEqual(one.runs);
+    expect(logs.some((line) => line.includes('idempotent create taken over from a lost holder'))).toBe(true);
+
+    // The first holder was only stalled: it wakes up, finishes and tries to keep its own answer.
+    dying.sever(false);
+    stuck.open();
+    expect((await first).status).toBe(201);
+    const replay = await two.post('key-1');
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await replay.json()).toEqual({ id: one.runs[0], run: 1 });
+    expect(logs.some((line) => line.includes('finished after another request took its key over'))).toBe(true);
+  });
+
+  it('answers a duplicate of a live create with Retry-After about the rest of the lease', async () => {
+    const store = createMemoryStore();
+    const stuck = gate();
+    const one = instance(store, () => stuck.opened, 5_000);
+    const first = one.post('key-3');
+    await sleep(20);
+    const duplicate = await instance(store, undefined, 5_000).post('key-3');
+    expect(duplicate.status).toBe(409);
+    expect(Number(duplicate.headers.get('Retry-After'))).toBe(5);
+    stuck.open();
+    expect((await first).status).toBe(201);
+  });
+
+  it('keeps the resource id after a "try again" answer: the retry runs at once, for the same resource', async () => {
+    const store = createMemoryStore();
+    let failures = 1;
+    const flaky = instance(store, async () => {
+      if (failures-- > 0) throw new ApiError('upstream_unavailable');
+    });
+    const failed = await flaky.post('key-4');
+    expect(failed.status).toBe(503);
+    const retried = await flaky.post('key-4');
+    expect(retried.status).toBe(201);
+    expect(flaky.runs).toHaveLength(2);
+    expect(flaky.runs[0]).toMatch(/^res_/);
+    expect(flaky.runs[1]).toBe(flaky.runs[0]);
+  });
+});
