@@ -41,6 +41,13 @@ const BFF_CATALOG = [
 
 /** Findings by check id (see the `check()` calls in each section). */
 export const FINDINGS: Record<string, string> = {
+  'funding.hold.redis.p50': [
+    'The hold reads the whole reservation ledger of the account and writes it back by compare-and-set, so its',
+    'cost grows with the checkouts open at once: JSON parsing, validation and writing are about 1 µs a hold',
+    '(measured in-process, 330 holds: parse 113 µs, validation 60 µs, write 85 µs), plus the two Redis round',
+    'trips. A shop with thousands of checkouts awaiting payment at the same time would want the ledger split',
+    'per hold with a running total; at the sizes measured here the whole-record form keeps one atomic step.',
+  ].join(' '),
   'bff.destinations.rps-ratio': BFF_CATALOG,
   'bff.plans.rps-ratio': 'Same causes and same work as `GET /v1/destinations` above.',
   'bff.sessions.rps-ratio': [

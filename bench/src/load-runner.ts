@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import autocannon from 'autocannon';
 import { childOptions, serveParent } from './child-process';
-import type { LoadSpec, ProbeResult, ThroughputResult } from './load-spec';
+import { type LoadSpec, type ProbeResult, percentile, type ThroughputResult } from './load-spec';
 
 let keyCounter = 0;
 function extraHeaders(spec: LoadSpec): Record<string, string> {
@@ -26,11 +26,6 @@ function assertLoopback(baseUrl: string): void {
   if (host !== '127.0.0.1' && host !== 'localhost' && host !== '[::1]') {
     throw new Error(`the bench only loads loopback servers, not ${host}`);
   }
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
 async function throughput(spec: LoadSpec, seconds: number, statuses: Record<string, number>) {

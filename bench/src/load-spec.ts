@@ -36,6 +36,12 @@ export interface LoadSpec {
   probeRequests: number;
 }
 
+/** The `p`th percentile (0–100) of ascending `sorted`; NaN when empty. */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
 /** Latency percentiles in milliseconds. */
 export interface Latency {
   p50: number;

@@ -3,7 +3,7 @@
  * `pnpm bench`: builds the widget and the demo, runs every section (or `--only a,b`), and writes the
  * dated report `bench/reports/YYYY-MM-DD.md` (a partial run writes `YYYY-MM-DD.partial.md.tmp`).
  *
- * Usage: `npx -y pnpm@12.21.0 bench [--only weight,bff,catalog,page,lighthouse] [--no-build]`
+ * Usage: `npx -y pnpm@12.21.0 bench [--only weight,bff,catalog,page,lighthouse,funding] [--no-build]`
  */
 import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { chromiumPath } from '../../e2e/browser';
 import { bffLoadSection, type LoadSettings } from './bff-load';
 import { catalogScaleSection } from './catalog-scale';
 import { startChild } from './child-process';
+import { fundingCostSection } from './funding-cost';
 import { lighthouseSection } from './lighthouse';
 import { machineInfo, renderReport, type Section } from './report';
 import { widgetOnPageSection } from './widget-on-page';
@@ -20,7 +21,7 @@ import { weighBuild, widgetWeightSection } from './widget-weight';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const PNPM = 'npx -y pnpm@12.21.0';
-const ALL = ['weight', 'page', 'lighthouse', 'bff', 'catalog'] as const;
+const ALL = ['weight', 'page', 'lighthouse', 'bff', 'catalog', 'funding'] as const;
 type SectionName = (typeof ALL)[number];
 
 /** Bounded loads: 20 connections, 3 rounds of 2 s per server, then a 500-request sequential probe. */
@@ -56,17 +57,22 @@ async function main(): Promise<void> {
   }
 
   const sections: Section[] = [];
-  const weights = weighBuild();
-  if (wanted.has('weight')) sections.push(widgetWeightSection(weights));
-  if (wanted.has('page')) sections.push(await widgetOnPageSection(weights));
-  if (wanted.has('lighthouse')) sections.push(await lighthouseSection());
-  const load = await startChild<unknown>('load-runner.ts', {});
-  try {
-    if (wanted.has('bff')) sections.push(await bffLoadSection(load, LOAD));
-    if (wanted.has('catalog')) sections.push(await catalogScaleSection(load));
-  } finally {
-    await load.stop();
+  if (wanted.has('weight') || wanted.has('page')) {
+    const weights = weighBuild();
+    if (wanted.has('weight')) sections.push(widgetWeightSection(weights));
+    if (wanted.has('page')) sections.push(await widgetOnPageSection(weights));
   }
+  if (wanted.has('lighthouse')) sections.push(await lighthouseSection());
+  if (wanted.has('bff') || wanted.has('catalog')) {
+    const load = await startChild<unknown>('load-runner.ts', {});
+    try {
+      if (wanted.has('bff')) sections.push(await bffLoadSection(load, LOAD));
+      if (wanted.has('catalog')) sections.push(await catalogScaleSection(load));
+    } finally {
+      await load.stop();
+    }
+  }
+  if (wanted.has('funding')) sections.push(await fundingCostSection());
 
   const date = new Date().toISOString().slice(0, 10);
   const folder = fileURLToPath(new URL('../reports/', import.meta.url));
