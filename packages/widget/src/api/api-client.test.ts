@@ -130,6 +130,101 @@ describe('ApiClient', () => {
     });
   });
 
+  describe('"not yet" answers', () => {
+    const inProgress = { field: 'Idempotency-Key', reason: 'in_progress' };
+    const budgeted = (bff: FakeBff, notYetBudgetMs: number) =>
+      new ApiClient({ apiBase: 'https://bff.test', widgetId: 'acme', fetch: bff.fetch, notYetBudgetMs });
+
+    it('repeats a create still running elsewhere with the same key, after its Retry-After', async () => {
+      const bff = new FakeBff();
+      const api = client(bff);
+      const quote = await api.createQuote('off_small', 'en', 'k1');
+      bff.failNext('POST', /^\/v1\/checkouts$/, 'idempotency_conflict', 409, inProgress, 1);
+      const started = Date.now();
+      const created = await api.createCheckout(
+        { quoteId: quote.id, locale: 'en', termsAccepted: true },
+        `checkout-${quote.id}`,
+      );
+      expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+      expect(created.id).toBe(`chk_${quote.id}`);
+      const sent = bff.requestsTo('POST', /^\/v1\/checkouts$/);
+      expect(sent.map((request) => request.headers['idempotency-key'])).toEqual([
+        `checkout-${quote.id}`,
+        `checkout-${quote.id}`,
+      ]);
+    });
+
+    it('repeats reads and creates while the BFF’s store is down, within its budget, then gives up', async () => {
+      const bff = new FakeBff();
+      bff.failNext('GET', /^\/v1\/destinations/, 'store_unavailable', 503, {}, 0);
+      expect(await client(bff).destinations('en')).toHaveLength(3);
+      expect(bff.requestsTo('GET', /^\/v1\/destinations/)).toHaveLength(2);
+
+      const down = new FakeBff();
+      for (let i = 0; i < 10; i++)
+        down.failNext('GET', /^\/v1\/destinations/, 'store_unavailable', 503, {}, 0);
+      const started = Date.now();
+      const failure = await budgeted(down, 600)
+        .destinations('en')
+        .catch((error: unknown) => error);
+      expect(failure).toMatchObject({ code: 'store_unavailable' });
+      // 250 ms apart at least (a Retry-After of 0 is not a busy loop), and not past the budget.
+      expect(down.requestsTo('GET', /^\/v1\/destinations/)).toHaveLength(3);
+      expect(Date.now() - started).toBeLessThan(1500);
+    });
+
+    it('does not wait past its budget for a long Retry-After', async () => {
+      const bff = new FakeBff();
+      const api = budgeted(bff, 2000);
+      bff.failNext('POST', /^\/v1\/quotes$/, 'idempotency_conflict', 409, inProgress, 30);
+      const started = Date.now();
+      await expect(api.createQuote('off_small', 'en', 'k')).rejects.toMatchObject({
+        code: 'idempotency_conflict',
+        params: inProgress,
+      });
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(bff.requestsTo('POST', /^\/v1\/quotes$/)).toHaveLength(1);
+    });
+
+    it('never repeats a key used for another request (422 different_request)', async () => {
+      const bff = new FakeBff();
+      bff.failNext('POST', /^\/v1\/quotes$/, 'idempotency_conflict', 422, {
+        field: 'Idempotency-Key',
+        reason: 'different_request',
+      });
+      await expect(client(bff).createQuote('off_small', 'en', 'k')).rejects.toMatchObject({
+        code: 'idempotency_conflict',
+      });
+      expect(bff.requestsTo('POST', /^\/v1\/quotes$/)).toHaveLength(1);
+    });
+
+    it('stops waiting on close()', async () => {
+      const bff = new FakeBff();
+      const api = client(bff);
+      bff.failNext('POST', /^\/v1\/quotes$/, 'idempotency_conflict', 409, inProgress, 20);
+      const pending = api.createQuote('off_small', 'en', 'k');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      api.close();
+      await expect(pending).rejects.toBeDefined();
+      expect(bff.requestsTo('POST', /^\/v1\/quotes$/)).toHaveLength(1);
+    });
+  });
+
+  it('cancels a checkout with its client secret, uncached', async () => {
+    const bff = new FakeBff({ config: { checkoutMode: 'partner_confirm' } });
+    const api = client(bff);
+    const quote = await api.createQuote('off_small', 'en', 'k1');
+    const created = await api.createCheckout(
+      { quoteId: quote.id, locale: 'en', termsAccepted: true },
+      `checkout-${quote.id}`,
+    );
+    expect((await api.cancelCheckout(created.id, created.clientSecret)).status).toBe('cancelled');
+    const [request] = bff.requestsTo('POST', /\/cancel$/);
+    expect(request?.path).toBe(`/v1/checkouts/${created.id}/cancel`);
+    expect(request?.headers['x-checkout-secret']).toBe(created.clientSecret);
+    expect(request?.cache).toBe('no-store');
+  });
+
   describe('after the sale', () => {
     it('sends the manage token in its header (never in the URL), uncached, on my-eSIM reads', async () => {
       const bff = new FakeBff();

@@ -2,8 +2,8 @@
  * @module
  * The widget's one way to the BFF (`/v1/*`). It opens the session, sends the bearer token, client secret
  * and idempotency keys, retries what is safe to retry (network loss with backoff; an expired session once,
- * with a new session), aborts everything when the element disconnects, and reads every answer with the
- * shared API schemas.
+ * with a new session; "not yet" answers after their `Retry-After`), aborts everything when the element
+ * disconnects, and reads every answer with the shared API schemas.
  *
  * Parsing: the shared schemas are zod classic, which does not tree-shake far. Measured with
  * `scripts/check-size.mjs`: the first screen is about 21 KB gzip when responses are trusted and about 49 KB
@@ -73,12 +73,35 @@ export interface ApiClientOptions {
   fetch?: typeof fetch;
   /** How long to wait between attempts after a network failure, in ms; one entry per retry. */
   networkRetryDelays?: readonly number[];
+  /**
+   * How long one request may keep being repeated after "not yet" answers (a create still running elsewhere,
+   * the BFF's store briefly down), in ms, `Retry-After` honoured in between.
+   */
+  notYetBudgetMs?: number;
 }
 
 const DEFAULTS = {
   fetch: undefined,
   networkRetryDelays: [500, 1500, 4000],
+  notYetBudgetMs: 30_000,
 } satisfies Partial<ApiClientOptions>;
+
+/** The pause before repeating a "not yet" answer without a usable `Retry-After`, and the shortest one. */
+const NOT_YET_DELAY_MS = 1000;
+const MIN_NOT_YET_DELAY_MS = 250;
+
+/**
+ * Whether an error says "the same request will work a moment later": the first request with this idempotency
+ * key is still running (its answer will be replayed), or the BFF's store is briefly unavailable. Repeating
+ * them is safe: every create carries its idempotency key, and the rest are reads or idempotent by nature.
+ */
+function notYet(error: unknown): boolean {
+  if (!(error instanceof WidgetApiError)) return false;
+  return (
+    error.code === 'store_unavailable' ||
+    (error.code === 'idempotency_conflict' && error.params.reason === 'in_progress')
+  );
+}
 
 interface RequestOptions<K extends ResponseKind> {
   method?: 'GET' | 'POST';
@@ -186,6 +209,12 @@ export class ApiClient {
       .data;
   }
 
+  /** Cancels a checkout that awaits payment (the traveller abandons it); cancelling twice is fine. */
+  async cancelCheckout(id: string, secret: string): Promise<Checkout> {
+    const path = `/v1/checkouts/${encodeURIComponent(id)}/cancel`;
+    return (await this.#call(path, { method: 'POST', secret, response: 'checkout' })).data;
+  }
+
   /** The installation data of a ready checkout. */
   async installation(id: string, secret: string): Promise<Installation> {
     const body = await this.#call(`/v1/checkouts/${encodeURIComponent(id)}/installation`, {
@@ -246,7 +275,10 @@ export class ApiClient {
     }
   }
 
-  /** One request, repeated after network failures (every create carries an idempotency key, so that is safe). */
+  /**
+   * One request, repeated after network failures and "not yet" answers (every create carries an idempotency
+   * key, so that is safe).
+   */
   async #send<K extends ResponseKind>(
     path: string,
     request: RequestOptions<K>,
@@ -270,18 +302,27 @@ export class ApiClient {
       cache: request.secret || request.manageToken ? 'no-store' : 'default',
     };
     const delays = this.#options.networkRetryDelays;
-    for (let attempt = 0; ; attempt++) {
+    const giveUpAt = Date.now() + this.#options.notYetBudgetMs;
+    for (let networkFailures = 0; ; ) {
       let response: Response;
       try {
         response = await this.#options.fetch(`${this.#options.apiBase}${path}`, init);
       } catch (cause) {
         if (this.closed) throw cause;
-        const delay = delays[attempt];
+        const delay = delays[networkFailures++];
         if (delay === undefined) throw new WidgetApiError('network_error', {}, null, { cause });
         await this.#wait(delay);
         continue;
       }
-      return this.#read(response, request.response);
+      try {
+        return await this.#read(response, request.response);
+      } catch (error) {
+        if (!notYet(error)) throw error;
+        const seconds = Number(response.headers.get('Retry-After') ?? Number.NaN);
+        const delay = seconds >= 0 ? Math.max(MIN_NOT_YET_DELAY_MS, seconds * 1000) : NOT_YET_DELAY_MS;
+        if (Date.now() + delay > giveUpAt) throw error;
+        await this.#wait(delay);
+      }
     }
   }
 

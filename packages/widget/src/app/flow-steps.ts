@@ -32,7 +32,8 @@ export type Step =
   | { name: 'destinations' }
   | { name: 'plans'; destination: DestinationRef }
   | { name: 'checkout'; plan: Plan; destination: DestinationRef; topUp?: TopUpOrigin }
-  | { name: 'progress'; handle: CheckoutHandle }
+  /** `resumed`: recalled from this tab's storage after a reload, not just created. */
+  | { name: 'progress'; handle: CheckoutHandle; resumed?: boolean }
   | { name: 'install'; handle: CheckoutHandle; checkout: Checkout; installation: Installation }
   /** The eSIM's own view; `toppedUp` after a top-up just completed. */
   | { name: 'my-esim'; manageToken: string; toppedUp?: boolean };

@@ -49,7 +49,7 @@ function initialStep(widgetId: string, country: string | null): Step {
   const manageToken = pageManageToken(widgetId);
   // A manage link opens the eSIM's view, unless a top-up of that same eSIM is under way in this tab.
   if (manageToken && handle?.topUp?.manageToken !== manageToken) return { name: 'my-esim', manageToken };
-  if (handle) return { name: 'progress', handle };
+  if (handle) return { name: 'progress', handle, resumed: true };
   const code = country?.trim().toUpperCase();
   if (code && /^[A-Z0-9]{2}$/.test(code))
     return { name: 'plans', destination: { code, name: code, flag: '' } };
@@ -277,7 +277,7 @@ function CurrentStep({ step }: { step: Step }) {
     case 'plans':
       return <PlansStep destination={step.destination} />;
     case 'progress':
-      return <ProgressStep handle={step.handle} />;
+      return <ProgressStep handle={step.handle} resumed={step.resumed} />;
     case 'checkout':
       return (
         <CheckoutStep

@@ -23,7 +23,8 @@ const ElementBase = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
  *
  * @event {EsimReadyEvent} esim-ready - The session is open and the first screen is shown.
  * @event {EsimQuoteEvent} esim-quote - A plan was quoted; the price is held until `detail.expiresAt`.
- * @event {EsimCheckoutEvent} esim-checkout - A checkout was created. In `partner_confirm` mode take the payment now and confirm the checkout from your server.
+ * @event {EsimCheckoutEvent} esim-checkout - A checkout was created. In `partner_confirm` mode take the payment now and confirm the checkout from your server. Fired again with `detail.resumed` true when a reloaded page resumes a checkout that awaits payment.
+ * @event {EsimCancelEvent} esim-cancel - The traveller cancelled a checkout that awaited payment (`detail.reason`: `cancelled`, or `other_plan` to choose another plan). Close your payment form: the checkout can no longer be confirmed.
  * @event {EsimPurchaseEvent} esim-purchase - The eSIM is issued and its installation is shown, or a top-up is on the eSIM (`detail.kind` is `top_up`).
  * @event {EsimErrorEvent} esim-error - A request failed; the widget offers the traveller a way forward.
  * @event {EsimManageLinkEvent} esim-manage-link - After a purchase: the link that brings the traveller back to this eSIM (`#esim-manage=<token>`); keep it for them.

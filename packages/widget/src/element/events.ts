@@ -31,8 +31,9 @@ export interface EsimQuoteDetail {
 }
 
 /**
- * `esim-checkout`: the traveller pressed buy. In `partner_confirm` mode the host page now takes the payment
- * and its server confirms the checkout; the widget waits for that.
+ * `esim-checkout`: the traveller pressed buy and the checkout exists. In `partner_confirm` mode the host page now
+ * takes the payment and its server confirms the checkout; the widget waits for that. Fired again with
+ * `resumed: true` when a reloaded page finds the checkout still awaiting payment.
  */
 export interface EsimCheckoutDetail {
   checkoutId: string;
@@ -44,6 +45,24 @@ export interface EsimCheckoutDetail {
   amount: number;
   currency: 'RUB' | 'USD';
   email: string | null;
+  /** False when the checkout was just created; true when a reloaded page resumed it awaiting payment. */
+  resumed: boolean;
+}
+
+/** Why the traveller left a checkout that awaited payment. */
+export type EsimCancelReason = 'cancelled' | 'other_plan';
+
+/**
+ * `esim-cancel`: the traveller cancelled a checkout that awaited payment (`cancelled`), or cancelled it to choose
+ * another plan (`other_plan`). The checkout is `cancelled` now and can no longer be confirmed: close your
+ * payment form for it.
+ */
+export interface EsimCancelDetail {
+  checkoutId: string;
+  kind: EsimPurchaseKind;
+  /** The eSIM a top-up was for; null for a new eSIM. */
+  esimId: string | null;
+  reason: EsimCancelReason;
 }
 
 /** `esim-purchase`: the eSIM is issued and its installation is on screen, or a top-up is on the eSIM. */
@@ -126,6 +145,14 @@ export class EsimCheckoutEvent extends CustomEventBase<EsimCheckoutDetail> {
   }
 }
 
+/** Fired when the traveller cancels a checkout that awaited payment; close the payment form. */
+export class EsimCancelEvent extends CustomEventBase<EsimCancelDetail> {
+  static readonly eventName = 'esim-cancel';
+  constructor(detail: EsimCancelDetail) {
+    super(EsimCancelEvent.eventName, { ...EVENT_INIT, detail });
+  }
+}
+
 /** Fired when the eSIM is ready to install. */
 export class EsimPurchaseEvent extends CustomEventBase<EsimPurchaseDetail> {
   static readonly eventName = 'esim-purchase';
@@ -163,6 +190,7 @@ declare global {
     'esim-ready': EsimReadyEvent;
     'esim-quote': EsimQuoteEvent;
     'esim-checkout': EsimCheckoutEvent;
+    'esim-cancel': EsimCancelEvent;
     'esim-purchase': EsimPurchaseEvent;
     'esim-error': EsimErrorEvent;
     'esim-manage-link': EsimManageLinkEvent;

@@ -1,9 +1,10 @@
 /**
  * @module
  * Every error code the BFF can return, mapped to what the traveller reads and what they can do next.
- * A `Record` over the shared code list, so a code added to the API without a mapping fails to compile.
+ * A `Record` over the shared code list, so a code added to the API without a mapping fails to compile;
+ * `handlingOf` reads the two params that change the meaning of a code.
  */
-import type { WidgetErrorCode } from '../api/api-error';
+import { errorCodeOf, WidgetApiError, type WidgetErrorCode } from '../api/api-error';
 import type { MessageKey } from '../i18n/messages';
 
 /** A way forward from an error. */
@@ -32,6 +33,10 @@ const session = { message: 'errorSession', recovery: 'start_over' } as const;
 const notHere = { message: 'errorNotAvailableHere', recovery: 'contact_support' } as const;
 const planGone = { message: 'errorPlanGone', recovery: 'other_plan' } as const;
 const cannotSell = { message: 'errorCannotSell', recovery: 'contact_support' } as const;
+/** The partner's account cannot fund this plan: nothing was charged, another plan may still sell. */
+const unfunded = { message: 'errorCannotSellPlan', recovery: 'other_plan' } as const;
+/** The BFF is still on it (or its store is back in a moment): the same request again, later. */
+const moment = { message: 'errorMoment', recovery: 'retry' } as const;
 const lost = { message: 'errorCheckoutLost', recovery: 'contact_support' } as const;
 const invalid = { message: 'errorInvalid', recovery: 'retry' } as const;
 const generic = { message: 'errorGeneric', recovery: 'retry' } as const;
@@ -62,9 +67,9 @@ export const ERROR_HANDLING: Record<WidgetErrorCode, ErrorHandling> = {
   quote_consumed: { message: 'errorQuoteExpired', recovery: 'requote' },
   // Orders
   order_not_found: lost,
-  insufficient_balance: cannotSell,
-  order_limit_exceeded: cannotSell,
-  monthly_limit_exceeded: cannotSell,
+  insufficient_balance: unfunded,
+  order_limit_exceeded: unfunded,
+  monthly_limit_exceeded: unfunded,
   // Recipients and eSIMs
   recipient_not_found: generic,
   recipient_conflict: generic,
@@ -107,5 +112,18 @@ export const ERROR_HANDLING: Record<WidgetErrorCode, ErrorHandling> = {
   method_not_allowed: genericStartOver,
   payload_too_large: invalid,
   unsupported_media_type: genericStartOver,
-  store_unavailable: unavailable,
+  store_unavailable: moment,
 };
+
+/**
+ * The handling of an error. A create that is still running elsewhere (`idempotency_conflict` with reason
+ * `in_progress`) is repeated, never started over: starting over would buy twice. An inactive account met
+ * by the funding check before payment (`stage: 'before_payment'`) is the partner's funding, like a low balance.
+ */
+export function handlingOf(error: unknown): ErrorHandling {
+  const code = errorCodeOf(error);
+  const params = error instanceof WidgetApiError ? error.params : {};
+  if (code === 'idempotency_conflict' && params.reason === 'in_progress') return moment;
+  if (code === 'account_not_active' && params.stage === 'before_payment') return unfunded;
+  return ERROR_HANDLING[code];
+}

@@ -65,6 +65,8 @@ export const de: Messages = {
   paymentHeading: 'Zahlung abschließen',
   paymentWaiting:
     'Schließen Sie die Zahlung auf dieser Seite ab. Es geht weiter, sobald {brand} sie bestätigt.',
+  paymentWindow: 'Verbleibende Zeit für die Zahlung: {time}',
+  cancel: 'Abbrechen',
   progressHeading: 'Ihre eSIM wird vorbereitet',
   statusAwaitingPayment: 'Warten auf die Zahlung',
   statusPlacing: 'Bestellung wird aufgegeben',
@@ -117,6 +119,8 @@ export const de: Messages = {
   errorQuoteExpired: 'Die Preisreservierung ist abgelaufen. Bitte prüfen Sie den aktuellen Preis.',
   errorCannotSell:
     'Dieser Kauf kann gerade nicht abgeschlossen werden. Ihnen wurde nichts berechnet. Bitte wenden Sie sich an {brand}.',
+  errorCannotSellPlan: 'Dieser Shop kann diesen Tarif gerade nicht verkaufen. Ihnen wurde nichts berechnet.',
+  errorMoment: 'Der Shop braucht einen Moment. Bitte versuchen Sie es gleich noch einmal.',
   errorCheckoutLost:
     'Wir finden diesen Kauf nicht. Wenn Sie bezahlt haben, wenden Sie sich bitte an {brand}.',
   errorInvalid: 'Eine Eingabe wurde nicht akzeptiert. Bitte prüfen Sie sie und versuchen Sie es erneut.',

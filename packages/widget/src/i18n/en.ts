@@ -62,6 +62,8 @@ export const en = {
 
   paymentHeading: 'Complete your payment',
   paymentWaiting: 'Finish the payment on this page. We continue as soon as {brand} confirms it.',
+  paymentWindow: 'Time left to pay: {time}',
+  cancel: 'Cancel',
   progressHeading: 'Preparing your eSIM',
   statusAwaitingPayment: 'Waiting for the payment',
   statusPlacing: 'Placing the order',
@@ -111,6 +113,8 @@ export const en = {
   errorQuoteExpired: 'The price hold ran out. Please check the current price.',
   errorCannotSell:
     'This purchase cannot be completed right now. You have not been charged. Please contact {brand}.',
+  errorCannotSellPlan: 'This store cannot sell this plan right now. You have not been charged.',
+  errorMoment: 'The store is catching up. Please try again in a moment.',
   errorCheckoutLost: 'We could not find this purchase. If you paid, please contact {brand}.',
   errorInvalid: 'Something you entered was not accepted. Please check it and try again.',
   errorLink: 'The link could not be created. Please try again.',

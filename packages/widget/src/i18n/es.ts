@@ -69,6 +69,8 @@ export const es: Messages = {
 
   paymentHeading: 'Completa el pago',
   paymentWaiting: 'Termina el pago en esta página. Seguimos en cuanto {brand} lo confirme.',
+  paymentWindow: 'Tiempo restante para pagar: {time}',
+  cancel: 'Cancelar',
   progressHeading: 'Preparando tu eSIM',
   statusAwaitingPayment: 'Esperando el pago',
   statusPlacing: 'Tramitando el pedido',
@@ -117,6 +119,8 @@ export const es: Messages = {
   errorPriceChanged: 'El precio ha cambiado. Revisa el nuevo precio.',
   errorQuoteExpired: 'La reserva del precio ha caducado. Revisa el precio actual.',
   errorCannotSell: 'Ahora no se puede completar esta compra. No se te ha cobrado. Contacta con {brand}.',
+  errorCannotSellPlan: 'Esta tienda no puede vender este plan ahora mismo. No se te ha cobrado nada.',
+  errorMoment: 'La tienda necesita un momento. Vuelve a intentarlo enseguida.',
   errorCheckoutLost: 'No encontramos esta compra. Si la pagaste, contacta con {brand}.',
   errorInvalid: 'Algún dato no se ha aceptado. Revísalo y vuelve a intentarlo.',
   errorLink: 'No se ha podido crear el enlace. Vuelve a intentarlo.',

@@ -70,6 +70,8 @@ export const fr: Messages = {
 
   paymentHeading: 'Finalisez le paiement',
   paymentWaiting: 'Terminez le paiement sur cette page. Nous continuons dès que {brand} le confirme.',
+  paymentWindow: 'Temps restant pour payer : {time}',
+  cancel: 'Annuler',
   progressHeading: 'Préparation de votre eSIM',
   statusAwaitingPayment: 'En attente du paiement',
   statusPlacing: 'Commande en cours',
@@ -121,6 +123,9 @@ export const fr: Messages = {
   errorQuoteExpired: 'La réservation du prix a expiré. Vérifiez le prix actuel.',
   errorCannotSell:
     'Cet achat ne peut pas être finalisé pour le moment. Rien ne vous a été facturé. Contactez {brand}.',
+  errorCannotSellPlan:
+    'Cette boutique ne peut pas vendre ce forfait pour le moment. Rien ne vous a été facturé.',
+  errorMoment: 'La boutique a besoin d’un instant. Réessayez dans un moment.',
   errorCheckoutLost: 'Nous ne trouvons pas cet achat. Si vous l’avez payé, contactez {brand}.',
   errorInvalid: 'Une saisie n’a pas été acceptée. Vérifiez-la et réessayez.',
   errorLink: 'Le lien n’a pas pu être créé. Réessayez.',

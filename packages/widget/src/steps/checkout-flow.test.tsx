@@ -1,6 +1,7 @@
 /**
  * The quote and checkout steps through the real element against a fake BFF: the held price and its
- * countdown, validation, both checkout modes, re-quotes on expiry and on price_changed, plan and balance errors.
+ * countdown, validation, both checkout modes, re-quotes on expiry and on price_changed, a plan that is gone.
+ * Refused and not-yet-answered creates: `checkout-refusals.test.tsx`.
  */
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -108,6 +109,7 @@ describe('quote and checkout', () => {
       amount: 450,
       currency: 'USD',
       email: 'traveller@example.com',
+      resumed: false,
     });
   });
 
@@ -176,20 +178,5 @@ describe('quote and checkout', () => {
     ).toBeTruthy();
     fireEvent.click(widget.view.getByRole('button', { name: 'Choose another plan' }));
     expect(await widget.view.findByRole('heading', { name: /eSIM plans for Turkey/ })).toBeTruthy();
-  });
-
-  it('on insufficient_balance points to the partner support and says nothing was charged', async () => {
-    const bff = new FakeBff();
-    const widget = await mountWidget(bff);
-    await openCheckout(widget);
-    fillCheckout(widget);
-    bff.failNext('POST', /^\/v1\/checkouts$/, 'insufficient_balance', 402);
-    fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
-    expect(await widget.view.findByText(/You have not been charged/)).toBeTruthy();
-    expect(widget.view.getByRole('link', { name: 'Contact Acme Travel' }).getAttribute('href')).toBe(
-      'https://acme.test/help',
-    );
-    const error = widget.events.find((event) => event.type === 'esim-error');
-    expect(error?.detail).toEqual({ code: 'insufficient_balance', requestId: 'req_test' });
   });
 });

@@ -9,16 +9,16 @@
 import type { NonNegativeMoney, Plan, Quote } from '@esim-embed/shared';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { newIdempotencyKey } from '../api/api-client';
-import { errorCodeOf } from '../api/api-error';
 import { type DestinationRef, rememberCheckout, type TopUpOrigin } from '../app/flow-steps';
 import { useWidget } from '../app/widget-context';
-import { EsimCheckoutEvent, EsimQuoteEvent } from '../element/events';
-import { ERROR_HANDLING } from '../errors/error-recovery';
+import { EsimQuoteEvent } from '../element/events';
+import { handlingOf } from '../errors/error-recovery';
 import { formatPlanData, formatPrice } from '../i18n/formatters';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
 import { StepHeading } from '../ui/step-heading';
-import { QuoteCountdown } from './quote-countdown';
+import { checkoutEvent } from './checkout-event';
+import { DeadlineCountdown } from './deadline-countdown';
 import * as css from './steps.css';
 
 /** An email address as the checkout accepts it (the BFF checks it again). */
@@ -113,17 +113,8 @@ export function CheckoutStep({ plan, destination, topUp }: CheckoutStepProps) {
       );
       const handle = { id: created.id, clientSecret: created.clientSecret, ...(topUp ? { topUp } : {}) };
       rememberCheckout(config.widgetId, handle);
-      emit(
-        new EsimCheckoutEvent({
-          checkoutId: created.id,
-          kind: topUp ? 'top_up' : 'issue',
-          esimId: topUp?.esimId ?? null,
-          mode: created.mode,
-          amount: created.amount.amountMinor,
-          currency: created.amount.currency,
-          email: created.email,
-        }),
-      );
+      // Only now, with the checkout created: a refused create (funding, price) never reaches the host page.
+      emit(checkoutEvent(created, false));
       go({ name: 'progress', handle });
     } catch (error) {
       if (client.closed) return;
@@ -132,17 +123,15 @@ export function CheckoutStep({ plan, destination, topUp }: CheckoutStepProps) {
       setCheckoutError(error);
       report(error);
       // A price that ran out or moved is fetched again at once; the new price shows before buying again.
-      if (ERROR_HANDLING[errorCodeOf(error)].recovery === 'requote') requestQuote();
+      if (handlingOf(error).recovery === 'requote') requestQuote();
     }
   }
 
   const backToPlans = () =>
     go(topUp ? { name: 'my-esim', manageToken: topUp.manageToken } : { name: 'plans', destination });
-  const checkoutCode = checkoutError ? errorCodeOf(checkoutError) : null;
   // A price problem shows as the new quote and its notice; the error itself only while there is no new quote.
   const showCheckoutError =
-    checkoutError !== null &&
-    (checkoutCode === null || ERROR_HANDLING[checkoutCode].recovery !== 'requote' || !quote);
+    checkoutError !== null && (handlingOf(checkoutError).recovery !== 'requote' || !quote);
 
   return (
     <section>
@@ -162,7 +151,12 @@ export function CheckoutStep({ plan, destination, topUp }: CheckoutStepProps) {
         </div>
         <div aria-live="polite">
           {quote ? (
-            <QuoteCountdown key={quote.id} expiresAt={quote.expiresAt} onExpired={requestQuote} />
+            <DeadlineCountdown
+              key={quote.id}
+              expiresAt={quote.expiresAt}
+              message="priceHeld"
+              onExpired={requestQuote}
+            />
           ) : (
             !quoteError && (
               <p class={css.secondary} aria-busy="true">

@@ -1,20 +1,24 @@
 /**
  * @module
  * Step 5: the order's journey (payment, placing, issuing, ready), polled with backoff and honest about
- * waiting. In `partner_confirm` mode it first waits, visibly, for the partner to confirm the payment. It
- * resumes after a page reload from the checkout kept in `sessionStorage`. A top-up has no installation: when
- * it is ready the traveller goes back to the eSIM's own view.
+ * waiting. In `partner_confirm` mode it first waits, visibly, for the partner to confirm the payment, with
+ * the time left to pay, and lets the traveller cancel or cancel for another plan (`esim-cancel`). It resumes
+ * after a page reload from the checkout kept in `sessionStorage`, and tells the host page again about a
+ * checkout that still awaits payment. A top-up has no installation: when it is ready the traveller goes back
+ * to the eSIM's own view.
  */
 import type { Checkout, CheckoutStatus } from '@esim-embed/shared';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { errorCodeOf } from '../api/api-error';
 import { type CheckoutHandle, forgetCheckout } from '../app/flow-steps';
 import { useWidget } from '../app/widget-context';
-import { EsimPurchaseEvent } from '../element/events';
+import { EsimCancelEvent, type EsimCancelReason, EsimPurchaseEvent } from '../element/events';
 import type { MessageKey } from '../i18n/messages';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
 import { StepHeading } from '../ui/step-heading';
+import { checkoutEvent } from './checkout-event';
+import { DeadlineCountdown } from './deadline-countdown';
 import * as css from './steps.css';
 
 /** Delays between status checks, in ms: quick at first, then every 8 s. */
@@ -45,16 +49,24 @@ const TOP_UP_WORDING: Partial<Record<MessageKey, MessageKey>> = {
 /** Props of `ProgressStep`. */
 export interface ProgressStepProps {
   handle: CheckoutHandle;
+  /** The checkout was recalled after a page reload rather than just created. */
+  resumed?: boolean | undefined;
 }
 
 /** Waits for the checkout to become ready, then shows the installation. */
-export function ProgressStep({ handle }: ProgressStepProps) {
+export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
   const { client, t, config, go, emit, report } = useWidget();
   const [checkout, setCheckout] = useState<Checkout | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [slow, setSlow] = useState(false);
   const [round, setRound] = useState(0);
+  const [leaving, setLeaving] = useState(false);
   const attempt = useRef(0);
+  // Whether the first status read still has to tell the host page about a resumed checkout awaiting payment.
+  const announce = useRef(resumed);
+  // Set when the traveller cancelled here: the way forward then takes the focus the cancel button had.
+  const cancelledHere = useRef(false);
+  const startOverButton = useRef<HTMLButtonElement>(null);
 
   const topUp = handle.topUp;
   const startOver = useCallback(() => {
@@ -76,6 +88,9 @@ export function ProgressStep({ handle }: ProgressStepProps) {
         if (!current) return;
         setCheckout(latest);
         setError(null);
+        // After a reload the host page has lost its payment form: `esim-checkout` again lets it reopen it.
+        if (announce.current && latest.status === 'awaiting_payment') emit(checkoutEvent(latest, true));
+        announce.current = false;
         if (latest.status === 'ready' && topUp) {
           forgetCheckout(config.widgetId);
           emit(
@@ -115,9 +130,13 @@ export function ProgressStep({ handle }: ProgressStepProps) {
         report(failure);
         // Only a passing failure is worth checking again by itself; the rest wait for the traveller.
         if (
-          !['network_error', 'rate_limited', 'internal', 'upstream_unavailable'].includes(
-            errorCodeOf(failure),
-          )
+          ![
+            'network_error',
+            'rate_limited',
+            'internal',
+            'upstream_unavailable',
+            'store_unavailable',
+          ].includes(errorCodeOf(failure))
         )
           return;
       }
@@ -136,6 +155,45 @@ export function ProgressStep({ handle }: ProgressStepProps) {
     setRound((value) => value + 1);
   }, []);
 
+  /** The traveller leaves a checkout that awaits payment: it is cancelled, then they start over or pick again. */
+  const leave = async (reason: EsimCancelReason) => {
+    setLeaving(true);
+    setError(null);
+    try {
+      const cancelled = await client.cancelCheckout(handle.id, handle.clientSecret);
+      forgetCheckout(config.widgetId);
+      emit(
+        new EsimCancelEvent({
+          checkoutId: cancelled.id,
+          kind: cancelled.kind ?? 'issue',
+          esimId: cancelled.esimId ?? null,
+          reason,
+        }),
+      );
+      if (reason === 'other_plan') {
+        go(
+          topUp
+            ? { name: 'my-esim', manageToken: topUp.manageToken }
+            : { name: 'plans', destination: cancelled.plan.destination },
+        );
+        return;
+      }
+      cancelledHere.current = true;
+      setCheckout(cancelled);
+      // A status read already under way would show the payment still awaited: read again instead.
+      retry();
+    } catch (failure) {
+      if (client.closed) return;
+      // Paid in the meantime (the partner confirmed first): the purchase goes on, and the step follows it.
+      if (errorCodeOf(failure) === 'invalid_transition') retry();
+      else {
+        setError(failure);
+        report(failure);
+      }
+    }
+    setLeaving(false);
+  };
+
   const status = checkout?.status ?? null;
   const ending = status ? ENDINGS[status] : undefined;
   const awaitingPayment = status === 'awaiting_payment';
@@ -145,10 +203,19 @@ export function ProgressStep({ handle }: ProgressStepProps) {
   const reached = journey.findIndex((entry) => entry.status === status);
   const say = (key: MessageKey) => t((topUp && TOP_UP_WORDING[key]) || key);
 
+  useEffect(() => {
+    if (ending && cancelledHere.current) startOverButton.current?.focus();
+  }, [ending]);
+
   return (
     <section>
       <StepHeading>{t(awaitingPayment ? 'paymentHeading' : 'progressHeading')}</StepHeading>
-      {awaitingPayment && <p>{t('paymentWaiting', { brand: config.brand.displayName })}</p>}
+      {checkout && awaitingPayment && (
+        <>
+          <p>{t('paymentWaiting', { brand: config.brand.displayName })}</p>
+          <DeadlineCountdown expiresAt={checkout.expiresAt} message="paymentWindow" onExpired={retry} />
+        </>
+      )}
       {!ending && (
         <ol class={css.progressList}>
           {journey.map((entry, index) => {
@@ -184,9 +251,33 @@ export function ProgressStep({ handle }: ProgressStepProps) {
         )}
       </div>
       {error !== null && <ErrorNotice error={error} actions={{ retry, start_over: startOver }} />}
+      {awaitingPayment && (
+        <div class={controls.actions}>
+          <button
+            type="button"
+            class={controls.button}
+            part="button"
+            disabled={leaving}
+            onClick={() => leave('other_plan')}
+          >
+            {t('otherPlan')}
+          </button>
+          <button
+            type="button"
+            class={controls.button}
+            part="button"
+            disabled={leaving}
+            aria-busy={leaving}
+            onClick={() => leave('cancelled')}
+          >
+            {t('cancel')}
+          </button>
+        </div>
+      )}
       {ending && (
         <div class={controls.actions}>
           <button
+            ref={startOverButton}
             type="button"
             class={controls.primaryButton}
             part="button primary-button"

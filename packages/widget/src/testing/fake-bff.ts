@@ -37,6 +37,8 @@ export interface ScriptedFailure {
   code: ApiErrorCode | 'network';
   status?: number;
   params?: Record<string, unknown>;
+  /** The `Retry-After` header of the answer, in seconds. */
+  retryAfter?: number;
 }
 
 /** As the BFF sends them: sorted by name in the locale's collation. */
@@ -211,7 +213,12 @@ export class FakeBff {
   readonly #tokens = new Set<string>();
   #quotes = 0;
   readonly #quotesById = new Map<string, Quote>();
-  readonly #checkouts = new Map<string, { checkout: Checkout; secret: string; reads: number }>();
+  readonly #checkouts = new Map<
+    string,
+    { checkout: Checkout; secret: string; reads: number; cancelled?: boolean }
+  >();
+  /** Checkout ids the traveller cancelled (each once). */
+  readonly cancelled = new Set<string>();
   /** eSIM views by the manage token that opens them. */
   readonly esims = new Map<string, EsimView>();
   /** Top-up checkouts that reached `ready`, by checkout id (each counted once). */
@@ -224,9 +231,23 @@ export class FakeBff {
     this.config = { ...defaultConfig, ...options.config };
   }
 
-  /** Makes the next request matching `method` and `path` fail with `code`. */
-  failNext(method: string, path: RegExp, code: ScriptedFailure['code'], status = 400, params = {}): void {
-    this.failures.push({ method, path, code, status, params });
+  /** Makes the next request matching `method` and `path` fail with `code` (and `Retry-After`, if given). */
+  failNext(
+    method: string,
+    path: RegExp,
+    code: ScriptedFailure['code'],
+    status = 400,
+    params = {},
+    retryAfter?: number,
+  ): void {
+    this.failures.push({
+      method,
+      path,
+      code,
+      status,
+      params,
+      ...(retryAfter === undefined ? {} : { retryAfter }),
+    });
   }
 
   /** Registers an eSIM that `manageToken` opens. */
@@ -262,7 +283,11 @@ export class FakeBff {
     if (failure >= 0) {
       const [scripted] = this.failures.splice(failure, 1);
       if (scripted?.code === 'network') throw new TypeError('Failed to fetch');
-      if (scripted) return this.#error(scripted.code, scripted.status ?? 400, scripted.params ?? {});
+      if (scripted) {
+        const answer = this.#error(scripted.code, scripted.status ?? 400, scripted.params ?? {});
+        if (scripted.retryAfter !== undefined) answer.headers.set('Retry-After', String(scripted.retryAfter));
+        return answer;
+      }
     }
     return this.#route(method, url, headers, body);
   };
@@ -366,13 +391,23 @@ export class FakeBff {
       }
       if (method === 'GET') return this.#error('invalid_transition', 409, {});
     }
-    const checkoutMatch = /^\/v1\/checkouts\/([^/]+)(\/installation|\/delivery-links|\/manage-link)?$/.exec(
-      path,
-    );
+    const checkoutMatch =
+      /^\/v1\/checkouts\/([^/]+)(\/installation|\/delivery-links|\/manage-link|\/cancel)?$/.exec(path);
     if (checkoutMatch) {
       const entry = this.#checkouts.get(decodeURIComponent(checkoutMatch[1] ?? ''));
       if (!entry) return this.#error('checkout_not_found', 404, {});
       if (headers['x-checkout-secret'] !== entry.secret) return this.#error('forbidden', 403, {});
+      if (method === 'POST' && checkoutMatch[2] === '/cancel') {
+        if (!['awaiting_payment', 'cancelled'].includes(entry.checkout.status))
+          return this.#error('invalid_transition', 409, { status: entry.checkout.status });
+        entry.cancelled = true;
+        entry.checkout = { ...entry.checkout, status: 'cancelled' };
+        this.cancelled.add(entry.checkout.id);
+        return this.#json(200, { data: entry.checkout, meta: META });
+      }
+      if (method === 'GET' && !checkoutMatch[2] && entry.cancelled) {
+        return this.#json(200, { data: entry.checkout, meta: META });
+      }
       if (method === 'GET' && !checkoutMatch[2]) {
         const journey = this.#options.journey ?? ['provisioning', 'ready'];
         const status = journey[Math.min(entry.reads, journey.length - 1)] ?? 'ready';

@@ -29,6 +29,7 @@ export async function mountWidget(
     'esim-ready',
     'esim-quote',
     'esim-checkout',
+    'esim-cancel',
     'esim-purchase',
     'esim-error',
     'esim-manage-link',

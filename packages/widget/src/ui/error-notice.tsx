@@ -7,7 +7,7 @@
 import { useEffect } from 'preact/hooks';
 import { errorCodeOf, WidgetApiError } from '../api/api-error';
 import { useWidget } from '../app/widget-context';
-import { ERROR_HANDLING, type Recovery } from '../errors/error-recovery';
+import { handlingOf, type Recovery } from '../errors/error-recovery';
 import * as css from './controls.css';
 
 /** The ways forward a step can offer; the notice shows the one the error calls for. */
@@ -23,7 +23,7 @@ export interface ErrorNoticeProps {
 export function ErrorNotice({ error, actions }: ErrorNoticeProps) {
   const { t, config } = useWidget();
   const code = errorCodeOf(error);
-  const handling = ERROR_HANDLING[code];
+  const handling = handlingOf(error);
   const brand = config.brand.displayName;
   const requestId = error instanceof WidgetApiError ? error.requestId : null;
   const retry = actions.retry;

@@ -1,21 +1,24 @@
 /**
  * @module
- * How long the quoted price is still held, counting down to the quote's `expiresAt`; calls `onExpired`
- * once when it runs out. A `timer` role: screen readers read it on demand, not every second.
+ * How long something the traveller was promised still holds (a quoted price, the payment window of a
+ * checkout), counting down to its `expiresAt`; calls `onExpired` once when it runs out. A `timer` role:
+ * screen readers read it on demand, not every second.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { useWidget } from '../app/widget-context';
 import { formatCountdown } from '../i18n/formatters';
 import { secondary } from './steps.css';
 
-/** Props of `QuoteCountdown`. */
-export interface QuoteCountdownProps {
+/** Props of `DeadlineCountdown`. */
+export interface DeadlineCountdownProps {
   expiresAt: string;
+  /** The sentence around the remaining time (`{time}`). */
+  message: 'priceHeld' | 'paymentWindow';
   onExpired: () => void;
 }
 
-/** The countdown of a held price. */
-export function QuoteCountdown({ expiresAt, onExpired }: QuoteCountdownProps) {
+/** The countdown to a deadline. */
+export function DeadlineCountdown({ expiresAt, message, onExpired }: DeadlineCountdownProps) {
   const { t } = useWidget();
   const deadline = Date.parse(expiresAt);
   const [now, setNow] = useState(() => Date.now());
@@ -33,7 +36,7 @@ export function QuoteCountdown({ expiresAt, onExpired }: QuoteCountdownProps) {
   return (
     // `timer` is read on demand; `aria-live="off"` keeps it so inside the step's polite region.
     <p class={secondary} role="timer" aria-live="off">
-      {t('priceHeld', { time: formatCountdown(remaining) })}
+      {t(message, { time: formatCountdown(remaining) })}
     </p>
   );
 }

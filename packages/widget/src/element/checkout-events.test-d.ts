@@ -1,0 +1,34 @@
+/**
+ * Type test: `esim-checkout` says whether a reload resumed the checkout, and `esim-cancel` is typed on
+ * `addEventListener` (through `GlobalEventHandlersEventMap`) and in the JSX typings. Checked by `tsc`.
+ */
+import { expectTypeOf } from 'vitest';
+import { type EsimCancelDetail, EsimCancelEvent, type EsimCheckoutEvent } from './events';
+import type { EsimWidgetEventHandlers } from './jsx-attributes.gen';
+
+declare const element: HTMLElement;
+
+element.addEventListener('esim-checkout', (event) => {
+  expectTypeOf(event).toEqualTypeOf<EsimCheckoutEvent>();
+  expectTypeOf(event.detail.resumed).toBeBoolean();
+});
+
+element.addEventListener('esim-cancel', (event) => {
+  expectTypeOf(event).toEqualTypeOf<EsimCancelEvent>();
+  expectTypeOf(event.detail.checkoutId).toBeString();
+  expectTypeOf(event.detail.reason).toEqualTypeOf<'cancelled' | 'other_plan'>();
+  expectTypeOf(event.detail.esimId).toEqualTypeOf<string | null>();
+});
+
+expectTypeOf<NonNullable<EsimWidgetEventHandlers['onesim-cancel']>>()
+  .parameter(0)
+  .toEqualTypeOf<EsimCancelEvent>();
+expectTypeOf<EsimCancelDetail['kind']>().toEqualTypeOf<'issue' | 'top_up'>();
+
+export const cancel = new EsimCancelEvent({
+  checkoutId: 'chk_1',
+  kind: 'issue',
+  esimId: null,
+  // @ts-expect-error the traveller cancelled or chose another plan; nothing else
+  reason: 'expired',
+});

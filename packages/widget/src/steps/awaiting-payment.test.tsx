@@ -1,0 +1,129 @@
+/**
+ * The `partner_confirm` waiting screen through the real element against a fake BFF: the time left to pay,
+ * Cancel and "Choose another plan" (the checkout cancelled with its client secret, `esim-cancel` for the host
+ * page), a partner confirm that wins the race, and a reload that tells the host page again (`resumed: true`).
+ */
+import { fireEvent, waitFor } from '@testing-library/preact';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeBff } from '../testing/fake-bff';
+import { type MountedWidget, mountWidget } from '../testing/mount-widget';
+import { cleanUpPage, fillCheckout, openCheckout } from '../testing/traveller';
+
+afterEach(cleanUpPage);
+
+const STORED = 'esim-widget:acme:checkout';
+
+async function awaitingPayment(bff: FakeBff): Promise<MountedWidget> {
+  const widget = await mountWidget(bff);
+  await openCheckout(widget);
+  fillCheckout(widget);
+  fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
+  await widget.view.findByRole('heading', { name: 'Complete your payment' });
+  return widget;
+}
+
+const confirmMode = (options: ConstructorParameters<typeof FakeBff>[0]) =>
+  new FakeBff({ config: { checkoutMode: 'partner_confirm' }, ...options });
+
+describe('waiting for the payment', () => {
+  it('counts down the payment window', async () => {
+    const widget = await awaitingPayment(confirmMode({ journey: ['awaiting_payment'] }));
+    const timer = await widget.view.findByRole('timer');
+    // The fake's checkout runs 30 minutes.
+    expect(timer.textContent).toMatch(/^Time left to pay: (30:00|29:[0-5]\d)$/);
+    const first = timer.textContent;
+    await waitFor(() => expect(widget.view.getByRole('timer').textContent).not.toBe(first), {
+      timeout: 2500,
+    });
+  });
+
+  it('Cancel cancels the checkout with its secret, tells the host page and offers to start again', async () => {
+    const bff = confirmMode({ journey: ['awaiting_payment'] });
+    const widget = await awaitingPayment(bff);
+    fireEvent.click(widget.view.getByRole('button', { name: 'Cancel' }));
+    expect(await widget.view.findByText('The purchase was cancelled.')).toBeTruthy();
+    const [request] = bff.requestsTo('POST', /\/cancel$/);
+    expect(request?.path).toBe('/v1/checkouts/chk_quote_1/cancel');
+    expect(request?.headers['x-checkout-secret']).toBe('secret_chk_quote_1_0123456789abcdef');
+    expect(request?.cache).toBe('no-store');
+    expect(bff.cancelled).toEqual(new Set(['chk_quote_1']));
+    expect(widget.events.find((event) => event.type === 'esim-cancel')?.detail).toEqual({
+      checkoutId: 'chk_quote_1',
+      kind: 'issue',
+      esimId: null,
+      reason: 'cancelled',
+    });
+    expect(sessionStorage.getItem(STORED)).toBeNull();
+    expect(widget.view.queryByRole('timer')).toBeNull();
+    expect(widget.view.queryByRole('button', { name: 'Cancel' })).toBeNull();
+    const startAgain = widget.view.getByRole('button', { name: 'Start again' });
+    await waitFor(() => expect(widget.element.shadowRoot?.activeElement).toBe(startAgain));
+    fireEvent.click(startAgain);
+    expect(await widget.view.findByRole('heading', { name: 'Where are you going?' })).toBeTruthy();
+  });
+
+  it('Choose another plan cancels the checkout and opens the plans of the same destination', async () => {
+    const bff = confirmMode({ journey: ['awaiting_payment'] });
+    const widget = await awaitingPayment(bff);
+    fireEvent.click(widget.view.getByRole('button', { name: 'Choose another plan' }));
+    expect(await widget.view.findByRole('heading', { name: /eSIM plans for Turkey/ })).toBeTruthy();
+    expect(bff.cancelled).toEqual(new Set(['chk_quote_1']));
+    expect(widget.events.find((event) => event.type === 'esim-cancel')?.detail).toMatchObject({
+      checkoutId: 'chk_quote_1',
+      reason: 'other_plan',
+    });
+    expect(sessionStorage.getItem(STORED)).toBeNull();
+  });
+
+  it('when the partner confirmed first, Cancel is refused and the purchase goes on', async () => {
+    const bff = confirmMode({ journey: ['awaiting_payment'] });
+    const widget = await awaitingPayment(bff);
+    bff.failNext('POST', /\/cancel$/, 'invalid_transition', 409, { status: 'placing' });
+    fireEvent.click(widget.view.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(bff.requestsTo('POST', /\/cancel$/)).toHaveLength(1));
+    await waitFor(() =>
+      expect(widget.view.getByRole('button', { name: 'Cancel' })).toHaveProperty('disabled', false),
+    );
+    expect(widget.view.queryByRole('alert')).toBeNull();
+    expect(widget.events.filter((event) => event.type === 'esim-cancel')).toEqual([]);
+    expect(sessionStorage.getItem(STORED)).not.toBeNull();
+  });
+});
+
+describe('a reload while the payment is awaited', () => {
+  it('fires esim-checkout again with resumed: true, once', async () => {
+    const bff = confirmMode({ journey: ['awaiting_payment'] });
+    const first = await awaitingPayment(bff);
+    expect(first.events.find((event) => event.type === 'esim-checkout')?.detail.resumed).toBe(false);
+    first.element.remove();
+    const second = await mountWidget(bff);
+    await second.view.findByRole('heading', { name: 'Complete your payment' });
+    await waitFor(() =>
+      expect(second.events.find((event) => event.type === 'esim-checkout')?.detail).toEqual({
+        checkoutId: 'chk_quote_1',
+        kind: 'issue',
+        esimId: null,
+        mode: 'partner_confirm',
+        amount: 450,
+        currency: 'USD',
+        email: 'traveller@example.com',
+        resumed: true,
+      }),
+    );
+    // Later status reads do not repeat it.
+    await waitFor(() => expect(bff.requestsTo('GET', /^\/v1\/checkouts\//).length).toBeGreaterThan(3), {
+      timeout: 4000,
+    });
+    expect(second.events.filter((event) => event.type === 'esim-checkout')).toHaveLength(1);
+    expect(bff.requestsTo('POST', /^\/v1\/checkouts$/)).toHaveLength(1);
+  }, 10_000);
+
+  it('does not fire it for a resumed checkout that is past the payment', async () => {
+    const bff = confirmMode({ journey: ['awaiting_payment', 'provisioning'] });
+    const first = await awaitingPayment(bff);
+    first.element.remove();
+    const second = await mountWidget(bff);
+    await second.view.findByRole('heading', { name: 'Preparing your eSIM' });
+    expect(second.events.filter((event) => event.type === 'esim-checkout')).toEqual([]);
+  });
+});

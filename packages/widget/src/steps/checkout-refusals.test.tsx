@@ -1,0 +1,140 @@
+/**
+ * The create of a checkout refused or not answered yet, through the real element against a fake BFF: the
+ * partner's funding refuses it before payment (another plan, nothing charged, no `esim-checkout`); the first
+ * create is still running elsewhere or the BFF's store is briefly down (the same create again, after
+ * `Retry-After`, while the button says it is working — never "start over", which would buy twice).
+ */
+import { fireEvent, waitFor } from '@testing-library/preact';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeBff } from '../testing/fake-bff';
+import { type MountedWidget, mountWidget } from '../testing/mount-widget';
+import { cleanUpPage, fillCheckout, openCheckout } from '../testing/traveller';
+
+afterEach(cleanUpPage);
+
+const CHECKOUTS = /^\/v1\/checkouts$/;
+const IN_PROGRESS = { field: 'Idempotency-Key', reason: 'in_progress' };
+
+async function atCheckout(bff: FakeBff): Promise<MountedWidget> {
+  const widget = await mountWidget(bff);
+  await openCheckout(widget);
+  fillCheckout(widget);
+  return widget;
+}
+
+const checkoutEvents = (widget: MountedWidget) =>
+  widget.events.filter((event) => event.type === 'esim-checkout');
+
+describe('the partner cannot fund the plan', () => {
+  it.each([
+    ['insufficient_balance', 402],
+    ['order_limit_exceeded', 409],
+    ['monthly_limit_exceeded', 409],
+    ['account_not_active', 403],
+  ] as const)(
+    '%s before payment: cannot sell, not charged, another plan, no esim-checkout',
+    async (code, status) => {
+      const bff = new FakeBff({ config: { checkoutMode: 'partner_confirm' } });
+      const widget = await atCheckout(bff);
+      bff.failNext('POST', CHECKOUTS, code, status, { stage: 'before_payment' });
+      fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
+      const alert = await widget.view.findByRole('alert');
+      expect(alert.textContent).toContain(
+        'This store cannot sell this plan right now. You have not been charged.',
+      );
+      expect(alert.getAttribute('data-code')).toBe(code);
+      expect(checkoutEvents(widget)).toEqual([]);
+      expect(widget.events.find((event) => event.type === 'esim-error')?.detail).toEqual({
+        code,
+        requestId: 'req_test',
+      });
+      expect(sessionStorage.getItem('esim-widget:acme:checkout')).toBeNull();
+      fireEvent.click(widget.view.getByRole('button', { name: 'Choose another plan' }));
+      expect(await widget.view.findByRole('heading', { name: /eSIM plans for Turkey/ })).toBeTruthy();
+      expect(checkoutEvents(widget)).toEqual([]);
+    },
+  );
+
+  it('says so in every language the widget speaks', async () => {
+    const expected = {
+      ru: /не может продать этот тариф.*не списаны/,
+      es: /no puede vender este plan.*No se te ha cobrado/,
+      de: /kann diesen Tarif gerade nicht verkaufen.*nichts berechnet/,
+      fr: /ne peut pas vendre ce forfait.*Rien ne vous a été facturé/,
+    };
+    const { loadMessages } = await import('../i18n/translator');
+    for (const [locale, pattern] of Object.entries(expected)) {
+      const table = await loadMessages(locale as keyof typeof expected);
+      expect(table.errorCannotSellPlan, locale).toMatch(pattern);
+    }
+  });
+});
+
+describe('a create that is not answered yet', () => {
+  it('409 in_progress: the same create again after Retry-After, working meanwhile, one esim-checkout', async () => {
+    const bff = new FakeBff({ config: { checkoutMode: 'partner_confirm' }, journey: ['awaiting_payment'] });
+    const widget = await atCheckout(bff);
+    bff.failNext('POST', CHECKOUTS, 'idempotency_conflict', 409, IN_PROGRESS, 1);
+    bff.failNext('POST', CHECKOUTS, 'idempotency_conflict', 409, IN_PROGRESS, 1);
+    fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
+    await waitFor(() => expect(bff.requestsTo('POST', CHECKOUTS)).toHaveLength(1));
+    // While the first instance finishes, the traveller sees the normal working state and no error.
+    const working = widget.view.getByRole('button', { name: 'Placing your order…' });
+    expect(working.getAttribute('aria-busy')).toBe('true');
+    expect(widget.view.queryByRole('alert')).toBeNull();
+    // Retry-After: 1 is honoured: no second attempt at once.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(bff.requestsTo('POST', CHECKOUTS)).toHaveLength(1);
+    expect(
+      await widget.view.findByRole('heading', { name: 'Complete your payment' }, { timeout: 5000 }),
+    ).toBeTruthy();
+    const sent = bff.requestsTo('POST', CHECKOUTS);
+    expect(sent).toHaveLength(3);
+    expect(new Set(sent.map((request) => request.headers['idempotency-key']))).toEqual(
+      new Set(['checkout-quote_1']),
+    );
+    expect(checkoutEvents(widget)).toHaveLength(1);
+    expect(widget.view.queryByRole('button', { name: 'Start again' })).toBeNull();
+    expect(widget.events.filter((event) => event.type === 'esim-error')).toEqual([]);
+  }, 10_000);
+
+  it('store_unavailable: retried by itself after Retry-After, then bought once', async () => {
+    const bff = new FakeBff();
+    const widget = await atCheckout(bff);
+    bff.failNext('POST', CHECKOUTS, 'store_unavailable', 503, {}, 0);
+    fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
+    expect(
+      await widget.view.findByRole('heading', { name: 'Install your eSIM' }, { timeout: 8000 }),
+    ).toBeTruthy();
+    expect(bff.requestsTo('POST', CHECKOUTS)).toHaveLength(2);
+    expect(checkoutEvents(widget)).toHaveLength(1);
+    expect(widget.events.filter((event) => event.type === 'esim-error')).toEqual([]);
+  }, 10_000);
+
+  it('422 different_request stays an error: nothing repeated, no esim-checkout', async () => {
+    const bff = new FakeBff();
+    const widget = await atCheckout(bff);
+    bff.failNext('POST', CHECKOUTS, 'idempotency_conflict', 422, {
+      field: 'Idempotency-Key',
+      reason: 'different_request',
+    });
+    fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
+    const alert = await widget.view.findByRole('alert');
+    expect(alert.getAttribute('data-code')).toBe('idempotency_conflict');
+    expect(widget.view.getByRole('button', { name: 'Start again' })).toBeTruthy();
+    expect(bff.requestsTo('POST', CHECKOUTS)).toHaveLength(1);
+    expect(checkoutEvents(widget)).toEqual([]);
+  });
+
+  it('removing the widget while it waits stops the repeats', async () => {
+    const bff = new FakeBff();
+    const widget = await atCheckout(bff);
+    bff.failNext('POST', CHECKOUTS, 'idempotency_conflict', 409, IN_PROGRESS, 1);
+    fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
+    await waitFor(() => expect(bff.requestsTo('POST', CHECKOUTS)).toHaveLength(1));
+    widget.element.remove();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(bff.requestsTo('POST', CHECKOUTS)).toHaveLength(1);
+    expect(checkoutEvents(widget)).toEqual([]);
+  });
+});
