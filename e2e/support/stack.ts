@@ -89,6 +89,7 @@ async function main(): Promise<void> {
     aurora: SANDBOX_KEYS.aurora,
     lagoon: SANDBOX_KEYS.lagoon,
     root: SANDBOX_KEYS.root,
+    shoestring: SANDBOX_KEYS.shoestring,
   };
 
   const bffs: RunningBff[] = [];

@@ -29,6 +29,10 @@ export const TEST_WIDGETS = {
   failure: 'e2e-failure',
   /** Provisioning that takes a few seconds (reload during it). */
   slow: 'e2e-slow',
+  /** Shoestring (USD, a balance of only $5.00), direct: plans above the balance are refused before payment. */
+  lowBalance: 'e2e-low-balance',
+  /** Shoestring (USD, a balance of only $5.00), partner_confirm. */
+  lowBalanceConfirm: 'e2e-low-balance-confirm',
 } as const;
 
 /** The demo's own widget ids (`demo/src/partners/demo-partners.ts`), so the demo pages run in the tests. */
@@ -41,7 +45,7 @@ const DEMO_WIDGETS = [
   { id: 'demo-lagoon-pay', key: 'lagoon', confirm: true },
 ] as const;
 
-type KeyName = 'globetrotter' | 'aurora' | 'lagoon' | 'root';
+type KeyName = 'globetrotter' | 'aurora' | 'lagoon' | 'root' | 'shoestring';
 
 /** Builds the config for the running sandboxes and origins. */
 export function testBffConfig(options: {
@@ -58,6 +62,7 @@ export function testBffConfig(options: {
     E2E_KEY_AURORA: options.keys.aurora,
     E2E_KEY_LAGOON: options.keys.lagoon,
     E2E_KEY_ROOT: options.keys.root,
+    E2E_KEY_SHOESTRING: options.keys.shoestring,
   };
   const keyEnv = (key: KeyName) => `E2E_KEY_${key.toUpperCase()}`;
   const widget = (id: string, role: SandboxRole, key: KeyName, confirm: boolean) => ({
@@ -86,6 +91,11 @@ export function testBffConfig(options: {
       widget(TEST_WIDGETS.priceChange, 'priceChange', 'globetrotter', false),
       widget(TEST_WIDGETS.failure, 'failure', 'globetrotter', false),
       widget(TEST_WIDGETS.slow, 'slow', 'globetrotter', false),
+      // The demo has no Shoestring logo: its widgets show Globetrotter's (a missing logo would log a 404).
+      ...[
+        widget(TEST_WIDGETS.lowBalance, 'main', 'shoestring', false),
+        widget(TEST_WIDGETS.lowBalanceConfirm, 'main', 'shoestring', true),
+      ].map((lowBalance) => ({ ...lowBalance, brand: { logoUrl: '/partners/globetrotter.svg' } })),
       ...DEMO_WIDGETS.map((demo) => widget(demo.id, 'main', demo.key, demo.confirm)),
     ],
   };
