@@ -1,0 +1,207 @@
+/**
+ * Reconciliation over real HTTP: two BFFs on one store in front of the real sandbox, a partner's webhook
+ * receiver behind them. An order placed upstream for a checkout that never linked it (its placement had failed)
+ * is adopted, and the checkout goes on to `ready` with its webhooks; an order under a reference that is no
+ * checkout of this BFF is reported once — one log line and one signed `order.unmatched` per widget of that
+ * account — even with both instances reconciling at once; orders of either widget's checkouts are left alone.
+ */
+import { randomBytes } from 'node:crypto';
+import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
+import {
+  CheckoutWebhookEventSchema,
+  type OrderUnmatchedWebhookEvent,
+  OrderUnmatchedWebhookEventSchema,
+  PARTNER_SECRET_HEADER,
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+} from '@esim-embed/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryStore } from '../store/memory-store';
+import {
+  call,
+  eventually,
+  newKey,
+  openWidget,
+  PARTNER_SECRET,
+  type RunningBff,
+  startBff,
+  testConfig,
+  type WidgetPage,
+} from '../testing/stack';
+import { startReceiver, verifyEsimWebhook, type WebhookReceiver } from '../testing/webhook-receiver';
+
+const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
+
+let sandbox: RunningSandbox;
+let receiver: WebhookReceiver;
+let one: RunningBff;
+let two: RunningBff;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({
+    stepDelaysMs: { provisioning: 0, delivery: 0, completion: 0 },
+    offerCount: 100,
+  });
+  receiver = await startReceiver();
+  const store = createMemoryStore();
+  const sessionSecret = randomBytes(32);
+  const config = (url: string) => {
+    const base = testConfig(url, { checkoutWatchSeconds: 1 });
+    return {
+      ...base,
+      widgets: base.widgets.map((widget) =>
+        widget.id === 'shop-rub'
+          ? widget
+          : { ...widget, webhookUrl: receiver.url, webhookSecretEnv: 'TEST_WEBHOOK_SECRET' },
+      ),
+    };
+  };
+  const options = {
+    sessionSecret,
+    store,
+    config,
+    env: { TEST_WEBHOOK_SECRET: WEBHOOK_SECRET },
+    bffOptions: { webhooks: { intervalMs: 25 } },
+  };
+  [one, two] = await Promise.all([startBff(sandbox.url, options), startBff(sandbox.url, options)]);
+});
+afterAll(async () => {
+  await Promise.all([one?.server.close(), two?.server.close()]);
+  await receiver?.close();
+  await sandbox?.close();
+});
+
+async function offerOn(page: WidgetPage): Promise<string> {
+  const destinations = await page.get('/v1/destinations');
+  const plans = await page.get(`/v1/destinations/${destinations.body.data[0].code}/plans`);
+  return plans.body.data[0].offerId;
+}
+
+async function checkout(page: WidgetPage, offerId: string, beforeCheckout = async () => {}) {
+  const quote = await page.post('/v1/quotes', { offerId }, { 'Idempotency-Key': newKey() });
+  expect(quote.status).toBe(201);
+  await beforeCheckout();
+  return await page.post(
+    '/v1/checkouts',
+    { quoteId: quote.body.data.id, locale: 'en', termsAccepted: true },
+    { 'Idempotency-Key': newKey() },
+  );
+}
+
+/** An order placed straight on the sandbox, as another system (or a lost answer) would leave it. */
+async function orderUpstream(offerId: string, externalRef: string): Promise<string> {
+  const headers = { 'X-Api-Key': SANDBOX_KEYS.globetrotter, 'Content-Type': 'application/json' };
+  const quote = await fetch(`${sandbox.url}/quotes`, {
+    method: 'POST',
+    headers: { ...headers, 'Idempotency-Key': newKey() },
+    body: JSON.stringify({ offerId }),
+  });
+  const order = await fetch(`${sandbox.url}/orders`, {
+    method: 'POST',
+    headers: { ...headers, 'Idempotency-Key': newKey() },
+    body: JSON.stringify({
+      quoteId: ((await quote.json()) as { data: { id: string } }).data.id,
+      externalRef,
+    }),
+  });
+  expect(order.status).toBe(201);
+  return ((await order.json()) as { data: { id: string } }).data.id;
+}
+
+const partnerRead = async (id: string) =>
+  (
+    await call(two.server.url, `/v1/partner/checkouts/${id}`, {
+      headers: { [PARTNER_SECRET_HEADER]: PARTNER_SECRET },
+    })
+  ).body.data as { status: string; order: { id: string } | null };
+
+/** The accepted deliveries of one kind, each checked against its signature. */
+function delivered(type: string) {
+  return receiver.received
+    .filter((request) => request.answered === 200)
+    .filter((request) => JSON.parse(request.body).type === type)
+    .map((request) => {
+      const signature = request.headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()] as string;
+      expect(verifyEsimWebhook(WEBHOOK_SECRET, signature, request.body)).toBe(true);
+      expect(request.headers[WEBHOOK_ID_HEADER.toLowerCase()]).toBe(JSON.parse(request.body).id);
+      return JSON.parse(request.body) as unknown;
+    });
+}
+
+const logLines = (message: string) =>
+  [...one.logs, ...two.logs].filter((line) => line.includes(`"message":"${message}"`));
+
+describe('reconciliation of upstream orders', () => {
+  it('adopts an order placed for a checkout that never linked it: the checkout goes on to ready', async () => {
+    const page = await openWidget(one.server.url, 'shop');
+    const offerId = await offerOn(page);
+    // The placement fails (the price moved between quote and order): the checkout is failed, without an order.
+    const failed = await checkout(page, offerId, async () => {
+      await sandbox.control.bumpPricing();
+    });
+    expect(failed.body.error.code).toBe('price_changed');
+    const checkoutId: string = failed.body.error.params.checkoutId;
+    expect(await partnerRead(checkoutId)).toMatchObject({ status: 'failed', order: null });
+    // …and yet an order under its reference reaches the upstream (an answer lost, a retry that got through).
+    const orderId = await orderUpstream(offerId, checkoutId);
+
+    const pass = await one.bff.orderReconciliation.run();
+    expect(pass.adopted).toBe(1);
+    expect(pass.reported).toBe(0);
+    const ready = await eventually(async () => {
+      const read = await partnerRead(checkoutId);
+      return read.status === 'ready' ? read : undefined;
+    });
+    expect(ready.order?.id).toBe(orderId);
+    expect(logLines('upstream order adopted by its checkout')).toHaveLength(1);
+    const completed = await eventually(async () =>
+      delivered('checkout.completed')
+        .map((event) => CheckoutWebhookEventSchema.parse(event))
+        .find((event) => event.data.checkout.id === checkoutId),
+    );
+    expect(completed.data.checkout.order?.id).toBe(orderId);
+    // Adopted once: the next pass finds it linked.
+    expect((await two.bff.orderReconciliation.run()).adopted).toBe(0);
+  });
+
+  it('reports an order under an unknown reference once, signed, to each widget of the account', async () => {
+    // Orders of both widgets' checkouts are on the same upstream account: they belong, nothing to report.
+    const shop = await openWidget(one.server.url, 'shop');
+    expect((await checkout(shop, await offerOn(shop))).status).toBe(201);
+    const pay = await openWidget(one.server.url, 'shop-pay');
+    const awaiting = await checkout(pay, await offerOn(pay));
+    const confirmed = await call(two.server.url, `/v1/partner/checkouts/${awaiting.body.data.id}/confirm`, {
+      method: 'POST',
+      headers: { [PARTNER_SECRET_HEADER]: PARTNER_SECRET },
+    });
+    expect(confirmed.status).toBe(200);
+    const orderId = await orderUpstream(await offerOn(shop), 'pos-till-42');
+
+    const passes = await Promise.all([one.bff.orderReconciliation.run(), two.bff.orderReconciliation.run()]);
+    expect(passes.map((pass) => pass.reported).reduce((a, b) => a + b)).toBe(1);
+    const again = await Promise.all([one.bff.orderReconciliation.run(), two.bff.orderReconciliation.run()]);
+    expect(again.map((pass) => pass.reported)).toEqual([0, 0]);
+
+    const events = await eventually(async () => {
+      const found = delivered('order.unmatched').map((event) =>
+        OrderUnmatchedWebhookEventSchema.parse(event),
+      );
+      return found.length >= 2 ? found : undefined;
+    });
+    // Nothing more arrives: one delivery per widget, not one per instance or per pass.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const all: OrderUnmatchedWebhookEvent[] = delivered('order.unmatched').map((event) =>
+      OrderUnmatchedWebhookEventSchema.parse(event),
+    );
+    expect(all).toHaveLength(2);
+    expect(all.map((event) => event.widgetId).sort()).toEqual(['shop', 'shop-pay']);
+    expect(new Set(all.map((event) => event.id)).size).toBe(2);
+    for (const event of events) {
+      expect(event.data.order).toMatchObject({ id: orderId, externalRef: 'pos-till-42' });
+      expect(event.environment).toBe('test');
+    }
+    const lines = logLines('upstream order without a checkout');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(orderId);
+  });
+});
