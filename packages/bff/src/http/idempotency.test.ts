@@ -110,7 +110,10 @@ describe('a lost holder of an idempotency key', () => {
     expect(one.runs).toHaveLength(1);
     const early = await two.post('key-1');
     expect(early.status).toBe(409);
-    expect((await early.json()).error.params).toEqual({ field: 'Idempotency-Key', reason: 'in_progress' });
+    expect(((await early.json()) as { error: { params: unknown } }).error.params).toEqual({
+      field: 'Idempotency-Key',
+      reason: 'in_progress',
+    });
     expect(Number(early.headers.get('Retry-After'))).toBe(1);
     expect(two.runs).toEqual([]);
 
