@@ -62,6 +62,8 @@ export interface PartnerFunding {
   account(widget: WidgetRuntime): Promise<PartnerAccount>;
 }
 
+/** Upstream failures that pass: the account is read again on the next checkout. */
+const TRANSIENT = new Set(['upstream_unavailable', 'rate_limited', 'internal']);
 /** What an upstream credential without `balance:read` answers: the BFF cannot check funding then. */
 const UNREADABLE = new Set(['scope_missing', 'forbidden']);
 
@@ -114,7 +116,7 @@ export function createPartnerFunding(options: PartnerFundingOptions): PartnerFun
         }
         return null;
       }
-      if (error instanceof ApiError && error.code === 'upstream_unavailable') {
+      if (error instanceof ApiError && TRANSIENT.has(error.code)) {
         throw new ApiError('upstream_unavailable', {
           params: { stage: 'before_payment' },
           retryAfterSeconds: 5,
@@ -211,7 +213,16 @@ export function createPartnerFunding(options: PartnerFundingOptions): PartnerFun
 
   return {
     async hold(widget, checkoutId, wholesale, holdUntilMs) {
-      const snapshot = await readAccount(widget);
+      const snapshot = await readAccount(widget).catch((error: unknown) => {
+        // A `direct` checkout takes nobody's money before its order: the upstream's own check at the order
+        // decides, and a refusal there charges nothing. A traveller about to pay the partner must wait instead.
+        if (widget.config.checkoutMode !== 'direct' || !(error instanceof ApiError)) throw error;
+        if (error.code !== 'upstream_unavailable') throw error;
+        logger.warn('the upstream account is unreadable: a direct checkout goes on unchecked', {
+          widgetId: widget.config.id,
+        });
+        return null;
+      });
       if (snapshot === null) return;
       const ledger = ledgerOf(widget, snapshot);
       await ledger.hold(
