@@ -70,6 +70,59 @@ describe('error handling', () => {
     }
   });
 
+  it('tries again by itself a few seconds after the store was unavailable', async () => {
+    const retry = vi.fn();
+    const value = await context();
+    vi.useFakeTimers();
+    try {
+      render(
+        <WidgetContext.Provider value={value}>
+          <ErrorNotice error={new WidgetApiError('store_unavailable')} actions={{ retry }} />
+        </WidgetContext.Provider>,
+      );
+      expect(screen.getByRole('alert').textContent).toContain('Please try again in a moment.');
+      await vi.advanceTimersByTimeAsync(4000);
+      expect(retry).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(1500);
+      expect(retry).toHaveBeenCalledOnce();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('repeats a create still running elsewhere instead of starting over; funding refusals offer another plan', async () => {
+    const value = await context();
+    const cases = [
+      [
+        new WidgetApiError('idempotency_conflict', { reason: 'in_progress' }),
+        'Try again',
+        /try again in a moment/,
+      ],
+      [
+        new WidgetApiError('idempotency_conflict', { reason: 'different_request' }),
+        'Start again',
+        /went wrong/,
+      ],
+      [
+        new WidgetApiError('account_not_active', { stage: 'before_payment' }),
+        'Choose another plan',
+        /cannot sell this plan right now\. You have not been charged\./,
+      ],
+      [new WidgetApiError('account_not_active'), 'Start again', /not available on this website/],
+    ] as const;
+    for (const [error, label, text] of cases) {
+      const actions = { retry: vi.fn(), other_plan: vi.fn(), start_over: vi.fn() };
+      const { unmount } = render(
+        <WidgetContext.Provider value={value}>
+          <ErrorNotice error={error} actions={actions} />
+        </WidgetContext.Provider>,
+      );
+      expect(screen.getByRole('alert').textContent).toMatch(text);
+      expect(screen.getAllByRole('button').map((button) => button.textContent)).toEqual([label]);
+      unmount();
+    }
+  });
+
   it('falls back to a retry when the step cannot offer the error’s own way forward', async () => {
     const retry = vi.fn();
     render(

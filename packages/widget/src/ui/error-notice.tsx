@@ -2,13 +2,16 @@
  * @module
  * An error as the traveller sees it: what happened, in their language, and the way forward (retry,
  * a fresh price, another plan, start over, or the partner's support). After a network loss it retries by
- * itself as soon as the browser is back online.
+ * itself as soon as the browser is back online, and a few seconds after the BFF's store was unavailable.
  */
 import { useEffect } from 'preact/hooks';
 import { errorCodeOf, WidgetApiError } from '../api/api-error';
 import { useWidget } from '../app/widget-context';
 import { handlingOf, type Recovery } from '../errors/error-recovery';
 import * as css from './controls.css';
+
+/** How long the notice of an unavailable store waits before it tries again by itself. */
+const STORE_RETRY_MS = 5000;
 
 /** The ways forward a step can offer; the notice shows the one the error calls for. */
 export type RecoveryActions = Partial<Record<Exclude<Recovery, 'contact_support'>, () => void>>;
@@ -29,7 +32,13 @@ export function ErrorNotice({ error, actions }: ErrorNoticeProps) {
   const retry = actions.retry;
 
   useEffect(() => {
-    if (code !== 'network_error' || !retry) return;
+    if (!retry) return;
+    // The BFF's store comes back by itself (the client already waited its Retry-After): try again shortly.
+    if (code === 'store_unavailable') {
+      const timer = setTimeout(retry, STORE_RETRY_MS);
+      return () => clearTimeout(timer);
+    }
+    if (code !== 'network_error') return;
     window.addEventListener('online', retry);
     return () => window.removeEventListener('online', retry);
   }, [code, retry]);
