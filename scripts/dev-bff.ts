@@ -30,13 +30,17 @@ const loaded = loadConfig(env, logger);
 const bff = createBff({
   loaded,
   logger,
-  store: env.ESIM_BFF_REDIS_URL ? createRedisStore({ url: env.ESIM_BFF_REDIS_URL }) : createMemoryStore(),
+  store: env.ESIM_BFF_REDIS_URL
+    ? createRedisStore({ url: env.ESIM_BFF_REDIS_URL, logger })
+    : createMemoryStore(),
   widgetDist: folder('../packages/widget/dist'),
   siteRoot: folder('../demo/dist'),
   publicOrigin: `http://localhost:${port}`,
   extraRoutes: partnerServer<AppEnv>({
     bffUrl: `http://127.0.0.1:${port}`,
     partnerSecret: env.ESIM_DEMO_PARTNER_SECRET || DEMO_SECRET_DEFAULTS.ESIM_DEMO_PARTNER_SECRET,
+    // Set when your config gives the demo widgets a `webhookUrl` here (docs/payments.md); none by default.
+    webhookSecret: env.ESIM_DEMO_WEBHOOK_SECRET || undefined,
   }),
 });
 const server = await serveBff(bff, { port, hostname: env.HOST ?? '0.0.0.0' });

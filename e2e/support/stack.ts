@@ -100,6 +100,7 @@ async function main(): Promise<void> {
         keys,
         allowedOrigins: [pages.origin, bffOrigin],
         sessionTtlSeconds,
+        partnerServerUrl: bffOrigin,
       }),
     );
     closers.push(bff.close);

@@ -2,8 +2,8 @@
  * @module
  * Starts a real BFF for the browser tests, as `pnpm start` does but on a free loopback port and with the
  * test config: the widget's script-tag build at `/widget.js`, the built demo at `/`, and the demo's partner
- * server mounted beside it. The port is taken first, because the config must allow the BFF's own origin
- * (the demo pages live there).
+ * server mounted beside it (receiving the BFF's webhooks, its ledger readable). The port is taken first,
+ * because the config must allow the BFF's own origin (the demo pages live there).
  */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -69,7 +69,13 @@ export async function startTestBff(
     logger,
     widgetDist: builds.widgetDist,
     siteRoot: builds.siteRoot,
-    extraRoutes: partnerServer<AppEnv>({ bffUrl: origin, partnerSecret: secrets.partnerSecret }),
+    extraRoutes: partnerServer<AppEnv>({
+      bffUrl: origin,
+      partnerSecret: secrets.partnerSecret,
+      webhookSecret: secrets.webhookSecret,
+      // The suite reads what the partner charged, refunded and received.
+      exposeLedger: true,
+    }),
     publicOrigin: origin,
   });
   listener = getRequestListener(bff.app.fetch);

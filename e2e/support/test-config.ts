@@ -11,6 +11,8 @@ import type { SandboxRole } from './stack-urls';
 export interface TestSecrets {
   env: Record<string, string>;
   partnerSecret: string;
+  /** The secret the BFF signs the demo partner server's webhooks with. */
+  webhookSecret: string;
 }
 
 /** The widget ids of the test config, by what the tests use them for. */
@@ -33,6 +35,10 @@ export const TEST_WIDGETS = {
   lowBalance: 'e2e-low-balance',
   /** Shoestring (USD, a balance of only $5.00), partner_confirm. */
   lowBalanceConfirm: 'e2e-low-balance-confirm',
+  /** partner_confirm on the short-quote sandbox: a checkout expires a few seconds after its quote. No webhooks. */
+  confirmExpiring: 'e2e-confirm-expiring',
+  /** partner_confirm on the failure sandbox (Blue Lagoon's account), webhooks to the demo partner server. */
+  confirmFailing: 'e2e-confirm-failing',
 } as const;
 
 /** The demo's own widget ids (`demo/src/partners/demo-partners.ts`), so the demo pages run in the tests. */
@@ -53,11 +59,15 @@ export function testBffConfig(options: {
   keys: Record<KeyName, string>;
   allowedOrigins: string[];
   sessionTtlSeconds?: number;
+  /** Where the demo partner server listens (the BFF's origin): the demo's partner_confirm widgets send webhooks there. */
+  partnerServerUrl?: string;
 }): { config: BffConfigInput; secrets: TestSecrets } {
   const partnerSecret = 'e2e-partner-secret-0123456789abcdef';
+  const webhookSecret = 'e2e-webhook-secret-0123456789abcdef';
   const env: Record<string, string> = {
     E2E_SESSION_SECRET: 'e2e-session-secret-0123456789abcdef-0123456789',
     E2E_PARTNER_SECRET: partnerSecret,
+    E2E_WEBHOOK_SECRET: webhookSecret,
     E2E_KEY_GLOBETROTTER: options.keys.globetrotter,
     E2E_KEY_AURORA: options.keys.aurora,
     E2E_KEY_LAGOON: options.keys.lagoon,
@@ -65,6 +75,13 @@ export function testBffConfig(options: {
     E2E_KEY_SHOESTRING: options.keys.shoestring,
   };
   const keyEnv = (key: KeyName) => `E2E_KEY_${key.toUpperCase()}`;
+  const webhooks =
+    options.partnerServerUrl === undefined
+      ? {}
+      : {
+          webhookUrl: `${options.partnerServerUrl}/demo-partner/webhooks`,
+          webhookSecretEnv: 'E2E_WEBHOOK_SECRET',
+        };
   const widget = (id: string, role: SandboxRole, key: KeyName, confirm: boolean) => ({
     id,
     displayName: id,
@@ -96,8 +113,13 @@ export function testBffConfig(options: {
         widget(TEST_WIDGETS.lowBalance, 'main', 'shoestring', false),
         widget(TEST_WIDGETS.lowBalanceConfirm, 'main', 'shoestring', true),
       ].map((lowBalance) => ({ ...lowBalance, brand: { logoUrl: '/partners/globetrotter.svg' } })),
-      ...DEMO_WIDGETS.map((demo) => widget(demo.id, 'main', demo.key, demo.confirm)),
+      ...DEMO_WIDGETS.map((demo) => ({
+        ...widget(demo.id, 'main', demo.key, demo.confirm),
+        ...(demo.confirm ? webhooks : {}),
+      })),
+      widget(TEST_WIDGETS.confirmExpiring, 'shortQuote', 'lagoon', true),
+      { ...widget(TEST_WIDGETS.confirmFailing, 'failure', 'lagoon', true), ...webhooks },
     ],
   };
-  return { config, secrets: { env, partnerSecret } };
+  return { config, secrets: { env, partnerSecret, webhookSecret } };
 }

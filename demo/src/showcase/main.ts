@@ -70,6 +70,8 @@ function start(): void {
     const handOff = (event as CustomEvent<CheckoutHandOff>).detail;
     if (handOff.mode === 'partner_confirm') payment.open(handOff);
   });
+  // Cancelled in the widget itself: the checkout is over, so the payment form closes without paying.
+  slot.addEventListener('esim-cancel', () => payment.dismiss());
 
   const render = () => {
     const { partner, locale, theme, mode } = state;

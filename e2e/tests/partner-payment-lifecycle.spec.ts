@@ -1,0 +1,221 @@
+/**
+ * The payment lifecycle a partner implements (docs/payments.md), run through the demo's partner server and its
+ * pretend payment provider: a double submit charges once; a 3-D Secure payment keeps the widget waiting until
+ * the provider's webhook leads to the confirm; a payment that completes after the checkout expired is refunded
+ * when the confirm answers 409; closing the payment form cancels the checkout (the partner hears
+ * `checkout.cancelled`); an order that fails after the confirm is refunded on `checkout.failed`. What the partner
+ * charged, refunded and received is read from its ledger (`GET /demo-partner/ledger`, test environment only).
+ */
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test, waitForWidgetEvent } from '../support/fixtures';
+import { SandboxControl } from '../support/sandbox-control';
+import type { StackUrls } from '../support/stack-urls';
+import { TEST_WIDGETS } from '../support/test-config';
+import { WidgetFlow } from '../support/widget-flow';
+
+interface Ledger {
+  charges: { id: string; amount: { amountMinor: number; currency: string }; status: string }[];
+  refunds: { chargeId: string; amount: { amountMinor: number; currency: string }; reason: string }[];
+  events: { kind: string; result: string; detail?: Record<string, unknown> }[];
+}
+
+async function ledger(request: APIRequestContext, stack: StackUrls, checkoutId: string): Promise<Ledger> {
+  const answer = await request.get(`${stack.bff}/demo-partner/ledger?checkoutId=${checkoutId}`);
+  expect(answer.status()).toBe(200);
+  return (await answer.json()).data as Ledger;
+}
+
+async function partnerView(request: APIRequestContext, stack: StackUrls, checkoutId: string) {
+  const answer = await request.get(`${stack.bff}/v1/partner/checkouts/${checkoutId}`, {
+    headers: { 'X-Partner-Secret': stack.partnerSecret },
+  });
+  expect(answer.status()).toBe(200);
+  return (await answer.json()).data as {
+    status: string;
+    amount: { amountMinor: number; currency: string };
+    paymentReference: string | null;
+  };
+}
+
+/** On the demo in partner payment mode: buys a plan of Spain and waits for the partner's payment form. */
+async function demoPayment(page: Page, stack: StackUrls, partner: string) {
+  await page.goto(`${stack.bff}/?partner=${partner}&mode=partner_confirm&locale=en&theme=light`);
+  const widget = new WidgetFlow(page);
+  await widget.ready();
+  await widget.chooseDestination('Spain', 'Spain');
+  await widget.choosePlan();
+  await widget.buy();
+  const checkoutId = String((await waitForWidgetEvent(page, 'esim-checkout')).detail.checkoutId);
+  const dialog = page.getByRole('dialog', { name: /^Pay / });
+  await expect(dialog).toBeVisible();
+  await expect(widget.root.getByRole('heading', { name: 'Complete your payment' })).toBeVisible();
+  return { widget, checkoutId, dialog };
+}
+
+/** On a partner page: buys a plan of Spain with `widgetId` and returns the checkout id the widget handed over. */
+async function embedCheckout(page: Page, stack: StackUrls, widgetId: string) {
+  await page.goto(`${stack.pages}/embed.html?widget=${widgetId}`);
+  const widget = new WidgetFlow(page);
+  await widget.ready();
+  await widget.chooseDestination('Spain', 'Spain');
+  await widget.choosePlan();
+  await widget.buy();
+  return { widget, checkoutId: String((await waitForWidgetEvent(page, 'esim-checkout')).detail.checkoutId) };
+}
+
+test('a double submit charges once, for the amount the BFF holds, and the order is placed once', async ({
+  page,
+  stack,
+  request,
+}) => {
+  const { widget, checkoutId, dialog } = await demoPayment(page, stack, 'lagoon');
+
+  // Two submits at once (a double click that got through, a second tab), then the form's own button.
+  const answers = await page.evaluate(async (id) => {
+    const pay = () =>
+      fetch('/demo-partner/payments', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ checkoutId: id, paymentMethod: 'pm_card_visa' }),
+      }).then(async (response) => ({ status: response.status, body: await response.json() }));
+    return Promise.all([pay(), pay()]);
+  }, checkoutId);
+  expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+  expect(answers[0]?.body.data.chargeId).toBe(answers[1]?.body.data.chargeId);
+  await dialog.getByRole('button', { name: /^Pay / }).click();
+  await expect(dialog).toBeHidden();
+  await widget.installed();
+
+  const checkout = await partnerView(request, stack, checkoutId);
+  const { charges, refunds } = await ledger(request, stack, checkoutId);
+  expect(charges).toHaveLength(1);
+  expect(charges[0]).toMatchObject({ status: 'succeeded', amount: checkout.amount });
+  expect(checkout.paymentReference).toBe(charges[0]?.id);
+  expect(refunds).toEqual([]);
+});
+
+test('a 3-D Secure payment: the widget waits until the provider’s webhook leads to the confirm', async ({
+  page,
+  stack,
+  request,
+}) => {
+  const { widget, checkoutId, dialog } = await demoPayment(page, stack, 'globetrotter');
+  await dialog.getByLabel('Card number').fill('4000 0000 0000 3220');
+  await dialog.getByRole('button', { name: /^Pay / }).click();
+  const bank = dialog.getByRole('region', { name: 'Your bank asks you to approve this payment' });
+  await expect(bank).toBeVisible();
+
+  // Charged pending the bank: nothing is confirmed, the widget still waits for the payment.
+  const pending = await ledger(request, stack, checkoutId);
+  expect(pending.charges).toMatchObject([{ status: 'requires_action' }]);
+  expect((await partnerView(request, stack, checkoutId)).status).toBe('awaiting_payment');
+  await expect(widget.root.getByRole('heading', { name: 'Complete your payment' })).toBeVisible();
+
+  await bank.getByRole('button', { name: 'Approve' }).click();
+  await expect(dialog).toBeHidden();
+  await widget.installed();
+
+  const { charges, events, refunds } = await ledger(request, stack, checkoutId);
+  expect(charges).toMatchObject([{ status: 'succeeded' }]);
+  const kinds = events.map((event) => `${event.kind}:${event.result}`);
+  expect(kinds).toEqual(expect.arrayContaining(['provider_webhook:succeeded', 'confirm:200']));
+  // The confirm followed the provider's webhook, never the page.
+  expect(kinds.indexOf('confirm:200')).toBeGreaterThan(kinds.indexOf('provider_webhook:succeeded'));
+  expect((await partnerView(request, stack, checkoutId)).paymentReference).toBe(charges[0]?.id);
+  expect(refunds).toEqual([]);
+});
+
+test('a payment that completes after the checkout expired is refunded when the confirm answers 409', async ({
+  page,
+  stack,
+  request,
+}) => {
+  // Checkouts of this widget expire with their quote, a few seconds after it was made.
+  const { widget, checkoutId } = await embedCheckout(page, stack, TEST_WIDGETS.confirmExpiring);
+  const started = await request.post(`${stack.bff}/demo-partner/payments`, {
+    data: { checkoutId, paymentMethod: 'pm_card_three_d_secure' },
+  });
+  expect(started.status()).toBe(202);
+  const { chargeId, challengeUrl } = (await started.json()).data;
+
+  // The traveller is slow at the bank: the checkout expires meanwhile.
+  await expect
+    .poll(async () => (await partnerView(request, stack, checkoutId)).status, { timeout: 20_000 })
+    .toBe('expired');
+  await expect(widget.root.getByText('The payment was not completed in time.')).toBeVisible();
+  const approved = await request.post(`${stack.bff}${challengeUrl}`, { data: { approved: true } });
+  expect((await approved.json()).data.status).toBe('succeeded');
+
+  await expect.poll(async () => (await ledger(request, stack, checkoutId)).refunds.length).toBe(1);
+  const { charges, refunds, events } = await ledger(request, stack, checkoutId);
+  expect(charges).toMatchObject([{ id: chargeId, status: 'succeeded' }]);
+  expect(refunds[0]).toMatchObject({ chargeId, amount: charges[0]?.amount });
+  expect(refunds[0]?.reason).toContain('expired');
+  expect(events).toContainEqual(
+    expect.objectContaining({
+      kind: 'confirm',
+      result: '409',
+      detail: expect.objectContaining({ status: 'expired' }),
+    }),
+  );
+});
+
+test('closing the payment form cancels the checkout, and the partner hears checkout.cancelled', async ({
+  page,
+  stack,
+  request,
+}) => {
+  const { widget, checkoutId, dialog } = await demoPayment(page, stack, 'lagoon');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+
+  await expect.poll(async () => (await partnerView(request, stack, checkoutId)).status).toBe('cancelled');
+  await expect(widget.root.getByText('The purchase was cancelled.')).toBeVisible();
+  await expect
+    .poll(async () =>
+      (await ledger(request, stack, checkoutId)).events.map((event) => `${event.kind}:${event.result}`),
+    )
+    .toEqual(
+      expect.arrayContaining([
+        'esim_webhook:checkout.awaiting_payment',
+        'cancel:200',
+        'esim_webhook:checkout.cancelled',
+      ]),
+    );
+  const { charges, refunds } = await ledger(request, stack, checkoutId);
+  expect(charges).toEqual([]);
+  expect(refunds).toEqual([]);
+});
+
+test('an order that fails after the confirm is refunded when checkout.failed arrives', async ({
+  page,
+  stack,
+  request,
+}) => {
+  await new SandboxControl(stack.sandboxes.failure).scenario('lagoon', 'provisioning_failed', 1);
+  const { widget, checkoutId } = await embedCheckout(page, stack, TEST_WIDGETS.confirmFailing);
+  const paid = await request.post(`${stack.bff}/demo-partner/payments`, {
+    data: { checkoutId, paymentMethod: 'pm_card_visa' },
+  });
+  expect(paid.status()).toBe(200);
+  const { chargeId } = (await paid.json()).data;
+
+  await expect(
+    widget.root.getByText('We could not issue your eSIM. You have not been charged for it.'),
+  ).toBeVisible({ timeout: 20_000 });
+  await expect.poll(async () => (await ledger(request, stack, checkoutId)).refunds.length).toBe(1);
+  const { refunds, events } = await ledger(request, stack, checkoutId);
+  expect(refunds[0]).toMatchObject({ chargeId });
+  expect(refunds[0]?.reason).toContain('checkout.failed');
+  expect(events.map((event) => `${event.kind}:${event.result}`)).toEqual(
+    expect.arrayContaining(['confirm:200', 'esim_webhook:checkout.failed']),
+  );
+});
+
+test('the partner server refuses a webhook without a valid signature', async ({ stack, request }) => {
+  const forged = await request.post(`${stack.bff}/demo-partner/webhooks`, {
+    headers: { 'Esim-Signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` },
+    data: { id: 'evt_forged', type: 'checkout.failed', data: { checkout: { id: 'chk_any' } } },
+  });
+  expect(forged.status()).toBe(400);
+});
