@@ -162,5 +162,8 @@ describe('a lost holder of an idempotency key', () => {
     expect(flaky.runs).toHaveLength(2);
     expect(flaky.runs[0]).toMatch(/^res_/);
     expect(flaky.runs[1]).toBe(flaky.runs[0]);
+    // Not a lost holder: it answered, and let its key go.
+    expect(logs.some((line) => line.includes('"message":"idempotent create retried"'))).toBe(true);
+    expect(logs.some((line) => line.includes('taken over from a lost holder'))).toBe(false);
   });
 });

@@ -26,6 +26,9 @@ import { bodyText } from './json-body';
 /** How long a running request holds its key without a heartbeat before its holder is presumed gone. */
 export const IDEMPOTENCY_LEASE_MS = 5_000;
 
+/** The lease of a holder that answered "try again": anyone may take the key at once. */
+const RELEASED = 0;
+
 const InFlightSchema = z.object({
   state: z.literal('in_flight'),
   fingerprint: z.string(),
@@ -123,12 +126,15 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppE
       }
       const taken: InFlight = { ...record, leaseUntil: Date.now() + leaseMs };
       if (await write(key, existing.version, taken)) {
-        logger.warn('idempotent create taken over from a lost holder', {
-          requestId: c.get('requestId'),
-          path: c.req.path,
-          resourceId: taken.resourceId,
-          leaseExpiredMsAgo: -remainingMs,
-        });
+        const fields = { requestId: c.get('requestId'), path: c.req.path, resourceId: taken.resourceId };
+        // A lease let go (leaseUntil 0) was answered "try again" by its holder; one that ran out, lost with it.
+        if (record.leaseUntil === RELEASED) logger.info('idempotent create retried', fields);
+        else {
+          logger.warn('idempotent create taken over from a lost holder', {
+            ...fields,
+            leaseExpiredMsAgo: -remainingMs,
+          });
+        }
         return { version: existing.version + 1, record: taken };
       }
     }
@@ -182,7 +188,7 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppE
       // A "try again" answer: the key is let go at once. A named resource may exist in part already, so its id
       // stays with the key and the retry resumes it.
       if (record.resourceId === null) await store.compareAndDelete(key, version);
-      else await write(key, version, { ...record, leaseUntil: 0 });
+      else await write(key, version, { ...record, leaseUntil: RELEASED });
       return;
     }
     const done: IdempotencyRecord = {
