@@ -414,7 +414,8 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
         updatedAt: createdAt,
       };
       if (!(await repository.insertCheckout(record))) throw new ApiError('internal');
-      if (resumed) logger.warn('checkout create resumed: written after its holder was lost', { checkoutId: id });
+      if (resumed)
+        logger.warn('checkout create resumed: written after its holder was lost', { checkoutId: id });
       logger.info('checkout created', { checkoutId: id, widgetId: config.id, mode: record.mode });
       return await placed(record, widget);
     },
