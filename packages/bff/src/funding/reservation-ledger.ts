@@ -15,6 +15,8 @@ import { STORE_KEYS, type Store } from '../store/store';
  * was placed (the upstream's own `reserved` then covers it), with room for a stale read served in an outage.
  */
 export const SETTLED_HOLD_MS = 2 * 60_000;
+/** Compare-and-set attempts of one change before it gives up (each after a short random pause). */
+const CHANGE_ROUNDS = 40;
 /** How long the ledger record outlives its last change. */
 const LEDGER_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -90,9 +92,20 @@ export function createReservationLedger(
     return { ledger: LedgerSchema.parse(JSON.parse(stored.value)), version: stored.version };
   }
 
+  /** This instance's changes, one after another: its own checkouts never race each other for the record. */
+  let queue: Promise<unknown> = Promise.resolve();
+  function change(edit: (ledger: Ledger, time: number) => boolean): Promise<boolean> {
+    const next = queue.then(() => changeNow(edit));
+    queue = next.catch(() => undefined);
+    return next;
+  }
+
   /** Apply `edit` by compare-and-set (dropping holds that no longer count); false from `edit`: nothing to write. */
-  async function change(edit: (ledger: Ledger, time: number) => boolean): Promise<boolean> {
-    for (let round = 0; round < 25; round += 1) {
+  async function changeNow(edit: (ledger: Ledger, time: number) => boolean): Promise<boolean> {
+    for (let round = 0; round < CHANGE_ROUNDS; round += 1) {
+      // Another instance wrote first: wait a moment, at random, so that two do not collide again.
+      if (round > 0)
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * Math.min(round, 8)));
       const { ledger, version } = await read();
       const time = now();
       if (!edit(ledger, time)) return false;
@@ -111,7 +124,12 @@ export function createReservationLedger(
           : await store.compareAndSet(key, version, value, LEDGER_RETENTION_MS);
       if (written) return true;
     }
-    throw new ApiError('internal', { cause: new Error(`the funding ledger ${accountKey} kept changing`) });
+    // Busy beyond reason: refused as "try again in a moment" (never kept as an idempotent answer).
+    throw new ApiError('rate_limited', {
+      retryAfterSeconds: 1,
+      params: { reason: 'busy' },
+      cause: new Error(`the funding ledger ${accountKey} kept changing`),
+    });
   }
 
   function sum(ledger: Ledger, currency: string, readAtMs: number, except?: string): HeldFunds {
