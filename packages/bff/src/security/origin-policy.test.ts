@@ -72,4 +72,19 @@ describe('origin policy', () => {
       port: '',
     });
   });
+
+  it('refuses wildcards over public suffixes, ICANN and private sections alike', () => {
+    for (const pattern of [
+      'https://*.vercel.app',
+      'https://*.github.io',
+      'https://*.co.uk',
+      'https://*.blogspot.com',
+      'http://*.com.au:8080',
+    ]) {
+      expect(parseOriginPattern(pattern).problem, pattern).toMatch(/public suffix/);
+    }
+    for (const pattern of ['https://*.acme.co.uk', 'https://*.acme.github.io', 'https://*.shop.example']) {
+      expect(parseOriginPattern(pattern).problem, pattern).toBeUndefined();
+    }
+  });
 });

@@ -4,8 +4,9 @@
  * host, default port dropped); a request's `Origin` must be in that canonical form (the one browsers send)
  * and equal one of them exactly, or match an explicit subdomain pattern (`https://*.acme.com`) anchored at a
  * label boundary. Anything odd — `null`, missing, userinfo, a path, a trailing dot, upper case, another
- * scheme or port — is refused.
+ * scheme or port — is refused. A pattern over a public suffix (`*.vercel.app`, `*.co.uk`) is refused at load.
  */
+import { getDomain } from 'tldts';
 
 /** An allowed origin from the config, ready to match. */
 export type OriginPattern =
@@ -75,6 +76,13 @@ export function parseOriginPattern(value: string): { pattern?: OriginPattern; pr
         problem: `"${value}" matches every subdomain of a top-level domain; name the site’s own domain`,
       };
     }
+    if (isPublicSuffix(suffix)) {
+      return {
+        problem:
+          `"${value}": ${suffix} is a public suffix (Public Suffix List), so its subdomains belong to anyone ` +
+          'who signs up there; list the site’s own origins instead',
+      };
+    }
     return {
       pattern: { kind: 'subdomain', scheme: url.protocol as 'http:' | 'https:', suffix, port: url.port },
     };
@@ -89,6 +97,15 @@ export function parseOriginPattern(value: string): { pattern?: OriginPattern; pr
     };
   }
   return { pattern: { kind: 'exact', origin: normalized } };
+}
+
+/**
+ * True when names under `suffix` are registered by different people: `suffix` is on the Public Suffix List, in
+ * its ICANN section (`co.uk`) or its private one (`github.io`, `vercel.app`), or lies under a wildcard rule.
+ */
+function isPublicSuffix(suffix: string): boolean {
+  const site = getDomain(`x.${suffix}`, { allowPrivateDomains: true, validateHostname: false });
+  return site === null || site === `x.${suffix}`;
 }
 
 /** True when the normalised `origin` is allowed by `pattern`. */
