@@ -44,6 +44,8 @@ const STATUS_BY_CODE: Partial<Record<ApiErrorCode, ContentfulStatusCode>> = {
   internal: 500,
   upstream_unavailable: 503,
   store_unavailable: 503,
+  upstream_refused: 422,
+  widget_misconfigured: 503,
 };
 
 /** The HTTP status for an error code (400 where no other fits). */

@@ -1,7 +1,14 @@
-import { CreateOrderRequestSchema, OfferPageSchema, OfferSchema } from '@esim-embed/shared';
+import {
+  CreateOrderRequestSchema,
+  GrantedScopeSchema,
+  OfferPageSchema,
+  OfferSchema,
+  OrderStatusSchema,
+} from '@esim-embed/shared';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { tolerant } from './tolerant-parsing';
+import { parseNotingUnknownValues } from './unknown-values';
 
 const offer = {
   id: 'off_1',
@@ -53,16 +60,41 @@ describe('tolerant', () => {
     expect(parsed).toEqual(page);
   });
 
-  it('still refuses a wrong type, a missing key and a bad enum value', () => {
+  it('still refuses a wrong type, a missing key and an enum value with no safe meaning', () => {
     const schema = tolerant(OfferSchema);
     expect(schema.safeParse({ ...offer, price: { amountMinor: '500', currency: 'USD' } }).success).toBe(
       false,
     );
     expect(schema.safeParse({ ...offer, catalogVersion: undefined }).success).toBe(false);
-    expect(
-      schema.safeParse({ ...offer, capabilities: { ...offer.capabilities, fiveG: 'maybe' } }).success,
-    ).toBe(false);
+    expect(schema.safeParse({ ...offer, price: { amountMinor: 500, currency: 'EUR' } }).success).toBe(false);
     expect(schema.safeParse({ ...offer, price: { amountMinor: -1, currency: 'USD' } }).success).toBe(false);
+  });
+
+  it('reads an unknown enum value with its safe meaning, notes it, and leaves out list entries it cannot read', () => {
+    const odd = {
+      ...page,
+      meta: { ...page.meta, apiVersion: '2.7.0' },
+      data: [{ ...offer, capabilities: { ...offer.capabilities, fiveG: 'partial', topUp: 'sometimes' } }],
+    };
+    expect(OfferPageSchema.safeParse(odd).success).toBe(false);
+    const { result, unknown } = parseNotingUnknownValues(tolerant(OfferPageSchema), odd);
+    expect(result.data?.meta.apiVersion).toBe('2.0.0');
+    expect(result.data?.data[0]?.capabilities).toMatchObject({ fiveG: 'unknown', topUp: 'not_guaranteed' });
+    expect(unknown).toHaveLength(3);
+    expect(unknown).toEqual(
+      expect.arrayContaining([
+        { name: 'apiVersion', value: '2.7.0', readsAs: '2.0.0' },
+        { name: 'top-up support', value: 'sometimes', readsAs: 'not_guaranteed' },
+        { name: 'capability level', value: 'partial', readsAs: 'unknown' },
+      ]),
+    );
+    const scopes = tolerant(z.object({ grantedScopes: z.array(GrantedScopeSchema) }));
+    expect(scopes.parse({ grantedScopes: ['catalog:read', 'telepathy:write'] })).toEqual({
+      grantedScopes: ['catalog:read'],
+    });
+    const status = tolerant(OrderStatusSchema);
+    expect(status.parse('on_hold')).toBe('provisioning');
+    expect(status.safeParse(5).success).toBe(false);
   });
 
   it('keeps refinements, defaults and unions', () => {

@@ -1,10 +1,13 @@
 /**
  * @module
  * Tolerant reading of upstream responses. The shared contract schemas are strict (the sandbox must match
- * them exactly); as a client the BFF strips unknown keys instead, so an additive upstream change
- * (`contractStatus: stable`) never breaks a sale, while a wrong type still fails.
+ * them exactly); as a client the BFF strips unknown keys instead, reads an enum value it does not know with
+ * its safe meaning (unknown-values.ts: a known value, or the list entry left out) and any `apiVersion`, so an
+ * additive upstream change (`contractStatus: stable`) never breaks a sale, while a wrong type still fails.
  */
-import type { z } from 'zod';
+import { API_VERSION } from '@esim-embed/shared';
+import { z } from 'zod';
+import { DROP, noteUnknownValue, UNKNOWN_VALUE_MEANINGS } from './unknown-values';
 
 /** A zod 4 schema seen through its definition (`_zod.def`), enough to rebuild it with other children. */
 type AnySchema = z.ZodType & { clone(def: unknown): z.ZodType };
@@ -14,7 +17,9 @@ const cache = new WeakMap<z.ZodType, z.ZodType>();
 
 /**
  * The same schema with every nested object turned from strict (or loose) into stripping: unknown keys are
- * dropped, declared keys keep their types, checks and refinements. The inferred type is unchanged.
+ * dropped, declared keys keep their types, checks and refinements. An enum with a safe meaning reads an
+ * unknown value as that meaning (noted for the logs); a list leaves out entries whose value means "drop".
+ * `meta.apiVersion` reads any version. The inferred type is unchanged.
  * Results are cached, so calling it per request is cheap (build them once at module level anyway).
  *
  * @example
@@ -42,8 +47,19 @@ function rebuild(schema: AnySchema): z.ZodType {
       const stripped = Object.fromEntries(Object.entries(shape).map(([key, value]) => [key, child(value)]));
       return schema.clone({ ...def, shape: stripped, catchall: undefined });
     }
-    case 'array':
-      return schema.clone({ ...def, element: child(def.element) });
+    case 'array': {
+      const array = schema.clone({ ...def, element: child(def.element) });
+      return array.transform((items) => (items as unknown[]).filter((item) => !isDropped(item)));
+    }
+    case 'enum':
+      return tolerantEnum(schema, def);
+    case 'literal':
+      return (def.values as unknown[]).length === 1 && (def.values as unknown[])[0] === API_VERSION
+        ? z.string().transform((value) => {
+            if (value !== API_VERSION) noteUnknownValue({ name: 'apiVersion', value, readsAs: API_VERSION });
+            return API_VERSION;
+          })
+        : schema;
     case 'optional':
     case 'nullable':
     case 'default':
@@ -71,7 +87,27 @@ function rebuild(schema: AnySchema): z.ZodType {
       return schema.clone({ ...def, getter: () => strip(getter()) });
     }
     default:
-      // Scalars, enums, literals: nothing to strip.
+      // Scalars: nothing to strip.
       return schema;
   }
+}
+
+/** An enum that reads a value it does not know with its safe meaning, or strictly when it has none. */
+function tolerantEnum(schema: AnySchema, def: Def): z.ZodType {
+  const meaning = UNKNOWN_VALUE_MEANINGS.get(schema);
+  if (!meaning) return schema;
+  const known = new Set(Object.values(def.entries as Record<string, string>));
+  return z.string().transform((value) => {
+    if (known.has(value)) return value;
+    const readsAs = meaning.readsAs;
+    noteUnknownValue({ name: meaning.name, value, readsAs: readsAs === DROP ? 'left out' : readsAs });
+    return readsAs;
+  });
+}
+
+/** A list entry to leave out: a dropped value itself, or an object with one as a direct field. */
+function isDropped(item: unknown): boolean {
+  if (item === DROP) return true;
+  if (typeof item !== 'object' || item === null) return false;
+  return Object.values(item).some((value) => value === DROP);
 }

@@ -4,7 +4,8 @@
  * browser may see it, credential problems hidden behind `internal`, outages as `upstream_unavailable`,
  * and the upstream's `requestId` kept on the error for the logs.
  */
-import { type ErrorCode, ErrorEnvelopeSchema } from '@esim-embed/shared';
+import { type ErrorCode, ErrorCodeSchema, ErrorEnvelopeSchema } from '@esim-embed/shared';
+import { z } from 'zod';
 import { ApiError, type ApiErrorOptions } from '../errors';
 import { tolerant } from './tolerant-parsing';
 
@@ -14,8 +15,13 @@ export interface UpstreamErrorDetails {
   upstreamRequestId?: string | undefined;
   /** The upstream's HTTP status, when it answered at all. */
   upstreamStatus?: number | undefined;
-  /** The upstream's error code, when it answered with the error envelope. */
-  upstreamCode?: ErrorCode | undefined;
+  /** The upstream's error code, when it answered with the error envelope (one this release may not know). */
+  upstreamCode?: string | undefined;
+  /**
+   * Set when the upstream refused the widget's credential itself (mTLS, CIDR, scope, key): what an operator
+   * must fix, for the logs and `/readyz`. The traveller only sees `internal`.
+   */
+  configurationProblem?: string | undefined;
 }
 
 /**
@@ -26,7 +32,8 @@ export interface UpstreamErrorDetails {
 export class UpstreamError extends ApiError {
   readonly upstreamRequestId: string | null;
   readonly upstreamStatus: number | null;
-  readonly upstreamCode: ErrorCode | null;
+  readonly upstreamCode: string | null;
+  readonly configurationProblem: string | null;
 
   constructor(code: ApiError['code'], options: ApiErrorOptions & UpstreamErrorDetails = {}) {
     super(code, options);
@@ -34,6 +41,7 @@ export class UpstreamError extends ApiError {
     this.upstreamRequestId = options.upstreamRequestId ?? null;
     this.upstreamStatus = options.upstreamStatus ?? null;
     this.upstreamCode = options.upstreamCode ?? null;
+    this.configurationProblem = options.configurationProblem ?? null;
   }
 }
 
@@ -74,7 +82,39 @@ function isPrimitive(value: unknown): value is string | number | boolean | null 
   return value === null || ['string', 'number', 'boolean'].includes(typeof value);
 }
 
-const TolerantErrorEnvelope = tolerant(ErrorEnvelopeSchema);
+/** The contract's envelope with any code: a `stable` contract may add codes (read as a generic refusal). */
+const TolerantErrorEnvelope = tolerant(
+  ErrorEnvelopeSchema.extend({
+    error: ErrorEnvelopeSchema.shape.error.extend({ code: z.string().min(1).max(100) }),
+  }),
+);
+
+/** Whether a code is one this release knows (else it is read as `upstream_refused`). */
+export function isKnownErrorCode(code: string): code is ErrorCode {
+  return ErrorCodeSchema.safeParse(code).success;
+}
+
+/**
+ * What an operator must fix when the upstream refuses the credential, or null when the refusal is about the
+ * request. A `forbidden` names its reason in `params.reason` (a CIDR allowlist says so).
+ */
+function configurationProblemOf(code: string, params: Record<string, unknown>): string | null {
+  const reason = typeof params.reason === 'string' ? params.reason : undefined;
+  switch (code) {
+    case 'enterprise_auth_required':
+      return 'the API key requires a client certificate (mTLS): set the widget upstream clientCertificateEnv and clientKeyEnv';
+    case 'forbidden':
+      return reason && /cidr|ip|network|address/i.test(reason)
+        ? `the API key refuses this server's address (${reason.slice(0, 60)}): add it to the key's CIDR allowlist`
+        : 'the API key is forbidden this call';
+    case 'scope_missing':
+      return 'the API key lacks a scope this widget needs';
+    case 'unauthorized':
+      return 'the API key is refused (revoked, wrong or of another environment)';
+    default:
+      return null;
+  }
+}
 
 /** The upstream's error envelope, or undefined when the body is something else. */
 export function readErrorEnvelope(body: unknown) {
@@ -105,7 +145,24 @@ export function errorFromUpstreamAnswer(
     return new UpstreamError('internal', { ...common, status: 502 });
   }
   const code = envelope.error.code;
-  if (CREDENTIAL_CODES.has(code)) return new UpstreamError('internal', { ...common, status: 502 });
+  if (!isKnownErrorCode(code)) {
+    if (status >= 500 || status === 429) {
+      return new UpstreamError('upstream_unavailable', {
+        ...common,
+        retryAfterSeconds: details.retryAfterSeconds,
+      });
+    }
+    // A code this release does not know: a refusal of this request, with the upstream's reference for support.
+    return new UpstreamError('upstream_refused', {
+      ...common,
+      status: 422,
+      params: { upstreamRequestId: upstreamRequestId ?? null },
+    });
+  }
+  if (CREDENTIAL_CODES.has(code)) {
+    const configurationProblem = configurationProblemOf(code, envelope.error.params) ?? undefined;
+    return new UpstreamError('internal', { ...common, status: 502, configurationProblem });
+  }
   if (OUTAGE_CODES.has(code) || status >= 500) {
     return new UpstreamError('upstream_unavailable', {
       ...common,

@@ -9,6 +9,7 @@ import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import type { Logger } from '../logger';
 import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, sleep } from './retry-policy';
+import { firstTimeSeen, parseNotingUnknownValues } from './unknown-values';
 import { errorFromUpstreamAnswer, readErrorEnvelope, UpstreamError } from './upstream-error';
 
 /** Query parameters; undefined ones are left out. */
@@ -174,16 +175,30 @@ export function createUpstreamTransport(options: UpstreamTransportOptions): Upst
         retryAfterSeconds:
           answer.retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(answer.retryAfterMs / 1000)),
       });
-      const level = error.status >= 500 ? 'warn' : 'info';
-      logger[level]('upstream refused', {
-        operation: spec.operation,
-        path: logPath,
-        status: answer.status,
-        upstreamCode: error.upstreamCode,
-        code: error.code,
-        upstreamRequestId: error.upstreamRequestId,
-        attempts: retry + 1,
-      });
+      const level = error.configurationProblem ? 'error' : error.status >= 500 ? 'warn' : 'info';
+      logger[level](
+        error.configurationProblem ? 'upstream refused the widget credential' : 'upstream refused',
+        {
+          operation: spec.operation,
+          path: logPath,
+          status: answer.status,
+          upstreamCode: error.upstreamCode,
+          code: error.code,
+          configurationProblem: error.configurationProblem ?? undefined,
+          upstreamRequestId: error.upstreamRequestId,
+          attempts: retry + 1,
+        },
+      );
+      if (error.code === 'upstream_refused' && error.upstreamCode) {
+        const unknown = { name: 'error code', value: error.upstreamCode, readsAs: 'upstream_refused' };
+        if (firstTimeSeen(unknown)) {
+          logger.warn('upstream sent an error code this release does not know; read as a refusal', {
+            operation: spec.operation,
+            value: error.upstreamCode,
+            upstreamRequestId: error.upstreamRequestId,
+          });
+        }
+      }
       throw error;
     }
   }
@@ -209,7 +224,20 @@ export function createUpstreamTransport(options: UpstreamTransportOptions): Upst
   }
 
   function readSuccess<T>(spec: CallSpec<T>, answer: Answer, logPath: string | undefined): T {
-    const parsed = answer.bodyReadable ? spec.schema.safeParse(answer.body) : undefined;
+    const read = answer.bodyReadable ? parseNotingUnknownValues(spec.schema, answer.body) : undefined;
+    for (const value of read?.unknown ?? []) {
+      // Once per value and process: the safe meaning is in force; an operator may want a newer release.
+      if (firstTimeSeen(value)) {
+        logger.warn('upstream sent a value this release does not know; read with its safe meaning', {
+          operation: spec.operation,
+          field: value.name,
+          value: value.value,
+          readsAs: value.readsAs,
+          upstreamRequestId: answer.upstreamRequestId,
+        });
+      }
+    }
+    const parsed = read?.result;
     if (parsed?.success) return parsed.data;
     // Paths and codes only: the values may be installation data.
     logger.error('upstream answer unreadable', {

@@ -18,6 +18,16 @@ export const BFF_ERROR_CODES = [
   'unsupported_media_type',
   /** The BFF's own state store does not answer: nothing was done, try again in a moment (503). */
   'store_unavailable',
+  /**
+   * The upstream refused with a code this release does not know (a `stable` contract may add codes): the
+   * request was not done; `params.upstreamRequestId` is the upstream's support reference (422).
+   */
+  'upstream_refused',
+  /**
+   * The widget cannot sell as configured: its upstream key lacks a scope the widget needs, belongs to the
+   * other environment, names another brand, or the upstream offers no sale. The operator must fix it (503).
+   */
+  'widget_misconfigured',
 ] as const;
 
 export const ApiErrorCodeSchema = z.enum([...ERROR_CODES, ...BFF_ERROR_CODES]);

@@ -40,6 +40,10 @@ const moment = { message: 'errorMoment', recovery: 'retry' } as const;
 const lost = { message: 'errorCheckoutLost', recovery: 'contact_support' } as const;
 const invalid = { message: 'errorInvalid', recovery: 'retry' } as const;
 const generic = { message: 'errorGeneric', recovery: 'retry' } as const;
+/** The widget's upstream key or config cannot sell (scopes, environment, brand): only the partner can fix it. */
+const misconfigured = { message: 'errorMisconfigured', recovery: 'contact_support' } as const;
+/** The upstream refused with a code this release does not know: not charged, another try may work. */
+const refused = { message: 'errorRefused', recovery: 'start_over' } as const;
 const genericStartOver = { message: 'errorGeneric', recovery: 'start_over' } as const;
 
 /** The handling of every code. */
@@ -113,6 +117,8 @@ export const ERROR_HANDLING: Record<WidgetErrorCode, ErrorHandling> = {
   payload_too_large: invalid,
   unsupported_media_type: genericStartOver,
   store_unavailable: moment,
+  upstream_refused: refused,
+  widget_misconfigured: misconfigured,
 };
 
 /**

@@ -112,6 +112,10 @@ export const de: Messages = {
     'Der Shop ist vorübergehend nicht erreichbar. Bitte versuchen Sie es in einer Minute erneut.',
   errorSession: 'Ihre Sitzung ist abgelaufen. Bitte beginnen Sie neu.',
   errorStoreClosed: 'Dieser Shop ist auf dieser Website gerade nicht verfügbar.',
+  errorMisconfigured:
+    'Dieser Shop ist noch nicht für den Verkauf von eSIMs eingerichtet. Es wurde nichts berechnet. Bitte wende dich an {brand}.',
+  errorRefused:
+    'Diese Anfrage konnte nicht ausgeführt werden. Es wurde nichts berechnet. Versuche es erneut oder wende dich an {brand}.',
   errorNotAvailableHere:
     'Dieser Shop ist auf dieser Website gerade nicht verfügbar. Bitte wenden Sie sich an {brand}.',
   errorPlanGone: 'Dieser Tarif ist nicht mehr verfügbar. Bitte wählen Sie einen anderen.',

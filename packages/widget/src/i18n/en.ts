@@ -107,6 +107,10 @@ export const en = {
   errorUnavailable: 'The store is temporarily unavailable. Please try again in a minute.',
   errorSession: 'Your session has expired. Please start again.',
   errorStoreClosed: 'This store is not available on this website right now.',
+  errorMisconfigured:
+    'This store is not set up to sell eSIMs yet. Nothing was charged. Please contact {brand}.',
+  errorRefused:
+    'This request could not be completed. Nothing was charged. Please try again or contact {brand}.',
   errorNotAvailableHere: 'This store is not available on this website right now. Please contact {brand}.',
   errorPlanGone: 'This plan is no longer available. Please choose another one.',
   errorPriceChanged: 'The price has changed. Please check the new price.',

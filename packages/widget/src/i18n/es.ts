@@ -114,6 +114,10 @@ export const es: Messages = {
   errorUnavailable: 'La tienda no está disponible temporalmente. Inténtalo dentro de un minuto.',
   errorSession: 'Tu sesión ha caducado. Empieza de nuevo.',
   errorStoreClosed: 'Esta tienda no está disponible en este sitio ahora mismo.',
+  errorMisconfigured:
+    'Esta tienda aún no está preparada para vender eSIM. No se te ha cobrado. Contacta con {brand}.',
+  errorRefused:
+    'No se ha podido completar esta solicitud. No se te ha cobrado. Inténtalo de nuevo o contacta con {brand}.',
   errorNotAvailableHere: 'Esta tienda no está disponible en este sitio ahora mismo. Contacta con {brand}.',
   errorPlanGone: 'Este plan ya no está disponible. Elige otro.',
   errorPriceChanged: 'El precio ha cambiado. Revisa el nuevo precio.',

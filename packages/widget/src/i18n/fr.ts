@@ -117,6 +117,9 @@ export const fr: Messages = {
   errorUnavailable: 'La boutique est momentanément indisponible. Réessayez dans une minute.',
   errorSession: 'Votre session a expiré. Recommencez.',
   errorStoreClosed: 'Cette boutique n’est pas disponible sur ce site pour le moment.',
+  errorMisconfigured:
+    'Cette boutique n’est pas encore prête à vendre des eSIM. Rien n’a été débité. Contactez {brand}.',
+  errorRefused: 'Cette demande n’a pas pu aboutir. Rien n’a été débité. Réessayez ou contactez {brand}.',
   errorNotAvailableHere: 'Cette boutique n’est pas disponible sur ce site pour le moment. Contactez {brand}.',
   errorPlanGone: 'Ce forfait n’est plus disponible. Choisissez-en un autre.',
   errorPriceChanged: 'Le prix a changé. Vérifiez le nouveau prix.',
