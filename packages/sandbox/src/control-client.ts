@@ -2,13 +2,18 @@
  * @module
  * A tiny typed client of the sandbox's control API, for the BFF's and the end-to-end tests.
  */
+import { z } from 'zod';
 import {
   type AccountControlRequest,
+  type ActionResolveRequest,
   CONTROL_SECRET_HEADER,
   type ControlState,
   ControlStateSchema,
   type EsimControlRequest,
   type FaultRuleInput,
+  type OutboxEmail,
+  OutboxEmailSchema,
+  type OutboxQuery,
   type PricingBumpRequest,
   type ScenarioRequest,
 } from './control/control-schemas';
@@ -37,6 +42,10 @@ export interface ControlClient {
    * forces its top-up status (`topUpStatus`) or usage status (`usageStatus`) for after-sale tests.
    */
   setEsim(esimId: string, request: EsimControlRequest): Promise<ControlState>;
+  /** Ends a refund or reissue under review: `completed` (a reissue issues a replacement eSIM) or `rejected`. */
+  resolveActionRequest(actionRequestId: string, request: ActionResolveRequest): Promise<ControlState>;
+  /** The emails the sandbox would have sent for `platform` delivery orders (oldest first). */
+  outbox(query?: OutboxQuery): Promise<OutboxEmail[]>;
   /** Replaces the fault rules (the sandbox must run with fault injection enabled). */
   setFaults(rules: FaultRuleInput[]): Promise<ControlState>;
   clearFaults(): Promise<ControlState>;
@@ -53,7 +62,7 @@ export interface ControlClientOptions {
 export function createControlClient(options: ControlClientOptions): ControlClient {
   const doFetch = options.fetch ?? fetch;
   const base = options.baseUrl.replace(/\/+$/, '');
-  async function call(method: string, path: string, body?: unknown): Promise<ControlState> {
+  async function request(method: string, path: string, body?: unknown): Promise<unknown> {
     const response = await doFetch(`${base}/__sandbox${path}`, {
       method,
       headers: {
@@ -68,8 +77,10 @@ export function createControlClient(options: ControlClientOptions): ControlClien
         `sandbox control ${method} ${path} failed: ${response.status} ${json.error?.code ?? 'unknown'} ${JSON.stringify(json.error?.params ?? {})}`,
       );
     }
-    return ControlStateSchema.parse(json.data);
+    return json.data;
   }
+  const call = async (method: string, path: string, body?: unknown) =>
+    ControlStateSchema.parse(await request(method, path, body));
   return {
     state: () => call('GET', '/state'),
     reset: () => call('POST', '/reset'),
@@ -82,6 +93,14 @@ export function createControlClient(options: ControlClientOptions): ControlClien
       call('POST', `/keys/${encodeURIComponent(apiKey)}/rate-limit`, { perMinute }),
     armScenario: (request) => call('POST', '/scenarios', request),
     setEsim: (esimId, request) => call('POST', `/esims/${encodeURIComponent(esimId)}`, request),
+    resolveActionRequest: (id, body) =>
+      call('POST', `/action-requests/${encodeURIComponent(id)}/resolve`, body),
+    async outbox(query = {}) {
+      const params = new URLSearchParams(
+        Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined),
+      );
+      return z.array(OutboxEmailSchema).parse(await request('GET', `/outbox?${params}`));
+    },
     setFaults: (rules) => call('PUT', '/faults', { rules }),
     clearFaults: () => call('DELETE', '/faults'),
   };

@@ -1,26 +1,31 @@
 /**
  * @module
  * The control API (`/__sandbox/*`, header `X-Sandbox-Control: <secret>`): reset, move the clock, bump
- * pricing or the catalog snapshot, expire a quote, set balances, limits and rate limits, arm provisioning
- * scenarios, simulate eSIM use, and set fault rules. Every answer is `{ data: ControlState, meta }`.
+ * pricing or the catalog snapshot, expire a quote, set balances, limits, rate limits and retail-brand
+ * switches, arm provisioning and payment scenarios, simulate eSIM use, resolve refunds and reissues under
+ * review, and set fault rules. Every answer is `{ data: ControlState, meta }`, but the outbox's
+ * (`GET /__sandbox/outbox`: `{ data: OutboxEmail[], meta }`).
  */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { isoTime } from '../clock';
-import { responseMeta } from '../http/envelope';
+import { linkBase, responseMeta } from '../http/envelope';
 import { readJsonBody, validate } from '../http/request-body';
 import type { SandboxEnv } from '../http/sandbox-env';
 import { SandboxError } from '../http/sandbox-error';
 import type { ProvisioningScenario } from '../state/environment-state';
-import { advanceEnvironment, refreshAllowance } from '../state/order-lifecycle';
+import { advanceEnvironment, refreshAllowance, resolveActionRequest } from '../state/order-lifecycle';
 import type { SandboxState } from '../state/sandbox-state';
 import {
   AccountControlRequestSchema,
+  ActionResolveRequestSchema,
   CatalogBumpRequestSchema,
   ClockAdvanceRequestSchema,
   CONTROL_SECRET_HEADER,
   type ControlState,
   EsimControlRequestSchema,
   FaultsRequestSchema,
+  type OutboxEmail,
+  OutboxQuerySchema,
   PricingBumpRequestSchema,
   RateLimitRequestSchema,
   ScenarioRequestSchema,
@@ -30,7 +35,23 @@ const SCENARIOS: Record<string, ProvisioningScenario> = {
   provisioning_failed: 'fail',
   slow_provisioning: 'slow',
   normal: 'normal',
+  awaiting_payment: 'pay_later',
+  expired_unpaid: 'unpaid',
 };
+
+/** The resolution a decision carries when the control call names none. */
+const DEFAULT_RESOLUTIONS = {
+  completed: {
+    refund: { code: 'refunded', note: 'Refunded to the prepaid balance after review.' },
+    reissue: { code: 'reissued', note: 'A replacement eSIM was issued; the old profile is revoked.' },
+    cancellation: { code: 'refunded', note: 'Unused profile revoked and the order refunded to the balance.' },
+  },
+  rejected: {
+    refund: { code: 'declined', note: 'The review found no ground for a refund.' },
+    reissue: { code: 'declined', note: 'The review found the profile usable.' },
+    cancellation: { code: 'declined', note: 'The profile was already in use.' },
+  },
+} as const;
 
 /** A snapshot of the sandbox for control answers. */
 export function controlState(state: SandboxState): ControlState {
@@ -115,6 +136,11 @@ export function controlRoutes(state: SandboxState) {
     if (request.monthlySpendLimitMinor !== undefined)
       account.monthlySpendLimitMinor = request.monthlySpendLimitMinor;
     if (request.status !== undefined) account.status = request.status;
+    if (request.retailBrandControls !== undefined) {
+      for (const [key, controls] of account.retailBrandControls) {
+        account.retailBrandControls.set(key, { ...controls, ...request.retailBrandControls });
+      }
+    }
     account.updatedAtMs = state.now();
     return answer(c);
   });
@@ -168,6 +194,57 @@ export function controlRoutes(state: SandboxState) {
       }
     }
     return answer(c);
+  });
+
+  routes.post('/action-requests/:id/resolve', async function resolveActionRequestUnderReview(c) {
+    const request = validate(ActionResolveRequestSchema, await readJsonBody(c), 'body');
+    const id = c.req.param('id');
+    const nowMs = state.now();
+    for (const env of Object.values(state.environments)) {
+      advanceEnvironment(state, env, nowMs);
+      const found = env.actionRequests.get(id);
+      if (!found) continue;
+      if (found.status === 'completed' || found.status === 'rejected') {
+        throw new SandboxError('invalid_transition', {
+          params: { actionRequestId: id, status: found.status, reason: 'already_resolved' },
+        });
+      }
+      const resolution = request.resolution ?? DEFAULT_RESOLUTIONS[request.outcome][found.type];
+      resolveActionRequest(
+        state,
+        env,
+        found,
+        { outcome: request.outcome, resolution: { code: resolution.code, note: resolution.note } },
+        nowMs,
+      );
+      return answer(c);
+    }
+    throw new SandboxError('action_request_not_found', { params: { actionRequestId: id } });
+  });
+
+  routes.get('/outbox', function readOutbox(c) {
+    const query = validate(OutboxQuerySchema, c.req.query(), 'query');
+    const env = state.environments[query.environment];
+    advanceEnvironment(state, env, state.now());
+    const base = linkBase(c, state.options);
+    const emails: OutboxEmail[] = env.outbox
+      .filter(
+        (email) =>
+          (query.to === undefined || email.to === query.to) &&
+          (query.orderId === undefined || email.orderId === query.orderId),
+      )
+      .map(({ deliveryLinkId, sentAtMs, ...email }) => {
+        const link = env.deliveryLinks.get(deliveryLinkId);
+        const deliveryUrl = `${base}/d/${link?.token ?? 'unknown'}`;
+        return {
+          ...email,
+          environment: env.environment,
+          text: email.text.replace('{deliveryUrl}', deliveryUrl),
+          deliveryUrl,
+          sentAt: isoTime(sentAtMs),
+        };
+      });
+    return c.json({ data: emails, meta: responseMeta(c) }, 200);
   });
 
   routes.put('/faults', async function setFaults(c) {

@@ -3,7 +3,14 @@
  * Request and response bodies of the sandbox's control API (`/__sandbox/*`). These belong to the sandbox,
  * not to the contract; the typed control client and the routes share them.
  */
-import { EnvironmentSchema, TopUpStatusSchema, UsageStatusSchema } from '@esim-embed/shared';
+import {
+  DateTimeSchema,
+  EnvironmentSchema,
+  LocaleSchema,
+  RetailBrandControlsSchema,
+  TopUpStatusSchema,
+  UsageStatusSchema,
+} from '@esim-embed/shared';
 import { z } from 'zod';
 
 /** One fault rule: which requests it hits and what it does to them. */
@@ -58,6 +65,8 @@ export const AccountControlRequestSchema = z.strictObject({
   singleOrderLimitMinor: z.int().min(0).nullable().optional(),
   monthlySpendLimitMinor: z.int().min(0).nullable().optional(),
   status: z.enum(['active', 'blocked', 'archived']).optional(),
+  /** Switches of the account's retail brands to change (white label: `checkout: false` stops sales). */
+  retailBrandControls: RetailBrandControlsSchema.partial().optional(),
 });
 export type AccountControlRequest = z.input<typeof AccountControlRequestSchema>;
 
@@ -66,7 +75,15 @@ export const RateLimitRequestSchema = z.strictObject({ perMinute: z.int().min(1)
 export type RateLimitRequest = z.input<typeof RateLimitRequestSchema>;
 
 /** The provisioning outcomes a scenario can force. */
-export const ProvisioningScenarioNameSchema = z.enum(['provisioning_failed', 'slow_provisioning', 'normal']);
+export const ProvisioningScenarioNameSchema = z.enum([
+  'provisioning_failed',
+  'slow_provisioning',
+  'normal',
+  /** `draft` → `awaiting_payment` → `paid` → … → `completed`. */
+  'awaiting_payment',
+  /** `draft` → `awaiting_payment` → `expired_unpaid` (nothing charged, the reservation released). */
+  'expired_unpaid',
+]);
 export type ProvisioningScenarioName = z.infer<typeof ProvisioningScenarioNameSchema>;
 
 /** `POST /__sandbox/scenarios`: the next `count` orders of an account take this provisioning path. */
@@ -90,6 +107,48 @@ export const EsimControlRequestSchema = z.strictObject({
   usageStatus: UsageStatusSchema.nullable().optional(),
 });
 export type EsimControlRequest = z.input<typeof EsimControlRequestSchema>;
+
+/** `POST /__sandbox/action-requests/{id}/resolve`: end a refund or reissue under review. */
+export const ActionResolveRequestSchema = z.strictObject({
+  outcome: z.enum(['completed', 'rejected']),
+  /** What the partner reads in `resolution`; a default per type and outcome when omitted. */
+  resolution: z
+    .strictObject({ code: z.string().min(1).max(64), note: z.string().max(500).nullable().default(null) })
+    .optional(),
+});
+export type ActionResolveRequest = z.input<typeof ActionResolveRequestSchema>;
+
+/** `GET /__sandbox/outbox`: filters of the emails read. */
+export const OutboxQuerySchema = z.strictObject({
+  environment,
+  to: z.string().min(1).optional(),
+  orderId: z.string().min(1).optional(),
+});
+export type OutboxQuery = z.input<typeof OutboxQuerySchema>;
+
+/** One email of a `platform` delivery order, as the service would have sent it. */
+export const OutboxEmailSchema = z.strictObject({
+  id: z.string(),
+  environment: EnvironmentSchema,
+  accountId: z.string(),
+  orderId: z.string(),
+  esimId: z.string(),
+  to: z.string(),
+  locale: LocaleSchema.nullable(),
+  /** The order's `recipient.reference` (the partner's own reference, e.g. its checkout id). */
+  reference: z.string().nullable(),
+  from: z.string(),
+  presentation: z.enum(['brand_aware', 'standard']),
+  senderName: z.string(),
+  replyTo: z.string().nullable(),
+  attribution: z.string().nullable(),
+  subject: z.string(),
+  text: z.string(),
+  /** The hosted delivery page the email links to. */
+  deliveryUrl: z.string(),
+  sentAt: DateTimeSchema,
+});
+export type OutboxEmail = z.infer<typeof OutboxEmailSchema>;
 
 /** `GET /__sandbox/state` and the answer of every control call. */
 export const ControlStateSchema = z.strictObject({

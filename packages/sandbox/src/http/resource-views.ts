@@ -266,6 +266,7 @@ export function actionRequestView(
   base: string,
 ): ActionRequest {
   const order = env.orders.get(request.orderId);
+  const replacement = request.replacementOrderId ? env.orders.get(request.replacementOrderId) : undefined;
   return {
     id: request.id,
     externalRef: request.externalRef,
@@ -278,7 +279,7 @@ export function actionRequestView(
       : { id: request.orderId, externalRef: 'unknown', resourceUrl: `${base}/orders/${request.orderId}` },
     reason: { code: request.reasonCode, detail: request.reasonDetail },
     resolution: request.resolution,
-    replacementOrder: null,
+    replacementOrder: replacement ? orderRef(replacement, base) : null,
     resourceUrl: `${base}/action-requests/${encodeURIComponent(request.id)}`,
     createdAt: isoTime(request.createdAtMs),
     updatedAt: isoTime(request.updatedAtMs),
@@ -315,7 +316,10 @@ export function accountView(account: AccountState, brandAssetsBaseUrl: string): 
       logoUrl: logoFile ? `${brandAssetsBaseUrl.replace(/\/+$/, '')}/assets/logos/${logoFile}` : null,
     },
     brandOverrides: null,
-    retailBrands: [],
+    retailBrands: seed.retailBrands.map((brand) => ({
+      ...brand,
+      controls: { ...(account.retailBrandControls.get(brand.key) ?? brand.controls) },
+    })),
     balance: {
       balance: money(account.balanceMinor),
       reserved: money(account.reservedMinor),

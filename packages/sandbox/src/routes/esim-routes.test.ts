@@ -184,7 +184,9 @@ describe('eSIMs, actions, top-ups and action requests', () => {
       { externalRef: 'r', reasonCode: 'service_defective' },
       ActionRequestResponseSchema,
     );
-    expect(refund.data).toMatchObject({ type: 'refund', status: 'in_review', completedAt: null });
+    expect(refund.data).toMatchObject({ type: 'refund', status: 'requested', completedAt: null });
+    const read = await api.get(`/action-requests/${refund.data.id}`, ActionRequestResponseSchema);
+    expect(read.data).toMatchObject({ status: 'in_review', stateRevision: 2, replacementOrder: null });
   });
 
   it('the control API installs a profile and forces each top-up status and the usage status', async () => {

@@ -18,6 +18,7 @@ import type { AuthContext, SandboxEnv } from '../http/sandbox-env';
 import { SandboxError } from '../http/sandbox-error';
 import type { ActionRequestRecord, EsimRecord } from '../state/environment-state';
 import { topUpOptions } from '../state/order-desk';
+import { markRefundRequested } from '../state/order-lifecycle';
 import type { SandboxState } from '../state/sandbox-state';
 import { PAGE_LIMIT } from './catalog-routes';
 
@@ -143,8 +144,9 @@ export function esimRoutes(state: SandboxState) {
         orderId: esim.orderId,
         externalRef: input.externalRef,
         type,
-        // Cancelling an unused profile is automatic; refunds and reissues wait for manual review.
-        status: type === 'cancellation' ? 'requested' : 'in_review',
+        // Cancelling an unused profile is automatic; refunds and reissues go to manual review, which the
+        // control API resolves (`POST /__sandbox/action-requests/{id}/resolve`).
+        status: 'requested',
         stateRevision: 1,
         reasonCode: input.reasonCode,
         reasonDetail: input.reasonDetail ?? null,
@@ -153,8 +155,12 @@ export function esimRoutes(state: SandboxState) {
         updatedAtMs: nowMs,
         completedAtMs: null,
         resolvesAtMs: type === 'cancellation' ? nowMs + state.options.stepDelaysMs.completion : null,
+        reviewAtMs: type === 'cancellation' ? null : nowMs + state.options.stepDelaysMs.provisioning,
+        replacementOrderId: null,
       };
       auth.env.actionRequests.set(request.id, request);
+      const order = auth.env.orders.get(esim.orderId);
+      if (type === 'refund' && order) markRefundRequested(order, nowMs);
       return {
         status: 201,
         body: { data: actionRequestView(auth.env, request, base(c)), meta: responseMeta(c) },

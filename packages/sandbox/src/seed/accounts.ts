@@ -3,8 +3,9 @@
  * The seeded partner accounts and API keys. The key strings are stable constants: the BFF's default
  * config, the demo and the tests import them from here (`@esim-embed/sandbox`).
  */
-import type { AccountKind, Brand, Currency, Environment, KeyScope } from '@esim-embed/shared';
+import type { AccountKind, Brand, Currency, Environment, KeyScope, RetailBrand } from '@esim-embed/shared';
 import { KeyScopeSchema } from '@esim-embed/shared';
+import { HARBOUR_RETAIL_BRAND } from './retail-brands';
 
 /** The stable key strings of the seeded accounts. */
 export const SANDBOX_KEYS = {
@@ -24,6 +25,8 @@ export const SANDBOX_KEYS = {
   shoestring: 'sk_test_shoestring_lowbalance_6Ny1Ke5Va8Tr',
   /** The root account: every scope. */
   root: 'sk_test_root_full_1Zx6Cv3Bn8Mq',
+  /** Harbour Travel (USD): every scope; runs the retail brand (white label) Harbour Mobile. */
+  harbour: 'sk_test_harbour_whitelabel_9Lt3Qw6Ep2Ds',
 } as const;
 
 /** The seeded account ids. */
@@ -33,6 +36,7 @@ export const SANDBOX_ACCOUNTS = {
   aurora: 'acc_aurora',
   lagoon: 'acc_lagoon',
   shoestring: 'acc_shoestring',
+  harbour: 'acc_harbour',
 } as const;
 
 /** A seeded account: what `GET /account` starts from in each environment. */
@@ -51,6 +55,8 @@ export interface SeedAccount {
   monthlySpendLimitMinor: number | null;
   /** Brand fields; `logoUrl` is filled in with the configured asset base (see `brand-assets.ts`). */
   brand: Omit<Brand, 'logoUrl'> & { logoFile: string | null };
+  /** The retail brands (white label) the account runs; their `controls` start as seeded. */
+  retailBrands: readonly RetailBrand[];
   createdAt: string;
 }
 
@@ -92,6 +98,7 @@ export const SEED_ACCOUNTS: readonly SeedAccount[] = [
       customDomain: null,
       customDomainStatus: 'not_configured',
     },
+    retailBrands: [],
     createdAt: '2026-01-05T09:00:00.000Z',
   },
   {
@@ -115,6 +122,7 @@ export const SEED_ACCOUNTS: readonly SeedAccount[] = [
       customDomain: null,
       customDomainStatus: 'not_configured',
     },
+    retailBrands: [],
     createdAt: '2026-02-10T12:00:00.000Z',
   },
   {
@@ -138,6 +146,7 @@ export const SEED_ACCOUNTS: readonly SeedAccount[] = [
       customDomain: 'esim.aurora-travel.example',
       customDomainStatus: 'pending_verification',
     },
+    retailBrands: [],
     createdAt: '2026-03-01T08:30:00.000Z',
   },
   {
@@ -161,6 +170,7 @@ export const SEED_ACCOUNTS: readonly SeedAccount[] = [
       customDomain: null,
       customDomainStatus: 'not_configured',
     },
+    retailBrands: [],
     createdAt: '2026-04-14T15:45:00.000Z',
   },
   {
@@ -184,7 +194,32 @@ export const SEED_ACCOUNTS: readonly SeedAccount[] = [
       customDomain: null,
       customDomainStatus: 'not_configured',
     },
+    retailBrands: [],
     createdAt: '2026-05-20T10:00:00.000Z',
+  },
+  {
+    id: SANDBOX_ACCOUNTS.harbour,
+    parentAccountId: SANDBOX_ACCOUNTS.root,
+    externalRef: 'partner-harbour',
+    name: 'Harbour Travel Lda',
+    kind: 'reseller',
+    currency: 'USD',
+    wholeRubOnly: false,
+    discountPct: 20,
+    balanceMinor: 5_000_000,
+    singleOrderLimitMinor: null,
+    monthlySpendLimitMinor: null,
+    brand: {
+      displayName: 'Harbour Mobile',
+      logoFile: null,
+      primaryColor: '#14532D',
+      supportEmail: 'care@harbour-mobile.example',
+      supportUrl: 'https://harbour-mobile.example/support',
+      customDomain: null,
+      customDomainStatus: 'not_configured',
+    },
+    retailBrands: [HARBOUR_RETAIL_BRAND],
+    createdAt: '2026-06-01T09:00:00.000Z',
   },
 ];
 
@@ -250,6 +285,15 @@ export const SEED_KEYS: readonly SeedKey[] = [
     accountId: SANDBOX_ACCOUNTS.shoestring,
     environment: 'test',
     label: 'Shoestring test (low balance)',
+    scopes: ALL_SCOPES,
+    rateLimitPerMinute: null,
+  },
+  {
+    key: SANDBOX_KEYS.harbour,
+    id: 'key_harbour_full',
+    accountId: SANDBOX_ACCOUNTS.harbour,
+    environment: 'test',
+    label: 'Harbour test (all scopes, retail brand)',
     scopes: ALL_SCOPES,
     rateLimitPerMinute: null,
   },

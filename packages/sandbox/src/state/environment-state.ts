@@ -23,6 +23,7 @@ import type {
   OrderStatus,
   Product,
   PurchaseKind,
+  RetailBrandControls,
   TopUpStatus,
   UsageStatus,
 } from '@esim-embed/shared';
@@ -32,7 +33,7 @@ import { SEED_ACCOUNTS, type SeedAccount } from '../seed/accounts';
 import { IdFactory } from './id-factory';
 
 /** What happens to an order's provisioning. */
-export type ProvisioningScenario = 'normal' | 'fail' | 'slow';
+export type ProvisioningScenario = 'normal' | 'fail' | 'slow' | 'pay_later' | 'unpaid';
 
 /** An account's mutable state in one environment. */
 export interface AccountState {
@@ -47,6 +48,8 @@ export interface AccountState {
   updatedAtMs: number;
   /** Provisioning scenarios armed by the control API for this account's next orders, first first. */
   armedScenarios: ProvisioningScenario[];
+  /** The feature switches of the account's retail brands, by brand key (changed by the control API). */
+  retailBrandControls: Map<string, RetailBrandControls>;
 }
 
 export interface QuoteRecord {
@@ -88,6 +91,14 @@ export interface OrderRecord {
   createdAtMs: number;
   updatedAtMs: number;
   scenario: ProvisioningScenario;
+  /**
+   * Scenarios `pay_later` and `unpaid` only: the order opens as `draft`, awaits payment from this instant,
+   * and is paid (or expires unpaid) at `paymentDueAtMs`; null for orders paid at creation.
+   */
+  awaitingPaymentAtMs: number | null;
+  paymentDueAtMs: number | null;
+  /** The status a refund request interrupted (restored when the request is rejected). */
+  statusBeforeRefund: OrderStatus | null;
   /** When the order moves to `provisioning`, to its outcome, and to `completed`. */
   provisioningAtMs: number;
   outcomeAtMs: number;
@@ -166,6 +177,34 @@ export interface ActionRequestRecord {
   completedAtMs: number | null;
   /** When a request the sandbox resolves by itself completes; null while it waits for manual review. */
   resolvesAtMs: number | null;
+  /** When a request waiting for manual review moves from `requested` to `in_review`. */
+  reviewAtMs: number | null;
+  /** The order of the replacement eSIM of a completed reissue. */
+  replacementOrderId: string | null;
+}
+
+/** An email the sandbox would have sent for a `platform` delivery order (kept in the control API's outbox). */
+export interface OutboxEmailRecord {
+  id: string;
+  accountId: string;
+  orderId: string;
+  esimId: string;
+  to: string;
+  locale: Locale | null;
+  reference: string | null;
+  from: string;
+  /** `brand_aware` for orders created on or after 2026-09-03T00:00:00Z, `standard` before. */
+  presentation: 'brand_aware' | 'standard';
+  /** The account's effective brand name (brand-aware), or the service's own name (standard). */
+  senderName: string;
+  replyTo: string | null;
+  /** The non-removable line naming the service (brand-aware only). */
+  attribution: string | null;
+  subject: string;
+  text: string;
+  /** The hosted delivery page the email links to (a delivery link of the order). */
+  deliveryLinkId: string;
+  sentAtMs: number;
 }
 
 /** Everything one environment holds. */
@@ -182,6 +221,8 @@ export class EnvironmentState {
   readonly deliveryLinksByToken = new Map<string, DeliveryLinkRecord>();
   readonly recipients = new Map<string, RecipientRecord>();
   readonly actionRequests = new Map<string, ActionRequestRecord>();
+  /** Emails of `platform` delivery orders, oldest first. */
+  readonly outbox: OutboxEmailRecord[] = [];
   readonly idempotency: IdempotencyStore;
   catalogVersion = 1;
   catalogGeneratedAtMs: number;
@@ -203,6 +244,7 @@ export class EnvironmentState {
         monthlySpendLimitMinor: seed.monthlySpendLimitMinor,
         updatedAtMs: Date.parse(seed.createdAt),
         armedScenarios: [],
+        retailBrandControls: new Map(seed.retailBrands.map((brand) => [brand.key, { ...brand.controls }])),
       });
     }
   }

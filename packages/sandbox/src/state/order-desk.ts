@@ -127,6 +127,8 @@ function scenarioFor(
   const local = (email ?? recipient?.email ?? '').split('@')[0]?.toLowerCase() ?? '';
   if (local.includes('+fail')) return 'fail' satisfies ProvisioningScenario;
   if (local.includes('+slow')) return 'slow' satisfies ProvisioningScenario;
+  if (local.includes('+paylater')) return 'pay_later' satisfies ProvisioningScenario;
+  if (local.includes('+unpaid')) return 'unpaid' satisfies ProvisioningScenario;
   return 'normal' satisfies ProvisioningScenario;
 }
 
@@ -225,7 +227,11 @@ export function placeOrder(
 
   const scenario = scenarioFor(account, request.recipient, email);
   const delays = state.options.stepDelaysMs;
-  const provisioningAtMs = nowMs + delays.provisioning;
+  // A payment scenario opens the order as `draft`, awaits payment, then is paid (or expires unpaid).
+  const awaitsPayment = scenario === 'pay_later' || scenario === 'unpaid';
+  const awaitingPaymentAtMs = awaitsPayment ? nowMs + delays.provisioning : null;
+  const paymentDueAtMs = awaitingPaymentAtMs === null ? null : awaitingPaymentAtMs + delays.delivery;
+  const provisioningAtMs = (paymentDueAtMs ?? nowMs) + delays.provisioning;
   const outcomeAtMs =
     provisioningAtMs + (scenario === 'slow' ? state.options.slowProvisioningMs : delays.delivery);
   const order: OrderRecord = {
@@ -235,7 +241,7 @@ export function placeOrder(
     kind: quote.kind,
     targetEsimId: quote.targetEsimId,
     externalRef: request.externalRef,
-    status: 'paid',
+    status: awaitsPayment ? 'draft' : 'paid',
     price,
     billingStatus: 'reserved',
     deliveryMode,
@@ -252,6 +258,9 @@ export function placeOrder(
     createdAtMs: nowMs,
     updatedAtMs: nowMs,
     scenario,
+    awaitingPaymentAtMs,
+    paymentDueAtMs,
+    statusBeforeRefund: null,
     provisioningAtMs,
     outcomeAtMs,
     completedAtMs: outcomeAtMs + delays.completion,

@@ -1,11 +1,21 @@
 /**
  * @module
  * How orders, eSIMs and action requests move over time, computed lazily from timestamps on the sandbox's
- * clock (no timers): `paid` → `provisioning` → `delivered` (eSIM issued, billing captured) → `completed`, or
- * `provisioning` → `provisioning_failed` (billing released). Every status change increments `stateRevision`.
+ * clock (no timers): `paid` → `provisioning` → `delivered` (eSIM `issued`, billing captured; the email of a
+ * `platform` order sent) → `completed` (eSIM `delivered`), or `provisioning` → `provisioning_failed` (billing
+ * released). Payment scenarios open as `draft` → `awaiting_payment` → `paid`, or → `expired_unpaid`.
+ * Refund and reissue requests go `requested` → `in_review` and wait for the control API's resolution.
+ * Every status change increments `stateRevision`.
  */
-import type { AccountState, EnvironmentState, EsimRecord, OrderRecord } from './environment-state';
+import type {
+  AccountState,
+  ActionRequestRecord,
+  EnvironmentState,
+  EsimRecord,
+  OrderRecord,
+} from './environment-state';
 import { newIccid, newInstallation } from './esim-profile';
+import { sendPlatformEmail } from './platform-email';
 import type { SandboxState } from './sandbox-state';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -40,7 +50,8 @@ function issueEsim(state: SandboxState, env: EnvironmentState, order: OrderRecor
     orderId: order.id,
     iccid: newIccid(env.ids),
     installation: newInstallation(env.ids, state.options.smdpAddress),
-    state: 'delivered',
+    // Issued with its order's delivery; `delivered` once the order completes (the delivery is done).
+    state: 'issued',
     profileState: 'released',
     serviceState: 'not_started',
     allowanceState: 'healthy',
@@ -88,7 +99,29 @@ export function refreshAllowance(esim: EsimRecord): void {
 /** Applies every transition of one order that is due at `nowMs`. */
 function advanceOrder(state: SandboxState, env: EnvironmentState, order: OrderRecord, nowMs: number): void {
   for (;;) {
-    if (order.status === 'paid' && nowMs >= order.provisioningAtMs) {
+    if (
+      order.status === 'draft' &&
+      order.awaitingPaymentAtMs !== null &&
+      nowMs >= order.awaitingPaymentAtMs
+    ) {
+      moveOrder(order, 'awaiting_payment', order.awaitingPaymentAtMs);
+    } else if (
+      order.status === 'awaiting_payment' &&
+      order.paymentDueAtMs !== null &&
+      nowMs >= order.paymentDueAtMs
+    ) {
+      if (order.scenario === 'unpaid') {
+        // Nobody paid: what the order held on the balance goes back.
+        const account = accountOf(env, order.accountId);
+        account.reservedMinor -= order.price.amountMinor;
+        account.updatedAtMs = order.paymentDueAtMs;
+        order.billingStatus = 'released';
+        moveOrder(order, 'expired_unpaid', order.paymentDueAtMs);
+        env.openOrders.delete(order.id);
+        return;
+      }
+      moveOrder(order, 'paid', order.paymentDueAtMs);
+    } else if (order.status === 'paid' && nowMs >= order.provisioningAtMs) {
       moveOrder(order, 'provisioning', order.provisioningAtMs);
     } else if (order.status === 'provisioning' && nowMs >= order.outcomeAtMs) {
       const account = accountOf(env, order.accountId);
@@ -105,7 +138,10 @@ function advanceOrder(state: SandboxState, env: EnvironmentState, order: OrderRe
       if (order.kind === 'issue') order.esimId = issueEsim(state, env, order, order.outcomeAtMs).id;
       else applyTopUp(env, order, order.outcomeAtMs);
       moveOrder(order, 'delivered', order.outcomeAtMs);
+      sendPlatformEmail(env, account, order, order.outcomeAtMs);
     } else if (order.status === 'delivered' && nowMs >= order.completedAtMs) {
+      const esim = order.kind === 'issue' && order.esimId ? env.esims.get(order.esimId) : undefined;
+      if (esim?.state === 'issued') esim.state = 'delivered';
       moveOrder(order, 'completed', order.completedAtMs);
       env.openOrders.delete(order.id);
       return;
@@ -115,35 +151,136 @@ function advanceOrder(state: SandboxState, env: EnvironmentState, order: OrderRe
   }
 }
 
-/** Completes the cancellations that are due: the order is refunded and its profile revoked. */
-function advanceActionRequests(env: EnvironmentState, nowMs: number): void {
-  for (const request of env.actionRequests.values()) {
-    if (request.status !== 'requested' || request.resolvesAtMs === null || nowMs < request.resolvesAtMs)
-      continue;
-    const atMs = request.resolvesAtMs;
-    const order = env.orders.get(request.orderId);
-    const esim = env.esims.get(request.esimId);
-    if (order && (order.billingStatus === 'captured' || order.billingStatus === 'reserved')) {
-      const account = accountOf(env, order.accountId);
-      account.balanceMinor += order.price.amountMinor;
-      account.updatedAtMs = atMs;
-      order.billingStatus = 'refunded';
-      moveOrder(order, 'refunded', atMs);
-      env.openOrders.delete(order.id);
+/** Refunds an order to the prepaid balance. */
+function refundOrder(env: EnvironmentState, order: OrderRecord, atMs: number): void {
+  if (order.billingStatus === 'captured' || order.billingStatus === 'reserved') {
+    const account = accountOf(env, order.accountId);
+    account.balanceMinor += order.price.amountMinor;
+    account.updatedAtMs = atMs;
+    order.billingStatus = 'refunded';
+  }
+  order.statusBeforeRefund = null;
+  moveOrder(order, 'refunded', atMs);
+  env.openOrders.delete(order.id);
+}
+
+function revokeEsim(esim: EsimRecord | undefined): void {
+  if (!esim) return;
+  esim.state = 'revoked';
+  esim.profileState = 'revoked';
+  esim.serviceState = 'terminated';
+}
+
+function moveRequest(request: ActionRequestRecord, status: ActionRequestRecord['status'], atMs: number) {
+  request.status = status;
+  request.stateRevision += 1;
+  request.updatedAtMs = atMs;
+}
+
+/** A refund request was opened on `order`: it shows `refund_requested` until the request is resolved. */
+export function markRefundRequested(order: OrderRecord, atMs: number): void {
+  if (order.status !== 'delivered' && order.status !== 'completed') return;
+  order.statusBeforeRefund = order.status;
+  moveOrder(order, 'refund_requested', atMs);
+}
+
+/**
+ * A reissue's replacement: a new `issue` order of the same product (nothing charged), named by the action
+ * request's `externalRef`, whose new eSIM is issued at once; the email goes out again for `platform` orders.
+ */
+function replacementOrder(
+  state: SandboxState,
+  env: EnvironmentState,
+  original: OrderRecord,
+  request: ActionRequestRecord,
+  atMs: number,
+): OrderRecord {
+  const order: OrderRecord = {
+    ...original,
+    id: env.ids.next('ord'),
+    kind: 'issue',
+    targetEsimId: null,
+    externalRef: request.externalRef,
+    status: 'delivered',
+    price: { amountMinor: 0, currency: original.price.currency },
+    billingStatus: 'captured',
+    recipient: { ...original.recipient },
+    esimId: null,
+    stateRevision: 1,
+    createdAtMs: atMs,
+    updatedAtMs: atMs,
+    scenario: 'normal',
+    awaitingPaymentAtMs: null,
+    paymentDueAtMs: null,
+    statusBeforeRefund: null,
+    provisioningAtMs: atMs,
+    outcomeAtMs: atMs,
+    completedAtMs: atMs + state.options.stepDelaysMs.completion,
+  };
+  order.esimId = issueEsim(state, env, order, atMs).id;
+  env.orders.set(order.id, order);
+  env.openOrders.add(order.id);
+  sendPlatformEmail(env, accountOf(env, order.accountId), order, atMs);
+  return order;
+}
+
+/** How a manual review ends (the control API decides), with the resolution the partner reads. */
+export interface ActionResolution {
+  outcome: 'completed' | 'rejected';
+  resolution: { code: string; note: string | null };
+}
+
+/**
+ * Ends a refund or reissue under review. A completed refund refunds the order and revokes its profile; a
+ * completed reissue revokes the profile and issues a replacement order and eSIM; a rejected refund puts the
+ * order back where it was.
+ */
+export function resolveActionRequest(
+  state: SandboxState,
+  env: EnvironmentState,
+  request: ActionRequestRecord,
+  decision: ActionResolution,
+  atMs: number,
+): void {
+  const order = env.orders.get(request.orderId);
+  if (decision.outcome === 'completed') {
+    if (request.type === 'reissue' && order) {
+      request.replacementOrderId = replacementOrder(state, env, order, request, atMs).id;
     }
-    if (esim) {
-      esim.state = 'revoked';
-      esim.profileState = 'revoked';
-      esim.serviceState = 'terminated';
-    }
-    request.status = 'completed';
-    request.stateRevision += 1;
-    request.updatedAtMs = atMs;
+    if (request.type !== 'reissue' && order) refundOrder(env, order, atMs);
+    revokeEsim(env.esims.get(request.esimId));
     request.completedAtMs = atMs;
-    request.resolution = {
-      code: 'refunded',
-      note: 'Unused profile revoked and the order refunded to the balance.',
-    };
+  } else if (order?.status === 'refund_requested' && order.statusBeforeRefund) {
+    moveOrder(order, order.statusBeforeRefund, atMs);
+    order.statusBeforeRefund = null;
+  }
+  request.resolution = decision.resolution;
+  request.resolvesAtMs = null;
+  moveRequest(request, decision.outcome, atMs);
+}
+
+/** Completes the cancellations that are due (refunded, profile revoked) and starts the reviews that are due. */
+function advanceActionRequests(state: SandboxState, env: EnvironmentState, nowMs: number): void {
+  for (const request of env.actionRequests.values()) {
+    if (request.status !== 'requested') continue;
+    if (request.reviewAtMs !== null && nowMs >= request.reviewAtMs) {
+      moveRequest(request, 'in_review', request.reviewAtMs);
+      continue;
+    }
+    if (request.resolvesAtMs === null || nowMs < request.resolvesAtMs) continue;
+    resolveActionRequest(
+      state,
+      env,
+      request,
+      {
+        outcome: 'completed',
+        resolution: {
+          code: 'refunded',
+          note: 'Unused profile revoked and the order refunded to the balance.',
+        },
+      },
+      request.resolvesAtMs,
+    );
   }
 }
 
@@ -163,6 +300,6 @@ export function advanceEnvironment(state: SandboxState, env: EnvironmentState, n
     const order = env.orders.get(id);
     if (order) advanceOrder(state, env, order, nowMs);
   }
-  advanceActionRequests(env, nowMs);
+  advanceActionRequests(state, env, nowMs);
   advanceEsims(env, nowMs);
 }
