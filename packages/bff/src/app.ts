@@ -54,6 +54,8 @@ export interface BffAppOptions {
   publicOrigin?: string | undefined;
   /** Extra routes mounted before the static site (the dev entry mounts the demo's partner server). */
   extraRoutes?: Hono<AppEnv> | undefined;
+  /** Opens the per-check details of `/readyz`. */
+  operationsToken?: string | undefined;
 }
 
 /** The BFF's Hono app. */
@@ -154,7 +156,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
       logger,
     }),
   );
-  app.route('/', operationsRoutes({ widgets, store }));
+  app.route('/', operationsRoutes({ widgets, store, operationsToken: options.operationsToken }));
   app.route('/', openApiRoutes());
   if (options.extraRoutes !== undefined) app.route('/', options.extraRoutes);
   app.route(

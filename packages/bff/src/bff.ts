@@ -165,7 +165,7 @@ export function createBff(options: CreateBffOptions): Bff {
     retryForMs: config.webhookRetryHours * 60 * 60 * 1000,
     ...options.webhooks,
   });
-  const manageTokens = createManageTokens({ secret: loaded.sessionSecret, store, now: options.now });
+  const manageTokens = createManageTokens({ secrets: [loaded.sessionSecret], store, now: options.now });
   const afterSale = createAfterSaleService({ checkouts, manageTokens, logger: scopedLogger });
   const app = createBffApp({
     config,
@@ -181,6 +181,7 @@ export function createBff(options: CreateBffOptions): Bff {
     siteRoot: options.siteRoot,
     extraRoutes: options.extraRoutes,
     publicOrigin: options.publicOrigin,
+    operationsToken: loaded.operationsToken,
   });
   if (options.startCatalogs !== false) for (const widget of widgets.values()) widget.catalog.start();
   if (options.startWorkers !== false) {

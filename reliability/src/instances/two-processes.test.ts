@@ -46,6 +46,9 @@ function config(sandboxUrl: string): BffConfigInput {
   return {
     ...base,
     statusCacheMs: 0,
+    // The guessing test speaks as clients behind a proxy (X-Forwarded-For); other requests carry no header and
+    // are counted by their socket.
+    trustedProxyHops: 1,
     widgets: [
       ...base.widgets.map((widget) => ({ ...widget, upstream, limits: { sessionsPerIpPerMinute: 1_000 } })),
       {
@@ -169,14 +172,18 @@ describe('two BFF processes sharing Redis', () => {
     expect(requests.slice(allowed)).toEqual(Array(12 - allowed).fill(429));
     figures.push(['requests per session (limit 8), 12 alternating', requests.join(' ')]);
 
-    // Guessing the partner secret is limited per client IP: alternating instances does not double the guesses.
+    // Guessing the partner secret is limited per client IP: alternating instances does not double the guesses,
+    // and neither does a fresh IPv6 address of the same /64 for every guess.
     const guesses: number[] = [];
     for (let index = 0; index < 24; index += 1) {
       const answer = await call(
         (index % 2 === 0 ? one : two).url,
         '/v1/partner/checkouts/chk_guessing00000',
         {
-          headers: { [PARTNER_SECRET_HEADER]: `guess-${index}` },
+          headers: {
+            [PARTNER_SECRET_HEADER]: `guess-${index}`,
+            'X-Forwarded-For': `2001:db8:7:7::${index + 1}`,
+          },
         },
       );
       guesses.push(answer.status);
@@ -184,9 +191,22 @@ describe('two BFF processes sharing Redis', () => {
     const refusedGuesses = guesses.filter((status) => status === 401).length;
     expect(refusedGuesses).toBeLessThanOrEqual(20);
     expect(guesses.slice(refusedGuesses)).toEqual(Array(24 - refusedGuesses).fill(429));
+    // The budget is looked at before the secret is compared: once spent, the right secret is refused too.
+    const right = (from: string) =>
+      Promise.all(
+        [one, two].map(async (instance) => {
+          const answer = await call(instance.url, '/v1/partner/checkouts/chk_guessing00000', {
+            headers: { [PARTNER_SECRET_HEADER]: PARTNER_SECRET, 'X-Forwarded-For': from },
+          });
+          return answer.status;
+        }),
+      );
+    expect(await right('2001:db8:7:7:ffff::1')).toEqual([429, 429]);
+    // Control: from another /64 the right secret is accepted (the checkout does not exist: 404, not 401).
+    expect(await right('2001:db8:7:8::1')).toEqual([404, 404]);
     figures.push([
-      'partner-secret guesses, 24 alternating',
-      `${refusedGuesses}×401 then ${24 - refusedGuesses}×429`,
+      'partner-secret guesses, 24 alternating from one IPv6 /64, then the right secret on each',
+      `${refusedGuesses}×401 then ${24 - refusedGuesses}×429; right secret 429 on both (404 from another /64)`,
     ]);
   });
 

@@ -192,6 +192,11 @@ export const BffConfigSchema = z
     trustedProxyHops: z.int().min(0).max(10).default(0),
     /** The environment variable holding the session-signing secret (≥ 32 bytes). */
     sessionSecretEnv: EnvNameSchema.default('ESIM_BFF_SESSION_SECRET'),
+    /**
+     * The environment variable holding the operations token (≥ 32 bytes): `GET /readyz` with
+     * `Authorization: Bearer <token>` lists every check; without it, only the status.
+     */
+    operationsTokenEnv: EnvNameSchema.optional(),
     /** Session lifetime; at most 15 minutes. */
     sessionTtlSeconds: z.int().min(60).max(900).default(900),
     /** Largest accepted request body. */

@@ -135,6 +135,7 @@ describe('loadConfig', () => {
     return path;
   }
   const secret = 'x'.repeat(40);
+  const PARTNER = 'partner-secret-of-acme-0123456789abcdef';
 
   it('reads the file and takes every secret from the variables it names', () => {
     const path = writeConfig({ widgets: [{ ...widget, partnerSecretEnv: 'ACME_PARTNER' }] });
@@ -143,12 +144,12 @@ describe('loadConfig', () => {
       {
         ESIM_BFF_CONFIG: path,
         ACME_API_KEY: 'key-1',
-        ACME_PARTNER: 'partner-1',
+        ACME_PARTNER: PARTNER,
         ESIM_BFF_SESSION_SECRET: secret,
       },
       logger,
     );
-    expect(loaded.secrets.get('acme')).toEqual({ apiKey: 'key-1', partnerSecret: 'partner-1' });
+    expect(loaded.secrets.get('acme')).toEqual({ apiKey: 'key-1', partnerSecret: PARTNER });
     expect(Buffer.from(loaded.sessionSecret).toString()).toBe(secret);
   });
 
@@ -159,6 +160,44 @@ describe('loadConfig', () => {
         loadConfig({ ESIM_BFF_CONFIG: path, ESIM_BFF_SESSION_SECRET: secret }, quietLogger().logger),
       ),
     ).toMatch(/missing secrets: set the environment variables ACME_API_KEY, ACME_PARTNER/);
+  });
+
+  it('refuses partner and webhook secrets shorter than 32 bytes, naming their variables', () => {
+    const path = writeConfig({
+      widgets: [
+        {
+          ...widget,
+          partnerSecretEnv: 'ACME_PARTNER',
+          webhookUrl: 'https://acme.example/hooks',
+          webhookSecretEnv: 'ACME_HOOKS',
+        },
+      ],
+    });
+    const env = { ESIM_BFF_CONFIG: path, ESIM_BFF_SESSION_SECRET: secret, ACME_API_KEY: 'k' };
+    expect(
+      configError(() =>
+        loadConfig(
+          { ...env, ACME_PARTNER: 'p'.repeat(31), ACME_HOOKS: 'h'.repeat(32) },
+          quietLogger().logger,
+        ),
+      ),
+    ).toMatch(/^ACME_PARTNER is shorter than 32 bytes/);
+    expect(
+      configError(() => loadConfig({ ...env, ACME_PARTNER: 'p', ACME_HOOKS: 'h' }, quietLogger().logger)),
+    ).toMatch(/^ACME_PARTNER, ACME_HOOKS are shorter than 32 bytes/);
+    expect(
+      loadConfig({ ...env, ACME_PARTNER: 'p'.repeat(32), ACME_HOOKS: 'h'.repeat(32) }, quietLogger().logger)
+        .source,
+    ).toBe(path);
+  });
+
+  it('stops the start-up on a wildcard origin over a public suffix', () => {
+    const path = writeConfig({ widgets: [{ ...widget, allowedOrigins: ['https://*.vercel.app'] }] });
+    expect(
+      configError(() =>
+        loadConfig({ ESIM_BFF_CONFIG: path, ESIM_BFF_SESSION_SECRET: secret }, quietLogger().logger),
+      ),
+    ).toMatch(/allowedOrigins\[0\].*vercel\.app is a public suffix/);
   });
 
   it('refuses a short session secret, and a missing one in production', () => {

@@ -30,6 +30,8 @@ export interface LoadedConfig {
   config: BffConfig;
   secrets: Map<string, WidgetSecrets>;
   sessionSecret: Uint8Array;
+  /** Opens the details of `/readyz` (absent: only its status is ever shown). */
+  operationsToken?: string | undefined;
   /** Where the config came from (a path, or "built-in demo config"). */
   source: string;
 }
@@ -82,7 +84,37 @@ export function resolveSecrets(config: BffConfig, env: Env): Map<string, WidgetS
         '(the config names them; secrets are never written in the config file)',
     );
   }
+  // A partner secret opens the partner API and a webhook secret signs what partners trust: like the
+  // session-signing secret, neither may be short enough to guess.
+  const short = new Set<string>();
+  for (const widget of config.widgets as WidgetConfig[]) {
+    for (const name of [widget.partnerSecretEnv, widget.webhookSecretEnv]) {
+      if (name !== undefined && Buffer.byteLength(env[name] ?? '', 'utf8') < MIN_SESSION_SECRET_BYTES) {
+        short.add(name);
+      }
+    }
+  }
+  if (short.size > 0) {
+    throw new ConfigError(
+      `${[...short].join(', ')} ${short.size > 1 ? 'are' : 'is'} shorter than ${MIN_SESSION_SECRET_BYTES} bytes: ` +
+        'partner and webhook secrets need at least 32 random bytes (e.g. `openssl rand -base64 48`)',
+    );
+  }
   return secrets;
+}
+
+/** The operations token named by `operationsTokenEnv` (≥ 32 bytes), or undefined when none is configured. */
+export function resolveOperationsToken(config: BffConfig, env: Env): string | undefined {
+  const name = config.operationsTokenEnv;
+  if (name === undefined) return undefined;
+  const value = env[name] ?? '';
+  if (Buffer.byteLength(value, 'utf8') < MIN_SESSION_SECRET_BYTES) {
+    throw new ConfigError(
+      `${name} ${value === '' ? 'is not set' : 'is shorter than 32 bytes'}: the operations token (operationsTokenEnv) ` +
+        'needs at least 32 random bytes (e.g. `openssl rand -base64 48`)',
+    );
+  }
+  return value;
 }
 
 /** The session-signing secret: ≥ 32 bytes from the environment, or (outside production) a random one. */
@@ -134,6 +166,7 @@ export function loadConfig(env: Env, logger: Logger): LoadedConfig {
       config,
       secrets: resolveSecrets(config, withDemoSecrets),
       sessionSecret: resolveSessionSecret(config, env, logger),
+      operationsToken: resolveOperationsToken(config, env),
       source: 'built-in demo config',
     };
   }
@@ -154,6 +187,7 @@ export function loadConfig(env: Env, logger: Logger): LoadedConfig {
     config,
     secrets: resolveSecrets(config, env),
     sessionSecret: resolveSessionSecret(config, env, logger),
+    operationsToken: resolveOperationsToken(config, env),
     source: path,
   };
 }

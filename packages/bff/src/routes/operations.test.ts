@@ -1,13 +1,23 @@
 /**
- * Operations and files: health and readiness (reachable upstream, valid key), the OpenAPI document built
+ * Operations and files: health and readiness (reachable upstream, valid key; details only with the operations
+ * token), the OpenAPI document built
  * from the shared schemas, the docs page, the widget bundle with its cache and CORS headers, and the
  * static-site hook at `/`.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BffConfigInput } from '../config/config-schema';
 import { call, type Stack, startStack, testConfig } from '../testing/stack';
+
+const OPERATIONS_TOKEN = `ops-${randomBytes(24).toString('base64url')}`;
+const OPERATIONS_ENV = { TEST_OPERATIONS_TOKEN: OPERATIONS_TOKEN };
+const OPERATIONS = { Authorization: `Bearer ${OPERATIONS_TOKEN}` };
+const withOperationsToken =
+  (config: (url: string) => BffConfigInput) =>
+  (url: string): BffConfigInput => ({ ...config(url), operationsTokenEnv: 'TEST_OPERATIONS_TOKEN' });
 
 let stack: Stack;
 const widgetDist = mkdtempSync(join(tmpdir(), 'widget-dist-'));
@@ -24,7 +34,12 @@ beforeAll(async () => {
   writeFileSync(join(siteRoot, 'spa', 'index.html'), '<!doctype html><title>spa</title>');
   writeFileSync(join(siteRoot, 'assets', 'main-1a2b3c.css'), 'body{}');
   writeFileSync(join(siteRoot, '.env'), 'SECRET=1');
-  stack = await startStack({ widgetDist, siteRoot });
+  stack = await startStack({
+    widgetDist,
+    siteRoot,
+    config: withOperationsToken(testConfig),
+    env: OPERATIONS_ENV,
+  });
 });
 afterAll(async () => {
   await stack?.close();
@@ -38,28 +53,43 @@ describe('health and readiness', () => {
   });
 
   it('is ready when every widget’s upstream answers with a valid key', async () => {
-    const answer = await call(stack.server.url, '/readyz');
+    const answer = await call(stack.server.url, '/readyz', { headers: OPERATIONS });
     expect(answer.status).toBe(200);
     expect(answer.body.checks).toMatchObject({ store: 'ok', 'widget:shop': 'ok', 'widget:shop-rub': 'ok' });
   });
 
+  it('tells anyone the status only; the checks (and so the widget ids) need the operations token', async () => {
+    for (const headers of [
+      {},
+      { Authorization: `Bearer ${OPERATIONS_TOKEN}x` },
+      { Authorization: OPERATIONS_TOKEN },
+    ]) {
+      const answer = await call(stack.server.url, '/readyz', { headers });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({ status: 'ready' });
+    }
+  });
+
   it('is not ready with a revoked key, nor when the upstream is down', async () => {
     const other = await startStack({
-      config: (url) => ({ ...testConfig(url), widgets: testConfig(url).widgets.slice(0, 1) }),
-      env: { TEST_UPSTREAM_KEY: 'sk_test_not_a_real_key_000000' },
+      config: withOperationsToken((url) => ({
+        ...testConfig(url),
+        widgets: testConfig(url).widgets.slice(0, 1),
+      })),
+      env: { ...OPERATIONS_ENV, TEST_UPSTREAM_KEY: 'sk_test_not_a_real_key_000000' },
     });
     try {
-      const badKey = await call(other.server.url, '/readyz');
+      const badKey = await call(other.server.url, '/readyz', { headers: OPERATIONS });
       expect(badKey.status).toBe(503);
       expect(badKey.body.checks['widget:shop']).toBe('upstream_key_invalid');
       expect(badKey.text).not.toContain('sk_test_not_a_real_key');
     } finally {
       await other.close();
     }
-    const down = await startStack();
+    const down = await startStack({ config: withOperationsToken(testConfig), env: OPERATIONS_ENV });
     await down.sandbox.close();
     try {
-      const answer = await call(down.server.url, '/readyz');
+      const answer = await call(down.server.url, '/readyz', { headers: OPERATIONS });
       expect(answer.status).toBe(503);
       expect(answer.body.checks['widget:shop']).toBe('upstream_unavailable');
     } finally {

@@ -2,9 +2,11 @@
  * @module
  * `GET /healthz` (the process answers) and `GET /readyz` (every widget's upstream answers its
  * capabilities with our key, and the store answers). Readiness is cached for a few seconds so that a
- * load balancer's probes never hammer the upstream.
+ * load balancer's probes never hammer the upstream. Anyone hears the status; which check failed (and so
+ * which widgets exist) only the holder of the operations token.
  */
 import { Hono } from 'hono';
+import { constantTimeEqual } from '../checkout/checkout-access';
 import { ApiError } from '../errors';
 import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
@@ -16,6 +18,8 @@ export interface OperationsRoutesOptions {
   store: Store;
   /** How long one readiness result is reused. */
   readinessCacheMs?: number;
+  /** `Authorization: Bearer <token>` that opens the per-check details (absent: never shown). */
+  operationsToken?: string | undefined;
 }
 
 type Check =
@@ -67,9 +71,13 @@ export function operationsRoutes(options: OperationsRoutesOptions): Hono<AppEnv>
     const time = Date.now();
     if (cached === undefined || time - cached.at > cacheMs) cached = { at: time, result: readiness() };
     const result = await cached.result;
+    const status = result.ready ? 'ready' : 'not_ready';
+    const token = options.operationsToken;
+    const detailed =
+      token !== undefined && constantTimeEqual(c.req.header('Authorization') ?? '', `Bearer ${token}`);
     return answerJson(
       c,
-      { status: result.ready ? 'ready' : 'not_ready', checks: result.checks },
+      detailed ? { status, checks: result.checks } : { status },
       result.ready ? 200 : 503,
       {
         'Cache-Control': 'no-store',

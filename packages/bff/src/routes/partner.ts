@@ -2,8 +2,8 @@
  * @module
  * The partner server's API: `GET /v1/partner/account` (its balance, what open checkouts hold, its limits),
  * `GET /v1/partner/checkouts/{id}`, `POST …/confirm` (the partner took the
- * payment: place the order) and `POST …/cancel`; after the sale, manage links for an eSIM it sold (and their
- * revocation), the eSIM's view, and help requests (cancellation, refund, reissue) with their status. Authenticated by the widget's partner secret in
+ * payment: place the order) and `POST …/cancel`; after the sale, the manage link of an eSIM it sold (and the
+ * revocation of one link of its own widgets, or of every link of the eSIM), the eSIM's view, and help requests (cancellation, refund, reissue) with their status. Authenticated by the widget's partner secret in
  * `X-Partner-Secret`, compared in constant time; never callable from a browser (no CORS).
  */
 import { createHash } from 'node:crypto';
@@ -30,7 +30,8 @@ import { idempotency } from '../http/idempotency';
 import { readJsonBody } from '../http/json-body';
 import { annotateRequest } from '../http/request-context';
 import type { Logger } from '../logger';
-import { enforceLimit } from '../security/rate-limit';
+import { limitedAddress } from '../security/client-ip';
+import { assertBudgetLeft, enforceLimit } from '../security/rate-limit';
 import type { Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { allowedMethods } from './route-table';
@@ -47,7 +48,7 @@ export interface PartnerRoutesOptions {
   logger: Logger;
 }
 
-/** Wrong partner secrets one client IP may send per minute before it is refused outright. */
+/** Wrong partner secrets one client IP (an IPv6 /64) may send per minute before it is refused outright. */
 const FAILED_SECRETS_PER_MINUTE = 20;
 
 type PartnerEnv = AppEnv & { Variables: { partnerWidgets: ReadonlyMap<string, WidgetRuntime> } };
@@ -88,14 +89,17 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
   const requirePartner: MiddlewareHandler<PartnerEnv> = async function requirePartnerSecret(c, next) {
     // A method the path does not have is `method_not_allowed`, secret or not.
     if (!allowedMethods(c.req.path).includes(c.req.method)) return await next();
+    const guesses = {
+      name: `partner-secret-failures:${limitedAddress(c.get('clientIp'))}`,
+      limit: FAILED_SECRETS_PER_MINUTE,
+      windowMs: 60_000,
+    };
+    // The budget is looked at before the secret is compared: an IP that spent it is refused whatever it sends,
+    // so the right secret cannot be told from a wrong one by its answer.
+    await assertBudgetLeft(options.store, guesses);
     const matched = widgetsForPartnerSecret(options.widgets.values(), c.req.header(PARTNER_SECRET_HEADER));
     if (matched.size === 0) {
-      // Guessing secrets costs a rate limit per client IP.
-      await enforceLimit(options.store, {
-        name: `partner-secret-failures:${c.get('clientIp')}`,
-        limit: FAILED_SECRETS_PER_MINUTE,
-        windowMs: 60_000,
-      });
+      await enforceLimit(options.store, guesses);
       throw new ApiError('unauthorized', { params: { header: PARTNER_SECRET_HEADER } });
     }
     const widgets = new Map<string, WidgetRuntime>();
@@ -152,10 +156,21 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
 
   app.post('/v1/partner/manage-links/:id/revoke', async function revokeManageLink(c) {
     const id = c.req.param('id');
-    if (!/^mlk_[A-Za-z0-9_-]{16,64}$/.test(id)) throw new ApiError('not_found', { params: { field: 'id' } });
     await readJsonBody(c, ConfirmCheckoutRequestSchema.pick({}));
-    const revokedAt = await options.manageTokens.revoke(id);
-    return answerJson(c, { data: { id, revokedAt }, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+    // Only a link of one of the caller's own widgets; another partner's is answered as unknown.
+    const revoked = await options.manageTokens.revoke(id, new Set(c.get('partnerWidgets').keys()));
+    options.logger.info('manage link revoked', { manageLinkId: id });
+    return answerJson(c, { data: revoked, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+  });
+
+  app.post('/v1/partner/esims/:esimId/manage-links/revoke-all', async function revokeAllManageLinks(c) {
+    const id = esimId(c);
+    await readJsonBody(c, ConfirmCheckoutRequestSchema.pick({}));
+    // The eSIM must be one the caller's widgets sold.
+    const widget = await widgetOfEsim(c.get('partnerWidgets'), id);
+    const revoked = await options.manageTokens.revokeAll(id);
+    options.logger.info('manage links revoked', { widgetId: widget.config.id, esimId: id });
+    return answerJson(c, { data: revoked, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
   });
 
   app.get('/v1/partner/esims/:esimId', async function readPartnerEsim(c) {

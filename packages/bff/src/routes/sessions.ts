@@ -11,6 +11,7 @@ import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import { readJsonBody } from '../http/json-body';
 import { annotateRequest } from '../http/request-context';
+import { limitedAddress } from '../security/client-ip';
 import { enforceLimit } from '../security/rate-limit';
 import type { SessionSigner } from '../security/session-token';
 import type { Store } from '../store/store';
@@ -32,7 +33,7 @@ export function sessionRoutes(options: SessionRoutesOptions): Hono<AppEnv> {
     if (widget === undefined) throw new ApiError('storefront_app_not_found', { params: { widgetId } });
     annotateRequest({ widgetId });
     await enforceLimit(options.store, {
-      name: `sessions:${widgetId}:${c.get('clientIp')}`,
+      name: `sessions:${widgetId}:${limitedAddress(c.get('clientIp'))}`,
       limit: widget.config.limits.sessionsPerIpPerMinute,
       windowMs: 60_000,
     });

@@ -2,7 +2,7 @@
  * The client IP: the socket unless proxies are trusted, and never an entry a client could have written.
  */
 import { describe, expect, it } from 'vitest';
-import { clientIp } from './client-ip';
+import { clientIp, limitedAddress } from './client-ip';
 
 describe('client IP', () => {
   it('uses the socket and ignores X-Forwarded-For when no proxy is trusted', () => {
@@ -25,5 +25,21 @@ describe('client IP', () => {
     expect(clientIp({ socket: '10.0.0.2', forwardedFor: 'nonsense', trustedProxyHops: 1 })).toBe('10.0.0.2');
     expect(clientIp({ socket: '10.0.0.2', forwardedFor: ' , ', trustedProxyHops: 1 })).toBe('10.0.0.2');
     expect(clientIp({ socket: undefined, forwardedFor: undefined, trustedProxyHops: 0 })).toBe('unknown');
+  });
+
+  it('counts an IPv6 client by its /64 and an IPv4 client by its address', () => {
+    expect(limitedAddress('203.0.113.9')).toBe('203.0.113.9');
+    const network = '2001:db8:1:2::/64';
+    for (const address of [
+      '2001:db8:1:2::1',
+      '2001:0db8:0001:0002:ffff:ffff:ffff:ffff',
+      '2001:db8:1:2:a:b:c:d',
+    ]) {
+      expect(limitedAddress(address), address).toBe(network);
+    }
+    expect(limitedAddress('2001:db8:1:3::1')).not.toBe(network);
+    expect(limitedAddress('::1')).toBe('0:0:0:0::/64');
+    expect(limitedAddress('64:ff9b::192.0.2.33')).toBe('64:ff9b:0:0::/64');
+    expect(limitedAddress('unknown')).toBe('unknown');
   });
 });

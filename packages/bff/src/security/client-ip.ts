@@ -2,7 +2,8 @@
  * @module
  * The client's IP address for rate limits: the socket's peer, or — behind a configured number of trusted
  * reverse proxies — the `X-Forwarded-For` entry that the outermost trusted proxy appended. A raw header
- * would let anyone rotate IPs at will, so entries to the left of the trusted ones are never used.
+ * would let anyone rotate IPs at will, so entries to the left of the trusted ones are never used. Limits
+ * count an IPv6 client by its /64 (one subscriber's network), as they count an IPv4 client by its address.
  */
 import { isIP } from 'node:net';
 import type { Context } from 'hono';
@@ -43,4 +44,33 @@ function normalizeIp(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const bare = value.startsWith('::ffff:') && isIP(value.slice(7)) === 4 ? value.slice(7) : value;
   return isIP(bare) === 0 ? undefined : bare.toLowerCase();
+}
+
+/**
+ * What a per-IP limit counts: an IPv4 address itself, an IPv6 address by its /64 network. One customer or host
+ * is routinely given a whole /64, so counting single IPv6 addresses would give it 2^64 fresh budgets.
+ *
+ * @example
+ * limitedAddress('2001:db8:1:2:aaaa::1'); // '2001:db8:1:2::/64'
+ */
+export function limitedAddress(ip: string): string {
+  if (isIP(ip) !== 6) return ip;
+  return `${expandIpv6(ip).slice(0, 4).join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of an IPv6 address, without leading zeros (an embedded IPv4 tail as two groups). */
+function expandIpv6(ip: string): string[] {
+  const [head = '', tail] = ip.toLowerCase().split('::') as [string, string | undefined];
+  const groups = (part: string | undefined) =>
+    part === undefined || part === ''
+      ? []
+      : part.split(':').flatMap((group) => {
+          if (!group.includes('.')) return [group];
+          const [a = 0, b = 0, c = 0, d = 0] = group.split('.').map(Number);
+          return [((a << 8) | b).toString(16), ((c << 8) | d).toString(16)];
+        });
+  const front = groups(head);
+  const back = groups(tail);
+  const middle = tail === undefined ? [] : Array(8 - front.length - back.length).fill('0');
+  return [...front, ...middle, ...back].map((group) => Number.parseInt(group, 16).toString(16));
 }

@@ -13,7 +13,7 @@ import {
 import type { Session } from '@esim-embed/shared';
 import { type Bff, type CreateBffOptions, createBff } from '../bff';
 import type { BffConfigInput } from '../config/config-schema';
-import { parseConfig, resolveSecrets } from '../config/load-config';
+import { parseConfig, resolveOperationsToken, resolveSecrets } from '../config/load-config';
 import { createLogger } from '../logger';
 import { type RunningServer, serveBff } from '../node-server';
 import type { Store } from '../store/store';
@@ -114,6 +114,7 @@ export async function startBff(
       config,
       secrets: resolveSecrets(config, { ...TEST_ENV, ...options.env }),
       sessionSecret: options.sessionSecret,
+      operationsToken: resolveOperationsToken(config, { ...TEST_ENV, ...options.env }),
       source: 'test',
     },
     logger,
