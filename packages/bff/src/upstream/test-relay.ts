@@ -21,6 +21,8 @@ export interface RelayHooks {
   beforeForward?: (request: RelayedRequest) => Promise<void> | void;
   /** Rewrites a JSON answer; return the body to send. */
   rewrite?: (request: RelayedRequest, body: unknown) => unknown;
+  /** Answers instead of the sandbox (an error the sandbox never sends); undefined forwards the request. */
+  respond?: (request: RelayedRequest) => { status: number; body: unknown } | undefined;
 }
 
 /** A running relay. */
@@ -64,6 +66,12 @@ export async function startTestRelay(target: string): Promise<TestRelay> {
     requests.push(request);
     try {
       await relay.hooks.beforeForward?.(request);
+      const own = relay.hooks.respond?.(request);
+      if (own) {
+        outgoing.setHeader('content-type', 'application/json');
+        outgoing.writeHead(own.status).end(JSON.stringify(own.body));
+        return;
+      }
       const { host: _host, connection: _connection, ...headers } = incoming.headers;
       const answer = await upstream.request({
         path: request.path,
