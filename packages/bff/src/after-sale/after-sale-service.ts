@@ -1,55 +1,94 @@
 /**
  * @module
  * After the sale, as the routes call it: manage links (from a ready checkout for its traveller, or from the
- * partner's server for an eSIM it sold), "my eSIM" behind a manage token, and the partner's view of an eSIM.
- * Top-ups go through the checkout service (quote → checkout → order of kind `top_up`).
+ * partner's server for an eSIM it sold), "my eSIM" behind a manage token (the replacement eSIM once a reissue
+ * completed), the partner's view of an eSIM, its help requests (followed by the action-request watch) and
+ * its delivery links. Top-ups go through the checkout service (quote → checkout → order of kind `top_up`).
  */
-import type { EsimInstallationView, EsimView, Locale, ManageLink } from '@esim-embed/shared';
+import { createHash } from 'node:crypto';
+import type {
+  CreateActionRequest,
+  CreatePartnerDeliveryLinkRequest,
+  EsimInstallationView,
+  EsimView,
+  Locale,
+  ManageLink,
+  PartnerActionRequest,
+  PartnerDeliveryLink,
+  RevokedDeliveryLink,
+} from '@esim-embed/shared';
 import type { CheckoutService, SessionCaller } from '../checkout/checkout-service';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
+import type { ActionRequestWatch } from './action-request-watch';
+import { createActionRequest, fetchActionRequest, findActionRequest } from './action-requests';
 import { esimInstallation, esimView, readEsim } from './esim-view';
 import type { ManageClaims, ManageTokens } from './manage-token';
 
 export interface AfterSaleServiceOptions {
   checkouts: CheckoutService;
   manageTokens: ManageTokens;
+  actionRequests: ActionRequestWatch;
   logger: Logger;
 }
 
 /** The after-sale operations of the widget and partner routes. */
 export interface AfterSaleService {
-  /** A manage link for the eSIM of the caller's ready checkout (needs its client secret). */
+  /** The manage link of the eSIM of the caller's ready checkout (needs its client secret); the same every time. */
   manageLinkForCheckout(
     caller: SessionCaller,
     id: string,
     clientSecret: string | undefined,
   ): Promise<ManageLink>;
-  /** A manage link minted by the partner's server for an eSIM of `widget`. */
+  /** The manage link of an eSIM of `widget`, for the partner's server (the same one the install step shows). */
   manageLinkForPartner(widget: WidgetRuntime, esimId: string): Promise<ManageLink>;
   /** The claims of a manage token presented with the caller's session (same widget and environment). */
   verifyManageToken(caller: Omit<SessionCaller, 'manage'>, token: string | undefined): Promise<ManageClaims>;
   myEsim(caller: SessionCaller, locale: Locale | undefined): Promise<EsimView>;
   myInstallation(caller: SessionCaller): Promise<EsimInstallationView>;
   partnerEsim(widget: WidgetRuntime, esimId: string): Promise<EsimView>;
+  /** A help request for an eSIM of `widget` (one per partner idempotency key), followed from then on. */
+  requestAction(
+    widget: WidgetRuntime,
+    esimId: string,
+    body: CreateActionRequest,
+    idempotencyKey: string,
+  ): Promise<PartnerActionRequest>;
+  /** A help request as it stands now (read from the upstream; a change is reported like the watch's). */
+  readActionRequest(widgets: ReadonlyMap<string, WidgetRuntime>, id: string): Promise<PartnerActionRequest>;
+  /** A delivery link (hosted installation page) for an eSIM of `widget`, one per partner idempotency key. */
+  createDeliveryLink(
+    widget: WidgetRuntime,
+    esimId: string,
+    body: CreatePartnerDeliveryLinkRequest,
+    idempotencyKey: string,
+  ): Promise<PartnerDeliveryLink>;
+  /** Revoke a delivery link of one of `widgets`' accounts: it stops opening at once. */
+  revokeDeliveryLink(widgets: ReadonlyMap<string, WidgetRuntime>, id: string): Promise<RevokedDeliveryLink>;
 }
+
+const digest = (value: string) => createHash('sha256').update(value).digest('base64url').slice(0, 40);
 
 /** The {@link AfterSaleService}. */
 export function createAfterSaleService(options: AfterSaleServiceOptions): AfterSaleService {
-  const { checkouts, manageTokens, logger } = options;
+  const { checkouts, manageTokens, actionRequests, logger } = options;
+  /** The eSIM a manage token opens now: its own, or the replacement of a completed reissue. */
+  const managedEsim = (caller: SessionCaller) =>
+    actionRequests.currentEsim(caller.widget.config.id, manageOf(caller).esim);
 
-  async function mint(widget: WidgetRuntime, esimId: string): Promise<ManageLink> {
+  async function mint(widget: WidgetRuntime, esimId: string, checkoutId: string | null): Promise<ManageLink> {
     // Reading the eSIM proves it is this account's and tells how long its plan can be used.
     const esim = await readEsim(widget, esimId);
     const serviceEnds = esim.activation.serviceExpiresAt ?? esim.activation.deadlineAt;
-    const link = manageTokens.mint({
+    const link = await manageTokens.mint({
       widgetId: widget.config.id,
       environment: widget.config.environment,
       esimId: esim.id,
+      checkoutId,
       serviceEndsAtMs: serviceEnds === null ? null : Date.parse(serviceEnds),
     });
-    logger.info('manage link minted', { widgetId: widget.config.id, esimId: esim.id, manageLinkId: link.id });
+    logger.info('manage link given', { widgetId: widget.config.id, esimId: esim.id, manageLinkId: link.id });
     return link;
   }
 
@@ -63,9 +102,11 @@ export function createAfterSaleService(options: AfterSaleServiceOptions): AfterS
   return {
     async manageLinkForCheckout(caller, id, clientSecret) {
       const { esimId } = await checkouts.readyEsimOf(caller, id, clientSecret);
-      return await mint(caller.widget, esimId);
+      return await mint(caller.widget, esimId, id);
     },
-    manageLinkForPartner: mint,
+    async manageLinkForPartner(widget, esimId) {
+      return await mint(widget, esimId, null);
+    },
     async verifyManageToken(caller, token) {
       if (token === undefined || token === '') {
         throw new ApiError('widget_session_invalid', { params: { reason: 'manage_token_missing' } });
@@ -77,14 +118,69 @@ export function createAfterSaleService(options: AfterSaleServiceOptions): AfterS
       return claims;
     },
     async myEsim(caller, locale) {
-      const claims = manageOf(caller);
-      return await esimView(caller.widget, claims.esim, locale ?? caller.widget.config.defaultLocale, logger);
+      const esimId = await managedEsim(caller);
+      return await esimView(caller.widget, esimId, locale ?? caller.widget.config.defaultLocale, logger);
     },
     async myInstallation(caller) {
-      return await esimInstallation(caller.widget, manageOf(caller).esim);
+      return await esimInstallation(caller.widget, await managedEsim(caller));
     },
     async partnerEsim(widget, esimId) {
       return await esimView(widget, esimId, widget.config.defaultLocale, logger);
+    },
+    async requestAction(widget, esimId, body, idempotencyKey) {
+      const request = await createActionRequest(widget, esimId, body, idempotencyKey);
+      logger.info('help request made', {
+        widgetId: widget.config.id,
+        esimId,
+        actionRequestId: request.id,
+        type: request.type,
+        status: request.status,
+      });
+      return await actionRequests.observe(widget, request);
+    },
+    async readActionRequest(widgets, id) {
+      const known = await actionRequests.known(id);
+      const widget = known === null ? undefined : widgets.get(known.widgetId);
+      const found =
+        known !== null && widget !== undefined
+          ? { widget, request: await fetchActionRequest(widget, id, known.esimId) }
+          : await findActionRequest(widgets.values(), id);
+      return await actionRequests.observe(found.widget, found.request);
+    },
+    async createDeliveryLink(widget, esimId, body, idempotencyKey) {
+      // Reading the eSIM proves it is this account's and names its order.
+      const esim = await readEsim(widget, esimId);
+      const link = await widget.upstream.createDeliveryLink(
+        esim.order.id,
+        { maxViews: body.maxViews ?? 1, expiresInMinutes: body.expiresInMinutes ?? 60 },
+        { idempotencyKey: `partner-link-${widget.config.id}-${digest(`${esimId}:${idempotencyKey}`)}` },
+      );
+      logger.info('delivery link created', { widgetId: widget.config.id, esimId, deliveryLinkId: link.id });
+      return {
+        id: link.id,
+        esimId,
+        orderId: link.orderId,
+        url: link.url,
+        maxViews: link.maxViews,
+        viewCount: link.viewCount,
+        expiresAt: link.expiresAt,
+        revokedAt: link.revokedAt,
+        createdAt: link.createdAt,
+      };
+    },
+    async revokeDeliveryLink(widgets, id) {
+      for (const widget of widgets.values()) {
+        try {
+          const revoked = await widget.upstream.revokeDeliveryLink(id);
+          logger.info('delivery link revoked', { widgetId: widget.config.id, deliveryLinkId: id });
+          return { id: revoked.id, status: 'revoked', revokedAt: revoked.revokedAt };
+        } catch (error) {
+          // Another account's link (or none): the next widget's account may hold it.
+          if (error instanceof ApiError && error.code === 'delivery_link_invalid') continue;
+          throw error;
+        }
+      }
+      throw new ApiError('delivery_link_invalid', { params: { deliveryLinkId: id } });
     },
   };
 }

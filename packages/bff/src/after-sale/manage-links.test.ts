@@ -1,15 +1,21 @@
 /**
- * Manage tokens and the partner's after-sale API over HTTP against the real sandbox: tampered, expired,
- * revoked and foreign tokens are refused; the partner mints and revokes links, reads the eSIM, and creates
- * and follows help requests only where the eSIM's actions allow them — never from a browser.
+ * Manage links and the partner's after-sale API over HTTP against the real sandbox: one link per eSIM however
+ * often the install step asks (reloads), a short opaque token kept in the store only as its hash; tampered,
+ * unknown, expired, revoked and foreign tokens refused; revocation of one link only by the partner of its
+ * widget, of every link of an eSIM at once; links of the release before (signed) open until they expire. The
+ * partner reads the eSIM and creates and follows help requests only where the eSIM's actions allow them —
+ * never from a browser.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import {
   EsimViewResponseSchema,
   ManageLinkResponseSchema,
   PARTNER_SECRET_HEADER,
   PartnerActionRequestResponseSchema,
+  RevokedManageLinksResponseSchema,
 } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCompactJwt } from '../security/session-token';
 import { type BoughtEsim, buyEsim, myEsim } from '../testing/after-sale-flow';
 import {
   call,
@@ -20,15 +26,27 @@ import {
   SHOP_ORIGIN,
   type Stack,
   startStack,
+  testConfig,
   type WidgetPage,
 } from '../testing/stack';
-import { createManageTokens } from './manage-token';
+import { legacyManageKey } from './legacy-manage-token';
+
+/** Another partner's secret: widget `rival`, on another upstream account. */
+const RIVAL_SECRET = `rival-secret-${randomBytes(16).toString('hex')}`;
 
 let stack: Stack;
 let page: WidgetPage;
 let bought: BoughtEsim;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({
+    env: { RIVAL_PARTNER_SECRET: RIVAL_SECRET },
+    config: (url) => {
+      const config = testConfig(url);
+      const rub = config.widgets.find((widget) => widget.id === 'shop-rub');
+      const rival = { ...rub, id: 'rival', partnerSecretEnv: 'RIVAL_PARTNER_SECRET' };
+      return { ...config, widgets: [...config.widgets, rival] } as typeof config;
+    },
+  });
   page = await openWidget(stack.server.url, 'shop');
   bought = await buyEsim(page);
 });
@@ -52,48 +70,78 @@ const expectInvalid = async (token: string, reason?: string) => {
   if (reason !== undefined) expect(answer.body.error.params.reason).toBe(reason);
 };
 
-describe('manage tokens', () => {
+/** The install step of a checkout after a reload: a new session of the widget asks for the manage link. */
+const installStepLink = async (esim: BoughtEsim) => {
+  const reloaded = await openWidget(stack.server.url, 'shop');
+  const answer = await reloaded.post(
+    `/v1/checkouts/${esim.checkoutId}/manage-link`,
+    {},
+    { 'X-Checkout-Secret': esim.clientSecret },
+  );
+  expect(answer.status, answer.text).toBe(201);
+  return ManageLinkResponseSchema.parse(answer.body).data;
+};
+
+/** A token as the release before signed it (a JWT under the key it derived from the same root secret). */
+const legacyToken = (esimId: string, widgetId = 'shop', iatMs = Date.now()) =>
+  createCompactJwt(legacyManageKey(stack.sessionSecret)).sign({
+    typ: 'manage',
+    mid: `mlk_${randomBytes(18).toString('base64url')}`,
+    wid: widgetId,
+    env: 'test',
+    esim: esimId,
+    iat: Math.floor(iatMs / 1000),
+    exp: Math.floor(iatMs / 1000) + 86_400,
+  });
+
+describe('manage links', () => {
   it('a manage link from a ready checkout opens the eSIM, from any later session of the widget', async () => {
-    expect(bought.manageToken.split('.')).toHaveLength(3);
+    expect(bought.manageToken).toMatch(/^[a-z2-7]{26}$/);
     const later = await openWidget(stack.server.url, 'shop', 'https://app.shop.example');
     const view = await myEsim(later, bought.manageToken);
     expect(view.status).toBe(200);
     expect(EsimViewResponseSchema.parse(view.body).data.esimId).toBe(bought.esimId);
   });
 
-  it('refuses a tampered token (payload or signature changed)', async () => {
-    const [header, payload, signature] = bought.manageToken.split('.') as [string, string, string];
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
-    const otherPayload = Buffer.from(JSON.stringify({ ...claims, esim: 'esim_someone_else' })).toString(
-      'base64url',
-    );
-    await expectInvalid(`${header}.${otherPayload}.${signature}`, 'signature');
-    const flipped = `${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`;
-    await expectInvalid(`${header}.${payload}.${flipped}`, 'signature');
-    const none = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
-    await expectInvalid(`${none}.${payload}.${signature}`, 'algorithm');
-    await expectInvalid('not-a-token', 'malformed');
+  it('three reloads of the install step give one manage link, and the partner gets the same one', async () => {
+    const links = [
+      await installStepLink(bought),
+      await installStepLink(bought),
+      await installStepLink(bought),
+    ];
+    for (const link of links) {
+      expect(link.manageToken).toBe(bought.manageToken);
+      expect(link.id).toBe(bought.manageLinkId);
+    }
+    const minted = await partner(`/v1/partner/esims/${bought.esimId}/manage-links`, {
+      method: 'POST',
+      body: { widgetId: 'shop' },
+    });
+    expect(minted.body.data.manageToken).toBe(bought.manageToken);
   });
 
-  it('refuses a session token as a manage token, and a missing one', async () => {
-    // Signed with another key (manage tokens have their own), and of another shape.
+  it('stores the token only as its hash, and the link fits an SMS on a typical partner page', async () => {
+    const hash = createHash('sha256').update(bought.manageToken).digest('base64url');
+    expect(bought.manageLinkId).toBe(`mlk_${hash}`);
+    expect(await stack.bff.store.get(`manage-link:${hash}`)).not.toBeNull();
+    const record = (await stack.bff.store.get(`manage-link:${hash}`))?.value ?? '';
+    expect(record).not.toContain(bought.manageToken);
+    const current = (await stack.bff.store.get(`manage-link-current:shop:${bought.esimId}`))?.value ?? '';
+    expect(current).not.toContain(bought.manageToken);
+    const url = `https://travel.example.com/esim#esim=shop.${bought.manageToken}`;
+    expect(url.length).toBeLessThanOrEqual(80);
+  });
+
+  it('refuses a changed, unknown or malformed token, a session token, and a missing one', async () => {
+    const last = bought.manageToken.at(-1) === 'a' ? 'b' : 'a';
+    await expectInvalid(`${bought.manageToken.slice(0, -1)}${last}`, 'unknown');
+    await expectInvalid(bought.manageToken.toUpperCase(), 'malformed');
+    await expectInvalid('not-a-token', 'malformed');
+    // Signed with another key, and of another shape.
     await expectInvalid(page.token, 'signature');
     const missing = await page.get('/v1/my-esim');
     expect(missing.status).toBe(401);
     expect(missing.body.error.params.reason).toBe('manage_token_missing');
-  });
-
-  it('refuses an expired token', async () => {
-    // Minted 400 days ago with the BFF's own secret: validly signed, long expired.
-    const past = Date.now() - 400 * 24 * 60 * 60 * 1000;
-    const old = createManageTokens({ secret: stack.sessionSecret, store: stack.bff.store, now: () => past });
-    const link = old.mint({
-      widgetId: 'shop',
-      environment: 'test',
-      esimId: bought.esimId,
-      serviceEndsAtMs: null,
-    });
-    await expectInvalid(link.manageToken, 'expired');
   });
 
   it('refuses a token of another widget', async () => {
@@ -102,29 +150,103 @@ describe('manage tokens', () => {
       body: { widgetId: 'shop-pay' },
     });
     expect(link.status).toBe(201);
+    expect(link.body.data.manageToken).not.toBe(bought.manageToken);
     await expectInvalid(link.body.data.manageToken, 'manage_token_widget');
   });
 
-  it('the partner revokes a token: it stops working at once, other tokens keep working', async () => {
-    const minted = await partner(`/v1/partner/esims/${bought.esimId}/manage-links`, {
+  it('the partner revokes a link: it stops working at once, other links keep working; a reload mints anew', async () => {
+    const esim = await buyEsim(await openWidget(stack.server.url, 'shop'));
+    const other = await partner(`/v1/partner/esims/${esim.esimId}/manage-links`, {
       method: 'POST',
-      body: { widgetId: 'shop' },
+      body: { widgetId: 'shop-pay' },
     });
-    const link = ManageLinkResponseSchema.parse(minted.body).data;
-    expect((await myEsim(page, link.manageToken)).status).toBe(200);
-    const revoked = await partner(`/v1/partner/manage-links/${link.id}/revoke`, { method: 'POST', body: {} });
+    const revoked = await partner(`/v1/partner/manage-links/${esim.manageLinkId}/revoke`, {
+      method: 'POST',
+      body: {},
+    });
     expect(revoked.status).toBe(200);
-    expect(revoked.body.data.id).toBe(link.id);
-    await expectInvalid(link.manageToken, 'revoked');
+    expect(revoked.body.data.id).toBe(esim.manageLinkId);
+    await expectInvalid(esim.manageToken, 'revoked');
     expect((await myEsim(page, bought.manageToken)).status).toBe(200);
-    // Tokens are secrets: never in the logs (the minting is logged by id).
-    expect(stack.logs.join('\n')).not.toContain(link.manageToken);
-    expect(stack.logs.some((line) => line.includes('manage link minted') && line.includes(link.id))).toBe(
-      true,
-    );
+    const payPage = await openWidget(stack.server.url, 'shop-pay');
+    expect((await myEsim(payPage, other.body.data.manageToken)).status).toBe(200);
+    // The install step, reloaded, gives a new link that works.
+    const fresh = await installStepLink(esim);
+    expect(fresh.manageToken).not.toBe(esim.manageToken);
+    expect((await myEsim(page, fresh.manageToken)).status).toBe(200);
+    // Tokens are secrets: never in the logs (links are logged by id).
+    expect(stack.logs.join('\n')).not.toContain(esim.manageToken);
+    expect(
+      stack.logs.some((line) => line.includes('manage link given') && line.includes(esim.manageLinkId)),
+    ).toBe(true);
   });
 
-  it('expires with the plan: the token lives until the service end once the eSIM is active', async () => {
+  it('revoke-all refuses every token of the eSIM (install step, partner, other widget, signed), not others', async () => {
+    const esim = await buyEsim(await openWidget(stack.server.url, 'shop'));
+    const payLink = await partner(`/v1/partner/esims/${esim.esimId}/manage-links`, {
+      method: 'POST',
+      body: { widgetId: 'shop-pay' },
+    });
+    const signed = legacyToken(esim.esimId, 'shop', Date.now() - 5_000);
+    expect((await myEsim(page, signed)).status).toBe(200);
+    const answer = await partner(`/v1/partner/esims/${esim.esimId}/manage-links/revoke-all`, {
+      method: 'POST',
+      body: {},
+    });
+    expect(answer.status, answer.text).toBe(200);
+    expect(RevokedManageLinksResponseSchema.parse(answer.body).data.esimId).toBe(esim.esimId);
+    await expectInvalid(esim.manageToken, 'revoked');
+    await expectInvalid(signed, 'revoked');
+    const payPage = await openWidget(stack.server.url, 'shop-pay');
+    const refused = await myEsim(payPage, payLink.body.data.manageToken);
+    expect(refused.body.error.params.reason).toBe('revoked');
+    expect((await myEsim(page, bought.manageToken)).status).toBe(200);
+    // The traveller's install step, reloaded, gives a new link issued after the revocation.
+    const fresh = await installStepLink(esim);
+    expect(fresh.manageToken).not.toBe(esim.manageToken);
+    expect((await myEsim(page, fresh.manageToken)).status).toBe(200);
+  });
+
+  it('a partner cannot revoke another widget’s link, nor every link of an eSIM it did not sell', async () => {
+    const rival = { [PARTNER_SECRET_HEADER]: RIVAL_SECRET };
+    const one = await partner(`/v1/partner/manage-links/${bought.manageLinkId}/revoke`, {
+      method: 'POST',
+      body: {},
+      headers: rival,
+    });
+    expect(one.status).toBe(404);
+    expect(one.body.error.code).toBe('not_found');
+    const all = await partner(`/v1/partner/esims/${bought.esimId}/manage-links/revoke-all`, {
+      method: 'POST',
+      body: {},
+      headers: rival,
+    });
+    expect(all.status).toBe(404);
+    expect(all.body.error.code).toBe('esim_not_found');
+    expect((await myEsim(page, bought.manageToken)).status).toBe(200);
+  });
+
+  it('a link of the release before (signed) opens its eSIM until it expires; tampered ones are refused', async () => {
+    const signed = legacyToken(bought.esimId);
+    expect((await myEsim(page, signed)).status).toBe(200);
+    const [header, payload, signature] = signed.split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const otherPayload = Buffer.from(JSON.stringify({ ...claims, esim: 'esim_someone_else' })).toString(
+      'base64url',
+    );
+    await expectInvalid(`${header}.${otherPayload}.${signature}`, 'signature');
+    const none = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+    await expectInvalid(`${none}.${payload}.${signature}`, 'algorithm');
+    await expectInvalid(legacyToken(bought.esimId, 'shop', Date.now() - 2 * 86_400_000), 'expired');
+    // A signed link's id cannot be revoked alone (nothing says whose it is): revoke-all covers it.
+    const revoke = await partner(`/v1/partner/manage-links/${claims.mid}/revoke`, {
+      method: 'POST',
+      body: {},
+    });
+    expect(revoke.status).toBe(404);
+  });
+
+  it('expires with the plan: the link lives until the service end once the eSIM is active', async () => {
     const esim = await buyEsim(await openWidget(stack.server.url, 'shop'));
     await stack.sandbox.control.setEsim(esim.esimId, { activate: true });
     const view = EsimViewResponseSchema.parse((await myEsim(page, esim.manageToken)).body).data;
@@ -132,6 +254,7 @@ describe('manage tokens', () => {
       method: 'POST',
       body: { widgetId: 'shop' },
     });
+    expect(minted.body.data.manageToken).toBe(esim.manageToken);
     const expiresAt = Date.parse(minted.body.data.expiresAt);
     const serviceEnd = Date.parse(view.activation.serviceExpiresAt ?? '');
     expect(Math.abs(expiresAt - serviceEnd)).toBeLessThan(1_000);
@@ -239,6 +362,9 @@ describe('bad input to the after-sale routes', () => {
       ['POST', '/v1/partner/esims/%00/manage-links', { widgetId: 'shop' }],
       ['POST', '/v1/partner/manage-links/nope/revoke', {}],
       ['POST', '/v1/partner/manage-links/mlk_aaaaaaaaaaaaaaaaaaaaaa/revoke', { nope: true }],
+      ['POST', '/v1/partner/manage-links/mlk_aaaaaaaaaaaaaaaaaaaaaa/revoke', {}],
+      ['POST', `/v1/partner/esims/${id}/manage-links/revoke-all`, { nope: true }],
+      ['POST', `/v1/partner/esims/${long}/manage-links/revoke-all`, {}],
       ['GET', `/v1/partner/esims/${long}`, undefined],
       ['POST', `/v1/partner/esims/${id}/action-requests`, { reasonCode: 'other' }],
       ['POST', `/v1/partner/esims/${id}/action-requests`, [], { 'Idempotency-Key': newKey() }],
@@ -263,7 +389,8 @@ describe('bad input to the after-sale routes', () => {
       'a.b.c',
       `${long}.${long}.${long}`,
       'x'.repeat(5000),
-      bought.manageToken.replace(/\./g, ''),
+      bought.manageToken.toUpperCase(),
+      `${bought.manageToken}.`,
     ];
     for (const token of tokens) {
       for (const path of ['/v1/my-esim', '/v1/my-esim/installation']) {

@@ -1,57 +1,90 @@
 /**
  * @module
- * Manage tokens: the signed, revocable key to one eSIM's own view in one widget ("my eSIM"). Compact HS256
- * JWTs like session tokens (same pinned-algorithm code, a key derived for this purpose only), bound to the
- * widget, the environment and the eSIM, valid while the plan can be used (capped), revocable by id.
+ * Manage tokens: the bearer key to one eSIM's own view in one widget ("my eSIM"). A token is 128 random bits
+ * (26 lowercase base32 characters, short enough for an SMS); the store keeps a record under the token's
+ * SHA-256 only (eSIM, widget, checkout, expiry, revocation), so reading the store never yields a usable token.
+ * One link per eSIM and widget: minting again returns the same token (kept sealed with a key the store never
+ * sees), so a reload of the install step never multiplies year-long secrets. Every token of an eSIM is revoked
+ * at once by a not-before time checked on every use.
+ *
+ * Tokens of the release before (signed JWTs, `mlk_` ids inside) are still verified until they expire, with the
+ * key they were signed with; the not-before time and per-id revocations recorded then apply to them too.
  */
-import { createHmac, randomBytes } from 'node:crypto';
-import { EnvironmentSchema, type ManageLink, WidgetIdSchema } from '@esim-embed/shared';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import type { ManageLink, RevokedManageLink, RevokedManageLinks } from '@esim-embed/shared';
 import { z } from 'zod';
 import { ApiError } from '../errors';
-import { createCompactJwt } from '../security/session-token';
 import { STORE_KEYS, type Store } from '../store/store';
+import { createLegacyManageVerifier } from './legacy-manage-token';
 
 /** The longest a manage token lives, whatever the plan's service end (a year). */
 export const MAX_MANAGE_TOKEN_TTL_MS = 365 * 24 * 60 * 60 * 1000;
 /** When the plan's service end is not known yet (not activated), the token lives this long. */
 export const DEFAULT_MANAGE_TOKEN_TTL_MS = 180 * 24 * 60 * 60 * 1000;
+/** How long a record stays after its token expired, so that a late use reads `expired`, not `unknown`. */
+const EXPIRED_RECORD_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
+/** A manage token: 16 random bytes in lowercase base32 (no padding). */
+export const MANAGE_TOKEN_PATTERN = /^[a-z2-7]{26}$/;
+/** A manage link's public id (`mlk_` + the token's SHA-256): names the link for revocation, opens nothing. */
+export const MANAGE_LINK_ID_PATTERN = /^mlk_[A-Za-z0-9_-]{16,64}$/;
 
-/** What a manage token says. `typ` keeps it from ever passing as a session token (and back). */
-export const ManageClaimsSchema = z.strictObject({
-  typ: z.literal('manage'),
-  /** The token's id, to revoke it. */
-  mid: z.string().regex(/^mlk_[A-Za-z0-9_-]{16,64}$/),
-  wid: WidgetIdSchema,
-  env: EnvironmentSchema,
-  esim: z.string().min(1).max(128),
-  iat: z.int().min(0),
-  exp: z.int().min(0),
+/** What a verified manage token grants: one eSIM in one widget and environment. */
+export interface ManageClaims {
+  /** The link's public id (`mlk_…`), for logs and revocation. */
+  mid: string;
+  wid: string;
+  env: 'test' | 'live';
+  esim: string;
+}
+
+/** The stored record of one manage link, under the SHA-256 of its token. Read tolerantly across releases. */
+const ManageLinkRecordSchema = z.object({
+  esimId: z.string(),
+  widgetId: z.string(),
+  environment: z.enum(['test', 'live']),
+  /** The checkout whose install step minted it; null when the partner's server did. */
+  checkoutId: z.string().nullable(),
+  createdAtMs: z.number(),
+  expiresAtMs: z.number(),
+  revokedAt: z.string().nullable(),
 });
-export type ManageClaims = z.infer<typeof ManageClaimsSchema>;
+type ManageLinkRecord = z.infer<typeof ManageLinkRecordSchema>;
+
+/** The current link of one eSIM in one widget: the record's key and the token sealed under `kid`'s key. */
+const CurrentLinkSchema = z.object({ hash: z.string(), kid: z.string(), sealed: z.string() });
 
 export interface ManageTokensOptions {
-  /** The session-signing secret; manage tokens are signed with a key derived from it. */
-  secret: Uint8Array;
+  /** The root secrets, newest first: the first seals, every one unseals and verifies tokens signed before. */
+  secrets: readonly Uint8Array[];
   store: Store;
   now?: () => number;
 }
 
+/** What a manage link opens and for how long. */
+export interface ManageSubject {
+  widgetId: string;
+  environment: 'test' | 'live';
+  esimId: string;
+  /** The checkout whose install step asks for it; null for the partner's server. */
+  checkoutId: string | null;
+  /** When the plan can no longer be used, if known: the link lives until then (capped). */
+  serviceEndsAtMs: number | null;
+}
+
 /** Mints, verifies and revokes manage tokens. */
 export interface ManageTokens {
-  /** A token for `esimId` in `widgetId`, valid until `serviceEndsAt` (capped), or a default span. */
-  mint(subject: {
-    widgetId: string;
-    environment: 'test' | 'live';
-    esimId: string;
-    serviceEndsAtMs: number | null;
-  }): ManageLink;
-  /** The claims of a valid, unrevoked token; `widget_session_invalid` otherwise. */
+  /** The live link of the subject's eSIM in its widget, minted on first use; the same one every time after. */
+  mint(subject: ManageSubject): Promise<ManageLink>;
+  /** The grant of a live token; `widget_session_invalid` otherwise. */
   verify(token: string): Promise<ManageClaims>;
-  /** Revoke a token by id until `untilMs` (its expiry; default: the longest a token may live). */
-  revoke(tokenId: string, untilMs?: number): Promise<string>;
+  /** Revoke one link of a widget in `owners` (others, and unknown ids, are `not_found`). */
+  revoke(linkId: string, owners: ReadonlySet<string>): Promise<RevokedManageLink>;
+  /** Refuse every token of `esimId` issued until now, whoever minted it. */
+  revokeAll(esimId: string): Promise<RevokedManageLinks>;
 }
 
 const invalid = (reason: string) => new ApiError('widget_session_invalid', { params: { reason } });
+const linkNotFound = () => new ApiError('not_found', { params: { field: 'id' } });
 
 /** A verified manage token must be present and open `esimId` in `widget` (a top-up, the eSIM's view). */
 export function assertManagesEsim(
@@ -64,52 +97,225 @@ export function assertManagesEsim(
   if (manage.esim !== esimId) throw new ApiError('esim_not_found', { params: { esimId } });
 }
 
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/** 16 random bytes as 26 lowercase base32 characters: easy to read out, one case, no padding. */
+function newToken(): string {
+  let bits = 0;
+  let value = 0;
+  let text = '';
+  for (const byte of randomBytes(16)) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      text += BASE32[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  return text + BASE32[(value << (5 - bits)) & 31];
+}
+
+const hashOf = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+/** A sealing key per root secret, named by a key id that says nothing about the key. */
+function sealingKeys(secrets: readonly Uint8Array[]): { kid: string; key: Buffer }[] {
+  return secrets.map((secret) => {
+    const key = Buffer.from(hkdfSync('sha256', secret, '', 'esim-embed manage-link seal v1', 32));
+    return { kid: createHash('sha256').update(key).digest('base64url').slice(0, 8), key };
+  });
+}
+
+function seal(key: Buffer, token: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const body = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+}
+
+function unseal(key: Buffer, sealed: string): string | null {
+  try {
+    const bytes = Buffer.from(sealed, 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12));
+    decipher.setAuthTag(bytes.subarray(12, 28));
+    return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
+  } catch {
+    return null;
+  }
+}
+
+function parseJson<T>(schema: z.ZodType<T>, text: string | undefined): T | null {
+  if (text === undefined) return null;
+  try {
+    const parsed = schema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The {@link ManageTokens} of a BFF. */
 export function createManageTokens(options: ManageTokensOptions): ManageTokens {
+  const { store } = options;
   const now = options.now ?? Date.now;
-  const key = createHmac('sha256', Buffer.from(options.secret)).update('esim-embed manage token v1').digest();
-  const jwt = createCompactJwt(key);
-  return {
-    mint({ widgetId, environment, esimId, serviceEndsAtMs }) {
-      const time = now();
-      const cap = time + MAX_MANAGE_TOKEN_TTL_MS;
-      const end =
-        serviceEndsAtMs !== null && serviceEndsAtMs > time
-          ? Math.min(serviceEndsAtMs, cap)
-          : time + DEFAULT_MANAGE_TOKEN_TTL_MS;
-      const claims: ManageClaims = {
-        typ: 'manage',
-        mid: `mlk_${randomBytes(18).toString('base64url')}`,
-        wid: widgetId,
-        env: environment,
-        esim: esimId,
-        iat: Math.floor(time / 1000),
-        exp: Math.floor(end / 1000),
-      };
-      return {
-        id: claims.mid,
-        manageToken: jwt.sign(claims),
-        esimId,
-        widgetId,
-        expiresAt: new Date(claims.exp * 1000).toISOString(),
-      };
-    },
-    async verify(token) {
-      const claims = ManageClaimsSchema.safeParse(jwt.verify(token));
-      if (!claims.success) throw invalid('malformed');
-      const time = Math.floor(now() / 1000);
-      if (claims.data.exp <= time) throw invalid('expired');
-      if (claims.data.iat > time + 60) throw invalid('lifetime');
-      if ((await options.store.get(STORE_KEYS.manageRevocation(claims.data.mid))) !== null) {
-        throw invalid('revoked');
+  if (options.secrets.length === 0) throw new Error('manage tokens need at least one root secret');
+  const keys = sealingKeys(options.secrets);
+  const signing = keys[0] as { kid: string; key: Buffer };
+  const verifyLegacy = createLegacyManageVerifier(options.secrets);
+
+  const recordTtl = (record: ManageLinkRecord) =>
+    Math.max(record.expiresAtMs - now(), 0) + EXPIRED_RECORD_KEPT_MS;
+  const readRecord = async (hash: string) => {
+    const stored = await store.get(STORE_KEYS.manageLink(hash));
+    const record = parseJson(ManageLinkRecordSchema, stored?.value);
+    return stored === null || record === null ? null : { record, version: stored.version };
+  };
+  const notBeforeOf = async (esimId: string): Promise<number | null> => {
+    const stored = await store.get(STORE_KEYS.manageNotBefore(esimId));
+    return stored === null ? null : Number(stored.value);
+  };
+  /** Why a record's token no longer opens anything, or null while it does. */
+  const deadBecause = async (record: ManageLinkRecord): Promise<string | null> => {
+    if (record.revokedAt !== null) return 'revoked';
+    if (record.expiresAtMs <= now()) return 'expired';
+    const notBefore = await notBeforeOf(record.esimId);
+    return notBefore !== null && record.createdAtMs <= notBefore ? 'revoked' : null;
+  };
+  const linkOf = (token: string, record: ManageLinkRecord): ManageLink => ({
+    id: `mlk_${hashOf(token)}`,
+    manageToken: token,
+    esimId: record.esimId,
+    widgetId: record.widgetId,
+    expiresAt: new Date(record.expiresAtMs).toISOString(),
+  });
+  const expiryFor = (serviceEndsAtMs: number | null) => {
+    const time = now();
+    return serviceEndsAtMs !== null && serviceEndsAtMs > time
+      ? Math.min(serviceEndsAtMs, time + MAX_MANAGE_TOKEN_TTL_MS)
+      : time + DEFAULT_MANAGE_TOKEN_TTL_MS;
+  };
+
+  /** The current link's token and record while it still opens the eSIM; its expiry follows the plan's. */
+  async function liveCurrent(value: string, expiresAtMs: number, subject: ManageSubject) {
+    const current = parseJson(CurrentLinkSchema, value);
+    const key = keys.find((candidate) => candidate.kid === current?.kid);
+    // Sealed under a root secret no longer configured: that link keeps working, a new one is made here.
+    const token = current && key ? unseal(key.key, current.sealed) : null;
+    if (token === null || hashOf(token) !== current?.hash) return null;
+    const found = await readRecord(current.hash);
+    if (found === null || (await deadBecause(found.record)) !== null) return null;
+    if (found.record.widgetId !== subject.widgetId || found.record.esimId !== subject.esimId) return null;
+    // The plan's end is known once it is activated, and moves with a top-up: the link follows it.
+    if (found.record.expiresAtMs !== expiresAtMs) {
+      const moved = { ...found.record, expiresAtMs };
+      if (
+        await store.compareAndSet(
+          STORE_KEYS.manageLink(current.hash),
+          found.version,
+          JSON.stringify(moved),
+          recordTtl(moved),
+        )
+      ) {
+        return linkOf(token, moved);
       }
-      return claims.data;
+    }
+    return linkOf(token, found.record);
+  }
+
+  async function create(subject: ManageSubject, expiresAtMs: number) {
+    const token = newToken();
+    const hash = hashOf(token);
+    const notBefore = await notBeforeOf(subject.esimId);
+    const record: ManageLinkRecord = {
+      esimId: subject.esimId,
+      widgetId: subject.widgetId,
+      environment: subject.environment,
+      checkoutId: subject.checkoutId,
+      // Minted in the very millisecond of a revoke-all, it must still be after it.
+      createdAtMs: Math.max(now(), (notBefore ?? 0) + 1),
+      expiresAtMs,
+      revokedAt: null,
+    };
+    await store.insert(STORE_KEYS.manageLink(hash), JSON.stringify(record), recordTtl(record));
+    const pointer = JSON.stringify({ hash, kid: signing.kid, sealed: seal(signing.key, token) });
+    // A link made by a mint that lost the race to another is dropped before anyone saw it.
+    const discard = () => store.compareAndDelete(STORE_KEYS.manageLink(hash), 1);
+    return { link: linkOf(token, record), pointer, discard };
+  }
+
+  return {
+    async mint(subject) {
+      const key = STORE_KEYS.manageLinkCurrent(subject.widgetId, subject.esimId);
+      const expiresAtMs = expiryFor(subject.serviceEndsAtMs);
+      // Two installs steps of one purchase may mint at once: compare-and-set makes one link win.
+      for (let round = 0; round < 5; round += 1) {
+        const current = await store.get(key);
+        const live = current === null ? null : await liveCurrent(current.value, expiresAtMs, subject);
+        if (live !== null) return live;
+        const made = await create(subject, expiresAtMs);
+        const placed =
+          current === null
+            ? await store.insert(key, made.pointer, MAX_MANAGE_TOKEN_TTL_MS)
+            : await store.compareAndSet(key, current.version, made.pointer, MAX_MANAGE_TOKEN_TTL_MS);
+        if (placed) return made.link;
+        await made.discard();
+      }
+      throw new Error(`the manage link of eSIM ${subject.esimId} kept changing; try again`);
     },
-    async revoke(tokenId, untilMs) {
-      const ttl = Math.max(60_000, (untilMs ?? now() + MAX_MANAGE_TOKEN_TTL_MS) - now());
-      const revokedAt = new Date(now()).toISOString();
-      await options.store.insert(STORE_KEYS.manageRevocation(tokenId), revokedAt, ttl);
-      return (await options.store.get(STORE_KEYS.manageRevocation(tokenId)))?.value ?? revokedAt;
+
+    async verify(token) {
+      if (token.length > 2048) throw invalid('malformed');
+      if (MANAGE_TOKEN_PATTERN.test(token)) {
+        const hash = hashOf(token);
+        const found = await readRecord(hash);
+        if (found === null) throw invalid('unknown');
+        const dead = await deadBecause(found.record);
+        if (dead !== null) throw invalid(dead);
+        const { widgetId: wid, environment: env, esimId: esim } = found.record;
+        return { mid: `mlk_${hash}`, wid, env, esim };
+      }
+      const legacy = verifyLegacy(token, now());
+      const [revoked, notBefore] = await Promise.all([
+        store.get(STORE_KEYS.manageRevocation(legacy.mid)),
+        notBeforeOf(legacy.esim),
+      ]);
+      if (revoked !== null || (notBefore !== null && legacy.iat * 1000 <= notBefore))
+        throw invalid('revoked');
+      return { mid: legacy.mid, wid: legacy.wid, env: legacy.env, esim: legacy.esim };
+    },
+
+    async revoke(linkId, owners) {
+      if (!MANAGE_LINK_ID_PATTERN.test(linkId)) throw linkNotFound();
+      const hash = linkId.slice('mlk_'.length);
+      for (let round = 0; round < 5; round += 1) {
+        const found = await readRecord(hash);
+        // A link of another partner's widget is answered as one that does not exist: nothing to probe.
+        if (found === null || !owners.has(found.record.widgetId)) throw linkNotFound();
+        if (found.record.revokedAt !== null) return { id: linkId, revokedAt: found.record.revokedAt };
+        const revoked = { ...found.record, revokedAt: new Date(now()).toISOString() };
+        const ttl = recordTtl(revoked);
+        if (
+          await store.compareAndSet(STORE_KEYS.manageLink(hash), found.version, JSON.stringify(revoked), ttl)
+        ) {
+          return { id: linkId, revokedAt: revoked.revokedAt };
+        }
+      }
+      throw new Error(`manage link ${linkId} kept changing; try again`);
+    },
+
+    async revokeAll(esimId) {
+      const key = STORE_KEYS.manageNotBefore(esimId);
+      // Every token lives at most a year, so the not-before time is needed no longer than that.
+      for (let round = 0; round < 5; round += 1) {
+        const time = now();
+        const stored = await store.get(key);
+        const notBefore = Math.max(time, stored === null ? 0 : Number(stored.value));
+        const written =
+          stored === null
+            ? await store.insert(key, String(notBefore), MAX_MANAGE_TOKEN_TTL_MS)
+            : await store.compareAndSet(key, stored.version, String(notBefore), MAX_MANAGE_TOKEN_TTL_MS);
+        if (written) return { esimId, revokedBefore: new Date(notBefore).toISOString() };
+      }
+      throw new Error(`the manage links of eSIM ${esimId} kept changing; try again`);
     },
   };
 }

@@ -27,6 +27,7 @@ import {
   PlansResponseSchema,
   QuoteResponseSchema,
   RevokedManageLinkResponseSchema,
+  RevokedManageLinksResponseSchema,
   SessionResponseSchema,
   WidgetDeliveryLinkResponseSchema,
 } from '@esim-embed/shared';
@@ -139,7 +140,7 @@ export const ROUTES: readonly RouteSpec[] = [
   {
     method: 'POST',
     path: '/v1/checkouts/{id}/manage-link',
-    summary: 'A manage token for the eSIM of a ready checkout: the way back to “my eSIM” (URL fragment).',
+    summary: 'The manage link of a ready checkout’s eSIM (the same one on every call): the way back to “my eSIM”.',
     auth: 'session+secret',
     status: 201,
     response: ManageLinkResponseSchema,
@@ -198,7 +199,7 @@ export const ROUTES: readonly RouteSpec[] = [
   {
     method: 'POST',
     path: '/v1/partner/esims/{esimId}/manage-links',
-    summary: 'A manage token for an eSIM the partner sold (its travellers log in on the partner’s site).',
+    summary: 'The manage link of an eSIM the partner sold, in one of its widgets (the same one while it is live).',
     auth: 'partner',
     body: CreateManageLinkRequestSchema,
     status: 201,
@@ -207,10 +208,18 @@ export const ROUTES: readonly RouteSpec[] = [
   {
     method: 'POST',
     path: '/v1/partner/manage-links/{id}/revoke',
-    summary: 'Revoke a manage token: it stops opening the eSIM at once.',
+    summary: 'Revoke a manage link of one of the partner’s widgets: it stops opening the eSIM at once.',
     auth: 'partner',
     status: 200,
     response: RevokedManageLinkResponseSchema,
+  },
+  {
+    method: 'POST',
+    path: '/v1/partner/esims/{esimId}/manage-links/revoke-all',
+    summary: 'Revoke every manage link of an eSIM the partner sold, in every widget; a later mint makes a new one.',
+    auth: 'partner',
+    status: 200,
+    response: RevokedManageLinksResponseSchema,
   },
   {
     method: 'GET',

@@ -58,8 +58,14 @@ export const STORE_KEYS = {
   quote: (id: string) => `quote:${id}`,
   idempotency: (scope: string, key: string) => `idempotency:${scope}:${key}`,
   counter: (name: string) => `counter:${name}`,
-  /** A revoked manage token (kept until the token would have expired). */
+  /** A signed manage token of the release before, revoked by id (kept until the token would have expired). */
   manageRevocation: (tokenId: string) => `manage-revoked:${tokenId}`,
+  /** One manage link, under the SHA-256 of its token (never the token itself). */
+  manageLink: (tokenHash: string) => `manage-link:${tokenHash}`,
+  /** The current manage link of one eSIM in one widget (its record's key and its token, sealed). */
+  manageLinkCurrent: (widgetId: string, esimId: string) => `manage-link-current:${widgetId}:${esimId}`,
+  /** Manage tokens of this eSIM issued until this time (ms) are refused (revoke-all). */
+  manageNotBefore: (esimId: string) => `manage-not-before:${esimId}`,
   /** One webhook delivery (its event, attempts and next attempt time). */
   webhookDelivery: (id: string) => `webhook-delivery:${id}`,
   /** The ids of the webhook deliveries still to make (one JSON list, changed by compare-and-set). */

@@ -88,13 +88,16 @@ describe('after-sale state on Redis', () => {
 
   it('a manage token revoked on one instance is refused on the other', async () => {
     const sessionSecret = randomBytes(32);
-    const [one, two] = stores.map((store) => createManageTokens({ secret: sessionSecret, store })) as [
+    const [one, two] = stores.map((store) => createManageTokens({ secrets: [sessionSecret], store })) as [
       ReturnType<typeof createManageTokens>,
       ReturnType<typeof createManageTokens>,
     ];
-    const link = one.mint({ widgetId: 'shop', environment: 'test', esimId: 'esim_1', serviceEndsAtMs: null });
+    const subject = { widgetId: 'shop', environment: 'test', esimId: 'esim_1', checkoutId: null } as const;
+    const link = await one.mint({ ...subject, serviceEndsAtMs: null });
+    // The other instance gives the same link (one per eSIM and widget), and opens it.
+    expect((await two.mint({ ...subject, serviceEndsAtMs: null })).manageToken).toBe(link.manageToken);
     expect((await two.verify(link.manageToken)).esim).toBe('esim_1');
-    await one.revoke(link.id);
+    await one.revoke(link.id, new Set(['shop']));
     await expect(two.verify(link.manageToken)).rejects.toMatchObject({
       code: 'widget_session_invalid',
       params: { reason: 'revoked' },

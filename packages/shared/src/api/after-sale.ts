@@ -21,8 +21,12 @@
  *   `offerId` must be one of the view's `topUp.offers`; a top-up has no installation.
  *
  * Partner server, `X-Partner-Secret` (never from a browser):
- * - `POST /v1/partner/esims/{esimId}/manage-links {widgetId}` → {@link ManageLink} for an eSIM it sold.
+ * - `POST /v1/partner/esims/{esimId}/manage-links {widgetId}` → {@link ManageLink} for an eSIM it sold (the
+ *   eSIM's current link in that widget, the same one the install step showed, while it is live).
  * - `POST /v1/partner/manage-links/{id}/revoke` → {@link RevokedManageLink}; the token stops working at once.
+ *   Only a link of one of the caller's widgets; any other is `not_found`.
+ * - `POST /v1/partner/esims/{esimId}/manage-links/revoke-all` → {@link RevokedManageLinks}: every token of the
+ *   eSIM issued until now stops working; a later mint makes a new link.
  * - `GET /v1/partner/esims/{esimId}` → {@link EsimView} (what the traveller sees; no installation data).
  * - `POST /v1/partner/esims/{esimId}/action-requests {reasonCode, reasonDetail?}` (+ `Idempotency-Key`)
  *   → {@link PartnerActionRequest}; only when the eSIM's actions say the matching type is `available`
@@ -52,11 +56,11 @@ export const MANAGE_TOKEN_HEADER = 'X-Manage-Token';
 /** The URL-fragment parameter the widget reads a manage token from: `#esim-manage=<token>`. */
 export const MANAGE_TOKEN_FRAGMENT_PARAM = 'esim-manage';
 
-/** A signed, revocable token that opens one eSIM's own view in one widget. */
+/** A revocable token that opens one eSIM's own view in one widget; one per eSIM and widget. */
 export const ManageLinkSchema = z.strictObject({
-  /** The token's id, to revoke it (`POST /v1/partner/manage-links/{id}/revoke`). */
+  /** The link's public id, to revoke it (`POST /v1/partner/manage-links/{id}/revoke`); opens nothing. */
   id: z.string().min(1),
-  /** The secret: put it in the page URL's fragment, never in a query string. */
+  /** The secret (26 characters): put it in the page URL's fragment, never in a query string. */
   manageToken: z.string().min(16),
   esimId: z.string().min(1),
   widgetId: WidgetIdSchema,
@@ -76,6 +80,14 @@ export const RevokedManageLinkSchema = z.strictObject({
 });
 export type RevokedManageLink = z.infer<typeof RevokedManageLinkSchema>;
 export const RevokedManageLinkResponseSchema = apiEnvelope(RevokedManageLinkSchema);
+
+/** `POST /v1/partner/esims/{esimId}/manage-links/revoke-all`: every token issued until `revokedBefore` is refused. */
+export const RevokedManageLinksSchema = z.strictObject({
+  esimId: z.string().min(1),
+  revokedBefore: DateTimeSchema,
+});
+export type RevokedManageLinks = z.infer<typeof RevokedManageLinksSchema>;
+export const RevokedManageLinksResponseSchema = apiEnvelope(RevokedManageLinksSchema);
 
 /** Data used and left, and how fresh the numbers are. */
 export const EsimUsageViewSchema = z.strictObject({
