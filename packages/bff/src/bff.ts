@@ -103,7 +103,13 @@ export function createBff(options: CreateBffOptions): Bff {
       catalog,
     });
   }
-  const signer = createSessionSigner({ secret: loaded.sessionSecret, ttlSeconds: config.sessionTtlSeconds });
+  // The root secrets, newest first: the first signs every kind of token, each one still verifies what it signed.
+  const rootSecrets = [loaded.sessionSecret, ...(loaded.previousSessionSecrets ?? [])];
+  const signer = createSessionSigner({
+    secret: loaded.sessionSecret,
+    previousSecrets: loaded.previousSessionSecrets,
+    ttlSeconds: config.sessionTtlSeconds,
+  });
   const webhookQueue = createWebhookQueue(store);
   const emitWebhooks = createWebhookEmitter({ queue: webhookQueue, widgets, logger: scopedLogger });
   const checkoutWatch = createCheckoutWatch({
@@ -147,7 +153,7 @@ export function createBff(options: CreateBffOptions): Bff {
     store,
     logger: scopedLogger,
     funding,
-    secrets: createCheckoutSecrets(loaded.sessionSecret),
+    secrets: createCheckoutSecrets(rootSecrets),
     statusCacheMs: config.statusCacheMs,
     observer: observeCheckout,
   });
@@ -165,7 +171,7 @@ export function createBff(options: CreateBffOptions): Bff {
     retryForMs: config.webhookRetryHours * 60 * 60 * 1000,
     ...options.webhooks,
   });
-  const manageTokens = createManageTokens({ secrets: [loaded.sessionSecret], store, now: options.now });
+  const manageTokens = createManageTokens({ secrets: rootSecrets, store, now: options.now });
   const afterSale = createAfterSaleService({ checkouts, manageTokens, logger: scopedLogger });
   const app = createBffApp({
     config,

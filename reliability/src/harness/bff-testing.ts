@@ -6,6 +6,7 @@
  */
 
 export { ROUTES, type RouteSpec } from '../../../packages/bff/src/routes/route-table';
+export { deriveKey } from '../../../packages/bff/src/security/key-ring';
 export { type RunningRedis, startRedisServer } from '../../../packages/bff/src/testing/redis-server';
 export {
   type Answer,

@@ -8,7 +8,15 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { ApiErrorEnvelopeSchema } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, openWidget, SHOP_ORIGIN, type Stack, startStack, testConfig } from '../harness/bff-testing';
+import {
+  call,
+  deriveKey,
+  openWidget,
+  SHOP_ORIGIN,
+  type Stack,
+  startStack,
+  testConfig,
+} from '../harness/bff-testing';
 import { type Figure, recordFigures } from '../harness/figures';
 import { sendRaw } from '../harness/raw-http';
 
@@ -200,9 +208,10 @@ describe('tampered and foreign tokens', () => {
     const page = await openWidget(stack.server.url, 'shop');
     const [header, payload, signature] = page.token.split('.') as [string, string, string];
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
-    const secret = stack.sessionSecret;
+    // Signed as the BFF signs: the session key derived from the root secret, named by its kid in the header.
+    const { kid, key: secret } = deriveKey(stack.sessionSecret, 'session');
     const now = Math.floor(Date.now() / 1000);
-    const HS = { alg: 'HS256', typ: 'JWT' };
+    const HS = { alg: 'HS256', typ: 'JWT', kid };
     const flip = (value: string, at: number) =>
       `${value.slice(0, at)}${value[at] === 'A' ? 'B' : 'A'}${value.slice(at + 1)}`;
     const rub = await openWidget(stack.server.url, 'shop-rub', 'https://rub.example');
@@ -239,6 +248,19 @@ describe('tampered and foreign tokens', () => {
       ['re-signed with another key', sign(HS, claims, randomBytes(32))],
       ['re-signed with an empty key', sign(HS, claims, Buffer.alloc(0))],
       ['re-signed with the key as text', sign(HS, claims, Buffer.from(secret.toString('hex')))],
+      ['re-signed with the root secret itself', sign(HS, claims, stack.sessionSecret)],
+      [
+        're-signed with the root secret, no kid',
+        sign({ alg: 'HS256', typ: 'JWT' }, claims, stack.sessionSecret),
+      ],
+      [
+        'another purpose’s key (client secrets)',
+        sign(HS, claims, deriveKey(stack.sessionSecret, 'checkout-client-secret').key),
+      ],
+      [
+        'kid of another purpose',
+        sign({ ...HS, kid: deriveKey(stack.sessionSecret, 'checkout-client-secret').kid }, claims, secret),
+      ],
       ['expired by one second', sign(HS, { ...claims, iat: now - 901, exp: now - 1 }, secret)],
       ['expires this second', sign(HS, { ...claims, iat: now - 900, exp: now }, secret)],
       ['issued in the future', sign(HS, { ...claims, iat: now + 3_600, exp: now + 3_900 }, secret)],

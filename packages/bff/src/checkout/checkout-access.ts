@@ -1,12 +1,14 @@
 /**
  * @module
- * Who may see a checkout. The widget that created it gets a client secret once (`X-Checkout-Secret`); the
- * secret is an HMAC of the checkout id under a server key, so it is never stored and any instance can check
- * it. Reads also need a session of the same widget and origin. The partner's server proves itself with
+ * Who may see a checkout. The widget that created it gets a client secret (`X-Checkout-Secret`); the
+ * secret is an HMAC of the checkout id under the key ring's client-secret key, named by its `kid`
+ * (`cs_<kid>_<mac>`), so it is never stored, any instance can check it, and it is recomputed for a replayed
+ * create. Reads also need a session of the same widget and origin. The partner's server proves itself with
  * its partner secret. Every comparison is constant-time.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors';
+import { purposeKeys } from '../security/key-ring';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { CheckoutRecord } from './checkout-record';
 
@@ -17,15 +19,36 @@ export interface CheckoutSecrets {
   matches(checkoutId: string, given: string | undefined): boolean;
 }
 
-/** Client secrets derived from `key` (the session-signing secret, or a key of its own). */
-export function createCheckoutSecrets(key: Uint8Array): CheckoutSecrets {
-  const secretFor = (checkoutId: string) =>
-    `cs_${createHmac('sha256', Buffer.from(key)).update(`checkout-client-secret:${checkoutId}`).digest('base64url')}`;
+/** A client secret: `cs_`, the key id, `_`, the HMAC. */
+const CLIENT_SECRET = /^cs_([0-9a-f]{8})_([A-Za-z0-9_-]{43})$/;
+/** A client secret of the release before: an HMAC straight under the root secret, no key id. */
+const UNNAMED_CLIENT_SECRET = /^cs_[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Client secrets under the root secrets `roots`, newest first: the first issues them, every one checks them
+ * (so those of open checkouts outlive a rotation), including the unnamed ones issued before key ids existed.
+ */
+export function createCheckoutSecrets(roots: Uint8Array | readonly Uint8Array[]): CheckoutSecrets {
+  const all = roots instanceof Uint8Array ? [roots] : roots;
+  const keys = purposeKeys(all, 'checkout-client-secret');
+  const mac = (key: Buffer, checkoutId: string) =>
+    createHmac('sha256', key).update(checkoutId).digest('base64url');
+  const unnamed = (root: Uint8Array, checkoutId: string) =>
+    `cs_${createHmac('sha256', Buffer.from(root)).update(`checkout-client-secret:${checkoutId}`).digest('base64url')}`;
   return {
-    secretFor,
+    secretFor: (checkoutId) => `cs_${keys.signing.kid}_${mac(keys.signing.key, checkoutId)}`,
     matches(checkoutId, given) {
       if (given === undefined) return false;
-      return constantTimeEqual(given, secretFor(checkoutId));
+      const named = CLIENT_SECRET.exec(given);
+      if (named !== null) {
+        const key = keys.byKid(named[1] as string);
+        return key !== undefined && constantTimeEqual(named[2] as string, mac(key, checkoutId));
+      }
+      if (!UNNAMED_CLIENT_SECRET.test(given)) return false;
+      // Every root is tried, so the time taken says nothing about which one signed it.
+      let matched = false;
+      for (const root of all) if (constantTimeEqual(given, unnamed(root, checkoutId))) matched = true;
+      return matched;
     },
   };
 }

@@ -193,6 +193,11 @@ export const BffConfigSchema = z
     /** The environment variable holding the session-signing secret (≥ 32 bytes). */
     sessionSecretEnv: EnvNameSchema.default('ESIM_BFF_SESSION_SECRET'),
     /**
+     * The environment variable holding root secrets rotated out (comma-separated, newest first, each ≥ 32
+     * bytes): what they signed is still accepted, nothing new is signed with them (docs/deployment.md).
+     */
+    previousSessionSecretsEnv: EnvNameSchema.default('ESIM_BFF_PREVIOUS_SESSION_SECRETS'),
+    /**
      * The environment variable holding the operations token (≥ 32 bytes): `GET /readyz` with
      * `Authorization: Bearer <token>` lists every check; without it, only the status.
      */

@@ -200,6 +200,27 @@ describe('loadConfig', () => {
     ).toMatch(/allowedOrigins\[0\].*vercel\.app is a public suffix/);
   });
 
+  it('reads the root secrets rotated out, newest first, each at least 32 bytes', () => {
+    const path = writeConfig({ widgets: [widget] });
+    const env = { ESIM_BFF_CONFIG: path, ESIM_BFF_SESSION_SECRET: secret, ACME_API_KEY: 'k' };
+    expect(loadConfig(env, quietLogger().logger).previousSessionSecrets).toEqual([]);
+    const older = 'o'.repeat(32);
+    const oldest = 'p'.repeat(40);
+    const loaded = loadConfig(
+      { ...env, ESIM_BFF_PREVIOUS_SESSION_SECRETS: ` ${older}, ${oldest} ` },
+      quietLogger().logger,
+    );
+    expect(loaded.previousSessionSecrets?.map((bytes) => Buffer.from(bytes).toString())).toEqual([
+      older,
+      oldest,
+    ]);
+    expect(
+      configError(() =>
+        loadConfig({ ...env, ESIM_BFF_PREVIOUS_SESSION_SECRETS: `${older},short` }, quietLogger().logger),
+      ),
+    ).toMatch(/ESIM_BFF_PREVIOUS_SESSION_SECRETS: entry 2 has 5 bytes/);
+  });
+
   it('refuses a short session secret, and a missing one in production', () => {
     const path = writeConfig({ widgets: [widget] });
     const env = { ESIM_BFF_CONFIG: path, ACME_API_KEY: 'k' };

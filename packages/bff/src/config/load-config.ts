@@ -30,6 +30,8 @@ export interface LoadedConfig {
   config: BffConfig;
   secrets: Map<string, WidgetSecrets>;
   sessionSecret: Uint8Array;
+  /** Root secrets rotated out, newest first: they verify what they signed, never sign (absent: none). */
+  previousSessionSecrets?: readonly Uint8Array[] | undefined;
   /** Opens the details of `/readyz` (absent: only its status is ever shown). */
   operationsToken?: string | undefined;
   /** Where the config came from (a path, or "built-in demo config"). */
@@ -117,6 +119,25 @@ export function resolveOperationsToken(config: BffConfig, env: Env): string | un
   return value;
 }
 
+/** The root secrets rotated out (`previousSessionSecretsEnv`, comma-separated), each ≥ 32 bytes. */
+export function resolvePreviousSessionSecrets(config: BffConfig, env: Env): Uint8Array[] {
+  const name = config.previousSessionSecretsEnv;
+  const values = (env[name] ?? '')
+    .split(',')
+    .map((value) => value.trim())
+    .filter((value) => value !== '');
+  return values.map((value, index) => {
+    const bytes = Buffer.from(value, 'utf8');
+    if (bytes.byteLength < MIN_SESSION_SECRET_BYTES) {
+      throw new ConfigError(
+        `${name}: entry ${index + 1} has ${bytes.byteLength} bytes; a root secret needs at least ` +
+          `${MIN_SESSION_SECRET_BYTES} (list the previous ESIM_BFF_SESSION_SECRET values, comma-separated)`,
+      );
+    }
+    return bytes;
+  });
+}
+
 /** The session-signing secret: ≥ 32 bytes from the environment, or (outside production) a random one. */
 export function resolveSessionSecret(config: BffConfig, env: Env, logger: Logger): Uint8Array {
   const value = env[config.sessionSecretEnv];
@@ -166,6 +187,7 @@ export function loadConfig(env: Env, logger: Logger): LoadedConfig {
       config,
       secrets: resolveSecrets(config, withDemoSecrets),
       sessionSecret: resolveSessionSecret(config, env, logger),
+      previousSessionSecrets: resolvePreviousSessionSecrets(config, env),
       operationsToken: resolveOperationsToken(config, env),
       source: 'built-in demo config',
     };
@@ -187,6 +209,7 @@ export function loadConfig(env: Env, logger: Logger): LoadedConfig {
     config,
     secrets: resolveSecrets(config, env),
     sessionSecret: resolveSessionSecret(config, env, logger),
+    previousSessionSecrets: resolvePreviousSessionSecrets(config, env),
     operationsToken: resolveOperationsToken(config, env),
     source: path,
   };

@@ -59,11 +59,12 @@ describe('health and readiness', () => {
   });
 
   it('tells anyone the status only; the checks (and so the widget ids) need the operations token', async () => {
-    for (const headers of [
+    const presented: Record<string, string>[] = [
       {},
       { Authorization: `Bearer ${OPERATIONS_TOKEN}x` },
       { Authorization: OPERATIONS_TOKEN },
-    ]) {
+    ];
+    for (const headers of presented) {
       const answer = await call(stack.server.url, '/readyz', { headers });
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual({ status: 'ready' });

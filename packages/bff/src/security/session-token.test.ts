@@ -4,6 +4,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../errors';
+import { deriveKey } from './key-ring';
 import { createSessionSigner } from './session-token';
 
 const secret = randomBytes(32);
@@ -55,7 +56,9 @@ describe('session tokens', () => {
     const flipped = `${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`;
     expect(reason(() => signer.verify(`${header}.${payload}.${flipped}`))).toBe('signature');
     const headerWithKid = b64({ alg: 'HS256', typ: 'JWT', kid: 'x' });
-    expect(reason(() => signer.verify(`${headerWithKid}.${payload}.${signature}`))).toBe('signature');
+    expect(reason(() => signer.verify(`${headerWithKid}.${payload}.${signature}`))).toBe('key');
+    const headerWithoutKid = b64({ alg: 'HS256', typ: 'JWT' });
+    expect(reason(() => signer.verify(`${headerWithoutKid}.${payload}.${signature}`))).toBe('key');
     expect(reason(() => signer.verify(`${header}.${payload}`))).toBe('malformed');
     expect(reason(() => signer.verify('not a token'))).toBe('malformed');
     expect(reason(() => signer.verify(''))).toBe('malformed');
@@ -88,9 +91,10 @@ describe('session tokens', () => {
   it('refuses a token signed with another secret, and one whose claims exceed 15 minutes', () => {
     const signer = createSessionSigner({ secret });
     const foreign = createSessionSigner({ secret: randomBytes(32) }).issue(subject).token;
-    expect(reason(() => signer.verify(foreign))).toBe('signature');
-    // Correctly signed with the right secret but claiming a day-long life: still refused.
-    const header = b64({ alg: 'HS256', typ: 'JWT' });
+    expect(reason(() => signer.verify(foreign))).toBe('key');
+    // Correctly signed with the right key but claiming a day-long life: still refused.
+    const { kid, key } = deriveKey(secret, 'session');
+    const header = b64({ alg: 'HS256', typ: 'JWT', kid });
     const iat = Math.floor(Date.now() / 1000);
     const payload = b64({
       sid: 'a'.repeat(24),
@@ -100,8 +104,30 @@ describe('session tokens', () => {
       iat,
       exp: iat + 86_400,
     });
-    const signature = createHmac('sha256', secret).update(`${header}.${payload}`).digest('base64url');
+    const signature = createHmac('sha256', key).update(`${header}.${payload}`).digest('base64url');
     expect(reason(() => signer.verify(`${header}.${payload}.${signature}`))).toBe('lifetime');
+    // The root secret itself is no key: the same token signed with it is refused.
+    const withRoot = createHmac('sha256', secret).update(`${header}.${payload}`).digest('base64url');
+    expect(reason(() => signer.verify(`${header}.${payload}.${withRoot}`))).toBe('signature');
+  });
+
+  it('names its key in the header; after a rotation the previous root still verifies, and only it', () => {
+    const before = createSessionSigner({ secret });
+    const issued = before.issue(subject).token;
+    const header = JSON.parse(Buffer.from(issued.split('.')[0] as string, 'base64url').toString());
+    expect(header).toEqual({ alg: 'HS256', typ: 'JWT', kid: deriveKey(secret, 'session').kid });
+    const newRoot = randomBytes(48);
+    const rotated = createSessionSigner({ secret: newRoot, previousSecrets: [secret] });
+    expect(rotated.verify(issued).wid).toBe('acme');
+    const fresh = rotated.issue(subject).token;
+    expect(JSON.parse(Buffer.from(fresh.split('.')[0] as string, 'base64url').toString()).kid).toBe(
+      deriveKey(newRoot, 'session').kid,
+    );
+    // Once the old root is dropped from the list, what it signed is refused.
+    expect(reason(() => createSessionSigner({ secret: newRoot }).verify(issued))).toBe('key');
+    expect(() => createSessionSigner({ secret: newRoot, previousSecrets: [randomBytes(31)] })).toThrow(
+      /at least 32/,
+    );
   });
 
   it('refuses short secrets and long lifetimes at construction', () => {

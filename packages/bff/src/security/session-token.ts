@@ -2,12 +2,14 @@
  * @module
  * Session tokens: compact JWTs signed with HMAC-SHA256 and nothing else. The algorithm is pinned (the
  * header is checked, never trusted to choose), the signature compared in constant time, and the claims
- * bind the token to one widget, one origin and one environment for at most 15 minutes.
+ * bind the token to one widget, one origin and one environment for at most 15 minutes. The key is the
+ * session key of the key ring, named by the `kid` in the header (see `key-ring.ts`).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { EnvironmentSchema, WidgetIdSchema } from '@esim-embed/shared';
 import { z } from 'zod';
 import { ApiError } from '../errors';
+import { type PurposeKeys, purposeKeys } from './key-ring';
 
 /**
  * How many verified tokens a signer remembers. A widget sends its token with every call; verifying it again
@@ -40,8 +42,10 @@ export const SessionClaimsSchema = z.strictObject({
 export type SessionClaims = z.infer<typeof SessionClaimsSchema>;
 
 export interface SessionSignerOptions {
-  /** At least 32 bytes. */
+  /** The root secret that signs: at least 32 bytes. */
   secret: Uint8Array;
+  /** Root secrets rotated out, whose sessions are still accepted until they expire. */
+  previousSecrets?: readonly Uint8Array[];
   ttlSeconds?: number;
   /** The clock in milliseconds, replaceable in tests. */
   now?: () => number;
@@ -58,8 +62,10 @@ export interface SessionSigner {
 }
 
 /**
- * Compact HS256 JWTs with one key: the pinned-algorithm signing and verifying that session tokens use, for
- * other signed tokens of the BFF (manage tokens). `verify` returns the payload, unchecked beyond the signature.
+ * Compact HS256 JWTs: the pinned-algorithm signing and verifying that session tokens use. Over a key ring's
+ * {@link PurposeKeys} the header names its key (`kid`) and a token without a known one is refused; over one bare
+ * key (signed manage tokens of an earlier release) there is no `kid`. `verify` returns the payload, unchecked
+ * beyond the signature.
  */
 export interface CompactJwt {
   sign(claims: object): string;
@@ -67,16 +73,29 @@ export interface CompactJwt {
   verify(token: string): unknown;
 }
 
-/** A {@link CompactJwt} over `key`. */
-export function createCompactJwt(key: Uint8Array): CompactJwt {
-  const hmacKey = Buffer.from(key);
-  const sign = (input: string) => createHmac('sha256', hmacKey).update(input).digest();
+/** A {@link CompactJwt} over a key ring's keys of one purpose, or over one bare key. */
+export function createCompactJwt(keys: PurposeKeys | Uint8Array): CompactJwt {
+  const ring = keys instanceof Uint8Array ? undefined : keys;
+  const bare = keys instanceof Uint8Array ? Buffer.from(keys) : undefined;
+  const hmac = (key: Buffer, input: string) => createHmac('sha256', key).update(input).digest();
   const invalid = (reason: string) => new ApiError('widget_session_invalid', { params: { reason } });
+  const signingHeader =
+    ring === undefined
+      ? ENCODED_HEADER
+      : Buffer.from(JSON.stringify({ ...HEADER, kid: ring.signing.kid })).toString('base64url');
+  const signingKey = ring?.signing.key ?? (bare as Buffer);
+  /** The key a token's header names: a known `kid` of the ring, or the bare key (which takes none). */
+  const keyOf = (header: { kid?: unknown }): Buffer => {
+    if (ring === undefined) return bare as Buffer;
+    const key = typeof header.kid === 'string' ? ring.byKid(header.kid) : undefined;
+    if (key === undefined) throw invalid('key');
+    return key;
+  };
   return {
     sign(claims) {
       const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
-      const signature = sign(`${ENCODED_HEADER}.${payload}`).toString('base64url');
-      return `${ENCODED_HEADER}.${payload}.${signature}`;
+      const signature = hmac(signingKey, `${signingHeader}.${payload}`).toString('base64url');
+      return `${signingHeader}.${payload}.${signature}`;
     },
     verify(token) {
       if (token.length > 2048) throw invalid('malformed');
@@ -88,7 +107,7 @@ export function createCompactJwt(key: Uint8Array): CompactJwt {
       const header = decodeJson(encodedHeader);
       if (header === undefined || typeof header !== 'object' || header === null) throw invalid('malformed');
       if ((header as { alg?: unknown }).alg !== HEADER.alg) throw invalid('algorithm');
-      const expected = sign(`${encodedHeader}.${encodedPayload}`);
+      const expected = hmac(keyOf(header as { kid?: unknown }), `${encodedHeader}.${encodedPayload}`);
       const given = Buffer.from(encodedSignature, 'base64url');
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid('signature');
       return decodeJson(encodedPayload);
@@ -99,13 +118,16 @@ export function createCompactJwt(key: Uint8Array): CompactJwt {
 /** A {@link SessionSigner}. Throws at construction when the secret is too short or the TTL too long. */
 export function createSessionSigner(options: SessionSignerOptions): SessionSigner {
   const { secret, ttlSeconds, now } = { ttlSeconds: MAX_SESSION_TTL_SECONDS, now: Date.now, ...options };
-  if (secret.byteLength < MIN_SESSION_SECRET_BYTES) {
-    throw new Error(`the session-signing secret has ${secret.byteLength} bytes; at least 32 are required`);
+  const previousSecrets = options.previousSecrets ?? [];
+  for (const root of [secret, ...previousSecrets]) {
+    if (root.byteLength < MIN_SESSION_SECRET_BYTES) {
+      throw new Error(`a session-signing secret has ${root.byteLength} bytes; at least 32 are required`);
+    }
   }
   if (ttlSeconds > MAX_SESSION_TTL_SECONDS || ttlSeconds < 1) {
     throw new Error(`sessions live 1..${MAX_SESSION_TTL_SECONDS} seconds, not ${ttlSeconds}`);
   }
-  const jwt = createCompactJwt(secret);
+  const jwt = createCompactJwt(purposeKeys([secret, ...previousSecrets], 'session'));
   const verified = new Map<string, SessionClaims>();
   const invalid = (reason: string) => new ApiError('widget_session_invalid', { params: { reason } });
   const checkLifetime = (claims: SessionClaims) => {

@@ -15,6 +15,7 @@ import {
   startStack,
   testConfig,
 } from '../testing/stack';
+import { deriveKey } from './key-ring';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -54,9 +55,11 @@ function expectError(answer: Answer, status: number, code: string) {
 }
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-function sign(header: unknown, payload: unknown, secret: Buffer): string {
-  const input = `${b64(header)}.${b64(payload)}`;
-  return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
+/** A token signed as the BFF signs: with the session key derived from `root`, named in the header. */
+function sign(header: object, payload: unknown, root: Buffer): string {
+  const { kid, key } = deriveKey(root, 'session');
+  const input = `${b64({ ...header, kid })}.${b64(payload)}`;
+  return `${input}.${createHmac('sha256', key).update(input).digest('base64url')}`;
 }
 
 describe('POST /v1/sessions', () => {

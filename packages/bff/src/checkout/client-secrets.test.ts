@@ -1,0 +1,42 @@
+/**
+ * Checkout client secrets: derived (never stored), named by the key that made them, and still accepted after
+ * the root secret is rotated while the previous root stays listed — also those issued before key ids existed.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { deriveKey } from '../security/key-ring';
+import { createCheckoutSecrets } from './checkout-access';
+
+const id = 'chk_0123456789abcdef';
+
+describe('client secrets', () => {
+  const root = randomBytes(48);
+
+  it('are recomputed alike on every instance and carry the key id', () => {
+    const secret = createCheckoutSecrets([root]).secretFor(id);
+    expect(secret).toMatch(
+      new RegExp(`^cs_${deriveKey(root, 'checkout-client-secret').kid}_[A-Za-z0-9_-]{43}$`),
+    );
+    expect(createCheckoutSecrets(Buffer.from(root)).secretFor(id)).toBe(secret);
+    expect(createCheckoutSecrets([root]).matches(id, secret)).toBe(true);
+    expect(createCheckoutSecrets([root]).matches('chk_another000000', secret)).toBe(false);
+    expect(createCheckoutSecrets([root]).matches(id, `${secret.slice(0, -1)}A`)).toBe(secret.endsWith('A'));
+    expect(createCheckoutSecrets([root]).matches(id, undefined)).toBe(false);
+  });
+
+  it('outlive a rotation while the previous root is listed, and only then', () => {
+    const before = createCheckoutSecrets([root]).secretFor(id);
+    const next = randomBytes(48);
+    const rotated = createCheckoutSecrets([next, root]);
+    expect(rotated.matches(id, before)).toBe(true);
+    expect(rotated.secretFor(id)).not.toBe(before);
+    expect(rotated.matches(id, rotated.secretFor(id))).toBe(true);
+    expect(createCheckoutSecrets([next]).matches(id, before)).toBe(false);
+  });
+
+  it('accept those of the release before (no key id) under any listed root', () => {
+    const unnamed = `cs_${createHmac('sha256', root).update(`checkout-client-secret:${id}`).digest('base64url')}`;
+    expect(createCheckoutSecrets([randomBytes(48), root]).matches(id, unnamed)).toBe(true);
+    expect(createCheckoutSecrets([randomBytes(48)]).matches(id, unnamed)).toBe(false);
+  });
+});
