@@ -4,92 +4,41 @@
  * change is a compare-and-set on the record's version, so two confirms (or two instances) can never both
  * move a checkout from `awaiting_payment` to `placing`.
  */
-import {
-  CheckoutFailureSchema,
-  CheckoutModeSchema,
-  CheckoutStatusSchema,
-  DateTimeSchema,
-  EnvironmentSchema,
-  LocaleSchema,
-  NonNegativeMoneySchema,
-  PlanSchema,
-  PurchaseKindSchema,
-} from '@esim-embed/shared';
-import { z } from 'zod';
 import { STORE_KEYS, type Store } from '../store/store';
+import {
+  STORED_CHECKOUT_SCHEMA_VERSION,
+  type StoredCheckout,
+  StoredCheckoutSchema,
+  type StoredQuote,
+  StoredQuoteSchema,
+} from './stored-checkout';
 
 /** How long a checkout is kept after its last change (status reads, partner reconciliation). */
 export const CHECKOUT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** A checkout as stored: the widget's view plus what only the BFF may know (wholesale price, order link). */
-export const CheckoutRecordSchema = z.object({
-  id: z.string(),
-  widgetId: z.string(),
-  environment: EnvironmentSchema,
-  /** The session that created it (quotes of other sessions cannot be checked out). */
-  sessionId: z.string(),
-  /** The origin of that session; status reads must come from the same origin. */
-  origin: z.string(),
-  mode: CheckoutModeSchema,
-  /** `issue` (a new eSIM) or `top_up` of `esimId`. */
-  kind: PurchaseKindSchema.default('issue'),
-  esimId: z.string().nullable().default(null),
-  status: CheckoutStatusSchema,
-  /** The upstream quote the order is placed from. */
-  upstreamQuoteId: z.string(),
-  amount: NonNegativeMoneySchema,
-  /** The partner's wholesale cost: for spend caps and the partner API, never sent to a browser. */
-  wholesale: NonNegativeMoneySchema,
-  plan: PlanSchema,
-  email: z.string().nullable(),
-  locale: LocaleSchema,
-  failure: CheckoutFailureSchema.nullable(),
-  paymentReference: z.string().nullable(),
-  order: z
-    .object({
-      id: z.string(),
-      status: z.string(),
-      /** The eSIM's link once issued (a link, not installation data). */
-      esimResourceUrl: z.string().nullable(),
-      /** The eSIM's id once issued. */
-      esimId: z.string().nullable().default(null),
-    })
-    .nullable(),
-  placement: z.object({
-    attempts: z.int().min(0),
-    /**
-     * Until when (ms since the epoch) nobody else may call the upstream for this checkout: a worker's lease
-     * while it places the order, or the pause before the next attempt after a postponed one.
-     */
-    leaseUntil: z.number().nullable(),
-  }),
-  /** When the order was last read from the upstream (ms since the epoch). */
-  syncedAt: z.number().nullable(),
-  expiresAt: DateTimeSchema,
-  createdAt: DateTimeSchema,
-  updatedAt: DateTimeSchema,
-});
-export type CheckoutRecord = z.infer<typeof CheckoutRecordSchema>;
+/**
+ * A checkout as stored: the widget's view plus what only the BFF may know (wholesale price, order link).
+ * Read with its own schema (stored-checkout.ts), never the API's; `schemaVersion` is set on every write.
+ */
+export type CheckoutRecord = Omit<StoredCheckout, 'schemaVersion'> & { schemaVersion?: number };
 
 /** A quote as stored: bound to the session that asked for it. */
-export const QuoteRecordSchema = z.object({
-  id: z.string(),
-  widgetId: z.string(),
-  sessionId: z.string(),
-  upstreamQuoteId: z.string(),
-  offerId: z.string(),
-  kind: PurchaseKindSchema.default('issue'),
-  /** The eSIM a top-up quote is for. */
-  esimId: z.string().nullable().default(null),
-  plan: PlanSchema,
-  price: NonNegativeMoneySchema,
-  wholesale: NonNegativeMoneySchema,
-  /** The checkout that used it, once one did. */
-  checkoutId: z.string().nullable(),
-  createdAt: DateTimeSchema,
-  expiresAt: DateTimeSchema,
-});
-export type QuoteRecord = z.infer<typeof QuoteRecordSchema>;
+export type QuoteRecord = Omit<StoredQuote, 'schemaVersion'> & { schemaVersion?: number };
+
+/** A stored checkout read back (records of earlier releases included). */
+export function readCheckoutRecord(json: string): CheckoutRecord {
+  return StoredCheckoutSchema.parse(JSON.parse(json));
+}
+
+/** A stored quote read back (records of earlier releases included). */
+export function readQuoteRecord(json: string): QuoteRecord {
+  return StoredQuoteSchema.parse(JSON.parse(json));
+}
+
+/** The JSON written for a record: this release's schema version stamped on it. */
+function written(record: CheckoutRecord | QuoteRecord): string {
+  return JSON.stringify({ ...record, schemaVersion: STORED_CHECKOUT_SCHEMA_VERSION });
+}
 
 /** A record and the version it was read at. */
 export interface Stored<T> {
@@ -123,14 +72,10 @@ export function createCheckoutRepository(store: Store, observer?: CheckoutObserv
     async getCheckout(id) {
       const stored = await store.get(STORE_KEYS.checkout(id));
       if (stored === null) return null;
-      return { record: CheckoutRecordSchema.parse(JSON.parse(stored.value)), version: stored.version };
+      return { record: readCheckoutRecord(stored.value), version: stored.version };
     },
     async insertCheckout(record) {
-      const ok = await store.insert(
-        STORE_KEYS.checkout(record.id),
-        JSON.stringify(record),
-        CHECKOUT_RETENTION_MS,
-      );
+      const ok = await store.insert(STORE_KEYS.checkout(record.id), written(record), CHECKOUT_RETENTION_MS);
       if (ok) await observe(null, record);
       return ok;
     },
@@ -139,7 +84,7 @@ export function createCheckoutRepository(store: Store, observer?: CheckoutObserv
       const ok = await store.compareAndSet(
         STORE_KEYS.checkout(next.id),
         current.version,
-        JSON.stringify(updated),
+        written(updated),
         CHECKOUT_RETENTION_MS,
       );
       if (!ok) return null;
@@ -149,10 +94,10 @@ export function createCheckoutRepository(store: Store, observer?: CheckoutObserv
     async getQuote(id) {
       const stored = await store.get(STORE_KEYS.quote(id));
       if (stored === null) return null;
-      return { record: QuoteRecordSchema.parse(JSON.parse(stored.value)), version: stored.version };
+      return { record: readQuoteRecord(stored.value), version: stored.version };
     },
-    insertQuote: (record, ttlMs) => store.insert(STORE_KEYS.quote(record.id), JSON.stringify(record), ttlMs),
+    insertQuote: (record, ttlMs) => store.insert(STORE_KEYS.quote(record.id), written(record), ttlMs),
     updateQuote: (current, next, ttlMs) =>
-      store.compareAndSet(STORE_KEYS.quote(next.id), current.version, JSON.stringify(next), ttlMs),
+      store.compareAndSet(STORE_KEYS.quote(next.id), current.version, written(next), ttlMs),
   };
 }
