@@ -3,7 +3,7 @@
  * The BFF's one error type. Thrown anywhere, turned into the contract's error envelope by the app's
  * single error handler; unknown errors become `internal` with the request id and no stack trace.
  */
-import type { ApiErrorCode } from '@esim-embed/shared';
+import { type ApiErrorCode, IDEMPOTENCY_KEY_HEADER } from '@esim-embed/shared';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 /** The HTTP status each code answers with, where it is not 400. Clients branch on the code, never on this. */
@@ -79,4 +79,20 @@ export class ApiError extends Error {
     this.status = options.status ?? statusForCode(code);
     this.retryAfterSeconds = options.retryAfterSeconds;
   }
+}
+
+/**
+ * `idempotency_conflict` as the contract words it: `params.field` names the `Idempotency-Key` header, `reason`
+ * says whether the same request is still running (`in_progress`, 409: repeat it later) or the key came with
+ * another request (`different_request`, 422: a new key is needed).
+ */
+export function idempotencyConflict(
+  reason: 'different_request' | 'in_progress',
+  retryAfterSeconds?: number,
+): ApiError {
+  return new ApiError('idempotency_conflict', {
+    status: reason === 'different_request' ? 422 : 409,
+    params: { field: IDEMPOTENCY_KEY_HEADER, reason },
+    retryAfterSeconds,
+  });
 }

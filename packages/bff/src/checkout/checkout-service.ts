@@ -21,7 +21,7 @@ import type {
 } from '@esim-embed/shared';
 import { ApiErrorCodeSchema } from '@esim-embed/shared';
 import { assertManagesEsim, type ManageClaims } from '../after-sale/manage-token';
-import { ApiError } from '../errors';
+import { ApiError, idempotencyConflict } from '../errors';
 import type { PartnerFunding } from '../funding/partner-funding';
 import type { Logger } from '../logger';
 import { enforceLimit } from '../security/rate-limit';
@@ -207,7 +207,7 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
         return moved.record;
       }
     }
-    throw new ApiError('idempotency_conflict', { status: 409, params: { reason: 'in_progress' } });
+    throw idempotencyConflict('in_progress');
   }
 
   /**
@@ -466,7 +466,7 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
 
     async partnerRead(widgets, id) {
       const { stored, widget } = await loadForPartner(widgets, id);
-      return toPartnerCheckout((await refresh(stored, widget)).record);
+      return toPartnerCheckout((await refresh(stored, widget, { afterSale: true })).record);
     },
 
     async partnerConfirm(widgets, id, body) {
@@ -493,7 +493,7 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
         logger.info('checkout confirmed', { checkoutId: id, widgetId: record.widgetId });
         return toPartnerCheckout((await place(id, widget)).record);
       }
-      throw new ApiError('idempotency_conflict', { status: 409, params: { reason: 'in_progress' } });
+      throw idempotencyConflict('in_progress');
     },
 
     async partnerCancel(widgets, id) {
