@@ -2,10 +2,11 @@
  * @module
  * The composition root: from a loaded config to a running BFF — one upstream client and one catalog
  * service per widget, the store, the session signer, the checkout service, the after-sale service (manage
- * tokens, my eSIM), the webhook queue with its sender, the background checkout watch, the reconciliation of
+ * tokens, my eSIM), the webhook queue with its sender, the background checkout and help-request watches, the reconciliation of
  * upstream orders with checkouts, and the app.
  */
 import type { Hono } from 'hono';
+import { type ActionRequestWatch, createActionRequestWatch } from './after-sale/action-request-watch';
 import { type AfterSaleService, createAfterSaleService } from './after-sale/after-sale-service';
 import { createManageTokens, type ManageTokens } from './after-sale/manage-token';
 import { createBffApp } from './app';
@@ -63,6 +64,8 @@ export interface Bff {
   webhookQueue: WebhookQueue;
   webhookSender: WebhookSender;
   checkoutWatch: CheckoutWatch;
+  /** The partner's help requests, followed until they end (action_request.updated webhooks). */
+  actionRequestWatch: ActionRequestWatch;
   orderReconciliation: OrderReconciliation;
   close(): Promise<void>;
 }
@@ -172,7 +175,19 @@ export function createBff(options: CreateBffOptions): Bff {
     ...options.webhooks,
   });
   const manageTokens = createManageTokens({ secrets: rootSecrets, store, now: options.now });
-  const afterSale = createAfterSaleService({ checkouts, manageTokens, logger: scopedLogger });
+  const actionRequestWatch = createActionRequestWatch({
+    store,
+    queue: webhookQueue,
+    widgets,
+    logger: scopedLogger,
+    intervalMs: config.checkoutWatchSeconds * 1000,
+  });
+  const afterSale = createAfterSaleService({
+    checkouts,
+    manageTokens,
+    actionRequests: actionRequestWatch,
+    logger: scopedLogger,
+  });
   const app = createBffApp({
     config,
     widgets,
@@ -193,6 +208,7 @@ export function createBff(options: CreateBffOptions): Bff {
   if (options.startWorkers !== false) {
     webhookSender.start();
     checkoutWatch.start(checkouts, widgets);
+    actionRequestWatch.start();
     orderReconciliation.start();
   }
   return {
@@ -207,10 +223,12 @@ export function createBff(options: CreateBffOptions): Bff {
     webhookQueue,
     webhookSender,
     checkoutWatch,
+    actionRequestWatch,
     orderReconciliation,
     async close() {
       webhookSender.close();
       checkoutWatch.close();
+      actionRequestWatch.close();
       orderReconciliation.close();
       checkouts.close();
       for (const widget of widgets.values()) widget.catalog.close();

@@ -1,9 +1,10 @@
 /**
  * @module
  * Help requests of the partner's server: a cancellation, refund or reissue of an eSIM it sold, created
- * upstream only when the eSIM's actions say that type is `available` (a browser never creates one), and
- * followed by id. One upstream request per partner `Idempotency-Key` (the upstream key and `externalRef`
- * are derived from it).
+ * upstream when the eSIM's actions say that type is `available` or goes through `manual_review` (how refunds
+ * and reissues normally go: access `api` or `assisted`); a browser never creates one. Read back by id, with
+ * the eSIM of a completed reissue's replacement order. One upstream request per partner `Idempotency-Key`
+ * (the upstream key and `externalRef` are derived from it).
  */
 import { createHash } from 'node:crypto';
 import type {
@@ -30,8 +31,20 @@ export const ACTION_TYPE_BY_REASON: Record<ActionReasonCode, ActionRequestType> 
   other: 'refund',
 };
 
+/** The prefix of the `externalRef` of every action request this BFF makes (and of a reissue's new order). */
+export const ACTION_REQUEST_REF_PREFIX = 'areq-';
+
+/** Availabilities under which a request can be made: at once, or through the service's review. */
+const REQUESTABLE = new Set(['available', 'manual_review']);
+/** Channels through which the request is made over the API (`assisted`: the service's staff then act on it). */
+const REQUESTABLE_ACCESS = new Set(['api', 'assisted']);
+
 /** The partner's view of an upstream action request. */
-export function toPartnerActionRequest(esimId: string, request: ActionRequest): PartnerActionRequest {
+export function toPartnerActionRequest(
+  esimId: string,
+  request: ActionRequest,
+  replacementEsimId: string | null = null,
+): PartnerActionRequest {
   return {
     id: request.id,
     esimId,
@@ -40,6 +53,7 @@ export function toPartnerActionRequest(esimId: string, request: ActionRequest): 
     reason: { code: request.reason.code, detail: request.reason.detail },
     resolution: request.resolution,
     replacementOrderId: request.replacementOrder?.id ?? null,
+    replacementEsimId,
     createdAt: request.createdAt,
     updatedAt: request.updatedAt,
     completedAt: request.completedAt,
@@ -48,7 +62,7 @@ export function toPartnerActionRequest(esimId: string, request: ActionRequest): 
 
 const digest = (value: string) => createHash('sha256').update(value).digest('base64url').slice(0, 40);
 
-/** Create an action request for `esimId` if its actions say the reason's type is `available`. */
+/** Create an action request for `esimId` if its actions say the reason's type can be requested now. */
 export async function createActionRequest(
   widget: WidgetRuntime,
   esimId: string,
@@ -59,12 +73,22 @@ export async function createActionRequest(
   const esim = await readEsim(widget, esimId);
   const actions = await widget.upstream.getEsimActions(esim.actionsUrl);
   const action = actions.actions.find((candidate) => candidate.type === type);
-  if (action?.availability !== 'available') {
+  if (
+    action === undefined ||
+    !REQUESTABLE.has(action.availability) ||
+    !REQUESTABLE_ACCESS.has(action.access)
+  ) {
     throw new ApiError('action_not_available', {
-      params: { action: type, esimId, availability: action?.availability ?? 'unknown' },
+      params: {
+        action: type,
+        esimId,
+        availability: action?.availability ?? 'unknown',
+        access: action?.access ?? 'none',
+        reasonCode: action?.reasonCode ?? 'not_listed',
+      },
     });
   }
-  const ref = `areq-${widget.config.id}-${digest(`${esimId}:${idempotencyKey}`)}`;
+  const ref = `${ACTION_REQUEST_REF_PREFIX}${widget.config.id}-${digest(`${esimId}:${idempotencyKey}`)}`;
   const request = await widget.upstream.createActionRequest(
     esimId,
     {
@@ -77,15 +101,31 @@ export async function createActionRequest(
   return toPartnerActionRequest(esimId, request);
 }
 
+/** Read one action request of `widget`'s account; `esimId` when known (else from its order). */
+export async function fetchActionRequest(
+  widget: WidgetRuntime,
+  requestId: string,
+  esimId?: string,
+): Promise<PartnerActionRequest> {
+  const request = await widget.upstream.getActionRequest(requestId);
+  const replacement = request.replacementOrder;
+  const replacementEsimId =
+    replacement === null ? null : ((await widget.upstream.getOrder(replacement.id)).esim?.id ?? null);
+  return toPartnerActionRequest(
+    esimId ?? (await esimIdOfOrder(widget, request.order.id)),
+    request,
+    replacementEsimId,
+  );
+}
+
 /** Read an action request through the first of `widgets` whose upstream account knows it. */
-export async function readActionRequest(
+export async function findActionRequest(
   widgets: Iterable<WidgetRuntime>,
   requestId: string,
-): Promise<PartnerActionRequest> {
+): Promise<{ widget: WidgetRuntime; request: PartnerActionRequest }> {
   for (const widget of widgets) {
     try {
-      const request = await widget.upstream.getActionRequest(requestId);
-      return toPartnerActionRequest(await esimIdOfOrder(widget, request.order.id), request);
+      return { widget, request: await fetchActionRequest(widget, requestId) };
     } catch (error) {
       if (error instanceof ApiError && error.code === 'action_request_not_found') continue;
       throw error;

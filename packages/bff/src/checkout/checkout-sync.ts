@@ -25,8 +25,15 @@ export interface CheckoutSyncOptions {
 export interface CheckoutSync {
   /** Place the checkout's order now if it is `placing` and nobody else is at it (see `order-placement.ts`). */
   place(id: string, widget: WidgetRuntime): Promise<Stored<CheckoutRecord>>;
-  /** The checkout brought up to date: expired, placed, or its order's status read again once the cache is stale. */
-  refresh(stored: Stored<CheckoutRecord>, widget: WidgetRuntime): Promise<Stored<CheckoutRecord>>;
+  /**
+   * The checkout brought up to date: expired, placed, or its order's status read again once the cache is stale.
+   * `afterSale`: a `ready` checkout's order is read again too (the partner's reads: a refund moves it on).
+   */
+  refresh(
+    stored: Stored<CheckoutRecord>,
+    widget: WidgetRuntime,
+    options?: { afterSale?: boolean },
+  ): Promise<Stored<CheckoutRecord>>;
   /** Stops the background retries. */
   close(): void;
 }
@@ -71,6 +78,7 @@ export function createCheckoutSync(options: CheckoutSyncOptions): CheckoutSync {
   async function refresh(
     stored: Stored<CheckoutRecord>,
     widget: WidgetRuntime,
+    refreshOptions: { afterSale?: boolean } = {},
   ): Promise<Stored<CheckoutRecord>> {
     const id = stored.record.id;
     const running = refreshing.get(id);
@@ -82,7 +90,9 @@ export function createCheckoutSync(options: CheckoutSyncOptions): CheckoutSync {
         return (await repository.updateCheckout(stored, { ...record, status: 'expired' })) ?? stored;
       }
       if (record.status === 'placing' && record.order === null) return await place(id, widget);
-      const terminal = (CHECKOUT_TERMINAL_STATUSES as readonly string[]).includes(record.status);
+      const terminal =
+        (CHECKOUT_TERMINAL_STATUSES as readonly string[]).includes(record.status) &&
+        !(refreshOptions.afterSale === true && record.status === 'ready');
       if (
         record.order === null ||
         terminal ||

@@ -6,8 +6,8 @@
  * (changed by compare-and-set), so any instance may pick up where another stopped.
  */
 import { CHECKOUT_TERMINAL_STATUSES } from '@esim-embed/shared';
-import { z } from 'zod';
 import type { Logger } from '../logger';
+import { editIdList, readIdList } from '../store/id-list';
 import { STORE_KEYS, type Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { CHECKOUT_RETENTION_MS, type CheckoutRecord } from './checkout-record';
@@ -41,26 +41,8 @@ export function createCheckoutWatch(options: CheckoutWatchOptions): CheckoutWatc
   let timer: NodeJS.Timeout | undefined;
   let sweeping = false;
 
-  async function change(edit: (ids: string[]) => string[]): Promise<void> {
-    for (let round = 0; round < 50; round += 1) {
-      const stored = await store.get(key);
-      const ids = stored === null ? [] : z.array(z.string()).parse(JSON.parse(stored.value));
-      const next = edit(ids);
-      if (stored !== null && next.length === ids.length && next.every((id, i) => id === ids[i])) return;
-      const value = JSON.stringify(next);
-      const ok =
-        stored === null
-          ? await store.insert(key, value, CHECKOUT_RETENTION_MS)
-          : await store.compareAndSet(key, stored.version, value, CHECKOUT_RETENTION_MS);
-      if (ok) return;
-    }
-    throw new Error('the checkout watch list kept changing: could not update it');
-  }
-
-  async function watched(): Promise<string[]> {
-    const stored = await store.get(key);
-    return stored === null ? [] : z.array(z.string()).parse(JSON.parse(stored.value));
-  }
+  const change = (edit: (ids: string[]) => string[]) => editIdList(store, key, edit, CHECKOUT_RETENTION_MS);
+  const watched = () => readIdList(store, key);
 
   const watch: CheckoutWatch = {
     async track(record) {

@@ -141,8 +141,12 @@ export function createOrderPlacement(options: OrderPlacementOptions): OrderPlace
       quoteId: record.upstreamQuoteId,
       externalRef: record.id,
       deliveryMode: target.deliveryMode,
+      // The checkout id as the recipient's reference: a `platform` email (and the upstream's records) can be
+      // traced back to the checkout without the traveller's address.
       recipient:
-        record.email === null ? { locale: record.locale } : { email: record.email, locale: record.locale },
+        record.email === null
+          ? { reference: record.id, locale: record.locale }
+          : { email: record.email, reference: record.id, locale: record.locale },
     };
     try {
       // A previous attempt may have reached the upstream before it timed out or its worker died.

@@ -8,8 +8,10 @@
  * that account. Where to resume reading is kept per account in the store, so a busy account is read through in
  * bounded pages over several passes, and every instance may run the same pass without doing anything twice.
  */
+
 import type { Order, OrderUnmatchedWebhookEvent } from '@esim-embed/shared';
 import { z } from 'zod';
+import { ACTION_REQUEST_REF_PREFIX } from '../after-sale/action-requests';
 import type { Logger } from '../logger';
 import { STORE_KEYS, type Store } from '../store/store';
 import type { UpstreamClient } from '../upstream/upstream-client';
@@ -202,6 +204,8 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
         if (!(createdMs >= sinceMs)) continue;
         newestMs = Math.max(newestMs, createdMs);
         pass.read += 1;
+        // A reissue's replacement order is named by the help request this BFF made, not by a checkout.
+        if (order.externalRef.startsWith(ACTION_REQUEST_REF_PREFIX)) continue;
         const outcome = await adopt(account, order);
         if (outcome === 'adopted') pass.adopted += 1;
         if (outcome === 'orphan' && (await report(account, order))) pass.reported += 1;

@@ -5,6 +5,11 @@
  */
 import type { CheckoutStatus, Order, OrderStatus } from '@esim-embed/shared';
 
+/**
+ * `draft` and `awaiting_payment` are the upstream's own steps before it provisions (the traveller already
+ * paid the partner): the checkout keeps polling. A refund only asked for leaves the eSIM usable (`ready`);
+ * a refunded order ends the checkout (`cancelled`).
+ */
 const STATUS_BY_ORDER_STATUS: Record<OrderStatus, CheckoutStatus> = {
   draft: 'provisioning',
   awaiting_payment: 'provisioning',
@@ -14,7 +19,7 @@ const STATUS_BY_ORDER_STATUS: Record<OrderStatus, CheckoutStatus> = {
   completed: 'ready',
   expired_unpaid: 'failed',
   provisioning_failed: 'failed',
-  refund_requested: 'cancelled',
+  refund_requested: 'ready',
   refunded: 'cancelled',
 };
 

@@ -3,7 +3,7 @@
  * The partner server's API: `GET /v1/partner/account` (its balance, what open checkouts hold, its limits),
  * `GET /v1/partner/checkouts/{id}`, `POST …/confirm` (the partner took the
  * payment: place the order) and `POST …/cancel`; after the sale, the manage link of an eSIM it sold (and the
- * revocation of one link of its own widgets, or of every link of the eSIM), the eSIM's view, and help requests (cancellation, refund, reissue) with their status. Authenticated by the widget's partner secret in
+ * revocation of one link of its own widgets, or of every link of the eSIM), the eSIM's view, help requests (cancellation, refund, reissue) with their status, and delivery links (create, revoke). Authenticated by the widget's partner secret in
  * `X-Partner-Secret`, compared in constant time; never callable from a browser (no CORS).
  */
 import { createHash } from 'node:crypto';
@@ -12,11 +12,11 @@ import {
   ConfirmCheckoutRequestSchema,
   CreateActionRequestSchema,
   CreateManageLinkRequestSchema,
+  CreatePartnerDeliveryLinkRequestSchema,
   IDEMPOTENCY_KEY_HEADER,
   PARTNER_SECRET_HEADER,
 } from '@esim-embed/shared';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
-import { createActionRequest, readActionRequest } from '../after-sale/action-requests';
 import type { AfterSaleService } from '../after-sale/after-sale-service';
 import { readEsim } from '../after-sale/esim-view';
 import type { ManageTokens } from '../after-sale/manage-token';
@@ -179,23 +179,25 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
     return answerJson(c, { data: view, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
   });
 
+  // Creates take the partner's own keys, scoped to its secret (never stored as such, only its digest).
+  const partnerIdempotency = idempotency({
+    store: options.store,
+    ttlMs: options.idempotencyTtlMs,
+    scope: (c) =>
+      `partner:${createHash('sha256')
+        .update(c.req.header(PARTNER_SECRET_HEADER) ?? '')
+        .digest('base64url')}`,
+    logger: options.logger,
+  });
+
   app.post(
     '/v1/partner/esims/:esimId/action-requests',
-    idempotency({
-      store: options.store,
-      ttlMs: options.idempotencyTtlMs,
-      // Keys are the partner's own: scoped to its secret (never stored as such, only its digest).
-      scope: (c) =>
-        `partner:${createHash('sha256')
-          .update(c.req.header(PARTNER_SECRET_HEADER) ?? '')
-          .digest('base64url')}`,
-      logger: options.logger,
-    }),
+    partnerIdempotency,
     async function createPartnerActionRequest(c) {
       const id = esimId(c);
       const body = await readJsonBody(c, CreateActionRequestSchema);
       const widget = await widgetOfEsim(c.get('partnerWidgets'), id);
-      const request = await createActionRequest(
+      const request = await options.afterSale.requestAction(
         widget,
         id,
         body,
@@ -208,8 +210,34 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
   app.get('/v1/partner/action-requests/:id', async function readPartnerActionRequest(c) {
     const id = c.req.param('id');
     if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw new ApiError('action_request_not_found');
-    const request = await readActionRequest(c.get('partnerWidgets').values(), id);
+    const request = await options.afterSale.readActionRequest(c.get('partnerWidgets'), id);
     return answerJson(c, { data: request, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+  });
+
+  app.post(
+    '/v1/partner/esims/:esimId/delivery-links',
+    partnerIdempotency,
+    async function createPartnerDeliveryLink(c) {
+      const id = esimId(c);
+      const body = await readJsonBody(c, CreatePartnerDeliveryLinkRequestSchema);
+      const widget = await widgetOfEsim(c.get('partnerWidgets'), id);
+      const link = await options.afterSale.createDeliveryLink(
+        widget,
+        id,
+        body,
+        c.req.header(IDEMPOTENCY_KEY_HEADER) as string,
+      );
+      // The answer carries the link's secret url (on a replay too): never cached.
+      return answerJson(c, { data: link, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
+    },
+  );
+
+  app.post('/v1/partner/delivery-links/:id/revoke', async function revokePartnerDeliveryLink(c) {
+    const id = c.req.param('id');
+    if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw new ApiError('delivery_link_invalid');
+    await readJsonBody(c, ConfirmCheckoutRequestSchema.pick({}));
+    const revoked = await options.afterSale.revokeDeliveryLink(c.get('partnerWidgets'), id);
+    return answerJson(c, { data: revoked, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
   });
 
   return app;

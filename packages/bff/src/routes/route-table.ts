@@ -12,6 +12,7 @@ import {
   CreateDeliveryLinkRequestSchema,
   CreatedCheckoutResponseSchema,
   CreateManageLinkRequestSchema,
+  CreatePartnerDeliveryLinkRequestSchema,
   CreateQuoteRequestSchema,
   CreateSessionRequestSchema,
   DestinationsQuerySchema,
@@ -24,8 +25,10 @@ import {
   PartnerAccountResponseSchema,
   PartnerActionRequestResponseSchema,
   PartnerCheckoutResponseSchema,
+  PartnerDeliveryLinkResponseSchema,
   PlansResponseSchema,
   QuoteResponseSchema,
+  RevokedDeliveryLinkResponseSchema,
   RevokedManageLinkResponseSchema,
   RevokedManageLinksResponseSchema,
   SessionResponseSchema,
@@ -140,7 +143,8 @@ export const ROUTES: readonly RouteSpec[] = [
   {
     method: 'POST',
     path: '/v1/checkouts/{id}/manage-link',
-    summary: 'The manage link of a ready checkout’s eSIM (the same one on every call): the way back to “my eSIM”.',
+    summary:
+      'The manage link of a ready checkout’s eSIM (the same one on every call): the way back to “my eSIM”.',
     auth: 'session+secret',
     status: 201,
     response: ManageLinkResponseSchema,
@@ -199,7 +203,8 @@ export const ROUTES: readonly RouteSpec[] = [
   {
     method: 'POST',
     path: '/v1/partner/esims/{esimId}/manage-links',
-    summary: 'The manage link of an eSIM the partner sold, in one of its widgets (the same one while it is live).',
+    summary:
+      'The manage link of an eSIM the partner sold, in one of its widgets (the same one while it is live).',
     auth: 'partner',
     body: CreateManageLinkRequestSchema,
     status: 201,
@@ -216,7 +221,8 @@ export const ROUTES: readonly RouteSpec[] = [
   {
     method: 'POST',
     path: '/v1/partner/esims/{esimId}/manage-links/revoke-all',
-    summary: 'Revoke every manage link of an eSIM the partner sold, in every widget; a later mint makes a new one.',
+    summary:
+      'Revoke every manage link of an eSIM the partner sold, in every widget; a later mint makes a new one.',
     auth: 'partner',
     status: 200,
     response: RevokedManageLinksResponseSchema,
@@ -233,7 +239,7 @@ export const ROUTES: readonly RouteSpec[] = [
     method: 'POST',
     path: '/v1/partner/esims/{esimId}/action-requests',
     summary:
-      'A help request (cancellation, refund or reissue by reason), only when the eSIM’s actions allow it.',
+      'A help request (cancellation, refund or reissue by reason) when the eSIM’s actions allow it at once or through review (manual_review); followed, and reported by action_request.updated webhooks.',
     auth: 'partner',
     idempotent: true,
     body: CreateActionRequestSchema,
@@ -243,10 +249,30 @@ export const ROUTES: readonly RouteSpec[] = [
   {
     method: 'GET',
     path: '/v1/partner/action-requests/{id}',
-    summary: 'A help request’s status: requested, in_review, completed or rejected.',
+    summary:
+      'A help request’s status: requested, in_review, completed or rejected (a completed reissue names the replacement eSIM).',
     auth: 'partner',
     status: 200,
     response: PartnerActionRequestResponseSchema,
+  },
+  {
+    method: 'POST',
+    path: '/v1/partner/esims/{esimId}/delivery-links',
+    summary:
+      'A delivery link (hosted installation page, view-limited) for an eSIM the partner sold; its url is a secret to send to the traveller.',
+    auth: 'partner',
+    idempotent: true,
+    body: CreatePartnerDeliveryLinkRequestSchema,
+    status: 201,
+    response: PartnerDeliveryLinkResponseSchema,
+  },
+  {
+    method: 'POST',
+    path: '/v1/partner/delivery-links/{id}/revoke',
+    summary: 'Revoke a delivery link: it stops opening at once (again: the first revocation).',
+    auth: 'partner',
+    status: 200,
+    response: RevokedDeliveryLinkResponseSchema,
   },
   { method: 'GET', path: '/healthz', summary: 'The process is up.', auth: 'public', status: 200 },
   {

@@ -80,4 +80,10 @@ export const STORE_KEYS = {
   fundingLedger: (account: string) => `funding-ledger:${account}`,
   /** Set while one widget's spendable balance is below its `account.balance_low` threshold. */
   balanceLow: (widgetId: string) => `balance-low:${widgetId}`,
+  /** A help request the partner made through this BFF: its widget, eSIM and last status seen. */
+  actionRequest: (id: string) => `action-request:${id}`,
+  /** The ids of the help requests not yet completed or rejected (one JSON list, changed by compare-and-set). */
+  actionRequestWatch: () => 'action-request-watch',
+  /** The eSIM that replaced one of a widget's eSIMs (a completed reissue). */
+  esimReplacement: (widgetId: string, esimId: string) => `esim-replacement:${widgetId}:${esimId}`,
 } as const;

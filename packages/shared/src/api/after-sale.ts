@@ -29,9 +29,13 @@
  *   eSIM issued until now stops working; a later mint makes a new link.
  * - `GET /v1/partner/esims/{esimId}` → {@link EsimView} (what the traveller sees; no installation data).
  * - `POST /v1/partner/esims/{esimId}/action-requests {reasonCode, reasonDetail?}` (+ `Idempotency-Key`)
- *   → {@link PartnerActionRequest}; only when the eSIM's actions say the matching type is `available`
- *   (`action_not_available` otherwise). The reason decides the type (cancellation / refund / reissue).
+ *   → {@link PartnerActionRequest}; when the eSIM's actions say the matching type is `available` or goes
+ *   through `manual_review` (access `api` or `assisted`); `action_not_available` otherwise. The reason decides
+ *   the type (cancellation / refund / reissue). The BFF follows it and sends `action_request.updated`.
  * - `GET /v1/partner/action-requests/{id}` → {@link PartnerActionRequest}, to follow its status.
+ * - `POST /v1/partner/esims/{esimId}/delivery-links {maxViews?, expiresInMinutes?}` (+ `Idempotency-Key`)
+ *   → {@link PartnerDeliveryLink} (its secret `url` to send to the traveller);
+ *   `POST /v1/partner/delivery-links/{id}/revoke` → {@link RevokedDeliveryLink}.
  *
  * Errors: a tampered, expired, revoked or foreign manage token → `widget_session_invalid`;
  * an unknown eSIM → `esim_not_found`; a top-up the eSIM cannot take → `action_not_available`.
@@ -181,9 +185,42 @@ export const PartnerActionRequestSchema = z.strictObject({
   resolution: z.strictObject({ code: z.string(), note: z.string().nullable() }).nullable(),
   /** For a reissue: the order of the new eSIM. */
   replacementOrderId: z.string().nullable(),
+  /** For a completed reissue: the new eSIM (its traveller's manage links open it from then on). */
+  replacementEsimId: z.string().nullable(),
   createdAt: DateTimeSchema,
   updatedAt: DateTimeSchema,
   completedAt: DateTimeSchema.nullable(),
 });
 export type PartnerActionRequest = z.infer<typeof PartnerActionRequestSchema>;
 export const PartnerActionRequestResponseSchema = apiEnvelope(PartnerActionRequestSchema);
+
+/** `POST /v1/partner/esims/{esimId}/delivery-links`: the contract's limits and defaults. */
+export const CreatePartnerDeliveryLinkRequestSchema = z.strictObject({
+  maxViews: z.int().min(1).max(5).default(1),
+  expiresInMinutes: z.int().min(5).max(1440).default(60),
+});
+export type CreatePartnerDeliveryLinkRequest = z.input<typeof CreatePartnerDeliveryLinkRequestSchema>;
+
+/** A delivery link created by the partner's server for an eSIM it sold. `url` is a secret: send it, never log it. */
+export const PartnerDeliveryLinkSchema = z.strictObject({
+  id: z.string().min(1),
+  esimId: z.string().min(1),
+  orderId: z.string().min(1),
+  url: z.url(),
+  maxViews: z.int().min(1).max(5),
+  viewCount: z.int().min(0),
+  expiresAt: DateTimeSchema,
+  revokedAt: DateTimeSchema.nullable(),
+  createdAt: DateTimeSchema,
+});
+export type PartnerDeliveryLink = z.infer<typeof PartnerDeliveryLinkSchema>;
+export const PartnerDeliveryLinkResponseSchema = apiEnvelope(PartnerDeliveryLinkSchema);
+
+/** A revoked delivery link: it stops opening at once. */
+export const RevokedDeliveryLinkSchema = z.strictObject({
+  id: z.string().min(1),
+  status: z.literal('revoked'),
+  revokedAt: DateTimeSchema,
+});
+export type RevokedDeliveryLink = z.infer<typeof RevokedDeliveryLinkSchema>;
+export const RevokedDeliveryLinkResponseSchema = apiEnvelope(RevokedDeliveryLinkSchema);

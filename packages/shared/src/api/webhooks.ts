@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { DateTimeSchema, EnvironmentSchema, NonNegativeMoneySchema } from '../partner/common';
+import { PartnerActionRequestSchema } from './after-sale';
 import { PartnerCheckoutSchema } from './checkout';
 import { PartnerAccountSchema } from './partner-account';
 import { WidgetIdSchema } from './session';
@@ -43,6 +44,8 @@ export const WebhookEventTypeSchema = z.enum([
   'account.balance_low',
   /** An upstream order carries an `externalRef` that is no checkout of this BFF (reconciliation found it). */
   'order.unmatched',
+  /** A help request (cancellation, refund, reissue) the partner made changed status. */
+  'action_request.updated',
 ]);
 export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;
 
@@ -90,10 +93,19 @@ export const OrderUnmatchedWebhookEventSchema = z.strictObject({
 });
 export type OrderUnmatchedWebhookEvent = z.infer<typeof OrderUnmatchedWebhookEventSchema>;
 
+/** A help request changed status (one event per status: `requested`, `in_review`, `completed`, `rejected`). */
+export const ActionRequestWebhookEventSchema = z.strictObject({
+  ...eventFields,
+  type: z.literal('action_request.updated'),
+  data: z.strictObject({ actionRequest: PartnerActionRequestSchema }),
+});
+export type ActionRequestWebhookEvent = z.infer<typeof ActionRequestWebhookEventSchema>;
+
 /** One event, as the request body of a delivery; `type` tells which `data` it carries. */
 export const WebhookEventSchema = z.discriminatedUnion('type', [
   CheckoutWebhookEventSchema,
   BalanceLowWebhookEventSchema,
   OrderUnmatchedWebhookEventSchema,
+  ActionRequestWebhookEventSchema,
 ]);
 export type WebhookEvent = z.infer<typeof WebhookEventSchema>;

@@ -1,0 +1,209 @@
+/**
+ * @module
+ * The help requests the partner made through this BFF, followed until they end: each one's widget, eSIM and
+ * last status are kept in the store; those not yet `completed` or `rejected` are read again in the background
+ * (and whenever the partner reads one), and every status change is sent as a signed `action_request.updated`
+ * webhook. A completed reissue's new eSIM is remembered so that the traveller's "my eSIM" opens it.
+ */
+import type { ActionRequestWebhookEvent, PartnerActionRequest } from '@esim-embed/shared';
+import { z } from 'zod';
+import { ApiError } from '../errors';
+import type { Logger } from '../logger';
+import { editIdList, readIdList } from '../store/id-list';
+import { STORE_KEYS, type Store } from '../store/store';
+import { eventId, queueWebhookEvent } from '../webhooks/webhook-events';
+import type { WebhookQueue } from '../webhooks/webhook-queue';
+import type { WidgetRuntime } from '../widgets/widget-runtime';
+import { fetchActionRequest } from './action-requests';
+
+/** How long a help request's record (and a replacement) is kept after its last change. */
+const RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
+/** How many reissues in a row "my eSIM" follows (a chain longer than this is not expected). */
+const MAX_REPLACEMENTS = 5;
+
+/** A help request as stored: read with its own lenient schema (fields added later default). */
+const StoredActionRequestSchema = z.object({
+  schemaVersion: z.int().default(1),
+  id: z.string(),
+  widgetId: z.string(),
+  esimId: z.string(),
+  status: z.string(),
+  updatedAt: z.string(),
+});
+type StoredActionRequest = z.output<typeof StoredActionRequestSchema>;
+
+const terminal = (status: string) => status === 'completed' || status === 'rejected';
+
+export interface ActionRequestWatchOptions {
+  store: Store;
+  queue: WebhookQueue;
+  widgets: ReadonlyMap<string, WidgetRuntime>;
+  logger: Logger;
+  /** How often the open requests are read. */
+  intervalMs: number;
+  now?: () => number;
+}
+
+/** Follows the partner's help requests. */
+export interface ActionRequestWatch {
+  /** Record what was read of a request: a new status is stored and its webhook queued. Answers it as is. */
+  observe(widget: WidgetRuntime, request: PartnerActionRequest): Promise<PartnerActionRequest>;
+  /** The widget and eSIM of a request this BFF made, or null. */
+  known(id: string): Promise<{ widgetId: string; esimId: string } | null>;
+  /** The eSIM a traveller's eSIM was replaced by (after every completed reissue), or the eSIM itself. */
+  currentEsim(widgetId: string, esimId: string): Promise<string>;
+  /** Read every open request once (the loop calls this; tests may too). */
+  sweep(): Promise<void>;
+  start(): void;
+  close(): void;
+}
+
+/** The {@link ActionRequestWatch}. */
+export function createActionRequestWatch(options: ActionRequestWatchOptions): ActionRequestWatch {
+  const { store, queue, widgets, logger } = options;
+  const now = options.now ?? Date.now;
+  const listKey = STORE_KEYS.actionRequestWatch();
+  let timer: NodeJS.Timeout | undefined;
+  let sweeping = false;
+
+  async function stored(id: string) {
+    const found = await store.get(STORE_KEYS.actionRequest(id));
+    return found === null
+      ? null
+      : { record: StoredActionRequestSchema.parse(JSON.parse(found.value)), version: found.version };
+  }
+
+  async function queueEvent(widget: WidgetRuntime, request: PartnerActionRequest): Promise<void> {
+    if (widget.config.webhookUrl === undefined || widget.webhookSecret === undefined) return;
+    const time = now();
+    const event: ActionRequestWebhookEvent = {
+      // One event per status of one request: queued twice (two instances, a retried write) it is still one.
+      id: eventId(`${request.id}:${request.status}`, 'action_request.updated'),
+      type: 'action_request.updated',
+      createdAt: new Date(time).toISOString(),
+      widgetId: widget.config.id,
+      environment: widget.config.environment,
+      data: { actionRequest: request },
+    };
+    if (await queueWebhookEvent(queue, event, time)) {
+      logger.info('webhook event queued', {
+        eventId: event.id,
+        type: event.type,
+        widgetId: widget.config.id,
+        actionRequestId: request.id,
+        status: request.status,
+      });
+    }
+  }
+
+  async function rememberReplacement(widget: WidgetRuntime, request: PartnerActionRequest) {
+    if (request.type !== 'reissue' || request.status !== 'completed' || request.replacementEsimId === null)
+      return;
+    const key = STORE_KEYS.esimReplacement(widget.config.id, request.esimId);
+    if (await store.insert(key, request.replacementEsimId, RETENTION_MS)) {
+      logger.info('eSIM replaced by a reissue', {
+        widgetId: widget.config.id,
+        esimId: request.esimId,
+        replacementEsimId: request.replacementEsimId,
+        actionRequestId: request.id,
+      });
+    }
+  }
+
+  const watch: ActionRequestWatch = {
+    async observe(widget, request) {
+      for (let round = 0; round < 5; round += 1) {
+        const current = await stored(request.id);
+        const before = current?.record.status;
+        if (before === request.status) break;
+        const record: StoredActionRequest = {
+          schemaVersion: 1,
+          id: request.id,
+          widgetId: widget.config.id,
+          esimId: request.esimId,
+          status: request.status,
+          updatedAt: request.updatedAt,
+        };
+        const value = JSON.stringify(record);
+        const key = STORE_KEYS.actionRequest(request.id);
+        const written =
+          current === null
+            ? await store.insert(key, value, RETENTION_MS)
+            : await store.compareAndSet(key, current.version, value, RETENTION_MS);
+        if (!written) continue;
+        // Queued before the request leaves the list: a lost queueing is made good by the next sweep.
+        await rememberReplacement(widget, request);
+        await queueEvent(widget, request);
+        await editIdList(
+          store,
+          listKey,
+          (ids) =>
+            terminal(request.status)
+              ? ids.filter((id) => id !== request.id)
+              : ids.includes(request.id)
+                ? ids
+                : [...ids, request.id],
+          RETENTION_MS,
+        );
+        break;
+      }
+      return request;
+    },
+    async known(id) {
+      const found = await stored(id);
+      return found === null ? null : { widgetId: found.record.widgetId, esimId: found.record.esimId };
+    },
+    async currentEsim(widgetId, esimId) {
+      let current = esimId;
+      for (let hop = 0; hop < MAX_REPLACEMENTS; hop += 1) {
+        const next = await store.get(STORE_KEYS.esimReplacement(widgetId, current));
+        if (next === null) break;
+        current = next.value;
+      }
+      return current;
+    },
+    async sweep() {
+      for (const id of await readIdList(store, listKey)) {
+        try {
+          const found = await stored(id);
+          const widget = found === null ? undefined : widgets.get(found.record.widgetId);
+          if (found === null || widget === undefined) {
+            await editIdList(
+              store,
+              listKey,
+              (ids) => ids.filter((candidate) => candidate !== id),
+              RETENTION_MS,
+            );
+            continue;
+          }
+          await watch.observe(widget, await fetchActionRequest(widget, id, found.record.esimId));
+        } catch (error) {
+          logger.warn('a watched help request could not be read', {
+            actionRequestId: id,
+            code: error instanceof ApiError ? error.code : 'internal',
+          });
+        }
+      }
+    },
+    start() {
+      if (timer !== undefined) return;
+      timer = setInterval(async function sweepOpenHelpRequests() {
+        if (sweeping) return;
+        sweeping = true;
+        try {
+          await watch.sweep();
+        } catch (error) {
+          logger.warn('the help-request watch failed', { cause: String(error) });
+        } finally {
+          sweeping = false;
+        }
+      }, options.intervalMs);
+      timer.unref();
+    },
+    close() {
+      clearInterval(timer);
+      timer = undefined;
+    },
+  };
+  return watch;
+}

@@ -1,0 +1,278 @@
+/**
+ * Refunds, reissues and delivery links from the partner's server, over HTTP against the real sandbox: a
+ * reissue (`installation_failed`, the documented example) and a refund are accepted under `manual_review` /
+ * `assisted`, followed by the BFF while nobody reads them, reported by signed `action_request.updated`
+ * webhooks on each status, and resolved through the sandbox's control API; a completed reissue's replacement
+ * eSIM is what the traveller's "my eSIM" opens. The partner creates and revokes delivery links of an eSIM.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  type ActionRequestWebhookEvent,
+  EsimViewResponseSchema,
+  PARTNER_SECRET_HEADER,
+  PartnerActionRequestResponseSchema,
+  PartnerCheckoutResponseSchema,
+  PartnerDeliveryLinkResponseSchema,
+  RevokedDeliveryLinkResponseSchema,
+  WEBHOOK_SIGNATURE_HEADER,
+  WebhookEventSchema,
+} from '@esim-embed/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buyEsim, myEsim } from '../testing/after-sale-flow';
+import {
+  call,
+  eventually,
+  newKey,
+  openWidget,
+  PARTNER_SECRET,
+  type Stack,
+  startStack,
+  testConfig,
+  type WidgetPage,
+} from '../testing/stack';
+import { startReceiver, verifyEsimWebhook, type WebhookReceiver } from '../testing/webhook-receiver';
+
+const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
+
+let receiver: WebhookReceiver;
+let stack: Stack;
+let page: WidgetPage;
+beforeAll(async () => {
+  receiver = await startReceiver(0);
+  stack = await startStack({
+    config: (sandboxUrl) => {
+      const base = testConfig(sandboxUrl, { checkoutWatchSeconds: 1 });
+      return {
+        ...base,
+        widgets: base.widgets.map((widget) => ({
+          ...widget,
+          webhookUrl: receiver.url,
+          webhookSecretEnv: 'TEST_WEBHOOK_SECRET',
+        })),
+      };
+    },
+    env: { TEST_WEBHOOK_SECRET: WEBHOOK_SECRET },
+    bffOptions: { webhooks: { intervalMs: 25 } },
+  });
+  page = await openWidget(stack.server.url, 'shop');
+});
+afterAll(async () => {
+  await stack?.close();
+  await receiver?.close();
+});
+
+const partner = (
+  path: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+) =>
+  call(stack.server.url, path, {
+    ...init,
+    headers: { [PARTNER_SECRET_HEADER]: PARTNER_SECRET, ...init.headers },
+  });
+
+/** The `action_request.updated` events of one request the receiver got, verified, in arrival order. */
+function helpEvents(actionRequestId: string): ActionRequestWebhookEvent[] {
+  return receiver.received
+    .filter((request) => request.answered === 200)
+    .map((request) => {
+      const signature = request.headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()] as string;
+      expect(verifyEsimWebhook(WEBHOOK_SECRET, signature, request.body)).toBe(true);
+      return WebhookEventSchema.parse(JSON.parse(request.body));
+    })
+    .filter(
+      (event): event is ActionRequestWebhookEvent =>
+        event.type === 'action_request.updated' && event.data.actionRequest.id === actionRequestId,
+    );
+}
+
+const statusesOf = (id: string) => helpEvents(id).map((event) => event.data.actionRequest.status);
+
+async function ask(esimId: string, reasonCode: string, reasonDetail?: string) {
+  const answer = await partner(`/v1/partner/esims/${esimId}/action-requests`, {
+    method: 'POST',
+    headers: { 'Idempotency-Key': newKey() },
+    body: { reasonCode, ...(reasonDetail === undefined ? {} : { reasonDetail }) },
+  });
+  expect(answer.status, answer.text).toBe(201);
+  return PartnerActionRequestResponseSchema.parse(answer.body).data;
+}
+
+describe('refunds and reissues through review', () => {
+  it('the documented installation_failed example: a reissue whose replacement eSIM reaches my eSIM', async () => {
+    const bought = await buyEsim(await openWidget(stack.server.url, 'shop'));
+    const view = EsimViewResponseSchema.parse((await myEsim(page, bought.manageToken)).body).data;
+    expect(view.actions.find((action) => action.type === 'reissue')?.availability).toBe('manual_review');
+    const request = await ask(
+      bought.esimId,
+      'installation_failed',
+      'QR code refused on iPhone 15, tried twice',
+    );
+    expect(request).toMatchObject({
+      esimId: bought.esimId,
+      type: 'reissue',
+      status: 'requested',
+      replacementOrderId: null,
+      replacementEsimId: null,
+    });
+    // Followed in the background: in_review is reported without anyone reading the request.
+    await eventually(async () => (statusesOf(request.id).includes('in_review') ? true : undefined));
+    await stack.sandbox.control.resolveActionRequest(request.id, { outcome: 'completed' });
+    const done = await eventually(async () =>
+      helpEvents(request.id).find((event) => event.data.actionRequest.status === 'completed'),
+    );
+    const completed = done.data.actionRequest;
+    expect(completed.resolution?.code).toBe('reissued');
+    expect(completed.replacementOrderId).not.toBeNull();
+    expect(completed.replacementEsimId).not.toBeNull();
+    expect(completed.replacementEsimId).not.toBe(bought.esimId);
+    expect(statusesOf(request.id)).toEqual(['requested', 'in_review', 'completed']);
+    const read = PartnerActionRequestResponseSchema.parse(
+      (await partner(`/v1/partner/action-requests/${request.id}`)).body,
+    ).data;
+    expect(read).toMatchObject({ status: 'completed', replacementEsimId: completed.replacementEsimId });
+    // The traveller's manage link now opens the new eSIM, with its installation.
+    const mine = EsimViewResponseSchema.parse((await myEsim(page, bought.manageToken)).body).data;
+    expect(mine.esimId).toBe(completed.replacementEsimId);
+    expect(mine.installed).toBe(false);
+    const install = await page.get('/v1/my-esim/installation', { 'X-Manage-Token': bought.manageToken });
+    expect(install.status).toBe(200);
+    expect(install.body.data.esimId).toBe(completed.replacementEsimId);
+    // The replacement order is the help request's, not an unknown order of this BFF's.
+    const pass = await stack.bff.orderReconciliation.run();
+    expect(pass.reported).toBe(0);
+    expect(receiver.received.some((request) => request.body.includes('order.unmatched'))).toBe(false);
+  });
+
+  it('a refund is accepted, puts the order in refund_requested, and a rejection is reported', async () => {
+    const bought = await buyEsim(await openWidget(stack.server.url, 'shop'));
+    const request = await ask(bought.esimId, 'service_defective', 'No data in Lisbon');
+    expect(request).toMatchObject({ type: 'refund', status: 'requested' });
+    const checkout = PartnerCheckoutResponseSchema.parse(
+      (await partner(`/v1/partner/checkouts/${bought.checkoutId}`)).body,
+    ).data;
+    // A refund only asked for leaves the eSIM usable: the checkout stays ready, its order says why.
+    expect(checkout).toMatchObject({ status: 'ready', order: { status: 'refund_requested' } });
+    await eventually(async () => (statusesOf(request.id).includes('in_review') ? true : undefined));
+    await stack.sandbox.control.resolveActionRequest(request.id, {
+      outcome: 'rejected',
+      resolution: { code: 'service_confirmed', note: 'The network logs show data use.' },
+    });
+    const rejected = await eventually(async () =>
+      helpEvents(request.id).find((event) => event.data.actionRequest.status === 'rejected'),
+    );
+    expect(rejected.data.actionRequest.resolution).toEqual({
+      code: 'service_confirmed',
+      note: 'The network logs show data use.',
+    });
+    // One event per status, whatever the number of reads and sweeps.
+    await partner(`/v1/partner/action-requests/${request.id}`);
+    await stack.bff.actionRequestWatch.sweep();
+    expect(statusesOf(request.id)).toEqual(['requested', 'in_review', 'rejected']);
+    const back = PartnerCheckoutResponseSchema.parse(
+      (await partner(`/v1/partner/checkouts/${bought.checkoutId}`)).body,
+    ).data;
+    expect(back).toMatchObject({ status: 'ready', order: { status: 'completed' } });
+  });
+
+  it('a completed refund: the eSIM is revoked, the order refunded, the checkout cancelled', async () => {
+    const bought = await buyEsim(await openWidget(stack.server.url, 'shop'));
+    const request = await ask(bought.esimId, 'duplicate_charge');
+    await stack.sandbox.control.resolveActionRequest(request.id, { outcome: 'completed' });
+    const read = PartnerActionRequestResponseSchema.parse(
+      (await partner(`/v1/partner/action-requests/${request.id}`)).body,
+    ).data;
+    expect(read).toMatchObject({ status: 'completed', resolution: { code: 'refunded' } });
+    expect(read.completedAt).not.toBeNull();
+    const mine = EsimViewResponseSchema.parse((await myEsim(page, bought.manageToken)).body).data;
+    expect(mine.state).toBe('revoked');
+    await eventually(async () => (statusesOf(request.id).includes('completed') ? true : undefined));
+    // The refunded order ends the checkout: the partner reads it cancelled and hears checkout.cancelled.
+    const checkout = PartnerCheckoutResponseSchema.parse(
+      (await partner(`/v1/partner/checkouts/${bought.checkoutId}`)).body,
+    ).data;
+    expect(checkout).toMatchObject({ status: 'cancelled', order: { status: 'refunded' } });
+    await eventually(async () =>
+      receiver.received.find(
+        (request) =>
+          request.body.includes('"checkout.cancelled"') && request.body.includes(bought.checkoutId),
+      ),
+    );
+  });
+
+  it('refuses a request the actions rule out (unavailable), naming availability and access', async () => {
+    const bought = await buyEsim(await openWidget(stack.server.url, 'shop'));
+    const first = await ask(bought.esimId, 'duplicate_charge');
+    await stack.sandbox.control.resolveActionRequest(first.id, { outcome: 'completed' });
+    const refused = await partner(`/v1/partner/esims/${bought.esimId}/action-requests`, {
+      method: 'POST',
+      headers: { 'Idempotency-Key': newKey() },
+      body: { reasonCode: 'profile_unusable' },
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({
+      code: 'action_not_available',
+      params: { action: 'reissue', availability: 'unavailable', access: 'none' },
+    });
+  });
+});
+
+describe('delivery links from the partner’s server', () => {
+  it('creates a link for a sold eSIM (same key: same link), and revokes it', async () => {
+    const bought = await buyEsim(await openWidget(stack.server.url, 'shop'));
+    const key = newKey();
+    const create = () =>
+      partner(`/v1/partner/esims/${bought.esimId}/delivery-links`, {
+        method: 'POST',
+        headers: { 'Idempotency-Key': key },
+        body: { maxViews: 2, expiresInMinutes: 30 },
+      });
+    const created = await create();
+    expect(created.status, created.text).toBe(201);
+    expect(created.headers.get('cache-control')).toBe('no-store');
+    const link = PartnerDeliveryLinkResponseSchema.parse(created.body).data;
+    expect(link).toMatchObject({ esimId: bought.esimId, maxViews: 2, viewCount: 0, revokedAt: null });
+    expect((await create()).body.data).toEqual(created.body.data);
+    const opened = await fetch(link.url);
+    expect(opened.status).toBe(200);
+    const revoked = await partner(`/v1/partner/delivery-links/${link.id}/revoke`, {
+      method: 'POST',
+      body: {},
+    });
+    expect(revoked.status, revoked.text).toBe(200);
+    expect(RevokedDeliveryLinkResponseSchema.parse(revoked.body).data).toMatchObject({
+      id: link.id,
+      status: 'revoked',
+    });
+    expect((await fetch(link.url)).status).toBe(410);
+    // The secret url is never logged.
+    expect(stack.logs.join('\n')).not.toContain(link.url);
+  });
+
+  it('needs an Idempotency-Key, a known eSIM and a known link; the contract’s limits', async () => {
+    const bought = await buyEsim(await openWidget(stack.server.url, 'shop'));
+    const path = `/v1/partner/esims/${bought.esimId}/delivery-links`;
+    const noKey = await partner(path, { method: 'POST', body: {} });
+    expect(noKey.status).toBe(400);
+    const tooMany = await partner(path, {
+      method: 'POST',
+      headers: { 'Idempotency-Key': newKey() },
+      body: { maxViews: 6 },
+    });
+    expect(tooMany.status).toBe(422);
+    const unknown = await partner('/v1/partner/esims/esim_nope/delivery-links', {
+      method: 'POST',
+      headers: { 'Idempotency-Key': newKey() },
+      body: {},
+    });
+    expect(unknown.body.error.code).toBe('esim_not_found');
+    const gone = await partner('/v1/partner/delivery-links/dlk_nope/revoke', { method: 'POST', body: {} });
+    expect(gone.status).toBeGreaterThanOrEqual(400);
+    expect(gone.body.error.code).toBe('delivery_link_invalid');
+    const browser = await call(stack.server.url, path, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${page.token}`, 'Idempotency-Key': newKey() },
+      body: {},
+    });
+    expect(browser.status).toBe(401);
+  });
+});
