@@ -73,15 +73,18 @@ describe('resolveWidgetBrand', () => {
     expect(warned.sort()).toEqual(['logoUrl', 'primaryColor', 'privacyUrl', 'supportEmail', 'supportUrl']);
   });
 
-  it('accepts HTTPS PNG, JPEG, GIF and SVG logos and same-origin paths only', () => {
+  it('accepts HTTPS PNG, JPEG, GIF and extension-less logos, and SVG from its own origin only', () => {
     const { logger } = captureLogger();
     const logo = (logoUrl: string, publicOrigin?: string) =>
       resolveWidgetBrand({ account: account(), overrides: { logoUrl }, publicOrigin, logger }).logoUrl;
     expect(logo('https://cdn.example/a.JPG')).toBe('https://cdn.example/a.JPG');
-    expect(logo('https://cdn.example/a.svg?v=2')).toBe('https://cdn.example/a.svg?v=2');
+    expect(logo('https://cdn.example/a.svg?v=2')).toBeNull();
+    expect(logo('https://cdn.example/logo/1234?w=200')).toBe('https://cdn.example/logo/1234?w=200');
+    expect(logo('https://cdn.example/v1.2/logo')).toBe('https://cdn.example/v1.2/logo');
+    expect(logo('https://cdn.example/logo.html')).toBeNull();
     expect(logo('https://cdn.example/a.gif')).toBe('https://cdn.example/a.gif');
     expect(logo('https://cdn.example/a.webp')).toBeNull();
-    expect(logo('https://cdn.example/logo')).toBeNull();
+    expect(logo('https://cdn.example/logo')).toBe('https://cdn.example/logo');
     expect(logo('data:image/png;base64,AAAA')).toBeNull();
     expect(logo('/brand/acme.svg', 'http://localhost:8787')).toBe('http://localhost:8787/brand/acme.svg');
     expect(logo('/brand/acme.svg')).toBeNull();

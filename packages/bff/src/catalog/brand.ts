@@ -26,7 +26,16 @@ export interface BrandResolution {
 /** The colour when none is given or the given one is not `#RRGGBB`. */
 export const DEFAULT_PRIMARY_COLOR = '#1F6FEB';
 
-const LOGO_FILE = /\.(png|jpe?g|gif|svg)$/i;
+/**
+ * The contract's logo is a PNG, JPEG or GIF by its content, whatever its URL looks like (CDNs serve
+ * `…/logo/1234` or `…/logo?w=200`), and the BFF cannot fetch it to look (offline, and a fetch per session
+ * would be an SSRF vector). So the URL decides only what it can: a last path segment without an extension
+ * passes, one naming PNG, JPEG or GIF passes, one naming any other type (`.svg`, `.webp`, `.html`) is
+ * refused. SVG is allowed only from the BFF's own origin: files the operator serves (the demo's logos).
+ */
+const LOGO_EXTENSION = /\.([a-z0-9]{1,8})$/i;
+const CONTRACT_LOGO_TYPE = /^(png|jpe?g|gif)$/i;
+const OWN_LOGO_TYPE = /^(png|jpe?g|gif|svg)$/i;
 const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
 const Email = z.email().max(254);
 
@@ -34,7 +43,8 @@ type Field = keyof WidgetBrand;
 
 /**
  * The widget's brand: per field the widget override, else the account's `brandOverrides`, else its
- * `brand`; then validated (HTTPS or same-origin PNG/JPEG/GIF/SVG logo, `#RRGGBB`, HTTPS links, email).
+ * `brand`; then validated (HTTPS PNG/JPEG/GIF or extension-less logo, or a same-origin one that may be an
+ * SVG, `#RRGGBB`, HTTPS links, email).
  *
  * @example
  * resolveWidgetBrand({ account, overrides: { primaryColor: '#FF6600' }, publicOrigin, logger });
@@ -93,11 +103,18 @@ function httpsUrl(value: string): string | null {
   return secureUrl(value)?.href ?? null;
 }
 
-/** An HTTPS image URL, or a path on the BFF's own origin made absolute; PNG, JPEG, GIF or SVG only. */
+/**
+ * An HTTPS image URL (PNG, JPEG, GIF or no extension), or a path on the BFF's own origin made absolute
+ * (SVG allowed there too).
+ */
 function logoUrl(value: string, publicOrigin: string | undefined): string | null {
   const sameOrigin = value.startsWith('/') && !value.startsWith('//');
   const url = sameOrigin ? ownUrl(value, publicOrigin) : secureUrl(value);
-  return url && LOGO_FILE.test(url.pathname) ? url.href : null;
+  if (!url) return null;
+  const lastSegment = url.pathname.split('/').pop() ?? '';
+  const extension = LOGO_EXTENSION.exec(lastSegment)?.[1];
+  if (extension === undefined) return sameOrigin ? null : url.href;
+  return (sameOrigin ? OWN_LOGO_TYPE : CONTRACT_LOGO_TYPE).test(extension) ? url.href : null;
 }
 
 function secureUrl(value: string): URL | undefined {
