@@ -7,7 +7,8 @@
  * Traveller (browser), `Authorization: Bearer <session>` + the same `Origin` as for the session:
  * - `POST /v1/checkouts/{id}/manage-link` (+ `X-Checkout-Secret`; the checkout is `ready`, kind `issue`)
  *   → {@link ManageLink}. The widget puts `manageToken` in the page URL's fragment
- *   (`#esim-manage=<token>`, {@link MANAGE_TOKEN_FRAGMENT_PARAM}) so it never reaches a server log.
+ *   (`#esim=<widget id>.<token>`, {@link MANAGE_TOKEN_FRAGMENT_PARAM}) so it never reaches a server log.
+ *   Asked again for the same checkout (a reload), it answers the same link.
  * - `GET /v1/my-esim?locale=` (+ `X-Manage-Token`) → {@link EsimView}: plan, usage, dates, top-up, actions.
  *   `Cache-Control: no-store`.
  * - `GET /v1/my-esim/installation` (+ `X-Manage-Token`) → {@link EsimInstallationView}, only while the
@@ -57,8 +58,11 @@ import { WidgetIdSchema } from './session';
 
 /** The header that carries a manage token on `/v1/my-esim*` and on top-up quotes and checkouts. */
 export const MANAGE_TOKEN_HEADER = 'X-Manage-Token';
-/** The URL-fragment parameter the widget reads a manage token from: `#esim-manage=<token>`. */
-export const MANAGE_TOKEN_FRAGMENT_PARAM = 'esim-manage';
+/**
+ * The URL-fragment parameter of a manage link: `#esim=<widget id>.<token>` (the widget id lets a page with
+ * several widgets open the link in the right one). Links of the release before read `#esim-manage=<token>`.
+ */
+export const MANAGE_TOKEN_FRAGMENT_PARAM = 'esim';
 
 /** A revocable token that opens one eSIM's own view in one widget; one per eSIM and widget. */
 export const ManageLinkSchema = z.strictObject({

@@ -1,8 +1,8 @@
 /**
  * @module
  * The steps of a purchase and what each carries, and where a checkout in progress is kept so that a page
- * reload resumes it (`sessionStorage`: this tab only, gone when the tab closes). After the sale, the page
- * URL's fragment (`#esim-manage=<token>`) opens the eSIM's own view.
+ * reload resumes it (`sessionStorage`: this tab only, gone when the tab closes). After the sale, a manage link
+ * opens the eSIM's own view (`my-esim/manage-link-address.ts`).
  */
 import type { Checkout, Installation, Plan } from '@esim-embed/shared';
 
@@ -37,38 +37,6 @@ export type Step =
   | { name: 'install'; handle: CheckoutHandle; checkout: Checkout; installation: Installation }
   /** The eSIM's own view; `toppedUp` after a top-up just completed. */
   | { name: 'my-esim'; manageToken: string; toppedUp?: boolean };
-
-/** The URL-fragment parameter of a manage link (the shared `MANAGE_TOKEN_FRAGMENT_PARAM`). */
-export const MANAGE_FRAGMENT_PARAM = 'esim-manage';
-
-/** The fragment parameter that names the widget a manage link is for, on a page with several widgets. */
-export const MANAGE_WIDGET_FRAGMENT_PARAM = 'esim-widget';
-
-/**
- * The manage token in a URL fragment (`#esim-manage=<token>`, possibly beside other parameters) for the widget
- * `widgetId`, if any. A link that names another widget (`&esim-widget=<id>`) is left to that widget.
- */
-export function manageTokenInFragment(hash: string, widgetId: string): string | null {
-  const fragment = new URLSearchParams(hash.replace(/^#/, ''));
-  const forWidget = fragment.get(MANAGE_WIDGET_FRAGMENT_PARAM);
-  if (forWidget && forWidget !== widgetId) return null;
-  const token = fragment.get(MANAGE_FRAGMENT_PARAM)?.trim();
-  return token ? token : null;
-}
-
-/**
- * The manage link for a page: the page's own address with the token (and the widget it opens) in the
- * fragment, so that the token is never sent to the partner's server or written to its logs; other fragment
- * parameters are kept.
- */
-export function manageLinkFor(pageUrl: string, manageToken: string, widgetId: string): string {
-  const url = new URL(pageUrl);
-  const fragment = new URLSearchParams(url.hash.replace(/^#/, ''));
-  fragment.set(MANAGE_FRAGMENT_PARAM, manageToken);
-  fragment.set(MANAGE_WIDGET_FRAGMENT_PARAM, widgetId);
-  url.hash = fragment.toString();
-  return url.href;
-}
 
 function storageKey(widgetId: string): string {
   return `esim-widget:${widgetId}:checkout`;

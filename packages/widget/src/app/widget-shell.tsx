@@ -18,6 +18,7 @@ import {
   pageLanguages,
 } from '../i18n/translator';
 import type { InstallStepProps } from '../install/install-step';
+import { takeFollowedManageToken, takeManageToken } from '../my-esim/manage-link-address';
 import type { MyEsimStepProps } from '../my-esim/my-esim-step';
 import { CheckoutStep } from '../steps/checkout-step';
 import { DestinationsStep } from '../steps/destinations-step';
@@ -26,7 +27,7 @@ import { ProgressStep } from '../steps/progress-step';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
 import { brandCss } from './brand-sheet';
-import { manageTokenInFragment, recalledCheckout, type Step } from './flow-steps';
+import { recalledCheckout, type Step } from './flow-steps';
 import type { WidgetAppOptions } from './widget-app';
 import { useWidget, WidgetContext, type WidgetContextValue } from './widget-context';
 import * as css from './widget-shell.css';
@@ -39,9 +40,9 @@ export interface WidgetShellProps {
   brandSheet: CSSStyleSheet;
 }
 
-/** The manage token in the page's address, if the traveller came back through a manage link. */
+/** The manage token of a manage link the traveller followed in this tab (taken out of the address once read). */
 function pageManageToken(widgetId: string): string | null {
-  return manageTokenInFragment(globalThis.location?.hash ?? '', widgetId);
+  return takeManageToken(widgetId);
 }
 
 function initialStep(widgetId: string, country: string | null): Step {
@@ -60,6 +61,8 @@ function initialStep(widgetId: string, country: string | null): Step {
 export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
   const client = useMemo(() => new ApiClient({ apiBase: options.apiBase, widgetId: options.widgetId }), []);
   useEffect(() => () => client.close(), [client]);
+  // A manage token leaves the address bar at once, before the session answers, for the host page's scripts.
+  useEffect(() => void takeManageToken(options.widgetId), []);
 
   const [config, setConfig] = useState<WidgetPublicConfig | null>(null);
   const [sessionError, setSessionError] = useState<unknown>(null);
@@ -127,7 +130,8 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
   useEffect(() => {
     if (!config) return;
     const opened = () => {
-      const manageToken = pageManageToken(options.widgetId);
+      // Only a manage link just followed: the host page's own fragment changes are not the widget's.
+      const manageToken = takeFollowedManageToken(options.widgetId);
       if (manageToken) {
         setFocusSteps(true);
         setStep({ name: 'my-esim', manageToken });

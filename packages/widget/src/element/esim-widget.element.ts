@@ -27,7 +27,7 @@ const ElementBase = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
  * @event {EsimCancelEvent} esim-cancel - The traveller cancelled a checkout that awaited payment (`detail.reason`: `cancelled`, or `other_plan` to choose another plan). Close your payment form: the checkout can no longer be confirmed.
  * @event {EsimPurchaseEvent} esim-purchase - The eSIM is issued and its installation is shown, or a top-up is on the eSIM (`detail.kind` is `top_up`).
  * @event {EsimErrorEvent} esim-error - A request failed; the widget offers the traveller a way forward.
- * @event {EsimManageLinkEvent} esim-manage-link - After a purchase: the link that brings the traveller back to this eSIM (`#esim-manage=<token>`); keep it for them.
+ * @event {EsimManageLinkEvent} esim-manage-link - After a purchase: the link that brings the traveller back to this eSIM (`#esim=<widget id>.<token>`); keep it for them.
  * @event {EsimHelpEvent} esim-help - The traveller says the installation failed or the eSIM does not work; the widget shows your support contacts, your server may act.
  *
  * @csspart container - The widget's outer box.

@@ -88,7 +88,7 @@ export interface EsimErrorDetail {
  * help). Keep it for the traveller (their account, a receipt email): it holds a secret token in its fragment.
  */
 export interface EsimManageLinkDetail {
-  /** The page's address with `#esim-manage=<token>&esim-widget=<widget id>` in its fragment. */
+  /** The page's address with `#esim=<widget id>.<token>` in its fragment (the same link after a reload). */
   url: string;
   esimId: string;
   /** The link's id, to revoke it from your server (`POST /v1/partner/manage-links/{id}/revoke`). */

@@ -33,7 +33,7 @@ export interface EsimWidgetEventHandlers {
   'onesim-purchase'?: (event: EsimPurchaseEvent) => void;
   /** A request failed; the widget offers the traveller a way forward. */
   'onesim-error'?: (event: EsimErrorEvent) => void;
-  /** After a purchase: the link that brings the traveller back to this eSIM (`#esim-manage=<token>`); keep it for them. */
+  /** After a purchase: the link that brings the traveller back to this eSIM (`#esim=<widget id>.<token>`); keep it for them. */
   'onesim-manage-link'?: (event: EsimManageLinkEvent) => void;
   /** The traveller says the installation failed or the eSIM does not work; the widget shows your support contacts, your server may act. */
   'onesim-help'?: (event: EsimHelpEvent) => void;

@@ -1,17 +1,18 @@
 /**
  * @module
  * The way back after a purchase: a manage link for the partner's page (the page's address with the manage
- * token in its fragment, `#esim-manage=<token>&esim-widget=<id>`, so it never reaches a server log; the widget
- * id keeps the other widgets of a page with several on their store) that reopens the widget on
+ * token in its fragment, `#esim=<widget id>.<token>`, so it never reaches a server log; the widget id keeps
+ * the other widgets of a page with several on their store; one link per purchase, the same after a reload) that reopens the widget on
  * this eSIM's own view: data left, top-up, help. Shown with a copy button and given to the host page through
  * `esim-manage-link`, so that the partner can keep it for the traveller.
  */
 import type { ManageLink } from '@esim-embed/shared';
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { type CheckoutHandle, manageLinkFor } from '../app/flow-steps';
+import type { CheckoutHandle } from '../app/flow-steps';
 import { useWidget } from '../app/widget-context';
 import { EsimManageLinkEvent } from '../element/events';
 import { formatDateTime } from '../i18n/formatters';
+import { manageLinkFor } from '../my-esim/manage-link-address';
 import * as controls from '../ui/controls.css';
 import { CopyField } from './copy-field';
 import * as css from './install-step.css';

@@ -22,7 +22,7 @@ describe('the manage link after a purchase', () => {
     const bff = new FakeBff();
     const widget = await buyAndInstall(bff);
     const label = await widget.view.findByText('Link to your eSIM');
-    const url = `${location.origin}/shop/esim?campaign=x#esim-manage=manage_chk_quote_1_0123456789abcdef&esim-widget=acme`;
+    const url = `${location.origin}/shop/esim?campaign=x#esim=acme.manage_chk_quote_1_0123456789abcdef`;
     expect(label.parentElement?.querySelector('code')?.textContent).toBe(url);
     const [request] = bff.requestsTo('POST', /\/manage-link$/);
     expect(request?.headers['x-checkout-secret']).toBe('secret_chk_quote_1_0123456789abcdef');
@@ -68,16 +68,42 @@ describe('my eSIM, opened from the page’s fragment', () => {
     bff.addEsim(MANAGE_TOKEN, esimView());
     const widget = await mountWidget(bff);
     await widget.view.findByRole('heading', { name: 'Where are you going?' });
-    setPageAddress(`/#esim-manage=${MANAGE_TOKEN}`);
+    setPageAddress(`/#esim=acme.${MANAGE_TOKEN}`);
     window.dispatchEvent(new HashChangeEvent('hashchange'));
     const heading = await widget.view.findByRole('heading', { name: 'My eSIM' });
     await waitFor(() => expect(widget.element.shadowRoot?.activeElement).toBe(heading));
   });
 
+  it('takes the token out of the address bar once read, and opens the same view after a reload of the tab', async () => {
+    const bff = new FakeBff();
+    const widget = await openMyEsim(bff);
+    // The host page's scripts (analytics, session replay) read the address after load: no token left in it.
+    expect(location.href).toBe(`${location.origin}/trips?ref=1`);
+    expect(location.href).not.toContain(MANAGE_TOKEN);
+    widget.element.remove();
+    const reloaded = await mountWidget(bff);
+    expect(await reloaded.view.findByRole('heading', { name: 'My eSIM' })).toBeTruthy();
+    const requests = bff.requestsTo('GET', /^\/v1\/my-esim\?/);
+    expect(requests.at(-1)?.headers['x-manage-token']).toBe(MANAGE_TOKEN);
+  });
+
+  it('takes out a link followed on the same page too, and forgets a refused link for the next reload', async () => {
+    const bff = new FakeBff();
+    const widget = await mountWidget(bff);
+    await widget.view.findByRole('heading', { name: 'Where are you going?' });
+    setPageAddress('/#tab=2&esim=acme.tampered_0123456789');
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+    expect(await widget.view.findByRole('alert')).toBeTruthy();
+    expect(location.hash).toBe('#tab=2');
+    widget.element.remove();
+    const reloaded = await mountWidget(bff);
+    expect(await reloaded.view.findByRole('heading', { name: 'Where are you going?' })).toBeTruthy();
+  });
+
   it('leaves a link for another widget of the page to that widget', async () => {
     const bff = new FakeBff();
     bff.addEsim(MANAGE_TOKEN, esimView());
-    setPageAddress(`/#esim-manage=${MANAGE_TOKEN}&esim-widget=other-widget`);
+    setPageAddress(`/#esim=other-widget.${MANAGE_TOKEN}`);
     const widget = await mountWidget(bff);
     expect(await widget.view.findByRole('heading', { name: 'Where are you going?' })).toBeTruthy();
     expect(bff.requestsTo('GET', /^\/v1\/my-esim/)).toHaveLength(0);
@@ -85,7 +111,7 @@ describe('my eSIM, opened from the page’s fragment', () => {
 
   it('explains an expired, revoked or tampered link and offers a new purchase', async () => {
     const bff = new FakeBff();
-    setPageAddress('/#esim-manage=tampered_0123456789');
+    setPageAddress('/#esim=acme.tampered_0123456789');
     const widget = await mountWidget(bff);
     const alert = await widget.view.findByRole('alert');
     expect(alert.textContent).toContain('This link has expired or is no longer valid');
@@ -121,7 +147,7 @@ describe('my eSIM, opened from the page’s fragment', () => {
   it('shows the view in the traveller’s language', async () => {
     const bff = new FakeBff();
     bff.addEsim(MANAGE_TOKEN, esimView());
-    setPageAddress(`/#esim-manage=${MANAGE_TOKEN}`);
+    setPageAddress(`/#esim=acme.${MANAGE_TOKEN}`);
     const widget = await mountWidget(bff, { locale: 'ru' });
     expect(await widget.view.findByRole('heading', { name: 'Моя eSIM' })).toBeTruthy();
     expect(normalize((await widget.view.findByText(/^Израсходовано/)).textContent)).toBe(

@@ -1,12 +1,12 @@
 /**
  * @module
- * "My eSIM", loaded lazily: the view a manage link opens (`#esim-manage=<token>`). The plan, data used and
+ * "My eSIM", loaded lazily: the view a manage link opens (`#esim=<widget id>.<token>`). The plan, data used and
  * left with how fresh the figures are, the activation and expiry dates, the installation again while the
  * eSIM is not installed, top-up, and help.
  */
 import type { EsimView } from '@esim-embed/shared';
 import type { ComponentType } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { errorCodeOf, WidgetApiError } from '../api/api-error';
 import { useWidget } from '../app/widget-context';
 import { formatDateTime, formatPlanData } from '../i18n/formatters';
@@ -18,6 +18,7 @@ import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
 import { StepHeading } from '../ui/step-heading';
 import { HelpPanel } from './help-panel';
+import { forgetManageToken } from './manage-link-address';
 import * as css from './my-esim.css';
 import { TopUpOffers } from './top-up-offers';
 import { UsageSummary } from './usage-summary';
@@ -40,6 +41,12 @@ export function MyEsimStep({ manageToken, toppedUp }: MyEsimStepProps) {
   const { client, t, locale, config, go } = useWidget();
   const [data, reload] = useRemoteData(() => client.myEsim(manageToken, locale), `${manageToken} ${locale}`);
   const buyAnother = () => go({ name: 'destinations' });
+  // The BFF answers a tampered, expired or revoked manage token as an invalid session.
+  const linkRefused = data.state === 'failed' && errorCodeOf(data.error) === 'widget_session_invalid';
+  // A refused link is not kept for the next reload of this tab.
+  useEffect(() => {
+    if (linkRefused) forgetManageToken(config.widgetId);
+  }, [linkRefused]);
 
   if (data.state === 'loading') {
     return (
@@ -51,8 +58,6 @@ export function MyEsimStep({ manageToken, toppedUp }: MyEsimStepProps) {
     );
   }
   if (data.state === 'failed') {
-    // The BFF answers a tampered, expired or revoked manage token as an invalid session.
-    const linkRefused = errorCodeOf(data.error) === 'widget_session_invalid';
     return (
       <section>
         <StepHeading>{t('myEsimHeading')}</StepHeading>

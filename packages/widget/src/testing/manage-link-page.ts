@@ -15,10 +15,10 @@ export function setPageAddress(address: string): void {
   history.replaceState(null, '', address);
 }
 
-/** Opens a page with `#esim-manage=<token>` for an eSIM with this view, and waits for the view. */
+/** Opens a page with `#esim=acme.<token>` for an eSIM with this view, and waits for the view. */
 export async function openMyEsim(bff: FakeBff, overrides: Partial<EsimView> = {}): Promise<MountedWidget> {
   bff.addEsim(MANAGE_TOKEN, esimView(overrides));
-  setPageAddress(`/trips?ref=1#esim-manage=${MANAGE_TOKEN}`);
+  setPageAddress(`/trips?ref=1#esim=acme.${MANAGE_TOKEN}`);
   const widget = await mountWidget(bff);
   await widget.view.findByRole('heading', { name: 'My eSIM' });
   await widget.view.findByRole('heading', { name: 'Dates' });
