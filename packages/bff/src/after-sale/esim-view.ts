@@ -32,6 +32,18 @@ export function isInstalled(esim: Pick<EsimDetail, 'state' | 'profileState' | 'a
   );
 }
 
+/**
+ * The one rule of every route that gives out installation data or a delivery link (checkout, my eSIM, partner):
+ * only while the eSIM is not installed. Once on a device, whoever else holds the data could only take it over.
+ */
+export function assertNotInstalled(
+  esim: Pick<EsimDetail, 'id' | 'state' | 'profileState' | 'activation'>,
+): void {
+  if (isInstalled(esim)) {
+    throw new ApiError('invalid_transition', { params: { esimId: esim.id, reason: 'already_installed' } });
+  }
+}
+
 /** Read the eSIM's detail; an unknown eSIM is `esim_not_found`. */
 export async function readEsim(widget: WidgetRuntime, esimId: string): Promise<EsimDetail> {
   return await widget.upstream.getEsim(upstreamPaths.esim(esimId));
@@ -120,9 +132,7 @@ export async function esimView(
 /** Installation data again, only while the eSIM is not installed. */
 export async function esimInstallation(widget: WidgetRuntime, esimId: string): Promise<EsimInstallationView> {
   const esim = await readEsim(widget, esimId);
-  if (isInstalled(esim)) {
-    throw new ApiError('invalid_transition', { params: { esimId, reason: 'already_installed' } });
-  }
+  assertNotInstalled(esim);
   return {
     esimId: esim.id,
     iccid: esim.iccid,

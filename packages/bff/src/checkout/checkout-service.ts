@@ -20,6 +20,7 @@ import type {
   WidgetDeliveryLink,
 } from '@esim-embed/shared';
 import { ApiErrorCodeSchema } from '@esim-embed/shared';
+import { assertNotInstalled } from '../after-sale/esim-view';
 import { assertManagesEsim, type ManageClaims } from '../after-sale/manage-token';
 import { ApiError, idempotencyConflict } from '../errors';
 import type { PartnerFunding } from '../funding/partner-funding';
@@ -78,6 +79,8 @@ export interface CheckoutService {
    * from a lost holder passes the same id and resumes that checkout (written if missing, placement carried on).
    */
   createCheckout(caller: SessionCaller, body: CreateCheckoutRequest, id: string): Promise<CreatedCheckout>;
+  /** The checkout's client secret, recomputed (a replayed create puts it back into its kept answer). */
+  clientSecretOf(id: string): string;
   readCheckout(caller: SessionCaller, id: string, clientSecret: string | undefined): Promise<Checkout>;
   /** The traveller abandons a checkout that awaits payment (the holder of the client secret). */
   cancelCheckout(caller: SessionCaller, id: string, clientSecret: string | undefined): Promise<Checkout>;
@@ -225,6 +228,24 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
       });
     }
     return { ...toCheckout(current), clientSecret: secrets.secretFor(record.id) };
+  }
+
+  /**
+   * The eSIM a ready `issue` checkout issued, while it is not installed: installation data and delivery links
+   * are given for nothing else (a top-up's eSIM was installed long ago; an installed one is on its device).
+   */
+  async function installableEsim(caller: SessionCaller, id: string, clientSecret: string | undefined) {
+    const stored = await loadForWidget(caller, id, clientSecret);
+    const { record, order } = await readyOrder(stored, caller.widget);
+    if (record.kind !== 'issue') throw new ApiError('esim_not_found', { params: { reason: 'top_up' } });
+    const resourceUrl =
+      order.esimResourceUrl ?? (await caller.widget.upstream.getOrder(order.id)).esim?.resourceUrl;
+    if (resourceUrl === undefined || resourceUrl === null) {
+      throw new ApiError('esim_not_found', { params: { reason: 'not_issued' } });
+    }
+    const esim = await caller.widget.upstream.getEsim(resourceUrl);
+    assertNotInstalled(esim);
+    return { record, order, esim };
   }
 
   async function readyOrder(stored: Stored<CheckoutRecord>, widget: WidgetRuntime) {
@@ -433,16 +454,10 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
       return toCheckout(await cancel(load, 'traveller'));
     },
 
+    clientSecretOf: (id) => secrets.secretFor(id),
+
     async installation(caller, id, clientSecret) {
-      const stored = await loadForWidget(caller, id, clientSecret);
-      const { record, order } = await readyOrder(stored, caller.widget);
-      if (record.kind === 'top_up') throw new ApiError('esim_not_found', { params: { reason: 'top_up' } });
-      const resourceUrl =
-        order.esimResourceUrl ?? (await caller.widget.upstream.getOrder(order.id)).esim?.resourceUrl;
-      if (resourceUrl === undefined || resourceUrl === null) {
-        throw new ApiError('esim_not_found', { params: { reason: 'not_issued' } });
-      }
-      const esim = await caller.widget.upstream.getEsim(resourceUrl);
+      const { record, esim } = await installableEsim(caller, id, clientSecret);
       return {
         checkoutId: record.id,
         iccid: esim.iccid,
@@ -456,8 +471,7 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
     },
 
     async createDeliveryLink(caller, id, clientSecret, body, idempotencyKey) {
-      const stored = await loadForWidget(caller, id, clientSecret);
-      const { order } = await readyOrder(stored, caller.widget);
+      const { order } = await installableEsim(caller, id, clientSecret);
       const link = await caller.widget.upstream.createDeliveryLink(order.id, body, {
         idempotencyKey: `checkout-${id}-link-${hash(`${caller.claims.sid}:${idempotencyKey}`)}`,
       });

@@ -10,6 +10,9 @@
  * finds the lease run out — the holder's instance died — takes the key over and runs the create again, for
  * the same resource id when the route names one (chosen before any side effect and kept with the key), so
  * the create resumes where the lost holder stopped instead of stranding the traveller.
+ *
+ * A kept answer never holds a bearer secret: a route whose answer carries one (a checkout's client secret, a
+ * delivery link's URL) says how to leave it out and how to put it back on a replay ({@link SecretInAnswer}).
  */
 import { createHash } from 'node:crypto';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKeySchema } from '@esim-embed/shared';
@@ -50,14 +53,32 @@ const IdempotencyRecordSchema = z.discriminatedUnion('state', [
     status: z.int(),
     body: z.string(),
     contentType: z.string(),
+    /** The answer's secret was left out of `body` and is put back on a replay. */
+    secretLeftOut: z.boolean().default(false),
   }),
 ]);
 type IdempotencyRecord = z.infer<typeof IdempotencyRecordSchema>;
 
+/**
+ * How a route's answer that carries a bearer secret is kept: `data` without the secret, and the secret put back
+ * on a replay (recomputed, or asked again of whoever issued it under the same key).
+ */
+export interface SecretInAnswer {
+  /** The answer's `data` as kept, without its secret. */
+  leaveOut(data: Record<string, unknown>): Record<string, unknown>;
+  /** The kept `data` with its secret put back, for a replay of the request `c`. */
+  putBack(c: Context<AppEnv>, kept: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
+
 export interface IdempotencyOptions {
   store: Store;
-  /** How long answers are kept and replayed (and a lost holder's resource id remembered). */
-  ttlMs: number;
+  /**
+   * How long answers are kept and replayed (and a lost holder's resource id remembered): a fixed time, or one
+   * per request (no longer than the session that can replay them).
+   */
+  ttlMs: number | ((c: Context<AppEnv>) => number);
+  /** Set when the route's successful answer carries a bearer secret, which is then never kept. */
+  secret?: SecretInAnswer;
   /** The scope of keys: the session id (partner routes: the widget id). */
   scope: (c: Context<AppEnv>) => string;
   /**
@@ -88,12 +109,32 @@ function keepAnswer(status: number): boolean {
 
 /** The idempotency middleware for one create route. */
 export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppEnv> {
-  const { store, ttlMs, logger } = options;
+  const { store, logger } = options;
   const leaseMs = options.leaseMs ?? IDEMPOTENCY_LEASE_MS;
   // Three beats per lease: one lost renewal (a slow store) does not yet let anyone take over.
   const heartbeatMs = Math.floor(leaseMs * 0.3);
-  const write = (key: string, version: number, record: IdempotencyRecord) =>
-    store.compareAndSet(key, version, JSON.stringify(record), ttlMs);
+  const ttlOf = (c: Context<AppEnv>) =>
+    typeof options.ttlMs === 'number' ? options.ttlMs : Math.max(1_000, options.ttlMs(c));
+  const write = (c: Context<AppEnv>, key: string, version: number, record: IdempotencyRecord) =>
+    store.compareAndSet(key, version, JSON.stringify(record), ttlOf(c));
+
+  /** The answer to replay from a kept one: its secret put back where it was left out. */
+  async function replayBody(c: Context<AppEnv>, record: { body: string; secretLeftOut: boolean }) {
+    if (!record.secretLeftOut || options.secret === undefined) return record.body;
+    const answer = JSON.parse(record.body) as { data: Record<string, unknown> };
+    return JSON.stringify({ ...answer, data: await options.secret.putBack(c, answer.data) });
+  }
+
+  /** The answer as kept: a success's secret left out (the route says how). */
+  async function keptBody(response: Response): Promise<{ body: string; secretLeftOut: boolean }> {
+    const body = await response.clone().text();
+    if (options.secret === undefined || response.status >= 300) return { body, secretLeftOut: false };
+    const answer = JSON.parse(body) as { data: Record<string, unknown> };
+    return {
+      body: JSON.stringify({ ...answer, data: options.secret.leaveOut(answer.data) }),
+      secretLeftOut: true,
+    };
+  }
 
   /** The key held by this request (inserted, or taken over from a lost holder), or the answer to give now. */
   async function claim(
@@ -108,13 +149,13 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppE
       leaseUntil: Date.now() + leaseMs,
     };
     for (let round = 0; round < 5; round += 1) {
-      if (await store.insert(key, JSON.stringify(fresh), ttlMs)) return { version: 1, record: fresh };
+      if (await store.insert(key, JSON.stringify(fresh), ttlOf(c))) return { version: 1, record: fresh };
       const existing = await store.get(key);
       if (existing === null) continue;
       const record = IdempotencyRecordSchema.parse(JSON.parse(existing.value));
       if (record.fingerprint !== fingerprint) throw conflict('different_request');
       if (record.state === 'done') {
-        return answerBody(c, record.body, record.status, {
+        return answerBody(c, await replayBody(c, record), record.status, {
           'Content-Type': record.contentType,
           'Idempotent-Replayed': 'true',
           'Cache-Control': 'no-store',
@@ -125,7 +166,7 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppE
         throw conflict('in_progress', Math.ceil(Math.min(remainingMs, leaseMs) / 1000));
       }
       const taken: InFlight = { ...record, leaseUntil: Date.now() + leaseMs };
-      if (await write(key, existing.version, taken)) {
+      if (await write(c, key, existing.version, taken)) {
         const fields = { requestId: c.get('requestId'), path: c.req.path, resourceId: taken.resourceId };
         // A lease let go (leaseUntil 0) was answered "try again" by its holder; one that ran out, lost with it.
         if (record.leaseUntil === RELEASED) logger.info('idempotent create retried', fields);
@@ -171,7 +212,7 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppE
     if (record.resourceId !== null) c.set('idempotentResourceId', record.resourceId);
 
     const heartbeat = startLeaseHeartbeat(async () => {
-      const renewed = await write(key, version, { ...record, leaseUntil: Date.now() + leaseMs });
+      const renewed = await write(c, key, version, { ...record, leaseUntil: Date.now() + leaseMs });
       if (renewed) version += 1;
       return renewed;
     }, heartbeatMs);
@@ -188,17 +229,17 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppE
       // A "try again" answer: the key is let go at once. A named resource may exist in part already, so its id
       // stays with the key and the retry resumes it.
       if (record.resourceId === null) await store.compareAndDelete(key, version);
-      else await write(key, version, { ...record, leaseUntil: RELEASED });
+      else await write(c, key, version, { ...record, leaseUntil: RELEASED });
       return;
     }
     const done: IdempotencyRecord = {
       state: 'done',
       fingerprint,
       status,
-      body: await c.res.clone().text(),
+      ...(await keptBody(c.res)),
       contentType: c.res.headers.get('Content-Type') ?? 'application/json',
     };
-    if (!(await write(key, version, done))) {
+    if (!(await write(c, key, version, done))) {
       logger.warn('idempotent create finished after another request took its key over', {
         requestId: c.get('requestId'),
         path: c.req.path,

@@ -2,8 +2,9 @@
  * @module
  * The widget's side of a sale: `POST /v1/quotes`, `POST /v1/checkouts`, `GET /v1/checkouts/{id}`,
  * `POST /v1/checkouts/{id}/cancel` (the traveller abandons the payment), `GET /v1/checkouts/{id}/installation`
- * (no-store) and `POST /v1/checkouts/{id}/delivery-links`. Creates are idempotent per session; everything
- * about one checkout needs its client secret.
+ * (no-store) and `POST /v1/checkouts/{id}/delivery-links`. Creates are idempotent per session, their answers
+ * kept no longer than the session and never with a secret in them; everything about one checkout needs its
+ * client secret.
  */
 import {
   API_VERSION,
@@ -50,7 +51,8 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): Hono<AppEnv> {
   const { checkouts } = options;
   const idempotent: IdempotencyOptions = {
     store: options.store,
-    ttlMs: options.idempotencyTtlMs,
+    // Only the session can replay its keys: its answers are kept no longer than it lives.
+    ttlMs: (c) => Math.min(options.idempotencyTtlMs, c.get('session').exp * 1000 - Date.now()),
     scope: (c) => `session:${c.get('session').sid}`,
     logger: options.logger,
   };
@@ -70,7 +72,15 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): Hono<AppEnv> {
   });
 
   // The checkout id is chosen with the key, before anything happens: a retry after a lost holder resumes it.
-  const createsCheckout = idempotency({ ...idempotent, resourceId: newCheckoutId });
+  // The client secret is never kept with the answer: it is derived from the checkout id, so a replay recomputes it.
+  const createsCheckout = idempotency({
+    ...idempotent,
+    resourceId: newCheckoutId,
+    secret: {
+      leaveOut: ({ clientSecret: _secret, ...kept }) => kept,
+      putBack: async (_c, kept) => ({ ...kept, clientSecret: checkouts.clientSecretOf(String(kept.id)) }),
+    },
+  });
   app.post('/v1/checkouts', createsCheckout, async function createCheckout(c) {
     const body = await readJsonBody(c, CreateCheckoutRequestSchema);
     const checkout = await checkouts.createCheckout(await buyer(c), body, c.get('idempotentResourceId'));
@@ -109,16 +119,26 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): Hono<AppEnv> {
     });
   });
 
-  app.post('/v1/checkouts/:id/delivery-links', idempotency(idempotent), async function createDeliveryLink(c) {
-    const id = checkoutId(c);
-    const body = await readJsonBody(c, CreateDeliveryLinkRequestSchema);
-    const link = await checkouts.createDeliveryLink(
+  /** The delivery link of this request: asked of the upstream under a key derived from the request's own. */
+  const deliveryLink = async (c: Context<AppEnv>) =>
+    await checkouts.createDeliveryLink(
       caller(c),
-      id,
+      checkoutId(c),
       c.req.header(CHECKOUT_SECRET_HEADER),
-      body,
+      await readJsonBody(c, CreateDeliveryLinkRequestSchema),
       idempotencyKey(c),
     );
+  // The link's URL is a bearer secret and is never kept: a replay asks the upstream again with the same key,
+  // which answers the same link (the client secret and the access checks are required again, too).
+  const createsDeliveryLink = idempotency({
+    ...idempotent,
+    secret: {
+      leaveOut: ({ url: _url, ...kept }) => kept,
+      putBack: async (c, kept) => ({ ...kept, ...(await deliveryLink(c)) }),
+    },
+  });
+  app.post('/v1/checkouts/:id/delivery-links', createsDeliveryLink, async function createDeliveryLink(c) {
+    const link = await deliveryLink(c);
     return answerJson(c, { data: link, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
   });
 
