@@ -17,6 +17,7 @@ import type {
   PartnerDeliveryLink,
   RevokedDeliveryLink,
 } from '@esim-embed/shared';
+import { requireControl } from '../catalog/retail-brand';
 import type { CheckoutService, SessionCaller } from '../checkout/checkout-service';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
@@ -74,10 +75,14 @@ const digest = (value: string) => createHash('sha256').update(value).digest('bas
 export function createAfterSaleService(options: AfterSaleServiceOptions): AfterSaleService {
   const { checkouts, manageTokens, actionRequests, logger } = options;
   /** The eSIM a manage token opens now: its own, or the replacement of a completed reissue. */
-  const managedEsim = (caller: SessionCaller) =>
-    actionRequests.currentEsim(caller.widget.config.id, manageOf(caller).esim);
+  const managedEsim = async (caller: SessionCaller) => {
+    // A retail brand may turn the traveller's way back to an existing order off.
+    requireControl(await caller.widget.catalog.retailBrand(), 'existingOrderRecovery');
+    return await actionRequests.currentEsim(caller.widget.config.id, manageOf(caller).esim);
+  };
 
   async function mint(widget: WidgetRuntime, esimId: string, checkoutId: string | null): Promise<ManageLink> {
+    requireControl(await widget.catalog.retailBrand(), 'existingOrderRecovery');
     // Reading the eSIM proves it is this account's and tells how long its plan can be used.
     const esim = await readEsim(widget, esimId);
     const serviceEnds = esim.activation.serviceExpiresAt ?? esim.activation.deadlineAt;

@@ -1,10 +1,11 @@
 /**
  * @module
  * The brand a traveller sees: the upstream account's brand (its local `brandOverrides` first), the
- * widget's own overrides on top, every field checked before it reaches the browser. A bad field falls
+ * widget's own overrides on top, terms and privacy links from the retail brand's legal pages unless the widget
+ * sets them, every field checked before it reaches the browser. A bad field falls
  * back to its default with a warning; it never breaks the widget.
  */
-import type { Account, WidgetBrand } from '@esim-embed/shared';
+import type { Account, RetailBrandLegal, WidgetBrand } from '@esim-embed/shared';
 import { z } from 'zod';
 import type { Logger } from '../logger';
 
@@ -15,6 +16,8 @@ export type WidgetBrandOverrides = Partial<WidgetBrand>;
 export interface BrandResolution {
   /** The upstream account (`GET /account`), or null when it could not be read. */
   account: Pick<Account, 'name' | 'brand' | 'brandOverrides'> | null;
+  /** The legal pages of the retail brand the widget sells under: terms and privacy when the widget sets none. */
+  legal?: Pick<RetailBrandLegal, 'termsUrl' | 'privacyUrl'> | undefined;
   overrides?: WidgetBrandOverrides | undefined;
   /** The BFF's public origin (`https://bff.example`): a logo path like `/brand/acme.svg` is served from it. */
   publicOrigin?: string | undefined;
@@ -57,6 +60,9 @@ export function resolveWidgetBrand(resolution: BrandResolution): WidgetBrand {
     if (overrides[field] !== undefined) return overrides[field];
     return local?.[field] ?? upstream?.[field] ?? undefined;
   };
+  // The widget's own link (null: none) wins over the retail brand's.
+  const legalLink = (field: 'termsUrl' | 'privacyUrl') =>
+    overrides[field] !== undefined ? overrides[field] : resolution.legal?.[field];
   const invalid = (field: Field, reason: string) => {
     logger.warn('brand field invalid, default used', { field, reason });
   };
@@ -93,8 +99,8 @@ export function resolveWidgetBrand(resolution: BrandResolution): WidgetBrand {
       Email.safeParse(value).success ? value : null,
     ),
     supportUrl: checked('supportUrl', pick('supportUrl'), httpsUrl),
-    termsUrl: checked('termsUrl', overrides.termsUrl, httpsUrl),
-    privacyUrl: checked('privacyUrl', overrides.privacyUrl, httpsUrl),
+    termsUrl: checked('termsUrl', legalLink('termsUrl'), httpsUrl),
+    privacyUrl: checked('privacyUrl', legalLink('privacyUrl'), httpsUrl),
   };
 }
 

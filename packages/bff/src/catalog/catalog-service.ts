@@ -32,6 +32,7 @@ import {
 } from './destinations';
 import { projectPlan, projectPlans } from './plans';
 import { DEFAULT_PRICING_RULE, type PricingRule, retailPrice } from './pricing';
+import { type AppliedRetailBrand, appliedRetailBrand, requireControl } from './retail-brand';
 
 /** Options of {@link createCatalogService}. */
 export interface CatalogServiceOptions {
@@ -102,6 +103,8 @@ export interface CatalogService {
   etag(locale: Locale): Promise<string>;
   /** The validated brand; the defaults plus the widget's overrides while the upstream was never reached. */
   brand(): Promise<WidgetBrand>;
+  /** The retail brand the widget sells under (its switches and legal pages), or null. */
+  retailBrand(): Promise<AppliedRetailBrand | null>;
   /** Settlement currency and `wholeRubOnly` (`GET /capabilities`). */
   settlement(): Promise<Settlement>;
   /** Refreshes now (shared with one in flight); `force` walks the whole catalog even if its version is the same. */
@@ -128,6 +131,8 @@ interface CatalogState {
   index: ReadonlyMap<string, DestinationOffers>;
   settlement: Settlement;
   account: Account | null;
+  /** The retail brand (white label) the widget sells under, or null. */
+  retailBrand: AppliedRetailBrand | null;
   brand: WidgetBrand;
   price: RetailPricer;
   /** Digest of the catalog version, every offer's prices, the rule and the settlement. */
@@ -178,6 +183,7 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
       return retail;
     };
     const maxWholesaleMinor = singleOrderLimit(account, settlement.currency);
+    const retailBrand = appliedRetailBrand(account, capabilities, logger);
     const sameOffers = snapshot === previous?.snapshot && maxWholesaleMinor === previous.maxWholesaleMinor;
     return {
       snapshot,
@@ -185,8 +191,10 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
       index: sameOffers ? previous.index : indexByDestination(snapshot, maxWholesaleMinor),
       settlement,
       account,
+      retailBrand,
       brand: resolveWidgetBrand({
         account,
+        legal: retailBrand?.legal,
         overrides: options.brandOverrides,
         publicOrigin: options.publicOrigin,
         fallbackName: options.displayName,
@@ -225,6 +233,7 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
     start: () => cache.start(),
     async destinations(locale) {
       const state = await cache.get();
+      requireControl(state.retailBrand, 'browse');
       return {
         catalogVersion: state.snapshot.catalogVersion,
         etag: etagOf(state, locale),
@@ -233,6 +242,7 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
     },
     async plans(code, locale) {
       const state = await cache.get();
+      requireControl(state.retailBrand, 'browse');
       const normalized = code.toUpperCase();
       const views = viewsOf(state, locale);
       const destination = views.byCode.get(normalized);
@@ -252,6 +262,7 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
     },
     async planForOffer(offerId, locale) {
       let state = await cache.get();
+      requireControl(state.retailBrand, 'checkout');
       if (
         !state.snapshot.offerById.has(offerId) &&
         Date.now() - lastUnknownOfferRefresh > UNKNOWN_OFFER_REFRESH_MS
@@ -272,6 +283,8 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
     },
     async quotedPlan(quote, locale) {
       const state = await cache.get();
+      // Top-up quotes come here too: a brand that stopped selling sells no top-up either.
+      requireControl(state.retailBrand, 'checkout');
       const price = retailPrice(quote.offer, rule, state.settlement);
       return { plan: projectPlan(quote.offer, quote.product, locale, () => price), price };
     },
@@ -299,6 +312,9 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
         fallbackName: options.displayName,
         logger,
       });
+    },
+    async retailBrand() {
+      return (await cache.get()).retailBrand;
     },
     async settlement() {
       return (await cache.get()).settlement;

@@ -126,6 +126,8 @@ describe('OpenAPI and docs', () => {
         '/v1/partner/esims/{esimId}/action-requests',
         '/v1/partner/action-requests/{id}',
         '/v1/partner/manage-links/{id}/revoke',
+        '/v1/partner/esims/{esimId}/delivery-links',
+        '/v1/partner/delivery-links/{id}/revoke',
       ]),
     );
     // After the sale: the manage token header, and the signed webhook event.
@@ -135,10 +137,10 @@ describe('OpenAPI and docs', () => {
     );
     const event = document.webhooks.event.post;
     expect(event.parameters.map((parameter: { name: string }) => parameter.name)).toContain('Esim-Signature');
-    // One variant per kind of event (checkout, account, order), each with its id, type and data.
+    // One variant per kind of event (checkout, account, order, help request), each with its id, type and data.
     const schema = event.requestBody.content['application/json'].schema;
     const variants: { required: string[] }[] = schema.oneOf ?? schema.anyOf ?? [schema];
-    expect(variants.length).toBe(3);
+    expect(variants.length).toBe(4);
     for (const variant of variants) {
       expect(variant.required).toEqual(expect.arrayContaining(['id', 'type', 'data']));
     }
