@@ -39,7 +39,14 @@ export const TEST_WIDGETS = {
   confirmExpiring: 'e2e-confirm-expiring',
   /** partner_confirm on the failure sandbox (Blue Lagoon's account), webhooks to the demo partner server. */
   confirmFailing: 'e2e-confirm-failing',
+  /** A long brand name and no logo (the name is the header), direct, slow provisioning: the layout check. */
+  longBrand: 'e2e-long-brand',
+  /** Aurora with no logo: its short name is the header, beside the test-mode badge. */
+  auroraName: 'e2e-aurora-name',
 } as const;
+
+/** The brand name of the `longBrand` widget: long words in a long name, as a header must keep them whole. */
+export const LONG_BRAND_NAME = 'Международные Путешествия Плюс';
 
 /** The demo's own widget ids (`demo/src/partners/demo-partners.ts`), so the demo pages run in the tests. */
 const DEMO_WIDGETS = [
@@ -119,6 +126,11 @@ export function testBffConfig(options: {
       })),
       widget(TEST_WIDGETS.confirmExpiring, 'shortQuote', 'lagoon', true),
       { ...widget(TEST_WIDGETS.confirmFailing, 'failure', 'lagoon', true), ...webhooks },
+      {
+        ...widget(TEST_WIDGETS.longBrand, 'slow', 'aurora', false),
+        brand: { displayName: LONG_BRAND_NAME, logoUrl: null },
+      },
+      { ...widget(TEST_WIDGETS.auroraName, 'main', 'aurora', false), brand: { logoUrl: null } },
     ],
   };
   return { config, secrets: { env, partnerSecret, webhookSecret } };

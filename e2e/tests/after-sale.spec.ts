@@ -66,6 +66,8 @@ async function afterSaleJourney(
   // One short link (`#esim=<widget id>.<token>`): the same one however often the install step is shown.
   expect(url.startsWith(`${pageUrl}#esim=`)).toBe(true);
   expect(new URL(url).hash).toMatch(/^#esim=[a-z0-9_-]+\.[a-z2-7]{26}$/);
+  // Offered as actions; the address itself shows on request.
+  await widget.root.getByRole('button', { name: 'Show link' }).click();
   await expect(widget.root.getByText(url, { exact: true })).toBeVisible();
   await check('install with the manage link');
 

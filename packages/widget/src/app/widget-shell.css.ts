@@ -17,12 +17,14 @@ export const container = style({
   maxWidth: theme.maxWidth,
   minWidth: 0,
   margin: '0 auto',
-  overflowWrap: 'anywhere',
+  // A word breaks only when it cannot fit on a line of its own (a long address); otherwise lines wrap between words.
+  overflowWrap: 'break-word',
 });
 
-/** The brand bar. */
+/** The brand bar: the name wraps between words, and the badge goes under it when both do not fit. */
 export const header = style({
   display: 'flex',
+  flexWrap: 'wrap',
   alignItems: 'center',
   gap: theme.space,
   padding: `calc(${theme.space} * 1.5) calc(${theme.space} * 2)`,
@@ -30,12 +32,16 @@ export const header = style({
   fontWeight: 700,
 });
 
+/** The partner's name when there is no logo: as wide as its words need, wrapping between them. */
+export const brandName = style({ flex: '1 1 auto', minWidth: 'min-content' });
+
 /** The partner's logo. */
 export const logo = style({ maxHeight: '32px', maxWidth: '160px', objectFit: 'contain' });
 
-/** The test-mode badge. */
+/** The test-mode badge: short, on one line. */
 export const badge = style({
   marginInlineStart: 'auto',
+  whiteSpace: 'nowrap',
   fontSize: '0.8em',
   fontWeight: 600,
   padding: `2px ${theme.space}`,

@@ -204,7 +204,12 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
       <div class={css.container} part="container" lang={locale}>
         <div class={css.header} part="header">
           <BrandMark name={brand.displayName} logoUrl={brand.logoUrl} />
-          {context.config.environment === 'test' && <span class={css.badge}>{t('testMode')}</span>}
+          {context.config.environment === 'test' && (
+            <span class={css.badge}>
+              {t('testMode')}
+              <span class={controls.visuallyHidden}>{t('testModeHint')}</span>
+            </span>
+          )}
         </div>
         <div class={css.content} part="content">
           <CurrentStep step={step} />
@@ -226,7 +231,7 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
 /** The partner's logo, or its name when there is no logo or the logo does not load. */
 function BrandMark({ name, logoUrl }: { name: string; logoUrl: string | null }) {
   const [broken, setBroken] = useState(false);
-  if (!logoUrl || broken) return <span>{name}</span>;
+  if (!logoUrl || broken) return <span class={css.brandName}>{name}</span>;
   return <img class={css.logo} part="logo" src={logoUrl} alt={name} onError={() => setBroken(true)} />;
 }
 

@@ -55,7 +55,7 @@ const ElementBase = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
  * @cssproperty --esim-color-border - Borders and dividers.
  * @cssproperty --esim-color-danger - Errors.
  * @cssproperty --esim-color-success - Success marks.
- * @cssproperty --esim-font-family - The font stack (inherits the page's by default).
+ * @cssproperty --esim-font-family - The font stack: the system UI font by default; `inherit` takes the page's.
  * @cssproperty --esim-font-size - The base font size.
  * @cssproperty --esim-radius - Corner radius of cards, inputs and buttons.
  * @cssproperty --esim-space - The base spacing unit.

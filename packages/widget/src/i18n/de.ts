@@ -6,7 +6,8 @@ import { type Messages, plural } from './messages';
 
 export const de: Messages = {
   loading: 'Wird geladen…',
-  testMode: 'Testmodus: kein echter Kauf',
+  testMode: 'Testmodus',
+  testModeHint: ': kein echter Kauf',
   soldBy: 'Verkauft von {brand}',
   support: 'Hilfe',
   terms: 'AGB',

@@ -7,7 +7,9 @@ import { plural } from './messages';
 
 export const en = {
   loading: 'Loading…',
-  testMode: 'Test mode: no real purchase',
+  testMode: 'Test mode',
+  /** Read after the badge by screen readers only; the badge itself stays short. */
+  testModeHint: ': no real purchase',
   soldBy: 'Sold by {brand}',
   support: 'Support',
   terms: 'Terms',

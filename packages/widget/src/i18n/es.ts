@@ -6,7 +6,8 @@ import { type Messages, plural } from './messages';
 
 export const es: Messages = {
   loading: 'Cargando…',
-  testMode: 'Modo de prueba: no es una compra real',
+  testMode: 'Modo de prueba',
+  testModeHint: ': no es una compra real',
   soldBy: 'Vendido por {brand}',
   support: 'Ayuda',
   terms: 'Condiciones',

@@ -6,7 +6,8 @@ import { type Messages, plural } from './messages';
 
 export const fr: Messages = {
   loading: 'Chargement…',
-  testMode: 'Mode test : aucun achat réel',
+  testMode: 'Mode test',
+  testModeHint: ' : aucun achat réel',
   soldBy: 'Vendu par {brand}',
   support: 'Aide',
   terms: 'Conditions',

@@ -6,7 +6,8 @@ import { type Messages, plural } from './messages';
 
 export const ru: Messages = {
   loading: 'Загрузка…',
-  testMode: 'Тестовый режим: покупка не настоящая',
+  testMode: 'Тестовый режим',
+  testModeHint: ': покупка не настоящая',
   soldBy: 'Продавец: {brand}',
   support: 'Поддержка',
   terms: 'Условия',

@@ -1,12 +1,34 @@
 /**
  * @module
- * A value the traveller may need to type on their phone (SM-DP+ address, activation code, a link), shown in
- * full with a copy button that confirms through a live region.
+ * A value the traveller may need to type on their phone (SM-DP+ address, activation code), shown in full with
+ * a copy button that confirms through a live region; and that copy, for other ways of offering a value.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { useWidget } from '../app/widget-context';
 import * as controls from '../ui/controls.css';
 import * as css from './install-step.css';
+
+/** Copies `value` to the clipboard; `copied` is true for 3 s after a copy that worked. */
+export function useClipboard(value: string): { copied: boolean; copy(): Promise<void> } {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), 3000);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  return {
+    copied,
+    async copy() {
+      try {
+        await navigator.clipboard.writeText(value);
+        setCopied(true);
+      } catch {
+        // No clipboard permission (an iframe without it, an old browser): the value can be shown and copied by hand.
+        setCopied(false);
+      }
+    },
+  };
+}
 
 /** Props of `CopyField`. */
 export interface CopyFieldProps {
@@ -17,22 +39,7 @@ export interface CopyFieldProps {
 /** A labelled value with a copy button. */
 export function CopyField({ label, value }: CopyFieldProps) {
   const { t } = useWidget();
-  const [copied, setCopied] = useState(false);
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), 3000);
-    return () => clearTimeout(timer);
-  }, [copied]);
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied(true);
-    } catch {
-      // No clipboard permission (an iframe without it, an old browser): the value stays visible to copy by hand.
-      setCopied(false);
-    }
-  }
+  const { copied, copy } = useClipboard(value);
 
   return (
     <div>

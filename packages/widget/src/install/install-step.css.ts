@@ -66,3 +66,6 @@ export const installLinkSecondary = style([installLink, { color: theme.color.bra
 
 /** Sections of the install step. */
 export const installSection = style({ marginTop: `calc(${theme.space} * 3)` });
+
+/** A link shown on request, under its actions. */
+export const shownLink = style([code, { display: 'block', marginTop: theme.space }]);

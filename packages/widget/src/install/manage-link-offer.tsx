@@ -3,8 +3,8 @@
  * The way back after a purchase: a manage link for the partner's page (the page's address with the manage
  * token in its fragment, `#esim=<widget id>.<token>`, so it never reaches a server log; the widget id keeps
  * the other widgets of a page with several on their store; one link per purchase, the same after a reload) that reopens the widget on
- * this eSIM's own view: data left, top-up, help. Shown with a copy button and given to the host page through
- * `esim-manage-link`, so that the partner can keep it for the traveller.
+ * this eSIM's own view: data left, top-up, help. Offered as actions (copy, share), the address itself shown on
+ * request, and given to the host page through `esim-manage-link`, so that the partner can keep it for the traveller.
  */
 import type { ManageLink } from '@esim-embed/shared';
 import { useCallback, useEffect, useState } from 'preact/hooks';
@@ -14,8 +14,8 @@ import { EsimManageLinkEvent } from '../element/events';
 import { formatDateTime } from '../i18n/formatters';
 import { manageLinkFor } from '../my-esim/manage-link-address';
 import * as controls from '../ui/controls.css';
-import { CopyField } from './copy-field';
 import * as css from './install-step.css';
+import { LinkActions } from './link-actions';
 
 /** Props of `ManageLinkOffer`. */
 export interface ManageLinkOfferProps {
@@ -62,7 +62,7 @@ export function ManageLinkOffer({ handle, onCreated }: ManageLinkOfferProps) {
         {link && (
           <>
             <p>{t('manageLinkIntro')}</p>
-            <CopyField label={t('manageLinkLabel')} value={link.url} />
+            <LinkActions url={link.url} />
             <p class={controls.hint}>
               {t('manageLinkValidUntil', { time: formatDateTime(link.expiresAt, locale) })}
             </p>

@@ -22,6 +22,7 @@ describe('the manage link after a purchase', () => {
     const bff = new FakeBff();
     const widget = await buyAndInstall(bff);
     const label = await widget.view.findByText('Link to your eSIM');
+    fireEvent.click(widget.view.getByRole('button', { name: 'Show link' }));
     const url = `${location.origin}/shop/esim?campaign=x#esim=acme.manage_chk_quote_1_0123456789abcdef`;
     expect(label.parentElement?.querySelector('code')?.textContent).toBe(url);
     const [request] = bff.requestsTo('POST', /\/manage-link$/);

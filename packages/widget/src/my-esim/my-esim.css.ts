@@ -8,10 +8,10 @@ import { theme } from '../theme/theme.css';
 /** The data meter: the full width of the widget. */
 export const meter = style({ display: 'block', width: '100%', height: '1em', margin: `${theme.space} 0` });
 
-/** Dates: term and value side by side, stacked on a narrow screen. */
+/** Dates: term and value side by side, each column at least as wide as its longest word. */
 export const dates = style({
   display: 'grid',
-  gridTemplateColumns: 'minmax(0, auto) minmax(0, 1fr)',
+  gridTemplateColumns: 'auto 1fr',
   gap: `calc(${theme.space} / 2) calc(${theme.space} * 2)`,
   margin: 0,
 });

@@ -73,7 +73,8 @@ globalStyle(':host', {
     [theme.color.border]: light.border,
     [theme.color.danger]: light.danger,
     [theme.color.success]: light.success,
-    [theme.font.family]: 'inherit',
+    // The system's UI font: a page without a font of its own would otherwise give the browser's default serif.
+    [theme.font.family]: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
     [theme.font.size]: '1rem',
     [theme.radius]: '10px',
     [theme.space]: '8px',

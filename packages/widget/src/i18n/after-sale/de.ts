@@ -9,6 +9,9 @@ export const afterSaleDe: AfterSaleMessages = {
   manageLinkIntro:
     'Bewahren Sie diesen Link auf, um später Ihr Datenvolumen zu prüfen, aufzuladen oder Hilfe zu erhalten. Wer den Link hat, kann diese eSIM öffnen: Geben Sie ihn nicht weiter.',
   manageLinkLabel: 'Link zu Ihrer eSIM',
+  manageLinkCopy: 'Link kopieren',
+  manageLinkShare: 'Link teilen',
+  manageLinkShow: 'Link anzeigen',
   manageLinkValidUntil: 'Der Link gilt bis {time}.',
   manageLinkFailed:
     'Der Link zu dieser eSIM konnte nicht erstellt werden. Ihre eSIM ist davon nicht betroffen.',

@@ -9,6 +9,9 @@ export const afterSaleEn = {
   manageLinkIntro:
     'Keep this link to check your data, top up or get help later. Anyone with the link can open this eSIM, so keep it private.',
   manageLinkLabel: 'Link to your eSIM',
+  manageLinkCopy: 'Copy link',
+  manageLinkShare: 'Share link',
+  manageLinkShow: 'Show link',
   manageLinkValidUntil: 'The link works until {time}.',
   manageLinkFailed: 'The link back to this eSIM could not be created. Your eSIM is not affected.',
   manageLinkInvalid: 'This link has expired or is no longer valid. Please contact {brand} for a new one.',

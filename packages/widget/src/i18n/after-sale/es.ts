@@ -9,6 +9,9 @@ export const afterSaleEs: AfterSaleMessages = {
   manageLinkIntro:
     'Guarda este enlace para consultar tus datos, recargar o pedir ayuda más tarde. Quien tenga el enlace puede abrir esta eSIM, así que no lo compartas.',
   manageLinkLabel: 'Enlace a tu eSIM',
+  manageLinkCopy: 'Copiar enlace',
+  manageLinkShare: 'Compartir enlace',
+  manageLinkShow: 'Mostrar enlace',
   manageLinkValidUntil: 'El enlace funciona hasta el {time}.',
   manageLinkFailed: 'No se pudo crear el enlace a esta eSIM. Tu eSIM no se ve afectada.',
   manageLinkInvalid: 'Este enlace ha caducado o ya no es válido. Pide uno nuevo a {brand}.',

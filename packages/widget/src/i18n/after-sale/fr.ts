@@ -9,6 +9,9 @@ export const afterSaleFr: AfterSaleMessages = {
   manageLinkIntro:
     'Gardez ce lien pour consulter vos données, recharger ou obtenir de l’aide plus tard. Toute personne qui a ce lien peut ouvrir cette eSIM : ne le partagez pas.',
   manageLinkLabel: 'Lien vers votre eSIM',
+  manageLinkCopy: 'Copier le lien',
+  manageLinkShare: 'Partager le lien',
+  manageLinkShow: 'Afficher le lien',
   manageLinkValidUntil: 'Le lien fonctionne jusqu’au {time}.',
   manageLinkFailed: 'Le lien vers cette eSIM n’a pas pu être créé. Votre eSIM n’est pas concernée.',
   manageLinkInvalid: 'Ce lien a expiré ou n’est plus valable. Demandez-en un nouveau à {brand}.',

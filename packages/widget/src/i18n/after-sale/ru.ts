@@ -9,6 +9,9 @@ export const afterSaleRu: AfterSaleMessages = {
   manageLinkIntro:
     'Сохраните ссылку, чтобы потом проверить остаток трафика, пополнить eSIM или получить помощь. Любой, у кого есть ссылка, может открыть эту eSIM, поэтому не передавайте её.',
   manageLinkLabel: 'Ссылка на вашу eSIM',
+  manageLinkCopy: 'Копировать ссылку',
+  manageLinkShare: 'Поделиться ссылкой',
+  manageLinkShow: 'Показать ссылку',
   manageLinkValidUntil: 'Ссылка действует до {time}.',
   manageLinkFailed: 'Не удалось создать ссылку на эту eSIM. С самой eSIM всё в порядке.',
   manageLinkInvalid: 'Срок действия ссылки истёк или она больше не действует. Обратитесь в {brand} за новой.',
