@@ -43,6 +43,8 @@ export const TEST_WIDGETS = {
   longBrand: 'e2e-long-brand',
   /** Aurora with no logo: its short name is the header, beside the test-mode badge. */
   auroraName: 'e2e-aurora-name',
+  /** Globetrotter, direct, `deliveryMode: 'platform'`: the service emails the eSIM (the sandbox's outbox). */
+  platformDelivery: 'e2e-platform-delivery',
 } as const;
 
 /** The brand name of the `longBrand` widget: long words in a long name, as a header must keep them whole. */
@@ -131,6 +133,10 @@ export function testBffConfig(options: {
         brand: { displayName: LONG_BRAND_NAME, logoUrl: null },
       },
       { ...widget(TEST_WIDGETS.auroraName, 'main', 'aurora', false), brand: { logoUrl: null } },
+      {
+        ...widget(TEST_WIDGETS.platformDelivery, 'main', 'globetrotter', false),
+        deliveryMode: 'platform' as const,
+      },
     ],
   };
   return { config, secrets: { env, partnerSecret, webhookSecret } };
