@@ -8,6 +8,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { AfterSaleService } from './after-sale/after-sale-service';
 import type { ManageTokens } from './after-sale/manage-token';
 import type { CheckoutService } from './checkout/checkout-service';
+import { createEsimOwners } from './checkout/esim-owners';
 import type { BffConfig } from './config/config-schema';
 import { ApiError } from './errors';
 import type { PartnerFunding } from './funding/partner-funding';
@@ -152,6 +153,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
       store,
       afterSale: options.afterSale,
       manageTokens: options.manageTokens,
+      esimOwners: createEsimOwners(store),
       idempotencyTtlMs: config.idempotencyTtlHours * 60 * 60 * 1000,
       logger,
     }),

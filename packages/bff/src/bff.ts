@@ -15,6 +15,7 @@ import { createCheckoutSecrets } from './checkout/checkout-access';
 import { type CheckoutRecord, createCheckoutRepository } from './checkout/checkout-record';
 import { type CheckoutService, createCheckoutService } from './checkout/checkout-service';
 import { type CheckoutWatch, createCheckoutWatch } from './checkout/checkout-watch';
+import { createEsimOwners } from './checkout/esim-owners';
 import { createOrderReconciliation, type OrderReconciliation } from './checkout/order-reconciliation';
 import type { LoadedConfig } from './config/load-config';
 import { createPartnerFunding, type PartnerFunding } from './funding/partner-funding';
@@ -129,6 +130,7 @@ export function createBff(options: CreateBffOptions): Bff {
     accountFreshMs: config.accountCacheMs,
   });
   /** Hears every checkout status change that was written, by a sale or by reconciliation. */
+  const esimOwners = createEsimOwners(store);
   async function observeCheckout(before: CheckoutRecord | null, after: CheckoutRecord) {
     // The change is already written: a store hiccup here must not fail the sale that caused it. The events
     // are queued before a finished checkout leaves the watch list: if queueing fails, the checkout stays on
@@ -144,6 +146,13 @@ export function createBff(options: CreateBffOptions): Bff {
       });
     }
     // A hold whose release is lost here stays until it expires: it can hold back a sale, never over-promise.
+    // A seller not recorded here is traced through the order's externalRef when a partner first asks.
+    await esimOwners.record(after).catch((error: unknown) => {
+      scopedLogger.warn('the seller of an eSIM could not be recorded', {
+        checkoutId: after.id,
+        cause: String(error),
+      });
+    });
     await funding.observe(before, after).catch((error: unknown) => {
       scopedLogger.warn('a checkout hold could not follow its status', {
         checkoutId: after.id,

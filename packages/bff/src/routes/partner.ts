@@ -18,10 +18,10 @@ import {
 } from '@esim-embed/shared';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import type { AfterSaleService } from '../after-sale/after-sale-service';
-import { readEsim } from '../after-sale/esim-view';
 import type { ManageTokens } from '../after-sale/manage-token';
 import { widgetsForPartnerSecret } from '../checkout/checkout-access';
 import type { CheckoutService } from '../checkout/checkout-service';
+import type { EsimOwners } from '../checkout/esim-owners';
 import { ApiError } from '../errors';
 import type { PartnerFunding } from '../funding/partner-funding';
 import { answerJson } from '../http/answer';
@@ -43,6 +43,8 @@ export interface PartnerRoutesOptions {
   store: Store;
   afterSale: AfterSaleService;
   manageTokens: ManageTokens;
+  /** Which widget sold each eSIM. */
+  esimOwners: EsimOwners;
   idempotencyTtlMs: number;
   /** Hears idempotent creates taken over from a lost holder. */
   logger: Logger;
@@ -65,26 +67,15 @@ const esimId = (c: Context<PartnerEnv>) => {
   if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw new ApiError('esim_not_found');
   return id;
 };
-/**
- * The partner's widget that sold `id`: the first of the caller's widgets whose upstream account knows it
- * (a partner secret usually opens one widget).
- */
-async function widgetOfEsim(widgets: ReadonlyMap<string, WidgetRuntime>, id: string): Promise<WidgetRuntime> {
-  for (const widget of widgets.values()) {
-    try {
-      await readEsim(widget, id);
-      return widget;
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'esim_not_found') continue;
-      throw error;
-    }
-  }
-  throw new ApiError('esim_not_found', { params: { esimId: id } });
-}
-
 /** The partner routes. */
 export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
   const app = new Hono<PartnerEnv>();
+  /**
+   * The caller's widget that sold `id`, as the BFF recorded the sale: never merely one whose upstream account
+   * knows the eSIM, since widgets of different partners may share an upstream key.
+   */
+  const widgetOfEsim = (widgets: ReadonlyMap<string, WidgetRuntime>, id: string) =>
+    options.esimOwners.sellerAmong(widgets, id);
 
   const requirePartner: MiddlewareHandler<PartnerEnv> = async function requirePartnerSecret(c, next) {
     // A method the path does not have is `method_not_allowed`, secret or not.
@@ -150,6 +141,8 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
     const widget = c.get('partnerWidgets').get(body.widgetId);
     if (widget === undefined)
       throw new ApiError('storefront_app_not_found', { params: { field: 'widgetId' } });
+    // The eSIM must be one the caller's widgets sold, not merely one its upstream account knows.
+    await widgetOfEsim(c.get('partnerWidgets'), id);
     const link = await options.afterSale.manageLinkForPartner(widget, id);
     return answerJson(c, { data: link, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
   });

@@ -58,6 +58,8 @@ export const STORE_KEYS = {
   quote: (id: string) => `quote:${id}`,
   idempotency: (scope: string, key: string) => `idempotency:${scope}:${key}`,
   counter: (name: string) => `counter:${name}`,
+  /** The widget (and checkout) that sold one eSIM: partner routes reach only their own widgets' eSIMs. */
+  esimOwner: (esimId: string) => `esim-owner:${esimId}`,
   /** A signed manage token of the release before, revoked by id (kept until the token would have expired). */
   manageRevocation: (tokenId: string) => `manage-revoked:${tokenId}`,
   /** One manage link, under the SHA-256 of its token (never the token itself). */

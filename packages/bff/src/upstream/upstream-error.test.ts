@@ -5,22 +5,41 @@ import { errorFromUpstreamAnswer, safeUpstreamParams } from './upstream-error';
 const meta = { requestId: 'req_up_1', apiVersion: '2.0.0' };
 
 describe('safeUpstreamParams', () => {
-  it('keeps primitive context and drops anything that may carry a secret or a link', () => {
+  it('passes only the names allowed for the code, as primitives that are not links', () => {
     expect(
-      safeUpstreamParams({
+      safeUpstreamParams('idempotency_conflict', {
         field: 'Idempotency-Key',
-        limit: 5,
-        offerIds: ['a', 'b'],
-        retryable: false,
+        reason: 'in_progress',
         url: 'https://d.example/secret',
-        deliveryUrl: 'x',
         apiKey: 'sk_live_x',
-        lpa: 'LPA:1$x',
-        detail: 'https://somewhere.example/x',
         nested: { token: 'x' },
-        mixed: ['a', { b: 1 }],
       }),
-    ).toEqual({ field: 'Idempotency-Key', limit: 5, offerIds: ['a', 'b'], retryable: false });
+    ).toEqual({ field: 'Idempotency-Key', reason: 'in_progress' });
+    expect(
+      safeUpstreamParams('validation_failed', {
+        field: 'lpa',
+        reason: 'LPA:1$smdp.example$SECRET',
+        maxLength: 5,
+        detail: 'x',
+      }),
+    ).toEqual({ field: 'lpa', maxLength: 5 });
+    expect(safeUpstreamParams('offer_not_found', { offerId: 'off_1', offerIds: ['a', 'b'] })).toEqual({
+      offerId: 'off_1',
+    });
+  });
+
+  it('passes no amount: a balance, a limit or a price is the partner’s business, as plain numbers too', () => {
+    const money = { amountMinor: 1_000, currency: 'USD' };
+    expect(
+      safeUpstreamParams('insufficient_balance', { required: money, availableBalance: 1_234, limit: 5 }),
+    ).toEqual({});
+    expect(safeUpstreamParams('order_limit_exceeded', { limit: 500, price: money })).toEqual({});
+    expect(safeUpstreamParams('monthly_limit_exceeded', { limit: 500, spent: 499 })).toEqual({});
+    // A code without an allowlist, or a parameter the upstream adds one day, passes nothing.
+    expect(safeUpstreamParams('recipient_conflict', { recipientId: 'rcp_1' })).toEqual({});
+    expect(safeUpstreamParams('price_changed', { offerId: 'off_1', newPrice: 999 })).toEqual({
+      offerId: 'off_1',
+    });
   });
 });
 

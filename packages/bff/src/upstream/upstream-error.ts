@@ -56,26 +56,56 @@ const CREDENTIAL_CODES = new Set<ErrorCode>([
 /** Codes that mean "try later" rather than "this request is wrong". */
 const OUTAGE_CODES = new Set<ErrorCode>(['internal', 'rate_limited']);
 
-/** Parameter names that may carry a secret or installation data, dropped whatever their value. */
-const UNSAFE_PARAM = /url|secret|token|key|lpa|activation|password|email|iccid/i;
+/**
+ * The upstream's error parameters a browser may see, per code: identifiers and reasons the widget can act on,
+ * never amounts (a balance, a limit, a price are the partner's wholesale business) nor anything not listed
+ * here. A code without an entry passes no parameter at all; so does a parameter the upstream adds later.
+ */
+const BROWSER_PARAMS: Partial<Record<ErrorCode, readonly string[]>> = {
+  validation_failed: ['field', 'reason', 'maxLength', 'minLength'],
+  idempotency_conflict: ['field', 'reason'],
+  product_not_found: ['productId'],
+  product_unavailable: ['productId', 'offerId'],
+  offer_not_found: ['offerId'],
+  price_changed: ['offerId', 'quoteId'],
+  quote_not_found: ['quoteId'],
+  quote_expired: ['quoteId', 'expiresAt'],
+  quote_consumed: ['quoteId'],
+  order_not_found: ['orderId'],
+  esim_not_found: ['esimId'],
+  delivery_link_invalid: ['deliveryLinkId'],
+  action_not_available: ['action', 'esimId', 'status', 'reason'],
+  action_request_exists: ['actionRequestId', 'type'],
+  action_request_not_found: ['actionRequestId'],
+  invalid_transition: ['status', 'reason'],
+  account_not_active: ['status'],
+};
+
+/** The longest string parameter passed on: identifiers and reasons are short, free text is not passed. */
+const MAX_PARAM_LENGTH = 128;
 
 /**
- * The upstream's `error.params` reduced to what is safe to send to a browser: primitive values and
- * arrays of primitives, under names that cannot carry a secret (`field`, `limit`, `offerId`, …).
- * `Idempotency-Key` named as a field value is kept: it is the header's name, not a key.
+ * The upstream's `error.params` reduced to what a browser may see: only the names allowed for `code`, and only
+ * primitive values (or arrays of them) that are not links. `Idempotency-Key` named as a field value is kept: it
+ * is the header's name, not a key.
  */
-export function safeUpstreamParams(params: Record<string, unknown>): Record<string, unknown> {
+export function safeUpstreamParams(
+  code: ErrorCode,
+  params: Record<string, unknown>,
+): Record<string, unknown> {
   const safe: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(params)) {
-    if (UNSAFE_PARAM.test(name)) continue;
-    if (isPrimitive(value)) {
-      if (typeof value === 'string' && /^https?:\/\//i.test(value)) continue;
-      safe[name] = value;
-    } else if (Array.isArray(value) && value.every(isPrimitive)) {
-      safe[name] = value;
-    }
+  for (const name of BROWSER_PARAMS[code] ?? []) {
+    const value = params[name];
+    if (isSafeValue(value)) safe[name] = value;
+    else if (Array.isArray(value) && value.every(isSafeValue)) safe[name] = value;
   }
   return safe;
+}
+
+function isSafeValue(value: unknown): boolean {
+  if (typeof value === 'string')
+    return value.length <= MAX_PARAM_LENGTH && !/^[a-z][a-z0-9+.-]*:/i.test(value);
+  return isPrimitive(value);
 }
 
 function isPrimitive(value: unknown): value is string | number | boolean | null {
@@ -171,7 +201,7 @@ export function errorFromUpstreamAnswer(
   }
   return new UpstreamError(code, {
     ...common,
-    params: safeUpstreamParams(envelope.error.params),
+    params: safeUpstreamParams(code, envelope.error.params),
     retryAfterSeconds: details.retryAfterSeconds,
   });
 }

@@ -1,0 +1,83 @@
+/**
+ * @module
+ * Which widget sold each eSIM: recorded when a checkout first names the eSIM it issued, and read by the partner
+ * routes, so that a partner reaches only its own widgets' eSIMs even when widgets share one upstream key (the
+ * upstream account knows every eSIM of the key, whoever sold it). An eSIM sold before this record existed is
+ * traced once through its upstream order's `externalRef` — the checkout id — while that checkout is kept.
+ */
+import { z } from 'zod';
+import { readEsim } from '../after-sale/esim-view';
+import { ApiError } from '../errors';
+import { STORE_KEYS, type Store } from '../store/store';
+import type { WidgetRuntime } from '../widgets/widget-runtime';
+import { type CheckoutRecord, createCheckoutRepository } from './checkout-record';
+
+/** How long the seller of an eSIM is remembered: longer than any eSIM or manage link lives. */
+const OWNER_KEPT_MS = 2 * 365 * 24 * 60 * 60 * 1000;
+
+/** The stored seller of one eSIM. */
+const EsimOwnerSchema = z.object({ widgetId: z.string(), checkoutId: z.string() });
+
+/** Records and finds the widget that sold an eSIM. */
+export interface EsimOwners {
+  /** Remember the seller of the eSIM a checkout issued, once it names one (a checkout observer). */
+  record(checkout: CheckoutRecord): Promise<void>;
+  /** The one of `candidates` (the caller's widgets) that sold `esimId`; `esim_not_found` for any other. */
+  sellerAmong(candidates: ReadonlyMap<string, WidgetRuntime>, esimId: string): Promise<WidgetRuntime>;
+}
+
+/** The {@link EsimOwners} kept in `store`. */
+export function createEsimOwners(store: Store): EsimOwners {
+  const checkouts = createCheckoutRepository(store);
+  const remember = (esimId: string, owner: z.infer<typeof EsimOwnerSchema>) =>
+    // First writer wins: a seller is never replaced, whatever a later checkout says.
+    store.insert(STORE_KEYS.esimOwner(esimId), JSON.stringify(owner), OWNER_KEPT_MS);
+
+  async function recorded(esimId: string): Promise<z.infer<typeof EsimOwnerSchema> | null> {
+    const stored = await store.get(STORE_KEYS.esimOwner(esimId));
+    if (stored === null) return null;
+    const owner = EsimOwnerSchema.safeParse(JSON.parse(stored.value));
+    return owner.success ? owner.data : null;
+  }
+
+  /** The seller of an eSIM sold before sellers were recorded: its order's externalRef is our checkout id. */
+  async function traced(
+    candidates: ReadonlyMap<string, WidgetRuntime>,
+    esimId: string,
+  ): Promise<z.infer<typeof EsimOwnerSchema> | null> {
+    const upstreams = new Set<WidgetRuntime['upstream']>();
+    for (const widget of candidates.values()) {
+      // Widgets sharing one upstream client would answer alike: ask each upstream once.
+      if (upstreams.has(widget.upstream)) continue;
+      upstreams.add(widget.upstream);
+      let checkoutId: string;
+      try {
+        checkoutId = (await readEsim(widget, esimId)).order.externalRef;
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'esim_not_found') continue;
+        throw error;
+      }
+      const checkout = await checkouts.getCheckout(checkoutId);
+      if (checkout === null || checkout.record.kind !== 'issue') continue;
+      const owner = { widgetId: checkout.record.widgetId, checkoutId };
+      await remember(esimId, owner);
+      return owner;
+    }
+    return null;
+  }
+
+  return {
+    async record(checkout) {
+      const esimId = checkout.order?.esimId ?? null;
+      if (checkout.kind !== 'issue' || esimId === null) return;
+      await remember(esimId, { widgetId: checkout.widgetId, checkoutId: checkout.id });
+    },
+    async sellerAmong(candidates, esimId) {
+      const owner = (await recorded(esimId)) ?? (await traced(candidates, esimId));
+      const widget = owner === null ? undefined : candidates.get(owner.widgetId);
+      // Another partner's eSIM reads exactly as an unknown one: nothing to probe.
+      if (widget === undefined) throw new ApiError('esim_not_found', { params: { esimId } });
+      return widget;
+    },
+  };
+}
