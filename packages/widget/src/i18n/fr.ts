@@ -81,6 +81,9 @@ export const fr: Messages = {
   progressPatience: 'Cela prend en général moins d’une minute.',
   progressSlow:
     'Cela prend plus de temps que d’habitude. Gardez cette page ouverte ; nous continuons à vérifier.',
+  headingCancelled: 'Achat annulé',
+  headingExpired: 'Délai de paiement dépassé',
+  headingFailed: 'L’achat a échoué',
   statusFailed: 'Nous n’avons pas pu émettre votre eSIM. Elle ne vous a pas été facturée.',
   statusExpired: 'Le paiement n’a pas été finalisé à temps.',
   statusCancelled: 'L’achat a été annulé.',

@@ -33,10 +33,11 @@ const JOURNEY: readonly { status: CheckoutStatus; message: MessageKey }[] = [
   { status: 'ready', message: 'statusReady' },
 ];
 
-const ENDINGS: Partial<Record<CheckoutStatus, MessageKey>> = {
-  failed: 'statusFailed',
-  expired: 'statusExpired',
-  cancelled: 'statusCancelled',
+/** How a checkout that gives no eSIM ends: a heading that names the end, and what it means. */
+const ENDINGS: Partial<Record<CheckoutStatus, { heading: MessageKey; message: MessageKey }>> = {
+  failed: { heading: 'headingFailed', message: 'statusFailed' },
+  expired: { heading: 'headingExpired', message: 'statusExpired' },
+  cancelled: { heading: 'headingCancelled', message: 'statusCancelled' },
 };
 
 /** A top-up says what it does: it adds data, it issues nothing. */
@@ -209,7 +210,9 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
 
   return (
     <section>
-      <StepHeading>{t(awaitingPayment ? 'paymentHeading' : 'progressHeading')}</StepHeading>
+      <StepHeading>
+        {t(ending ? ending.heading : awaitingPayment ? 'paymentHeading' : 'progressHeading')}
+      </StepHeading>
       {checkout && awaitingPayment && (
         <>
           <p>{t('paymentWaiting', { brand: config.brand.displayName })}</p>
@@ -241,7 +244,7 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
       )}
       <div aria-live="polite" role="status">
         {ending ? (
-          <p>{say(ending)}</p>
+          <p>{say(ending.message)}</p>
         ) : (
           status &&
           reached >= 0 && <p class={controls.visuallyHidden}>{say(journey[reached]?.message ?? 'loading')}</p>

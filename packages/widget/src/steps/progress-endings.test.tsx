@@ -1,0 +1,39 @@
+/**
+ * A checkout that gives no eSIM ends under a heading that names its end (never "Preparing your eSIM" over
+ * "The purchase was cancelled"), with what it means and the way to start again.
+ */
+import type { CheckoutStatus } from '@esim-embed/shared';
+import { fireEvent } from '@testing-library/preact';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeBff } from '../testing/fake-bff';
+import { mountWidget } from '../testing/mount-widget';
+import { cleanUpPage, fillCheckout, openCheckout } from '../testing/traveller';
+
+afterEach(cleanUpPage);
+
+const ENDINGS: [CheckoutStatus, string, RegExp][] = [
+  ['cancelled', 'Purchase cancelled', /The purchase was cancelled/],
+  ['expired', 'Time to pay ran out', /not completed in time/],
+  ['failed', 'Purchase failed', /could not issue your eSIM/],
+];
+
+describe('the end of a checkout that gives no eSIM', () => {
+  for (const [status, heading, message] of ENDINGS) {
+    it(`${status}: under the heading "${heading}"`, async () => {
+      const bff = new FakeBff({
+        config: { checkoutMode: 'partner_confirm' },
+        journey: ['awaiting_payment', status],
+      });
+      const widget = await mountWidget(bff);
+      await openCheckout(widget);
+      fillCheckout(widget);
+      fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
+      expect(await widget.view.findByRole('heading', { name: heading }, { timeout: 5000 })).toBeTruthy();
+      expect(widget.view.getByText(message)).toBeTruthy();
+      expect(
+        widget.view.queryByRole('heading', { name: /Preparing your eSIM|Complete your payment/ }),
+      ).toBeNull();
+      expect(widget.view.getByRole('button', { name: 'Start again' })).toBeTruthy();
+    });
+  }
+});
