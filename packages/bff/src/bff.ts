@@ -94,6 +94,7 @@ export function createBff(options: CreateBffOptions): Bff {
       pricing: widgetConfig.pricing,
       brandOverrides: widgetConfig.brand,
       displayName: widgetConfig.displayName,
+      widget: widgetConfig,
       publicOrigin: options.publicOrigin,
       logger: widgetLogger,
       refreshIntervalMs: config.catalogRefreshSeconds * 1000,

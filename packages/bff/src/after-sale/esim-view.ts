@@ -70,6 +70,9 @@ async function boughtPlan(
 
 /** Top-up status and offers; an upstream that does not answer is `temporarily_unavailable`, retryable. */
 async function topUpView(widget: WidgetRuntime, esimId: string, locale: Locale): Promise<EsimTopUpView> {
+  // The upstream's capabilities say top-ups cannot be reached (`supplyOperations` top_up): none is offered.
+  if (!(await widget.catalog.fitness()).offersTopUps)
+    return { status: 'not_enabled', retryable: false, offers: [] };
   let page: Awaited<ReturnType<WidgetRuntime['upstream']['getTopUpOffers']>>;
   try {
     page = await widget.upstream.getTopUpOffers(esimId);

@@ -21,6 +21,12 @@ import { ApiError } from '../errors';
 import { singleOrderLimit } from '../funding/funding-decision';
 import type { Logger } from '../logger';
 import type { UpstreamClient } from '../upstream/upstream-client';
+import {
+  assessCapabilities,
+  credentialProblem,
+  type FitnessSubject,
+  type WidgetFitness,
+} from '../widgets/widget-fitness';
 import { resolveWidgetBrand, type WidgetBrandOverrides } from './brand';
 import { type CatalogCacheStatus, createCatalogCache } from './catalog-cache';
 import { type CatalogSnapshot, syncCatalog } from './catalog-sync';
@@ -46,6 +52,8 @@ export interface CatalogServiceOptions {
   publicOrigin?: string | undefined;
   /** The display name when the account gives none (the widget's configured name). */
   displayName?: string | undefined;
+  /** What the capabilities are checked against (environment, mode, brand key). Absent: a direct test widget. */
+  widget?: FitnessSubject | undefined;
   logger: Logger;
   /** Time between background refreshes. Default 60 s; 0 turns them off. */
   refreshIntervalMs?: number;
@@ -107,6 +115,11 @@ export interface CatalogService {
   retailBrand(): Promise<AppliedRetailBrand | null>;
   /** Settlement currency and `wholeRubOnly` (`GET /capabilities`). */
   settlement(): Promise<Settlement>;
+  /**
+   * Whether the widget can sell as configured, from the last capabilities read, or the credential problem of
+   * the last refresh (mTLS, CIDR, key). Never throws: while nothing was ever read it reports no problem.
+   */
+  fitness(): Promise<WidgetFitness>;
   /** Refreshes now (shared with one in flight); `force` walks the whole catalog even if its version is the same. */
   refresh(options?: { force?: boolean }): Promise<void>;
   /** Catalog version held (or null) and the cache's health. */
@@ -130,6 +143,7 @@ interface CatalogState {
   maxWholesaleMinor: number | null;
   index: ReadonlyMap<string, DestinationOffers>;
   settlement: Settlement;
+  fitness: WidgetFitness;
   account: Account | null;
   /** The retail brand (white label) the widget sells under, or null. */
   retailBrand: AppliedRetailBrand | null;
@@ -142,6 +156,17 @@ interface CatalogState {
 
 /** A forced refresh for an unknown offer id happens at most this often. */
 const UNKNOWN_OFFER_REFRESH_MS = 30_000;
+
+/** The subject of the fitness checks when the caller names none. */
+const DEFAULT_SUBJECT: FitnessSubject = { environment: 'test', checkoutMode: 'direct', upstream: {} };
+
+/** Before anything was read: no problem known, everything offered (reads fail on their own). */
+const UNKNOWN_FITNESS: WidgetFitness = {
+  problems: [],
+  sellsNewEsims: true,
+  offersTopUps: true,
+  warnings: [],
+};
 
 /**
  * The catalog service of one widget.
@@ -173,6 +198,8 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
     }
     snapshot ??= await syncCatalog(upstream, { logger, pageSize: options.pageSize });
     const settlement = capabilities.settlement;
+    const fitness = assessCapabilities(capabilities, options.widget ?? DEFAULT_SUBJECT);
+    reportFitness(previous?.fitness, fitness);
     const prices = new Map<string, NonNegativeMoney>();
     const price: RetailPricer = (offer) => {
       let retail = prices.get(offer.id);
@@ -184,12 +211,21 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
     };
     const maxWholesaleMinor = singleOrderLimit(account, settlement.currency);
     const retailBrand = appliedRetailBrand(account, capabilities, logger);
-    const sameOffers = snapshot === previous?.snapshot && maxWholesaleMinor === previous.maxWholesaleMinor;
+    const sameOffers =
+      snapshot === previous?.snapshot &&
+      maxWholesaleMinor === previous.maxWholesaleMinor &&
+      fitness.sellsNewEsims === previous.fitness.sellsNewEsims;
     return {
       snapshot,
       maxWholesaleMinor,
-      index: sameOffers ? previous.index : indexByDestination(snapshot, maxWholesaleMinor),
+      // Without the upstream's `issue` supply nothing is for sale: no destination is listed.
+      index: sameOffers
+        ? previous.index
+        : fitness.sellsNewEsims
+          ? indexByDestination(snapshot, maxWholesaleMinor)
+          : new Map(),
       settlement,
+      fitness,
       account,
       retailBrand,
       brand: resolveWidgetBrand({
@@ -204,6 +240,17 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
       digest: digestOf(snapshot, rule, settlement, maxWholesaleMinor),
       views: new Map(),
     };
+  }
+
+  /** Logs what stops the widget (error) and what it costs (warning) when it changes, not on every refresh. */
+  function reportFitness(before: WidgetFitness | undefined, after: WidgetFitness) {
+    const said = (fitness: WidgetFitness | undefined) =>
+      JSON.stringify([fitness?.problems, fitness?.warnings]);
+    if (said(before) === said(after)) return;
+    for (const problem of after.problems) {
+      logger.error('widget stopped: the upstream key cannot sell as configured', { ...problem });
+    }
+    for (const warning of after.warnings) logger.warn('upstream capabilities', { warning });
   }
 
   const cache = createCatalogCache<CatalogState>({
@@ -271,6 +318,8 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
         lastUnknownOfferRefresh = Date.now();
         state = await cache.refresh().catch(() => state);
       }
+      if (state.fitness.problems.length > 0) throw new ApiError('widget_misconfigured');
+      if (!state.fitness.sellsNewEsims) throw new ApiError('product_unavailable', { params: { offerId } });
       const offer = state.snapshot.offerById.get(offerId);
       const product = offer && state.snapshot.productById.get(offer.productId);
       if (!offer || !product) throw new ApiError('offer_not_found', { params: { offerId } });
@@ -318,6 +367,12 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
     },
     async settlement() {
       return (await cache.get()).settlement;
+    },
+    async fitness() {
+      const state = cache.peek() ?? (await cache.get().catch(() => undefined));
+      const problem = credentialProblem(cache.status().lastError);
+      if (problem) return { problems: [problem], sellsNewEsims: false, offersTopUps: false, warnings: [] };
+      return state?.fitness ?? UNKNOWN_FITNESS;
     },
     async refresh(refreshOptions) {
       await cache.refresh(refreshOptions);

@@ -311,6 +311,9 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
       } else {
         // A top-up: only for the eSIM the manage token opens; the upstream checks the offer tops it up.
         assertManagesEsim(caller.manage, caller.widget.config, esimId);
+        if (!(await widget.catalog.fitness()).offersTopUps) {
+          throw new ApiError('action_not_available', { params: { action: 'top_up' } });
+        }
       }
       const upstreamQuote = await widget.upstream.createQuote(
         esimId === null ? { offerId: body.offerId } : { offerId: body.offerId, esimId },

@@ -4,6 +4,7 @@
  * *names* of environment variables. Types come from the schema; nothing else describes a widget.
  */
 import {
+  BrandKeySchema,
   CheckoutModeSchema,
   EnvironmentSchema,
   HttpsUrlSchema,
@@ -65,13 +66,35 @@ export const BrandOverridesSchema = WidgetBrandSchema.partial().extend({
 });
 
 /** The upstream API a widget sells through. */
-export const UpstreamConfigSchema = z.strictObject({
-  baseUrl: z.url({ protocol: /^https?$/ }),
-  /** The environment variable holding the upstream `X-Api-Key`. */
-  apiKeyEnv: EnvNameSchema,
-  timeoutMs: z.int().min(100).max(120_000).default(8_000),
-  maxRetries: z.int().min(0).max(5).default(2),
-});
+export const UpstreamConfigSchema = z
+  .strictObject({
+    baseUrl: z.url({ protocol: /^https?$/ }),
+    /** The environment variable holding the upstream `X-Api-Key`. */
+    apiKeyEnv: EnvNameSchema,
+    timeoutMs: z.int().min(100).max(120_000).default(8_000),
+    maxRetries: z.int().min(0).max(5).default(2),
+    /**
+     * The brand cell the key must be bound to (its capabilities' `tenantAttestation.brandKey`); a key bound to
+     * another brand, or to none, stops the widget. Absent: not checked.
+     */
+    brandKey: BrandKeySchema.optional(),
+    /** For a key restricted by mTLS: the environment variable holding the client certificate (PEM). */
+    clientCertificateEnv: EnvNameSchema.optional(),
+    /** The environment variable holding the client certificate's private key (PEM). */
+    clientKeyEnv: EnvNameSchema.optional(),
+    /**
+     * The environment variable holding the CA certificates (PEM) that sign the upstream's server certificate,
+     * for an upstream behind a private CA; they replace the public roots for this upstream. Absent: public roots.
+     */
+    caCertificateEnv: EnvNameSchema.optional(),
+  })
+  .refine(
+    (upstream) => (upstream.clientCertificateEnv === undefined) === (upstream.clientKeyEnv === undefined),
+    {
+      message: 'clientCertificateEnv and clientKeyEnv go together (a certificate needs its key)',
+      path: ['clientKeyEnv'],
+    },
+  );
 
 const ALL_LOCALES = LocaleSchema.options;
 

@@ -11,6 +11,7 @@ import { ApiError } from '../errors';
 import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import type { Store } from '../store/store';
+import { assessCapabilities, credentialProblem, type FitnessCheck } from '../widgets/widget-fitness';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 
 export interface OperationsRoutesOptions {
@@ -22,12 +23,8 @@ export interface OperationsRoutesOptions {
   operationsToken?: string | undefined;
 }
 
-type Check =
-  | 'ok'
-  | 'upstream_unavailable'
-  | 'upstream_key_invalid'
-  | 'environment_mismatch'
-  | 'store_unavailable';
+/** A check's result: ok, an outage, or what stops a widget (widget-fitness.ts). */
+type Check = 'ok' | 'upstream_unavailable' | 'store_unavailable' | FitnessCheck;
 interface Readiness {
   ready: boolean;
   checks: Record<string, Check>;
@@ -42,10 +39,14 @@ export function operationsRoutes(options: OperationsRoutesOptions): Hono<AppEnv>
   async function checkWidget(widget: WidgetRuntime): Promise<Check> {
     try {
       const capabilities = await widget.upstream.getCapabilities();
-      // A live widget on a test key (or the reverse) would sell in the wrong world.
-      return capabilities.environment === widget.config.environment ? 'ok' : 'environment_mismatch';
+      // Scopes, environment (a live widget on a test key would sell in the wrong world), brand binding.
+      const [problem] = assessCapabilities(capabilities, widget.config).problems;
+      if (problem) return problem.check;
+      // The catalog's last refresh may have met a refusal capabilities do not show (mTLS, CIDR, a scope).
+      return (await widget.catalog.fitness()).problems[0]?.check ?? 'ok';
     } catch (error) {
-      // The upstream client hides credential failures behind `internal`: here that means the key.
+      const problem = credentialProblem(error);
+      if (problem) return problem.check;
       return error instanceof ApiError && error.code === 'upstream_unavailable'
         ? 'upstream_unavailable'
         : 'upstream_key_invalid';

@@ -40,6 +40,10 @@ export function sessionRoutes(options: SessionRoutesOptions): Hono<AppEnv> {
     if (!widget.config.enabled) throw new ApiError('storefront_app_disabled', { params: { widgetId } });
     const origin = widget.originPolicy.allow(c.req.header('Origin'));
     if (origin === null) throw new ApiError('widget_origin_forbidden', { params: { widgetId } });
+    // A widget that cannot sell as configured (scopes, environment, brand, mTLS) is stopped before anyone pays.
+    if ((await widget.catalog.fitness()).problems.length > 0) {
+      throw new ApiError('widget_misconfigured', { params: { widgetId } });
+    }
 
     const config = widget.config;
     const [brand, settlement] = await Promise.all([widget.catalog.brand(), widget.catalog.settlement()]);

@@ -1,7 +1,7 @@
 /**
  * @module
  * Test support: a real HTTP relay in front of the sandbox. It counts the TCP connections clients open,
- * records each request's method, path and headers, and can rewrite a JSON answer (an upstream that adds a
+ * records each request's method, path and headers, points the links in answers at itself, and can rewrite a JSON answer (an upstream that adds a
  * field or sends a wrong type) or act before forwarding (bump the catalog mid-walk). Used by tests only.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -79,7 +79,8 @@ export async function startTestRelay(target: string): Promise<TestRelay> {
         headers: headers as Record<string, string>,
         body: chunks.length > 0 ? Buffer.concat(chunks) : null,
       });
-      let text = await answer.body.text();
+      // Links in answers point at the relay, as a real upstream's point at itself.
+      let text = (await answer.body.text()).replaceAll(target, relay.url);
       const rewrite = relay.hooks.rewrite;
       if (rewrite && String(answer.headers['content-type']).includes('json')) {
         text = JSON.stringify(rewrite(request, JSON.parse(text)));

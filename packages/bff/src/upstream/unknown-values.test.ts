@@ -25,9 +25,6 @@ function future(value: unknown, key = ''): unknown {
     if (key === 'capabilities' && isObject(first) && 'id' in first) items.push({ ...first, id: 'teleport' });
     return items;
   }
-  // Links point at the relay, as the real upstream's point at itself.
-  if (typeof value === 'string' && value.startsWith(sandbox.url))
-    return relay.url + value.slice(sandbox.url.length);
   if (!isObject(value)) return value;
   const out: Record<string, unknown> = { futureField: { added: 'later' } };
   for (const [name, inner] of Object.entries(value)) out[name] = future(inner, name);
