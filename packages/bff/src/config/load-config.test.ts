@@ -162,6 +162,27 @@ describe('loadConfig', () => {
     ).toMatch(/missing secrets: set the environment variables ACME_API_KEY, ACME_PARTNER/);
   });
 
+  it('lists every secret problem of a production start at once: widget keys, short secrets, the session secret', () => {
+    const path = writeConfig({
+      widgets: [
+        {
+          ...widget,
+          partnerSecretEnv: 'ACME_PARTNER',
+          webhookUrl: 'https://acme.example/hooks',
+          webhookSecretEnv: 'ACME_HOOKS',
+        },
+      ],
+      operationsTokenEnv: 'ESIM_OPS_TOKEN',
+    });
+    const message = configError(() =>
+      loadConfig({ ESIM_BFF_CONFIG: path, NODE_ENV: 'production', ACME_HOOKS: 'h' }, quietLogger().logger),
+    );
+    expect(message).toMatch(/missing secrets: set the environment variables ACME_API_KEY, ACME_PARTNER/);
+    expect(message).toMatch(/ACME_HOOKS is shorter than 32 bytes/);
+    expect(message).toMatch(/ESIM_BFF_SESSION_SECRET is not set/);
+    expect(message).toMatch(/ESIM_OPS_TOKEN is not set/);
+  });
+
   it('refuses partner and webhook secrets shorter than 32 bytes, naming their variables', () => {
     const path = writeConfig({
       widgets: [

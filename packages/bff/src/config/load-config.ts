@@ -80,8 +80,9 @@ export function resolveSecrets(config: BffConfig, env: Env): Map<string, WidgetS
       webhookSecret: widget.webhookSecretEnv === undefined ? undefined : read(widget.webhookSecretEnv),
     });
   }
+  const problems: string[] = [];
   if (missing.size > 0) {
-    throw new ConfigError(
+    problems.push(
       `missing secrets: set the environment variable${missing.size > 1 ? 's' : ''} ${[...missing].join(', ')} ` +
         '(the config names them; secrets are never written in the config file)',
     );
@@ -91,18 +92,49 @@ export function resolveSecrets(config: BffConfig, env: Env): Map<string, WidgetS
   const short = new Set<string>();
   for (const widget of config.widgets as WidgetConfig[]) {
     for (const name of [widget.partnerSecretEnv, widget.webhookSecretEnv]) {
-      if (name !== undefined && Buffer.byteLength(env[name] ?? '', 'utf8') < MIN_SESSION_SECRET_BYTES) {
-        short.add(name);
-      }
+      if (name === undefined || missing.has(name)) continue;
+      if (Buffer.byteLength(env[name] ?? '', 'utf8') < MIN_SESSION_SECRET_BYTES) short.add(name);
     }
   }
   if (short.size > 0) {
-    throw new ConfigError(
+    problems.push(
       `${[...short].join(', ')} ${short.size > 1 ? 'are' : 'is'} shorter than ${MIN_SESSION_SECRET_BYTES} bytes: ` +
         'partner and webhook secrets need at least 32 random bytes (e.g. `openssl rand -base64 48`)',
     );
   }
+  if (problems.length > 0) throw new ConfigError(problems.join('\n'));
   return secrets;
+}
+
+/**
+ * Every secret the config needs, read and checked in one pass: each problem (a missing widget secret, a short
+ * one, the session secret, the rotated-out ones, the operations token) is listed in one error, so that a start
+ * names everything to set at once.
+ */
+function readSecrets(
+  config: BffConfig,
+  env: Env,
+  widgetEnv: Env,
+  logger: Logger,
+): Omit<LoadedConfig, 'config' | 'source'> {
+  const problems: string[] = [];
+  const check = <T>(read: () => T): T => {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(error.message);
+      return undefined as T;
+    }
+  };
+  const loaded = {
+    secrets: check(() => resolveSecrets(config, widgetEnv)),
+    sessionSecret: check(() => resolveSessionSecret(config, env, logger)),
+    previousSessionSecrets: check(() => resolvePreviousSessionSecrets(config, env)),
+    operationsToken: check(() => resolveOperationsToken(config, env)),
+  };
+  if (problems.length > 0) throw new ConfigError(problems.join('\n'));
+  return loaded;
 }
 
 /** The operations token named by `operationsTokenEnv` (≥ 32 bytes), or undefined when none is configured. */
@@ -185,10 +217,7 @@ export function loadConfig(env: Env, logger: Logger): LoadedConfig {
     const withDemoSecrets: Env = { ...DEMO_SECRET_DEFAULTS, ...definedOnly(env) };
     return {
       config,
-      secrets: resolveSecrets(config, withDemoSecrets),
-      sessionSecret: resolveSessionSecret(config, env, logger),
-      previousSessionSecrets: resolvePreviousSessionSecrets(config, env),
-      operationsToken: resolveOperationsToken(config, env),
+      ...readSecrets(config, env, withDemoSecrets, logger),
       source: 'built-in demo config',
     };
   }
@@ -205,14 +234,7 @@ export function loadConfig(env: Env, logger: Logger): LoadedConfig {
     throw new ConfigError(`${path} is not valid JSON: ${(cause as Error).message}`);
   }
   const config = parseConfig(json, path);
-  return {
-    config,
-    secrets: resolveSecrets(config, env),
-    sessionSecret: resolveSessionSecret(config, env, logger),
-    previousSessionSecrets: resolvePreviousSessionSecrets(config, env),
-    operationsToken: resolveOperationsToken(config, env),
-    source: path,
-  };
+  return { config, ...readSecrets(config, env, env, logger), source: path };
 }
 
 function definedOnly(env: Env): Env {
