@@ -116,6 +116,7 @@ const BODY_TEMPLATES: Record<string, Record<string, unknown>> = {
   'POST /v1/checkouts/{id}/delivery-links': { maxViews: 1, expiresInMinutes: 60 },
   'POST /v1/partner/checkouts/{id}/confirm': { paymentReference: 'pay_1' },
   'POST /v1/partner/esims/{esimId}/action-requests': { reasonCode: 'unused_profile', reasonDetail: 'x' },
+  'POST /v1/partner/esims/{esimId}/delivery-links': { maxViews: 1, expiresInMinutes: 60 },
 };
 
 /** Every route of the route table (new routes are fuzzed without anyone listing them here). */

@@ -162,6 +162,13 @@ const ENDPOINTS: Endpoint[] = [
     body: { accountId: 'acc', scenario: 'normal', count: 1 },
   },
   { method: 'POST', path: '/__sandbox/esims/:esim', auth: 'control', body: { activate: true, usedMb: 1 } },
+  {
+    method: 'POST',
+    path: '/__sandbox/action-requests/:action/resolve',
+    auth: 'control',
+    body: { outcome: 'rejected', resolution: { code: 'declined', note: 'n' } },
+  },
+  { method: 'GET', path: '/__sandbox/outbox', auth: 'control', query: ['environment', 'to', 'orderId'] },
   { method: 'PUT', path: '/__sandbox/faults', auth: 'control', body: { rules: [] } },
   { method: 'DELETE', path: '/__sandbox/faults', auth: 'control' },
 ];
