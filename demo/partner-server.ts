@@ -6,14 +6,22 @@
  * traveller gives up, and a payment the bank approves later (3-D Secure).
  *
  * The partner secret and the webhook secret live only here, on the server: the browser never sees them, so a
- * browser alone can never spend the partner's balance.
+ * browser alone can never spend the partner's balance. The page's routes take JSON only, from the page's own
+ * origin (no other site can make a traveller's browser pay or cancel here), and the server listens on loopback
+ * unless `HOST` says otherwise.
  *
- * Run on its own: `ESIM_DEMO_BFF_URL=http://localhost:8787 ESIM_DEMO_PARTNER_SECRET=… tsx demo/partner-server.ts`,
+ * It is a demo: it has no users. A real partner server authenticates its own customer, protects its forms
+ * against cross-site requests, and ties each checkout id to that customer's session or cart before it charges
+ * (docs/payments.md, "What a real partner server adds").
+ *
+ * Run on its own: `ESIM_DEMO_BFF_URL=http://localhost:8787 ESIM_DEMO_PARTNER_SECRET=… tsx demo/partner-server.ts`
+ * (`HOST`, `PORT`, `ESIM_DEMO_PAGE_ORIGINS`),
  * or mount `partnerServer(…)` into another Hono app (the demo's start script mounts it beside the BFF).
  */
 import { serve } from '@hono/node-server';
 import { type Context, type Env, Hono } from 'hono';
 import { createEventDeduplicator, type EsimWebhookEvent, verifyEsimWebhook } from './partner/esim-webhook';
+import { fromOwnPage, jsonOnly } from './partner/page-requests';
 import { createPartnerApiClient } from './partner/partner-api-client';
 import { createPaymentLifecycle, type PaymentOutcome } from './partner/payment-lifecycle';
 import { createPretendProvider, isTestPaymentMethod, TEST_PAYMENT_METHODS } from './partner/pretend-provider';
@@ -32,6 +40,11 @@ export interface PartnerServerOptions {
   exposeLedger?: boolean;
   /** How long the pretend provider waits after the bank's answer before its webhook leaves. */
   providerWebhookDelayMs?: number;
+  /**
+   * The origins of the pages that may call the page's routes (pay, cancel, the bank's answer); default: the
+   * origins of `ownUrl` and `bffUrl` (the demo's pages are served beside it).
+   */
+  pageOrigins?: readonly string[];
 }
 
 const CHECKOUT_ID = /^[\w-]{1,128}$/;
@@ -101,10 +114,11 @@ export function partnerServer<E extends Env = Env>(options: PartnerServerOptions
   });
   const lifecycle = createPaymentLifecycle({ provider, bff: createPartnerApiClient(options) });
   const firstTime = createEventDeduplicator();
+  const ownPage = fromOwnPage(options.pageOrigins ?? [ownUrl, options.bffUrl]);
   const app = new Hono<E>();
 
   // The page: "Pay" with a tokenised test card. Pressing it twice charges once.
-  app.post('/demo-partner/payments', async function takePayment(c) {
+  app.post('/demo-partner/payments', ownPage, async function takePayment(c) {
     const body = await jsonBody(c);
     const checkoutId = body?.checkoutId;
     const paymentMethod = body?.paymentMethod ?? TEST_PAYMENT_METHODS.visa;
@@ -114,14 +128,14 @@ export function partnerServer<E extends Env = Env>(options: PartnerServerOptions
   });
 
   // The page: the traveller closed the payment form without paying.
-  app.post('/demo-partner/payments/:checkoutId/cancel', async function abandonPayment(c) {
+  app.post('/demo-partner/payments/:checkoutId/cancel', ownPage, async function abandonPayment(c) {
     const checkoutId = c.req.param('checkoutId');
     if (!CHECKOUT_ID.test(checkoutId)) return invalid(c, 'checkoutId');
     return answerOutcome(c, await lifecycle.abandon(checkoutId));
   });
 
   // The pretend provider's hosted bank page: the traveller approves or declines (3-D Secure).
-  app.post('/demo-partner/provider/charges/:chargeId/challenge', async function answerChallenge(c) {
+  app.post('/demo-partner/provider/charges/:chargeId/challenge', ownPage, async function answerChallenge(c) {
     const approved = (await jsonBody(c))?.approved;
     if (typeof approved !== 'boolean') return invalid(c, 'approved');
     const charge = provider.answerChallenge(c.req.param('chargeId'), approved);
@@ -130,7 +144,7 @@ export function partnerServer<E extends Env = Env>(options: PartnerServerOptions
   });
 
   // The pretend provider's webhook to the partner: a charge settled. Only its id is taken from the request.
-  app.post('/demo-partner/provider-webhooks', async function providerWebhook(c) {
+  app.post('/demo-partner/provider-webhooks', jsonOnly(), async function providerWebhook(c) {
     const chargeId = (await jsonBody(c))?.chargeId;
     if (typeof chargeId !== 'string') return invalid(c, 'chargeId');
     await lifecycle.chargeSettled(chargeId);
@@ -172,7 +186,7 @@ export function partnerServer<E extends Env = Env>(options: PartnerServerOptions
 }
 
 /** The server's settings from the environment, failing clearly when one is missing. */
-function optionsFromEnvironment(): PartnerServerOptions & { port: number } {
+function optionsFromEnvironment(): PartnerServerOptions & { port: number; hostname: string } {
   const bffUrl = process.env.ESIM_DEMO_BFF_URL ?? 'http://localhost:8787';
   const partnerSecret = process.env.ESIM_DEMO_PARTNER_SECRET;
   if (!partnerSecret) {
@@ -181,19 +195,23 @@ function optionsFromEnvironment(): PartnerServerOptions & { port: number } {
     );
   }
   const port = Number(process.env.PORT ?? 8789);
+  const pageOrigins = process.env.ESIM_DEMO_PAGE_ORIGINS?.split(',').map((origin) => origin.trim());
   return {
     bffUrl,
+    pageOrigins: pageOrigins ?? [bffUrl, `http://127.0.0.1:${port}`, `http://localhost:${port}`],
     partnerSecret,
     webhookSecret: process.env.ESIM_DEMO_WEBHOOK_SECRET || undefined,
     ownUrl: `http://127.0.0.1:${port}`,
     exposeLedger: process.env.ESIM_DEMO_EXPOSE_LEDGER === '1',
     port,
+    // Loopback unless told otherwise: a demo with no users of its own is not for other machines to reach.
+    hostname: process.env.HOST ?? '127.0.0.1',
   };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { port, ...options } = optionsFromEnvironment();
-  serve({ fetch: partnerServer(options).fetch, port, hostname: '127.0.0.1' }, (info) => {
-    console.log(`demo partner server on http://127.0.0.1:${info.port}`);
+  const { port, hostname, ...options } = optionsFromEnvironment();
+  serve({ fetch: partnerServer(options).fetch, port, hostname }, (info) => {
+    console.log(`demo partner server on http://${hostname}:${info.port} — a demo, not a partner's server`);
   });
 }

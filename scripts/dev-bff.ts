@@ -2,7 +2,8 @@
  * @module
  * The BFF as `pnpm start` runs it: the server entry's behaviour (config from `ESIM_BFF_CONFIG` or the built-in
  * demo config) plus, for the demo, the pretend partner server mounted beside it at `/demo-partner/*` and the
- * built demo at `/`. Production runs `packages/bff/dist/server.js` instead, without any of the demo.
+ * built demo at `/`; it listens on loopback unless `HOST` says otherwise. Production runs
+ * `packages/bff/dist/server.js` instead, without any of the demo.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -41,9 +42,12 @@ const bff = createBff({
     partnerSecret: env.ESIM_DEMO_PARTNER_SECRET || DEMO_SECRET_DEFAULTS.ESIM_DEMO_PARTNER_SECRET,
     // Set when your config gives the demo widgets a `webhookUrl` here (docs/payments.md); none by default.
     webhookSecret: env.ESIM_DEMO_WEBHOOK_SECRET || undefined,
+    // The demo's pages, served here, are the only ones that may pay through it.
+    pageOrigins: [`http://localhost:${port}`, `http://127.0.0.1:${port}`],
   }),
 });
-const server = await serveBff(bff, { port, hostname: env.HOST ?? '0.0.0.0' });
+// Loopback unless told otherwise (`HOST=0.0.0.0`): the demo partner server mounted here has no users of its own.
+const server = await serveBff(bff, { port, hostname: env.HOST ?? '127.0.0.1' });
 logger.info('BFF listening', { url: `http://localhost:${server.port}`, config: loaded.source });
 
 let stopping = false;

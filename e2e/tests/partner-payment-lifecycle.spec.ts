@@ -132,7 +132,9 @@ test('a payment that completes after the checkout expired is refunded when the c
 }) => {
   // Checkouts of this widget expire with their quote, a few seconds after it was made.
   const { widget, checkoutId } = await embedCheckout(page, stack, TEST_WIDGETS.confirmExpiring);
+  // The partner's page calls its server: it sends its own origin, as a browser does.
   const started = await request.post(`${stack.bff}/demo-partner/payments`, {
+    headers: { Origin: stack.bff },
     data: { checkoutId, paymentMethod: 'pm_card_three_d_secure' },
   });
   expect(started.status()).toBe(202);
@@ -143,7 +145,10 @@ test('a payment that completes after the checkout expired is refunded when the c
     .poll(async () => (await partnerView(request, stack, checkoutId)).status, { timeout: 20_000 })
     .toBe('expired');
   await expect(widget.root.getByText('The payment was not completed in time.')).toBeVisible();
-  const approved = await request.post(`${stack.bff}${challengeUrl}`, { data: { approved: true } });
+  const approved = await request.post(`${stack.bff}${challengeUrl}`, {
+    headers: { Origin: stack.bff },
+    data: { approved: true },
+  });
   expect((await approved.json()).data.status).toBe('succeeded');
 
   await expect.poll(async () => (await ledger(request, stack, checkoutId)).refunds.length).toBe(1);
@@ -195,6 +200,7 @@ test('an order that fails after the confirm is refunded when checkout.failed arr
   await new SandboxControl(stack.sandboxes.failure).scenario('lagoon', 'provisioning_failed', 1);
   const { widget, checkoutId } = await embedCheckout(page, stack, TEST_WIDGETS.confirmFailing);
   const paid = await request.post(`${stack.bff}/demo-partner/payments`, {
+    headers: { Origin: stack.bff },
     data: { checkoutId, paymentMethod: 'pm_card_visa' },
   });
   expect(paid.status()).toBe(200);
