@@ -25,3 +25,4 @@ export {
   testConfig,
   type WidgetPage,
 } from '../../../packages/bff/src/testing/stack';
+export { startTestRelay, type TestRelay } from '../../../packages/bff/src/upstream/test-relay';
