@@ -44,7 +44,10 @@ export interface AfterSaleService {
   ): Promise<ManageLink>;
   /** The manage link of an eSIM of `widget`, for the partner's server (the same one the install step shows). */
   manageLinkForPartner(widget: WidgetRuntime, esimId: string): Promise<ManageLink>;
-  /** The claims of a manage token presented with the caller's session (same widget and environment). */
+  /**
+   * The claims of a manage token presented with the caller's session (same widget and environment); its eSIM
+   * is the replacement of a completed reissue when there is one.
+   */
   verifyManageToken(caller: Omit<SessionCaller, 'manage'>, token: string | undefined): Promise<ManageClaims>;
   myEsim(caller: SessionCaller, locale: Locale | undefined): Promise<EsimView>;
   myInstallation(caller: SessionCaller): Promise<EsimInstallationView>;
@@ -78,7 +81,7 @@ export function createAfterSaleService(options: AfterSaleServiceOptions): AfterS
   const managedEsim = async (caller: SessionCaller) => {
     // A retail brand may turn the traveller's way back to an existing order off.
     requireControl(await caller.widget.catalog.retailBrand(), 'existingOrderRecovery');
-    return await actionRequests.currentEsim(caller.widget.config.id, manageOf(caller).esim);
+    return manageOf(caller).esim;
   };
 
   async function mint(widget: WidgetRuntime, esimId: string, checkoutId: string | null): Promise<ManageLink> {
@@ -120,7 +123,8 @@ export function createAfterSaleService(options: AfterSaleServiceOptions): AfterS
       if (claims.wid !== caller.widget.config.id || claims.env !== caller.widget.config.environment) {
         throw new ApiError('widget_session_invalid', { params: { reason: 'manage_token_widget' } });
       }
-      return claims;
+      // After a completed reissue the token opens the replacement: its view, installation and top-ups.
+      return { ...claims, esim: await actionRequests.currentEsim(claims.wid, claims.esim) };
     },
     async myEsim(caller, locale) {
       const esimId = await managedEsim(caller);

@@ -137,6 +137,15 @@ describe('refunds and reissues through review', () => {
     const install = await page.get('/v1/my-esim/installation', { 'X-Manage-Token': bought.manageToken });
     expect(install.status).toBe(200);
     expect(install.body.data.esimId).toBe(completed.replacementEsimId);
+    // And tops up the new eSIM.
+    const offer = mine.topUp.offers[0];
+    expect(offer).toBeDefined();
+    const quote = await page.post(
+      '/v1/quotes',
+      { offerId: offer?.offerId, esimId: completed.replacementEsimId },
+      { 'Idempotency-Key': newKey(), 'X-Manage-Token': bought.manageToken },
+    );
+    expect(quote.status, quote.text).toBe(201);
     // The replacement order is the help request's, not an unknown order of this BFF's.
     const pass = await stack.bff.orderReconciliation.run();
     expect(pass.reported).toBe(0);
