@@ -130,8 +130,8 @@ export function createBff(options: CreateBffOptions): Bff {
     webhooks: webhookQueue,
     accountFreshMs: config.accountCacheMs,
   });
-  /** Hears every checkout status change that was written, by a sale or by reconciliation. */
   const esimOwners = createEsimOwners(store);
+  /** Hears every checkout status change that was written, by a sale or by reconciliation. */
   async function observeCheckout(before: CheckoutRecord | null, after: CheckoutRecord) {
     // The change is already written: a store hiccup here must not fail the sale that caused it. The events
     // are queued before a finished checkout leaves the watch list: if queueing fails, the checkout stays on
@@ -146,7 +146,6 @@ export function createBff(options: CreateBffOptions): Bff {
         cause: String(error),
       });
     }
-    // A hold whose release is lost here stays until it expires: it can hold back a sale, never over-promise.
     // A seller not recorded here is traced through the order's externalRef when a partner first asks.
     await esimOwners.record(after).catch((error: unknown) => {
       scopedLogger.warn('the seller of an eSIM could not be recorded', {
@@ -154,6 +153,7 @@ export function createBff(options: CreateBffOptions): Bff {
         cause: String(error),
       });
     });
+    // A hold whose release is lost here stays until it expires: it can hold back a sale, never over-promise.
     await funding.observe(before, after).catch((error: unknown) => {
       scopedLogger.warn('a checkout hold could not follow its status', {
         checkoutId: after.id,
