@@ -38,9 +38,16 @@ describe('resolveWidgetBrand', () => {
     });
     const merged = resolveWidgetBrand({
       account: account({ displayName: 'Acme Holidays', primaryColor: '#445566' }),
-      overrides: { primaryColor: '#aabbcc', termsUrl: 'https://acme.example/terms', supportUrl: null },
+      overrides: {
+        primaryColor: '#aabbcc',
+        termsUrl: 'https://acme.example/terms',
+        supportUrl: null,
+        logoUrl: null,
+      },
       logger,
     });
+    // null is the switch for no logo and no support link: the account's are not used either.
+    expect(merged.logoUrl).toBeNull();
     expect(merged.displayName).toBe('Acme Holidays');
     expect(merged.primaryColor).toBe('#AABBCC');
     expect(merged.termsUrl).toBe('https://acme.example/terms');

@@ -7,7 +7,6 @@ import {
   BrandKeySchema,
   CheckoutModeSchema,
   EnvironmentSchema,
-  HttpsUrlSchema,
   LocaleSchema,
   NonNegativeMoneySchema,
   WidgetBrandSchema,
@@ -16,6 +15,7 @@ import {
 import { z } from 'zod';
 import { DEFAULT_PRICING_RULE, PricingRuleSchema } from '../catalog/pricing';
 import { parseOriginPattern } from '../security/origin-policy';
+import { brandLinkProblem, checkedBy, logoProblem } from './brand-url-rules';
 
 /** The name of an environment variable that holds a secret (never the secret itself). */
 export const EnvNameSchema = z
@@ -53,16 +53,12 @@ export type WidgetLimits = z.infer<typeof WidgetLimitsSchema>;
  * the BFF's own origin (`/brand/acme.svg`); the brand is validated again before it reaches a browser.
  */
 export const BrandOverridesSchema = WidgetBrandSchema.partial().extend({
-  logoUrl: z
-    .union([
-      z.url({ protocol: /^https$/ }),
-      z.string().regex(/^\/(?!\/)\S*$/, 'an HTTPS URL, or a path on the BFF like /brand/logo.svg'),
-    ])
-    .nullable()
-    .optional(),
-  supportUrl: HttpsUrlSchema.nullable().optional(),
-  termsUrl: HttpsUrlSchema.nullable().optional(),
-  privacyUrl: HttpsUrlSchema.nullable().optional(),
+  /** `null`: no logo at all (the header shows the display name), not even the upstream account's. */
+  logoUrl: checkedBy(logoProblem).nullable().optional(),
+  /** `null`: no support link, not even the upstream account's. */
+  supportUrl: checkedBy(brandLinkProblem).nullable().optional(),
+  termsUrl: checkedBy(brandLinkProblem).nullable().optional(),
+  privacyUrl: checkedBy(brandLinkProblem).nullable().optional(),
 });
 
 /** The upstream API a widget sells through. */

@@ -93,6 +93,34 @@ describe('config schema', () => {
     expect(message).toMatch(/widgets\[0\]\.brand\.termsUrl/);
   });
 
+  it('says why a brand link or logo is refused, and takes null for no logo and no support link', () => {
+    const refused = (brand: Record<string, unknown>) =>
+      configError(() => parseConfig({ widgets: [{ ...widget, brand }] }));
+    expect(refused({ termsUrl: 'http://127.0.0.1:19780/terms.html' })).toMatch(
+      /brand\.termsUrl: "http:\/\/127\.0\.0\.1:19780\/terms\.html" is not HTTPS: brand links must start with https:\/\//,
+    );
+    expect(refused({ privacyUrl: 'acme.example/privacy' })).toMatch(
+      /brand\.privacyUrl: .* is not an absolute URL/,
+    );
+    expect(refused({ supportUrl: 'https://user:pw@acme.example/help' })).toMatch(
+      /carries a user name or password/,
+    );
+    expect(refused({ logoUrl: 'https://acme.example/logo.webp' })).toMatch(
+      /is not a PNG, JPEG, GIF or SVG file/,
+    );
+    expect(refused({ logoUrl: 'http://acme.example/logo.png' })).toMatch(/not HTTPS.*a path on the BFF/);
+    const config = parseConfig({
+      widgets: [
+        { ...widget, brand: { logoUrl: null, supportUrl: null, termsUrl: 'https://acme.example/t' } },
+      ],
+    });
+    expect(config.widgets[0]?.brand).toEqual({
+      logoUrl: null,
+      supportUrl: null,
+      termsUrl: 'https://acme.example/t',
+    });
+  });
+
   it('defaults live widgets to partner_confirm, which needs a partner secret', () => {
     expect(configError(() => parseConfig({ widgets: [{ ...widget, environment: 'live' }] }))).toMatch(
       /widgets\[0\]\.partnerSecretEnv: required for checkoutMode "partner_confirm"/,

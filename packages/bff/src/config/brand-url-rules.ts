@@ -1,0 +1,48 @@
+/**
+ * @module
+ * The rules for the brand's links and logo in a widget's config, each refusal saying why: links are absolute
+ * `https://` addresses without a user name or password (the widget opens them from HTTPS pages); a logo is such
+ * an address or a path on the BFF's own origin, and a PNG, JPEG, GIF or SVG file.
+ */
+import { z } from 'zod';
+
+const LOGO_FILE = /\.(png|jpe?g|gif|svg)$/i;
+const BFF_PATH = /^\/(?!\/)\S*$/;
+
+/** Why `value` is not an allowed brand link (support, terms, privacy), or undefined when it is one. */
+export function brandLinkProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `"${value}" is not an absolute URL: write it in full, like https://acme.example/terms`;
+  }
+  if (url.protocol !== 'https:') {
+    return (
+      `"${value}" is not HTTPS: brand links must start with https:// (travellers open them from the widget on ` +
+      'HTTPS pages), also in test and on 127.0.0.1; serve the page over HTTPS or leave the field out'
+    );
+  }
+  if (url.username || url.password) return `"${value}" carries a user name or password: remove them`;
+  return undefined;
+}
+
+/** Why `value` is not an allowed logo, or undefined when it is one. */
+export function logoProblem(value: string): string | undefined {
+  const path = BFF_PATH.test(value);
+  const problem = path ? undefined : brandLinkProblem(value);
+  if (problem) return `${problem} (a logo may also be a path on the BFF, like /brand/logo.svg)`;
+  const pathname = path ? (value.split(/[?#]/)[0] ?? '') : new URL(value).pathname;
+  if (!LOGO_FILE.test(pathname)) {
+    return `"${value}" is not a PNG, JPEG, GIF or SVG file (its path must end in .png, .jpg, .jpeg, .gif or .svg)`;
+  }
+  return undefined;
+}
+
+/** A zod string checked by `rule`, refused with the rule's reason. */
+export function checkedBy(rule: (value: string) => string | undefined) {
+  return z.string().superRefine((value, ctx) => {
+    const problem = rule(value);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  });
+}
