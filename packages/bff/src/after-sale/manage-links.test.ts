@@ -30,8 +30,9 @@ import {
   type WidgetPage,
 } from '../testing/stack';
 import { legacyManageKey } from './legacy-manage-token';
+import { createManageTokens } from './manage-token';
 
-/** Another partner's secret: widget `rival`, on another upstream account. */
+/** Another partner's secret: widget `rival` on another upstream account, `rival-shared` on the shop's own. */
 const RIVAL_SECRET = `rival-secret-${randomBytes(16).toString('hex')}`;
 
 let stack: Stack;
@@ -42,9 +43,15 @@ beforeAll(async () => {
     env: { RIVAL_PARTNER_SECRET: RIVAL_SECRET },
     config: (url) => {
       const config = testConfig(url);
-      const rub = config.widgets.find((widget) => widget.id === 'shop-rub');
+      const [shop, rub] = ['shop', 'shop-rub'].map((id) => config.widgets.find((widget) => widget.id === id));
       const rival = { ...rub, id: 'rival', partnerSecretEnv: 'RIVAL_PARTNER_SECRET' };
-      return { ...config, widgets: [...config.widgets, rival] } as typeof config;
+      const shared = {
+        ...shop,
+        id: 'rival-shared',
+        allowedOrigins: ['https://rival.example'],
+        partnerSecretEnv: 'RIVAL_PARTNER_SECRET',
+      };
+      return { ...config, widgets: [...config.widgets, rival, shared] } as typeof config;
     },
   });
   page = await openWidget(stack.server.url, 'shop');
@@ -207,7 +214,7 @@ describe('manage links', () => {
     expect((await myEsim(page, fresh.manageToken)).status).toBe(200);
   });
 
-  it('a partner cannot revoke another widget’s link, nor every link of an eSIM it did not sell', async () => {
+  it('a partner cannot revoke another widget’s link, nor every link of an eSIM it did not sell (even on a shared upstream key)', async () => {
     const rival = { [PARTNER_SECRET_HEADER]: RIVAL_SECRET };
     const one = await partner(`/v1/partner/manage-links/${bought.manageLinkId}/revoke`, {
       method: 'POST',
@@ -244,6 +251,27 @@ describe('manage links', () => {
       body: {},
     });
     expect(revoke.status).toBe(404);
+  });
+
+  it('keeps working across a rotation of the root secret; the same link while the old root is still listed', async () => {
+    const store = stack.bff.store;
+    const [oldRoot, newRoot] = [randomBytes(32), randomBytes(32)];
+    const subject = {
+      widgetId: 'shop',
+      environment: 'test',
+      esimId: 'esim_rotated',
+      checkoutId: null,
+    } as const;
+    const before = await createManageTokens({ secrets: [oldRoot], store }).mint({
+      ...subject,
+      serviceEndsAtMs: null,
+    });
+    const rotating = createManageTokens({ secrets: [newRoot, oldRoot], store });
+    expect((await rotating.verify(before.manageToken)).esim).toBe('esim_rotated');
+    expect((await rotating.mint({ ...subject, serviceEndsAtMs: null })).manageToken).toBe(before.manageToken);
+    // The old root gone: links already sent still open (a token is looked up, not verified with a key).
+    const rotated = createManageTokens({ secrets: [newRoot], store });
+    expect((await rotated.verify(before.manageToken)).esim).toBe('esim_rotated');
   });
 
   it('expires with the plan: the link lives until the service end once the eSIM is active', async () => {

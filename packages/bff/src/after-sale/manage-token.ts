@@ -3,17 +3,19 @@
  * Manage tokens: the bearer key to one eSIM's own view in one widget ("my eSIM"). A token is 128 random bits
  * (26 lowercase base32 characters, short enough for an SMS); the store keeps a record under the token's
  * SHA-256 only (eSIM, widget, checkout, expiry, revocation), so reading the store never yields a usable token.
- * One link per eSIM and widget: minting again returns the same token (kept sealed with a key the store never
- * sees), so a reload of the install step never multiplies year-long secrets. Every token of an eSIM is revoked
+ * One link per eSIM and widget: minting again returns the same token (kept sealed with AES-GCM under the key
+ * ring's `manage-link-seal` key, which the store never sees), so a reload of the install step never multiplies
+ * year-long secrets. Verifying needs no key, so rotating the root secret never breaks a link already sent. Every token of an eSIM is revoked
  * at once by a not-before time checked on every use.
  *
  * Tokens of the release before (signed JWTs, `mlk_` ids inside) are still verified until they expire, with the
  * key they were signed with; the not-before time and per-id revocations recorded then apply to them too.
  */
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { ManageLink, RevokedManageLink, RevokedManageLinks } from '@esim-embed/shared';
 import { z } from 'zod';
 import { ApiError } from '../errors';
+import { purposeKeys } from '../security/key-ring';
 import { STORE_KEYS, type Store } from '../store/store';
 import { createLegacyManageVerifier } from './legacy-manage-token';
 
@@ -117,14 +119,6 @@ function newToken(): string {
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('base64url');
 
-/** A sealing key per root secret, named by a key id that says nothing about the key. */
-function sealingKeys(secrets: readonly Uint8Array[]): { kid: string; key: Buffer }[] {
-  return secrets.map((secret) => {
-    const key = Buffer.from(hkdfSync('sha256', secret, '', 'esim-embed manage-link seal v1', 32));
-    return { kid: createHash('sha256').update(key).digest('base64url').slice(0, 8), key };
-  });
-}
-
 function seal(key: Buffer, token: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
@@ -157,9 +151,7 @@ function parseJson<T>(schema: z.ZodType<T>, text: string | undefined): T | null 
 export function createManageTokens(options: ManageTokensOptions): ManageTokens {
   const { store } = options;
   const now = options.now ?? Date.now;
-  if (options.secrets.length === 0) throw new Error('manage tokens need at least one root secret');
-  const keys = sealingKeys(options.secrets);
-  const signing = keys[0] as { kid: string; key: Buffer };
+  const sealing = purposeKeys(options.secrets, 'manage-link-seal');
   const verifyLegacy = createLegacyManageVerifier(options.secrets);
 
   const recordTtl = (record: ManageLinkRecord) =>
@@ -197,9 +189,9 @@ export function createManageTokens(options: ManageTokensOptions): ManageTokens {
   /** The current link's token and record while it still opens the eSIM; its expiry follows the plan's. */
   async function liveCurrent(value: string, expiresAtMs: number, subject: ManageSubject) {
     const current = parseJson(CurrentLinkSchema, value);
-    const key = keys.find((candidate) => candidate.kid === current?.kid);
+    const key = current === null ? undefined : sealing.byKid(current.kid);
     // Sealed under a root secret no longer configured: that link keeps working, a new one is made here.
-    const token = current && key ? unseal(key.key, current.sealed) : null;
+    const token = current && key ? unseal(key, current.sealed) : null;
     if (token === null || hashOf(token) !== current?.hash) return null;
     const found = await readRecord(current.hash);
     if (found === null || (await deadBecause(found.record)) !== null) return null;
@@ -236,7 +228,11 @@ export function createManageTokens(options: ManageTokensOptions): ManageTokens {
       revokedAt: null,
     };
     await store.insert(STORE_KEYS.manageLink(hash), JSON.stringify(record), recordTtl(record));
-    const pointer = JSON.stringify({ hash, kid: signing.kid, sealed: seal(signing.key, token) });
+    const pointer = JSON.stringify({
+      hash,
+      kid: sealing.signing.kid,
+      sealed: seal(sealing.signing.key, token),
+    });
     // A link made by a mint that lost the race to another is dropped before anyone saw it.
     const discard = () => store.compareAndDelete(STORE_KEYS.manageLink(hash), 1);
     return { link: linkOf(token, record), pointer, discard };
