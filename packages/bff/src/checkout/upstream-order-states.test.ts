@@ -2,7 +2,8 @@
  * Every order and eSIM state the contract names, produced by the real sandbox (payment scenarios armed through
  * its control API, its clock moved step by step) and read through the BFF over HTTP: an order that opens as
  * `draft` and awaits payment keeps the checkout `provisioning` until it is paid and delivered; one that expires
- * unpaid fails the checkout with a retryable `expired_unpaid`; the eSIM is `issued` before it is `delivered`.
+ * unpaid fails the checkout with a retryable `expired_unpaid`; the eSIM is `issued` before it is `delivered`, and
+ * a profile `downloaded` or `disabled` counts as installed, one `unknown` does not.
  * (`refund_requested` and `refunded`: refunds-reissues.test.ts.)
  */
 import { SANDBOX_ACCOUNTS } from '@esim-embed/sandbox';
@@ -116,5 +117,18 @@ describe('order states the sandbox produces, read through the BFF', () => {
     await stack.sandbox.control.advanceClock(STEP_MS);
     const delivered = EsimViewResponseSchema.parse((await myEsim(checkout.page, token)).body).data;
     expect(delivered).toMatchObject({ state: 'delivered', installed: false });
+    // What the network reports of the profile: on a device (downloaded, disabled) or not known.
+    const cases = [
+      ['unknown', false],
+      ['downloaded', true],
+      ['disabled', true],
+    ] as const;
+    for (const [profileState, installed] of cases) {
+      await stack.sandbox.control.setEsim(delivered.esimId, { profileState, serviceState: 'unknown' });
+      const view = EsimViewResponseSchema.parse((await myEsim(checkout.page, token)).body).data;
+      expect(view, profileState).toMatchObject({ profileState, serviceState: 'unknown', installed });
+      const again = await checkout.page.get('/v1/my-esim/installation', { 'X-Manage-Token': token });
+      expect(again.status, profileState).toBe(installed ? 409 : 200);
+    }
   });
 });

@@ -184,6 +184,9 @@ export function controlRoutes(state: SandboxState) {
     }
     if (request.topUpStatus !== undefined) esim.topUpStatusOverride = request.topUpStatus;
     if (request.usageStatus !== undefined) esim.usageStatusOverride = request.usageStatus;
+    if (request.profileState !== undefined) esim.profileState = request.profileState;
+    if (request.serviceState !== undefined) esim.serviceState = request.serviceState;
+    if (request.allowanceState !== undefined) esim.allowanceState = request.allowanceState;
     if (request.usedMb !== undefined) {
       esim.usedMb = request.usedMb;
       esim.usageObservedAtMs = nowMs;

@@ -6,6 +6,9 @@
 import {
   DateTimeSchema,
   EnvironmentSchema,
+  EsimAllowanceStateSchema,
+  EsimProfileStateSchema,
+  EsimServiceStateSchema,
   LocaleSchema,
   RetailBrandControlsSchema,
   TopUpStatusSchema,
@@ -105,6 +108,13 @@ export const EsimControlRequestSchema = z.strictObject({
   topUpStatus: TopUpStatusSchema.nullable().optional(),
   /** Force the usage status (`stale`, `unavailable`; null: computed again). */
   usageStatus: UsageStatusSchema.nullable().optional(),
+  /**
+   * Set what the network reports of the profile, for the states nothing else produces: `profileState`
+   * `downloaded` / `disabled` / `unknown`, `serviceState` `unknown`, `allowanceState` `unknown`.
+   */
+  profileState: EsimProfileStateSchema.optional(),
+  serviceState: EsimServiceStateSchema.optional(),
+  allowanceState: EsimAllowanceStateSchema.optional(),
 });
 export type EsimControlRequest = z.input<typeof EsimControlRequestSchema>;
 

@@ -167,6 +167,23 @@ describe('states produced by scenarios and reviews', () => {
     expect((await read(bought.id)).status).toBe('completed');
   });
 
+  it('the control API sets the profile, service and allowance states nothing else produces', async () => {
+    const { esimId } = await delivered();
+    await h.control.setEsim(esimId, {
+      profileState: 'downloaded',
+      serviceState: 'unknown',
+      allowanceState: 'unknown',
+    });
+    const esim = (await api.get(`/esims/${esimId}`, EsimDetailResponseSchema)).data;
+    expect(esim).toMatchObject({
+      profileState: 'downloaded',
+      serviceState: 'unknown',
+      allowanceState: 'unknown',
+    });
+    await h.control.setEsim(esimId, { profileState: 'disabled' });
+    expect((await api.get(`/esims/${esimId}`, EsimDetailResponseSchema)).data.profileState).toBe('disabled');
+  });
+
   it('refuses to resolve an unknown request', async () => {
     await expect(h.control.resolveActionRequest('areq_nope', { outcome: 'completed' })).rejects.toThrow(
       /action_request_not_found/,
