@@ -85,6 +85,7 @@ export function createBff(options: CreateBffOptions): Bff {
     const upstream = createUpstreamClient({
       baseUrl: widgetConfig.upstream.baseUrl,
       apiKey: secrets.apiKey,
+      tls: secrets.upstreamTls,
       timeoutMs: widgetConfig.upstream.timeoutMs,
       maxRetries: widgetConfig.upstream.maxRetries,
       logger: widgetLogger,

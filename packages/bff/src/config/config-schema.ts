@@ -90,6 +90,12 @@ export const UpstreamConfigSchema = z
       message: 'clientCertificateEnv and clientKeyEnv go together (a certificate needs its key)',
       path: ['clientKeyEnv'],
     },
+  )
+  .refine(
+    (upstream) =>
+      (upstream.clientCertificateEnv === undefined && upstream.caCertificateEnv === undefined) ||
+      upstream.baseUrl.startsWith('https:'),
+    { message: 'a client certificate or a CA needs an https baseUrl', path: ['baseUrl'] },
   );
 
 const ALL_LOCALES = LocaleSchema.options;

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import type { Logger } from '../logger';
 import { MIN_SESSION_SECRET_BYTES } from '../security/session-token';
+import { readUpstreamTls, type UpstreamTls } from '../upstream/client-tls';
 import { type BffConfig, BffConfigSchema, type WidgetConfig } from './config-schema';
 import { DEFAULT_SANDBOX_URL, DEMO_SECRET_DEFAULTS, defaultConfig } from './default-config';
 
@@ -23,6 +24,8 @@ export interface WidgetSecrets {
   partnerSecret: string | undefined;
   /** The webhook signing secret (absent: no webhooks for this widget). */
   webhookSecret?: string | undefined;
+  /** The upstream connections' client certificate and CA (absent: none configured). */
+  upstreamTls?: UpstreamTls | undefined;
 }
 
 /** The config with its secrets: what the BFF runs on. */
@@ -73,14 +76,15 @@ export function resolveSecrets(config: BffConfig, env: Env): Map<string, WidgetS
     return value;
   };
   const secrets = new Map<string, WidgetSecrets>();
+  const problems: string[] = [];
   for (const widget of config.widgets as WidgetConfig[]) {
     secrets.set(widget.id, {
       apiKey: read(widget.upstream.apiKeyEnv),
       partnerSecret: widget.partnerSecretEnv === undefined ? undefined : read(widget.partnerSecretEnv),
       webhookSecret: widget.webhookSecretEnv === undefined ? undefined : read(widget.webhookSecretEnv),
+      upstreamTls: readUpstreamTls(widget.upstream, read, problems),
     });
   }
-  const problems: string[] = [];
   if (missing.size > 0) {
     problems.push(
       `missing secrets: set the environment variable${missing.size > 1 ? 's' : ''} ${[...missing].join(', ')} ` +

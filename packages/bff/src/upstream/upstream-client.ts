@@ -42,6 +42,7 @@ import {
 } from '@esim-embed/shared';
 import type { Dispatcher } from 'undici';
 import type { Logger } from '../logger';
+import type { UpstreamTls } from './client-tls';
 import { upstreamPaths } from './paths';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 import { tolerant } from './tolerant-parsing';
@@ -64,6 +65,8 @@ export interface UpstreamClientOptions {
   logger: Logger;
   /** An undici dispatcher to use instead of the shared keep-alive pool of the base URL's origin. */
   dispatcher?: Dispatcher;
+  /** The client certificate (mTLS) and CA of the upstream connections (read from the environment). */
+  tls?: UpstreamTls | undefined;
   /** The jitter's random source (tests make it deterministic). */
   random?: () => number;
 }
@@ -190,7 +193,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const logger = options.logger.child({ upstream: baseUrl });
   const lease: UpstreamPoolLease | undefined = options.dispatcher
     ? undefined
-    : acquireUpstreamPool(base.origin);
+    : acquireUpstreamPool(base.origin, undefined, options.tls);
   const dispatcher: Dispatcher = options.dispatcher ?? (lease as UpstreamPoolLease).pool;
 
   const call = createUpstreamTransport({

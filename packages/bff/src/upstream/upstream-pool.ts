@@ -1,9 +1,11 @@
 /**
  * @module
- * Keep-alive connection pools to the upstream, one per origin, shared by every client (widget) that
- * talks to that origin and closed when the last of them lets go.
+ * Keep-alive connection pools to the upstream, one per origin and TLS identity (client certificate, CA),
+ * shared by every client (widget) that talks to that origin as that identity and closed when the last of
+ * them lets go. A widget's client certificate is never presented on another widget's connections.
  */
 import { Pool } from 'undici';
+import { tlsIdentity, type UpstreamTls } from './client-tls';
 
 /** Tuning of the shared pools. */
 export interface UpstreamPoolOptions {
@@ -36,24 +38,28 @@ export interface UpstreamPoolLease {
 }
 
 /**
- * Borrow the keep-alive pool of `origin` (e.g. `https://api.example.com`), creating it on first use.
- * Options apply when the pool is created; later borrowers share it as it is.
+ * Borrow the keep-alive pool of `origin` (e.g. `https://api.example.com`) for the TLS identity `tls`
+ * (a client certificate for mTLS, a private CA), creating it on first use. Options apply when the pool is
+ * created; later borrowers share it as it is.
  */
 export function acquireUpstreamPool(
   origin: string,
   options: UpstreamPoolOptions = DEFAULT_POOL_OPTIONS,
+  tls?: UpstreamTls,
 ): UpstreamPoolLease {
-  let shared = pools.get(origin);
+  const poolKey = `${origin} ${tlsIdentity(tls)}`;
+  let shared = pools.get(poolKey);
   if (!shared || shared.pool.closed || shared.pool.destroyed) {
     shared = {
       pool: new Pool(origin, {
         connections: options.connections,
         keepAliveTimeout: options.keepAliveTimeoutMs,
         maxResponseSize: options.maxResponseBytes,
+        ...(tls ? { connect: { cert: tls.cert, key: tls.key, ca: tls.ca } } : {}),
       }),
       users: 0,
     };
-    pools.set(origin, shared);
+    pools.set(poolKey, shared);
   }
   shared.users += 1;
   const lease = shared;
@@ -65,7 +71,7 @@ export function acquireUpstreamPool(
       released = true;
       lease.users -= 1;
       if (lease.users > 0) return;
-      if (pools.get(origin) === lease) pools.delete(origin);
+      if (pools.get(poolKey) === lease) pools.delete(poolKey);
       await lease.pool.close();
     },
   };

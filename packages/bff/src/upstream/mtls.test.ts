@@ -1,0 +1,179 @@
+/**
+ * Keys restricted by mTLS and CIDR, for real on loopback: the sandbox listens over HTTPS and asks for a client
+ * certificate of a test CA made with openssl at test time. A widget with the certificate (from the
+ * environment) sells; one without it, or with another CA's, is stopped — `/readyz` says
+ * `client_certificate_required`, sessions are refused with `widget_misconfigured`, the log says what to set.
+ * A listener that allows another address range gives `address_refused`.
+ */
+import { randomBytes } from 'node:crypto';
+import { type RunningSandbox, startSandbox } from '@esim-embed/sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BffConfigInput } from '../config/config-schema';
+import { ConfigError, parseConfig, resolveSecrets } from '../config/load-config';
+import { untilReady } from '../testing/after-sale-flow';
+import { call, newKey, openWidget, type RunningBff, SHOP_ORIGIN, startBff, TEST_ENV } from '../testing/stack';
+import { makeTestPki, type TestPki } from '../testing/test-pki';
+
+const OPERATIONS_TOKEN = `ops-${randomBytes(24).toString('base64url')}`;
+const OPERATIONS = { Authorization: `Bearer ${OPERATIONS_TOKEN}` };
+
+let pki: TestPki;
+let env: Record<string, string>;
+beforeAll(() => {
+  pki = makeTestPki();
+  env = {
+    TEST_OPERATIONS_TOKEN: OPERATIONS_TOKEN,
+    TEST_UPSTREAM_CA: pki.caCert,
+    TEST_CLIENT_CERT: pki.clientCert,
+    TEST_CLIENT_KEY: pki.clientKey,
+    TEST_STRANGER_CERT: pki.strangerCert,
+    TEST_STRANGER_KEY: pki.strangerKey,
+  };
+});
+
+/** A direct test widget on `baseUrl` with extra upstream settings. */
+function widget(id: string, baseUrl: string, upstream: object) {
+  return {
+    id,
+    displayName: id,
+    environment: 'test' as const,
+    upstream: { baseUrl, apiKeyEnv: 'TEST_UPSTREAM_KEY', timeoutMs: 2_000, maxRetries: 0, ...upstream },
+    allowedOrigins: [SHOP_ORIGIN],
+    checkoutMode: 'direct' as const,
+  };
+}
+
+const refusedSession = (bff: RunningBff, widgetId: string) =>
+  call(bff.server.url, '/v1/sessions', {
+    method: 'POST',
+    headers: { Origin: SHOP_ORIGIN },
+    body: { widgetId },
+  });
+
+describe('an upstream that requires a client certificate', () => {
+  let sandbox: RunningSandbox;
+  let bff: RunningBff;
+  beforeAll(async () => {
+    sandbox = await startSandbox({
+      stepDelaysMs: { provisioning: 0, delivery: 0, completion: 0 },
+      tls: { key: pki.serverKey, cert: pki.serverCert, clientCa: pki.caCert },
+      access: { requireClientCertificate: true },
+    });
+    const ca = { caCertificateEnv: 'TEST_UPSTREAM_CA' };
+    const config: BffConfigInput = {
+      operationsTokenEnv: 'TEST_OPERATIONS_TOKEN',
+      widgets: [
+        widget('mtls', sandbox.url, {
+          ...ca,
+          clientCertificateEnv: 'TEST_CLIENT_CERT',
+          clientKeyEnv: 'TEST_CLIENT_KEY',
+        }),
+        widget('no-cert', sandbox.url, ca),
+        widget('stranger', sandbox.url, {
+          ...ca,
+          clientCertificateEnv: 'TEST_STRANGER_CERT',
+          clientKeyEnv: 'TEST_STRANGER_KEY',
+        }),
+      ],
+    };
+    bff = await startBff(sandbox.url, { sessionSecret: randomBytes(32), config: () => config, env });
+  });
+  afterAll(async () => {
+    await bff?.server.close();
+    await sandbox?.close();
+  });
+
+  it('sells over mTLS with the certificate from the environment', async () => {
+    expect(sandbox.url).toMatch(/^https:/);
+    const page = await openWidget(bff.server.url, 'mtls');
+    const destinations = await page.get('/v1/destinations?locale=en');
+    const plans = await page.get(`/v1/destinations/${destinations.body.data[0].code}/plans`);
+    const quote = await page.post(
+      '/v1/quotes',
+      { offerId: plans.body.data[0].offerId },
+      { 'Idempotency-Key': newKey() },
+    );
+    expect(quote.status).toBe(201);
+    const checkout = await page.post(
+      '/v1/checkouts',
+      { quoteId: quote.body.data.id, locale: 'en', termsAccepted: true },
+      { 'Idempotency-Key': newKey() },
+    );
+    expect(checkout.status).toBe(201);
+    await untilReady(page, checkout.body.data.id, checkout.body.data.clientSecret);
+  });
+
+  it('stops a widget without a trusted certificate: readyz, sessions and a log line that says what to set', async () => {
+    const ready = await call(bff.server.url, '/readyz', { headers: OPERATIONS });
+    expect(ready.status).toBe(503);
+    expect(ready.body.checks).toMatchObject({
+      'widget:mtls': 'ok',
+      'widget:no-cert': 'client_certificate_required',
+      'widget:stranger': 'client_certificate_required',
+    });
+    for (const id of ['no-cert', 'stranger']) {
+      const session = await refusedSession(bff, id);
+      expect(session.status).toBe(503);
+      expect(session.body.error.code).toBe('widget_misconfigured');
+    }
+    const said = bff.logs.filter((line) => line.includes('enterprise_auth_required'));
+    expect(
+      said.some((line) => line.includes('clientCertificateEnv') && line.includes('"level":"error"')),
+    ).toBe(true);
+  });
+});
+
+describe('an upstream that allows another address range', () => {
+  it('reports address_refused and refuses sessions', async () => {
+    const sandbox = await startSandbox({ access: { allowedCidrs: ['203.0.113.0/24'] } });
+    const config: BffConfigInput = {
+      operationsTokenEnv: 'TEST_OPERATIONS_TOKEN',
+      widgets: [widget('cidr', sandbox.url, {})],
+    };
+    const bff = await startBff(sandbox.url, { sessionSecret: randomBytes(32), config: () => config, env });
+    try {
+      const ready = await call(bff.server.url, '/readyz', { headers: OPERATIONS });
+      expect(ready.body.checks).toMatchObject({ 'widget:cidr': 'address_refused' });
+      expect((await refusedSession(bff, 'cidr')).body.error.code).toBe('widget_misconfigured');
+      expect(bff.logs.some((line) => line.includes('CIDR allowlist'))).toBe(true);
+    } finally {
+      await bff.server.close();
+      await sandbox.close();
+    }
+  });
+});
+
+describe('the client certificate at start-up', () => {
+  it('refuses a key that is not the certificate’s, naming the variables, never their content', () => {
+    const config = parseConfig(
+      {
+        widgets: [
+          widget('mtls', 'https://api.partner.example/v2', {
+            clientCertificateEnv: 'TEST_CLIENT_CERT',
+            clientKeyEnv: 'TEST_STRANGER_KEY',
+          }),
+        ],
+      },
+      'test config',
+    );
+    const attempt = () => resolveSecrets(config, { ...TEST_ENV, ...env });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(
+      /TEST_STRANGER_KEY is not the private key of the certificate in TEST_CLIENT_CERT/,
+    );
+    expect(attempt).not.toThrow(/BEGIN/);
+  });
+
+  it('refuses a client certificate on a plain http upstream', () => {
+    expect(() =>
+      parseConfig({
+        widgets: [
+          widget('mtls', 'http://127.0.0.1:1', {
+            clientCertificateEnv: 'TEST_CLIENT_CERT',
+            clientKeyEnv: 'TEST_CLIENT_KEY',
+          }),
+        ],
+      }),
+    ).toThrow(/https baseUrl/);
+  });
+});
