@@ -3,6 +3,6 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'reliability'],
+    projects: ['packages/*', 'reliability', { test: { name: 'scripts', include: ['scripts/*.test.mjs'] } }],
   },
 });
