@@ -86,15 +86,15 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-/** Every string value in Redis, and the time to live of every idempotency record (ms). */
-function scanRedis(): { keys: number; values: string[]; idempotencyTtlsMs: number[] } {
+/** Every value in Redis, and the time to live (ms) of each idempotency record by its scope. */
+function scanRedis(): { keys: number; values: string[]; ttlsMs: { session: number[]; partner: number[] } } {
   const cli = (...args: string[]) =>
     execFileSync('redis-cli', ['-p', String(redis.port), '--raw', ...args], { encoding: 'utf8' });
   const keys = cli('--scan')
     .split('\n')
     .filter((key) => key !== '');
   const values: string[] = [];
-  const idempotencyTtlsMs: number[] = [];
+  const ttlsMs = { session: [] as number[], partner: [] as number[] };
   for (const key of keys) {
     const type = cli('TYPE', key).trim();
     if (type === 'hash') values.push(cli('HGETALL', key));
@@ -103,9 +103,10 @@ function scanRedis(): { keys: number; values: string[]; idempotencyTtlsMs: numbe
     else if (type === 'set') values.push(cli('SMEMBERS', key));
     else if (type === 'zset') values.push(cli('ZRANGE', key, '0', '-1'));
     values.push(key);
-    if (key.includes('idempotency:')) idempotencyTtlsMs.push(Number(cli('PTTL', key).trim()));
+    const scope = /idempotency:(session|partner):/.exec(key)?.[1] as 'session' | 'partner' | undefined;
+    if (scope !== undefined) ttlsMs[scope].push(Number(cli('PTTL', key).trim()));
   }
-  return { keys: keys.length, values, idempotencyTtlsMs };
+  return { keys: keys.length, values, ttlsMs };
 }
 
 interface Purchase {
@@ -180,6 +181,21 @@ describe('replay records hold no bearer secret', () => {
     expect(linkAgain.headers.get('Idempotent-Replayed')).toBe('true');
     expect(linkAgain.body.data).toEqual(link.body.data);
 
+    // The partner's server asks a delivery link for the same eSIM, and replays its request.
+    const partnerLink = () =>
+      call(bff.url, `/v1/partner/esims/${esimId}/delivery-links`, {
+        method: 'POST',
+        headers: { [PARTNER_SECRET_HEADER]: PARTNER_SECRET, 'Idempotency-Key': partnerLinkKey },
+        body: { maxViews: 2 },
+      });
+    const partnerLinkKey = newKey();
+    const partnerFirst = await partnerLink();
+    expect(partnerFirst.status).toBe(201);
+    book.set('partner delivery URL', partnerFirst.body.data.url);
+    const partnerAgain = await partnerLink();
+    expect(partnerAgain.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(partnerAgain.body.data.url).toBe(partnerFirst.body.data.url);
+
     // A partner_confirm purchase too, confirmed by the partner's server.
     const pay = await openWidget(bff.url, 'shop-pay');
     const destinations = await pay.get('/v1/destinations');
@@ -202,17 +218,20 @@ describe('replay records hold no bearer secret', () => {
     expect(confirmed.status).toBe(200);
 
     const scan = scanRedis();
-    expect(scan.idempotencyTtlsMs.length).toBeGreaterThan(0);
+    expect(scan.ttlsMs.session.length).toBeGreaterThanOrEqual(5);
     expect(findSecrets(scan.values, book)).toEqual([]);
     // Only the session could replay these answers: they live no longer than it (15 minutes at most).
-    const longest = Math.max(...scan.idempotencyTtlsMs);
+    const longest = Math.max(...scan.ttlsMs.session);
     expect(longest).toBeLessThanOrEqual(900_000);
-    expect(Math.min(...scan.idempotencyTtlsMs)).toBeGreaterThan(0);
+    expect(Math.min(...scan.ttlsMs.session)).toBeGreaterThan(0);
+    // The partner's key (scoped to its secret) keeps its own time: the configured idempotencyTtlHours.
+    expect(scan.ttlsMs.partner).toHaveLength(1);
+    expect(scan.ttlsMs.partner[0]).toBeGreaterThan(23 * 3_600_000);
     // Control: the scan does see what it looks for (the checkout record names the checkout).
     expect(scan.values.some((value) => value.includes(checkoutId))).toBe(true);
     figures.push([
-      'Redis scanned after 2 purchases, 2 replays, a delivery link and a manage link',
-      `${scan.keys} keys: 0 client secrets, 0 delivery URLs, 0 manage tokens; replays answered both`,
+      'Redis scanned after 2 purchases, widget and partner delivery links, a manage link, 3 replays',
+      `${scan.keys} keys: 0 client secrets, 0 delivery URLs, 0 manage tokens; replays answered them`,
     ]);
     figures.push(['longest replay record TTL (session-scoped)', `${Math.round(longest / 1000)} s (≤ 900 s)`]);
   }, 60_000);

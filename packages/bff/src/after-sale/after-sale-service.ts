@@ -24,7 +24,7 @@ import type { Logger } from '../logger';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { ActionRequestWatch } from './action-request-watch';
 import { createActionRequest, fetchActionRequest, findActionRequest } from './action-requests';
-import { esimInstallation, esimView, readEsim } from './esim-view';
+import { assertNotInstalled, esimInstallation, esimView, readEsim } from './esim-view';
 import type { ManageClaims, ManageTokens } from './manage-token';
 
 export interface AfterSaleServiceOptions {
@@ -157,8 +157,9 @@ export function createAfterSaleService(options: AfterSaleServiceOptions): AfterS
       return await actionRequests.observe(found.widget, found.request);
     },
     async createDeliveryLink(widget, esimId, body, idempotencyKey) {
-      // Reading the eSIM proves it is this account's and names its order.
+      // Reading the eSIM proves it is this account's and names its order; an installed one gets no link.
       const esim = await readEsim(widget, esimId);
+      assertNotInstalled(esim);
       const link = await widget.upstream.createDeliveryLink(
         esim.order.id,
         { maxViews: body.maxViews ?? 1, expiresInMinutes: body.expiresInMinutes ?? 60 },

@@ -26,7 +26,7 @@ import { ApiError } from '../errors';
 import type { PartnerFunding } from '../funding/partner-funding';
 import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
-import { idempotency } from '../http/idempotency';
+import { type IdempotencyOptions, idempotency } from '../http/idempotency';
 import { readJsonBody } from '../http/json-body';
 import { annotateRequest } from '../http/request-context';
 import type { Logger } from '../logger';
@@ -173,7 +173,7 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
   });
 
   // Creates take the partner's own keys, scoped to its secret (never stored as such, only its digest).
-  const partnerIdempotency = idempotency({
+  const partnerKeys: IdempotencyOptions = {
     store: options.store,
     ttlMs: options.idempotencyTtlMs,
     scope: (c) =>
@@ -181,7 +181,8 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
         .update(c.req.header(PARTNER_SECRET_HEADER) ?? '')
         .digest('base64url')}`,
     logger: options.logger,
-  });
+  };
+  const partnerIdempotency = idempotency(partnerKeys);
 
   app.post(
     '/v1/partner/esims/:esimId/action-requests',
@@ -207,19 +208,36 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
     return answerJson(c, { data: request, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
   });
 
+  /** The delivery link of this request, asked of the upstream under a key derived from the request's own. */
+  const partnerDeliveryLink = async (c: Context<PartnerEnv>) => {
+    const id = esimId(c);
+    const body = await readJsonBody(c, CreatePartnerDeliveryLinkRequestSchema);
+    const widget = await widgetOfEsim(c.get('partnerWidgets'), id);
+    return await options.afterSale.createDeliveryLink(
+      widget,
+      id,
+      body,
+      c.req.header(IDEMPOTENCY_KEY_HEADER) as string,
+    );
+  };
+  // The link's url is a bearer secret, never kept with the answer: a replay asks the upstream again under the
+  // same key, which answers the same link.
+  const createsPartnerDeliveryLink = idempotency({
+    ...partnerKeys,
+    secret: {
+      leaveOut: ({ url: _url, ...kept }) => kept,
+      // The idempotency middleware is typed for any route; this one runs behind requirePartnerSecret.
+      putBack: async (c, kept) => ({
+        ...kept,
+        ...(await partnerDeliveryLink(c as unknown as Context<PartnerEnv>)),
+      }),
+    },
+  });
   app.post(
     '/v1/partner/esims/:esimId/delivery-links',
-    partnerIdempotency,
+    createsPartnerDeliveryLink,
     async function createPartnerDeliveryLink(c) {
-      const id = esimId(c);
-      const body = await readJsonBody(c, CreatePartnerDeliveryLinkRequestSchema);
-      const widget = await widgetOfEsim(c.get('partnerWidgets'), id);
-      const link = await options.afterSale.createDeliveryLink(
-        widget,
-        id,
-        body,
-        c.req.header(IDEMPOTENCY_KEY_HEADER) as string,
-      );
+      const link = await partnerDeliveryLink(c);
       // The answer carries the link's secret url (on a replay too): never cached.
       return answerJson(c, { data: link, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
     },
