@@ -31,7 +31,7 @@ export default function setupFigures(project: TestProject): () => void {
     const rule = `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`;
     const table = [line(['suite', 'figure', 'value']), rule, ...rows.map(line)].join('\n');
     process.stdout.write(
-      `\nReliability figures (every one is what DESIGN.md's security model promises)\n${table}\n\n`,
+      `\nReliability figures (every one is what docs/architecture.md's security model promises)\n${table}\n\n`,
     );
   };
 }

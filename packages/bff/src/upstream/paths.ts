@@ -1,6 +1,6 @@
 /**
  * @module
- * The one place that lists the upstream's paths (DESIGN.md, "paths we assume"), relative to the
+ * The one place that lists the upstream's paths (docs/upstream-contract.md, "Paths"), relative to the
  * configured base URL. Where the upstream gives a link (`esim.resourceUrl`, `actionsUrl`), the client
  * follows the link instead of building a path from here.
  */

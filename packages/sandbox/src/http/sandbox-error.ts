@@ -1,7 +1,7 @@
 /**
  * @module
  * The sandbox's one error type: thrown anywhere, turned into the contract's error envelope by the app's
- * single error handler. The status table is the one DESIGN.md assumes; clients branch on the code only.
+ * single error handler. The status table is the one docs/upstream-contract.md assumes; clients branch on the code only.
  */
 import type { ErrorCode } from '@esim-embed/shared';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
