@@ -90,8 +90,13 @@ const installStepLink = async (esim: BoughtEsim) => {
 };
 
 /** A token as the release before signed it (a JWT under the key it derived from the same root secret). */
-const legacyToken = (esimId: string, widgetId = 'shop', iatMs = Date.now()) =>
-  createCompactJwt(legacyManageKey(stack.sessionSecret)).sign({
+const legacyToken = (
+  esimId: string,
+  widgetId = 'shop',
+  iatMs = Date.now(),
+  root: Uint8Array = stack.sessionSecret,
+) =>
+  createCompactJwt(legacyManageKey(root)).sign({
     typ: 'manage',
     mid: `mlk_${randomBytes(18).toString('base64url')}`,
     wid: widgetId,
@@ -269,6 +274,9 @@ describe('manage links', () => {
     const rotating = createManageTokens({ secrets: [newRoot, oldRoot], store });
     expect((await rotating.verify(before.manageToken)).esim).toBe('esim_rotated');
     expect((await rotating.mint({ ...subject, serviceEndsAtMs: null })).manageToken).toBe(before.manageToken);
+    // A signed link of the release before, under the old root, opens while that root is listed.
+    const signed = legacyToken('esim_rotated', 'shop', Date.now(), oldRoot);
+    expect((await rotating.verify(signed)).esim).toBe('esim_rotated');
     // The old root gone: links already sent still open (a token is looked up, not verified with a key).
     const rotated = createManageTokens({ secrets: [newRoot], store });
     expect((await rotated.verify(before.manageToken)).esim).toBe('esim_rotated');
