@@ -7,7 +7,7 @@ import {
 } from '@esim-embed/shared';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { tolerant } from './tolerant-parsing';
+import { tolerant, tolerantPage } from './tolerant-parsing';
 import { parseNotingUnknownValues } from './unknown-values';
 
 const offer = {
@@ -95,6 +95,19 @@ describe('tolerant', () => {
     const status = tolerant(OrderStatusSchema);
     expect(status.parse('on_hold')).toBe('provisioning');
     expect(status.safeParse(5).success).toBe(false);
+  });
+
+  it('leaves out a page entry it cannot read, and reads the rest', () => {
+    const odd = {
+      ...page,
+      data: [offer, { ...offer, id: 'off_2', price: { amountMinor: 1, currency: 'XTS' } }],
+    };
+    const { result, unknown } = parseNotingUnknownValues(tolerantPage(OfferPageSchema), odd);
+    expect(result.data?.data.map((entry) => entry.id)).toEqual(['off_1']);
+    expect(unknown).toEqual([
+      { name: 'list entry', value: 'data[].price.currency: invalid_value', readsAs: 'left out' },
+    ]);
+    expect(tolerantPage(OfferPageSchema).safeParse({ ...page, meta: {} }).success).toBe(false);
   });
 
   it('keeps refinements, defaults and unions', () => {

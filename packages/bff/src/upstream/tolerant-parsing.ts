@@ -30,6 +30,30 @@ export function tolerant<T extends z.ZodType>(schema: T): T {
   return strip(schema) as T;
 }
 
+/**
+ * {@link tolerant} for a page (`{ data: [...], meta }`): an entry of `data` that still cannot be read (a
+ * currency nothing can stand for, a wrong type) is left out and noted, instead of making the whole page
+ * unreadable — one odd offer must not empty the catalog.
+ */
+export function tolerantPage<T extends z.ZodObject<{ data: z.ZodArray<z.ZodType> }>>(schema: T): T {
+  const page = tolerant(schema);
+  const entry = tolerant(schema.shape.data.element);
+  const entries = z.array(z.unknown()).transform((items) =>
+    items.flatMap((item) => {
+      const read = entry.safeParse(item);
+      if (read.success) return [read.data];
+      const issue = read.error.issues[0];
+      noteUnknownValue({
+        name: 'list entry',
+        value: `data[].${issue?.path.join('.') ?? ''}: ${issue?.code ?? 'unreadable'}`,
+        readsAs: 'left out',
+      });
+      return [];
+    }),
+  );
+  return page.extend({ data: entries }) as unknown as T;
+}
+
 function strip(schema: z.ZodType): z.ZodType {
   const cached = cache.get(schema);
   if (cached) return cached;

@@ -45,7 +45,7 @@ import type { Logger } from '../logger';
 import type { UpstreamTls } from './client-tls';
 import { upstreamPaths } from './paths';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
-import { tolerant } from './tolerant-parsing';
+import { tolerant, tolerantPage } from './tolerant-parsing';
 import type { UpstreamError } from './upstream-error';
 import { acquireUpstreamPool, type UpstreamPoolLease } from './upstream-pool';
 import { type CallSpec, createUpstreamTransport } from './upstream-transport';
@@ -149,17 +149,17 @@ export interface UpstreamClient {
 }
 
 const Schemas = {
-  productPage: tolerant(ProductPageSchema),
-  offerPage: tolerant(OfferPageSchema),
+  productPage: tolerantPage(ProductPageSchema),
+  offerPage: tolerantPage(OfferPageSchema),
   offer: tolerant(OfferResponseSchema),
   capabilities: tolerant(CapabilitiesResponseSchema),
   account: tolerant(AccountResponseSchema),
   quote: tolerant(PartnerQuoteResponseSchema),
   order: tolerant(OrderResponseSchema),
-  orderPage: tolerant(OrderPageSchema),
+  orderPage: tolerantPage(OrderPageSchema),
   esim: tolerant(EsimDetailResponseSchema),
   esimActions: tolerant(EsimActionsResponseSchema),
-  topUpOffers: tolerant(TopUpOfferPageSchema),
+  topUpOffers: tolerantPage(TopUpOfferPageSchema),
   deliveryLink: tolerant(DeliveryLinkResponseSchema),
   revocation: tolerant(DeliveryLinkRevocationResponseSchema),
   actionRequest: tolerant(ActionRequestResponseSchema),
