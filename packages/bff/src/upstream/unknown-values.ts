@@ -9,9 +9,12 @@
  * docs/configuration.md lists the meanings; keep it in step.
  */
 import {
+  AccountKindSchema,
   AccountStatusSchema,
   ActionReasonCodeSchema,
   ActionRequestStatusSchema,
+  ActionRequestTypeSchema,
+  ActivationStartSchema,
   AppPlatformSchema,
   BillingStatusSchema,
   BlockerCategorySchema,
@@ -19,8 +22,13 @@ import {
   BlockerOwnerSchema,
   CapabilityIdSchema,
   ContractStatusSchema,
+  CurrencySchema,
   CustomDomainStatusSchema,
+  DeliveryLinkRevocationStatusSchema,
+  DeliveryModeSchema,
   DomainPurposeSchema,
+  EnvironmentSchema,
+  ErrorCodeSchema,
   EsimActionAccessSchema,
   EsimActionAvailabilitySchema,
   EsimActionTypeSchema,
@@ -29,7 +37,13 @@ import {
   EsimServiceStateSchema,
   EsimStateSchema,
   GrantedScopeSchema,
+  LocaleSchema,
   OrderStatusSchema,
+  PackageKindSchema,
+  ParticipationMechanismSchema,
+  PaymentModeSchema,
+  PurchaseKindSchema,
+  ReadinessTrackStateSchema,
   RetailBrandStatusSchema,
   SupplyAccessSchema,
   SupplyAvailabilitySchema,
@@ -91,6 +105,27 @@ export const UNKNOWN_VALUE_MEANINGS = new Map<z.ZodType, UnknownValueMeaning>([
   [BlockerCategorySchema, meaning('blocker category', DROP)],
   [BlockerOwnerSchema, meaning('blocker owner', DROP)],
   [BlockerEvidenceSchema, meaning('blocker evidence', DROP)],
+]);
+
+/**
+ * Enums read strictly on purpose, with why: an unknown value makes the answer (or, in a page, the entry)
+ * unreadable. A test walks every answer the BFF reads and requires each enum to be here or above.
+ */
+export const STRICT_ENUMS = new Map<z.ZodType, string>([
+  [PackageKindSchema, 'how much data the traveller buys: not guessed'],
+  [ActivationStartSchema, 'when the plan starts: not guessed'],
+  [CurrencySchema, 'a price in a currency we do not know cannot be sold'],
+  [EnvironmentSchema, 'test or live: never guessed'],
+  [PurchaseKindSchema, 'an echo of our own quote or order'],
+  [DeliveryModeSchema, 'an echo of our own order'],
+  [LocaleSchema, 'an echo of our own order'],
+  [ActionRequestTypeSchema, 'an echo of our own request'],
+  [DeliveryLinkRevocationStatusSchema, 'the answer of our own revoke'],
+  [AccountKindSchema, 'not used to decide anything; the account is read as a whole'],
+  [ParticipationMechanismSchema, 'commercial terms of a retail brand: not guessed'],
+  [PaymentModeSchema, 'who takes payment for a retail brand: not guessed'],
+  [ReadinessTrackStateSchema, 'whether a retail brand may sell: not guessed'],
+  [ErrorCodeSchema, 'read by upstream-error.ts: an unknown code is `upstream_refused`'],
 ]);
 
 /** An unknown value met while reading one answer. */
