@@ -3,7 +3,7 @@
  * `pnpm bench`: builds the widget and the demo, runs every section (or `--only a,b`), and writes the
  * dated report `bench/reports/YYYY-MM-DD.md` (a partial run writes `YYYY-MM-DD.partial.md.tmp`).
  *
- * Usage: `npx -y pnpm@12.21.0 bench [--only weight,bff,catalog,page,lighthouse,funding] [--no-build]`
+ * Usage: `npx -y pnpm@12.21.0 bench [--only weight,bff,catalog,page,lighthouse,funding,funnel] [--no-build]`
  */
 import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { bffLoadSection, type LoadSettings } from './bff-load';
 import { catalogScaleSection } from './catalog-scale';
 import { startChild } from './child-process';
 import { fundingCostSection } from './funding-cost';
+import { type FunnelSettings, funnelSection } from './funnel';
 import { lighthouseSection } from './lighthouse';
 import { machineInfo, renderReport, type Section } from './report';
 import { widgetOnPageSection } from './widget-on-page';
@@ -21,11 +22,13 @@ import { weighBuild, widgetWeightSection } from './widget-weight';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const PNPM = 'npx -y pnpm@12.21.0';
-const ALL = ['weight', 'page', 'lighthouse', 'bff', 'catalog', 'funding'] as const;
+const ALL = ['weight', 'page', 'lighthouse', 'bff', 'catalog', 'funding', 'funnel'] as const;
 type SectionName = (typeof ALL)[number];
 
 /** Bounded loads: 20 connections, 3 rounds of 2 s per server, then a 500-request sequential probe. */
 const LOAD: LoadSettings = { connections: 20, durationSeconds: 2, rounds: 3, probeRequests: 500 };
+/** The funnel: 40 travellers for 30 s, at most 2,000 purchases begun. */
+const FUNNEL: FunnelSettings = { travellers: 40, durationSeconds: 30, maxPurchases: 2_000 };
 
 /** Builds a package; a failing build (e.g. a broken size budget) is reported but measured all the same. */
 function build(filter: string, output: string): void {
@@ -73,6 +76,7 @@ async function main(): Promise<void> {
     }
   }
   if (wanted.has('funding')) sections.push(await fundingCostSection());
+  if (wanted.has('funnel')) sections.push(await funnelSection(FUNNEL));
 
   const date = new Date().toISOString().slice(0, 10);
   const folder = fileURLToPath(new URL('../reports/', import.meta.url));

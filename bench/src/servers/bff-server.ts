@@ -1,7 +1,8 @@
 /**
  * @module
- * Child process: a BFF built from a config (as the server entry builds it) on a loopback port, with
- * commands to time a full catalog sync and to read the process's memory. With `allowOwnOrigin` its own
+ * Child process: a BFF built from a config (as the server entry builds it) on a loopback port, alone or as one
+ * of several instances on one Redis, with commands to time a full catalog sync and to read the process's memory
+ * and CPU time. With `allowOwnOrigin` its own
  * origin is added to every widget's allowed origins, so pages it serves itself may open sessions.
  */
 import { randomBytes } from 'node:crypto';
@@ -20,6 +21,9 @@ export interface BffChildOptions {
   startCatalogs?: boolean;
   allowOwnOrigin?: boolean;
   logLevel?: 'debug' | 'info' | 'warn' | 'error';
+  /** Several instances: the same session secret (base64url) and one Redis store. */
+  sessionSecret?: string;
+  redisUrl?: string;
 }
 
 /** What the BFF child reports when ready. */
@@ -65,7 +69,7 @@ async function freePort(): Promise<number> {
 const bffModule: typeof import('@esim-embed/bff') = await import(
   process.env.BENCH_BFF_ENTRY || '@esim-embed/bff'
 );
-const { createBff, createLogger, parseConfig, resolveSecrets, serveBff } = bffModule;
+const { createBff, createLogger, createRedisStore, parseConfig, resolveSecrets, serveBff } = bffModule;
 
 const collect = () => (globalThis as { gc?: () => void }).gc?.();
 const heap = () => {
@@ -90,9 +94,10 @@ const bff = createBff({
   loaded: {
     config,
     secrets: resolveSecrets(config, options.env),
-    sessionSecret: randomBytes(32),
+    sessionSecret: options.sessionSecret ? Buffer.from(options.sessionSecret, 'base64url') : randomBytes(32),
     source: 'bench',
   },
+  store: options.redisUrl ? createRedisStore({ url: options.redisUrl }) : undefined,
   // Log lines go to stdout as in production; the harness points the child's stdout at /dev/null.
   logger: createLogger({ level: options.logLevel ?? 'info' }),
   widgetDist: options.widgetDist ?? null,
@@ -128,6 +133,11 @@ serveParent(
           0,
         ),
       };
+    },
+    /** CPU time this process has used so far (µs, user + system). */
+    cpu: (): number => {
+      const usage = process.cpuUsage();
+      return usage.user + usage.system;
     },
     memory: (): MemoryFigures => ({
       rss: process.memoryUsage().rss,
