@@ -121,7 +121,8 @@ export function toCheckout(record: CheckoutRecord): Checkout {
     status: record.status,
     mode: record.mode,
     kind: record.kind,
-    esimId: record.esimId,
+    // A top-up names the eSIM it tops up from the start; an issue, the eSIM it issued as soon as it exists.
+    esimId: record.esimId ?? record.order?.esimId ?? null,
     amount: record.amount,
     plan: record.plan,
     email: record.email,

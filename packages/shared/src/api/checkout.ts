@@ -81,7 +81,7 @@ export const CheckoutSchema = z.strictObject({
   mode: CheckoutModeSchema,
   /** `issue` (a new eSIM) or `top_up` (more data on `esimId`, no installation); absent means `issue`. */
   kind: PurchaseKindSchema.optional(),
-  /** The eSIM a top-up is for; null or absent for a new eSIM. */
+  /** The eSIM: the one a top-up is for; for a new eSIM, the one issued, as soon as it exists (null before). */
   esimId: z.string().min(1).nullable().optional(),
   amount: NonNegativeMoneySchema,
   plan: PlanSchema,

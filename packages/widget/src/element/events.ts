@@ -69,7 +69,7 @@ export interface EsimCancelDetail {
 export interface EsimPurchaseDetail {
   checkoutId: string;
   kind: EsimPurchaseKind;
-  /** The eSIM a top-up is for; null for a new eSIM. */
+  /** The eSIM issued (a new eSIM) or topped up; null only from a BFF too old to name an issued eSIM. */
   esimId: string | null;
   amount: number;
   currency: 'RUB' | 'USD';

@@ -86,6 +86,8 @@ describe('quote and checkout', () => {
     const types = widget.events.map((event) => event.type);
     expect(types).toContain('esim-checkout');
     expect(types).toContain('esim-purchase');
+    // The host page hears which eSIM it bought, as the checkout names it once issued.
+    expect(widget.events.find((event) => event.type === 'esim-purchase')?.detail.esimId).toBe('esim_1');
     const reads = bff.requestsTo('GET', /^\/v1\/checkouts\/chk_quote_1$/);
     expect(reads[0]?.headers['x-checkout-secret']).toBe('secret_chk_quote_1_0123456789abcdef');
     expect(reads[0]?.cache).toBe('no-store');

@@ -113,7 +113,7 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
             new EsimPurchaseEvent({
               checkoutId: latest.id,
               kind: 'issue',
-              esimId: null,
+              esimId: latest.esimId ?? null,
               amount: latest.amount.amountMinor,
               currency: latest.amount.currency,
             }),

@@ -416,6 +416,8 @@ export class FakeBff {
           ...entry.checkout,
           status,
           failure: status === 'failed' ? { code: 'upstream_unavailable', retryable: true } : null,
+          // The BFF names an issued eSIM on the checkout as soon as it exists.
+          ...(status === 'ready' && entry.checkout.kind !== 'top_up' ? { esimId: 'esim_1' } : {}),
         };
         if (status === 'ready' && entry.checkout.kind === 'top_up') this.toppedUp.add(entry.checkout.id);
         return this.#json(200, { data: entry.checkout, meta: META });
