@@ -43,6 +43,8 @@ describe('platform delivery', () => {
   it('needs the traveller’s email', async () => {
     const { page, checkout } = await buy('shop-email');
     expect(page.session.widget.emailRequired).toBe(true);
+    // The widget tells the traveller the upstream sends it.
+    expect(page.session.widget.emailSender).toBe('upstream');
     expect(checkout.status).toBe(422);
     expect(checkout.body.error.params).toMatchObject({ field: 'email' });
   });

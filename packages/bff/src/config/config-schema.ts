@@ -132,6 +132,11 @@ export const WidgetConfigSchema = z
       .default([...ALL_LOCALES]),
     /** `platform`: the upstream emails the traveller (then an email is required at checkout). */
     deliveryMode: z.enum(['partner', 'platform']).default('partner'),
+    /**
+     * With `deliveryMode: "partner"`: whether you email the traveller the installation details (the checkout and
+     * its webhooks carry the address). `false`: nobody does, so the widget asks for no email.
+     */
+    partnerSendsEmail: z.boolean().default(true),
     emailRequired: z.boolean().default(false),
     /** How long a `partner_confirm` checkout waits for the partner's confirm. */
     paymentWindowMinutes: z
@@ -159,6 +164,16 @@ export const WidgetConfigSchema = z
         code: 'custom',
         path: ['partnerSecretEnv'],
         message: 'required for checkoutMode "partner_confirm" (the partner server confirms with it)',
+      });
+    }
+    if (!widget.partnerSendsEmail && (widget.deliveryMode === 'platform' || widget.emailRequired)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['partnerSendsEmail'],
+        message:
+          widget.deliveryMode === 'platform'
+            ? 'false goes with deliveryMode "partner" only (in "platform" mode the upstream emails the traveller)'
+            : 'false asks for no email, so emailRequired cannot be true',
       });
     }
     if ((widget.webhookUrl === undefined) !== (widget.webhookSecretEnv === undefined)) {

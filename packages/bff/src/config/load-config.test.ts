@@ -121,6 +121,22 @@ describe('config schema', () => {
     });
   });
 
+  it('takes partnerSendsEmail: false only where the traveller’s email is not needed', () => {
+    expect(
+      parseConfig({ widgets: [{ ...widget, partnerSendsEmail: false }] }).widgets[0]?.partnerSendsEmail,
+    ).toBe(false);
+    expect(
+      configError(() =>
+        parseConfig({ widgets: [{ ...widget, deliveryMode: 'platform', partnerSendsEmail: false }] }),
+      ),
+    ).toMatch(/partnerSendsEmail: false goes with deliveryMode "partner" only/);
+    expect(
+      configError(() =>
+        parseConfig({ widgets: [{ ...widget, emailRequired: true, partnerSendsEmail: false }] }),
+      ),
+    ).toMatch(/partnerSendsEmail: false asks for no email/);
+  });
+
   it('defaults live widgets to partner_confirm, which needs a partner secret', () => {
     expect(configError(() => parseConfig({ widgets: [{ ...widget, environment: 'live' }] }))).toMatch(
       /widgets\[0\]\.partnerSecretEnv: required for checkoutMode "partner_confirm"/,

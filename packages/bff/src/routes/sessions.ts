@@ -16,6 +16,7 @@ import { enforceLimit } from '../security/rate-limit';
 import type { SessionSigner } from '../security/session-token';
 import type { Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
+import { publicCatalogPath } from './public-catalog';
 
 export interface SessionRoutesOptions {
   widgets: ReadonlyMap<string, WidgetRuntime>;
@@ -46,7 +47,11 @@ export function sessionRoutes(options: SessionRoutesOptions): Hono<AppEnv> {
     }
 
     const config = widget.config;
-    const [brand, settlement] = await Promise.all([widget.catalog.brand(), widget.catalog.settlement()]);
+    const [brand, settlement, catalogVersion] = await Promise.all([
+      widget.catalog.brand(),
+      widget.catalog.settlement(),
+      widget.catalog.version(),
+    ]);
     const { token, claims } = options.signer.issue({ widgetId, origin, environment: config.environment });
     const body: SessionResponse = {
       data: {
@@ -61,8 +66,11 @@ export function sessionRoutes(options: SessionRoutesOptions): Hono<AppEnv> {
           defaultLocale: config.defaultLocale,
           locales: config.locales,
           emailRequired: config.emailRequired,
+          emailSender:
+            config.deliveryMode === 'platform' ? 'upstream' : config.partnerSendsEmail ? 'partner' : 'none',
           brand,
         },
+        catalog: { path: publicCatalogPath(widgetId, catalogVersion) },
       },
       meta: { requestId: c.get('requestId'), apiVersion: API_VERSION },
     };

@@ -46,6 +46,11 @@ export const WidgetPublicConfigSchema = z.strictObject({
   locales: z.array(LocaleSchema).min(1),
   /** The traveller must give an email (the partner does not deliver through its own UI). */
   emailRequired: z.boolean(),
+  /**
+   * Who emails the traveller the installation details: the upstream (`platform` delivery), the partner, or
+   * nobody (then the widget asks for no email).
+   */
+  emailSender: z.enum(['upstream', 'partner', 'none']),
   brand: WidgetBrandSchema,
 });
 export type WidgetPublicConfig = z.infer<typeof WidgetPublicConfigSchema>;
@@ -55,6 +60,11 @@ export const SessionSchema = z.strictObject({
   token: z.string().min(1),
   expiresAt: DateTimeSchema,
   widget: WidgetPublicConfigSchema,
+  /**
+   * The catalog at its current version under a public, immutable address: `{path}/{locale}/destinations` and
+   * `{path}/{locale}/plans/{code}` answer as the session routes do, and any cache may keep them.
+   */
+  catalog: z.strictObject({ path: z.string().startsWith('/') }).optional(),
 });
 export type Session = z.infer<typeof SessionSchema>;
 

@@ -53,8 +53,10 @@ export const en = {
   requoting: 'The price hold ran out. Getting a fresh price…',
   priceChanged: 'The price has changed from {old} to {new}.',
   emailLabel: 'Email',
-  emailHintRequired: 'We send the installation details here.',
-  emailHintOptional: 'Optional: we send a copy of the installation details here.',
+  /** Who sends the installation details: the upstream (platform delivery), or the partner by name. */
+  emailHintPlatform: 'The installation details are emailed to this address.',
+  emailHintPartner: '{brand} sends the installation details to this address.',
+  emailHintPartnerOptional: 'Optional: {brand} sends a copy of the installation details here.',
   emailMissing: 'Enter your email address.',
   emailInvalid: 'Enter an email address like name@example.com.',
   termsConsent: 'I accept the terms and privacy policy of {brand}.',

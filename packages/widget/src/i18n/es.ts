@@ -59,8 +59,10 @@ export const es: Messages = {
   requoting: 'La reserva del precio ha caducado. Obteniendo un precio nuevo…',
   priceChanged: 'El precio ha cambiado de {old} a {new}.',
   emailLabel: 'Correo electrónico',
-  emailHintRequired: 'Te enviamos aquí los datos de instalación.',
-  emailHintOptional: 'Opcional: te enviamos aquí una copia de los datos de instalación.',
+  emailHintPlatform: 'Los datos de instalación se envían a esta dirección.',
+  emailHintPartner: '{brand} te envía los datos de instalación a esta dirección.',
+  emailHintPartnerOptional:
+    'Opcional: {brand} te envía una copia de los datos de instalación a esta dirección.',
   emailMissing: 'Introduce tu correo electrónico.',
   emailInvalid: 'Introduce un correo como nombre@ejemplo.com.',
   termsConsent: 'Acepto las condiciones y la política de privacidad de {brand}.',

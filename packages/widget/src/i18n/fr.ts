@@ -60,8 +60,10 @@ export const fr: Messages = {
   requoting: 'La réservation du prix a expiré. Nous obtenons un nouveau prix…',
   priceChanged: 'Le prix est passé de {old} à {new}.',
   emailLabel: 'E-mail',
-  emailHintRequired: 'Nous y envoyons les informations d’installation.',
-  emailHintOptional: 'Facultatif : nous y envoyons une copie des informations d’installation.',
+  emailHintPlatform: 'Les informations d’installation sont envoyées à cette adresse.',
+  emailHintPartner: '{brand} envoie les informations d’installation à cette adresse.',
+  emailHintPartnerOptional:
+    'Facultatif : {brand} envoie une copie des informations d’installation à cette adresse.',
   emailMissing: 'Saisissez votre adresse e-mail.',
   emailInvalid: 'Saisissez une adresse comme nom@exemple.fr.',
   termsConsent: 'J’accepte les conditions et la politique de confidentialité de {brand}.',

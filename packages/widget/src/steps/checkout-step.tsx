@@ -181,36 +181,46 @@ export function CheckoutStep({ plan, destination, topUp }: CheckoutStepProps) {
         />
       )}
 
-      <div class={css.field}>
-        <label class={controls.label} for="esim-email">
-          {t('emailLabel')}
-        </label>
-        <input
-          ref={emailInput}
-          id="esim-email"
-          class={controls.input}
-          part="input"
-          type="email"
-          inputMode="email"
-          autocomplete="email"
-          required={config.emailRequired}
-          aria-required={config.emailRequired}
-          aria-invalid={attempted && emailProblem ? 'true' : 'false'}
-          aria-describedby={
-            attempted && emailProblem ? 'esim-email-hint esim-email-error' : 'esim-email-hint'
-          }
-          value={email}
-          onInput={(event) => setEmail(event.currentTarget.value)}
-        />
-        <p id="esim-email-hint" class={controls.hint}>
-          {t(config.emailRequired ? 'emailHintRequired' : 'emailHintOptional')}
-        </p>
-        {attempted && emailProblem && (
-          <p id="esim-email-error" class={controls.fieldError}>
-            {t(emailProblem)}
+      {/* Nobody emails the traveller (the partner said so): no address is asked for. */}
+      {config.emailSender !== 'none' && (
+        <div class={css.field}>
+          <label class={controls.label} for="esim-email">
+            {t('emailLabel')}
+          </label>
+          <input
+            ref={emailInput}
+            id="esim-email"
+            class={controls.input}
+            part="input"
+            type="email"
+            inputMode="email"
+            autocomplete="email"
+            required={config.emailRequired}
+            aria-required={config.emailRequired}
+            aria-invalid={attempted && emailProblem ? 'true' : 'false'}
+            aria-describedby={
+              attempted && emailProblem ? 'esim-email-hint esim-email-error' : 'esim-email-hint'
+            }
+            value={email}
+            onInput={(event) => setEmail(event.currentTarget.value)}
+          />
+          <p id="esim-email-hint" class={controls.hint}>
+            {t(
+              config.emailSender === 'upstream'
+                ? 'emailHintPlatform'
+                : config.emailRequired
+                  ? 'emailHintPartner'
+                  : 'emailHintPartnerOptional',
+              { brand: config.brand.displayName },
+            )}
           </p>
-        )}
-      </div>
+          {attempted && emailProblem && (
+            <p id="esim-email-error" class={controls.fieldError}>
+              {t(emailProblem)}
+            </p>
+          )}
+        </div>
+      )}
 
       <div class={css.field}>
         <div class={css.checkboxRow}>

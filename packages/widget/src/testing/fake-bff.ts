@@ -181,6 +181,7 @@ export const defaultConfig: WidgetPublicConfig = {
   defaultLocale: 'en',
   locales: ['en', 'ru', 'es', 'de', 'fr'],
   emailRequired: true,
+  emailSender: 'upstream',
   brand: {
     displayName: 'Acme Travel',
     logoUrl: null,
