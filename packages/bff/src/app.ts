@@ -23,6 +23,7 @@ import { checkoutRoutes } from './routes/checkouts';
 import { openApiRoutes } from './routes/openapi';
 import { operationsRoutes } from './routes/operations';
 import { partnerRoutes } from './routes/partner';
+import { publicCatalogRoutes } from './routes/public-catalog';
 import { allowedMethods } from './routes/route-table';
 import { sessionRoutes } from './routes/sessions';
 import { staticAssetRoutes } from './routes/static-assets';
@@ -108,9 +109,11 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   // The widget API (browsers, CORS); the partner API is server-to-server and has none.
   const cors = widgetCors(anyWidgetOrigin);
   app.use('/v1/*', async function widgetApiCors(c, next) {
-    if (c.req.path.startsWith('/v1/partner/')) return await next();
+    // The partner API is never for browsers; the public catalog is open to every page (its own headers).
+    if (c.req.path.startsWith('/v1/partner/') || c.req.path.startsWith('/v1/catalog/')) return await next();
     return await cors(c, next);
   });
+  app.route('/', publicCatalogRoutes({ widgets }));
   app.route('/', sessionRoutes({ widgets, signer: options.signer, store }));
   const checkSession = sessionAuth({
     signer: options.signer,

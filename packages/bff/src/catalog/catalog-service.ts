@@ -107,6 +107,11 @@ export interface CatalogService {
   offerPlan(offer: Offer, product: Product | null, locale: Locale): Promise<Plan | null>;
   /** The retail price of an upstream offer under the widget's rule and the account's settlement. */
   retailPrice(offer: Offer): Promise<NonNegativeMoney>;
+  /**
+   * The name of the snapshot and pricing held now, for public versioned addresses: a new snapshot, a price
+   * change or another rule gives a new name (the locale is named beside it).
+   */
+  version(): Promise<string>;
   /** The ETag of `locale`'s views of the current snapshot. */
   etag(locale: Locale): Promise<string>;
   /** The validated brand; the defaults plus the widget's overrides while the upstream was never reached. */
@@ -350,6 +355,10 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
     },
     async etag(locale) {
       return etagOf(await cache.get(), locale);
+    },
+    async version() {
+      const state = await cache.get();
+      return `${state.snapshot.catalogVersion}-${state.digest.slice(0, 16)}`;
     },
     async brand() {
       const state = cache.peek() ?? (await cache.get().catch(() => undefined));

@@ -51,7 +51,7 @@ function answerPrefix(list: readonly unknown[]): Buffer {
 }
 
 /** A `{ data, meta }` answer: the list's bytes encoded once, the request's own `meta` appended. */
-function jsonAnswer(
+export function jsonAnswer(
   c: Context<AppEnv>,
   list: readonly unknown[],
   meta: unknown,
@@ -62,7 +62,7 @@ function jsonAnswer(
 }
 
 /** True when the request's `If-None-Match` names `etag`. */
-function notModified(c: Context<AppEnv>, etag: string): boolean {
+export function notModified(c: Context<AppEnv>, etag: string): boolean {
   const header = c.req.header('If-None-Match');
   if (header === undefined) return false;
   return header.trim() === '*' || header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);

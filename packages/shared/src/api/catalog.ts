@@ -89,3 +89,13 @@ export const PlansResponseSchema = z.strictObject({
 export type PlansResponse = z.infer<typeof PlansResponseSchema>;
 
 export const PlanResponseSchema = apiEnvelope(PlanSchema);
+
+/** `GET /v1/catalog/{widgetId}`: the current version of a widget's public catalog and its address. */
+export const PublicCatalogSchema = z.strictObject({
+  version: z.string().min(1),
+  /** `{path}/{locale}/destinations` and `{path}/{locale}/plans/{code}`. */
+  path: z.string().startsWith('/'),
+  locales: z.array(LocaleSchema).min(1),
+});
+export type PublicCatalog = z.infer<typeof PublicCatalogSchema>;
+export const PublicCatalogResponseSchema = apiEnvelope(PublicCatalogSchema);

@@ -1,0 +1,119 @@
+/**
+ * @module
+ * The catalog under public, immutable, versioned addresses that any CDN or reverse proxy may keep:
+ * `GET /v1/catalog/{widgetId}/{version}/{locale}/destinations` and `…/plans/{code}` answer what the session
+ * routes answer. `version` names one catalog snapshot under one pricing, so an address never changes meaning;
+ * a version no longer held is `not_found` (never stored by a cache), and `GET /v1/catalog/{widgetId}` names the
+ * current one for a few seconds. A retail catalog is public, so no session, origin or secret is asked here; the
+ * quote still needs a session.
+ */
+import {
+  API_VERSION,
+  DestinationCodeSchema,
+  type DestinationsResponse,
+  type Locale,
+  LocaleSchema,
+  type PlansResponse,
+} from '@esim-embed/shared';
+import { type Context, Hono } from 'hono';
+import { ApiError } from '../errors';
+import { answerBody, answerJson } from '../http/answer';
+import type { AppEnv } from '../http/app-env';
+import type { WidgetRuntime } from '../widgets/widget-runtime';
+import { jsonAnswer, notModified } from './catalog';
+
+/** Any page may read a public catalog; nothing of the reader's is sent or kept. */
+const OPEN = { 'Access-Control-Allow-Origin': '*' } as const;
+/** A versioned address never changes meaning. */
+const IMMUTABLE = { ...OPEN, 'Cache-Control': 'public, max-age=31536000, immutable' } as const;
+/** The name of the current version moves with each catalog refresh. */
+const CURRENT = { ...OPEN, 'Cache-Control': 'public, max-age=10' } as const;
+
+/** The address of a widget's catalog at one version (what a session hands the widget). */
+export function publicCatalogPath(widgetId: string, version: string): string {
+  return `/v1/catalog/${encodeURIComponent(widgetId)}/${encodeURIComponent(version)}`;
+}
+
+export interface PublicCatalogRoutesOptions {
+  widgets: ReadonlyMap<string, WidgetRuntime>;
+}
+
+/** The public catalog routes (no session). */
+export function publicCatalogRoutes(options: PublicCatalogRoutesOptions): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  // Refusals are readable by any page too (and never kept: errors answer `no-store`).
+  app.use('/v1/catalog/*', async function openToAnyPage(c, next) {
+    Object.assign(c.get('answerHeaders'), OPEN);
+    await next();
+  });
+
+  /** The enabled widget of the path, or `not_found`. */
+  function widgetOf(c: Context<AppEnv>): WidgetRuntime {
+    const widget = options.widgets.get(c.req.param('widgetId') ?? '');
+    if (widget === undefined || !widget.config.enabled) throw new ApiError('not_found');
+    return widget;
+  }
+
+  /** The widget, checked to still hold `version`, and the locale of the path. */
+  async function held(c: Context<AppEnv>): Promise<{ widget: WidgetRuntime; locale: Locale }> {
+    const widget = widgetOf(c);
+    const locale = LocaleSchema.safeParse(c.req.param('locale'));
+    if (!locale.success || !widget.config.locales.includes(locale.data)) {
+      throw new ApiError('not_found', { params: { field: 'locale' } });
+    }
+    const current = await widget.catalog.version();
+    if (c.req.param('version') !== current) {
+      throw new ApiError('not_found', { params: { reason: 'catalog_version_gone', current } });
+    }
+    return { widget, locale: locale.data };
+  }
+
+  app.get('/v1/catalog/:widgetId', async function currentCatalog(c) {
+    const widget = widgetOf(c);
+    const version = await widget.catalog.version();
+    const data = {
+      version,
+      path: publicCatalogPath(widget.config.id, version),
+      locales: widget.config.locales,
+    };
+    return answerJson(
+      c,
+      { data, meta: { requestId: c.get('requestId'), apiVersion: API_VERSION } },
+      200,
+      CURRENT,
+    );
+  });
+
+  app.get('/v1/catalog/:widgetId/:version/:locale/destinations', async function publicDestinations(c) {
+    const { widget, locale } = await held(c);
+    const view = await widget.catalog.destinations(locale);
+    const headers = { ...IMMUTABLE, ETag: view.etag };
+    if (notModified(c, view.etag)) return answerBody(c, null, 304, headers);
+    const meta: DestinationsResponse['meta'] = {
+      requestId: c.get('requestId'),
+      apiVersion: API_VERSION,
+      catalogVersion: view.catalogVersion,
+      locale,
+    };
+    return jsonAnswer(c, view.destinations, meta, headers);
+  });
+
+  app.get('/v1/catalog/:widgetId/:version/:locale/plans/:code', async function publicPlans(c) {
+    const { widget, locale } = await held(c);
+    const code = DestinationCodeSchema.safeParse(c.req.param('code').toUpperCase());
+    if (!code.success) throw new ApiError('destination_not_found', { params: { field: 'code' } });
+    const view = await widget.catalog.plans(code.data, locale);
+    const headers = { ...IMMUTABLE, ETag: view.etag };
+    if (notModified(c, view.etag)) return answerBody(c, null, 304, headers);
+    const meta: PlansResponse['meta'] = {
+      requestId: c.get('requestId'),
+      apiVersion: API_VERSION,
+      catalogVersion: view.catalogVersion,
+      locale,
+      destination: view.destination,
+    };
+    return jsonAnswer(c, view.plans, meta, headers);
+  });
+
+  return app;
+}
