@@ -142,6 +142,8 @@ async function buy(widgetId: string, origin = SHOP_ORIGIN): Promise<Purchase> {
 
 let sold: Purchase;
 let esimId = '';
+/** The delivery links made in the first test: by the traveller's widget, and by the partner's server. */
+const linkIds: string[] = [];
 let manageToken = '';
 
 describe('replay records hold no bearer secret', () => {
@@ -161,6 +163,7 @@ describe('replay records hold no bearer secret', () => {
     );
     expect(link.status).toBe(201);
     book.set('delivery URL', link.body.data.url);
+    linkIds.push(link.body.data.id);
     const manage = await page.post(`/v1/checkouts/${checkoutId}/manage-link`, {}, secretHeader);
     expect(manage.status).toBe(201);
     esimId = manage.body.data.esimId;
@@ -192,6 +195,7 @@ describe('replay records hold no bearer secret', () => {
     const partnerFirst = await partnerLink();
     expect(partnerFirst.status).toBe(201);
     book.set('partner delivery URL', partnerFirst.body.data.url);
+    linkIds.push(partnerFirst.body.data.id);
     const partnerAgain = await partnerLink();
     expect(partnerAgain.headers.get('Idempotent-Replayed')).toBe('true');
     expect(partnerAgain.body.data.url).toBe(partnerFirst.body.data.url);
@@ -253,9 +257,20 @@ describe('partners reach only what their own widgets sold', () => {
         headers: asOther,
       }),
       call(bff.url, `/v1/partner/checkouts/${sold.checkoutId}`, { headers: asOther }),
+      ...linkIds.map((id) =>
+        call(bff.url, `/v1/partner/delivery-links/${id}/revoke`, { method: 'POST', headers: asOther }),
+      ),
     ];
-    const statuses = (await Promise.all(attempts)).map((answer) => answer.status);
-    expect(statuses).toEqual([404, 404, 404, 404]);
+    const answers = await Promise.all(attempts);
+    const statuses = answers.map((answer) => answer.status);
+    expect(answers.map((answer) => answer.body.error?.code)).toEqual([
+      'esim_not_found',
+      'esim_not_found',
+      'esim_not_found',
+      'checkout_not_found',
+      'delivery_link_invalid',
+      'delivery_link_invalid',
+    ]);
     // Control: the selling partner reads it, and its upstream account does know the eSIM.
     const seller = await call(bff.url, `/v1/partner/esims/${esimId}`, { headers: asSeller });
     expect(seller.status).toBe(200);
@@ -264,9 +279,17 @@ describe('partners reach only what their own widgets sold', () => {
       headers: { 'X-Api-Key': SANDBOX_KEYS.globetrotter },
     });
     expect(upstream.status).toBe(200);
+    // The seller revokes its own links (both makers: its widget's traveller, its own server).
+    for (const id of linkIds) {
+      const revoked = await call(bff.url, `/v1/partner/delivery-links/${id}/revoke`, {
+        method: 'POST',
+        headers: asSeller,
+      });
+      expect(revoked.status).toBe(200);
+    }
     figures.push([
-      'another partner, same upstream key: eSIM view, manage link, revoke-all, checkout',
-      `${statuses.join(' ')} (seller: ${seller.status})`,
+      'another partner, same upstream key: eSIM view, manage link, revoke-all, checkout, revoke 2 delivery links',
+      `${statuses.join(' ')} (seller: ${seller.status}, revokes 200)`,
     ]);
   });
 });

@@ -1,9 +1,10 @@
 /**
  * @module
- * Which widget sold each eSIM: recorded when a checkout first names the eSIM it issued, and read by the partner
- * routes, so that a partner reaches only its own widgets' eSIMs even when widgets share one upstream key (the
- * upstream account knows every eSIM of the key, whoever sold it). An eSIM sold before this record existed is
- * traced once through its upstream order's `externalRef` — the checkout id — while that checkout is kept.
+ * Which widget sold each eSIM (recorded when a checkout first names the eSIM it issued) and made each delivery
+ * link (recorded when it is made), read by the partner routes so that a partner reaches only its own widgets'
+ * eSIMs and links even when widgets share one upstream key (the upstream account knows everything of the key,
+ * whoever sold it). An eSIM sold before this record existed is traced once through its upstream order's
+ * `externalRef` — the checkout id — while that checkout is kept.
  */
 import { z } from 'zod';
 import { readEsim } from '../after-sale/esim-view';
@@ -14,6 +15,8 @@ import { type CheckoutRecord, createCheckoutRepository } from './checkout-record
 
 /** How long the seller of an eSIM is remembered: longer than any eSIM or manage link lives. */
 const OWNER_KEPT_MS = 2 * 365 * 24 * 60 * 60 * 1000;
+/** How long the maker of a delivery link is remembered: longer than a link lives (a day at most). */
+const LINK_MAKER_KEPT_MS = 3 * 24 * 60 * 60 * 1000;
 
 /** The stored seller of one eSIM. */
 const EsimOwnerSchema = z.object({ widgetId: z.string(), checkoutId: z.string() });
@@ -24,6 +27,10 @@ export interface EsimOwners {
   record(checkout: CheckoutRecord): Promise<void>;
   /** The one of `candidates` (the caller's widgets) that sold `esimId`; `esim_not_found` for any other. */
   sellerAmong(candidates: ReadonlyMap<string, WidgetRuntime>, esimId: string): Promise<WidgetRuntime>;
+  /** Remember that `widgetId` made the delivery link `linkId` (for its traveller or its partner's server). */
+  recordLink(linkId: string, widgetId: string): Promise<void>;
+  /** The one of `candidates` that made `linkId`; `delivery_link_invalid` for a link none of them made. */
+  linkMakerAmong(candidates: ReadonlyMap<string, WidgetRuntime>, linkId: string): Promise<WidgetRuntime>;
 }
 
 /** The {@link EsimOwners} kept in `store`. */
@@ -77,6 +84,16 @@ export function createEsimOwners(store: Store): EsimOwners {
       const widget = owner === null ? undefined : candidates.get(owner.widgetId);
       // Another partner's eSIM reads exactly as an unknown one: nothing to probe.
       if (widget === undefined) throw new ApiError('esim_not_found', { params: { esimId } });
+      return widget;
+    },
+    async recordLink(linkId, widgetId) {
+      await store.insert(STORE_KEYS.deliveryLinkMaker(linkId), widgetId, LINK_MAKER_KEPT_MS);
+    },
+    async linkMakerAmong(candidates, linkId) {
+      const maker = (await store.get(STORE_KEYS.deliveryLinkMaker(linkId)))?.value;
+      const widget = maker === undefined ? undefined : candidates.get(maker);
+      if (widget === undefined)
+        throw new ApiError('delivery_link_invalid', { params: { deliveryLinkId: linkId } });
       return widget;
     },
   };

@@ -18,6 +18,7 @@ import {
 import { type Context, Hono } from 'hono';
 import type { AfterSaleService } from '../after-sale/after-sale-service';
 import { type CheckoutService, newCheckoutId, type SessionCaller } from '../checkout/checkout-service';
+import { createEsimOwners } from '../checkout/esim-owners';
 import { ApiError } from '../errors';
 import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
@@ -64,6 +65,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): Hono<AppEnv> {
     return { ...base, manage: await options.afterSale.verifyManageToken(base, token) };
   };
   const app = new Hono<AppEnv>();
+  const owners = createEsimOwners(options.store);
 
   app.post('/v1/quotes', idempotency(idempotent), async function createQuote(c) {
     const body = await readJsonBody(c, CreateQuoteRequestSchema);
@@ -120,14 +122,18 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): Hono<AppEnv> {
   });
 
   /** The delivery link of this request: asked of the upstream under a key derived from the request's own. */
-  const deliveryLink = async (c: Context<AppEnv>) =>
-    await checkouts.createDeliveryLink(
+  const deliveryLink = async (c: Context<AppEnv>) => {
+    const link = await checkouts.createDeliveryLink(
       caller(c),
       checkoutId(c),
       c.req.header(CHECKOUT_SECRET_HEADER),
       await readJsonBody(c, CreateDeliveryLinkRequestSchema),
       idempotencyKey(c),
     );
+    // The widget's partner may revoke it (and no other partner).
+    await owners.recordLink(link.id, c.get('widget').config.id);
+    return link;
+  };
   // The link's URL is a bearer secret and is never kept: a replay asks the upstream again with the same key,
   // which answers the same link (the client secret and the access checks are required again, too).
   const createsDeliveryLink = idempotency({

@@ -205,6 +205,12 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
     const id = c.req.param('id');
     if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw new ApiError('action_request_not_found');
     const request = await options.afterSale.readActionRequest(c.get('partnerWidgets'), id);
+    // A request of an eSIM another partner's widget sold (a shared upstream key finds it) is not the caller's.
+    await widgetOfEsim(c.get('partnerWidgets'), request.esimId).catch((error: unknown) => {
+      throw error instanceof ApiError && error.code === 'esim_not_found'
+        ? new ApiError('action_request_not_found', { params: { actionRequestId: id } })
+        : error;
+    });
     return answerJson(c, { data: request, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
   });
 
@@ -213,12 +219,14 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
     const id = esimId(c);
     const body = await readJsonBody(c, CreatePartnerDeliveryLinkRequestSchema);
     const widget = await widgetOfEsim(c.get('partnerWidgets'), id);
-    return await options.afterSale.createDeliveryLink(
+    const link = await options.afterSale.createDeliveryLink(
       widget,
       id,
       body,
       c.req.header(IDEMPOTENCY_KEY_HEADER) as string,
     );
+    await options.esimOwners.recordLink(link.id, widget.config.id);
+    return link;
   };
   // The link's url is a bearer secret, never kept with the answer: a replay asks the upstream again under the
   // same key, which answers the same link.
@@ -247,7 +255,9 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
     const id = c.req.param('id');
     if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw new ApiError('delivery_link_invalid');
     await readJsonBody(c, ConfirmCheckoutRequestSchema.pick({}));
-    const revoked = await options.afterSale.revokeDeliveryLink(c.get('partnerWidgets'), id);
+    // Only a link one of the caller's widgets made; another partner's (same upstream key) reads as unknown.
+    const maker = await options.esimOwners.linkMakerAmong(c.get('partnerWidgets'), id);
+    const revoked = await options.afterSale.revokeDeliveryLink(new Map([[maker.config.id, maker]]), id);
     return answerJson(c, { data: revoked, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
   });
 

@@ -60,6 +60,8 @@ export const STORE_KEYS = {
   counter: (name: string) => `counter:${name}`,
   /** The widget (and checkout) that sold one eSIM: partner routes reach only their own widgets' eSIMs. */
   esimOwner: (esimId: string) => `esim-owner:${esimId}`,
+  /** The widget that made one delivery link: a partner revokes only its own widgets' links. */
+  deliveryLinkMaker: (linkId: string) => `delivery-link-maker:${linkId}`,
   /** A signed manage token of the release before, revoked by id (kept until the token would have expired). */
   manageRevocation: (tokenId: string) => `manage-revoked:${tokenId}`,
   /** One manage link, under the SHA-256 of its token (never the token itself). */
