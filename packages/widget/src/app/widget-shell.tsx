@@ -259,18 +259,22 @@ function SessionFailure({
     'storefront_app_not_found',
     'storefront_app_disabled',
   ].includes(code);
+  // Only the shop's operator can fix its upstream key: a retry would fail the same way.
+  const misconfigured = code === 'widget_misconfigured';
   return (
     <div class={controls.notice} role="alert" part="error" data-code={code}>
       <p>
         {t(
           unavailableHere
             ? 'errorStoreClosed'
-            : code === 'network_error'
-              ? 'errorNetwork'
-              : 'errorUnavailable',
+            : misconfigured
+              ? 'errorMisconfigured'
+              : code === 'network_error'
+                ? 'errorNetwork'
+                : 'errorUnavailable',
         )}
       </p>
-      {!unavailableHere && (
+      {!unavailableHere && !misconfigured && (
         <button type="button" class={controls.primaryButton} part="button primary-button" onClick={retry}>
           {t('retry')}
         </button>

@@ -118,7 +118,7 @@ export const de: Messages = {
   errorSession: 'Ihre Sitzung ist abgelaufen. Bitte beginnen Sie neu.',
   errorStoreClosed: 'Dieser Shop ist auf dieser Website gerade nicht verfügbar.',
   errorMisconfigured:
-    'Dieser Shop ist noch nicht für den Verkauf von eSIMs eingerichtet. Es wurde nichts berechnet. Bitte wende dich an {brand}.',
+    'Dieser Shop ist noch nicht für den Verkauf von eSIMs eingerichtet. Es wurde nichts berechnet. Bitte versuche es später erneut.',
   errorRefused:
     'Diese Anfrage konnte nicht ausgeführt werden. Es wurde nichts berechnet. Versuche es erneut oder wende dich an {brand}.',
   errorNotAvailableHere:

@@ -115,7 +115,7 @@ export const en = {
   errorSession: 'Your session has expired. Please start again.',
   errorStoreClosed: 'This store is not available on this website right now.',
   errorMisconfigured:
-    'This store is not set up to sell eSIMs yet. Nothing was charged. Please contact {brand}.',
+    'This store is not set up to sell eSIMs yet. Nothing was charged. Please try again later.',
   errorRefused:
     'This request could not be completed. Nothing was charged. Please try again or contact {brand}.',
   errorNotAvailableHere: 'This store is not available on this website right now. Please contact {brand}.',

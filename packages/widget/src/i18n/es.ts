@@ -121,7 +121,7 @@ export const es: Messages = {
   errorSession: 'Tu sesión ha caducado. Empieza de nuevo.',
   errorStoreClosed: 'Esta tienda no está disponible en este sitio ahora mismo.',
   errorMisconfigured:
-    'Esta tienda aún no está preparada para vender eSIM. No se te ha cobrado. Contacta con {brand}.',
+    'Esta tienda aún no está preparada para vender eSIM. No se te ha cobrado. Inténtalo de nuevo más tarde.',
   errorRefused:
     'No se ha podido completar esta solicitud. No se te ha cobrado. Inténtalo de nuevo o contacta con {brand}.',
   errorNotAvailableHere: 'Esta tienda no está disponible en este sitio ahora mismo. Contacta con {brand}.',

@@ -124,7 +124,7 @@ export const fr: Messages = {
   errorSession: 'Votre session a expiré. Recommencez.',
   errorStoreClosed: 'Cette boutique n’est pas disponible sur ce site pour le moment.',
   errorMisconfigured:
-    'Cette boutique n’est pas encore prête à vendre des eSIM. Rien n’a été débité. Contactez {brand}.',
+    'Cette boutique n’est pas encore prête à vendre des eSIM. Rien n’a été débité. Réessayez plus tard.',
   errorRefused: 'Cette demande n’a pas pu aboutir. Rien n’a été débité. Réessayez ou contactez {brand}.',
   errorNotAvailableHere: 'Cette boutique n’est pas disponible sur ce site pour le moment. Contactez {brand}.',
   errorPlanGone: 'Ce forfait n’est plus disponible. Choisissez-en un autre.',
