@@ -2,7 +2,7 @@
 
 import { MANAGE_TOKEN_HEADER } from '@esim-embed/shared';
 import { describe, expect, it } from 'vitest';
-import { esimView, FakeBff, topUpOffer } from '../testing/fake-bff';
+import { destinations, esimView, FakeBff, plans, topUpOffer } from '../testing/fake-bff';
 import { ApiClient } from './api-client';
 import { WidgetApiError } from './api-error';
 
@@ -23,6 +23,25 @@ describe('ApiClient', () => {
     expect(bff.requestsTo('POST', /^\/v1\/sessions$/)).toHaveLength(1);
     expect(bff.requests.map((request) => request.path)).toContain('/v1/destinations/TR/plans?locale=de');
     for (const request of bff.requests.slice(1)) expect(request.headers.authorization).toBe('Bearer token-1');
+  });
+
+  it('reads the catalog from the public address the session names, without a token, and falls back when it moved', async () => {
+    const bff = new FakeBff({ publicCatalogVersion: '7-0123456789abcdef' });
+    const api = client(bff);
+    expect(await api.destinations('de')).toEqual(destinations);
+    expect((await api.plans('TR', 'de')).plans).toEqual(plans);
+    const open = bff.requests.filter((request) => request.path.startsWith('/v1/catalog/'));
+    expect(open.map((request) => request.path)).toEqual([
+      '/v1/catalog/acme/7-0123456789abcdef/de/destinations',
+      '/v1/catalog/acme/7-0123456789abcdef/de/plans/TR',
+    ]);
+    // Nothing of the traveller's goes to an address any cache may keep.
+    for (const request of open) expect(request.headers.authorization).toBeUndefined();
+    // A catalog refresh replaced the version: the session route answers instead.
+    bff.publicCatalogVersion = '8-fedcba9876543210';
+    await api.destinations('en');
+    expect(bff.requests.at(-1)?.path).toBe('/v1/destinations?locale=en');
+    expect(bff.requests.at(-1)?.headers.authorization).toBe('Bearer token-1');
   });
 
   it('renews an invalid session once, then gives up with the error', async () => {

@@ -161,15 +161,42 @@ export class ApiClient {
 
   /** Countries and regions, localized. */
   async destinations(locale: Locale): Promise<Destination[]> {
-    return (await this.#call(`/v1/destinations?locale=${locale}`, { response: 'destinations' })).data;
+    const body = await this.#catalog(
+      `/${locale}/destinations`,
+      `/v1/destinations?locale=${locale}`,
+      'destinations',
+    );
+    return body.data;
   }
 
   /** The plans of one destination, and the destination itself. */
   async plans(code: string, locale: Locale): Promise<{ plans: Plan[]; destination: Destination }> {
-    const body = await this.#call(`/v1/destinations/${encodeURIComponent(code)}/plans?locale=${locale}`, {
-      response: 'plans',
-    });
+    const body = await this.#catalog(
+      `/${locale}/plans/${encodeURIComponent(code)}`,
+      `/v1/destinations/${encodeURIComponent(code)}/plans?locale=${locale}`,
+      'plans',
+    );
     return { plans: body.data, destination: body.meta.destination };
+  }
+
+  /**
+   * A catalog read from the public, versioned address the session names (no token: any cache on the way may
+   * answer it), or from the session route when there is none or its version has just been replaced.
+   */
+  async #catalog<K extends 'destinations' | 'plans'>(
+    publicPath: string,
+    sessionPath: string,
+    response: K,
+  ): Promise<ResponseBody<K>> {
+    const { catalog } = await this.session();
+    if (catalog !== undefined) {
+      try {
+        return await this.#send(`${catalog.path}${publicPath}`, { response });
+      } catch (error) {
+        if (!(error instanceof WidgetApiError) || error.code !== 'not_found') throw error;
+      }
+    }
+    return await this.#call(sessionPath, { response });
   }
 
   /** Holds a plan's price; with `topUp`, the price of a top-up of that eSIM. */

@@ -202,6 +202,8 @@ export interface FakeBffOptions {
   quoteTtlMs?: number;
   /** Prices of successive quotes (minor units); the plan's price when empty. */
   quotePrices?: number[];
+  /** Sessions name the public catalog at this version (absent: they name none). */
+  publicCatalogVersion?: string;
 }
 
 /** A fake BFF: `fetch` to hand to the widget, the requests it saw, and failures to script. */
@@ -227,9 +229,13 @@ export class FakeBff {
   /** Requests that never answer (until aborted), by path pattern. */
   readonly hanging: RegExp[] = [];
 
+  /** The version the public catalog holds now (a test moves it to make the sessions' one stale). */
+  publicCatalogVersion: string | undefined;
+
   constructor(options: FakeBffOptions = {}) {
     this.#options = options;
     this.config = { ...defaultConfig, ...options.config };
+    this.publicCatalogVersion = options.publicCatalogVersion;
   }
 
   /** Makes the next request matching `method` and `path` fail with `code` (and `Retry-After`, if given). */
@@ -314,15 +320,25 @@ export class FakeBff {
         token: `token-${this.#sessions}`,
         expiresAt: new Date(Date.now() + 900_000).toISOString(),
         widget: this.config,
+        ...(this.publicCatalogVersion === undefined
+          ? {}
+          : { catalog: { path: `/v1/catalog/acme/${this.publicCatalogVersion}` } }),
       };
       return this.#json(201, { data: session, meta: META });
     }
-    if (!this.#authorized(headers)) return this.#error('widget_session_invalid', 401, {});
-    const locale = (url.searchParams.get('locale') ?? 'en') as 'en';
-    if (method === 'GET' && path === '/v1/destinations') {
+    const publicMatch =
+      /^\/v1\/catalog\/acme\/([^/]+)\/([a-z]{2})\/(destinations|plans\/([A-Z0-9]{2}))$/.exec(path);
+    if (method === 'GET' && publicMatch && publicMatch[1] !== this.publicCatalogVersion) {
+      return this.#error('not_found', 404, { reason: 'catalog_version_gone' });
+    }
+    if (!publicMatch && !this.#authorized(headers)) return this.#error('widget_session_invalid', 401, {});
+    const locale = (publicMatch?.[2] ?? url.searchParams.get('locale') ?? 'en') as 'en';
+    if (method === 'GET' && (path === '/v1/destinations' || publicMatch?.[3] === 'destinations')) {
       return this.#json(200, { data: destinations, meta: { ...META, catalogVersion: 1, locale } });
     }
-    const plansMatch = /^\/v1\/destinations\/([A-Z0-9]{2})\/plans$/.exec(path);
+    const plansMatch =
+      /^\/v1\/destinations\/([A-Z0-9]{2})\/plans$/.exec(path) ??
+      (publicMatch?.[4] ? [path, publicMatch[4]] : null);
     if (method === 'GET' && plansMatch) {
       const destination = destinations.find((entry) => entry.code === plansMatch[1]);
       if (!destination) return this.#error('destination_not_found', 404, {});
