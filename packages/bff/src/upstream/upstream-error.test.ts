@@ -88,3 +88,32 @@ describe('errorFromUpstreamAnswer', () => {
     });
   });
 });
+
+describe('codes this release does not know, and refusals of the credential', () => {
+  it('reads an unknown code as upstream_refused (422) carrying the upstream request id, an outage stays one', () => {
+    const refused = errorFromUpstreamAnswer(
+      422,
+      { error: { code: 'quote_embargoed', params: { region: 'x' } }, meta },
+      {},
+    );
+    expect(refused).toMatchObject({
+      code: 'upstream_refused',
+      status: 422,
+      params: { upstreamRequestId: 'req_up_1' },
+      upstreamCode: 'quote_embargoed',
+    });
+    expect(
+      errorFromUpstreamAnswer(503, { error: { code: 'maintenance_window', params: {} }, meta }, {}),
+    ).toMatchObject({ code: 'upstream_unavailable', status: 503 });
+  });
+
+  it('names what an operator must fix for mTLS, CIDR and scope refusals', () => {
+    const problem = (code: string, params: Record<string, unknown> = {}) =>
+      errorFromUpstreamAnswer(403, { error: { code, params }, meta }, {}).configurationProblem;
+    expect(problem('enterprise_auth_required')).toMatch(/client certificate \(mTLS\).*clientCertificateEnv/);
+    expect(problem('forbidden', { reason: 'cidr_not_allowed' })).toMatch(/CIDR allowlist/);
+    expect(problem('forbidden')).toMatch(/forbidden/);
+    expect(problem('scope_missing')).toMatch(/scope/);
+    expect(problem('price_changed')).toBeNull();
+  });
+});
