@@ -94,6 +94,8 @@ export interface CheckoutService {
   ): Promise<WidgetDeliveryLink>;
   /** The partner's view; `widgets` are the widgets whose partner secret the caller presented. */
   partnerRead(widgets: ReadonlyMap<string, WidgetRuntime>, id: string): Promise<PartnerCheckout>;
+  /** The installation data of a ready checkout's eSIM, for the partner to send the traveller (not yet installed). */
+  partnerInstallation(widgets: ReadonlyMap<string, WidgetRuntime>, id: string): Promise<Installation>;
   partnerConfirm(
     widgets: ReadonlyMap<string, WidgetRuntime>,
     id: string,
@@ -235,18 +237,34 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
    * The eSIM a ready `issue` checkout issued, while it is not installed: installation data and delivery links
    * are given for nothing else (a top-up's eSIM was installed long ago; an installed one is on its device).
    */
-  async function installableEsim(caller: SessionCaller, id: string, clientSecret: string | undefined) {
-    const stored = await loadForWidget(caller, id, clientSecret);
-    const { record, order } = await readyOrder(stored, caller.widget);
+  async function installableEsim(stored: Stored<CheckoutRecord>, widget: WidgetRuntime) {
+    const { record, order } = await readyOrder(stored, widget);
     if (record.kind !== 'issue') throw new ApiError('esim_not_found', { params: { reason: 'top_up' } });
-    const resourceUrl =
-      order.esimResourceUrl ?? (await caller.widget.upstream.getOrder(order.id)).esim?.resourceUrl;
+    const resourceUrl = order.esimResourceUrl ?? (await widget.upstream.getOrder(order.id)).esim?.resourceUrl;
     if (resourceUrl === undefined || resourceUrl === null) {
       throw new ApiError('esim_not_found', { params: { reason: 'not_issued' } });
     }
-    const esim = await caller.widget.upstream.getEsim(resourceUrl);
+    const esim = await widget.upstream.getEsim(resourceUrl);
     assertNotInstalled(esim);
     return { record, order, esim };
+  }
+
+  /** The installation data of a ready checkout's eSIM, as the traveller's widget and the partner's server read it. */
+  async function installationOf(
+    stored: Stored<CheckoutRecord>,
+    widget: WidgetRuntime,
+  ): Promise<Installation> {
+    const { record, esim } = await installableEsim(stored, widget);
+    return {
+      checkoutId: record.id,
+      iccid: esim.iccid,
+      lpa: esim.installation.lpa,
+      qrPayload: esim.installation.qrPayload,
+      smdpAddress: esim.installation.smdpAddress,
+      activationCode: esim.installation.activationCode,
+      ios: esim.installation.ios,
+      android: esim.installation.android,
+    };
   }
 
   async function readyOrder(stored: Stored<CheckoutRecord>, widget: WidgetRuntime) {
@@ -461,21 +479,16 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
     clientSecretOf: (id) => secrets.secretFor(id),
 
     async installation(caller, id, clientSecret) {
-      const { record, esim } = await installableEsim(caller, id, clientSecret);
-      return {
-        checkoutId: record.id,
-        iccid: esim.iccid,
-        lpa: esim.installation.lpa,
-        qrPayload: esim.installation.qrPayload,
-        smdpAddress: esim.installation.smdpAddress,
-        activationCode: esim.installation.activationCode,
-        ios: esim.installation.ios,
-        android: esim.installation.android,
-      };
+      return await installationOf(await loadForWidget(caller, id, clientSecret), caller.widget);
+    },
+
+    async partnerInstallation(widgets, id) {
+      const { stored, widget } = await loadForPartner(widgets, id);
+      return await installationOf(stored, widget);
     },
 
     async createDeliveryLink(caller, id, clientSecret, body, idempotencyKey) {
-      const { order } = await installableEsim(caller, id, clientSecret);
+      const { order } = await installableEsim(await loadForWidget(caller, id, clientSecret), caller.widget);
       const link = await caller.widget.upstream.createDeliveryLink(order.id, body, {
         idempotencyKey: `checkout-${id}-link-${hash(`${caller.claims.sid}:${idempotencyKey}`)}`,
       });

@@ -1,7 +1,8 @@
 /**
  * The eSIM a checkout issued, where a partner's server and the host page look for it: `esimId` on the checkout
- * (partner and widget views) as soon as the eSIM exists, and the checkout's `order.status` following the upstream
- * order past `delivered` to `completed`.
+ * (partner and widget views) as soon as the eSIM exists, the installation data for the partner to send
+ * (`GET /v1/partner/checkouts/{id}/installation`, no-store), and the checkout's `order.status` following the
+ * upstream order past `delivered` to `completed`.
  */
 import { CHECKOUT_SECRET_HEADER, PARTNER_SECRET_HEADER } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,6 +71,19 @@ describe('the issued eSIM on the checkout', () => {
     expect(widgetView.esimId).toBe(ready.esimId);
     const order = await stack.bff.widgets.get('shop-pay')?.upstream.getOrder(ready.order.id);
     expect(ready.esimId).toBe(order?.esim?.id);
+
+    // The installation data, for the partner to send the traveller: behind the partner secret, never cached.
+    const installation = await call(stack.server.url, `/v1/partner/checkouts/${created.id}/installation`, {
+      headers: { [PARTNER_SECRET_HEADER]: PARTNER_SECRET },
+    });
+    expect(installation.status).toBe(200);
+    expect(installation.headers.get('cache-control')).toBe('no-store');
+    expect(installation.body.data).toMatchObject({
+      checkoutId: created.id,
+      lpa: expect.stringMatching(/^LPA:1\$/),
+    });
+    const anonymous = await call(stack.server.url, `/v1/partner/checkouts/${created.id}/installation`);
+    expect(anonymous.status).toBe(401);
 
     const completed = await eventually(async () => {
       const answer = (await partnerRead(created.id)).body.data;

@@ -121,6 +121,12 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
     return answerJson(c, { data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
   });
 
+  app.get('/v1/partner/checkouts/:id/installation', async function readPartnerInstallation(c) {
+    const installation = await options.checkouts.partnerInstallation(c.get('partnerWidgets'), checkoutId(c));
+    // The installation data is the product itself: for the partner to send the traveller, kept by no cache.
+    return answerJson(c, { data: installation, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+  });
+
   app.post('/v1/partner/checkouts/:id/confirm', async function confirmCheckout(c) {
     const id = checkoutId(c);
     const body = await readJsonBody(c, ConfirmCheckoutRequestSchema);

@@ -209,6 +209,15 @@ export const ROUTES: readonly RouteSpec[] = [
     response: PartnerCheckoutResponseSchema,
   },
   {
+    method: 'GET',
+    path: '/v1/partner/checkouts/{id}/installation',
+    summary:
+      'Installation data of a ready checkout’s eSIM (not yet installed), for the partner to send the traveller. Never cached.',
+    auth: 'partner',
+    status: 200,
+    response: InstallationResponseSchema,
+  },
+  {
     method: 'POST',
     path: '/v1/partner/checkouts/{id}/confirm',
     summary: 'The partner took the payment: place the order (safe to retry).',
