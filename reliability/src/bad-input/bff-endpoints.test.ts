@@ -42,6 +42,8 @@ let ready: { id: string; clientSecret: string };
 let offerId = '';
 let esimId = '';
 let manageToken = '';
+/** Requests sent so far: each gets a client address of its own. */
+let clients = 0;
 
 beforeAll(async () => {
   stack = await startStack({
@@ -54,7 +56,13 @@ beforeAll(async () => {
         quotesPerSession: 1_000,
         checkoutsPerSession: 100,
       };
-      return { ...config, widgets: config.widgets.map((widget) => ({ ...widget, limits })) };
+      // Each request comes through a pretend proxy from an address of its own (see below), so that hostile
+      // partner secrets do not spend the real one's failure budget (tested in the two-process suite).
+      return {
+        ...config,
+        trustedProxyHops: 1,
+        widgets: config.widgets.map((widget) => ({ ...widget, limits })),
+      };
     },
   });
   page = await openWidget(stack.server.url, 'shop-pay');
@@ -203,6 +211,9 @@ describe('bad input at every BFF endpoint', () => {
         if (endpoint.auth === 'partner') add(PARTNER_SECRET_HEADER, request.partnerSecret);
         if (endpoint.method === 'POST') add('Idempotency-Key', request.idempotencyKey);
         if (request.extraHeader !== undefined) add(...request.extraHeader);
+        // The proxy appends the address it saw last, after any the request brought.
+        clients += 1;
+        add('X-Forwarded-For', `198.18.${Math.floor(clients / 250) % 250}.${(clients % 250) + 1}`);
         const answer = await sendRaw(stack.server.port, {
           method: request.method,
           target,
