@@ -189,4 +189,12 @@ describe('an upstream with values this release does not know', () => {
       relay.hooks.respond = undefined;
     }
   });
+
+  it('answered no request with a 5xx through all of it', () => {
+    const answers = stack.logs
+      .map((line) => JSON.parse(line) as { message: string; status?: number; path?: string })
+      .filter((line) => line.message === 'request');
+    expect(answers.length).toBeGreaterThan(20);
+    expect(answers.filter((line) => (line.status ?? 0) >= 500)).toEqual([]);
+  });
 });
