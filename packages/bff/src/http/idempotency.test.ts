@@ -167,3 +167,74 @@ describe('a lost holder of an idempotency key', () => {
     expect(logs.some((line) => line.includes('taken over from a lost holder'))).toBe(false);
   });
 });
+
+describe('a kept answer with a bearer secret in it', () => {
+  it('is kept without the secret, which is put back on a replay; an error answer is kept as it is', async () => {
+    const store = createMemoryStore();
+    const writes: string[] = [];
+    const watched: Store = {
+      ...store,
+      insert: async (key, value, ttlMs) => {
+        writes.push(value);
+        return await store.insert(key, value, ttlMs);
+      },
+      compareAndSet: async (key, version, value, ttlMs) => {
+        writes.push(value);
+        return await store.compareAndSet(key, version, value, ttlMs);
+      },
+    };
+    const putBacks: string[] = [];
+    const app = new Hono<AppEnv>();
+    app.onError(createErrorHandler(logger));
+    app.use('*', answerHeaders({}));
+    app.use('*', requestContext(logger));
+    app.post(
+      '/links',
+      idempotency({
+        store: watched,
+        ttlMs: () => 30_000,
+        scope: () => 'test',
+        logger,
+        secret: {
+          leaveOut: ({ url: _url, ...kept }) => kept,
+          putBack: async (_c, kept) => {
+            putBacks.push(String(kept.id));
+            return { ...kept, url: `https://links.example/${String(kept.id)}/secret-part` };
+          },
+        },
+      }),
+      async function createLink(c) {
+        const body = (await c.req.json()) as { fail?: boolean };
+        if (body.fail === true) throw new ApiError('validation_failed', { params: { field: 'fail' } });
+        return c.json(
+          { data: { id: 'lnk_1', url: 'https://links.example/lnk_1/secret-part' }, meta: {} },
+          201,
+        );
+      },
+    );
+    const post = (key: string, body: unknown) =>
+      app.request('/links', {
+        method: 'POST',
+        headers: { 'Idempotency-Key': key, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+
+    const first = await post('key-link', {});
+    expect(((await first.json()) as { data: { url: string } }).data.url).toContain('secret-part');
+    const replay = await post('key-link', {});
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await replay.json()).toEqual({
+      data: { id: 'lnk_1', url: 'https://links.example/lnk_1/secret-part' },
+      meta: {},
+    });
+    expect(putBacks).toEqual(['lnk_1']);
+    expect(writes.length).toBeGreaterThan(0);
+    for (const value of writes) expect(value).not.toContain('secret-part');
+
+    // A refusal carries no secret: it is kept and replayed as it was, with nothing put back.
+    const refused = await post('key-refused', { fail: true });
+    expect(refused.status).toBe(422);
+    expect((await post('key-refused', { fail: true })).status).toBe(422);
+    expect(putBacks).toEqual(['lnk_1']);
+  });
+});
