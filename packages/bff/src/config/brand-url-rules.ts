@@ -2,11 +2,13 @@
  * @module
  * The rules for the brand's links and logo in a widget's config, each refusal saying why: links are absolute
  * `https://` addresses without a user name or password (the widget opens them from HTTPS pages); a logo is such
- * an address or a path on the BFF's own origin, and a PNG, JPEG, GIF or SVG file.
+ * an address of a PNG, JPEG or GIF (or of no named type), or a path on the BFF's own origin (SVG allowed too).
  */
 import { z } from 'zod';
 
-const LOGO_FILE = /\.(png|jpe?g|gif|svg)$/i;
+const LOGO_EXTENSION = /\.([a-z0-9]{1,8})$/i;
+const CONTRACT_LOGO_TYPE = /^(png|jpe?g|gif)$/i;
+const OWN_LOGO_TYPE = /^(png|jpe?g|gif|svg)$/i;
 const BFF_PATH = /^\/(?!\/)\S*$/;
 
 /** Why `value` is not an allowed brand link (support, terms, privacy), or undefined when it is one. */
@@ -27,14 +29,25 @@ export function brandLinkProblem(value: string): string | undefined {
   return undefined;
 }
 
-/** Why `value` is not an allowed logo, or undefined when it is one. */
+/**
+ * Why `value` is not an allowed logo, or undefined when it is one. An HTTPS address names a PNG, JPEG or GIF, or no
+ * type at all (the host decides); a path on the BFF names a PNG, JPEG, GIF or SVG (an SVG is safe only from the
+ * BFF's own files). The same rule as the brand's check before it reaches a browser (`catalog/brand.ts`).
+ */
 export function logoProblem(value: string): string | undefined {
   const path = BFF_PATH.test(value);
   const problem = path ? undefined : brandLinkProblem(value);
   if (problem) return `${problem} (a logo may also be a path on the BFF, like /brand/logo.svg)`;
   const pathname = path ? (value.split(/[?#]/)[0] ?? '') : new URL(value).pathname;
-  if (!LOGO_FILE.test(pathname)) {
-    return `"${value}" is not a PNG, JPEG, GIF or SVG file (its path must end in .png, .jpg, .jpeg, .gif or .svg)`;
+  const extension = LOGO_EXTENSION.exec(pathname.split('/').pop() ?? '')?.[1];
+  if (path && (extension === undefined || !OWN_LOGO_TYPE.test(extension))) {
+    return `"${value}" is not a PNG, JPEG, GIF or SVG file (a logo on the BFF must end in .png, .jpg, .jpeg, .gif or .svg)`;
+  }
+  if (!path && extension !== undefined && !CONTRACT_LOGO_TYPE.test(extension)) {
+    return (
+      `"${value}" is a .${extension} file: a logo from another host must be a PNG, JPEG or GIF (or name no type); ` +
+      'serve an SVG from the BFF (a path like /brand/logo.svg)'
+    );
   }
   return undefined;
 }

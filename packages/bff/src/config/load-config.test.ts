@@ -106,7 +106,13 @@ describe('config schema', () => {
       /carries a user name or password/,
     );
     expect(refused({ logoUrl: 'https://acme.example/logo.webp' })).toMatch(
-      /is not a PNG, JPEG, GIF or SVG file/,
+      /is a \.webp file: a logo from another host/,
+    );
+    expect(refused({ logoUrl: 'https://acme.example/logo.svg' })).toMatch(/serve an SVG from the BFF/);
+    expect(refused({ logoUrl: '/brand/logo' })).toMatch(/is not a PNG, JPEG, GIF or SVG file/);
+    const extensionless = { logoUrl: 'https://cdn.acme.example/logo/4711?w=256' };
+    expect(parseConfig({ widgets: [{ ...widget, brand: extensionless }] }).widgets[0]?.brand).toEqual(
+      extensionless,
     );
     expect(refused({ logoUrl: 'http://acme.example/logo.png' })).toMatch(/not HTTPS.*a path on the BFF/);
     const config = parseConfig({
