@@ -7,6 +7,7 @@
  */
 import type { ActionRequestWebhookEvent, PartnerActionRequest } from '@esim-embed/shared';
 import { z } from 'zod';
+import { createEsimOwners } from '../checkout/esim-owners';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import { editIdList, readIdList } from '../store/id-list';
@@ -61,6 +62,7 @@ export interface ActionRequestWatch {
 /** The {@link ActionRequestWatch}. */
 export function createActionRequestWatch(options: ActionRequestWatchOptions): ActionRequestWatch {
   const { store, queue, widgets, logger } = options;
+  const esimOwners = createEsimOwners(store);
   const now = options.now ?? Date.now;
   const listKey = STORE_KEYS.actionRequestWatch();
   let timer: NodeJS.Timeout | undefined;
@@ -100,6 +102,8 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
     if (request.type !== 'reissue' || request.status !== 'completed' || request.replacementEsimId === null)
       return;
     const key = STORE_KEYS.esimReplacement(widget.config.id, request.esimId);
+    // The partner reaches the replacement as it reached the eSIM it replaces (partner routes check the seller).
+    await esimOwners.recordReplacement(request.esimId, request.replacementEsimId);
     if (await store.insert(key, request.replacementEsimId, RETENTION_MS)) {
       logger.info('eSIM replaced by a reissue', {
         widgetId: widget.config.id,

@@ -130,6 +130,9 @@ describe('refunds and reissues through review', () => {
       (await partner(`/v1/partner/action-requests/${request.id}`)).body,
     ).data;
     expect(read).toMatchObject({ status: 'completed', replacementEsimId: completed.replacementEsimId });
+    // The partner reaches the replacement as it reached the eSIM it replaces (same seller).
+    const replacement = await partner(`/v1/partner/esims/${completed.replacementEsimId}`);
+    expect(replacement.status, replacement.text).toBe(200);
     // The traveller's manage link now opens the new eSIM, with its installation.
     const mine = EsimViewResponseSchema.parse((await myEsim(page, bought.manageToken)).body).data;
     expect(mine.esimId).toBe(completed.replacementEsimId);

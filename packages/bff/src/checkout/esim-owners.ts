@@ -25,6 +25,8 @@ const EsimOwnerSchema = z.object({ widgetId: z.string(), checkoutId: z.string() 
 export interface EsimOwners {
   /** Remember the seller of the eSIM a checkout issued, once it names one (a checkout observer). */
   record(checkout: CheckoutRecord): Promise<void>;
+  /** A reissue's replacement eSIM belongs to whoever sold the eSIM it replaces. */
+  recordReplacement(esimId: string, replacementEsimId: string): Promise<void>;
   /** The one of `candidates` (the caller's widgets) that sold `esimId`; `esim_not_found` for any other. */
   sellerAmong(candidates: ReadonlyMap<string, WidgetRuntime>, esimId: string): Promise<WidgetRuntime>;
   /** Remember that `widgetId` made the delivery link `linkId` (for its traveller or its partner's server). */
@@ -78,6 +80,10 @@ export function createEsimOwners(store: Store): EsimOwners {
       const esimId = checkout.order?.esimId ?? null;
       if (checkout.kind !== 'issue' || esimId === null) return;
       await remember(esimId, { widgetId: checkout.widgetId, checkoutId: checkout.id });
+    },
+    async recordReplacement(esimId, replacementEsimId) {
+      const owner = await recorded(esimId);
+      if (owner !== null) await remember(replacementEsimId, owner);
     },
     async sellerAmong(candidates, esimId) {
       const owner = (await recorded(esimId)) ?? (await traced(candidates, esimId));
