@@ -20,7 +20,10 @@ const CHANGE_ROUNDS = 40;
 /** How long the ledger record outlives its last change. */
 const LEDGER_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
-const HoldSchema = z.object({
+/** The version of the ledger record this release writes (records without one are version 1). */
+const LEDGER_SCHEMA_VERSION = 1;
+
+const HoldSchema = z.looseObject({
   amountMinor: z.int().min(0),
   currency: CurrencySchema,
   /** After this (ms since the epoch) the hold counts no more: a safety net for a release that was lost. */
@@ -30,8 +33,12 @@ const HoldSchema = z.object({
 });
 type Hold = z.infer<typeof HoldSchema>;
 
-/** Read with defaults, so a record written by an earlier release (or with fields added later) still parses. */
-const LedgerSchema = z.object({
+/**
+ * Read with defaults, so a record written by an earlier release still parses, and loose, so fields a newer
+ * release added survive this one's compare-and-set (record-fixtures.test.ts reads earlier releases' records).
+ */
+const LedgerSchema = z.looseObject({
+  schemaVersion: z.int().min(1).default(LEDGER_SCHEMA_VERSION),
   holds: z.record(z.string(), HoldSchema).default({}),
   /** Wholesale spend of the orders this BFF placed, per settlement currency and month (`2026-11:USD`). */
   monthlySpend: z.record(z.string(), z.int().min(0)).default({}),
@@ -88,7 +95,7 @@ export function createReservationLedger(
 
   async function read(): Promise<{ ledger: Ledger; version: number | null }> {
     const stored = await store.get(key);
-    if (stored === null) return { ledger: { holds: {}, monthlySpend: {} }, version: null };
+    if (stored === null) return { ledger: LedgerSchema.parse({}), version: null };
     return { ledger: LedgerSchema.parse(JSON.parse(stored.value)), version: stored.version };
   }
 
@@ -117,7 +124,7 @@ export function createReservationLedger(
       for (const month of Object.keys(ledger.monthlySpend)) {
         if (!currentMonths.has(month)) delete ledger.monthlySpend[month];
       }
-      const value = JSON.stringify(ledger);
+      const value = JSON.stringify({ ...ledger, schemaVersion: LEDGER_SCHEMA_VERSION });
       const written =
         version === null
           ? await store.insert(key, value, LEDGER_RETENTION_MS)

@@ -66,4 +66,31 @@ describe('records written by earlier releases', () => {
     if (!reader) throw new Error(`no reader for ${kind}`);
     await reader(createMemoryStore(), JSON.parse(text), text);
   });
+
+  it('keeps the fields a newer release wrote when it rewrites a ledger or a delivery', async () => {
+    const store = createMemoryStore();
+    const fixture = (name: string) =>
+      JSON.parse(fixtures.find((candidate) => candidate.name === name)?.text ?? '{}');
+    const ledger = { ...fixture('funding-ledger.two-holds.json'), reservedByPartner: 7 };
+    await store.insert(STORE_KEYS.fundingLedger('acct'), JSON.stringify(ledger), 60_000);
+    const holdUntil = Math.min(
+      ...Object.values(ledger.holds as Record<string, { holdUntilMs: number }>).map(
+        (hold) => hold.holdUntilMs,
+      ),
+    );
+    await createReservationLedger(store, 'acct', () => holdUntil - 1).release(
+      Object.keys(ledger.holds)[0] as string,
+    );
+    const rewritten = JSON.parse((await store.get(STORE_KEYS.fundingLedger('acct')))?.value ?? '{}');
+    expect(rewritten).toMatchObject({ reservedByPartner: 7, schemaVersion: 1 });
+
+    const delivery = { ...fixture('webhook-delivery.pending.json'), priority: 'high' };
+    await store.insert(STORE_KEYS.webhookDelivery(delivery.id), JSON.stringify(delivery), 60_000);
+    const queue = createWebhookQueue(store);
+    const read = await queue.read(delivery.id);
+    if (!read) throw new Error('not read');
+    await queue.update(read, { ...read.delivery, attempts: read.delivery.attempts + 1 });
+    const updated = JSON.parse((await store.get(STORE_KEYS.webhookDelivery(delivery.id)))?.value ?? '{}');
+    expect(updated).toMatchObject({ priority: 'high', schemaVersion: 1 });
+  });
 });

@@ -10,8 +10,11 @@ import { STORE_KEYS, type Store, type Versioned } from '../store/store';
 /** How long a delivery record is kept after its last change (a little over the longest retry span). */
 const DELIVERY_RETENTION_MS = 8 * 24 * 60 * 60 * 1000;
 
-/** One event on its way to one partner. */
-export const WebhookDeliverySchema = z.object({
+/** The version of the delivery record this release writes (records without one are version 1). */
+const DELIVERY_SCHEMA_VERSION = 1;
+
+/** One event on its way to one partner, as stored. */
+const deliveryShape = {
   /** The event id (also the delivery's key). */
   id: z.string(),
   type: z.string(),
@@ -27,8 +30,20 @@ export const WebhookDeliverySchema = z.object({
   leaseUntilMs: z.number().nullable(),
   /** The receiver's last HTTP status, or the network failure. */
   lastResult: z.string().nullable(),
+};
+/**
+ * Reads a stored delivery: loose, so a field written by a newer release survives this one's update (records
+ * outlive a deploy; record-fixtures.test.ts reads those of earlier releases).
+ */
+export const WebhookDeliverySchema = z.looseObject({
+  schemaVersion: z.int().min(1).default(DELIVERY_SCHEMA_VERSION),
+  ...deliveryShape,
 });
-export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
+export type WebhookDelivery = z.infer<z.ZodObject<typeof deliveryShape>> & { schemaVersion?: number };
+
+/** The JSON written for a delivery: this release's schema version stamped on it. */
+const written = (delivery: WebhookDelivery) =>
+  JSON.stringify({ ...delivery, schemaVersion: DELIVERY_SCHEMA_VERSION });
 
 /** A delivery and the version it was read at. */
 export interface StoredDelivery {
@@ -80,7 +95,7 @@ export function createWebhookQueue(store: Store): WebhookQueue {
   return {
     async enqueue(delivery) {
       const key = STORE_KEYS.webhookDelivery(delivery.id);
-      const inserted = await store.insert(key, JSON.stringify(delivery), DELIVERY_RETENTION_MS);
+      const inserted = await store.insert(key, written(delivery), DELIVERY_RETENTION_MS);
       // Queued again (the same event id): a delivery still pending must be on the list, even if the write that
       // put it there failed the first time; one already sent or given up stays off it.
       if (!inserted && (await read(delivery.id))?.delivery.state !== 'pending') return false;
@@ -103,7 +118,7 @@ export function createWebhookQueue(store: Store): WebhookQueue {
       const ok = await store.compareAndSet(
         STORE_KEYS.webhookDelivery(next.id),
         current.version,
-        JSON.stringify(next),
+        written(next),
         DELIVERY_RETENTION_MS,
       );
       return ok ? { delivery: next, version: current.version + 1 } : null;
