@@ -1,7 +1,8 @@
 /**
  * @module
  * The two system programs the test suite drives: Chromium (the browser tests; Playwright cannot download its
- * own browser here) and redis-server (the several-instances tests). Missing ones are installed from Debian's
+ * own browser here) and redis-server (the several-instances tests); with `--bench` also nginx (the caching
+ * proxy the benchmarks put in front of the public catalog). Missing ones are installed from Debian's
  * packages when this runs as root with apt-get; otherwise it stops with the command to run. Never a silent skip.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -15,6 +16,9 @@ const NEEDS = [
     apt: 'redis-server',
   },
 ];
+
+// `--bench`: the benchmarks also put the public catalog behind a real caching proxy.
+if (process.argv.includes('--bench')) NEEDS.push({ what: 'nginx', paths: ['/usr/sbin/nginx'], apt: 'nginx' });
 
 const missing = NEEDS.filter(({ paths }) => !paths.some((path) => path && existsSync(path)));
 if (missing.length === 0) process.exit(0);

@@ -3,7 +3,7 @@
  * `pnpm bench`: builds the widget and the demo, runs every section (or `--only a,b`), and writes the
  * dated report `bench/reports/YYYY-MM-DD.md` (a partial run writes `YYYY-MM-DD.partial.md.tmp`).
  *
- * Usage: `npx -y pnpm@12.21.0 bench [--only weight,bff,catalog,page,lighthouse,funding,funnel] [--no-build]`
+ * Usage: `npx -y pnpm@12.21.0 bench [--only weight,page,lighthouse,bff,catalog,proxy,funding,funnel] [--no-build]`
  */
 import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -16,13 +16,14 @@ import { startChild } from './child-process';
 import { fundingCostSection } from './funding-cost';
 import { type FunnelSettings, funnelSection } from './funnel';
 import { lighthouseSection } from './lighthouse';
+import { proxyCacheSection } from './proxy-cache';
 import { machineInfo, renderReport, type Section } from './report';
 import { widgetOnPageSection } from './widget-on-page';
 import { weighBuild, widgetWeightSection } from './widget-weight';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const PNPM = 'npx -y pnpm@12.21.0';
-const ALL = ['weight', 'page', 'lighthouse', 'bff', 'catalog', 'funding', 'funnel'] as const;
+const ALL = ['weight', 'page', 'lighthouse', 'bff', 'catalog', 'proxy', 'funding', 'funnel'] as const;
 type SectionName = (typeof ALL)[number];
 
 /** Bounded loads: 20 connections, 3 rounds of 2 s per server, then a 500-request sequential probe. */
@@ -66,11 +67,13 @@ async function main(): Promise<void> {
     if (wanted.has('page')) sections.push(await widgetOnPageSection(weights));
   }
   if (wanted.has('lighthouse')) sections.push(await lighthouseSection());
-  if (wanted.has('bff') || wanted.has('catalog')) {
+  if (wanted.has('bff') || wanted.has('catalog') || wanted.has('proxy')) {
     const load = await startChild<unknown>('load-runner.ts', {});
     try {
       if (wanted.has('bff')) sections.push(await bffLoadSection(load, LOAD));
       if (wanted.has('catalog')) sections.push(await catalogScaleSection(load));
+      if (wanted.has('proxy'))
+        sections.push(await proxyCacheSection(load, { connections: 20, durationSeconds: 5 }));
     } finally {
       await load.stop();
     }

@@ -1,8 +1,7 @@
 /**
  * @module
  * Child process: a BFF built from a config (as the server entry builds it) on a loopback port, alone or as one
- * of several instances on one Redis, with commands to time a full catalog sync and to read the process's memory
- * and CPU time. With `allowOwnOrigin` its own
+ * of several instances on one Redis, with commands to time a full catalog sync and to read the process's memory. With `allowOwnOrigin` its own
  * origin is added to every widget's allowed origins, so pages it serves itself may open sessions.
  */
 import { randomBytes } from 'node:crypto';
@@ -133,11 +132,6 @@ serveParent(
           0,
         ),
       };
-    },
-    /** CPU time this process has used so far (µs, user + system). */
-    cpu: (): number => {
-      const usage = process.cpuUsage();
-      return usage.user + usage.system;
     },
     memory: (): MemoryFigures => ({
       rss: process.memoryUsage().rss,
