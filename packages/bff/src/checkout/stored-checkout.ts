@@ -15,8 +15,11 @@
 import {
   ActivationStartSchema,
   CurrencySchema,
+  EnvironmentSchema,
+  LocaleSchema,
   PackageKindSchema,
   type Plan,
+  PurchaseKindSchema,
   SupportLevelSchema,
   TopUpSupportSchema,
 } from '@esim-embed/shared';
@@ -55,7 +58,10 @@ const StoredPlan: z.ZodType<Plan, unknown> = z.looseObject({
   }),
 }) as unknown as z.ZodType<Plan, unknown>;
 
-/** A checkout's lifecycle as stored (the API's statuses when version 1 was written). */
+/**
+ * A checkout's lifecycle and mode as stored: a copy, on purpose, of the widget API's values when version 1 was
+ * written (the contract's own enums used above only grow; the API's may change with the widget).
+ */
 const StoredCheckoutStatus = z.enum([
   'awaiting_payment',
   'placing',
@@ -66,19 +72,21 @@ const StoredCheckoutStatus = z.enum([
   'cancelled',
 ]);
 
+const StoredCheckoutMode = z.enum(['partner_confirm', 'direct']);
+
 /** A checkout as stored, version 1. */
 const checkoutShape = {
   schemaVersion: SchemaVersion,
   id: z.string(),
   widgetId: z.string(),
-  environment: z.enum(['test', 'live']),
+  environment: EnvironmentSchema,
   /** The session that created it (quotes of other sessions cannot be checked out). */
   sessionId: z.string(),
   /** The origin of that session; status reads must come from the same origin. */
   origin: z.string(),
-  mode: z.enum(['partner_confirm', 'direct']),
+  mode: StoredCheckoutMode,
   /** `issue` (a new eSIM) or `top_up` of `esimId`. */
-  kind: z.enum(['issue', 'top_up']).default('issue'),
+  kind: PurchaseKindSchema.default('issue'),
   esimId: z.string().nullable().default(null),
   status: StoredCheckoutStatus,
   /** The upstream quote the order is placed from. */
@@ -88,7 +96,7 @@ const checkoutShape = {
   wholesale: StoredMoney,
   plan: StoredPlan,
   email: z.string().nullable().default(null),
-  locale: z.enum(['ru', 'en', 'es', 'de', 'fr']).catch('en'),
+  locale: LocaleSchema.catch('en'),
   failure: z.looseObject({ code: z.string(), retryable: z.boolean() }).nullable().default(null),
   paymentReference: z.string().nullable().default(null),
   order: z
@@ -131,7 +139,7 @@ const quoteShape = {
   sessionId: z.string(),
   upstreamQuoteId: z.string(),
   offerId: z.string(),
-  kind: z.enum(['issue', 'top_up']).default('issue'),
+  kind: PurchaseKindSchema.default('issue'),
   /** The eSIM a top-up quote is for. */
   esimId: z.string().nullable().default(null),
   plan: StoredPlan,
