@@ -45,6 +45,8 @@ export const TEST_WIDGETS = {
   auroraName: 'e2e-aurora-name',
   /** Globetrotter, direct, `deliveryMode: 'platform'`: the service emails the eSIM (the sandbox's outbox). */
   platformDelivery: 'e2e-platform-delivery',
+  /** Globetrotter, direct, with a partner secret: the partner's server asks for a reissue after the sale. */
+  reissue: 'e2e-reissue',
 } as const;
 
 /** The brand name of the `longBrand` widget: long words in a long name, as a header must keep them whole. */
@@ -136,6 +138,10 @@ export function testBffConfig(options: {
       {
         ...widget(TEST_WIDGETS.platformDelivery, 'main', 'globetrotter', false),
         deliveryMode: 'platform' as const,
+      },
+      {
+        ...widget(TEST_WIDGETS.reissue, 'main', 'globetrotter', false),
+        partnerSecretEnv: 'E2E_PARTNER_SECRET',
       },
     ],
   };

@@ -51,8 +51,11 @@ export interface ActionRequestWatch {
   observe(widget: WidgetRuntime, request: PartnerActionRequest): Promise<PartnerActionRequest>;
   /** The widget and eSIM of a request this BFF made, or null. */
   known(id: string): Promise<{ widgetId: string; esimId: string } | null>;
-  /** The eSIM a traveller's eSIM was replaced by (after every completed reissue), or the eSIM itself. */
-  currentEsim(widgetId: string, esimId: string): Promise<string>;
+  /**
+   * The eSIM a traveller's eSIM was replaced by (after every completed reissue), or the eSIM itself. Kept per
+   * upstream account: the partner may have asked through any of its widgets that sell through it.
+   */
+  currentEsim(widget: WidgetRuntime, esimId: string): Promise<string>;
   /** Read every open request once (the loop calls this; tests may too). */
   sweep(): Promise<void>;
   start(): void;
@@ -101,7 +104,7 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
   async function rememberReplacement(widget: WidgetRuntime, request: PartnerActionRequest) {
     if (request.type !== 'reissue' || request.status !== 'completed' || request.replacementEsimId === null)
       return;
-    const key = STORE_KEYS.esimReplacement(widget.config.id, request.esimId);
+    const key = STORE_KEYS.esimReplacement(widget.upstream.credential, request.esimId);
     // The partner reaches the replacement as it reached the eSIM it replaces (partner routes check the seller).
     await esimOwners.recordReplacement(request.esimId, request.replacementEsimId);
     if (await store.insert(key, request.replacementEsimId, RETENTION_MS)) {
@@ -157,10 +160,10 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
       const found = await stored(id);
       return found === null ? null : { widgetId: found.record.widgetId, esimId: found.record.esimId };
     },
-    async currentEsim(widgetId, esimId) {
+    async currentEsim(widget, esimId) {
       let current = esimId;
       for (let hop = 0; hop < MAX_REPLACEMENTS; hop += 1) {
-        const next = await store.get(STORE_KEYS.esimReplacement(widgetId, current));
+        const next = await store.get(STORE_KEYS.esimReplacement(widget.upstream.credential, current));
         if (next === null) break;
         current = next.value;
       }

@@ -124,7 +124,7 @@ export function createAfterSaleService(options: AfterSaleServiceOptions): AfterS
         throw new ApiError('widget_session_invalid', { params: { reason: 'manage_token_widget' } });
       }
       // After a completed reissue the token opens the replacement: its view, installation and top-ups.
-      return { ...claims, esim: await actionRequests.currentEsim(claims.wid, claims.esim) };
+      return { ...claims, esim: await actionRequests.currentEsim(caller.widget, claims.esim) };
     },
     async myEsim(caller, locale) {
       const esimId = await managedEsim(caller);

@@ -133,6 +133,18 @@ describe('refunds and reissues through review', () => {
     // The partner reaches the replacement as it reached the eSIM it replaces (same seller).
     const replacement = await partner(`/v1/partner/esims/${completed.replacementEsimId}`);
     expect(replacement.status, replacement.text).toBe(200);
+    // Any widget of the account opens the replacement: the request went through the first widget of the
+    // secret, a traveller may hold a link of another one.
+    const other = await partner(`/v1/partner/esims/${bought.esimId}/manage-links`, {
+      method: 'POST',
+      body: { widgetId: 'shop-pay' },
+    });
+    expect(other.status, other.text).toBe(201);
+    const otherPage = await openWidget(stack.server.url, 'shop-pay');
+    const viaOther = EsimViewResponseSchema.parse(
+      (await myEsim(otherPage, other.body.data.manageToken)).body,
+    ).data;
+    expect(viaOther.esimId).toBe(completed.replacementEsimId);
     // The traveller's manage link now opens the new eSIM, with its installation.
     const mine = EsimViewResponseSchema.parse((await myEsim(page, bought.manageToken)).body).data;
     expect(mine.esimId).toBe(completed.replacementEsimId);

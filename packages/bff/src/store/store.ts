@@ -88,6 +88,6 @@ export const STORE_KEYS = {
   actionRequest: (id: string) => `action-request:${id}`,
   /** The ids of the help requests not yet completed or rejected (one JSON list, changed by compare-and-set). */
   actionRequestWatch: () => 'action-request-watch',
-  /** The eSIM that replaced one of a widget's eSIMs (a completed reissue). */
-  esimReplacement: (widgetId: string, esimId: string) => `esim-replacement:${widgetId}:${esimId}`,
+  /** The eSIM that replaced one of an upstream account's eSIMs (a completed reissue), by credential digest. */
+  esimReplacement: (credential: string, esimId: string) => `esim-replacement:${credential}:${esimId}`,
 } as const;
