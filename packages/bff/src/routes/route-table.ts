@@ -312,7 +312,8 @@ export const ROUTES: readonly RouteSpec[] = [
   {
     method: 'GET',
     path: '/readyz',
-    summary: 'Every widget’s upstream is reachable with a valid key, and the store answers.',
+    summary:
+      'Every widget’s upstream is reachable with a valid key, and the store answers: the status for anyone, the checks with the operations token.',
     auth: 'public',
     status: 200,
   },
