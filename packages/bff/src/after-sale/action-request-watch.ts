@@ -119,41 +119,41 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
 
   const watch: ActionRequestWatch = {
     async observe(widget, request) {
-      for (let round = 0; round < 5; round += 1) {
-        const current = await stored(request.id);
-        const before = current?.record.status;
-        if (before === request.status) break;
-        const record: StoredActionRequest = {
-          schemaVersion: 1,
-          id: request.id,
-          widgetId: widget.config.id,
-          esimId: request.esimId,
-          status: request.status,
-          updatedAt: request.updatedAt,
-        };
+      // Told before the status is written, both idempotent (insert once, event id per status): a crash or a
+      // store hiccup in between leaves the old status stored, so the next read or sweep tells again.
+      const seen = await stored(request.id);
+      if (seen?.record.status === request.status) return request;
+      await rememberReplacement(widget, request);
+      await queueEvent(widget, request);
+      const record: StoredActionRequest = {
+        schemaVersion: 1,
+        id: request.id,
+        widgetId: widget.config.id,
+        esimId: request.esimId,
+        status: request.status,
+        updatedAt: request.updatedAt,
+      };
+      const key = STORE_KEYS.actionRequest(request.id);
+      for (let round = 0, current = seen; round < 5; round += 1, current = await stored(request.id)) {
+        if (round > 0 && current?.record.status === request.status) break;
         const value = JSON.stringify(record);
-        const key = STORE_KEYS.actionRequest(request.id);
         const written =
           current === null
             ? await store.insert(key, value, RETENTION_MS)
             : await store.compareAndSet(key, current.version, value, RETENTION_MS);
-        if (!written) continue;
-        // Queued before the request leaves the list: a lost queueing is made good by the next sweep.
-        await rememberReplacement(widget, request);
-        await queueEvent(widget, request);
-        await editIdList(
-          store,
-          listKey,
-          (ids) =>
-            terminal(request.status)
-              ? ids.filter((id) => id !== request.id)
-              : ids.includes(request.id)
-                ? ids
-                : [...ids, request.id],
-          RETENTION_MS,
-        );
-        break;
+        if (written) break;
       }
+      await editIdList(
+        store,
+        listKey,
+        (ids) =>
+          terminal(request.status)
+            ? ids.filter((id) => id !== request.id)
+            : ids.includes(request.id)
+              ? ids
+              : [...ids, request.id],
+        RETENTION_MS,
+      );
       return request;
     },
     async known(id) {
