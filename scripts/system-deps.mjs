@@ -1,7 +1,8 @@
 /**
  * @module
- * The two system programs the test suite drives: Chromium (the browser tests; Playwright cannot download its
- * own browser here) and redis-server (the several-instances tests); with `--bench` also nginx (the caching
+ * The system programs the test suite drives: Chromium (the browser tests; Playwright cannot download its
+ * own browser here), redis-server (the several-instances tests) and openssl (the mTLS tests make a throwaway
+ * PKI with it, never committed); with `--bench` also nginx (the caching
  * proxy the benchmarks put in front of the public catalog). Missing ones are installed from Debian's
  * packages when this runs as root with apt-get; otherwise it stops with the command to run. Never a silent skip.
  */
@@ -15,6 +16,7 @@ const NEEDS = [
     paths: ['/usr/bin/redis-server', '/usr/local/bin/redis-server'],
     apt: 'redis-server',
   },
+  { what: 'openssl', paths: ['/usr/bin/openssl', '/usr/local/bin/openssl'], apt: 'openssl' },
 ];
 
 // `--bench`: the benchmarks also put the public catalog behind a real caching proxy.
