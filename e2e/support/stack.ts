@@ -90,6 +90,7 @@ async function main(): Promise<void> {
     lagoon: SANDBOX_KEYS.lagoon,
     root: SANDBOX_KEYS.root,
     shoestring: SANDBOX_KEYS.shoestring,
+    harbour: SANDBOX_KEYS.harbour,
   };
 
   const bffs: RunningBff[] = [];

@@ -47,6 +47,8 @@ export const TEST_WIDGETS = {
   platformDelivery: 'e2e-platform-delivery',
   /** Globetrotter, direct, with a partner secret: the partner's server asks for a reissue after the sale. */
   reissue: 'e2e-reissue',
+  /** Harbour (white label): the retail brand's legal links, no terms or privacy link in the config. */
+  whiteLabel: 'e2e-white-label',
 } as const;
 
 /** The brand name of the `longBrand` widget: long words in a long name, as a header must keep them whole. */
@@ -62,7 +64,7 @@ const DEMO_WIDGETS = [
   { id: 'demo-lagoon-pay', key: 'lagoon', confirm: true },
 ] as const;
 
-type KeyName = 'globetrotter' | 'aurora' | 'lagoon' | 'root' | 'shoestring';
+type KeyName = 'globetrotter' | 'aurora' | 'lagoon' | 'root' | 'shoestring' | 'harbour';
 
 /** Builds the config for the running sandboxes and origins. */
 export function testBffConfig(options: {
@@ -84,6 +86,7 @@ export function testBffConfig(options: {
     E2E_KEY_LAGOON: options.keys.lagoon,
     E2E_KEY_ROOT: options.keys.root,
     E2E_KEY_SHOESTRING: options.keys.shoestring,
+    E2E_KEY_HARBOUR: options.keys.harbour,
   };
   const keyEnv = (key: KeyName) => `E2E_KEY_${key.toUpperCase()}`;
   const webhooks =
@@ -143,6 +146,8 @@ export function testBffConfig(options: {
         ...widget(TEST_WIDGETS.reissue, 'main', 'globetrotter', false),
         partnerSecretEnv: 'E2E_PARTNER_SECRET',
       },
+      // No logo of its own in the demo: its name is the header.
+      { ...widget(TEST_WIDGETS.whiteLabel, 'main', 'harbour', false), brand: { logoUrl: null } },
     ],
   };
   return { config, secrets: { env, partnerSecret, webhookSecret } };
