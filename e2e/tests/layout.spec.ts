@@ -26,8 +26,17 @@ async function problemsAtEveryWidth(page: Page, step: string): Promise<string[]>
       await page
         .locator('esim-widget')
         .evaluate((element, value) => element.setAttribute('theme', value), theme);
-      for (const problem of await layoutProblems(page))
-        problems.push(`${step}, ${width}px, ${theme}: ${problem}`);
+      const at = `${step}, ${width}px, ${theme}`;
+      for (const problem of await layoutProblems(page)) problems.push(`${at}: ${problem}`);
+      // The test-mode badge stays one short line (its hidden rest of the sentence is for screen readers).
+      const badgeLines = await page
+        .locator('esim-widget [part~="header"] > span:last-child')
+        .evaluate((badge) => {
+          const range = document.createRange();
+          range.selectNodeContents(badge.firstChild as Node);
+          return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+        });
+      if (badgeLines !== 1) problems.push(`${at}: the test-mode badge takes ${badgeLines} lines`);
     }
   }
   return problems;
