@@ -63,6 +63,8 @@ async function afterSaleJourney(
   const link = await firstEvent(page, 'esim-manage-link');
   const url = String(link.detail.url);
   const esimId = String(link.detail.esimId);
+  // The host page heard which eSIM it bought as soon as it was issued, before the link.
+  expect((await firstEvent(page, 'esim-purchase')).detail.esimId).toBe(esimId);
   // One short link (`#esim=<widget id>.<token>`): the same one however often the install step is shown.
   expect(url.startsWith(`${pageUrl}#esim=`)).toBe(true);
   expect(new URL(url).hash).toMatch(/^#esim=[a-z0-9_-]+\.[a-z2-7]{26}$/);
