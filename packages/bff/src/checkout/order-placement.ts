@@ -22,7 +22,14 @@ export function orderIdempotencyKey(checkoutId: string): string {
 }
 
 /** Failures after which the order may still be placed later: the checkout stays `placing`. */
-const TRANSIENT_CODES = new Set(['upstream_unavailable', 'internal', 'rate_limited', 'idempotency_conflict']);
+// A refused credential (`widget_misconfigured`) placed nothing and may be fixed by the operator: tried again.
+const TRANSIENT_CODES = new Set([
+  'upstream_unavailable',
+  'internal',
+  'widget_misconfigured',
+  'rate_limited',
+  'idempotency_conflict',
+]);
 
 /**
  * After this many attempts without an answer the checkout fails (retryable, with a new checkout) — but only

@@ -100,7 +100,11 @@ describe('upstream client against the sandbox', () => {
     // A bad credential is the BFF's problem, never shown to a browser as `unauthorized`.
     const badKey = client({ apiKey: 'sk_test_wrong_key_000000' });
     const refused = await failure(badKey.getCapabilities());
-    expect(refused).toMatchObject({ code: 'internal', status: 502, upstreamCode: 'unauthorized' });
+    expect(refused).toMatchObject({
+      code: 'widget_misconfigured',
+      status: 503,
+      upstreamCode: 'unauthorized',
+    });
   });
 
   it('retries a read through injected 5xx answers and gives up as upstream_unavailable', async () => {

@@ -61,11 +61,12 @@ describe('errorFromUpstreamAnswer', () => {
     });
   });
 
-  it('hides credential problems as internal 502 and outages as upstream_unavailable', () => {
+  it('hides credential problems as widget_misconfigured (503) and outages as upstream_unavailable', () => {
     for (const code of ['unauthorized', 'forbidden', 'scope_missing'] as const) {
       expect(errorFromUpstreamAnswer(403, { error: { code, params: {} }, meta }, {})).toMatchObject({
-        code: 'internal',
-        status: 502,
+        code: 'widget_misconfigured',
+        status: 503,
+        params: {},
         upstreamCode: code,
       });
     }

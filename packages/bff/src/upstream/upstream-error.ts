@@ -154,7 +154,7 @@ export function readErrorEnvelope(body: unknown) {
 
 /**
  * The {@link UpstreamError} for a final (not retried) upstream error answer. Credential codes become
- * `internal` (502: the BFF is misconfigured, the traveller can do nothing); outage codes become
+ * `widget_misconfigured` (503: the BFF's key cannot do this, the traveller can do nothing); outage codes become
  * `upstream_unavailable`; other contract codes pass through with safe params.
  */
 export function errorFromUpstreamAnswer(
@@ -191,7 +191,8 @@ export function errorFromUpstreamAnswer(
   }
   if (CREDENTIAL_CODES.has(code)) {
     const configurationProblem = configurationProblemOf(code, envelope.error.params) ?? undefined;
-    return new UpstreamError('internal', { ...common, status: 502, configurationProblem });
+    // The traveller can do nothing about the BFF's credential: the widget says the store is not set up for this.
+    return new UpstreamError('widget_misconfigured', { ...common, configurationProblem });
   }
   if (OUTAGE_CODES.has(code) || status >= 500) {
     return new UpstreamError('upstream_unavailable', {
