@@ -13,6 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, openWidget, type Stack, startStack } from '../testing/stack';
 
 let stack: Stack;
+
+/** The public catalog address a new session names. */
+async function catalogPath(): Promise<string> {
+  const path = (await openWidget(stack.server.url, 'shop')).session.catalog?.path;
+  if (path === undefined) throw new Error('the session named no public catalog');
+  return path;
+}
 beforeAll(async () => {
   stack = await startStack();
 });
@@ -23,7 +30,7 @@ afterAll(async () => {
 describe('the public catalog', () => {
   it('is the session routes’ catalog under an immutable address any page and any cache may read', async () => {
     const page = await openWidget(stack.server.url, 'shop');
-    const path: string = page.session.catalog.path;
+    const path = page.session.catalog?.path ?? '';
     expect(path).toMatch(/^\/v1\/catalog\/shop\/\d+-[0-9a-f]{16}$/);
 
     const own = await page.get('/v1/destinations?locale=de');
@@ -54,10 +61,10 @@ describe('the public catalog', () => {
   });
 
   it('moves to a new address when the catalog changes, and the old one is gone (not kept)', async () => {
-    const before: string = (await openWidget(stack.server.url, 'shop')).session.catalog.path;
+    const before = await catalogPath();
     await stack.sandbox.control.bumpCatalog();
     await stack.bff.widgets.get('shop')?.catalog.refresh({ force: true });
-    const after: string = (await openWidget(stack.server.url, 'shop')).session.catalog.path;
+    const after = await catalogPath();
     if (after === before)
       return expect.fail('the catalog version did not change: the sandbox control failed');
     const gone = await call(stack.server.url, `${before}/en/destinations`);
@@ -72,7 +79,7 @@ describe('the public catalog', () => {
   });
 
   it('refuses unknown widgets, locales and destinations in the envelope', async () => {
-    const path: string = (await openWidget(stack.server.url, 'shop')).session.catalog.path;
+    const path = await catalogPath();
     const version = path.split('/').pop();
     expect(
       (await call(stack.server.url, `/v1/catalog/nobody/${version}/en/destinations`)).body.error.code,
