@@ -22,7 +22,7 @@ beforeAll(async () => {
   stack = await startStack();
   const page = await openWidget(stack.server.url, 'shop');
   token = page.token;
-  catalogPath = page.session.catalog.path;
+  catalogPath = page.session.catalog?.path ?? '';
 });
 afterAll(async () => {
   await stack?.close();
@@ -165,7 +165,7 @@ describe('mountRoutes', () => {
     const app = new Hono<AppEnv>();
     expect(() =>
       mountRoutes(app, {
-        handlers: { ...handlers, undescribed: () => new Response() },
+        handlers: { ...handlers, undescribed: () => new Response() } as RouteHandlers,
         auth: noAuth,
         idempotency,
       }),
