@@ -15,7 +15,7 @@ export interface AppVariables {
   requestId: string;
   /** The client IP (socket or trusted `X-Forwarded-For`). */
   clientIp: string;
-  /** Set by the session middleware on session-authenticated routes. */
+  /** Set by the session auth on session-authenticated routes (`security/route-auth.ts`). */
   session: SessionClaims;
   /** The widget of the session (or of the session being created). */
   widget: WidgetRuntime;
