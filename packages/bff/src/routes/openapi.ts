@@ -47,8 +47,9 @@ function parametersOf(route: RouteSpec): JsonSchema[] {
       name: IDEMPOTENCY_KEY_HEADER,
       in: 'header',
       required: true,
-      description:
-        'A unique key per create; a replay returns the first answer (kept 24 h, scoped to the session).',
+      description: `A unique key per create; a replay returns the first answer (kept 24 h, scoped to the ${
+        route.auth === 'partner' ? 'partner secret' : 'session'
+      }).`,
       schema: { type: 'string', minLength: 1, maxLength: 255 },
     });
   }
