@@ -1,7 +1,8 @@
 /**
  * @module
  * The BFF's Hono app: secure headers everywhere, request context and logs, the body limit, client IP,
- * CORS for the widget API, the session check, the routes, and one error and not-found handler.
+ * CORS for the widget API, the routes of the route table (each behind its auth), and one error and not-found
+ * handler.
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -17,21 +18,22 @@ import type { AppEnv } from './http/app-env';
 import { createErrorHandler, createNotFoundHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
 import type { Logger } from './logger';
-import { afterSaleRoutes } from './routes/after-sale';
-import { catalogRoutes } from './routes/catalog';
-import { checkoutRoutes } from './routes/checkouts';
-import { openApiRoutes } from './routes/openapi';
-import { operationsRoutes } from './routes/operations';
-import { partnerRoutes } from './routes/partner';
-import { publicCatalogRoutes } from './routes/public-catalog';
+import { afterSaleHandlers } from './routes/after-sale';
+import { catalogHandlers } from './routes/catalog';
+import { checkoutHandlers, sessionIdempotency } from './routes/checkouts';
+import { mountRoutes, routeHandlers } from './routes/mount-routes';
+import { openApiHandlers } from './routes/openapi';
+import { operationsHandlers } from './routes/operations';
+import { partnerHandlers, partnerIdempotency } from './routes/partner';
+import { openToAnyPage, publicCatalogHandlers } from './routes/public-catalog';
 import { allowedMethods } from './routes/route-table';
-import { sessionRoutes } from './routes/sessions';
-import { staticAssetRoutes } from './routes/static-assets';
+import { sessionHandlers } from './routes/sessions';
+import { staticSite, widgetAssetHandlers } from './routes/static-assets';
 import { clientIp, socketAddress } from './security/client-ip';
 import { widgetCors } from './security/cors';
 import { createOriginPolicy } from './security/origin-policy';
+import { routeAuth } from './security/route-auth';
 import { SECURITY_HEADERS } from './security/security-headers';
-import { sessionAuth } from './security/session-auth';
 import type { SessionSigner } from './security/session-token';
 import type { Store } from './store/store';
 import type { WidgetRuntime } from './widgets/widget-runtime';
@@ -63,6 +65,7 @@ export interface BffAppOptions {
 /** The BFF's Hono app. */
 export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   const { config, widgets, store, logger } = options;
+  const assets = { widgetDist: options.widgetDist ?? null, siteRoot: options.siteRoot ?? null };
   const app = new Hono<AppEnv>();
   const anyWidgetOrigin = createOriginPolicy(
     [...widgets.values()].flatMap((widget) => widget.config.allowedOrigins),
@@ -113,60 +116,42 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
     if (c.req.path.startsWith('/v1/partner/') || c.req.path.startsWith('/v1/catalog/')) return await next();
     return await cors(c, next);
   });
-  app.route('/', publicCatalogRoutes({ widgets }));
-  app.route('/', sessionRoutes({ widgets, signer: options.signer, store }));
-  const checkSession = sessionAuth({
-    signer: options.signer,
-    widgets,
-    store,
-    publicOrigin: options.publicOrigin,
-  });
-  // A method the path does not have is `method_not_allowed`, session or not.
-  const requireSession: typeof checkSession = async function requireSessionForRoute(c, next) {
-    if (!allowedMethods(c.req.path).includes(c.req.method)) return await next();
-    // `/x/*` also matches `/x`: check (and count) each request once.
-    if (c.get('session') !== undefined) return await next();
-    return await checkSession(c, next);
-  };
-  app.use('/v1/destinations', requireSession);
-  app.use('/v1/destinations/*', requireSession);
-  app.use('/v1/quotes', requireSession);
-  app.use('/v1/checkouts', requireSession);
-  app.use('/v1/checkouts/*', requireSession);
-  app.use('/v1/my-esim', requireSession);
-  app.use('/v1/my-esim/*', requireSession);
-  app.route('/', catalogRoutes());
-  app.route(
-    '/',
-    checkoutRoutes({
-      checkouts: options.checkouts,
-      store,
-      idempotencyTtlMs: config.idempotencyTtlHours * 60 * 60 * 1000,
-      afterSale: options.afterSale,
-      logger,
-    }),
-  );
-  app.route('/', afterSaleRoutes({ afterSale: options.afterSale }));
-  app.route(
-    '/',
-    partnerRoutes({
-      checkouts: options.checkouts,
-      funding: options.funding,
+  app.use('/v1/catalog/*', openToAnyPage);
+
+  // Every route of the route table, behind the auth and idempotency its entry names.
+  const idempotencyTtlMs = config.idempotencyTtlHours * 60 * 60 * 1000;
+  mountRoutes(app, {
+    handlers: routeHandlers(
+      publicCatalogHandlers({ widgets }),
+      sessionHandlers({ signer: options.signer }),
+      catalogHandlers(),
+      checkoutHandlers({ checkouts: options.checkouts, store, afterSale: options.afterSale }),
+      afterSaleHandlers({ afterSale: options.afterSale }),
+      partnerHandlers({
+        checkouts: options.checkouts,
+        funding: options.funding,
+        afterSale: options.afterSale,
+        manageTokens: options.manageTokens,
+        esimOwners: createEsimOwners(store),
+        logger,
+      }),
+      operationsHandlers({ widgets, store, operationsToken: options.operationsToken }),
+      openApiHandlers(),
+      widgetAssetHandlers(assets),
+    ),
+    auth: routeAuth({
+      signer: options.signer,
       widgets,
       store,
+      publicOrigin: options.publicOrigin,
       afterSale: options.afterSale,
-      manageTokens: options.manageTokens,
-      esimOwners: createEsimOwners(store),
-      idempotencyTtlMs: config.idempotencyTtlHours * 60 * 60 * 1000,
-      logger,
     }),
-  );
-  app.route('/', operationsRoutes({ widgets, store, operationsToken: options.operationsToken }));
-  app.route('/', openApiRoutes());
+    idempotency: {
+      session: sessionIdempotency({ store, idempotencyTtlMs, logger }),
+      partner: partnerIdempotency({ store, idempotencyTtlMs, logger }),
+    },
+  });
   if (options.extraRoutes !== undefined) app.route('/', options.extraRoutes);
-  app.route(
-    '/',
-    staticAssetRoutes({ widgetDist: options.widgetDist ?? null, siteRoot: options.siteRoot ?? null }),
-  );
+  app.get('*', staticSite(assets));
   return app;
 }

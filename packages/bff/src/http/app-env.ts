@@ -3,6 +3,7 @@
  * The Hono environment of the BFF app: what middleware puts on the context for the handlers.
  */
 
+import type { ManageClaims } from '../after-sale/manage-token';
 import type { SessionClaims } from '../security/session-token';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { HeaderRecord } from './answer';
@@ -14,10 +15,16 @@ export interface AppVariables {
   requestId: string;
   /** The client IP (socket or trusted `X-Forwarded-For`). */
   clientIp: string;
-  /** Set by the session middleware on session-authenticated routes. */
+  /** Set by the session auth on session-authenticated routes (`security/route-auth.ts`). */
   session: SessionClaims;
-  /** The widget of the session (or of the partner route). */
+  /** The widget of the session (or of the session being created). */
   widget: WidgetRuntime;
+  /** The page origin a session is being created for, as the widget allows it (`origin` auth). */
+  origin: string;
+  /** The verified manage token of the request (`session+manage` auth). */
+  manage: ManageClaims;
+  /** The widgets the request's partner secret opens (`partner` auth). */
+  partnerWidgets: ReadonlyMap<string, WidgetRuntime>;
   /**
    * The id of what an idempotent create makes (the checkout id), chosen before any side effect and kept with
    * its key, so that a retry after a lost holder makes the same one (set by `http/idempotency.ts`).

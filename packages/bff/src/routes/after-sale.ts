@@ -1,20 +1,16 @@
 /**
  * @module
- * The traveller's after-sale routes (behind the session middleware): `POST /v1/checkouts/{id}/manage-link`
+ * The traveller's after-sale routes (behind the session auth): `POST /v1/checkouts/{id}/manage-link`
  * (client secret), `GET /v1/my-esim` and `GET /v1/my-esim/installation` (manage token, no-store).
  */
-import {
-  API_VERSION,
-  CHECKOUT_SECRET_HEADER,
-  EsimViewQuerySchema,
-  MANAGE_TOKEN_HEADER,
-} from '@esim-embed/shared';
-import { type Context, Hono } from 'hono';
+import { API_VERSION, CHECKOUT_SECRET_HEADER, EsimViewQuerySchema } from '@esim-embed/shared';
+import type { Context } from 'hono';
 import type { AfterSaleService } from '../after-sale/after-sale-service';
 import type { SessionCaller } from '../checkout/checkout-service';
 import { ApiError } from '../errors';
 import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
+import type { RouteHandlers } from './mount-routes';
 
 export interface AfterSaleRoutesOptions {
   afterSale: AfterSaleService;
@@ -23,45 +19,43 @@ export interface AfterSaleRoutesOptions {
 const meta = (c: Context<AppEnv>) => ({ requestId: c.get('requestId'), apiVersion: API_VERSION });
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
-/** The caller with its verified manage token (`X-Manage-Token`). */
-export async function managingCaller(
-  c: Context<AppEnv>,
-  afterSale: AfterSaleService,
-): Promise<SessionCaller> {
-  const base = { claims: c.get('session'), widget: c.get('widget') };
-  return { ...base, manage: await afterSale.verifyManageToken(base, c.req.header(MANAGE_TOKEN_HEADER)) };
-}
+/** The caller with the manage token the `session+manage` auth verified. */
+const managingCaller = (c: Context<AppEnv>): SessionCaller => ({
+  claims: c.get('session'),
+  widget: c.get('widget'),
+  manage: c.get('manage'),
+});
 
 /** The widget's after-sale routes. */
-export function afterSaleRoutes(options: AfterSaleRoutesOptions): Hono<AppEnv> {
+export function afterSaleHandlers(
+  options: AfterSaleRoutesOptions,
+): RouteHandlers<'createManageLink' | 'readMyEsim' | 'readMyInstallation'> {
   const { afterSale } = options;
-  const app = new Hono<AppEnv>();
+  return {
+    async createManageLink(c) {
+      const id = c.req.param('id') ?? '';
+      if (!/^chk_[A-Za-z0-9_-]{8,64}$/.test(id)) throw new ApiError('checkout_not_found');
+      const link = await afterSale.manageLinkForCheckout(
+        { claims: c.get('session'), widget: c.get('widget') },
+        id,
+        c.req.header(CHECKOUT_SECRET_HEADER),
+      );
+      return answerJson(c, { data: link, meta: meta(c) }, 201, NO_STORE);
+    },
 
-  app.post('/v1/checkouts/:id/manage-link', async function createManageLink(c) {
-    const id = c.req.param('id');
-    if (!/^chk_[A-Za-z0-9_-]{8,64}$/.test(id)) throw new ApiError('checkout_not_found');
-    const link = await afterSale.manageLinkForCheckout(
-      { claims: c.get('session'), widget: c.get('widget') },
-      id,
-      c.req.header(CHECKOUT_SECRET_HEADER),
-    );
-    return answerJson(c, { data: link, meta: meta(c) }, 201, NO_STORE);
-  });
+    async readMyEsim(c) {
+      const query = EsimViewQuerySchema.safeParse(c.req.query());
+      if (!query.success) {
+        throw new ApiError('validation_failed', { params: { field: 'locale', reason: 'invalid' } });
+      }
+      const view = await afterSale.myEsim(managingCaller(c), query.data.locale);
+      return answerJson(c, { data: view, meta: meta(c) }, 200, NO_STORE);
+    },
 
-  app.get('/v1/my-esim', async function readMyEsim(c) {
-    const query = EsimViewQuerySchema.safeParse(c.req.query());
-    if (!query.success) {
-      throw new ApiError('validation_failed', { params: { field: 'locale', reason: 'invalid' } });
-    }
-    const view = await afterSale.myEsim(await managingCaller(c, afterSale), query.data.locale);
-    return answerJson(c, { data: view, meta: meta(c) }, 200, NO_STORE);
-  });
-
-  app.get('/v1/my-esim/installation', async function readMyInstallation(c) {
-    const installation = await afterSale.myInstallation(await managingCaller(c, afterSale));
-    // The installation data is the product itself: no cache anywhere may keep it.
-    return answerJson(c, { data: installation, meta: meta(c) }, 200, NO_STORE);
-  });
-
-  return app;
+    async readMyInstallation(c) {
+      const installation = await afterSale.myInstallation(managingCaller(c));
+      // The installation data is the product itself: no cache anywhere may keep it.
+      return answerJson(c, { data: installation, meta: meta(c) }, 200, NO_STORE);
+    },
+  };
 }

@@ -11,11 +11,12 @@ import {
   type Locale,
   type PlansResponse,
 } from '@esim-embed/shared';
-import { type Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { ApiError } from '../errors';
 import { answerBody } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import { parseOrThrow } from '../http/json-body';
+import type { RouteHandlers } from './mount-routes';
 
 /** Revalidate every time (the ETag makes that cheap); never stored by shared caches. */
 const CACHE_CONTROL = 'private, no-cache';
@@ -68,40 +69,38 @@ export function notModified(c: Context<AppEnv>, etag: string): boolean {
   return header.trim() === '*' || header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
-/** The catalog routes (behind the session middleware). */
-export function catalogRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+/** The catalog routes (behind the session auth). */
+export function catalogHandlers(): RouteHandlers<'listDestinations' | 'listPlans'> {
+  return { listDestinations, listPlans };
+}
 
-  app.get('/v1/destinations', async function listDestinations(c) {
-    const locale = localeOf(c);
-    const view = await c.get('widget').catalog.destinations(locale);
-    const headers = { ETag: view.etag, 'Cache-Control': CACHE_CONTROL };
-    if (notModified(c, view.etag)) return answerBody(c, null, 304, headers);
-    const meta: DestinationsResponse['meta'] = {
-      requestId: c.get('requestId'),
-      apiVersion: API_VERSION,
-      catalogVersion: view.catalogVersion,
-      locale,
-    };
-    return jsonAnswer(c, view.destinations, meta, headers);
-  });
+async function listDestinations(c: Context<AppEnv>) {
+  const locale = localeOf(c);
+  const view = await c.get('widget').catalog.destinations(locale);
+  const headers = { ETag: view.etag, 'Cache-Control': CACHE_CONTROL };
+  if (notModified(c, view.etag)) return answerBody(c, null, 304, headers);
+  const meta: DestinationsResponse['meta'] = {
+    requestId: c.get('requestId'),
+    apiVersion: API_VERSION,
+    catalogVersion: view.catalogVersion,
+    locale,
+  };
+  return jsonAnswer(c, view.destinations, meta, headers);
+}
 
-  app.get('/v1/destinations/:code/plans', async function listPlans(c) {
-    const locale = localeOf(c);
-    const code = DestinationCodeSchema.safeParse(c.req.param('code').toUpperCase());
-    if (!code.success) throw new ApiError('destination_not_found', { params: { field: 'code' } });
-    const view = await c.get('widget').catalog.plans(code.data, locale);
-    const headers = { ETag: view.etag, 'Cache-Control': CACHE_CONTROL };
-    if (notModified(c, view.etag)) return answerBody(c, null, 304, headers);
-    const meta: PlansResponse['meta'] = {
-      requestId: c.get('requestId'),
-      apiVersion: API_VERSION,
-      catalogVersion: view.catalogVersion,
-      locale,
-      destination: view.destination,
-    };
-    return jsonAnswer(c, view.plans, meta, headers);
-  });
-
-  return app;
+async function listPlans(c: Context<AppEnv>) {
+  const locale = localeOf(c);
+  const code = DestinationCodeSchema.safeParse((c.req.param('code') ?? '').toUpperCase());
+  if (!code.success) throw new ApiError('destination_not_found', { params: { field: 'code' } });
+  const view = await c.get('widget').catalog.plans(code.data, locale);
+  const headers = { ETag: view.etag, 'Cache-Control': CACHE_CONTROL };
+  if (notModified(c, view.etag)) return answerBody(c, null, 304, headers);
+  const meta: PlansResponse['meta'] = {
+    requestId: c.get('requestId'),
+    apiVersion: API_VERSION,
+    catalogVersion: view.catalogVersion,
+    locale,
+    destination: view.destination,
+  };
+  return jsonAnswer(c, view.plans, meta, headers);
 }

@@ -15,26 +15,24 @@ import {
   IDEMPOTENCY_KEY_HEADER,
   MANAGE_TOKEN_HEADER,
 } from '@esim-embed/shared';
-import { type Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { AfterSaleService } from '../after-sale/after-sale-service';
 import { type CheckoutService, newCheckoutId, type SessionCaller } from '../checkout/checkout-service';
 import { createEsimOwners } from '../checkout/esim-owners';
 import { ApiError } from '../errors';
 import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
-import { type IdempotencyOptions, idempotency } from '../http/idempotency';
+import type { IdempotencyOptions } from '../http/idempotency';
 import { readJsonBody } from '../http/json-body';
 import type { Logger } from '../logger';
 import type { Store } from '../store/store';
+import type { RouteHandlers } from './mount-routes';
 
 export interface CheckoutRoutesOptions {
   checkouts: CheckoutService;
   store: Store;
-  idempotencyTtlMs: number;
   /** Verifies the manage token of top-up quotes and checkouts. */
   afterSale: AfterSaleService;
-  /** Hears idempotent creates taken over from a lost holder. */
-  logger: Logger;
 }
 
 const caller = (c: Context<AppEnv>): SessionCaller => ({ claims: c.get('session'), widget: c.get('widget') });
@@ -47,16 +45,34 @@ const checkoutId = (c: Context<AppEnv>) => {
 };
 const idempotencyKey = (c: Context<AppEnv>) => c.req.header(IDEMPOTENCY_KEY_HEADER) as string;
 
-/** The quote and checkout routes (behind the session middleware). */
-export function checkoutRoutes(options: CheckoutRoutesOptions): Hono<AppEnv> {
-  const { checkouts } = options;
-  const idempotent: IdempotencyOptions = {
+/**
+ * The idempotency of the widget's creates: keys scoped to the session, which alone can replay them, and its
+ * answers kept no longer than it lives.
+ */
+export function sessionIdempotency(options: {
+  store: Store;
+  idempotencyTtlMs: number;
+  logger: Logger;
+}): IdempotencyOptions {
+  return {
     store: options.store,
-    // Only the session can replay its keys: its answers are kept no longer than it lives.
     ttlMs: (c) => Math.min(options.idempotencyTtlMs, c.get('session').exp * 1000 - Date.now()),
     scope: (c) => `session:${c.get('session').sid}`,
     logger: options.logger,
   };
+}
+
+type CheckoutRouteId =
+  | 'createQuote'
+  | 'createCheckout'
+  | 'readCheckout'
+  | 'cancelCheckout'
+  | 'readInstallation'
+  | 'createDeliveryLink';
+
+/** The quote and checkout routes (behind the session auth; idempotent where the route table says so). */
+export function checkoutHandlers(options: CheckoutRoutesOptions): RouteHandlers<CheckoutRouteId> {
+  const { checkouts } = options;
   /** The caller, with its manage token when one is sent (a top-up). */
   const buyer = async (c: Context<AppEnv>): Promise<SessionCaller> => {
     const base = caller(c);
@@ -64,51 +80,40 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): Hono<AppEnv> {
     if (token === undefined) return base;
     return { ...base, manage: await options.afterSale.verifyManageToken(base, token) };
   };
-  const app = new Hono<AppEnv>();
   const owners = createEsimOwners(options.store);
 
-  app.post('/v1/quotes', idempotency(idempotent), async function createQuote(c) {
+  async function createQuote(c: Context<AppEnv>) {
     const body = await readJsonBody(c, CreateQuoteRequestSchema);
     const quote = await checkouts.createQuote(await buyer(c), body, idempotencyKey(c));
     return answerJson(c, { data: quote, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
-  });
+  }
 
-  // The checkout id is chosen with the key, before anything happens: a retry after a lost holder resumes it.
-  // The client secret is never kept with the answer: it is derived from the checkout id, so a replay recomputes it.
-  const createsCheckout = idempotency({
-    ...idempotent,
-    resourceId: newCheckoutId,
-    secret: {
-      leaveOut: ({ clientSecret: _secret, ...kept }) => kept,
-      putBack: async (_c, kept) => ({ ...kept, clientSecret: checkouts.clientSecretOf(String(kept.id)) }),
-    },
-  });
-  app.post('/v1/checkouts', createsCheckout, async function createCheckout(c) {
+  async function createCheckout(c: Context<AppEnv>) {
     const body = await readJsonBody(c, CreateCheckoutRequestSchema);
     const checkout = await checkouts.createCheckout(await buyer(c), body, c.get('idempotentResourceId'));
     return answerJson(c, { data: checkout, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
-  });
+  }
 
-  app.get('/v1/checkouts/:id', async function readCheckout(c) {
+  async function readCheckout(c: Context<AppEnv>) {
     const checkout = await checkouts.readCheckout(
       caller(c),
       checkoutId(c),
       c.req.header(CHECKOUT_SECRET_HEADER),
     );
     return answerJson(c, { data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
-  });
+  }
 
   // Idempotent by nature (a cancelled checkout stays cancelled), so no Idempotency-Key.
-  app.post('/v1/checkouts/:id/cancel', async function cancelCheckout(c) {
+  async function cancelCheckout(c: Context<AppEnv>) {
     const checkout = await checkouts.cancelCheckout(
       caller(c),
       checkoutId(c),
       c.req.header(CHECKOUT_SECRET_HEADER),
     );
     return answerJson(c, { data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
-  });
+  }
 
-  app.get('/v1/checkouts/:id/installation', async function readInstallation(c) {
+  async function readInstallation(c: Context<AppEnv>) {
     const installation = await checkouts.installation(
       caller(c),
       checkoutId(c),
@@ -119,7 +124,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): Hono<AppEnv> {
       'Cache-Control': 'no-store',
       Pragma: 'no-cache',
     });
-  });
+  }
 
   /** The delivery link of this request: asked of the upstream under a key derived from the request's own. */
   const deliveryLink = async (c: Context<AppEnv>) => {
@@ -134,19 +139,39 @@ export function checkoutRoutes(options: CheckoutRoutesOptions): Hono<AppEnv> {
     await owners.recordLink(link.id, c.get('widget').config.id);
     return link;
   };
-  // The link's URL is a bearer secret and is never kept: a replay asks the upstream again with the same key,
-  // which answers the same link (the client secret and the access checks are required again, too).
-  const createsDeliveryLink = idempotency({
-    ...idempotent,
-    secret: {
-      leaveOut: ({ url: _url, ...kept }) => kept,
-      putBack: async (c, kept) => ({ ...kept, ...(await deliveryLink(c)) }),
-    },
-  });
-  app.post('/v1/checkouts/:id/delivery-links', createsDeliveryLink, async function createDeliveryLink(c) {
+  async function createDeliveryLink(c: Context<AppEnv>) {
     const link = await deliveryLink(c);
     return answerJson(c, { data: link, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
-  });
+  }
 
-  return app;
+  return {
+    createQuote,
+    // The checkout id is chosen with the key, before anything happens: a retry after a lost holder resumes it.
+    // The client secret is never kept with the answer: it is derived from the checkout id, so a replay
+    // recomputes it.
+    createCheckout: {
+      handle: createCheckout,
+      idempotency: {
+        resourceId: newCheckoutId,
+        secret: {
+          leaveOut: ({ clientSecret: _secret, ...kept }) => kept,
+          putBack: async (_c, kept) => ({ ...kept, clientSecret: checkouts.clientSecretOf(String(kept.id)) }),
+        },
+      },
+    },
+    readCheckout,
+    cancelCheckout,
+    readInstallation,
+    // The link's URL is a bearer secret and is never kept: a replay asks the upstream again with the same key,
+    // which answers the same link (the client secret and the access checks are required again, too).
+    createDeliveryLink: {
+      handle: createDeliveryLink,
+      idempotency: {
+        secret: {
+          leaveOut: ({ url: _url, ...kept }) => kept,
+          putBack: async (c, kept) => ({ ...kept, ...(await deliveryLink(c)) }),
+        },
+      },
+    },
+  };
 }

@@ -13,11 +13,12 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
   WebhookEventSchema,
 } from '@esim-embed/shared';
-import { Hono } from 'hono';
+import type { Context } from 'hono';
 import { html } from 'hono/html';
 import { z } from 'zod';
 import { answerBody } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
+import type { RouteHandlers } from './mount-routes';
 import { ERROR_RESPONSE_SCHEMA, ROUTES, type RouteSpec } from './route-table';
 
 type JsonSchema = Record<string, unknown>;
@@ -46,8 +47,9 @@ function parametersOf(route: RouteSpec): JsonSchema[] {
       name: IDEMPOTENCY_KEY_HEADER,
       in: 'header',
       required: true,
-      description:
-        'A unique key per create; a replay returns the first answer (kept 24 h, scoped to the session).',
+      description: `A unique key per create; a replay returns the first answer (kept 24 h, scoped to the ${
+        route.auth === 'partner' ? 'partner secret' : 'session'
+      }).`,
       schema: { type: 'string', minLength: 1, maxLength: 255 },
     });
   }
@@ -60,10 +62,7 @@ function parametersOf(route: RouteSpec): JsonSchema[] {
       schema: { type: 'string' },
     });
   }
-  if (
-    route.auth === 'session+manage' ||
-    (route.idempotent && route.path.match(/^\/v1\/(quotes|checkouts)$/))
-  ) {
+  if (route.auth === 'session+manage' || route.acceptsManageToken) {
     parameters.push({
       name: MANAGE_TOKEN_HEADER,
       in: 'header',
@@ -110,7 +109,7 @@ export function buildOpenApiDocument(): JsonSchema {
     if (route.auth === 'partner') operation.security = [{ partnerSecret: [] }];
     if (route.body !== undefined) {
       operation.requestBody = {
-        required: route.path !== '/v1/partner/checkouts/{id}/confirm',
+        required: route.bodyOptional !== true,
         content: { 'application/json': { schema: jsonSchema(route.body, 'input') } },
       };
     }
@@ -161,19 +160,18 @@ export function buildOpenApiDocument(): JsonSchema {
 }
 
 /** The OpenAPI and docs routes. */
-export function openApiRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function openApiHandlers(): RouteHandlers<'openApi' | 'docsPage'> {
   const document = JSON.stringify(buildOpenApiDocument());
 
-  app.get('/openapi.json', function openApi(c) {
+  function openApi(c: Context<AppEnv>) {
     return answerBody(c, document, 200, {
       'Content-Type': 'application/json; charset=utf-8',
       'Cache-Control': 'public, max-age=300',
       'Access-Control-Allow-Origin': '*',
     });
-  });
+  }
 
-  app.get('/docs', function docsPage(c) {
+  function docsPage(c: Context<AppEnv>) {
     const rows = ROUTES.map(
       (route) =>
         html`<tr><td><code>${route.method}</code></td><td><code>${route.path}</code></td><td>${route.auth}</td><td>${route.summary}</td></tr>`,
@@ -208,7 +206,7 @@ export function openApiRoutes(): Hono<AppEnv> {
       200,
       { 'Cache-Control': 'public, max-age=300' },
     );
-  });
+  }
 
-  return app;
+  return { openApi, docsPage };
 }

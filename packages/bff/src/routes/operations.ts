@@ -5,7 +5,7 @@
  * load balancer's probes never hammer the upstream. Anyone hears the status; which check failed (and so
  * which widgets exist) only the holder of the operations token.
  */
-import { Hono } from 'hono';
+import type { Context } from 'hono';
 import { constantTimeEqual } from '../checkout/checkout-access';
 import { ApiError } from '../errors';
 import { answerJson } from '../http/answer';
@@ -13,6 +13,7 @@ import type { AppEnv } from '../http/app-env';
 import type { Store } from '../store/store';
 import { assessCapabilities, credentialProblem, type FitnessCheck } from '../widgets/widget-fitness';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
+import type { RouteHandlers } from './mount-routes';
 
 export interface OperationsRoutesOptions {
   widgets: ReadonlyMap<string, WidgetRuntime>;
@@ -31,8 +32,7 @@ interface Readiness {
 }
 
 /** The operations routes. */
-export function operationsRoutes(options: OperationsRoutesOptions): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function operationsHandlers(options: OperationsRoutesOptions): RouteHandlers<'health' | 'ready'> {
   const cacheMs = options.readinessCacheMs ?? 5_000;
   let cached: { at: number; result: Promise<Readiness> } | undefined;
 
@@ -64,11 +64,11 @@ export function operationsRoutes(options: OperationsRoutesOptions): Hono<AppEnv>
     return { ready: Object.values(checks).every((check) => check === 'ok'), checks };
   }
 
-  app.get('/healthz', function health(c) {
+  function health(c: Context<AppEnv>) {
     return answerJson(c, { status: 'ok' }, 200, { 'Cache-Control': 'no-store' });
-  });
+  }
 
-  app.get('/readyz', async function ready(c) {
+  async function ready(c: Context<AppEnv>) {
     const time = Date.now();
     if (cached === undefined || time - cached.at > cacheMs) cached = { at: time, result: readiness() };
     const result = await cached.result;
@@ -84,7 +84,7 @@ export function operationsRoutes(options: OperationsRoutesOptions): Hono<AppEnv>
         'Cache-Control': 'no-store',
       },
     );
-  });
+  }
 
-  return app;
+  return { health, ready };
 }

@@ -3,8 +3,10 @@
  * The partner server's API: `GET /v1/partner/account` (its balance, what open checkouts hold, its limits),
  * `GET /v1/partner/checkouts/{id}`, `POST …/confirm` (the partner took the
  * payment: place the order) and `POST …/cancel`; after the sale, the manage link of an eSIM it sold (and the
- * revocation of one link of its own widgets, or of every link of the eSIM), the eSIM's view, help requests (cancellation, refund, reissue) with their status, and delivery links (create, revoke). Authenticated by the widget's partner secret in
- * `X-Partner-Secret`, compared in constant time; never callable from a browser (no CORS).
+ * revocation of one link of its own widgets, or of every link of the eSIM), the eSIM's view, help requests
+ * (cancellation, refund, reissue) with their status, and delivery links (create, revoke). Behind the partner
+ * auth (`security/route-auth.ts`): the widget's partner secret in `X-Partner-Secret`; never callable from a
+ * browser (no CORS).
  */
 import { createHash } from 'node:crypto';
 import {
@@ -16,60 +18,82 @@ import {
   IDEMPOTENCY_KEY_HEADER,
   PARTNER_SECRET_HEADER,
 } from '@esim-embed/shared';
-import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { AfterSaleService } from '../after-sale/after-sale-service';
 import type { ManageTokens } from '../after-sale/manage-token';
-import { widgetsForPartnerSecret } from '../checkout/checkout-access';
 import type { CheckoutService } from '../checkout/checkout-service';
 import type { EsimOwners } from '../checkout/esim-owners';
 import { ApiError } from '../errors';
 import type { PartnerFunding } from '../funding/partner-funding';
 import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
-import { type IdempotencyOptions, idempotency } from '../http/idempotency';
+import type { IdempotencyOptions } from '../http/idempotency';
 import { readJsonBody } from '../http/json-body';
-import { annotateRequest } from '../http/request-context';
 import type { Logger } from '../logger';
-import { limitedAddress } from '../security/client-ip';
-import { assertBudgetLeft, enforceLimit } from '../security/rate-limit';
 import type { Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
-import { allowedMethods } from './route-table';
+import type { RouteHandlers } from './mount-routes';
 
 export interface PartnerRoutesOptions {
   checkouts: CheckoutService;
   funding: PartnerFunding;
-  widgets: ReadonlyMap<string, WidgetRuntime>;
-  store: Store;
   afterSale: AfterSaleService;
   manageTokens: ManageTokens;
   /** Which widget sold each eSIM. */
   esimOwners: EsimOwners;
-  idempotencyTtlMs: number;
   /** Hears idempotent creates taken over from a lost holder. */
   logger: Logger;
 }
 
-/** Wrong partner secrets one client IP (an IPv6 /64) may send per minute before it is refused outright. */
-const FAILED_SECRETS_PER_MINUTE = 20;
-
-type PartnerEnv = AppEnv & { Variables: { partnerWidgets: ReadonlyMap<string, WidgetRuntime> } };
-
-const meta = (c: Context<PartnerEnv>) => ({ requestId: c.get('requestId'), apiVersion: API_VERSION });
-const checkoutId = (c: Context<PartnerEnv>) => {
+const meta = (c: Context<AppEnv>) => ({ requestId: c.get('requestId'), apiVersion: API_VERSION });
+const checkoutId = (c: Context<AppEnv>) => {
   const id = c.req.param('id') ?? '';
   if (!/^chk_[A-Za-z0-9_-]{8,64}$/.test(id)) throw new ApiError('checkout_not_found');
   return id;
 };
 /** An eSIM id from the path (the upstream's ids are short opaque strings). */
-const esimId = (c: Context<PartnerEnv>) => {
+const esimId = (c: Context<AppEnv>) => {
   const id = c.req.param('esimId') ?? '';
   if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw new ApiError('esim_not_found');
   return id;
 };
-/** The partner routes. */
-export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
-  const app = new Hono<PartnerEnv>();
+/**
+ * The idempotency of the partner's creates: the partner's own keys, scoped to its secret (never stored as such,
+ * only its digest).
+ */
+export function partnerIdempotency(options: {
+  store: Store;
+  idempotencyTtlMs: number;
+  logger: Logger;
+}): IdempotencyOptions {
+  return {
+    store: options.store,
+    ttlMs: options.idempotencyTtlMs,
+    scope: (c) =>
+      `partner:${createHash('sha256')
+        .update(c.req.header(PARTNER_SECRET_HEADER) ?? '')
+        .digest('base64url')}`,
+    logger: options.logger,
+  };
+}
+
+type PartnerRouteId =
+  | 'readPartnerAccount'
+  | 'readPartnerCheckout'
+  | 'readPartnerInstallation'
+  | 'confirmPartnerCheckout'
+  | 'cancelPartnerCheckout'
+  | 'createPartnerManageLink'
+  | 'revokeManageLink'
+  | 'revokeAllManageLinks'
+  | 'readPartnerEsim'
+  | 'createPartnerActionRequest'
+  | 'readPartnerActionRequest'
+  | 'createPartnerDeliveryLink'
+  | 'revokePartnerDeliveryLink';
+
+/** The partner routes (behind the partner auth; idempotent where the route table says so). */
+export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<PartnerRouteId> {
   /**
    * The caller's widget that sold `id`, as the BFF recorded the sale: never merely one whose upstream account
    * knows the eSIM, since widgets of different partners may share an upstream key.
@@ -77,31 +101,7 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
   const widgetOfEsim = (widgets: ReadonlyMap<string, WidgetRuntime>, id: string) =>
     options.esimOwners.sellerAmong(widgets, id);
 
-  const requirePartner: MiddlewareHandler<PartnerEnv> = async function requirePartnerSecret(c, next) {
-    // A method the path does not have is `method_not_allowed`, secret or not.
-    if (!allowedMethods(c.req.path).includes(c.req.method)) return await next();
-    const guesses = {
-      name: `partner-secret-failures:${limitedAddress(c.get('clientIp'))}`,
-      limit: FAILED_SECRETS_PER_MINUTE,
-      windowMs: 60_000,
-    };
-    // The budget is looked at before the secret is compared: an IP that spent it is refused whatever it sends,
-    // so the right secret cannot be told from a wrong one by its answer.
-    await assertBudgetLeft(options.store, guesses);
-    const matched = widgetsForPartnerSecret(options.widgets.values(), c.req.header(PARTNER_SECRET_HEADER));
-    if (matched.size === 0) {
-      await enforceLimit(options.store, guesses);
-      throw new ApiError('unauthorized', { params: { header: PARTNER_SECRET_HEADER } });
-    }
-    const widgets = new Map<string, WidgetRuntime>();
-    for (const id of matched) widgets.set(id, options.widgets.get(id) as WidgetRuntime);
-    if (matched.size === 1) annotateRequest({ widgetId: [...matched][0] });
-    c.set('partnerWidgets', widgets);
-    await next();
-  };
-  app.use('/v1/partner/*', requirePartner);
-
-  app.get('/v1/partner/account', async function readPartnerAccount(c) {
+  async function readPartnerAccount(c: Context<AppEnv>) {
     const widgets = c.get('partnerWidgets');
     const widgetId = c.req.query('widgetId');
     // A secret that opens several widgets names the one whose account it asks for.
@@ -114,34 +114,34 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
     }
     const account = await options.funding.account(widget);
     return answerJson(c, { data: account, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
-  });
+  }
 
-  app.get('/v1/partner/checkouts/:id', async function readPartnerCheckout(c) {
+  async function readPartnerCheckout(c: Context<AppEnv>) {
     const checkout = await options.checkouts.partnerRead(c.get('partnerWidgets'), checkoutId(c));
     return answerJson(c, { data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
-  });
+  }
 
-  app.get('/v1/partner/checkouts/:id/installation', async function readPartnerInstallation(c) {
+  async function readPartnerInstallation(c: Context<AppEnv>) {
     const installation = await options.checkouts.partnerInstallation(c.get('partnerWidgets'), checkoutId(c));
     // The installation data is the product itself: for the partner to send the traveller, kept by no cache.
     return answerJson(c, { data: installation, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
-  });
+  }
 
-  app.post('/v1/partner/checkouts/:id/confirm', async function confirmCheckout(c) {
+  async function confirmPartnerCheckout(c: Context<AppEnv>) {
     const id = checkoutId(c);
     const body = await readJsonBody(c, ConfirmCheckoutRequestSchema);
     const checkout = await options.checkouts.partnerConfirm(c.get('partnerWidgets'), id, body);
     return answerJson(c, { data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
-  });
+  }
 
-  app.post('/v1/partner/checkouts/:id/cancel', async function cancelCheckout(c) {
+  async function cancelPartnerCheckout(c: Context<AppEnv>) {
     const id = checkoutId(c);
     await readJsonBody(c, ConfirmCheckoutRequestSchema.pick({}));
     const checkout = await options.checkouts.partnerCancel(c.get('partnerWidgets'), id);
     return answerJson(c, { data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
-  });
+  }
 
-  app.post('/v1/partner/esims/:esimId/manage-links', async function createPartnerManageLink(c) {
+  async function createPartnerManageLink(c: Context<AppEnv>) {
     const id = esimId(c);
     const body = await readJsonBody(c, CreateManageLinkRequestSchema);
     const widget = c.get('partnerWidgets').get(body.widgetId);
@@ -151,18 +151,18 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
     await widgetOfEsim(c.get('partnerWidgets'), id);
     const link = await options.afterSale.manageLinkForPartner(widget, id);
     return answerJson(c, { data: link, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
-  });
+  }
 
-  app.post('/v1/partner/manage-links/:id/revoke', async function revokeManageLink(c) {
-    const id = c.req.param('id');
+  async function revokeManageLink(c: Context<AppEnv>) {
+    const id = c.req.param('id') ?? '';
     await readJsonBody(c, ConfirmCheckoutRequestSchema.pick({}));
     // Only a link of one of the caller's own widgets; another partner's is answered as unknown.
     const revoked = await options.manageTokens.revoke(id, new Set(c.get('partnerWidgets').keys()));
     options.logger.info('manage link revoked', { manageLinkId: id });
     return answerJson(c, { data: revoked, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
-  });
+  }
 
-  app.post('/v1/partner/esims/:esimId/manage-links/revoke-all', async function revokeAllManageLinks(c) {
+  async function revokeAllManageLinks(c: Context<AppEnv>) {
     const id = esimId(c);
     await readJsonBody(c, ConfirmCheckoutRequestSchema.pick({}));
     // The eSIM must be one the caller's widgets sold.
@@ -170,45 +170,29 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
     const revoked = await options.manageTokens.revokeAll(id);
     options.logger.info('manage links revoked', { widgetId: widget.config.id, esimId: id });
     return answerJson(c, { data: revoked, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
-  });
+  }
 
-  app.get('/v1/partner/esims/:esimId', async function readPartnerEsim(c) {
+  async function readPartnerEsim(c: Context<AppEnv>) {
     const id = esimId(c);
     const view = await options.afterSale.partnerEsim(await widgetOfEsim(c.get('partnerWidgets'), id), id);
     return answerJson(c, { data: view, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
-  });
+  }
 
-  // Creates take the partner's own keys, scoped to its secret (never stored as such, only its digest).
-  const partnerKeys: IdempotencyOptions = {
-    store: options.store,
-    ttlMs: options.idempotencyTtlMs,
-    scope: (c) =>
-      `partner:${createHash('sha256')
-        .update(c.req.header(PARTNER_SECRET_HEADER) ?? '')
-        .digest('base64url')}`,
-    logger: options.logger,
-  };
-  const partnerIdempotency = idempotency(partnerKeys);
+  async function createPartnerActionRequest(c: Context<AppEnv>) {
+    const id = esimId(c);
+    const body = await readJsonBody(c, CreateActionRequestSchema);
+    const widget = await widgetOfEsim(c.get('partnerWidgets'), id);
+    const request = await options.afterSale.requestAction(
+      widget,
+      id,
+      body,
+      c.req.header(IDEMPOTENCY_KEY_HEADER) as string,
+    );
+    return answerJson(c, { data: request, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
+  }
 
-  app.post(
-    '/v1/partner/esims/:esimId/action-requests',
-    partnerIdempotency,
-    async function createPartnerActionRequest(c) {
-      const id = esimId(c);
-      const body = await readJsonBody(c, CreateActionRequestSchema);
-      const widget = await widgetOfEsim(c.get('partnerWidgets'), id);
-      const request = await options.afterSale.requestAction(
-        widget,
-        id,
-        body,
-        c.req.header(IDEMPOTENCY_KEY_HEADER) as string,
-      );
-      return answerJson(c, { data: request, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
-    },
-  );
-
-  app.get('/v1/partner/action-requests/:id', async function readPartnerActionRequest(c) {
-    const id = c.req.param('id');
+  async function readPartnerActionRequest(c: Context<AppEnv>) {
+    const id = c.req.param('id') ?? '';
     if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw new ApiError('action_request_not_found');
     const request = await options.afterSale.readActionRequest(c.get('partnerWidgets'), id);
     // A request of an eSIM another partner's widget sold (a shared upstream key finds it) is not the caller's.
@@ -218,10 +202,10 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
         : error;
     });
     return answerJson(c, { data: request, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
-  });
+  }
 
   /** The delivery link of this request, asked of the upstream under a key derived from the request's own. */
-  const partnerDeliveryLink = async (c: Context<PartnerEnv>) => {
+  const partnerDeliveryLink = async (c: Context<AppEnv>) => {
     const id = esimId(c);
     const body = await readJsonBody(c, CreatePartnerDeliveryLinkRequestSchema);
     const widget = await widgetOfEsim(c.get('partnerWidgets'), id);
@@ -234,38 +218,45 @@ export function partnerRoutes(options: PartnerRoutesOptions): Hono<PartnerEnv> {
     await options.esimOwners.recordLink(link.id, widget.config.id);
     return link;
   };
-  // The link's url is a bearer secret, never kept with the answer: a replay asks the upstream again under the
-  // same key, which answers the same link.
-  const createsPartnerDeliveryLink = idempotency({
-    ...partnerKeys,
-    secret: {
-      leaveOut: ({ url: _url, ...kept }) => kept,
-      // The idempotency middleware is typed for any route; this one runs behind requirePartnerSecret.
-      putBack: async (c, kept) => ({
-        ...kept,
-        ...(await partnerDeliveryLink(c as unknown as Context<PartnerEnv>)),
-      }),
-    },
-  });
-  app.post(
-    '/v1/partner/esims/:esimId/delivery-links',
-    createsPartnerDeliveryLink,
-    async function createPartnerDeliveryLink(c) {
-      const link = await partnerDeliveryLink(c);
-      // The answer carries the link's secret url (on a replay too): never cached.
-      return answerJson(c, { data: link, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
-    },
-  );
+  async function createPartnerDeliveryLink(c: Context<AppEnv>) {
+    const link = await partnerDeliveryLink(c);
+    // The answer carries the link's secret url (on a replay too): never cached.
+    return answerJson(c, { data: link, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
+  }
 
-  app.post('/v1/partner/delivery-links/:id/revoke', async function revokePartnerDeliveryLink(c) {
-    const id = c.req.param('id');
+  async function revokePartnerDeliveryLink(c: Context<AppEnv>) {
+    const id = c.req.param('id') ?? '';
     if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw new ApiError('delivery_link_invalid');
     await readJsonBody(c, ConfirmCheckoutRequestSchema.pick({}));
     // Only a link one of the caller's widgets made; another partner's (same upstream key) reads as unknown.
     const maker = await options.esimOwners.linkMakerAmong(c.get('partnerWidgets'), id);
     const revoked = await options.afterSale.revokeDeliveryLink(new Map([[maker.config.id, maker]]), id);
     return answerJson(c, { data: revoked, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
-  });
+  }
 
-  return app;
+  return {
+    readPartnerAccount,
+    readPartnerCheckout,
+    readPartnerInstallation,
+    confirmPartnerCheckout,
+    cancelPartnerCheckout,
+    createPartnerManageLink,
+    revokeManageLink,
+    revokeAllManageLinks,
+    readPartnerEsim,
+    createPartnerActionRequest,
+    readPartnerActionRequest,
+    // The link's url is a bearer secret, never kept with the answer: a replay asks the upstream again under the
+    // same key, which answers the same link.
+    createPartnerDeliveryLink: {
+      handle: createPartnerDeliveryLink,
+      idempotency: {
+        secret: {
+          leaveOut: ({ url: _url, ...kept }) => kept,
+          putBack: async (c, kept) => ({ ...kept, ...(await partnerDeliveryLink(c)) }),
+        },
+      },
+    },
+    revokePartnerDeliveryLink,
+  };
 }

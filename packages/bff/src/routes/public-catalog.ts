@@ -15,12 +15,13 @@ import {
   LocaleSchema,
   type PlansResponse,
 } from '@esim-embed/shared';
-import { type Context, Hono } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors';
 import { answerBody, answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { jsonAnswer, notModified } from './catalog';
+import type { RouteHandlers } from './mount-routes';
 
 /** Any page may read a public catalog; nothing of the reader's is sent or kept. */
 const OPEN = { 'Access-Control-Allow-Origin': '*' } as const;
@@ -38,15 +39,16 @@ export interface PublicCatalogRoutesOptions {
   widgets: ReadonlyMap<string, WidgetRuntime>;
 }
 
-/** The public catalog routes (no session). */
-export function publicCatalogRoutes(options: PublicCatalogRoutesOptions): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  // Refusals are readable by any page too (and never kept: errors answer `no-store`).
-  app.use('/v1/catalog/*', async function openToAnyPage(c, next) {
-    Object.assign(c.get('answerHeaders'), OPEN);
-    await next();
-  });
+/** Makes every answer under `/v1/catalog/`, refusals too, readable by any page (errors answer `no-store`). */
+export const openToAnyPage: MiddlewareHandler<AppEnv> = async function openToAnyPage(c, next) {
+  Object.assign(c.get('answerHeaders'), OPEN);
+  await next();
+};
 
+/** The public catalog routes (no session). */
+export function publicCatalogHandlers(
+  options: PublicCatalogRoutesOptions,
+): RouteHandlers<'currentCatalog' | 'publicDestinations' | 'publicPlans'> {
   /** The enabled widget of the path, or `not_found`. */
   function widgetOf(c: Context<AppEnv>): WidgetRuntime {
     const widget = options.widgets.get(c.req.param('widgetId') ?? '');
@@ -68,7 +70,7 @@ export function publicCatalogRoutes(options: PublicCatalogRoutesOptions): Hono<A
     return { widget, locale: locale.data };
   }
 
-  app.get('/v1/catalog/:widgetId', async function currentCatalog(c) {
+  async function currentCatalog(c: Context<AppEnv>) {
     const widget = widgetOf(c);
     const version = await widget.catalog.version();
     const data = {
@@ -82,9 +84,9 @@ export function publicCatalogRoutes(options: PublicCatalogRoutesOptions): Hono<A
       200,
       CURRENT,
     );
-  });
+  }
 
-  app.get('/v1/catalog/:widgetId/:version/:locale/destinations', async function publicDestinations(c) {
+  async function publicDestinations(c: Context<AppEnv>) {
     const { widget, locale } = await held(c);
     const view = await widget.catalog.destinations(locale);
     const headers = { ...IMMUTABLE, ETag: view.etag };
@@ -96,11 +98,11 @@ export function publicCatalogRoutes(options: PublicCatalogRoutesOptions): Hono<A
       locale,
     };
     return jsonAnswer(c, view.destinations, meta, headers);
-  });
+  }
 
-  app.get('/v1/catalog/:widgetId/:version/:locale/plans/:code', async function publicPlans(c) {
+  async function publicPlans(c: Context<AppEnv>) {
     const { widget, locale } = await held(c);
-    const code = DestinationCodeSchema.safeParse(c.req.param('code').toUpperCase());
+    const code = DestinationCodeSchema.safeParse((c.req.param('code') ?? '').toUpperCase());
     if (!code.success) throw new ApiError('destination_not_found', { params: { field: 'code' } });
     const view = await widget.catalog.plans(code.data, locale);
     const headers = { ...IMMUTABLE, ETag: view.etag };
@@ -113,7 +115,7 @@ export function publicCatalogRoutes(options: PublicCatalogRoutesOptions): Hono<A
       destination: view.destination,
     };
     return jsonAnswer(c, view.plans, meta, headers);
-  });
+  }
 
-  return app;
+  return { currentCatalog, publicDestinations, publicPlans };
 }

@@ -1,6 +1,7 @@
 /**
  * @module
- * Every route of the BFF in one table: what the OpenAPI document describes and what `405` answers know.
+ * Every route of the BFF in one table, the one description of a route: what is mounted and with which auth
+ * and idempotency (`mount-routes.ts`), what the OpenAPI document describes and what `405` answers know.
  * Request and response schemas are the shared zod schemas the handlers validate and answer with.
  */
 import {
@@ -37,19 +38,38 @@ import {
 } from '@esim-embed/shared';
 import type { z } from 'zod';
 
-/** How a route is authenticated. */
+/**
+ * How a route is authenticated, each applied by the mount (`routes/mount-routes.ts`) before the handler runs:
+ * - `public`: nothing asked;
+ * - `origin`: a known, enabled widget (from the body) that allows the request's `Origin`, within its
+ *   sessions-per-address limit;
+ * - `session`: a valid session token presented from its own origin, within the per-session request budget;
+ * - `session+secret`: a session and the checkout's client secret (`X-Checkout-Secret`);
+ * - `session+manage`: a session and a manage token of the same widget (`X-Manage-Token`);
+ * - `partner`: a widget's partner secret (`X-Partner-Secret`), within the failed-secret budget of the address.
+ */
 export type RouteAuth = 'public' | 'origin' | 'session' | 'session+secret' | 'session+manage' | 'partner';
 
-/** One route of the BFF. */
-export interface RouteSpec {
+/** One route of the BFF: everything about it but its handler, which the routes files register by `id`. */
+export interface RouteSpec<Id extends string = string> {
+  /** The name its handler is registered under (and the handler function's own name). */
+  id: Id;
   method: 'GET' | 'POST';
-  /** OpenAPI-style path (`/v1/checkouts/{id}`). */
+  /** OpenAPI-style path (`/v1/checkouts/{id}`); the mount turns `{id}` into Hono's `:id`. */
   path: string;
   summary: string;
   auth: RouteAuth;
+  /**
+   * A create that needs an `Idempotency-Key`: the mount puts the idempotency middleware in front of the
+   * handler, scoped by the auth (the session, or the partner secret).
+   */
   idempotent?: boolean;
   query?: z.ZodType;
   body?: z.ZodType;
+  /** The body may be left out (an empty body reads as `{}`). */
+  bodyOptional?: boolean;
+  /** Takes an optional `X-Manage-Token`: a quote or checkout for a top-up of that eSIM. */
+  acceptsManageToken?: boolean;
   /** The success status and body. */
   status: 200 | 201;
   response?: z.ZodType;
@@ -57,9 +77,9 @@ export interface RouteSpec {
   contentType?: string;
 }
 
-/** The BFF's routes. */
-export const ROUTES: readonly RouteSpec[] = [
+const TABLE = [
   {
+    id: 'createSession',
     method: 'POST',
     path: '/v1/sessions',
     summary: 'Start a widget session: the page’s Origin must be one of the widget’s allowed origins.',
@@ -69,6 +89,7 @@ export const ROUTES: readonly RouteSpec[] = [
     response: SessionResponseSchema,
   },
   {
+    id: 'listDestinations',
     method: 'GET',
     path: '/v1/destinations',
     summary: 'Destinations (countries and regions) with localized names and retail from-prices (ETag).',
@@ -78,6 +99,7 @@ export const ROUTES: readonly RouteSpec[] = [
     response: DestinationsResponseSchema,
   },
   {
+    id: 'listPlans',
     method: 'GET',
     path: '/v1/destinations/{code}/plans',
     summary: 'The plans of one destination at retail prices (ETag).',
@@ -87,6 +109,7 @@ export const ROUTES: readonly RouteSpec[] = [
     response: PlansResponseSchema,
   },
   {
+    id: 'currentCatalog',
     method: 'GET',
     path: '/v1/catalog/{widgetId}',
     summary: 'The name and address of the widget’s current public catalog (public; cached a few seconds).',
@@ -95,6 +118,7 @@ export const ROUTES: readonly RouteSpec[] = [
     response: PublicCatalogResponseSchema,
   },
   {
+    id: 'publicDestinations',
     method: 'GET',
     path: '/v1/catalog/{widgetId}/{version}/{locale}/destinations',
     summary: 'The destinations of one catalog version (public, immutable: any cache may keep it).',
@@ -103,6 +127,7 @@ export const ROUTES: readonly RouteSpec[] = [
     response: DestinationsResponseSchema,
   },
   {
+    id: 'publicPlans',
     method: 'GET',
     path: '/v1/catalog/{widgetId}/{version}/{locale}/plans/{code}',
     summary: 'The plans of one destination in one catalog version (public, immutable).',
@@ -111,26 +136,31 @@ export const ROUTES: readonly RouteSpec[] = [
     response: PlansResponseSchema,
   },
   {
+    id: 'createQuote',
     method: 'POST',
     path: '/v1/quotes',
     summary: 'Hold a retail price for one offer until expiresAt.',
     auth: 'session',
     idempotent: true,
+    acceptsManageToken: true,
     body: CreateQuoteRequestSchema,
     status: 201,
     response: QuoteResponseSchema,
   },
   {
+    id: 'createCheckout',
     method: 'POST',
     path: '/v1/checkouts',
     summary: 'Check a quote out: direct places the order, partner_confirm waits for the partner’s confirm.',
     auth: 'session',
     idempotent: true,
+    acceptsManageToken: true,
     body: CreateCheckoutRequestSchema,
     status: 201,
     response: CreatedCheckoutResponseSchema,
   },
   {
+    id: 'readCheckout',
     method: 'GET',
     path: '/v1/checkouts/{id}',
     summary: 'The checkout’s status, mirrored from the upstream order.',
@@ -139,6 +169,7 @@ export const ROUTES: readonly RouteSpec[] = [
     response: CheckoutResponseSchema,
   },
   {
+    id: 'cancelCheckout',
     method: 'POST',
     path: '/v1/checkouts/{id}/cancel',
     summary:
@@ -148,6 +179,7 @@ export const ROUTES: readonly RouteSpec[] = [
     response: CheckoutResponseSchema,
   },
   {
+    id: 'readInstallation',
     method: 'GET',
     path: '/v1/checkouts/{id}/installation',
     summary: 'Installation data (QR payload, LPA, activation code, install links). Never cached.',
@@ -156,6 +188,7 @@ export const ROUTES: readonly RouteSpec[] = [
     response: InstallationResponseSchema,
   },
   {
+    id: 'createDeliveryLink',
     method: 'POST',
     path: '/v1/checkouts/{id}/delivery-links',
     summary: 'A view-limited link that opens the installation on another device.',
@@ -166,6 +199,7 @@ export const ROUTES: readonly RouteSpec[] = [
     response: WidgetDeliveryLinkResponseSchema,
   },
   {
+    id: 'createManageLink',
     method: 'POST',
     path: '/v1/checkouts/{id}/manage-link',
     summary:
@@ -175,6 +209,7 @@ export const ROUTES: readonly RouteSpec[] = [
     response: ManageLinkResponseSchema,
   },
   {
+    id: 'readMyEsim',
     method: 'GET',
     path: '/v1/my-esim',
     summary: 'My eSIM (X-Manage-Token): plan, usage, dates, installed, top-up status and offers, actions.',
@@ -184,6 +219,7 @@ export const ROUTES: readonly RouteSpec[] = [
     response: EsimViewResponseSchema,
   },
   {
+    id: 'readMyInstallation',
     method: 'GET',
     path: '/v1/my-esim/installation',
     summary: 'Installation data again while the eSIM is not installed (X-Manage-Token). Never cached.',
@@ -192,6 +228,7 @@ export const ROUTES: readonly RouteSpec[] = [
     response: EsimInstallationViewResponseSchema,
   },
   {
+    id: 'readPartnerAccount',
     method: 'GET',
     path: '/v1/partner/account',
     summary:
@@ -201,6 +238,7 @@ export const ROUTES: readonly RouteSpec[] = [
     response: PartnerAccountResponseSchema,
   },
   {
+    id: 'readPartnerCheckout',
     method: 'GET',
     path: '/v1/partner/checkouts/{id}',
     summary: 'The partner server’s view of a checkout (amount, status, upstream order).',
@@ -209,6 +247,7 @@ export const ROUTES: readonly RouteSpec[] = [
     response: PartnerCheckoutResponseSchema,
   },
   {
+    id: 'readPartnerInstallation',
     method: 'GET',
     path: '/v1/partner/checkouts/{id}/installation',
     summary:
@@ -218,15 +257,18 @@ export const ROUTES: readonly RouteSpec[] = [
     response: InstallationResponseSchema,
   },
   {
+    id: 'confirmPartnerCheckout',
     method: 'POST',
     path: '/v1/partner/checkouts/{id}/confirm',
     summary: 'The partner took the payment: place the order (safe to retry).',
     auth: 'partner',
     body: ConfirmCheckoutRequestSchema,
+    bodyOptional: true,
     status: 200,
     response: PartnerCheckoutResponseSchema,
   },
   {
+    id: 'cancelPartnerCheckout',
     method: 'POST',
     path: '/v1/partner/checkouts/{id}/cancel',
     summary: 'The payment failed or was abandoned: cancel a checkout that awaits payment.',
@@ -235,6 +277,7 @@ export const ROUTES: readonly RouteSpec[] = [
     response: PartnerCheckoutResponseSchema,
   },
   {
+    id: 'createPartnerManageLink',
     method: 'POST',
     path: '/v1/partner/esims/{esimId}/manage-links',
     summary:
@@ -245,6 +288,7 @@ export const ROUTES: readonly RouteSpec[] = [
     response: ManageLinkResponseSchema,
   },
   {
+    id: 'revokeManageLink',
     method: 'POST',
     path: '/v1/partner/manage-links/{id}/revoke',
     summary: 'Revoke a manage link of one of the partner’s widgets: it stops opening the eSIM at once.',
@@ -253,6 +297,7 @@ export const ROUTES: readonly RouteSpec[] = [
     response: RevokedManageLinkResponseSchema,
   },
   {
+    id: 'revokeAllManageLinks',
     method: 'POST',
     path: '/v1/partner/esims/{esimId}/manage-links/revoke-all',
     summary:
@@ -262,6 +307,7 @@ export const ROUTES: readonly RouteSpec[] = [
     response: RevokedManageLinksResponseSchema,
   },
   {
+    id: 'readPartnerEsim',
     method: 'GET',
     path: '/v1/partner/esims/{esimId}',
     summary: 'An eSIM as its traveller sees it (no installation data).',
@@ -270,6 +316,7 @@ export const ROUTES: readonly RouteSpec[] = [
     response: EsimViewResponseSchema,
   },
   {
+    id: 'createPartnerActionRequest',
     method: 'POST',
     path: '/v1/partner/esims/{esimId}/action-requests',
     summary:
@@ -281,6 +328,7 @@ export const ROUTES: readonly RouteSpec[] = [
     response: PartnerActionRequestResponseSchema,
   },
   {
+    id: 'readPartnerActionRequest',
     method: 'GET',
     path: '/v1/partner/action-requests/{id}',
     summary:
@@ -290,6 +338,7 @@ export const ROUTES: readonly RouteSpec[] = [
     response: PartnerActionRequestResponseSchema,
   },
   {
+    id: 'createPartnerDeliveryLink',
     method: 'POST',
     path: '/v1/partner/esims/{esimId}/delivery-links',
     summary:
@@ -301,6 +350,7 @@ export const ROUTES: readonly RouteSpec[] = [
     response: PartnerDeliveryLinkResponseSchema,
   },
   {
+    id: 'revokePartnerDeliveryLink',
     method: 'POST',
     path: '/v1/partner/delivery-links/{id}/revoke',
     summary: 'Revoke a delivery link: it stops opening at once (again: the first revocation).',
@@ -308,8 +358,16 @@ export const ROUTES: readonly RouteSpec[] = [
     status: 200,
     response: RevokedDeliveryLinkResponseSchema,
   },
-  { method: 'GET', path: '/healthz', summary: 'The process is up.', auth: 'public', status: 200 },
   {
+    id: 'health',
+    method: 'GET',
+    path: '/healthz',
+    summary: 'The process is up.',
+    auth: 'public',
+    status: 200,
+  },
+  {
+    id: 'ready',
     method: 'GET',
     path: '/readyz',
     summary:
@@ -317,8 +375,16 @@ export const ROUTES: readonly RouteSpec[] = [
     auth: 'public',
     status: 200,
   },
-  { method: 'GET', path: '/openapi.json', summary: 'This API as OpenAPI 3.1.', auth: 'public', status: 200 },
   {
+    id: 'openApi',
+    method: 'GET',
+    path: '/openapi.json',
+    summary: 'This API as OpenAPI 3.1.',
+    auth: 'public',
+    status: 200,
+  },
+  {
+    id: 'docsPage',
     method: 'GET',
     path: '/docs',
     summary: 'The API reference page.',
@@ -327,6 +393,7 @@ export const ROUTES: readonly RouteSpec[] = [
     contentType: 'text/html',
   },
   {
+    id: 'widgetBundle',
     method: 'GET',
     path: '/widget.js',
     summary: 'The widget bundle: `<script type="module" src=".../widget.js">` defines `<esim-widget>`.',
@@ -334,7 +401,22 @@ export const ROUTES: readonly RouteSpec[] = [
     status: 200,
     contentType: 'text/javascript',
   },
-];
+  {
+    id: 'widgetChunk',
+    method: 'GET',
+    path: '/widget-chunks/{file}',
+    summary: 'A lazily loaded part of the widget bundle (content-hashed name, cached for a year).',
+    auth: 'public',
+    status: 200,
+    contentType: 'text/javascript',
+  },
+] as const satisfies readonly RouteSpec[];
+
+/** The id of one of the BFF's routes. */
+export type RouteId = (typeof TABLE)[number]['id'];
+
+/** The BFF's routes: what is mounted, with which auth and idempotency, what OpenAPI and the 405 answers say. */
+export const ROUTES: readonly RouteSpec<RouteId>[] = TABLE;
 
 /** The error envelope every failure answers with. */
 export const ERROR_RESPONSE_SCHEMA = ApiErrorEnvelopeSchema;
@@ -351,4 +433,9 @@ export function allowedMethods(path: string): string[] {
   if (methods.has('GET')) methods.add('HEAD');
   if (methods.size > 0 && path.startsWith('/v1/') && !path.startsWith('/v1/partner/')) methods.add('OPTIONS');
   return [...methods];
+}
+
+/** The route's path as Hono writes it (`/v1/checkouts/:id`). */
+export function honoPath(route: Pick<RouteSpec, 'path'>): string {
+  return route.path.replace(/\{([^}]+)\}/g, ':$1');
 }

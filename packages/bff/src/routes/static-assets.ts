@@ -6,9 +6,10 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
-import { Hono } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors';
 import type { AppEnv } from '../http/app-env';
+import type { RouteHandlers } from './mount-routes';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -75,11 +76,11 @@ const PUBLIC_SCRIPT_HEADERS = {
   'Cross-Origin-Resource-Policy': 'cross-origin',
 };
 
-/** The static routes. Register them last: the site at `/` answers only what no API route did. */
-export function staticAssetRoutes(options: StaticAssetsOptions): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-
-  app.get('/widget.js', async function widgetBundle() {
+/** The widget bundle's routes. */
+export function widgetAssetHandlers(
+  options: StaticAssetsOptions,
+): RouteHandlers<'widgetBundle' | 'widgetChunk'> {
+  async function widgetBundle() {
     const path = options.widgetDist === null ? null : await fileUnder(options.widgetDist, '/widget.js');
     if (path === null) throw new ApiError('not_found', { params: { reason: 'widget_not_built' } });
     // Not hashed: a short cache, so that a deploy reaches partner pages within minutes.
@@ -88,10 +89,10 @@ export function staticAssetRoutes(options: StaticAssetsOptions): Hono<AppEnv> {
       'Cache-Control': 'public, max-age=300',
     });
     return response;
-  });
+  }
 
-  app.get('/widget-chunks/:file', async function widgetChunk(c) {
-    const file = c.req.param('file');
+  async function widgetChunk(c: Context<AppEnv>) {
+    const file = c.req.param('file') ?? '';
     const path =
       options.widgetDist === null ? null : await fileUnder(options.widgetDist, `/widget-chunks/${file}`);
     if (path === null) throw new ApiError('not_found');
@@ -99,9 +100,17 @@ export function staticAssetRoutes(options: StaticAssetsOptions): Hono<AppEnv> {
       ...PUBLIC_SCRIPT_HEADERS,
       'Cache-Control': 'public, max-age=31536000, immutable',
     });
-  });
+  }
 
-  app.get('*', async function staticSite(c, next) {
+  return { widgetBundle, widgetChunk };
+}
+
+/**
+ * The static site at `/` (the demo): not an API route, so not in the route table. Mount it last, for `GET *`:
+ * it answers only what no route did.
+ */
+export function staticSite(options: StaticAssetsOptions): MiddlewareHandler<AppEnv> {
+  return async function staticSite(c, next) {
     if (options.siteRoot === null || c.req.path.startsWith('/v1/')) return await next();
     const path = await fileUnder(options.siteRoot, c.req.path);
     if (path === null) return await next();
@@ -113,7 +122,5 @@ export function staticAssetRoutes(options: StaticAssetsOptions): Hono<AppEnv> {
       'Cache-Control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
       ...(image ? { 'Cross-Origin-Resource-Policy': 'cross-origin' } : {}),
     });
-  });
-
-  return app;
+  };
 }

@@ -1,0 +1,82 @@
+/**
+ * @module
+ * Mounts the route table: each entry's handler (registered by the entry's id in a routes file) behind the
+ * entry's auth and, for an idempotent create, the idempotency middleware. Nothing else mounts an API route,
+ * so what answers is what the table says (checked by `mount-routes.test.ts`).
+ */
+import type { Handler, Hono, MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../http/app-env';
+import { type IdempotencyOptions, idempotency } from '../http/idempotency';
+import { honoPath, ROUTES, type RouteAuth, type RouteId, type RouteSpec } from './route-table';
+
+/** What an idempotent route adds to the idempotency its auth scopes: a resource id, a secret in its answer. */
+export type RouteIdempotency = Pick<IdempotencyOptions, 'resourceId' | 'secret'>;
+
+/** A route's handler, with what its idempotency needs beyond the table's. */
+export type RouteHandler = Handler<AppEnv> | { handle: Handler<AppEnv>; idempotency: RouteIdempotency };
+
+/** Handlers by route id (a routes file registers those of its concern). */
+export type RouteHandlers<Id extends RouteId = RouteId> = { [K in Id]: RouteHandler };
+
+/** The middleware that holds each kind of auth, in the order it runs. */
+export type AuthChains = Record<RouteAuth, readonly MiddlewareHandler<AppEnv>[]>;
+
+/** Who scopes an idempotency key: the session, or the partner secret. */
+export type IdempotencyScope = 'session' | 'partner';
+
+export interface MountRoutesOptions {
+  handlers: RouteHandlers;
+  auth: AuthChains;
+  /** The idempotency of creates, per scope. */
+  idempotency: Record<IdempotencyScope, IdempotencyOptions>;
+  /** The routes to mount (default: the route table). */
+  routes?: readonly RouteSpec<RouteId>[];
+}
+
+/** The scope of an idempotent route's keys, from its auth (public and origin routes have none to scope by). */
+function scopeOf(route: RouteSpec): IdempotencyScope {
+  if (route.auth.startsWith('session')) return 'session';
+  if (route.auth === 'partner') return 'partner';
+  throw new Error(`${route.method} ${route.path} is idempotent but its ${route.auth} auth has no key scope`);
+}
+
+/** Merge the handlers of several routes files, refusing a route registered twice. */
+export function routeHandlers(...groups: Partial<RouteHandlers>[]): RouteHandlers {
+  const merged: Partial<RouteHandlers> = {};
+  for (const group of groups) {
+    for (const [id, handler] of Object.entries(group) as [RouteId, RouteHandler][]) {
+      if (id in merged) throw new Error(`route ${id} has two handlers`);
+      merged[id] = handler;
+    }
+  }
+  return merged as RouteHandlers;
+}
+
+/** Mount every route of the table on `app`, each behind its auth (and idempotency where the table says so). */
+export function mountRoutes(app: Hono<AppEnv>, options: MountRoutesOptions): void {
+  const routes = options.routes ?? ROUTES;
+  const known = new Set<string>(routes.map((route) => route.id));
+  // A handler without a table entry would answer nowhere: a typo, or a route nobody described.
+  const unknown = Object.keys(options.handlers).filter((id) => !known.has(id));
+  if (unknown.length > 0) throw new Error(`handlers for routes the table lacks: ${unknown.join(', ')}`);
+  for (const route of routes) {
+    const handler = options.handlers[route.id];
+    if (handler === undefined)
+      throw new Error(`route ${route.id} (${route.method} ${route.path}) has no handler`);
+    const handle = typeof handler === 'function' ? handler : handler.handle;
+    const chain: MiddlewareHandler<AppEnv>[] = [...options.auth[route.auth]];
+    if (route.idempotent) {
+      const extra = typeof handler === 'function' ? {} : handler.idempotency;
+      chain.push(idempotency({ ...options.idempotency[scopeOf(route)], ...extra }));
+    } else if (typeof handler !== 'function') {
+      throw new Error(`route ${route.id} has idempotency options but the table does not make it idempotent`);
+    }
+    // Hono's overloads type a fixed number of handlers; the chain's length is the route's.
+    (app.on as (method: string, path: string, ...handlers: Handler<AppEnv>[]) => unknown)(
+      route.method,
+      honoPath(route),
+      ...chain,
+      handle,
+    );
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * @module
+ * The middleware behind each kind of route auth of the route table (`RouteAuth`): what the mount puts in
+ * front of every handler, so that a route's auth is written once, in its table entry.
+ */
+import {
+  CHECKOUT_SECRET_HEADER,
+  CreateSessionRequestSchema,
+  MANAGE_TOKEN_HEADER,
+  PARTNER_SECRET_HEADER,
+} from '@esim-embed/shared';
+import type { MiddlewareHandler } from 'hono';
+import type { AfterSaleService } from '../after-sale/after-sale-service';
+import { widgetsForPartnerSecret } from '../checkout/checkout-access';
+import { ApiError } from '../errors';
+import type { AppEnv } from '../http/app-env';
+import { readJsonBody } from '../http/json-body';
+import { annotateRequest } from '../http/request-context';
+import type { AuthChains } from '../routes/mount-routes';
+import type { Store } from '../store/store';
+import type { WidgetRuntime } from '../widgets/widget-runtime';
+import { limitedAddress } from './client-ip';
+import { assertBudgetLeft, enforceLimit } from './rate-limit';
+import { type SessionAuthOptions, sessionAuth } from './session-auth';
+
+/** Wrong partner secrets one client IP (an IPv6 /64) may send per minute before it is refused outright. */
+const FAILED_SECRETS_PER_MINUTE = 20;
+
+export interface RouteAuthOptions extends SessionAuthOptions {
+  /** Verifies manage tokens (`session+manage`). */
+  afterSale: AfterSaleService;
+}
+
+/**
+ * `origin`: the widget named in the body exists (`storefront_app_not_found`), the address has sessions left
+ * (`rate_limited`), the widget is enabled (`storefront_app_disabled`) and allows the request's `Origin`
+ * (`widget_origin_forbidden`), in that order. Sets `widget` and `origin`.
+ */
+export function originAuth(options: {
+  widgets: ReadonlyMap<string, WidgetRuntime>;
+  store: Store;
+}): MiddlewareHandler<AppEnv> {
+  return async function requireAllowedOrigin(c, next) {
+    const { widgetId } = await readJsonBody(c, CreateSessionRequestSchema);
+    const widget = options.widgets.get(widgetId);
+    if (widget === undefined) throw new ApiError('storefront_app_not_found', { params: { widgetId } });
+    annotateRequest({ widgetId });
+    await enforceLimit(options.store, {
+      name: `sessions:${widgetId}:${limitedAddress(c.get('clientIp'))}`,
+      limit: widget.config.limits.sessionsPerIpPerMinute,
+      windowMs: 60_000,
+    });
+    if (!widget.config.enabled) throw new ApiError('storefront_app_disabled', { params: { widgetId } });
+    const origin = widget.originPolicy.allow(c.req.header('Origin'));
+    if (origin === null) throw new ApiError('widget_origin_forbidden', { params: { widgetId } });
+    c.set('widget', widget);
+    c.set('origin', origin);
+    await next();
+  };
+}
+
+/**
+ * `+secret`: a client secret is sent. Which checkout it opens is the checkout service's to check, with the
+ * record in hand; a missing one is refused here with the same answer ("no such checkout": nothing to probe).
+ */
+export function checkoutSecretPresent(): MiddlewareHandler<AppEnv> {
+  return async function requireCheckoutSecret(c, next) {
+    if ((c.req.header(CHECKOUT_SECRET_HEADER) ?? '') === '') throw new ApiError('checkout_not_found');
+    await next();
+  };
+}
+
+/** `+manage`: a manage token of the session's widget (after-sale), verified and set as `manage`. */
+export function manageTokenAuth(afterSale: AfterSaleService): MiddlewareHandler<AppEnv> {
+  return async function requireManageToken(c, next) {
+    const caller = { claims: c.get('session'), widget: c.get('widget') };
+    c.set('manage', await afterSale.verifyManageToken(caller, c.req.header(MANAGE_TOKEN_HEADER)));
+    await next();
+  };
+}
+
+/**
+ * `partner`: the partner secret of one or more widgets, compared in constant time, within the address's
+ * budget of wrong secrets. Sets `partnerWidgets`.
+ */
+export function partnerAuth(options: {
+  widgets: ReadonlyMap<string, WidgetRuntime>;
+  store: Store;
+}): MiddlewareHandler<AppEnv> {
+  return async function requirePartnerSecret(c, next) {
+    const guesses = {
+      name: `partner-secret-failures:${limitedAddress(c.get('clientIp'))}`,
+      limit: FAILED_SECRETS_PER_MINUTE,
+      windowMs: 60_000,
+    };
+    // The budget is looked at before the secret is compared: an IP that spent it is refused whatever it sends,
+    // so the right secret cannot be told from a wrong one by its answer.
+    await assertBudgetLeft(options.store, guesses);
+    const matched = widgetsForPartnerSecret(options.widgets.values(), c.req.header(PARTNER_SECRET_HEADER));
+    if (matched.size === 0) {
+      await enforceLimit(options.store, guesses);
+      throw new ApiError('unauthorized', { params: { header: PARTNER_SECRET_HEADER } });
+    }
+    const widgets = new Map<string, WidgetRuntime>();
+    for (const id of matched) widgets.set(id, options.widgets.get(id) as WidgetRuntime);
+    if (matched.size === 1) annotateRequest({ widgetId: [...matched][0] });
+    c.set('partnerWidgets', widgets);
+    await next();
+  };
+}
+
+/** The middleware of every kind of route auth. */
+export function routeAuth(options: RouteAuthOptions): AuthChains {
+  const session = sessionAuth(options);
+  return {
+    public: [],
+    origin: [originAuth(options)],
+    session: [session],
+    'session+secret': [session, checkoutSecretPresent()],
+    'session+manage': [session, manageTokenAuth(options.afterSale)],
+    partner: [partnerAuth(options)],
+  };
+}
