@@ -2,7 +2,7 @@
  * The dependency rule (`scripts/dependency-rules.mjs`) holds for the repo, and each of its parts catches the
  * breach it is for in a small workspace written for the test.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +38,14 @@ afterEach(() => {
 describe('the dependency rule', () => {
   it('holds for the repo', () => {
     expect(dependencyBreaches(root)).toEqual([]);
+  });
+
+  it('leaves the widget’s workspace-only ./testing export out of what it publishes', () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'packages/widget/package.json'), 'utf8'));
+    const { './testing': testing, ...published } = manifest.exports;
+    expect(testing).toBe('./testing/index.ts');
+    expect(manifest.publishConfig.exports).toEqual(published);
+    expect(manifest.files.some((entry) => entry.startsWith('testing'))).toBe(false);
   });
 
   it('lets runtime code import shared, and tests import test support by name', () => {
