@@ -7,7 +7,6 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { partnerServer } from '../demo/partner-server';
 import {
   type AppEnv,
   createBff,
@@ -17,7 +16,8 @@ import {
   DEMO_SECRET_DEFAULTS,
   loadConfig,
   serveBff,
-} from '../packages/bff/src/index';
+} from '@esim-embed/bff';
+import { partnerServer } from '@esim-embed/demo/partner-server';
 
 const env = process.env;
 const logger = createLogger({ level: env.LOG_LEVEL === 'debug' ? 'debug' : 'info' });

@@ -18,8 +18,8 @@ import {
   type Store,
   serveBff,
 } from '@esim-embed/bff';
+import { startRedisServer } from '@esim-embed/bff/testing';
 import { SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
-import { startRedisServer } from '../../packages/bff/src/testing/redis-server';
 import { BENCH_ORIGIN } from './bench-config';
 import { call } from './bench-http';
 import { percentile } from './load-spec';

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { startRedisServer } from '../../packages/bff/src/testing/redis-server';
+import { startRedisServer } from '@esim-embed/bff/testing';
 import { BENCH_ENV, BENCH_ORIGIN, BENCH_WIDGET, benchConfig } from './bench-config';
 import { call } from './bench-http';
 import { startChild } from './child-process';

@@ -5,13 +5,13 @@
  * widget by script tag as a partner's page would. Also the Chromium the e2e suite drives.
  */
 import type { BffConfigInput } from '@esim-embed/bff';
-import { chromiumPath } from '../../e2e/browser';
+import { chromiumPath } from '@esim-embed/e2e/browser';
 import { type BenchChild, startChild } from './child-process';
 import type { BffInfo } from './servers/bff-server';
 import type { SandboxInfo } from './servers/sandbox-server';
 import { WIDGET_DIST } from './widget-weight';
 
-export { CHROMIUM_ARGS } from '../../e2e/browser';
+export { CHROMIUM_ARGS } from '@esim-embed/e2e/browser';
 
 /** A running sandbox and BFF for a browser section. */
 export interface PageStack {

@@ -9,7 +9,7 @@ import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chromiumPath } from '../../e2e/browser';
+import { chromiumPath } from '@esim-embed/e2e/browser';
 import { bffLoadSection, type LoadSettings } from './bff-load';
 import { catalogScaleSection } from './catalog-scale';
 import { startChild } from './child-process';

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { BUDGETS, measureBudgets } from '../../packages/widget/scripts/check-size.mjs';
+import { BUDGETS, WIDGET_DIST as BUILT_WIDGET, measureBudgets } from '@esim-embed/widget/testing';
 import { check, fmt, type Section, table } from './report';
 
 /** Bytes of one file of the build. */
@@ -23,8 +23,7 @@ export interface FileWeight {
  * The widget's script-tag build folder; `BENCH_WIDGET_DIST` points at another build — how a proposed
  * change to the widget is measured before / after without touching the package (see bench/README.md).
  */
-export const WIDGET_DIST =
-  process.env.BENCH_WIDGET_DIST || new URL('../../packages/widget/dist/', import.meta.url).pathname;
+export const WIDGET_DIST = process.env.BENCH_WIDGET_DIST || BUILT_WIDGET;
 
 /** Every JavaScript file of the script-tag build with its compressed sizes (gzip -9, brotli 11). */
 export function weighBuild(distDir = WIDGET_DIST): FileWeight[] {

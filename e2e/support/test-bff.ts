@@ -13,10 +13,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AppEnv, createBff, createLogger, parseConfig, resolveSecrets } from '@esim-embed/bff';
 import { partnerServer } from '@esim-embed/demo/partner-server';
+import { WIDGET_DIST } from '@esim-embed/widget/testing';
 import { getRequestListener } from '@hono/node-server';
 import type { testBffConfig } from './test-config';
 
-const WIDGET_DIST = fileURLToPath(new URL('../../packages/widget/dist', import.meta.url));
 const DEMO_DIST = fileURLToPath(new URL('../../demo/dist', import.meta.url));
 
 /**

@@ -16,7 +16,7 @@ export default defineProject({
     name: 'widget',
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
-    setupFiles: ['src/testing/setup.ts'],
+    setupFiles: ['testing/setup.ts'],
     testTimeout: 20_000,
   },
 });

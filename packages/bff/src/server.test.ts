@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from './testing/redis-server';
+import { freePort } from '../testing/redis-server';
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 

@@ -7,9 +7,9 @@ import {
   PartnerQuoteResponseSchema,
 } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpCaller, INSTANT_STEPS } from '../testing/sandbox-harness';
 import { type RunningSandbox, startSandbox } from './start-sandbox';
 import { isLuhnValid } from './state/esim-profile';
-import { httpCaller, INSTANT_STEPS } from './testing/sandbox-harness';
 
 const OFFER = 'off_fr_5gb-30d_1';
 

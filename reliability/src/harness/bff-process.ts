@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BffConfigInput } from '@esim-embed/bff';
+import { BFF_SERVER_ENTRY } from '@esim-embed/bff/testing';
 
-const SERVER_ENTRY = fileURLToPath(new URL('../../../packages/bff/src/server.ts', import.meta.url));
 const MEMORY_PROBE = fileURLToPath(new URL('./memory-probe.ts', import.meta.url));
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -51,7 +51,7 @@ export async function startBffProcess(options: BffProcessOptions): Promise<BffPr
   const args = options.memoryProbe
     ? ['--expose-gc', '--import', 'tsx', '--import', MEMORY_PROBE]
     : ['--import', 'tsx'];
-  const child: ChildProcess = spawn(process.execPath, [...args, SERVER_ENTRY], {
+  const child: ChildProcess = spawn(process.execPath, [...args, BFF_SERVER_ENTRY], {
     cwd: PACKAGE_ROOT,
     env: {
       PATH: process.env.PATH ?? '',

@@ -2,27 +2,30 @@
  * @module
  * The BFF's own test support (a sandbox and BFF stack on free ports, a widget-page client, a real
  * redis-server), re-exported from one place so that the reliability suites build on the same helpers as the
- * BFF's tests instead of copies of them.
+ * BFF's tests instead of copies of them. It comes through the package's `./testing` export, never by path.
  */
 
-export { ROUTES, type RouteSpec } from '../../../packages/bff/src/routes/route-table';
-export { deriveKey } from '../../../packages/bff/src/security/key-ring';
-export { type RunningRedis, startRedisServer } from '../../../packages/bff/src/testing/redis-server';
 export {
   type Answer,
   call,
+  deriveKey,
   eventually,
   newKey,
   openWidget,
   PARTNER_SECRET,
+  ROUTES,
+  type RouteSpec,
   type RunningBff,
+  type RunningRedis,
   SHOP_ORIGIN,
   type Stack,
   type StackOptions,
   startBff,
+  startRedisServer,
   startStack,
+  startTestRelay,
   TEST_ENV,
+  type TestRelay,
   testConfig,
   type WidgetPage,
-} from '../../../packages/bff/src/testing/stack';
-export { startTestRelay, type TestRelay } from '../../../packages/bff/src/upstream/test-relay';
+} from '@esim-embed/bff/testing';

@@ -15,8 +15,7 @@ import {
   RevokedManageLinksResponseSchema,
 } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCompactJwt } from '../security/session-token';
-import { type BoughtEsim, buyEsim, myEsim } from '../testing/after-sale-flow';
+import { type BoughtEsim, buyEsim, myEsim } from '../../testing/after-sale-flow';
 import {
   call,
   eventually,
@@ -28,7 +27,8 @@ import {
   startStack,
   testConfig,
   type WidgetPage,
-} from '../testing/stack';
+} from '../../testing/stack';
+import { createCompactJwt } from '../security/session-token';
 import { legacyManageKey } from './legacy-manage-token';
 import { createManageTokens } from './manage-token';
 

@@ -9,7 +9,7 @@ import {
   TopUpStatusSchema,
 } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BoughtEsim, buyEsim, myEsim } from '../testing/after-sale-flow';
+import { type BoughtEsim, buyEsim, myEsim } from '../../testing/after-sale-flow';
 import {
   call,
   newKey,
@@ -18,7 +18,7 @@ import {
   type Stack,
   startStack,
   type WidgetPage,
-} from '../testing/stack';
+} from '../../testing/stack';
 
 let stack: Stack;
 let page: WidgetPage;

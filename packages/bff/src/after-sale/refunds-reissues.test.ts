@@ -18,7 +18,7 @@ import {
   WebhookEventSchema,
 } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buyEsim, myEsim } from '../testing/after-sale-flow';
+import { buyEsim, myEsim } from '../../testing/after-sale-flow';
 import {
   call,
   eventually,
@@ -29,8 +29,8 @@ import {
   startStack,
   testConfig,
   type WidgetPage,
-} from '../testing/stack';
-import { startReceiver, verifyEsimWebhook, type WebhookReceiver } from '../testing/webhook-receiver';
+} from '../../testing/stack';
+import { startReceiver, verifyEsimWebhook, type WebhookReceiver } from '../../testing/webhook-receiver';
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
 

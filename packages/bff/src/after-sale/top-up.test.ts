@@ -11,7 +11,7 @@ import {
   QuoteResponseSchema,
 } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BoughtEsim, buyEsim, myEsim, untilReady } from '../testing/after-sale-flow';
+import { type BoughtEsim, buyEsim, myEsim, untilReady } from '../../testing/after-sale-flow';
 import {
   call,
   eventually,
@@ -21,7 +21,7 @@ import {
   type Stack,
   startStack,
   type WidgetPage,
-} from '../testing/stack';
+} from '../../testing/stack';
 
 let stack: Stack;
 beforeAll(async () => {

@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { type RunningSandbox, startSandbox } from '@esim-embed/sandbox';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openWidget, type RunningBff, startBff } from '../testing/stack';
-import { startTestRelay, type TestRelay } from '../upstream/test-relay';
+import { openWidget, type RunningBff, startBff } from '../../testing/stack';
+import { startTestRelay, type TestRelay } from '../../testing/test-relay';
 
 let sandbox: RunningSandbox;
 let relay: TestRelay;

@@ -1,9 +1,9 @@
 import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
 import { applyMarkup, DestinationSchema, type Offer, PlanSchema } from '@esim-embed/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestRelay, type TestRelay } from '../../testing/test-relay';
 import { ApiError } from '../errors';
 import { createLogger } from '../logger';
-import { startTestRelay, type TestRelay } from '../upstream/test-relay';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/upstream-client';
 import { type CatalogService, type CatalogServiceOptions, createCatalogService } from './catalog-service';
 import { syncCatalog } from './catalog-sync';

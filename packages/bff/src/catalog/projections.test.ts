@@ -1,6 +1,6 @@
 import { DestinationSchema, PlanSchema } from '@esim-embed/shared';
 import { describe, expect, it } from 'vitest';
-import { fixtureSnapshot } from './catalog-fixture';
+import { fixtureSnapshot } from '../../testing/catalog-fixture';
 import { isRegionCode } from './destination-names';
 import { indexByDestination, projectDestinations, type RetailPricer } from './destinations';
 import { projectPlans } from './plans';

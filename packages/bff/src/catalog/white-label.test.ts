@@ -7,8 +7,8 @@
 import { SANDBOX_ACCOUNTS, SANDBOX_KEYS } from '@esim-embed/sandbox';
 import { SessionResponseSchema } from '@esim-embed/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buyEsim, myEsim } from '../testing/after-sale-flow';
-import { call, newKey, openWidget, type Stack, startStack, testConfig } from '../testing/stack';
+import { buyEsim, myEsim } from '../../testing/after-sale-flow';
+import { call, newKey, openWidget, type Stack, startStack, testConfig } from '../../testing/stack';
 
 const HARBOUR_ORIGIN = 'https://harbour.example';
 

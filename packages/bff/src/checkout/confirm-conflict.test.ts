@@ -4,8 +4,8 @@
  */
 import { PARTNER_SECRET_HEADER } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, newKey, openWidget, PARTNER_SECRET, type Stack, startStack } from '../../testing/stack';
 import { createMemoryStore } from '../store/memory-store';
-import { call, newKey, openWidget, PARTNER_SECRET, type Stack, startStack } from '../testing/stack';
 
 /** While set, every compare-and-set of a checkout loses (another instance always wrote first). */
 let contended = false;

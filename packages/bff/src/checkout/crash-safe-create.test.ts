@@ -10,8 +10,6 @@ import { randomBytes } from 'node:crypto';
 import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
 import { CHECKOUT_SECRET_HEADER, PARTNER_SECRET_HEADER } from '@esim-embed/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../store/memory-store';
-import { STORE_KEYS, type Store } from '../store/store';
 import {
   type Answer,
   call,
@@ -24,7 +22,9 @@ import {
   startBff,
   testConfig,
   type WidgetPage,
-} from '../testing/stack';
+} from '../../testing/stack';
+import { createMemoryStore } from '../store/memory-store';
+import { STORE_KEYS, type Store } from '../store/store';
 
 /** A store whose access ends for good at a chosen moment: the instance using it is dead from then on. */
 function mortalStore(store: Store) {

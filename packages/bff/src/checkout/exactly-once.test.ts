@@ -19,7 +19,7 @@ import {
   TEST_ENV,
   testConfig,
   type WidgetPage,
-} from '../testing/stack';
+} from '../../testing/stack';
 
 let stack: Stack;
 beforeAll(async () => {

@@ -17,8 +17,8 @@ import {
   type RunningBff,
   startBff,
   type WidgetPage,
-} from '../testing/stack';
-import { startTestRelay, type TestRelay } from '../upstream/test-relay';
+} from '../../testing/stack';
+import { startTestRelay, type TestRelay } from '../../testing/test-relay';
 
 let sandbox: RunningSandbox;
 let relay: TestRelay;

@@ -16,7 +16,6 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
 } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../store/memory-store';
 import {
   call,
   eventually,
@@ -27,8 +26,9 @@ import {
   startBff,
   testConfig,
   type WidgetPage,
-} from '../testing/stack';
-import { startReceiver, verifyEsimWebhook, type WebhookReceiver } from '../testing/webhook-receiver';
+} from '../../testing/stack';
+import { startReceiver, verifyEsimWebhook, type WebhookReceiver } from '../../testing/webhook-receiver';
+import { createMemoryStore } from '../store/memory-store';
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
 

@@ -6,8 +6,8 @@
  */
 import { CHECKOUT_SECRET_HEADER } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { topUpablePlan, untilReady } from '../testing/after-sale-flow';
-import { newKey, openWidget, type Stack, startStack, testConfig } from '../testing/stack';
+import { topUpablePlan, untilReady } from '../../testing/after-sale-flow';
+import { newKey, openWidget, type Stack, startStack, testConfig } from '../../testing/stack';
 
 let stack: Stack;
 beforeAll(async () => {

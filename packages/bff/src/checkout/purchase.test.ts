@@ -12,7 +12,7 @@ import {
   type Stack,
   startStack,
   testConfig,
-} from '../testing/stack';
+} from '../../testing/stack';
 
 let stack: Stack;
 beforeAll(async () => {

@@ -28,7 +28,7 @@ import {
   type Stack,
   startStack,
   TEST_ENV,
-} from '../testing/stack';
+} from '../../testing/stack';
 
 let stack: Stack;
 const widgetAnswers: Answer[] = [];

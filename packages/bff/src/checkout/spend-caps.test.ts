@@ -5,7 +5,14 @@
  */
 import { SANDBOX_KEYS } from '@esim-embed/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newKey, openWidget, SHOP_ORIGIN, type Stack, startStack, type WidgetPage } from '../testing/stack';
+import {
+  newKey,
+  openWidget,
+  SHOP_ORIGIN,
+  type Stack,
+  startStack,
+  type WidgetPage,
+} from '../../testing/stack';
 
 let stack: Stack;
 const usd = (amountMinor: number) => ({ amountMinor, currency: 'USD' as const });

@@ -18,7 +18,7 @@ import {
   startStack,
   testConfig,
   type WidgetPage,
-} from '../testing/stack';
+} from '../../testing/stack';
 
 /** A second origin the partner_confirm widget allows, for a page of the same widget on another site. */
 const OTHER_ORIGIN = 'https://other-shop.example';

@@ -14,8 +14,8 @@ import {
   PartnerCheckoutResponseSchema,
 } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { myEsim, topUpablePlan } from '../testing/after-sale-flow';
-import { call, newKey, openWidget, PARTNER_SECRET, type Stack, startStack } from '../testing/stack';
+import { myEsim, topUpablePlan } from '../../testing/after-sale-flow';
+import { call, newKey, openWidget, PARTNER_SECRET, type Stack, startStack } from '../../testing/stack';
 
 const STEP_MS = 60_000;
 

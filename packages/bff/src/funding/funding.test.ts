@@ -15,8 +15,6 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
 } from '@esim-embed/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { BffConfigInput } from '../config/config-schema';
-import { createMemoryStore } from '../store/memory-store';
 import {
   call,
   eventually,
@@ -29,8 +27,10 @@ import {
   startBff,
   startStack,
   type WidgetPage,
-} from '../testing/stack';
-import { startReceiver, verifyEsimWebhook, type WebhookReceiver } from '../testing/webhook-receiver';
+} from '../../testing/stack';
+import { startReceiver, verifyEsimWebhook, type WebhookReceiver } from '../../testing/webhook-receiver';
+import type { BffConfigInput } from '../config/config-schema';
+import { createMemoryStore } from '../store/memory-store';
 import { createReservationLedger } from './reservation-ledger';
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;

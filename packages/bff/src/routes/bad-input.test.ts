@@ -14,7 +14,7 @@ import {
   type Stack,
   startStack,
   type WidgetPage,
-} from '../testing/stack';
+} from '../../testing/stack';
 
 let stack: Stack;
 let page: WidgetPage;

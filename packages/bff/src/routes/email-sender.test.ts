@@ -4,7 +4,7 @@
  * none — then the widget asks for no email. (`platform` delivery: `checkout/platform-delivery.test.ts`.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWidget, type Stack, startStack, testConfig } from '../testing/stack';
+import { openWidget, type Stack, startStack, testConfig } from '../../testing/stack';
 
 let stack: Stack;
 beforeAll(async () => {

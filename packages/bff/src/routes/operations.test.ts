@@ -9,8 +9,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, type Stack, startStack, testConfig } from '../../testing/stack';
 import type { BffConfigInput } from '../config/config-schema';
-import { call, type Stack, startStack, testConfig } from '../testing/stack';
 
 const OPERATIONS_TOKEN = `ops-${randomBytes(24).toString('base64url')}`;
 const OPERATIONS_ENV = { TEST_OPERATIONS_TOKEN: OPERATIONS_TOKEN };

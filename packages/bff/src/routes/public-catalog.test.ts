@@ -10,7 +10,7 @@ import {
   PublicCatalogResponseSchema,
 } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, openWidget, type Stack, startStack } from '../testing/stack';
+import { call, openWidget, type Stack, startStack } from '../../testing/stack';
 
 let stack: Stack;
 

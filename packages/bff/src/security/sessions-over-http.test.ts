@@ -5,7 +5,7 @@
 import { createHmac } from 'node:crypto';
 import { ApiErrorEnvelopeSchema, SessionResponseSchema } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../testing/redis-server';
+import { freePort } from '../../testing/redis-server';
 import {
   type Answer,
   call,
@@ -14,7 +14,7 @@ import {
   type Stack,
   startStack,
   testConfig,
-} from '../testing/stack';
+} from '../../testing/stack';
 import { deriveKey } from './key-ring';
 
 let stack: Stack;

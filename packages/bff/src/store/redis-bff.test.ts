@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { type RunningSandbox, startSandbox } from '@esim-embed/sandbox';
 import { CHECKOUT_SECRET_HEADER, PARTNER_SECRET_HEADER } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningRedis, startRedisServer } from '../testing/redis-server';
+import { type RunningRedis, startRedisServer } from '../../testing/redis-server';
 import {
   call,
   eventually,
@@ -18,7 +18,7 @@ import {
   SHOP_ORIGIN,
   startBff,
   testConfig,
-} from '../testing/stack';
+} from '../../testing/stack';
 import { createRedisStore } from './redis-store';
 
 let redis: RunningRedis;

@@ -7,8 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { type RunningSandbox, startSandbox } from '@esim-embed/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../logger';
-import { type RunningRedis, startRedisServer } from '../testing/redis-server';
+import { type RunningRedis, startRedisServer } from '../../testing/redis-server';
 import {
   call,
   eventually,
@@ -18,7 +17,8 @@ import {
   SHOP_ORIGIN,
   startBff,
   type WidgetPage,
-} from '../testing/stack';
+} from '../../testing/stack';
+import { createLogger } from '../logger';
 import { createRedisStore } from './redis-store';
 import { type Store, StoreUnavailableError } from './store';
 

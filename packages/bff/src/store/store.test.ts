@@ -2,7 +2,7 @@
  * The store contract, run against the memory store and a real `redis-server`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningRedis, startRedisServer } from '../testing/redis-server';
+import { type RunningRedis, startRedisServer } from '../../testing/redis-server';
 import { createMemoryStore } from './memory-store';
 import { createRedisStore } from './redis-store';
 import type { Store } from './store';

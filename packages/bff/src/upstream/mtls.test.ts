@@ -8,11 +8,19 @@
 import { randomBytes } from 'node:crypto';
 import { type RunningSandbox, startSandbox } from '@esim-embed/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { untilReady } from '../../testing/after-sale-flow';
+import {
+  call,
+  newKey,
+  openWidget,
+  type RunningBff,
+  SHOP_ORIGIN,
+  startBff,
+  TEST_ENV,
+} from '../../testing/stack';
+import { makeTestPki, type TestPki } from '../../testing/test-pki';
 import type { BffConfigInput } from '../config/config-schema';
 import { ConfigError, parseConfig, resolveSecrets } from '../config/load-config';
-import { untilReady } from '../testing/after-sale-flow';
-import { call, newKey, openWidget, type RunningBff, SHOP_ORIGIN, startBff, TEST_ENV } from '../testing/stack';
-import { makeTestPki, type TestPki } from '../testing/test-pki';
 
 const OPERATIONS_TOKEN = `ops-${randomBytes(24).toString('base64url')}`;
 const OPERATIONS = { Authorization: `Bearer ${OPERATIONS_TOKEN}` };

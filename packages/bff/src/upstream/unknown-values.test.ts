@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { type RunningSandbox, startSandbox } from '@esim-embed/sandbox';
 import { CHECKOUT_SECRET_HEADER, PARTNER_SECRET_HEADER } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buyEsim, myEsim, untilReady } from '../testing/after-sale-flow';
-import { call, newKey, openWidget, PARTNER_SECRET, type RunningBff, startBff } from '../testing/stack';
-import { startTestRelay, type TestRelay } from './test-relay';
+import { buyEsim, myEsim, untilReady } from '../../testing/after-sale-flow';
+import { call, newKey, openWidget, PARTNER_SECRET, type RunningBff, startBff } from '../../testing/stack';
+import { startTestRelay, type TestRelay } from '../../testing/test-relay';
 
 /** Order statuses still in progress, replaced by one the BFF cannot know. */
 const IN_PROGRESS = new Set(['draft', 'awaiting_payment', 'paid', 'provisioning']);

@@ -14,10 +14,7 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
 } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../logger';
-import { createMemoryStore } from '../store/memory-store';
-import { STORE_KEYS, type Store } from '../store/store';
-import { buyEsim, myEsim, topUpablePlan, untilReady } from '../testing/after-sale-flow';
+import { buyEsim, myEsim, topUpablePlan, untilReady } from '../../testing/after-sale-flow';
 import {
   call,
   eventually,
@@ -27,8 +24,11 @@ import {
   type Stack,
   startStack,
   testConfig,
-} from '../testing/stack';
-import { startReceiver, verifyEsimWebhook, type WebhookReceiver } from '../testing/webhook-receiver';
+} from '../../testing/stack';
+import { startReceiver, verifyEsimWebhook, type WebhookReceiver } from '../../testing/webhook-receiver';
+import { createLogger } from '../logger';
+import { createMemoryStore } from '../store/memory-store';
+import { STORE_KEYS, type Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { createWebhookQueue } from './webhook-queue';
 import { createWebhookSender, webhookBackoffMs } from './webhook-sender';

@@ -7,8 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BffConfigInput } from '../config/config-schema';
-import { buyEsim, myEsim } from '../testing/after-sale-flow';
+import { buyEsim, myEsim } from '../../testing/after-sale-flow';
 import {
   call,
   newKey,
@@ -17,8 +16,9 @@ import {
   SHOP_ORIGIN,
   startBff,
   testConfig,
-} from '../testing/stack';
-import { startTestRelay, type TestRelay } from '../upstream/test-relay';
+} from '../../testing/stack';
+import { startTestRelay, type TestRelay } from '../../testing/test-relay';
+import type { BffConfigInput } from '../config/config-schema';
 
 const OPERATIONS_TOKEN = `ops-${randomBytes(24).toString('base64url')}`;
 const OPERATIONS = { Authorization: `Bearer ${OPERATIONS_TOKEN}` };

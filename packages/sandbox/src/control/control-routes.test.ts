@@ -1,7 +1,7 @@
 import { AccountResponseSchema, PartnerQuoteResponseSchema } from '@esim-embed/shared';
 import { describe, expect, it } from 'vitest';
+import { createHarness, expectError } from '../../testing/sandbox-harness';
 import { SANDBOX_ACCOUNTS } from '../seed/accounts';
-import { createHarness, expectError } from '../testing/sandbox-harness';
 
 describe('control API', () => {
   it('moves the clock, resets to the seed and reports its state', async () => {

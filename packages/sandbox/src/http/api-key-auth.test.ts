@@ -7,8 +7,8 @@ import {
   ProductPageSchema,
 } from '@esim-embed/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { createHarness, expectError } from '../../testing/sandbox-harness';
 import { SANDBOX_ACCOUNTS, SANDBOX_KEYS } from '../seed/accounts';
-import { createHarness, expectError } from '../testing/sandbox-harness';
 
 describe('X-Api-Key, scopes, rate limits and environments', () => {
   const h = createHarness();

@@ -1,7 +1,7 @@
 import { CapabilitiesResponseSchema, OrderPageSchema, ProductPageSchema } from '@esim-embed/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createHarness, expectError, httpCaller, INSTANT_STEPS } from '../../testing/sandbox-harness';
 import { type RunningSandbox, startSandbox } from '../start-sandbox';
-import { createHarness, expectError, httpCaller, INSTANT_STEPS } from '../testing/sandbox-harness';
 
 describe('fault injection over a real listener', () => {
   let sandbox: RunningSandbox;

@@ -5,9 +5,9 @@ import {
   RecipientResponseSchema,
 } from '@esim-embed/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createHarness, expectError, httpCaller, INSTANT_STEPS } from '../../testing/sandbox-harness';
 import { SANDBOX_KEYS } from '../seed/accounts';
 import { type RunningSandbox, startSandbox } from '../start-sandbox';
-import { createHarness, expectError, httpCaller, INSTANT_STEPS } from '../testing/sandbox-harness';
 
 const OFFER = 'off_fr_5gb-30d_1';
 

@@ -1,6 +1,6 @@
 import { API_VERSION, ErrorEnvelopeSchema, ProductPageSchema } from '@esim-embed/shared';
 import { describe, expect, it } from 'vitest';
-import { createHarness, expectError } from '../testing/sandbox-harness';
+import { createHarness, expectError } from '../../testing/sandbox-harness';
 
 describe('bad requests always get the error envelope with a 4xx', () => {
   const { api } = createHarness({ maxBodyBytes: 1024 });

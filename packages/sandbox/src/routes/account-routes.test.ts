@@ -1,7 +1,7 @@
 import { AccountBalanceResponseSchema, AccountResponseSchema } from '@esim-embed/shared';
 import { describe, expect, it } from 'vitest';
+import { createHarness } from '../../testing/sandbox-harness';
 import { SANDBOX_ACCOUNTS, SANDBOX_KEYS } from '../seed/accounts';
-import { createHarness } from '../testing/sandbox-harness';
 
 describe('account', () => {
   const { api, app } = createHarness();

@@ -6,8 +6,8 @@ import {
   responseEnvelope,
 } from '@esim-embed/shared';
 import { describe, expect, it } from 'vitest';
+import { createHarness, expectError } from '../../testing/sandbox-harness';
 import { SANDBOX_KEYS } from '../seed/accounts';
-import { createHarness, expectError } from '../testing/sandbox-harness';
 
 const ProductResponseSchema = responseEnvelope(ProductSchema);
 

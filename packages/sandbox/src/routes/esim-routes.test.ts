@@ -10,8 +10,8 @@ import {
   TopUpOfferPageSchema,
 } from '@esim-embed/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { createHarness, expectError } from '../../testing/sandbox-harness';
 import { SANDBOX_KEYS } from '../seed/accounts';
-import { createHarness, expectError } from '../testing/sandbox-harness';
 
 describe('eSIMs, actions, top-ups and action requests', () => {
   const h = createHarness();

@@ -6,8 +6,8 @@ import {
   PartnerQuoteResponseSchema,
 } from '@esim-embed/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { createHarness, expectError } from '../../testing/sandbox-harness';
 import { SANDBOX_ACCOUNTS, SANDBOX_KEYS } from '../seed/accounts';
-import { createHarness, expectError } from '../testing/sandbox-harness';
 
 const OFFER = 'off_fr_5gb-30d_1';
 

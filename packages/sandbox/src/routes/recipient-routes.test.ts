@@ -5,8 +5,8 @@ import {
   RecipientResponseSchema,
 } from '@esim-embed/shared';
 import { describe, expect, it } from 'vitest';
+import { createHarness, expectError } from '../../testing/sandbox-harness';
 import { SANDBOX_KEYS } from '../seed/accounts';
-import { createHarness, expectError } from '../testing/sandbox-harness';
 
 describe('recipients', () => {
   const { api } = createHarness();

@@ -12,10 +12,10 @@ import {
   PartnerQuoteResponseSchema,
 } from '@esim-embed/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { createHarness, expectError, SandboxCaller } from '../../testing/sandbox-harness';
 import { createManualClock } from '../clock';
 import { createControlClient } from '../control-client';
 import { SANDBOX_ACCOUNTS, SANDBOX_KEYS } from '../seed/accounts';
-import { createHarness, expectError, SandboxCaller } from '../testing/sandbox-harness';
 
 const OFFER = 'off_fr_5gb-30d_1';
 

@@ -1,6 +1,7 @@
 /** Shared types: money, timestamps, the envelopes and the error envelope. */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { changed, fixture, issuesOf } from '../../testing/test-kit';
 import {
   CatalogPageMetaSchema,
   DateTimeSchema,
@@ -11,7 +12,6 @@ import {
   pageEnvelope,
   TopUpOfferPageSchema,
 } from './index';
-import { changed, fixture, issuesOf } from './test-kit';
 
 describe('money', () => {
   it('Money may be negative, NonNegativeMoney may not', () => {

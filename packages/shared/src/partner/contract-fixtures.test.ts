@@ -6,6 +6,16 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
+  changed,
+  fixture,
+  fixtureNames,
+  issuesOf,
+  objectPaths,
+  pathMatches,
+  propertyPaths,
+  REMOVE,
+} from '../../testing/test-kit';
+import {
   AccountBalanceSchema,
   AccountCreateRequestSchema,
   AccountMemberCreateRequestSchema,
@@ -48,16 +58,6 @@ import {
   StorefrontDomainSchema,
   TopUpOfferPageSchema,
 } from './index';
-import {
-  changed,
-  fixture,
-  fixtureNames,
-  issuesOf,
-  objectPaths,
-  pathMatches,
-  propertyPaths,
-  REMOVE,
-} from './test-kit';
 
 interface FixtureRule {
   schema: z.ZodType;

@@ -1,7 +1,7 @@
 /** Delivery link create defaults and revocation. */
 import { describe, expect, it } from 'vitest';
+import { fixture, issuesOf } from '../../testing/test-kit';
 import { DeliveryLinkCreateRequestSchema, DeliveryLinkRevocationSchema } from './index';
-import { fixture, issuesOf } from './test-kit';
 
 describe('DeliveryLinkCreateRequestSchema', () => {
   it('fills maxViews 1 and expiresInMinutes 60 when left out', () => {

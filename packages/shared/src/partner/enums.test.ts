@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { changed, fixture, issuesOf } from '../../testing/test-kit';
 import * as partner from './index';
-import { changed, fixture, issuesOf } from './test-kit';
 
 /** The Errors table of the contract, row by row. */
 const errorCodeGroups: string[][] = [

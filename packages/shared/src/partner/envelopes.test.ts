@@ -1,8 +1,8 @@
 /** Every single-resource and page envelope the contract lists, around its fixture. */
 import { expect, it } from 'vitest';
 import type { z } from 'zod';
+import { fixture, issuesOf } from '../../testing/test-kit';
 import * as partner from './index';
-import { fixture, issuesOf } from './test-kit';
 
 const meta = { requestId: 'req_01JD8Z4M7Q2V5N3K8T6W1X9Y0A', apiVersion: '2.0.0' };
 const pageMeta = { ...meta, nextCursor: null, hasMore: false };

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { changed, fixture, issuesOf } from '../../testing/test-kit';
 import {
   AccountCreateRequestSchema,
   AccountMemberCreateRequestSchema,
@@ -33,7 +34,6 @@ import {
   RetailBrandSchema,
   StorefrontDomainCreateRequestSchema,
 } from './index';
-import { changed, fixture, issuesOf } from './test-kit';
 
 type Limit = [
   label: string,

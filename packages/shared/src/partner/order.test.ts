@@ -1,12 +1,12 @@
 /** The create-order request's delivery rule and the order's scope-dependent nulls. */
 import { describe, expect, it } from 'vitest';
+import { changed, fixture, issuesOf, REMOVE } from '../../testing/test-kit';
 import {
   CreateOrderRequestSchema,
   OrderResponseSchema,
   OrderSchema,
   PLATFORM_DELIVERY_NEEDS_EMAIL,
 } from './index';
-import { changed, fixture, issuesOf, REMOVE } from './test-kit';
 
 const request = fixture('create-order-request');
 

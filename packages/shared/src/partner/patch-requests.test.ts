@@ -1,6 +1,7 @@
 /** Every patch request needs at least one property; each single property is enough on its own. */
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { fixture, issuesOf } from '../../testing/test-kit';
 import {
   AccountMemberPatchRequestSchema,
   AccountPatchRequestSchema,
@@ -8,7 +9,6 @@ import {
   BrandPatchRequestSchema,
   RecipientPatchRequestSchema,
 } from './index';
-import { fixture, issuesOf } from './test-kit';
 
 const patches: [string, z.ZodType][] = [
   ['recipient-patch-request', RecipientPatchRequestSchema],

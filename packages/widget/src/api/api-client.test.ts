@@ -2,7 +2,7 @@
 
 import { MANAGE_TOKEN_HEADER } from '@esim-embed/shared';
 import { describe, expect, it } from 'vitest';
-import { destinations, esimView, FakeBff, plans, topUpOffer } from '../testing/fake-bff';
+import { destinations, esimView, FakeBff, plans, topUpOffer } from '../../testing/fake-bff';
 import { ApiClient } from './api-client';
 import { WidgetApiError } from './api-error';
 

@@ -4,9 +4,9 @@
  */
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultConfig, FakeBff } from '../testing/fake-bff';
-import { mountWidget } from '../testing/mount-widget';
-import { cleanUpPage } from '../testing/traveller';
+import { defaultConfig, FakeBff } from '../../testing/fake-bff';
+import { mountWidget } from '../../testing/mount-widget';
+import { cleanUpPage } from '../../testing/traveller';
 
 afterEach(cleanUpPage);
 

@@ -4,9 +4,9 @@
  * reads that the store is not set up yet and nothing was charged — with no pointless retry.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeBff } from '../testing/fake-bff';
-import { mountWidget } from '../testing/mount-widget';
-import { cleanUpPage } from '../testing/traveller';
+import { FakeBff } from '../../testing/fake-bff';
+import { mountWidget } from '../../testing/mount-widget';
+import { cleanUpPage } from '../../testing/traveller';
 
 afterEach(cleanUpPage);
 

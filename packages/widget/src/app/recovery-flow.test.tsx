@@ -4,15 +4,15 @@
  */
 import { fireEvent } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeBff } from '../testing/fake-bff';
-import { mountWidget } from '../testing/mount-widget';
+import { FakeBff } from '../../testing/fake-bff';
+import { mountWidget } from '../../testing/mount-widget';
 import {
   cleanUpPage,
   fillCheckout,
   openCheckout,
   openPlans,
   waitForAllDestinations,
-} from '../testing/traveller';
+} from '../../testing/traveller';
 
 afterEach(cleanUpPage);
 

@@ -4,9 +4,9 @@
  */
 import { waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FakeBff } from '../../testing/fake-bff';
+import { mountWidget } from '../../testing/mount-widget';
 import { defineEsimWidget } from '../define';
-import { FakeBff } from '../testing/fake-bff';
-import { mountWidget } from '../testing/mount-widget';
 import { EsimWidgetElement } from './esim-widget.element';
 
 afterEach(() => {

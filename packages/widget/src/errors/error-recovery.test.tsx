@@ -2,11 +2,11 @@
 import { ApiErrorCodeSchema } from '@esim-embed/shared';
 import { fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { defaultConfig } from '../../testing/fake-bff';
 import { ApiClient } from '../api/api-client';
 import { WidgetApiError } from '../api/api-error';
 import { WidgetContext, type WidgetContextValue } from '../app/widget-context';
 import { createTranslator, loadMessages, WIDGET_LOCALES } from '../i18n/translator';
-import { defaultConfig } from '../testing/fake-bff';
 import { ErrorNotice } from '../ui/error-notice';
 import { ERROR_HANDLING } from './error-recovery';
 

@@ -4,9 +4,9 @@
  */
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FakeBff } from '../testing/fake-bff';
-import { mountWidget } from '../testing/mount-widget';
-import { buyAndInstall, cleanUpPage, fillCheckout, openCheckout } from '../testing/traveller';
+import { FakeBff } from '../../testing/fake-bff';
+import { mountWidget } from '../../testing/mount-widget';
+import { buyAndInstall, cleanUpPage, fillCheckout, openCheckout } from '../../testing/traveller';
 
 afterEach(cleanUpPage);
 

@@ -5,10 +5,10 @@
  */
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FakeBff } from '../testing/fake-bff';
-import { setPageAddress } from '../testing/manage-link-page';
-import type { MountedWidget } from '../testing/mount-widget';
-import { buyAndInstall, cleanUpPage } from '../testing/traveller';
+import { FakeBff } from '../../testing/fake-bff';
+import { setPageAddress } from '../../testing/manage-link-page';
+import type { MountedWidget } from '../../testing/mount-widget';
+import { buyAndInstall, cleanUpPage } from '../../testing/traveller';
 
 afterEach(() => {
   cleanUpPage();

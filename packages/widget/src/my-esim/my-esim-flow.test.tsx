@@ -4,10 +4,10 @@
  */
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
-import { esimView, FakeBff } from '../testing/fake-bff';
-import { MANAGE_TOKEN, openMyEsim, setPageAddress } from '../testing/manage-link-page';
-import { mountWidget } from '../testing/mount-widget';
-import { buyAndInstall, cleanUpPage } from '../testing/traveller';
+import { esimView, FakeBff } from '../../testing/fake-bff';
+import { MANAGE_TOKEN, openMyEsim, setPageAddress } from '../../testing/manage-link-page';
+import { mountWidget } from '../../testing/mount-widget';
+import { buyAndInstall, cleanUpPage } from '../../testing/traveller';
 
 afterEach(() => {
   cleanUpPage();

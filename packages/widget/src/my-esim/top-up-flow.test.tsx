@@ -6,11 +6,11 @@
 import type { TopUpStatus } from '@esim-embed/shared';
 import { fireEvent } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
+import { esimView, FakeBff, topUpOffer } from '../../testing/fake-bff';
+import { MANAGE_TOKEN, openMyEsim, setPageAddress } from '../../testing/manage-link-page';
+import { mountWidget } from '../../testing/mount-widget';
+import { buyAndInstall, cleanUpPage, fillCheckout } from '../../testing/traveller';
 import { rememberCheckout } from '../app/flow-steps';
-import { esimView, FakeBff, topUpOffer } from '../testing/fake-bff';
-import { MANAGE_TOKEN, openMyEsim, setPageAddress } from '../testing/manage-link-page';
-import { mountWidget } from '../testing/mount-widget';
-import { buyAndInstall, cleanUpPage, fillCheckout } from '../testing/traveller';
 
 afterEach(() => {
   cleanUpPage();

@@ -4,9 +4,9 @@
  */
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeBff } from '../testing/fake-bff';
-import { mountWidget } from '../testing/mount-widget';
-import { cleanUpPage, openPlans, waitForAllDestinations } from '../testing/traveller';
+import { FakeBff } from '../../testing/fake-bff';
+import { mountWidget } from '../../testing/mount-widget';
+import { cleanUpPage, openPlans, waitForAllDestinations } from '../../testing/traveller';
 
 afterEach(cleanUpPage);
 
@@ -40,7 +40,7 @@ describe('destinations', () => {
   it('says so when the catalog is empty', async () => {
     const bff = new FakeBff();
     bff.failures.length = 0;
-    const { destinations } = await import('../testing/fake-bff');
+    const { destinations } = await import('../../testing/fake-bff');
     const saved = destinations.splice(0, destinations.length);
     try {
       const { view } = await mountWidget(bff);

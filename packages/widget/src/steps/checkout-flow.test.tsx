@@ -5,9 +5,9 @@
  */
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeBff } from '../testing/fake-bff';
-import { mountWidget } from '../testing/mount-widget';
-import { cleanUpPage, fillCheckout, openCheckout, openPlans } from '../testing/traveller';
+import { FakeBff } from '../../testing/fake-bff';
+import { mountWidget } from '../../testing/mount-widget';
+import { cleanUpPage, fillCheckout, openCheckout, openPlans } from '../../testing/traveller';
 
 afterEach(cleanUpPage);
 

@@ -5,7 +5,7 @@
  * any output for them.
  */
 import { type Offer, OfferSchema, type Product, ProductSchema } from '@esim-embed/shared';
-import type { CatalogSnapshot } from './catalog-sync';
+import type { CatalogSnapshot } from '../src/catalog/catalog-sync';
 
 function product(
   id: string,

@@ -7,11 +7,11 @@
 import { type ErrorEnvelope, ErrorEnvelopeSchema } from '@esim-embed/shared';
 import { expect } from 'vitest';
 import type { z } from 'zod';
-import { createSandbox, type Sandbox } from '../app';
-import { createManualClock } from '../clock';
-import { type ControlClient, createControlClient } from '../control-client';
-import type { SandboxOptionsInput } from '../options';
-import { SANDBOX_KEYS } from '../seed/accounts';
+import { createSandbox, type Sandbox } from '../src/app';
+import { createManualClock } from '../src/clock';
+import { type ControlClient, createControlClient } from '../src/control-client';
+import type { SandboxOptionsInput } from '../src/options';
+import { SANDBOX_KEYS } from '../src/seed/accounts';
 
 type Fetcher = (path: string, init: RequestInit) => Promise<Response>;
 

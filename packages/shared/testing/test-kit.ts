@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { z } from 'zod';
 
-const fixturesDir = new URL('../../fixtures/', import.meta.url);
+const fixturesDir = new URL('../fixtures/', import.meta.url);
 
 /** Names of every JSON fixture, without the extension. */
 export function fixtureNames(): string[] {

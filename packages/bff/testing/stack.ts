@@ -11,12 +11,12 @@ import {
   startSandbox,
 } from '@esim-embed/sandbox';
 import type { Session } from '@esim-embed/shared';
-import { type Bff, type CreateBffOptions, createBff } from '../bff';
-import type { BffConfigInput } from '../config/config-schema';
-import { parseConfig, resolveOperationsToken, resolveSecrets } from '../config/load-config';
-import { createLogger } from '../logger';
-import { type RunningServer, serveBff } from '../node-server';
-import type { Store } from '../store/store';
+import { type Bff, type CreateBffOptions, createBff } from '../src/bff';
+import type { BffConfigInput } from '../src/config/config-schema';
+import { parseConfig, resolveOperationsToken, resolveSecrets } from '../src/config/load-config';
+import { createLogger } from '../src/logger';
+import { type RunningServer, serveBff } from '../src/node-server';
+import type { Store } from '../src/store/store';
 
 /** The origins of the test widgets. */
 export const SHOP_ORIGIN = 'https://shop.example';

@@ -5,8 +5,8 @@
  */
 import { type BoundFunctions, type queries, waitFor, within } from '@testing-library/preact';
 import { vi } from 'vitest';
-import { defineEsimWidget } from '../define';
-import type { EsimWidgetElement } from '../element/esim-widget.element';
+import { defineEsimWidget } from '../src/define';
+import type { EsimWidgetElement } from '../src/element/esim-widget.element';
 import type { FakeBff } from './fake-bff';
 
 /** A mounted widget and queries inside its shadow root. */

@@ -1,0 +1,33 @@
+/**
+ * @module
+ * `@esim-embed/bff/testing`: the BFF's test support for the suites outside the package (reliability, bench) —
+ * a sandbox and BFF stack on free ports, a widget-page client, a real redis-server, a relay that can cut the
+ * upstream, and the internals those suites check against. Never imported by the BFF's own runtime code, and
+ * left out of its build, which bundles only what `src/server.ts` reaches.
+ */
+import { fileURLToPath } from 'node:url';
+
+/** The file production starts (`src/server.ts`), for suites that run the BFF as its own process. */
+export const BFF_SERVER_ENTRY = fileURLToPath(new URL('../src/server.ts', import.meta.url));
+
+export { ROUTES, type RouteSpec } from '../src/routes/route-table';
+export { deriveKey } from '../src/security/key-ring';
+export { freePort, type RunningRedis, startRedisServer } from './redis-server';
+export {
+  type Answer,
+  call,
+  eventually,
+  newKey,
+  openWidget,
+  PARTNER_SECRET,
+  type RunningBff,
+  SHOP_ORIGIN,
+  type Stack,
+  type StackOptions,
+  startBff,
+  startStack,
+  TEST_ENV,
+  testConfig,
+  type WidgetPage,
+} from './stack';
+export { startTestRelay, type TestRelay } from './test-relay';

@@ -1,0 +1,195 @@
+/**
+ * @module
+ * The repo's dependency rule, read from the import specifiers of every source file (static, `export … from`,
+ * dynamic `import()`, `vi.mock()`, `require()`, and `new URL('…', import.meta.url)` paths):
+ * `shared` imports nothing of ours; the runtime code of `shared`, `sandbox`, `bff` and `widget` imports only
+ * `shared`, so the three never import each other's; a package reaches another only by its name and an entry of
+ * its `exports`, never by a relative path; production files never import test support (a package's
+ * `testing/` folder or `./testing` export, test files, test runners), and no test support lives in a runtime
+ * package's `src/`; `shared`'s runtime code does no I/O (no Node built-ins).
+ * Dependency-free on purpose: dependency-cruiser reads TypeScript through the `typescript` compiler API, which
+ * the TypeScript 7 native compiler used here does not offer.
+ *
+ * Usage: `node scripts/dependency-rules.mjs [repoRoot]` prints every breach and exits 1 if there is one.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs|jsx)$/;
+const SKIPPED_FOLDERS = new Set([
+  'node_modules',
+  'dist',
+  '.git',
+  'reports',
+  'test-results',
+  'playwright-report',
+]);
+/** Packages whose `src/` is runtime code shipped to a server or a browser. */
+const RUNTIME_PACKAGES = new Set([
+  '@esim-embed/shared',
+  '@esim-embed/sandbox',
+  '@esim-embed/bff',
+  '@esim-embed/widget',
+]);
+/** Libraries only tests may load. */
+const TEST_LIBRARIES = /^(vitest|@vitest\/|@testing-library\/|happy-dom|@playwright\/test|fast-check)($|\/)/;
+
+/** The workspace's packages: folder (relative to the root, `.` for the root) → name and `exports` keys. */
+function workspacePackages(root) {
+  const folders = ['.'];
+  const workspace = readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8');
+  for (const [, pattern] of workspace.matchAll(/^\s+-\s+['"]?([^'"\n]+?)['"]?\s*$/gm)) {
+    if (pattern.endsWith('/*')) {
+      const parent = pattern.slice(0, -2);
+      for (const entry of readdirSync(join(root, parent), { withFileTypes: true })) {
+        if (entry.isDirectory() && existsSync(join(root, parent, entry.name, 'package.json'))) {
+          folders.push(`${parent}/${entry.name}`);
+        }
+      }
+    } else if (existsSync(join(root, pattern, 'package.json'))) {
+      folders.push(pattern);
+    }
+  }
+  return folders.map((folder) => {
+    const manifest = JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8'));
+    const exports =
+      manifest.exports === undefined
+        ? []
+        : typeof manifest.exports === 'string'
+          ? ['.']
+          : Object.keys(manifest.exports);
+    return { folder, name: manifest.name, exports };
+  });
+}
+
+/** Every source file under `folder`, relative to the root. */
+function sourceFiles(root, folder = '.') {
+  const files = [];
+  for (const entry of readdirSync(join(root, folder), { withFileTypes: true })) {
+    const path = folder === '.' ? entry.name : `${folder}/${entry.name}`;
+    if (entry.isDirectory()) {
+      if (!SKIPPED_FOLDERS.has(entry.name) && !entry.name.startsWith('.'))
+        files.push(...sourceFiles(root, path));
+    } else if (SOURCE.test(entry.name) && !entry.name.endsWith('.d.ts') && !entry.name.endsWith('.d.mts')) {
+      files.push(path);
+    }
+  }
+  return files;
+}
+
+/** The specifiers a source text imports, with their line numbers; comment lines are skipped. */
+export function importSpecifiers(text) {
+  const found = [];
+  const lineOf = (index) => text.slice(0, index).split('\n').length;
+  const isComment = (index) => {
+    const lineStart = text.lastIndexOf('\n', index) + 1;
+    return /^\s*(\*|\/\/|\/\*)/.test(text.slice(lineStart, index + 1));
+  };
+  const patterns = [
+    /^[ \t]*(?:import|export)\b[^'";]*?\bfrom\s*(['"])([^'"\n]+)\1/gm,
+    /^[ \t]*import\s*(['"])([^'"\n]+)\1/gm,
+    /\b(?:import|require|vi\.mock|vi\.doMock|vi\.importActual)\s*\(\s*(['"`])([^'"`\n$]+)\1/g,
+    /\bnew\s+URL\(\s*(['"`])(\.{1,2}\/[^'"`\n$]*)\1\s*,\s*import\.meta\.url\s*\)/g,
+  ];
+  for (const [kind, pattern] of patterns.entries()) {
+    for (const match of text.matchAll(pattern)) {
+      if (isComment(match.index)) continue;
+      found.push({ index: match.index, specifier: match[2], line: lineOf(match.index), path: kind === 3 });
+    }
+  }
+  return found.sort((a, b) => a.index - b.index);
+}
+
+/** Is `file` (relative to its package folder) test support or a test, rather than production code? */
+function isTestCode(pathInPackage) {
+  return (
+    /(^|\/)testing\//.test(pathInPackage) ||
+    /\.(test|spec|test-d)\.[cm]?[jt]sx?$/.test(pathInPackage) ||
+    /(^|\/)vitest\.config\.[cm]?[jt]s$/.test(pathInPackage)
+  );
+}
+
+/** Every breach of the rule in the repo at `root`, as `file:line: what`. */
+export function dependencyBreaches(root) {
+  const packages = workspacePackages(root).sort((a, b) => b.folder.length - a.folder.length);
+  const byName = new Map(packages.map((pkg) => [pkg.name, pkg]));
+  const ownerOf = (path) =>
+    packages.find((pkg) => pkg.folder === '.' || path === pkg.folder || path.startsWith(`${pkg.folder}/`));
+  const inPackage = (pkg, path) => (pkg.folder === '.' ? path : path.slice(pkg.folder.length + 1));
+  const exported = (pkg, subpath) =>
+    pkg.exports.some((key) =>
+      key.includes('*') ? subpath.startsWith(key.slice(0, key.indexOf('*'))) : key === subpath,
+    );
+
+  const breaches = [];
+  for (const file of sourceFiles(root)) {
+    const owner = ownerOf(file);
+    const ownPath = inPackage(owner, file);
+    const production = RUNTIME_PACKAGES.has(owner.name)
+      ? ownPath.startsWith('src/') && !isTestCode(ownPath)
+      : owner.name === '@esim-embed/demo' && !isTestCode(ownPath) && !ownPath.endsWith('.config.ts');
+    if (RUNTIME_PACKAGES.has(owner.name) && /^src\/(.*\/)?testing\//.test(ownPath)) {
+      breaches.push(`${file}: test support inside runtime src/; it belongs in the package's testing/ folder`);
+    }
+    const text = readFileSync(join(root, file), 'utf8');
+    for (const { specifier, line, path } of importSpecifiers(text)) {
+      const at = `${file}:${line}: '${specifier}'`;
+      if (specifier.startsWith('.')) {
+        const target = relative(root, resolve(root, dirname(file), specifier))
+          .split(sep)
+          .join('/');
+        const targetOwner = ownerOf(target);
+        if (targetOwner !== owner) {
+          // A file path into another package's folder: only its source and test support count for `new URL`.
+          const targetPath = inPackage(targetOwner, target);
+          if (!path || /^(src|testing|scripts)(\/|$)/.test(targetPath)) {
+            breaches.push(`${at} reaches ${targetOwner.name} by path; import it by name through its exports`);
+          }
+        } else if (production && !path && isTestCode(inPackage(owner, target))) {
+          breaches.push(`${at} is test support imported by production code`);
+        }
+        continue;
+      }
+      if (path) continue;
+      if (production && owner.name === '@esim-embed/shared' && specifier.startsWith('node:')) {
+        breaches.push(`${at}: shared does no I/O and imports no Node built-in`);
+      }
+      if (production && TEST_LIBRARIES.test(specifier)) {
+        breaches.push(`${at} is a test library imported by production code`);
+      }
+      const name = specifier.startsWith('@')
+        ? specifier.split('/').slice(0, 2).join('/')
+        : specifier.split('/')[0];
+      const target = byName.get(name);
+      if (!target) continue;
+      const subpath = specifier === name ? '.' : `.${specifier.slice(name.length)}`;
+      if (target !== owner && !exported(target, subpath)) {
+        breaches.push(`${at} is not an export of ${name}`);
+      }
+      if (owner.name === '@esim-embed/shared' && target !== owner) {
+        breaches.push(`${at}: shared imports nothing of ours`);
+      } else if (production && /^\.\/testing(\/|$)/.test(subpath)) {
+        breaches.push(`${at} is test support imported by production code`);
+      } else if (
+        production &&
+        RUNTIME_PACKAGES.has(owner.name) &&
+        target !== owner &&
+        name !== '@esim-embed/shared'
+      ) {
+        breaches.push(`${at}: ${owner.name} runtime code imports only @esim-embed/shared`);
+      }
+    }
+  }
+  return breaches;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const root = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..'));
+  const breaches = dependencyBreaches(root);
+  for (const breach of breaches) console.log(breach);
+  console.log(
+    breaches.length === 0 ? 'dependency rule: no breach' : `dependency rule: ${breaches.length} breaches`,
+  );
+  process.exitCode = breaches.length === 0 ? 0 : 1;
+}

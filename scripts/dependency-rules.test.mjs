@@ -1,0 +1,119 @@
+/**
+ * The dependency rule (`scripts/dependency-rules.mjs`) holds for the repo, and each of its parts catches the
+ * breach it is for in a small workspace written for the test.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dependencyBreaches, importSpecifiers } from './dependency-rules.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** A workspace of four runtime packages and one private test package, plus the files given. */
+function workspace(files) {
+  const dir = mkdtempSync(join(tmpdir(), 'dependency-rules-'));
+  const write = (path, text) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  write('package.json', JSON.stringify({ name: 'root' }));
+  write('pnpm-workspace.yaml', 'packages:\n  - packages/*\n  - e2e\n');
+  for (const name of ['shared', 'sandbox', 'bff', 'widget']) {
+    const exports = { '.': './src/index.ts', './testing': './testing/index.ts' };
+    write(`packages/${name}/package.json`, JSON.stringify({ name: `@esim-embed/${name}`, exports }));
+    write(`packages/${name}/src/index.ts`, 'export const x = 1;\n');
+  }
+  write('e2e/package.json', JSON.stringify({ name: '@esim-embed/e2e' }));
+  for (const [path, text] of Object.entries(files)) write(path, text);
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+const cleanups = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+describe('the dependency rule', () => {
+  it('holds for the repo', () => {
+    expect(dependencyBreaches(root)).toEqual([]);
+  });
+
+  it('leaves the widget’s workspace-only ./testing export out of what it publishes', () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'packages/widget/package.json'), 'utf8'));
+    const { './testing': testing, ...published } = manifest.exports;
+    expect(testing).toBe('./testing/index.ts');
+    expect(manifest.publishConfig.exports).toEqual(published);
+    expect(manifest.files.some((entry) => entry.startsWith('testing'))).toBe(false);
+  });
+
+  it('lets runtime code import shared, and tests import test support by name', () => {
+    const dir = workspace({
+      'packages/bff/src/app.ts': "import { x } from '@esim-embed/shared';\nimport { y } from './y';\n",
+      'packages/bff/src/app.test.ts': "import { startStack } from '../testing/stack';\nimport 'vitest';\n",
+      'packages/bff/testing/stack.ts': "import { createSandbox } from '@esim-embed/sandbox';\n",
+      'e2e/tests/a.spec.ts':
+        "import { s } from '@esim-embed/bff/testing';\nimport { w } from '@esim-embed/widget';\n",
+    });
+    expect(dependencyBreaches(dir)).toEqual([]);
+  });
+
+  it('finds every kind of breach', () => {
+    const dir = workspace({
+      'packages/shared/src/a.ts':
+        "import { x } from '@esim-embed/bff';\nimport { readFileSync } from 'node:fs';\n",
+      'packages/bff/src/a.ts': [
+        "import { s } from '@esim-embed/sandbox';",
+        "import { startStack } from '../testing/stack';",
+        "import { t } from '@esim-embed/bff/testing';",
+        "import { expect } from 'vitest';",
+        "const later = await import('@esim-embed/widget');",
+        '',
+      ].join('\n'),
+      'packages/bff/src/testing/stack.ts': 'export const s = 1;\n',
+      'packages/bff/testing/stack.ts': 'export const s = 1;\n',
+      'e2e/tests/a.spec.ts': [
+        "import { en } from '../../packages/widget/src/i18n/en';",
+        "import { y } from '@esim-embed/widget/src/y';",
+        "const entry = new URL('../../packages/bff/src/server.ts', import.meta.url);",
+        "const built = new URL('../../packages/widget/dist/', import.meta.url);",
+        '',
+      ].join('\n'),
+    });
+    expect(dependencyBreaches(dir)).toEqual([
+      "e2e/tests/a.spec.ts:1: '../../packages/widget/src/i18n/en' reaches @esim-embed/widget by path; import it by name through its exports",
+      "e2e/tests/a.spec.ts:2: '@esim-embed/widget/src/y' is not an export of @esim-embed/widget",
+      "e2e/tests/a.spec.ts:3: '../../packages/bff/src/server.ts' reaches @esim-embed/bff by path; import it by name through its exports",
+      "packages/bff/src/a.ts:1: '@esim-embed/sandbox': @esim-embed/bff runtime code imports only @esim-embed/shared",
+      "packages/bff/src/a.ts:2: '../testing/stack' is test support imported by production code",
+      "packages/bff/src/a.ts:3: '@esim-embed/bff/testing' is test support imported by production code",
+      "packages/bff/src/a.ts:4: 'vitest' is a test library imported by production code",
+      "packages/bff/src/a.ts:5: '@esim-embed/widget': @esim-embed/bff runtime code imports only @esim-embed/shared",
+      "packages/bff/src/testing/stack.ts: test support inside runtime src/; it belongs in the package's testing/ folder",
+      "packages/shared/src/a.ts:1: '@esim-embed/bff': shared imports nothing of ours",
+      "packages/shared/src/a.ts:2: 'node:fs': shared does no I/O and imports no Node built-in",
+    ]);
+  });
+
+  it('reads multi-line, re-export, side-effect and dynamic imports but not comments', () => {
+    const text = [
+      '/** `import x from "nope"` in a comment */',
+      "// import { y } from 'nope';",
+      'import {',
+      '  a,',
+      '  b,',
+      "} from './ab';",
+      "export { c } from '@scope/c';",
+      "import './side-effect.css';",
+      "const lazy = () => import('./lazy');",
+      '',
+    ].join('\n');
+    expect(importSpecifiers(text).map(({ specifier, line }) => [specifier, line])).toEqual([
+      ['./ab', 3],
+      ['@scope/c', 7],
+      ['./side-effect.css', 8],
+      ['./lazy', 9],
+    ]);
+  });
+});
