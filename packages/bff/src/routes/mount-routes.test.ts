@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppEnv } from '../http/app-env';
 import type { IdempotencyOptions } from '../http/idempotency';
-import { call, openWidget, PARTNER_SECRET, SHOP_ORIGIN, type Stack, startStack } from '../testing/stack';
+import { call, openWidget, PARTNER_SECRET, SHOP_ORIGIN, type Stack, startStack } from '../../testing/stack';
 import { type AuthChains, mountRoutes, type RouteHandlers } from './mount-routes';
 import { ROUTES, type RouteAuth, type RouteSpec } from './route-table';
 
