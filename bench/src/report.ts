@@ -5,12 +5,12 @@
  * found for every miss. Rendered as markdown to `bench/reports/YYYY-MM-DD.md`.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { FINDINGS } from './findings';
 
 /** A figure held against a target. */
 export interface Check {
-  /** Stable id (`bff.destinations.rps-ratio`), the key of its finding in `findings.ts`. */
+  /** Stable id (`bff.destinations.rps-ratio`), the heading of its finding in `bench/findings.md`. */
   id: string;
   label: string;
   /** The measured figure as printed (`84 %`, `0.4 ms`). */
@@ -147,6 +147,7 @@ export function renderReport(input: {
       checks.map((c) => [c.label, c.value, c.target, c.pass ? 'PASS' : '**MISS**']),
     ),
   ];
+  const findingsById = readFindings();
   for (const section of sections) {
     lines.push(`## ${section.title}`, '', `Reproduce: \`${section.command}\``, '', ...section.lines);
     if (section.checks.length > 0) {
@@ -157,9 +158,9 @@ export function renderReport(input: {
         ),
       );
     }
-    const findings = section.checks.filter((c) => FINDINGS[c.id] !== undefined || !c.pass);
+    const findings = section.checks.filter((c) => findingsById.has(c.id) || !c.pass);
     for (const c of findings) {
-      const finding = FINDINGS[c.id];
+      const finding = findingsById.get(c.id);
       lines.push(
         `**${c.pass ? 'Note' : 'MISS'} — ${c.label}.** ${finding ?? 'Not yet investigated: no finding is recorded for this figure.'}`,
         '',
@@ -167,4 +168,29 @@ export function renderReport(input: {
     }
   }
   return `${lines.join('\n').trimEnd()}\n`;
+}
+
+/**
+ * What profiling found behind a figure, by check id, from `bench/findings.md`: each `## <check id>` section's
+ * text as one paragraph (its lines joined), to be printed under the figure.
+ */
+export function readFindings(markdown = readFileSync(new URL('../findings.md', import.meta.url), 'utf8')) {
+  const findings = new Map<string, string>();
+  let id: string | undefined;
+  let text: string[] = [];
+  const close = () => {
+    if (id !== undefined) findings.set(id, text.join(' ').replace(/\s+/g, ' ').trim());
+  };
+  for (const line of markdown.split('\n')) {
+    const heading = /^## (\S+)\s*$/.exec(line);
+    if (heading === null) {
+      text.push(line);
+      continue;
+    }
+    close();
+    id = heading[1];
+    text = [];
+  }
+  close();
+  return findings;
 }

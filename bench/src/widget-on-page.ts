@@ -89,8 +89,8 @@ const COLLECT = `(() => {
 
 /**
  * The value of `expression` in the page, through CDP. Not Playwright's `evaluate` / `waitForFunction`: they
- * inject Playwright's own scripts into the page first, a 45–90 ms task at 4× CPU that the long-task
- * observer would count against the widget (seen in Chromium traces of the load).
+ * inject Playwright's own scripts into the page first, a long task that the long-task observer would count
+ * against the widget.
  */
 async function pageValue<T>(cdp: CDPSession, expression: string): Promise<T> {
   const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', {

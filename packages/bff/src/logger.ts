@@ -48,8 +48,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 }
 
 /**
- * Lines for stdout, written together once per turn of the event loop: one write per access-log line was
- * a system call in every request (`pnpm bench`). Whatever is pending is written before the process exits.
+ * Lines for stdout, written together once per turn of the event loop, so that an access-log line is not a
+ * system call of its own in every request. Whatever is pending is written before the process exits.
  */
 let pendingLines: string[] = [];
 let flushOnExit = false;

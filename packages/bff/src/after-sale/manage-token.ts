@@ -11,13 +11,13 @@
  * Tokens of the release before (signed JWTs, `mlk_` ids inside) are still verified until they expire, with the
  * key they were signed with; the not-before time and per-id revocations recorded then apply to them too.
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { ManageLink, RevokedManageLink, RevokedManageLinks } from '@esim-embed/shared';
 import { z } from 'zod';
 import { ApiError } from '../errors';
 import { purposeKeys } from '../security/key-ring';
 import { STORE_KEYS, type Store } from '../store/store';
 import { createLegacyManageVerifier } from './legacy-manage-token';
+import { hashOf, newToken, seal, unseal } from './manage-token-crypto';
 
 /** The longest a manage token lives, whatever the plan's service end (a year). */
 export const MAX_MANAGE_TOKEN_TTL_MS = 365 * 24 * 60 * 60 * 1000;
@@ -97,44 +97,6 @@ export function assertManagesEsim(
   if (manage === undefined) throw invalid('manage_token_missing');
   if (manage.wid !== widget.id || manage.env !== widget.environment) throw invalid('manage_token_widget');
   if (manage.esim !== esimId) throw new ApiError('esim_not_found', { params: { esimId } });
-}
-
-const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
-
-/** 16 random bytes as 26 lowercase base32 characters: easy to read out, one case, no padding. */
-function newToken(): string {
-  let bits = 0;
-  let value = 0;
-  let text = '';
-  for (const byte of randomBytes(16)) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      text += BASE32[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  return text + BASE32[(value << (5 - bits)) & 31];
-}
-
-const hashOf = (token: string) => createHash('sha256').update(token).digest('base64url');
-
-function seal(key: Buffer, token: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const body = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
-}
-
-function unseal(key: Buffer, sealed: string): string | null {
-  try {
-    const bytes = Buffer.from(sealed, 'base64url');
-    const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12));
-    decipher.setAuthTag(bytes.subarray(12, 28));
-    return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
-  } catch {
-    return null;
-  }
 }
 
 function parseJson<T>(schema: z.ZodType<T>, text: string | undefined): T | null {

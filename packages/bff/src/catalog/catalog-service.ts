@@ -2,11 +2,10 @@
  * @module
  * One widget's catalog: the upstream snapshot, settlement and brand held in a {@link CatalogCache}, and the
  * traveller's views of it (destinations, plans, a quote's plan) projected per locale at the widget's
- * retail prices, each with an ETag. The wholesale price never leaves this module's projections.
+ * retail prices, each with an ETag. The wholesale price never leaves this module's projections. What one
+ * refresh builds, and the per-locale views, are in `catalog-state.ts`.
  */
-import { createHash } from 'node:crypto';
 import type {
-  Account,
   Destination,
   Locale,
   NonNegativeMoney,
@@ -18,27 +17,15 @@ import type {
   WidgetBrand,
 } from '@esim-embed/shared';
 import { ApiError } from '../errors';
-import { singleOrderLimit } from '../funding/funding-decision';
 import type { Logger } from '../logger';
 import type { UpstreamClient } from '../upstream/upstream-client';
-import {
-  assessCapabilities,
-  credentialProblem,
-  type FitnessSubject,
-  type WidgetFitness,
-} from '../widgets/widget-fitness';
+import { credentialProblem, type FitnessSubject, type WidgetFitness } from '../widgets/widget-fitness';
 import { resolveWidgetBrand, type WidgetBrandOverrides } from './brand';
 import { type CatalogCacheStatus, createCatalogCache } from './catalog-cache';
-import { type CatalogSnapshot, syncCatalog } from './catalog-sync';
-import {
-  type DestinationOffers,
-  indexByDestination,
-  projectDestinations,
-  type RetailPricer,
-} from './destinations';
+import { type CatalogState, catalogLoader, viewsOf } from './catalog-state';
 import { projectPlan, projectPlans } from './plans';
 import { DEFAULT_PRICING_RULE, type PricingRule, retailPrice } from './pricing';
-import { type AppliedRetailBrand, appliedRetailBrand, requireControl } from './retail-brand';
+import { type AppliedRetailBrand, requireControl } from './retail-brand';
 
 /** Options of {@link createCatalogService}. */
 export interface CatalogServiceOptions {
@@ -133,37 +120,8 @@ export interface CatalogService {
   close(): void;
 }
 
-interface LocaleViews {
-  /** The views' strong ETag: the snapshot's version and a digest of its prices and this locale. */
-  etag: string;
-  destinations: Destination[];
-  byCode: Map<string, Destination>;
-  plans: Map<string, Plan[]>;
-}
-
-/** Everything one refresh produces. */
-interface CatalogState {
-  snapshot: CatalogSnapshot;
-  /** The account's single-order limit in the settlement currency: offers above it are not sold. */
-  maxWholesaleMinor: number | null;
-  index: ReadonlyMap<string, DestinationOffers>;
-  settlement: Settlement;
-  fitness: WidgetFitness;
-  account: Account | null;
-  /** The retail brand (white label) the widget sells under, or null. */
-  retailBrand: AppliedRetailBrand | null;
-  brand: WidgetBrand;
-  price: RetailPricer;
-  /** Digest of the catalog version, every offer's prices, the rule and the settlement. */
-  digest: string;
-  views: Map<Locale, LocaleViews>;
-}
-
 /** A forced refresh for an unknown offer id happens at most this often. */
 const UNKNOWN_OFFER_REFRESH_MS = 30_000;
-
-/** The subject of the fitness checks when the caller names none. */
-const DEFAULT_SUBJECT: FitnessSubject = { environment: 'test', checkoutMode: 'direct', upstream: {} };
 
 /** Before anything was read: no problem known, everything offered (reads fail on their own). */
 const UNKNOWN_FITNESS: WidgetFitness = {
@@ -187,97 +145,12 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
   const fullSyncMaxAgeMs = options.fullSyncMaxAgeMs ?? 10 * 60_000;
   let lastUnknownOfferRefresh = 0;
 
-  async function load(previous: CatalogState | undefined, force: boolean): Promise<CatalogState> {
-    const upstream = options.upstream;
-    const [capabilities, account] = await Promise.all([
-      upstream.getCapabilities(),
-      upstream.getAccount().catch((error: unknown) => {
-        logger.warn('upstream account unreadable, brand from the last good account or defaults', { error });
-        return previous?.account ?? null;
-      }),
-    ]);
-    let snapshot: CatalogSnapshot | undefined;
-    if (!force && previous && Date.now() - previous.snapshot.fetchedAt < fullSyncMaxAgeMs) {
-      const probe = await upstream.listProducts({ limit: 1 });
-      if (probe.meta.catalogVersion === previous.snapshot.catalogVersion) snapshot = previous.snapshot;
-    }
-    snapshot ??= await syncCatalog(upstream, { logger, pageSize: options.pageSize });
-    const settlement = capabilities.settlement;
-    const fitness = assessCapabilities(capabilities, options.widget ?? DEFAULT_SUBJECT);
-    reportFitness(previous?.fitness, fitness);
-    const prices = new Map<string, NonNegativeMoney>();
-    const price: RetailPricer = (offer) => {
-      let retail = prices.get(offer.id);
-      if (!retail) {
-        retail = retailPrice(offer, rule, settlement);
-        prices.set(offer.id, retail);
-      }
-      return retail;
-    };
-    const maxWholesaleMinor = singleOrderLimit(account, settlement.currency);
-    const retailBrand = appliedRetailBrand(account, capabilities, logger);
-    const sameOffers =
-      snapshot === previous?.snapshot &&
-      maxWholesaleMinor === previous.maxWholesaleMinor &&
-      fitness.sellsNewEsims === previous.fitness.sellsNewEsims;
-    return {
-      snapshot,
-      maxWholesaleMinor,
-      // Without the upstream's `issue` supply nothing is for sale: no destination is listed.
-      index: sameOffers
-        ? previous.index
-        : fitness.sellsNewEsims
-          ? indexByDestination(snapshot, maxWholesaleMinor)
-          : new Map(),
-      settlement,
-      fitness,
-      account,
-      retailBrand,
-      brand: resolveWidgetBrand({
-        account,
-        legal: retailBrand?.legal,
-        overrides: options.brandOverrides,
-        publicOrigin: options.publicOrigin,
-        fallbackName: options.displayName,
-        logger,
-      }),
-      price,
-      digest: digestOf(snapshot, rule, settlement, maxWholesaleMinor),
-      views: new Map(),
-    };
-  }
-
-  /** Logs what stops the widget (error) and what it costs (warning) when it changes, not on every refresh. */
-  function reportFitness(before: WidgetFitness | undefined, after: WidgetFitness) {
-    const said = (fitness: WidgetFitness | undefined) =>
-      JSON.stringify([fitness?.problems, fitness?.warnings]);
-    if (said(before) === said(after)) return;
-    for (const problem of after.problems) {
-      logger.error('widget stopped: the upstream key cannot sell as configured', { ...problem });
-    }
-    for (const warning of after.warnings) logger.warn('upstream capabilities', { warning });
-  }
-
+  const load = catalogLoader(options, logger, fullSyncMaxAgeMs);
   const cache = createCatalogCache<CatalogState>({
     load,
     refreshIntervalMs: options.refreshIntervalMs ?? 60_000,
     logger,
   });
-
-  function viewsOf(state: CatalogState, locale: Locale): LocaleViews {
-    let views = state.views.get(locale);
-    if (!views) {
-      const destinations = projectDestinations(state.index, locale, state.price, state.settlement);
-      views = {
-        etag: `"c${state.snapshot.catalogVersion}-${digest(`${state.digest}|${locale}`).slice(0, 16)}"`,
-        destinations,
-        byCode: new Map(destinations.map((d) => [d.code, d])),
-        plans: new Map(),
-      };
-      state.views.set(locale, views);
-    }
-    return views;
-  }
 
   const etagOf = (state: CatalogState, locale: Locale) => viewsOf(state, locale).etag;
 
@@ -392,33 +265,4 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
     },
     close: () => cache.stop(),
   };
-}
-
-function digest(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
-
-/** What the traveller's views depend on besides the locale: any change gives new ETags. */
-function digestOf(
-  snapshot: CatalogSnapshot,
-  rule: PricingRule,
-  settlement: Settlement,
-  maxWholesaleMinor: number | null,
-): string {
-  const hash = createHash('sha256');
-  hash.update(
-    JSON.stringify([
-      snapshot.catalogVersion,
-      rule,
-      settlement.currency,
-      settlement.wholeRubOnly,
-      maxWholesaleMinor,
-    ]),
-  );
-  for (const offer of snapshot.offers) {
-    hash.update(
-      `|${offer.id}:${offer.pricingVersion}:${offer.price.amountMinor}:${offer.recommendedRetail.amountMinor}`,
-    );
-  }
-  return hash.digest('hex');
 }

@@ -20,7 +20,7 @@ interface RequestScope {
 const requestScope = new AsyncLocalStorage<RequestScope>();
 
 const REQUEST_ID_BYTES = 15;
-/** Random bytes drawn 512 ids at a time: one `randomBytes` call per request was 3 % of a catalog read. */
+/** Random bytes drawn 512 ids at a time, so that a request does not pay for a `randomBytes` call of its own. */
 let idPool = randomBytes(0);
 let idOffset = 0;
 

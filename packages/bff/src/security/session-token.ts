@@ -12,8 +12,8 @@ import { ApiError } from '../errors';
 import { type PurposeKeys, purposeKeys } from './key-ring';
 
 /**
- * How many verified tokens a signer remembers. A widget sends its token with every call; verifying it again
- * (base64url, JSON, HMAC, schema) was the largest cost of a cached catalog read (`pnpm bench`). A token is
+ * How many verified tokens a signer remembers. A widget sends its token with every call, and verifying it
+ * again (base64url, JSON, HMAC, schema) would be the costliest step of a cached catalog read. A token is
  * remembered only after its signature and claims passed, looked up by its exact text, and its lifetime is
  * checked on every use; at the bound the oldest is forgotten (about 3 MB of tokens at most).
  */

@@ -3,6 +3,8 @@
  * The BFF's one client of the Partner eSIM Commerce API: `X-Api-Key`, a shared keep-alive pool per
  * origin, a timeout per attempt, retries with backoff and jitter only where a repeat is safe (reads, and
  * creates that carry an `Idempotency-Key`), tolerant parsing of answers, and errors as {@link UpstreamError}.
+ *
+ * Over 300 lines: one short entry per upstream operation; transport and parsing have files of their own.
  */
 
 import { createHash } from 'node:crypto';

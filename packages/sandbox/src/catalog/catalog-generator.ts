@@ -3,6 +3,8 @@
  * The deterministic catalog generator: products (a destination and a package) and offers (a product on a
  * network bundle at a base price) for every destination, from one seed and a target offer count. The same
  * seed and count always give the same catalog, and a bigger count gives a superset of a smaller one.
+ *
+ * Over 300 lines: the price and operator tables sit beside the generator that draws from them.
  */
 import type { ActivationRule, Offer, Product } from '@esim-embed/shared';
 import { DESTINATIONS, type Destination, type Region } from './destinations';

@@ -2,6 +2,8 @@
  * @module
  * Internal records rendered as the contract's resources: absolute links from the request's base URL, and
  * the scope effects (`recipients:read`, `esims:read`) applied to orders.
+ *
+ * Over 300 lines: one view per contract resource, so every resource is rendered in one place.
  */
 import type {
   Account,

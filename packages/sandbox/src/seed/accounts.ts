@@ -2,6 +2,8 @@
  * @module
  * The seeded partner accounts and API keys. The key strings are stable constants: the BFF's default
  * config, the demo and the tests import them from here (`@esim-embed/sandbox`).
+ *
+ * Over 300 lines: seed data, one literal per account and key, read as a table.
  */
 import type { AccountKind, Brand, Currency, Environment, KeyScope, RetailBrand } from '@esim-embed/shared';
 import { KeyScopeSchema } from '@esim-embed/shared';

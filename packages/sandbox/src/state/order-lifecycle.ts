@@ -6,6 +6,8 @@
  * released). Payment scenarios open as `draft` → `awaiting_payment` → `paid`, or → `expired_unpaid`.
  * Refund and reissue requests go `requested` → `in_review` and wait for the control API's resolution.
  * Every status change increments `stateRevision`.
+ *
+ * Over 300 lines: one advance moves orders, eSIMs and action requests together, so their rules stay here.
  */
 import type {
   AccountState,

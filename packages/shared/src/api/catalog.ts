@@ -29,8 +29,8 @@ export const DestinationSchema = z.strictObject({
   fromPrice: NonNegativeMoneySchema,
   /**
    * `fromPrice` as the traveller reads it in the requested locale (`$4.50`, `1 290 ₽`), formatted by the BFF:
-   * the widget's first screen then needs no `Intl.NumberFormat`, whose first use in a page costs about
-   * 100 ms of main thread on a slow phone (`pnpm bench`).
+   * the widget's first screen then needs no `Intl.NumberFormat`, whose first use in a page is a long task on
+   * a slow phone.
    */
   fromPriceLabel: z.string().min(1).max(64),
   planCount: z.int().min(1),

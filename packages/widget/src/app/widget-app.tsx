@@ -30,8 +30,8 @@ let widgetSheet: CSSStyleSheet | null = null;
 
 /**
  * Mounts the app into `root` (the shadow root of `host`). The stylesheet is parsed now and the app drawn in
- * the next task: together they were one 60 ms task at 4× CPU on the partner's page (`pnpm bench`), apart
- * each stays short. An `update` before then only changes what will be drawn; `unmount` cancels it.
+ * the next task: two short tasks on the partner's page instead of one long one. An `update` before then
+ * only changes what will be drawn; `unmount` cancels it.
  */
 export function mountWidgetApp(
   root: ShadowRoot,

@@ -2,6 +2,8 @@
  * @module
  * The widget's frame and flow: opens the session, picks the language, applies the brand, resumes a
  * checkout in progress, and shows one step at a time between the brand header and the support footer.
+ *
+ * Over 300 lines: the shell's state and step flow read best whole; the small parts below serve only it.
  */
 import type { WidgetPublicConfig } from '@esim-embed/shared';
 import type { ComponentType } from 'preact';

@@ -66,8 +66,8 @@ function translatorFor(locale: Locale, messages: MessageTable): Translate {
   const rules = new Intl.PluralRules(locale);
   let numbers: Intl.NumberFormat | undefined;
   // A count below 1,000 reads the same in every widget language (Latin digits, no grouping): written as it
-  // is, the first screen ("12 plans") needs no `Intl.NumberFormat`, whose first use in a page costs about
-  // 100 ms of main thread on a slow phone (`pnpm bench`).
+  // is, the first screen ("12 plans") needs no `Intl.NumberFormat`, whose first use in a page is a long
+  // task on a slow phone.
   const formatNumber = (value: number) => {
     if (Number.isInteger(value) && value >= 0 && value < 1000) return String(value);
     numbers ??= new Intl.NumberFormat(locale);

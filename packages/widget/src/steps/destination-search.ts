@@ -59,7 +59,7 @@ export function popularDestinations(destinations: readonly Destination[], limit 
 /**
  * Destinations of one kind, in the traveller's alphabetical order: the order the BFF sends them in (sorted in
  * the locale's collation), so the first screen needs no `Intl.Collator` of its own (its first use in a page
- * costs about 45 ms of main thread on a slow phone, `pnpm bench`).
+ * is a long task on a slow phone).
  */
 export function destinationsOfKind(
   destinations: readonly Destination[],

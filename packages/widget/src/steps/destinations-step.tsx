@@ -81,10 +81,8 @@ export function DestinationsStep() {
 
 /**
  * How many of `total` items to render: none at first (the popular destinations above them fill the first
- * screen), then slices, one task each, so that no task of the widget blocks the partner's page for long:
- * all ~250 countries at once were a 250 ms task at 4× CPU, slices of 40 about 60 ms with their layout,
- * and slices of 16 still made 50–95 ms tasks (the grid is laid out again with each); 8 keep them under
- * 50 ms in most loads (`pnpm bench`).
+ * screen), then small slices, one task each, so that no task of the widget blocks the partner's page for
+ * long: the grid is laid out again with each slice, so a larger slice makes a longer task.
  */
 function useProgressiveCount(total: number, first = 0, slice = 8): number {
   const [shown, setShown] = useState(first);

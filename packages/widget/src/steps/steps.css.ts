@@ -19,8 +19,8 @@ export const destinationGrid = style({
 });
 
 /**
- * Off-screen destinations skip style, layout and paint until scrolled near (about 270 buttons render at
- * once; at 4× CPU their first layout was a 250 ms task).
+ * Off-screen destinations skip style, layout and paint until scrolled near: about 270 buttons render at
+ * once, and laying them all out would be a long task on a slow phone.
  */
 globalStyle(`${destinationGrid} > li`, {
   contentVisibility: 'auto',

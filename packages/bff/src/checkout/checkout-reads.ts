@@ -1,0 +1,67 @@
+/**
+ * @module
+ * A checkout as it is read: by the holder of its client secret, by the partner's server, by the background watch,
+ * each time brought up to date with its upstream order; and the two views of it, the widget's and the partner's.
+ */
+import type { Checkout, PartnerCheckout } from '@esim-embed/shared';
+import type { WidgetRuntime } from '../widgets/widget-runtime';
+import { type CheckoutContext, loadForPartner, loadForWidget, type SessionCaller } from './checkout-context';
+import type { CheckoutRecord } from './checkout-record';
+
+/** The widget's view of a checkout. */
+export function toCheckout(record: CheckoutRecord): Checkout {
+  return {
+    id: record.id,
+    status: record.status,
+    mode: record.mode,
+    kind: record.kind,
+    // A top-up names the eSIM it tops up from the start; an issue, the eSIM it issued as soon as it exists.
+    esimId: record.esimId ?? record.order?.esimId ?? null,
+    amount: record.amount,
+    plan: record.plan,
+    email: record.email,
+    locale: record.locale,
+    failure: record.failure,
+    expiresAt: record.expiresAt,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
+}
+
+/** The partner server's view of a checkout. */
+export function toPartnerCheckout(record: CheckoutRecord): PartnerCheckout {
+  return {
+    ...toCheckout(record),
+    widgetId: record.widgetId,
+    externalRef: record.id,
+    paymentReference: record.paymentReference,
+    order: record.order === null ? null : { id: record.order.id, status: record.order.status },
+  };
+}
+
+/** `readCheckout`, `partnerRead` and `watch` of the checkout service. */
+export function checkoutReads(context: CheckoutContext) {
+  const { repository, sync } = context;
+  return {
+    async readCheckout(
+      caller: SessionCaller,
+      id: string,
+      clientSecret: string | undefined,
+    ): Promise<Checkout> {
+      const stored = await loadForWidget(context, caller, id, clientSecret);
+      return toCheckout((await sync.refresh(stored, caller.widget)).record);
+    },
+
+    async partnerRead(widgets: ReadonlyMap<string, WidgetRuntime>, id: string): Promise<PartnerCheckout> {
+      const { stored, widget } = await loadForPartner(context, widgets, id);
+      return toPartnerCheckout((await sync.refresh(stored, widget, { afterSale: true })).record);
+    },
+
+    async watch(id: string, widgets: ReadonlyMap<string, WidgetRuntime>): Promise<CheckoutRecord | null> {
+      const stored = await repository.getCheckout(id);
+      const widget = stored === null ? undefined : widgets.get(stored.record.widgetId);
+      if (stored === null || widget === undefined) return null;
+      return (await sync.refresh(stored, widget)).record;
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * @module
+ * The eSIM a ready checkout issued: its installation data (for the traveller's widget and the partner's server)
+ * and delivery links, only while it is not installed; and its id for the traveller's manage link.
+ */
+import type { CreateDeliveryLinkRequest, Installation, WidgetDeliveryLink } from '@esim-embed/shared';
+import { assertNotInstalled } from '../after-sale/esim-view';
+import { ApiError } from '../errors';
+import type { WidgetRuntime } from '../widgets/widget-runtime';
+import {
+  type CheckoutContext,
+  hash,
+  loadForPartner,
+  loadForWidget,
+  type SessionCaller,
+} from './checkout-context';
+import type { CheckoutRecord, Stored } from './checkout-record';
+
+/** The eSIM a ready checkout issued, for a manage link. */
+export interface ReadyEsim {
+  esimId: string;
+  esimResourceUrl: string | null;
+}
+
+/** `installation`, `partnerInstallation`, `createDeliveryLink` and `readyEsimOf` of the checkout service. */
+export function issuedEsim(context: CheckoutContext) {
+  const { sync } = context;
+
+  async function readyOrder(stored: Stored<CheckoutRecord>, widget: WidgetRuntime) {
+    const current = await sync.refresh(stored, widget);
+    const order = current.record.order;
+    if (current.record.status !== 'ready' || order === null) {
+      throw new ApiError('esim_not_found', {
+        params: { status: current.record.status, reason: 'not_ready' },
+      });
+    }
+    return { record: current.record, order };
+  }
+
+  /**
+   * The eSIM a ready `issue` checkout issued, while it is not installed: installation data and delivery links
+   * are given for nothing else (a top-up's eSIM was installed long ago; an installed one is on its device).
+   */
+  async function installableEsim(stored: Stored<CheckoutRecord>, widget: WidgetRuntime) {
+    const { record, order } = await readyOrder(stored, widget);
+    if (record.kind !== 'issue') throw new ApiError('esim_not_found', { params: { reason: 'top_up' } });
+    const resourceUrl = order.esimResourceUrl ?? (await widget.upstream.getOrder(order.id)).esim?.resourceUrl;
+    if (resourceUrl === undefined || resourceUrl === null) {
+      throw new ApiError('esim_not_found', { params: { reason: 'not_issued' } });
+    }
+    const esim = await widget.upstream.getEsim(resourceUrl);
+    assertNotInstalled(esim);
+    return { record, order, esim };
+  }
+
+  /** The installation data of a ready checkout's eSIM, as the traveller's widget and the partner's server read it. */
+  async function installationOf(
+    stored: Stored<CheckoutRecord>,
+    widget: WidgetRuntime,
+  ): Promise<Installation> {
+    const { record, esim } = await installableEsim(stored, widget);
+    return {
+      checkoutId: record.id,
+      iccid: esim.iccid,
+      lpa: esim.installation.lpa,
+      qrPayload: esim.installation.qrPayload,
+      smdpAddress: esim.installation.smdpAddress,
+      activationCode: esim.installation.activationCode,
+      ios: esim.installation.ios,
+      android: esim.installation.android,
+    };
+  }
+
+  return {
+    async installation(
+      caller: SessionCaller,
+      id: string,
+      clientSecret: string | undefined,
+    ): Promise<Installation> {
+      return await installationOf(await loadForWidget(context, caller, id, clientSecret), caller.widget);
+    },
+
+    async partnerInstallation(
+      widgets: ReadonlyMap<string, WidgetRuntime>,
+      id: string,
+    ): Promise<Installation> {
+      const { stored, widget } = await loadForPartner(context, widgets, id);
+      return await installationOf(stored, widget);
+    },
+
+    async createDeliveryLink(
+      caller: SessionCaller,
+      id: string,
+      clientSecret: string | undefined,
+      body: CreateDeliveryLinkRequest,
+      idempotencyKey: string,
+    ): Promise<WidgetDeliveryLink> {
+      const stored = await loadForWidget(context, caller, id, clientSecret);
+      const { order } = await installableEsim(stored, caller.widget);
+      const link = await caller.widget.upstream.createDeliveryLink(order.id, body, {
+        idempotencyKey: `checkout-${id}-link-${hash(`${caller.claims.sid}:${idempotencyKey}`)}`,
+      });
+      return { id: link.id, url: link.url, maxViews: link.maxViews, expiresAt: link.expiresAt };
+    },
+
+    async readyEsimOf(
+      caller: SessionCaller,
+      id: string,
+      clientSecret: string | undefined,
+    ): Promise<ReadyEsim> {
+      const stored = await loadForWidget(context, caller, id, clientSecret);
+      const { record, order } = await readyOrder(stored, caller.widget);
+      if (record.kind === 'top_up' && record.esimId !== null) {
+        return { esimId: record.esimId, esimResourceUrl: null };
+      }
+      let esimId = order.esimId;
+      let esimResourceUrl = order.esimResourceUrl;
+      if (esimId === null) {
+        const fresh = await caller.widget.upstream.getOrder(order.id);
+        esimId = fresh.esim?.id ?? null;
+        esimResourceUrl = fresh.esim?.resourceUrl ?? null;
+      }
+      if (esimId === null) throw new ApiError('esim_not_found', { params: { reason: 'not_issued' } });
+      return { esimId, esimResourceUrl };
+    },
+  };
+}
