@@ -95,8 +95,8 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   });
   app.use('*', async function requestBodyLimit(c, next) {
     // Hono's bodyLimit reads `c.req.raw.body`, which makes @hono/node-server build a whole web Request
-    // (streams, AbortController) for every request and loses its fast body path: measured by `pnpm bench`,
-    // that was most of the cost of a cached catalog read. Bodiless methods and a declared length need none.
+    // (streams, AbortController) for every request and loses its fast body path, the dearest part of a cached
+    // read. Bodiless methods and a declared length need none.
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return await next();
     const length = c.req.header('Content-Length');

@@ -39,7 +39,7 @@ function localeOf(c: Context<AppEnv>): Locale {
 /**
  * The answer bytes of a view's list, serialized and encoded once: the catalog service keeps each locale's destinations and
  * each destination's plans as the same array until the snapshot changes, so the array is the cache key and
- * a new snapshot's arrays simply miss. Serializing ~250 destinations on every read was most of its cost.
+ * a new snapshot's arrays simply miss: serializing the whole list again on every read would be its dearest part.
  */
 const serialized = new WeakMap<object, Buffer>();
 function answerPrefix(list: readonly unknown[]): Buffer {
