@@ -3,8 +3,13 @@
  * The `esim-checkout` event of a checkout: fired when the checkout is created, and again (`resumed: true`)
  * when a reload finds it still awaiting payment, so that the host page can open its payment form again.
  */
-import type { Checkout } from '@esim-embed/shared';
-import { EsimCheckoutEvent } from '../element/events';
+import type { Checkout, NonNegativeMoney } from '@esim-embed/shared';
+import { EsimCheckoutEvent, type EsimMoney } from '../element/events';
+
+/** An amount as the public events carry it: only the two published fields, whatever the schema adds. */
+export function eventAmount(money: NonNegativeMoney): EsimMoney {
+  return { amountMinor: money.amountMinor, currency: money.currency };
+}
 
 /** `esim-checkout` for `checkout`. */
 export function checkoutEvent(checkout: Checkout, resumed: boolean): EsimCheckoutEvent {
@@ -13,8 +18,7 @@ export function checkoutEvent(checkout: Checkout, resumed: boolean): EsimCheckou
     kind: checkout.kind ?? 'issue',
     esimId: checkout.esimId ?? null,
     mode: checkout.mode,
-    amount: checkout.amount.amountMinor,
-    currency: checkout.amount.currency,
+    amount: eventAmount(checkout.amount),
     email: checkout.email,
     resumed,
   });

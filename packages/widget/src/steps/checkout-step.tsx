@@ -17,7 +17,7 @@ import { formatPlanData, formatPrice } from '../i18n/formatters';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
 import { StepHeading } from '../ui/step-heading';
-import { checkoutEvent } from './checkout-event';
+import { checkoutEvent, eventAmount } from './checkout-event';
 import { DeadlineCountdown } from './deadline-countdown';
 import * as css from './steps.css';
 
@@ -71,7 +71,7 @@ export function CheckoutStep({ plan, destination, topUp }: CheckoutStepProps) {
           new EsimQuoteEvent({
             quoteId: fresh.id,
             offerId: fresh.offerId,
-            amount: fresh.price,
+            amount: eventAmount(fresh.price),
             expiresAt: fresh.expiresAt,
           }),
         );

@@ -17,7 +17,7 @@ import type { MessageKey } from '../i18n/messages';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
 import { StepHeading } from '../ui/step-heading';
-import { checkoutEvent } from './checkout-event';
+import { checkoutEvent, eventAmount } from './checkout-event';
 import { DeadlineCountdown } from './deadline-countdown';
 import * as css from './steps.css';
 
@@ -99,8 +99,7 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
               checkoutId: latest.id,
               kind: 'top_up',
               esimId: topUp.esimId,
-              amount: latest.amount.amountMinor,
-              currency: latest.amount.currency,
+              amount: eventAmount(latest.amount),
             }),
           );
           go({ name: 'my-esim', manageToken: topUp.manageToken, toppedUp: true });
@@ -114,8 +113,7 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
               checkoutId: latest.id,
               kind: 'issue',
               esimId: latest.esimId ?? null,
-              amount: latest.amount.amountMinor,
-              currency: latest.amount.currency,
+              amount: eventAmount(latest.amount),
             }),
           );
           go({ name: 'install', handle, checkout: latest, installation });
