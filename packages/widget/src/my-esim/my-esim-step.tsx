@@ -9,13 +9,14 @@ import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { errorCodeOf, WidgetApiError } from '../api/api-error';
 import { useWidget } from '../app/widget-context';
-import { formatDateTime, formatPlanData } from '../i18n/formatters';
+import { formatDateTime } from '../i18n/formatters';
 import type { MessageKey } from '../i18n/messages';
 import * as installCss from '../install/install-step.css';
 import type { InstallationDetailsProps } from '../install/installation-details';
 import { useRemoteData } from '../steps/remote-data';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
+import { PlanSummary } from '../ui/plan-summary';
 import { StepHeading } from '../ui/step-heading';
 import { HelpPanel } from './help-panel';
 import { forgetManageToken } from './manage-link-address';
@@ -91,14 +92,7 @@ export function MyEsimStep({ manageToken, toppedUp }: MyEsimStepProps) {
         )}
       </div>
       <div class={controls.card}>
-        {plan ? (
-          <p class={css.dateValue}>
-            {plan.destination.flag && <span aria-hidden="true">{plan.destination.flag} </span>}
-            {plan.destination.name}: {formatPlanData(plan, locale)} · {t('days', { n: plan.durationDays })}
-          </p>
-        ) : (
-          <p>{t('planUnknown')}</p>
-        )}
+        {plan ? <PlanSummary plan={plan} destination={plan.destination} /> : <p>{t('planUnknown')}</p>}
         {stateNotice && <p>{t(stateNotice)}</p>}
       </div>
 
