@@ -3,12 +3,13 @@
  * The widget's frame and flow: opens the session, picks the language, applies the brand, resumes a
  * checkout in progress, and shows one step at a time between the brand header and the support footer.
  */
-import type { WidgetPublicConfig } from '@esim-embed/shared';
+import type { Locale, WidgetPublicConfig } from '@esim-embed/shared';
 import type { ComponentType } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiClient } from '../api/api-client';
 import { errorCodeOf, WidgetApiError } from '../api/api-error';
 import { EsimErrorEvent, EsimReadyEvent } from '../element/events';
+import { useWriteAction } from '../hooks/use-write-action';
 import type { AfterSaleMessages, Messages } from '../i18n/messages';
 import {
   chooseLocale,
@@ -59,13 +60,14 @@ function initialStep(widgetId: string, country: string | null): Step {
 
 /** The widget app for one widget id on one BFF. */
 export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
-  const client = useMemo(() => new ApiClient({ apiBase: options.apiBase, widgetId: options.widgetId }), []);
+  const { apiBase, widgetId, country } = options;
+  // The shell is keyed by the BFF and the widget id (`widget-app.tsx`): one client for its whole life.
+  const client = useMemo(() => new ApiClient({ apiBase, widgetId }), [apiBase, widgetId]);
   useEffect(() => () => client.close(), [client]);
   // A manage token leaves the address bar at once, before the session answers, for the host page's scripts.
-  useEffect(() => void takeManageToken(options.widgetId), []);
+  useEffect(() => void takeManageToken(widgetId), [widgetId]);
 
   const [config, setConfig] = useState<WidgetPublicConfig | null>(null);
-  const [sessionError, setSessionError] = useState<unknown>(null);
   const [step, setStep] = useState<Step | null>(null);
   const [focusSteps, setFocusSteps] = useState(false);
   const [table, setTable] = useState<{
@@ -100,38 +102,35 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
     [client, host],
   );
 
-  const openSession = useCallback(() => {
-    setSessionError(null);
-    client.session().then(
-      (session) => {
-        setConfig(session.widget);
-        brandSheet.replaceSync(brandCss(session.widget.brand));
-        setStep((current) => current ?? initialStep(options.widgetId, options.country));
-      },
-      (error: unknown) => {
-        if (client.closed) return;
-        setSessionError(error);
-        report(error);
-      },
-    );
-  }, [client]);
-  useEffect(openSession, [openSession]);
+  const session = useWriteAction(
+    async () => {
+      const opened = await client.session();
+      setConfig(opened.widget);
+      brandSheet.replaceSync(brandCss(opened.widget.brand));
+    },
+    { widget: { client, report } },
+  );
+  const openSession = session.run;
+  useEffect(() => void openSession(), []);
 
-  // A `country` set at run time opens that destination, unless a purchase is under way.
+  // The first step once the session is open; later, a `country` set at run time opens that destination,
+  // unless a purchase is under way.
+  const hasSession = config !== null;
   useEffect(() => {
+    if (!hasSession) return;
     setStep((current) =>
-      current && (current.name === 'destinations' || current.name === 'plans')
-        ? initialStep(options.widgetId, options.country)
+      !current || current.name === 'destinations' || current.name === 'plans'
+        ? initialStep(widgetId, country)
         : current,
     );
-  }, [options.country]);
+  }, [hasSession, widgetId, country]);
 
   // A manage link followed on the same page (a single-page app, or a link in the host page) opens the view.
   useEffect(() => {
-    if (!config) return;
+    if (!hasSession) return;
     const opened = () => {
       // Only a manage link just followed: the host page's own fragment changes are not the widget's.
-      const manageToken = takeFollowedManageToken(options.widgetId);
+      const manageToken = takeFollowedManageToken(widgetId);
       if (manageToken) {
         setFocusSteps(true);
         setStep({ name: 'my-esim', manageToken });
@@ -139,11 +138,13 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
     };
     globalThis.addEventListener?.('hashchange', opened);
     return () => globalThis.removeEventListener?.('hashchange', opened);
-  }, [config]);
+  }, [hasSession, widgetId]);
 
-  const ready = Boolean(config && table && step);
+  // `esim-ready` once, when the first screen shows (not again when the language changes).
+  const announcedReady = useRef(false);
   useEffect(() => {
-    if (!ready || !config) return;
+    if (!config || !table || !step || announcedReady.current) return;
+    announcedReady.current = true;
     host.dispatchEvent(
       new EsimReadyEvent({
         widgetId: config.widgetId,
@@ -152,7 +153,19 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
         checkoutMode: config.checkoutMode,
       }),
     );
-  }, [ready]);
+  }, [config, table, step, locale, host]);
+
+  // The context's functions keep their identity (biome.json lists them as stable results of `useWidget`), so
+  // that a step's effects and callbacks can depend on them without running again.
+  const provideAfterSale = useCallback((forLocale: Locale, afterSale: AfterSaleMessages) => {
+    afterSaleUsed.current = true;
+    setTable((current) => (current && current.locale === forLocale ? { ...current, afterSale } : current));
+  }, []);
+  const go = useCallback((next: Step) => {
+    setFocusSteps(true);
+    setStep(next);
+  }, []);
+  const emit = useCallback((event: Event) => host.dispatchEvent(event), [host]);
 
   const context = useMemo<WidgetContextValue | null>(() => {
     if (!config || !table) return null;
@@ -162,21 +175,13 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
       locale,
       t: createTranslator(locale, { ...table.messages, ...table.afterSale }),
       afterSaleReady: table.afterSale !== null && table.locale === locale,
-      provideAfterSale(forLocale, afterSale) {
-        afterSaleUsed.current = true;
-        setTable((current) =>
-          current && current.locale === forLocale ? { ...current, afterSale } : current,
-        );
-      },
+      provideAfterSale,
       focusSteps,
-      go(next) {
-        setFocusSteps(true);
-        setStep(next);
-      },
-      emit: (event) => host.dispatchEvent(event),
+      go,
+      emit,
       report,
     };
-  }, [client, config, table, locale, focusSteps, report]);
+  }, [client, config, table, locale, focusSteps, provideAfterSale, go, emit, report]);
 
   if (!table) return <div class={css.container} part="container" aria-busy="true" />;
   const t = createTranslator(table.locale === locale ? locale : 'en', table.messages);
@@ -185,8 +190,8 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
     return (
       <div class={css.container} part="container" lang={locale}>
         <div class={css.content} part="content" aria-live="polite">
-          {sessionError ? (
-            <SessionFailure error={sessionError} retry={openSession} t={t} />
+          {session.error !== null ? (
+            <SessionFailure error={session.error} retry={openSession} t={t} />
           ) : (
             <p aria-busy="true">
               <span class={controls.spinner} aria-hidden="true" />

@@ -4,8 +4,8 @@
  * while it runs, one at a time, its failure kept for the step to show and reported to the host page
  * (`esim-error`). Once the element is disconnected a failure is neither shown nor reported.
  */
-import { useCallback, useRef, useState } from 'preact/hooks';
-import { useWidget } from '../app/widget-context';
+import { useCallback, useContext, useRef, useState } from 'preact/hooks';
+import { WidgetContext, type WidgetContextValue } from '../app/widget-context';
 
 /** A write action and its state. */
 export interface WriteAction<Args extends unknown[]> {
@@ -21,6 +21,8 @@ export interface WriteAction<Args extends unknown[]> {
 export interface WriteActionOptions {
   /** Called after a failure was kept and reported, for what the step does next (a fresh quote). */
   onFailure?: (error: unknown) => void;
+  /** The client and the error report, for the shell that provides them to the steps rather than reading them. */
+  widget?: Pick<WidgetContextValue, 'client' | 'report'>;
 }
 
 /**
@@ -36,7 +38,10 @@ export function useWriteAction<Args extends unknown[]>(
   action: (...args: Args) => Promise<void>,
   options: WriteActionOptions = {},
 ): WriteAction<Args> {
-  const { client, report } = useWidget();
+  const context = useContext(WidgetContext);
+  const widget = options.widget ?? context;
+  if (!widget) throw new Error('useWriteAction() needs the widget: call it inside <WidgetShell> or pass it');
+  const { client, report } = widget;
   const [state, setState] = useState<{ busy: boolean; error: unknown }>({ busy: false, error: null });
   // The state above changes only on the next render: this one stops a second call in the same task.
   const running = useRef(false);

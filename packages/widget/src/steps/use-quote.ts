@@ -56,7 +56,7 @@ export function useQuote(plan: Plan, topUp: TopUpOrigin | undefined): Quoting {
     );
   });
   const { run } = request;
-  const requote = useCallback(() => void run(plan.offerId, locale), [run, plan.offerId, locale]);
+  const requote = useCallback(() => void run(plan.offerId, locale), [plan.offerId, locale]);
   useEffect(requote, [requote]);
 
   return {
