@@ -39,9 +39,8 @@ export function useWriteAction<Args extends unknown[]>(
   options: WriteActionOptions = {},
 ): WriteAction<Args> {
   const context = useContext(WidgetContext);
-  const widget = options.widget ?? context;
-  if (!widget) throw new Error('useWriteAction() needs the widget: call it inside <WidgetShell> or pass it');
-  const { client, report } = widget;
+  // Every step renders inside the shell's context; the shell itself passes `widget`.
+  const { client, report } = options.widget ?? (context as WidgetContextValue);
   const [state, setState] = useState<{ busy: boolean; error: unknown }>({ busy: false, error: null });
   // The state above changes only on the next render: this one stops a second call in the same task.
   const running = useRef(false);

@@ -3,13 +3,8 @@
  * The `esim-checkout` event of a checkout: fired when the checkout is created, and again (`resumed: true`)
  * when a reload finds it still awaiting payment, so that the host page can open its payment form again.
  */
-import type { Checkout, NonNegativeMoney } from '@esim-embed/shared';
-import { EsimCheckoutEvent, type EsimMoney } from '../element/events';
-
-/** An amount as the public events carry it: only the two published fields, whatever the schema adds. */
-export function eventAmount(money: NonNegativeMoney): EsimMoney {
-  return { amountMinor: money.amountMinor, currency: money.currency };
-}
+import type { Checkout } from '@esim-embed/shared';
+import { EsimCheckoutEvent } from '../element/events';
 
 /** `esim-checkout` for `checkout`. */
 export function checkoutEvent(checkout: Checkout, resumed: boolean): EsimCheckoutEvent {
@@ -18,7 +13,7 @@ export function checkoutEvent(checkout: Checkout, resumed: boolean): EsimCheckou
     kind: checkout.kind ?? 'issue',
     esimId: checkout.esimId ?? null,
     mode: checkout.mode,
-    amount: eventAmount(checkout.amount),
+    amount: checkout.amount,
     email: checkout.email,
     resumed,
   });

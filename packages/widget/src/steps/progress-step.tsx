@@ -18,7 +18,7 @@ import type { MessageKey } from '../i18n/messages';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
 import { StepHeading } from '../ui/step-heading';
-import { checkoutEvent, eventAmount } from './checkout-event';
+import { checkoutEvent } from './checkout-event';
 import { DeadlineCountdown } from './deadline-countdown';
 import * as css from './steps.css';
 
@@ -93,31 +93,21 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
         // After a reload the host page has lost its payment form: `esim-checkout` again lets it reopen it.
         if (announce.current && latest.status === 'awaiting_payment') emit(checkoutEvent(latest, true));
         announce.current = false;
-        if (latest.status === 'ready' && topUp) {
-          forgetCheckout(config.widgetId);
-          emit(
-            new EsimPurchaseEvent({
-              checkoutId: latest.id,
-              kind: 'top_up',
-              esimId: topUp.esimId,
-              amount: eventAmount(latest.amount),
-            }),
-          );
-          go({ name: 'my-esim', manageToken: topUp.manageToken, toppedUp: true });
-          return;
-        }
         if (latest.status === 'ready') {
-          const installation = await client.installation(handle.id, handle.clientSecret);
+          // A top-up has no installation: the traveller goes back to the eSIM's own view.
+          const installation = topUp ? null : await client.installation(handle.id, handle.clientSecret);
           if (!current) return;
+          if (topUp) forgetCheckout(config.widgetId);
           emit(
             new EsimPurchaseEvent({
               checkoutId: latest.id,
-              kind: 'issue',
-              esimId: latest.esimId ?? null,
-              amount: eventAmount(latest.amount),
+              kind: topUp ? 'top_up' : 'issue',
+              esimId: topUp ? topUp.esimId : (latest.esimId ?? null),
+              amount: latest.amount,
             }),
           );
-          go({ name: 'install', handle, checkout: latest, installation });
+          if (topUp) go({ name: 'my-esim', manageToken: topUp.manageToken, toppedUp: true });
+          else if (installation) go({ name: 'install', handle, checkout: latest, installation });
           return;
         }
         if (latest.status in ENDINGS) {

@@ -11,7 +11,6 @@ import type { TopUpOrigin } from '../app/flow-steps';
 import { useWidget } from '../app/widget-context';
 import { EsimQuoteEvent } from '../element/events';
 import { useWriteAction } from '../hooks/use-write-action';
-import { eventAmount } from './checkout-event';
 
 /** A quote in the making. */
 export interface Quoting {
@@ -50,7 +49,7 @@ export function useQuote(plan: Plan, topUp: TopUpOrigin | undefined): Quoting {
       new EsimQuoteEvent({
         quoteId: fresh.id,
         offerId: fresh.offerId,
-        amount: eventAmount(fresh.price),
+        amount: fresh.price,
         expiresAt: fresh.expiresAt,
       }),
     );
