@@ -41,14 +41,10 @@ export interface WidgetShellProps {
   brandSheet: CSSStyleSheet;
 }
 
-/** The manage token of a manage link the traveller followed in this tab (taken out of the address once read). */
-function pageManageToken(widgetId: string): string | null {
-  return takeManageToken(widgetId);
-}
-
 function initialStep(widgetId: string, country: string | null): Step {
   const handle = recalledCheckout(widgetId);
-  const manageToken = pageManageToken(widgetId);
+  // A manage link the traveller followed in this tab (taken out of the address once read).
+  const manageToken = takeManageToken(widgetId);
   // A manage link opens the eSIM's view, unless a top-up of that same eSIM is under way in this tab.
   if (manageToken && handle?.topUp?.manageToken !== manageToken) return { name: 'my-esim', manageToken };
   if (handle) return { name: 'progress', handle, resumed: true };

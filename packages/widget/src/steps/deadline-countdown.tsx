@@ -4,7 +4,7 @@
  * checkout), counting down to its `expiresAt`; calls `onExpired` once when it runs out. A `timer` role:
  * screen readers read it on demand, not every second.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { useWidget } from '../app/widget-context';
 import { formatCountdown } from '../i18n/formatters';
 import { secondary } from './steps.css';
@@ -23,18 +23,15 @@ export function DeadlineCountdown({ expiresAt, message, onExpired }: DeadlineCou
   const deadline = Date.parse(expiresAt);
   const [now, setNow] = useState(() => Date.now());
   const remaining = deadline - now;
-  // The latest handler, without restarting the tick when the parent passes a new one.
-  const expired = useRef(onExpired);
-  expired.current = onExpired;
 
   useEffect(() => {
     if (remaining <= 0) {
-      expired.current();
+      onExpired();
       return;
     }
     const timer = setTimeout(() => setNow(Date.now()), Math.min(1000, remaining));
     return () => clearTimeout(timer);
-  }, [remaining]);
+  }, [remaining, onExpired]);
 
   return (
     // `timer` is read on demand; `aria-live="off"` keeps it so inside the step's polite region.
