@@ -95,7 +95,7 @@ export async function waitForWidgetEvent(
   return (await handle.jsonValue()) as RecordedEvent;
 }
 
-/** The minor units of an `esim-quote` event's `amount`; fails the test when it is not one. */
+/** The minor units of an event's `amount` (`{ amountMinor, currency }`); fails the test when it is not one. */
 export function amountOf(amount: unknown): number {
   const minor = (amount as { amountMinor?: unknown } | null | undefined)?.amountMinor;
   expect(typeof minor, 'an amount in minor units').toBe('number');

@@ -38,5 +38,5 @@ test('an expired quote is re-quoted and the purchase completes on the fresh one'
   await widget.buy();
   await widget.installed();
   const checkout = await waitForWidgetEvent(page, 'esim-checkout');
-  expect(checkout.detail.amount).toBe(amountOf(fresh?.detail.amount));
+  expect(amountOf(checkout.detail.amount)).toBe(amountOf(fresh?.detail.amount));
 });

@@ -42,8 +42,10 @@ export default defineConfig(({ mode }) => {
           entryFileNames: '[name].js',
           chunkFileNames: library ? 'chunks/[name]-[hash].js' : 'widget-chunks/[name]-[hash].js',
           // Library mode keeps whitespace in ES output for the consumer's tree-shaking; the script-tag build
-          // is loaded as is by browsers, so it is minified fully.
+          // is loaded as is by browsers, so it is minified fully, without the `@__PURE__` annotations that
+          // only a bundler reads (one per JSX element).
           minify: !library,
+          ...(library ? {} : { comments: { legal: true, annotation: false, jsdoc: false } }),
         },
       },
     },

@@ -27,7 +27,7 @@ const CHECKOUT_LISTENER = `
 widget.addEventListener('esim-checkout', (event) => {
   // Take the payment your way, then confirm the checkout from your server:
   // POST /v1/partner/checkouts/{checkoutId}/confirm with your partner secret.
-  openYourPaymentForm(event.detail); // { checkoutId, amount, currency, email }
+  openYourPaymentForm(event.detail); // { checkoutId, amount: { amountMinor, currency }, email }
 });`;
 
 /** Builds the snippets for the current options. */

@@ -6,6 +6,7 @@
  * then sees the order placed. A 3-D Secure card shows the bank's approval first (the confirm follows the
  * provider's webhook); closing the form without paying cancels the checkout.
  */
+import type { EsimCheckoutDetail } from '@esim-embed/widget';
 import type { DemoPartner } from '../partners/demo-partners';
 
 /** Where the demo partner server's payment route answers, relative to the page. */
@@ -18,14 +19,8 @@ const TEST_CARDS: Record<string, string> = {
   '4000000000000002': 'pm_card_declined',
 };
 
-/** What the widget's `esim-checkout` event tells the host page. */
-export interface CheckoutHandOff {
-  checkoutId: string;
-  mode: 'partner_confirm' | 'direct';
-  amount: number;
-  currency: 'RUB' | 'USD';
-  email: string | null;
-}
+/** What the payment form reads of the widget's `esim-checkout` event (`amount` is `{ amountMinor, currency }`). */
+export type CheckoutHandOff = Pick<EsimCheckoutDetail, 'checkoutId' | 'mode' | 'amount' | 'email'>;
 
 /** The elements of the payment dialog in `index.html`. */
 interface PaymentDialogElements {
@@ -184,7 +179,7 @@ export function partnerPaymentDialog(current: () => { partner: DemoPartner; loca
     open(handOff: CheckoutHandOff): void {
       checkout = handOff;
       const { partner, locale } = current();
-      const price = formatAmount(handOff.amount, handOff.currency, locale);
+      const price = formatAmount(handOff.amount.amountMinor, handOff.amount.currency, locale);
       ui.form.style.setProperty('--partner', partner.color);
       ui.merchant.textContent = `${partner.name} · secure checkout`;
       ui.amount.textContent = price;

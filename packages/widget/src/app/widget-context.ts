@@ -11,7 +11,11 @@ import type { AfterSaleMessages } from '../i18n/messages';
 import type { Translate } from '../i18n/translator';
 import type { Step } from './flow-steps';
 
-/** The widget's shared state, provided by the shell. */
+/**
+ * The widget's shared state, provided by the shell. `client`, `provideAfterSale`, `go`, `emit` and `report` keep
+ * their identity for the shell's whole life (`biome.json` declares them stable results of `useWidget` to the hook
+ * dependency lint); the rest change with the session, the language and the messages.
+ */
 export interface WidgetContextValue {
   client: ApiClient;
   config: WidgetPublicConfig;

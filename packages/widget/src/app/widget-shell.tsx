@@ -5,12 +5,12 @@
  *
  * Over 300 lines: the shell's state and step flow read best whole; the small parts below serve only it.
  */
-import type { WidgetPublicConfig } from '@esim-embed/shared';
-import type { ComponentType } from 'preact';
+import type { Locale, WidgetPublicConfig } from '@esim-embed/shared';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiClient } from '../api/api-client';
 import { errorCodeOf, WidgetApiError } from '../api/api-error';
 import { EsimErrorEvent, EsimReadyEvent } from '../element/events';
+import { useWriteAction } from '../hooks/use-write-action';
 import type { AfterSaleMessages, Messages } from '../i18n/messages';
 import {
   chooseLocale,
@@ -19,19 +19,13 @@ import {
   loadMessages,
   pageLanguages,
 } from '../i18n/translator';
-import type { InstallStepProps } from '../install/install-step';
 import { takeFollowedManageToken, takeManageToken } from '../my-esim/manage-link-address';
-import type { MyEsimStepProps } from '../my-esim/my-esim-step';
-import { CheckoutStep } from '../steps/checkout-step';
-import { DestinationsStep } from '../steps/destinations-step';
-import { PlansStep } from '../steps/plans-step';
-import { ProgressStep } from '../steps/progress-step';
 import * as controls from '../ui/controls.css';
-import { ErrorNotice } from '../ui/error-notice';
 import { brandCss } from './brand-sheet';
+import { CurrentStep } from './current-step';
 import { recalledCheckout, type Step } from './flow-steps';
 import type { WidgetAppOptions } from './widget-app';
-import { useWidget, WidgetContext, type WidgetContextValue } from './widget-context';
+import { WidgetContext, type WidgetContextValue } from './widget-context';
 import * as css from './widget-shell.css';
 
 /** Props of `WidgetShell`. */
@@ -42,14 +36,10 @@ export interface WidgetShellProps {
   brandSheet: CSSStyleSheet;
 }
 
-/** The manage token of a manage link the traveller followed in this tab (taken out of the address once read). */
-function pageManageToken(widgetId: string): string | null {
-  return takeManageToken(widgetId);
-}
-
 function initialStep(widgetId: string, country: string | null): Step {
   const handle = recalledCheckout(widgetId);
-  const manageToken = pageManageToken(widgetId);
+  // A manage link the traveller followed in this tab (taken out of the address once read).
+  const manageToken = takeManageToken(widgetId);
   // A manage link opens the eSIM's view, unless a top-up of that same eSIM is under way in this tab.
   if (manageToken && handle?.topUp?.manageToken !== manageToken) return { name: 'my-esim', manageToken };
   if (handle) return { name: 'progress', handle, resumed: true };
@@ -61,13 +51,14 @@ function initialStep(widgetId: string, country: string | null): Step {
 
 /** The widget app for one widget id on one BFF. */
 export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
-  const client = useMemo(() => new ApiClient({ apiBase: options.apiBase, widgetId: options.widgetId }), []);
+  const { apiBase, widgetId, country } = options;
+  // The shell is keyed by the BFF and the widget id (`widget-app.tsx`): one client for its whole life.
+  const client = useMemo(() => new ApiClient({ apiBase, widgetId }), [apiBase, widgetId]);
   useEffect(() => () => client.close(), [client]);
   // A manage token leaves the address bar at once, before the session answers, for the host page's scripts.
-  useEffect(() => void takeManageToken(options.widgetId), []);
+  useEffect(() => void takeManageToken(widgetId), [widgetId]);
 
   const [config, setConfig] = useState<WidgetPublicConfig | null>(null);
-  const [sessionError, setSessionError] = useState<unknown>(null);
   const [step, setStep] = useState<Step | null>(null);
   const [focusSteps, setFocusSteps] = useState(false);
   const [table, setTable] = useState<{
@@ -102,38 +93,35 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
     [client, host],
   );
 
-  const openSession = useCallback(() => {
-    setSessionError(null);
-    client.session().then(
-      (session) => {
-        setConfig(session.widget);
-        brandSheet.replaceSync(brandCss(session.widget.brand));
-        setStep((current) => current ?? initialStep(options.widgetId, options.country));
-      },
-      (error: unknown) => {
-        if (client.closed) return;
-        setSessionError(error);
-        report(error);
-      },
-    );
-  }, [client]);
-  useEffect(openSession, [openSession]);
+  const session = useWriteAction(
+    async () => {
+      const opened = await client.session();
+      setConfig(opened.widget);
+      brandSheet.replaceSync(brandCss(opened.widget.brand));
+    },
+    { widget: { client, report } },
+  );
+  const openSession = session.run;
+  useEffect(() => void openSession(), []);
 
-  // A `country` set at run time opens that destination, unless a purchase is under way.
+  // The first step once the session is open; later, a `country` set at run time opens that destination,
+  // unless a purchase is under way.
+  const hasSession = config !== null;
   useEffect(() => {
+    if (!hasSession) return;
     setStep((current) =>
-      current && (current.name === 'destinations' || current.name === 'plans')
-        ? initialStep(options.widgetId, options.country)
+      !current || current.name === 'destinations' || current.name === 'plans'
+        ? initialStep(widgetId, country)
         : current,
     );
-  }, [options.country]);
+  }, [hasSession, widgetId, country]);
 
   // A manage link followed on the same page (a single-page app, or a link in the host page) opens the view.
   useEffect(() => {
-    if (!config) return;
+    if (!hasSession) return;
     const opened = () => {
       // Only a manage link just followed: the host page's own fragment changes are not the widget's.
-      const manageToken = takeFollowedManageToken(options.widgetId);
+      const manageToken = takeFollowedManageToken(widgetId);
       if (manageToken) {
         setFocusSteps(true);
         setStep({ name: 'my-esim', manageToken });
@@ -141,11 +129,13 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
     };
     globalThis.addEventListener?.('hashchange', opened);
     return () => globalThis.removeEventListener?.('hashchange', opened);
-  }, [config]);
+  }, [hasSession, widgetId]);
 
-  const ready = Boolean(config && table && step);
+  // `esim-ready` once, when the first screen shows (not again when the language changes).
+  const announcedReady = useRef(false);
   useEffect(() => {
-    if (!ready || !config) return;
+    if (!config || !table || !step || announcedReady.current) return;
+    announcedReady.current = true;
     host.dispatchEvent(
       new EsimReadyEvent({
         widgetId: config.widgetId,
@@ -154,7 +144,19 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
         checkoutMode: config.checkoutMode,
       }),
     );
-  }, [ready]);
+  }, [config, table, step, locale, host]);
+
+  // The context's functions keep their identity (biome.json lists them as stable results of `useWidget`), so
+  // that a step's effects and callbacks can depend on them without running again.
+  const provideAfterSale = useCallback((forLocale: Locale, afterSale: AfterSaleMessages) => {
+    afterSaleUsed.current = true;
+    setTable((current) => (current && current.locale === forLocale ? { ...current, afterSale } : current));
+  }, []);
+  const go = useCallback((next: Step) => {
+    setFocusSteps(true);
+    setStep(next);
+  }, []);
+  const emit = useCallback((event: Event) => host.dispatchEvent(event), [host]);
 
   const context = useMemo<WidgetContextValue | null>(() => {
     if (!config || !table) return null;
@@ -164,21 +166,13 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
       locale,
       t: createTranslator(locale, { ...table.messages, ...table.afterSale }),
       afterSaleReady: table.afterSale !== null && table.locale === locale,
-      provideAfterSale(forLocale, afterSale) {
-        afterSaleUsed.current = true;
-        setTable((current) =>
-          current && current.locale === forLocale ? { ...current, afterSale } : current,
-        );
-      },
+      provideAfterSale,
       focusSteps,
-      go(next) {
-        setFocusSteps(true);
-        setStep(next);
-      },
-      emit: (event) => host.dispatchEvent(event),
+      go,
+      emit,
       report,
     };
-  }, [client, config, table, locale, focusSteps, report]);
+  }, [client, config, table, locale, focusSteps, provideAfterSale, go, emit, report]);
 
   if (!table) return <div class={css.container} part="container" aria-busy="true" />;
   const t = createTranslator(table.locale === locale ? locale : 'en', table.messages);
@@ -187,8 +181,8 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
     return (
       <div class={css.container} part="container" lang={locale}>
         <div class={css.content} part="content" aria-live="polite">
-          {sessionError ? (
-            <SessionFailure error={sessionError} retry={openSession} t={t} />
+          {session.error !== null ? (
+            <SessionFailure error={session.error} retry={openSession} t={t} />
           ) : (
             <p aria-busy="true">
               <span class={controls.spinner} aria-hidden="true" />
@@ -282,75 +276,5 @@ function SessionFailure({
         </button>
       )}
     </div>
-  );
-}
-
-function CurrentStep({ step }: { step: Step }) {
-  switch (step.name) {
-    case 'destinations':
-      return <DestinationsStep />;
-    case 'plans':
-      return <PlansStep destination={step.destination} />;
-    case 'progress':
-      return <ProgressStep handle={step.handle} resumed={step.resumed} />;
-    case 'checkout':
-      return (
-        <CheckoutStep
-          key={step.topUp ? 'top-up' : 'issue'}
-          plan={step.plan}
-          destination={step.destination}
-          topUp={step.topUp}
-        />
-      );
-    case 'install':
-      return (
-        <LazyStep
-          load={loadInstallStep}
-          props={{ handle: step.handle, checkout: step.checkout, installation: step.installation }}
-        />
-      );
-    case 'my-esim':
-      return (
-        <LazyStep
-          key={step.manageToken}
-          load={loadMyEsimStep}
-          props={{ manageToken: step.manageToken, toppedUp: step.toppedUp ?? false }}
-        />
-      );
-  }
-}
-
-// The install step (with its QR encoder) and the eSIM's own view load only when they are needed.
-const loadInstallStep = () => import('../install/install-step').then((module) => module.InstallStep);
-const loadMyEsimStep = () => import('../my-esim/my-esim-step').then((module) => module.MyEsimStep);
-
-/** A step whose code loads lazily; a failed load offers a retry. */
-function LazyStep<P extends InstallStepProps | MyEsimStepProps>({
-  load,
-  props,
-}: {
-  load: () => Promise<ComponentType<P>>;
-  props: P;
-}) {
-  const { locale, afterSaleReady, provideAfterSale } = useWidget();
-  const [Loaded, setLoaded] = useState<ComponentType<P> | null>(null);
-  const [failed, setFailed] = useState<unknown>(null);
-  const start = useCallback(() => {
-    setFailed(null);
-    // The view's code and its messages come together; both are cached after the first load.
-    Promise.all([load(), loadAfterSaleMessages(locale)]).then(
-      ([component, afterSale]) => {
-        provideAfterSale(locale, afterSale);
-        setLoaded(() => component);
-      },
-      (error: unknown) => setFailed(new WidgetApiError('network_error', {}, null, { cause: error })),
-    );
-  }, [load, locale]);
-  useEffect(start, [start]);
-  if (failed) return <ErrorNotice error={failed} actions={{ retry: start }} />;
-  return Loaded && afterSaleReady ? (
-    <Loaded {...props} />
-  ) : (
-    <span class={controls.spinner} aria-hidden="true" />
   );
 }

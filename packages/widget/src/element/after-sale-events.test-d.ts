@@ -37,6 +37,5 @@ export const purchase = new EsimPurchaseEvent({
   // @ts-expect-error a purchase is an issue or a top-up
   kind: 'refund',
   esimId: null,
-  amount: 300,
-  currency: 'USD',
+  amount: { amountMinor: 300, currency: 'USD' },
 });

@@ -1,9 +1,18 @@
 /**
- * Type test: `esim-checkout` says whether a reload resumed the checkout, and `esim-cancel` is typed on
- * `addEventListener` (through `GlobalEventHandlersEventMap`) and in the JSX typings. Checked by `tsc`.
+ * Type test: `esim-checkout` says whether a reload resumed the checkout, every event's `amount` is one money
+ * object, and `esim-cancel` is typed on `addEventListener` (through `GlobalEventHandlersEventMap`) and in
+ * the JSX typings. Checked by `tsc`.
  */
 import { expectTypeOf } from 'vitest';
-import { type EsimCancelDetail, EsimCancelEvent, type EsimCheckoutEvent } from './events';
+import {
+  type EsimCancelDetail,
+  EsimCancelEvent,
+  type EsimCheckoutDetail,
+  EsimCheckoutEvent,
+  type EsimMoney,
+  type EsimPurchaseDetail,
+  type EsimQuoteDetail,
+} from './events';
 import type { EsimWidgetEventHandlers } from './jsx-attributes.gen';
 
 declare const element: HTMLElement;
@@ -11,6 +20,24 @@ declare const element: HTMLElement;
 element.addEventListener('esim-checkout', (event) => {
   expectTypeOf(event).toEqualTypeOf<EsimCheckoutEvent>();
   expectTypeOf(event.detail.resumed).toBeBoolean();
+  expectTypeOf(event.detail.amount).toEqualTypeOf<{ amountMinor: number; currency: 'RUB' | 'USD' }>();
+});
+
+expectTypeOf<EsimQuoteDetail['amount']>().toEqualTypeOf<EsimMoney>();
+expectTypeOf<EsimCheckoutDetail['amount']>().toEqualTypeOf<EsimMoney>();
+expectTypeOf<EsimPurchaseDetail['amount']>().toEqualTypeOf<EsimMoney>();
+expectTypeOf<EsimCheckoutDetail>().not.toHaveProperty('currency');
+expectTypeOf<EsimPurchaseDetail>().not.toHaveProperty('currency');
+
+export const checkout = new EsimCheckoutEvent({
+  checkoutId: 'chk_1',
+  kind: 'issue',
+  esimId: null,
+  mode: 'partner_confirm',
+  // @ts-expect-error an amount is a money object, not a number beside a currency
+  amount: 450,
+  email: null,
+  resumed: false,
 });
 
 element.addEventListener('esim-cancel', (event) => {

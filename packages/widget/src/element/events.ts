@@ -42,8 +42,8 @@ export interface EsimCheckoutDetail {
   /** The eSIM a top-up is for; null for a new eSIM. */
   esimId: string | null;
   mode: 'partner_confirm' | 'direct';
-  amount: number;
-  currency: 'RUB' | 'USD';
+  /** What the traveller pays: charge exactly this. */
+  amount: EsimMoney;
   email: string | null;
   /** False when the checkout was just created; true when a reloaded page resumed it awaiting payment. */
   resumed: boolean;
@@ -71,8 +71,8 @@ export interface EsimPurchaseDetail {
   kind: EsimPurchaseKind;
   /** The eSIM issued (a new eSIM) or topped up; null only from a BFF too old to name an issued eSIM. */
   esimId: string | null;
-  amount: number;
-  currency: 'RUB' | 'USD';
+  /** What the traveller paid. */
+  amount: EsimMoney;
 }
 
 /** `esim-error`: something failed; the widget shows the traveller a way forward itself. */

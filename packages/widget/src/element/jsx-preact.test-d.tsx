@@ -27,7 +27,7 @@ export function listen(element: HTMLElement): void {
   expectTypeOf(document.createElement('esim-widget')).toEqualTypeOf<EsimWidgetElement>();
   element.addEventListener('esim-checkout', (event) => {
     expectTypeOf(event).toEqualTypeOf<EsimCheckoutEvent>();
-    expectTypeOf(event.detail.currency).toEqualTypeOf<'RUB' | 'USD'>();
+    expectTypeOf(event.detail.amount.currency).toEqualTypeOf<'RUB' | 'USD'>();
   });
   element.addEventListener('esim-purchase', (event) =>
     expectTypeOf(event).toEqualTypeOf<EsimPurchaseEvent>(),

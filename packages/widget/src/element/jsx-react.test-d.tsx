@@ -5,7 +5,7 @@
  */
 import { expectTypeOf } from 'vitest';
 import type {} from '../react';
-import type { EsimCheckoutEvent, EsimErrorEvent } from './events';
+import type { EsimCheckoutEvent, EsimErrorEvent, EsimMoney } from './events';
 
 export const complete = (
   <esim-widget
@@ -18,7 +18,7 @@ export const complete = (
     onesim-checkout={(event) => {
       expectTypeOf(event).toEqualTypeOf<EsimCheckoutEvent>();
       expectTypeOf(event.detail.checkoutId).toBeString();
-      expectTypeOf(event.detail.amount).toBeNumber();
+      expectTypeOf(event.detail.amount).toEqualTypeOf<EsimMoney>();
     }}
     onesim-error={(event) => expectTypeOf(event).toEqualTypeOf<EsimErrorEvent>()}
   />

@@ -7,10 +7,11 @@
  * request, and given to the host page through `esim-manage-link`, so that the partner can keep it for the traveller.
  */
 import type { ManageLink } from '@esim-embed/shared';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { CheckoutHandle } from '../app/flow-steps';
 import { useWidget } from '../app/widget-context';
 import { EsimManageLinkEvent } from '../element/events';
+import { useWriteAction } from '../hooks/use-write-action';
 import { formatDateTime } from '../i18n/formatters';
 import { manageLinkFor } from '../my-esim/manage-link-address';
 import * as controls from '../ui/controls.css';
@@ -26,34 +27,27 @@ export interface ManageLinkOfferProps {
 
 /** Creates the manage link of a ready purchase and shows it. */
 export function ManageLinkOffer({ handle, onCreated }: ManageLinkOfferProps) {
-  const { client, t, locale, config, emit, report } = useWidget();
+  const { client, t, locale, config, emit } = useWidget();
   const [link, setLink] = useState<{ url: string; expiresAt: string } | null>(null);
-  const [failed, setFailed] = useState(false);
 
-  const create = useCallback(() => {
-    setFailed(false);
-    client.createManageLink(handle.id, handle.clientSecret).then(
-      (created) => {
-        const url = manageLinkFor(globalThis.location.href, created.manageToken, config.widgetId);
-        setLink({ url, expiresAt: created.expiresAt });
-        onCreated(created);
-        emit(
-          new EsimManageLinkEvent({
-            url,
-            esimId: created.esimId,
-            manageLinkId: created.id,
-            expiresAt: created.expiresAt,
-          }),
-        );
-      },
-      (error: unknown) => {
-        if (client.closed) return;
-        setFailed(true);
-        report(error);
-      },
+  const create = useWriteAction(async () => {
+    const created = await client.createManageLink(handle.id, handle.clientSecret);
+    const url = manageLinkFor(globalThis.location.href, created.manageToken, config.widgetId);
+    setLink({ url, expiresAt: created.expiresAt });
+    onCreated(created);
+    emit(
+      new EsimManageLinkEvent({
+        url,
+        esimId: created.esimId,
+        manageLinkId: created.id,
+        expiresAt: created.expiresAt,
+      }),
     );
-  }, [client, handle.id]);
-  useEffect(create, [create]);
+  });
+  const { run } = create;
+  // Asked for as soon as the purchase is ready: the host page hears of the link without a click.
+  useEffect(() => void run(), []);
+  const failed = create.error !== null;
 
   return (
     <div class={css.installSection}>
@@ -72,7 +66,7 @@ export function ManageLinkOffer({ handle, onCreated }: ManageLinkOfferProps) {
       </div>
       {!link && !failed && <span class={controls.spinner} aria-hidden="true" />}
       {failed && (
-        <button type="button" class={controls.button} part="button" onClick={create}>
+        <button type="button" class={controls.button} part="button" onClick={create.run}>
           {t('retry')}
         </button>
       )}

@@ -8,6 +8,7 @@ import { useRef, useState } from 'preact/hooks';
 import { newIdempotencyKey } from '../api/api-client';
 import type { CheckoutHandle } from '../app/flow-steps';
 import { useWidget } from '../app/widget-context';
+import { useWriteAction } from '../hooks/use-write-action';
 import { formatDateTime } from '../i18n/formatters';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
@@ -22,25 +23,13 @@ export interface SendToPhoneProps {
 
 /** Creates and shows a delivery link. */
 export function SendToPhone({ handle }: SendToPhoneProps) {
-  const { client, t, locale, report } = useWidget();
+  const { client, t, locale } = useWidget();
   const [link, setLink] = useState<WidgetDeliveryLink | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
   // The same key for every retry of this request: a retried create returns the same link.
   const key = useRef(newIdempotencyKey('delivery-link'));
-
-  async function create() {
-    setBusy(true);
-    setError(null);
-    try {
-      setLink(await client.createDeliveryLink(handle.id, handle.clientSecret, key.current));
-    } catch (failure) {
-      if (client.closed) return;
-      setError(failure);
-      report(failure);
-    }
-    setBusy(false);
-  }
+  const create = useWriteAction(async () => {
+    setLink(await client.createDeliveryLink(handle.id, handle.clientSecret, key.current));
+  });
 
   return (
     <div class={css.installSection}>
@@ -51,14 +40,14 @@ export function SendToPhone({ handle }: SendToPhoneProps) {
           type="button"
           class={controls.button}
           part="button"
-          disabled={busy}
-          aria-busy={busy}
-          onClick={create}
+          disabled={create.busy}
+          aria-busy={create.busy}
+          onClick={create.run}
         >
           {t('sendToPhone')}
         </button>
       )}
-      {error !== null && <ErrorNotice error={error} actions={{ retry: create }} />}
+      {create.error !== null && <ErrorNotice error={create.error} actions={{ retry: create.run }} />}
       {link && (
         <div aria-live="polite">
           <div class={css.qrFrame}>

@@ -9,13 +9,15 @@ import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { errorCodeOf, WidgetApiError } from '../api/api-error';
 import { useWidget } from '../app/widget-context';
-import { formatDateTime, formatPlanData } from '../i18n/formatters';
+import { useWriteAction } from '../hooks/use-write-action';
+import { formatDateTime } from '../i18n/formatters';
 import type { MessageKey } from '../i18n/messages';
 import * as installCss from '../install/install-step.css';
 import type { InstallationDetailsProps } from '../install/installation-details';
 import { useRemoteData } from '../steps/remote-data';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
+import { PlanSummary } from '../ui/plan-summary';
 import { StepHeading } from '../ui/step-heading';
 import { HelpPanel } from './help-panel';
 import { forgetManageToken } from './manage-link-address';
@@ -46,7 +48,7 @@ export function MyEsimStep({ manageToken, toppedUp }: MyEsimStepProps) {
   // A refused link is not kept for the next reload of this tab.
   useEffect(() => {
     if (linkRefused) forgetManageToken(config.widgetId);
-  }, [linkRefused]);
+  }, [linkRefused, config.widgetId]);
 
   if (data.state === 'loading') {
     return (
@@ -91,14 +93,7 @@ export function MyEsimStep({ manageToken, toppedUp }: MyEsimStepProps) {
         )}
       </div>
       <div class={controls.card}>
-        {plan ? (
-          <p class={css.dateValue}>
-            {plan.destination.flag && <span aria-hidden="true">{plan.destination.flag} </span>}
-            {plan.destination.name}: {formatPlanData(plan, locale)} · {t('days', { n: plan.durationDays })}
-          </p>
-        ) : (
-          <p>{t('planUnknown')}</p>
-        )}
+        {plan ? <PlanSummary plan={plan} destination={plan.destination} /> : <p>{t('planUnknown')}</p>}
         {stateNotice && <p>{t(stateNotice)}</p>}
       </div>
 
@@ -156,32 +151,21 @@ export function MyEsimStep({ manageToken, toppedUp }: MyEsimStepProps) {
  * loaded, only when the traveller asks for it.
  */
 function InstallAgain({ manageToken }: { manageToken: string }) {
-  const { client, t, report } = useWidget();
+  const { client, t } = useWidget();
   const [shown, setShown] = useState<{
     Details: ComponentType<InstallationDetailsProps>;
     installation: InstallationDetailsProps['installation'];
   } | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
 
-  async function show() {
-    setBusy(true);
-    setError(null);
-    try {
-      const [module, installation] = await Promise.all([
-        import('../install/installation-details').catch((cause: unknown) => {
-          throw new WidgetApiError('network_error', {}, null, { cause });
-        }),
-        client.myEsimInstallation(manageToken),
-      ]);
-      setShown({ Details: module.InstallationDetails, installation });
-    } catch (failure) {
-      if (client.closed) return;
-      setError(failure);
-      report(failure);
-    }
-    setBusy(false);
-  }
+  const show = useWriteAction(async () => {
+    const [module, installation] = await Promise.all([
+      import('../install/installation-details').catch((cause: unknown) => {
+        throw new WidgetApiError('network_error', {}, null, { cause });
+      }),
+      client.myEsimInstallation(manageToken),
+    ]);
+    setShown({ Details: module.InstallationDetails, installation });
+  });
 
   return (
     <div class={installCss.installSection}>
@@ -195,15 +179,15 @@ function InstallAgain({ manageToken }: { manageToken: string }) {
             type="button"
             class={controls.primaryButton}
             part="button primary-button"
-            disabled={busy}
-            aria-busy={busy}
-            onClick={show}
+            disabled={show.busy}
+            aria-busy={show.busy}
+            onClick={show.run}
           >
             {t('showInstallation')}
           </button>
         </>
       )}
-      {error !== null && <ErrorNotice error={error} actions={{ retry: show }} />}
+      {show.error !== null && <ErrorNotice error={show.error} actions={{ retry: show.run }} />}
     </div>
   );
 }

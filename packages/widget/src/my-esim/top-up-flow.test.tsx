@@ -106,14 +106,17 @@ describe('buying a top-up', () => {
     expect(bff.requestsTo('GET', /\/installation$/)).toHaveLength(0);
 
     const checkoutEvent = widget.events.find((event) => event.type === 'esim-checkout');
-    expect(checkoutEvent?.detail).toMatchObject({ kind: 'top_up', esimId: 'esim_1', amount: 300 });
+    expect(checkoutEvent?.detail).toMatchObject({
+      kind: 'top_up',
+      esimId: 'esim_1',
+      amount: { amountMinor: 300 },
+    });
     const purchase = widget.events.find((event) => event.type === 'esim-purchase');
     expect(purchase?.detail).toEqual({
       checkoutId: 'chk_quote_1',
       kind: 'top_up',
       esimId: 'esim_1',
-      amount: 300,
-      currency: 'USD',
+      amount: { amountMinor: 300, currency: 'USD' },
     });
     // The eSIM's view is read again after the top-up.
     expect(bff.requestsTo('GET', /^\/v1\/my-esim\?/).length).toBeGreaterThanOrEqual(2);

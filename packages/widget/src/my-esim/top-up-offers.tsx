@@ -12,6 +12,7 @@ import type { MessageKey } from '../i18n/messages';
 import * as installCss from '../install/install-step.css';
 import * as steps from '../steps/steps.css';
 import * as controls from '../ui/controls.css';
+import { PlanSummary } from '../ui/plan-summary';
 
 /** What the traveller reads for each top-up status other than `available`. */
 export const TOP_UP_STATUS_MESSAGES: Record<Exclude<TopUpStatus, 'available'>, MessageKey> = {
@@ -49,12 +50,7 @@ export function TopUpOffers({ esimId, manageToken, topUp, checkAgain }: TopUpOff
               const name = `${formatPlanData(offer, locale)} · ${t('days', { n: offer.durationDays })}`;
               return (
                 <li key={offer.offerId} class={controls.card} part="plan">
-                  <div class={steps.planTop}>
-                    <span class={steps.planData}>{name}</span>
-                    <span class={steps.price} part="price">
-                      {money(offer)}
-                    </span>
-                  </div>
+                  <PlanSummary plan={offer} price={money(offer)} />
                   <div class={controls.actions}>
                     <button
                       type="button"

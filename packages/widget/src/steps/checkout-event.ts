@@ -13,8 +13,7 @@ export function checkoutEvent(checkout: Checkout, resumed: boolean): EsimCheckou
     kind: checkout.kind ?? 'issue',
     esimId: checkout.esimId ?? null,
     mode: checkout.mode,
-    amount: checkout.amount.amountMinor,
-    currency: checkout.amount.currency,
+    amount: checkout.amount,
     email: checkout.email,
     resumed,
   });

@@ -108,8 +108,7 @@ describe('quote and checkout', () => {
       kind: 'issue',
       esimId: null,
       mode: 'partner_confirm',
-      amount: 450,
-      currency: 'USD',
+      amount: { amountMinor: 450, currency: 'USD' },
       email: 'traveller@example.com',
       resumed: false,
     });

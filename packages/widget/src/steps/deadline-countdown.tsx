@@ -31,7 +31,7 @@ export function DeadlineCountdown({ expiresAt, message, onExpired }: DeadlineCou
     }
     const timer = setTimeout(() => setNow(Date.now()), Math.min(1000, remaining));
     return () => clearTimeout(timer);
-  }, [now, deadline]);
+  }, [remaining, onExpired]);
 
   return (
     // `timer` is read on demand; `aria-live="off"` keeps it so inside the step's polite region.

@@ -90,7 +90,7 @@ function useProgressiveCount(total: number, first = 0, slice = 8): number {
     if (shown >= total) return;
     const timer = setTimeout(() => setShown((count) => Math.min(total, count + slice)), 0);
     return () => clearTimeout(timer);
-  }, [shown, total]);
+  }, [shown, total, slice]);
   return Math.min(shown, total);
 }
 

@@ -11,6 +11,7 @@ import { formatPlanData, formatPrice } from '../i18n/formatters';
 import type { MessageKey } from '../i18n/messages';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
+import { PlanSummary } from '../ui/plan-summary';
 import { StepHeading } from '../ui/step-heading';
 import { useRemoteData } from './remote-data';
 import * as css from './steps.css';
@@ -121,14 +122,7 @@ function PlanCard({ plan, onChoose }: { plan: Plan; onChoose: () => void }) {
   const days = t('days', { n: plan.durationDays });
   return (
     <li class={controls.card} part="plan">
-      <div class={css.planTop}>
-        <span class={css.planData}>
-          {data} · {days}
-        </span>
-        <span class={css.price} part="price">
-          {price}
-        </span>
-      </div>
+      <PlanSummary plan={plan} price={price} />
       <ul class={css.tags}>
         {plan.fiveG === 'supported' && <li class={css.tag}>{t('fiveG')}</li>}
         {plan.tethering === 'supported' && <li class={css.tag}>{t('hotspot')}</li>}

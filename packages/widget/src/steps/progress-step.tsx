@@ -13,6 +13,7 @@ import { errorCodeOf } from '../api/api-error';
 import { type CheckoutHandle, forgetCheckout } from '../app/flow-steps';
 import { useWidget } from '../app/widget-context';
 import { EsimCancelEvent, type EsimCancelReason, EsimPurchaseEvent } from '../element/events';
+import { useWriteAction } from '../hooks/use-write-action';
 import type { MessageKey } from '../i18n/messages';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
@@ -61,7 +62,6 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
   const [error, setError] = useState<unknown>(null);
   const [slow, setSlow] = useState(false);
   const [round, setRound] = useState(0);
-  const [leaving, setLeaving] = useState(false);
   const attempt = useRef(0);
   // Whether the first status read still has to tell the host page about a resumed checkout awaiting payment.
   const announce = useRef(resumed);
@@ -73,13 +73,14 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
   const startOver = useCallback(() => {
     forgetCheckout(config.widgetId);
     go(topUp ? { name: 'my-esim', manageToken: topUp.manageToken } : { name: 'destinations' });
-  }, [config.widgetId]);
+  }, [config.widgetId, topUp]);
 
   useEffect(() => {
     const timer = setTimeout(() => setSlow(true), SLOW_AFTER_MS);
     return () => clearTimeout(timer);
   }, []);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies(round): a retry (a new round) starts the checks again
   useEffect(() => {
     let current = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -92,33 +93,21 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
         // After a reload the host page has lost its payment form: `esim-checkout` again lets it reopen it.
         if (announce.current && latest.status === 'awaiting_payment') emit(checkoutEvent(latest, true));
         announce.current = false;
-        if (latest.status === 'ready' && topUp) {
-          forgetCheckout(config.widgetId);
-          emit(
-            new EsimPurchaseEvent({
-              checkoutId: latest.id,
-              kind: 'top_up',
-              esimId: topUp.esimId,
-              amount: latest.amount.amountMinor,
-              currency: latest.amount.currency,
-            }),
-          );
-          go({ name: 'my-esim', manageToken: topUp.manageToken, toppedUp: true });
-          return;
-        }
         if (latest.status === 'ready') {
-          const installation = await client.installation(handle.id, handle.clientSecret);
+          // A top-up has no installation: the traveller goes back to the eSIM's own view.
+          const installation = topUp ? null : await client.installation(handle.id, handle.clientSecret);
           if (!current) return;
+          if (topUp) forgetCheckout(config.widgetId);
           emit(
             new EsimPurchaseEvent({
               checkoutId: latest.id,
-              kind: 'issue',
-              esimId: latest.esimId ?? null,
-              amount: latest.amount.amountMinor,
-              currency: latest.amount.currency,
+              kind: topUp ? 'top_up' : 'issue',
+              esimId: topUp ? topUp.esimId : (latest.esimId ?? null),
+              amount: latest.amount,
             }),
           );
-          go({ name: 'install', handle, checkout: latest, installation });
+          if (topUp) go({ name: 'my-esim', manageToken: topUp.manageToken, toppedUp: true });
+          else if (installation) go({ name: 'install', handle, checkout: latest, installation });
           return;
         }
         if (latest.status in ENDINGS) {
@@ -149,7 +138,7 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
       current = false;
       clearTimeout(timer);
     };
-  }, [client, handle.id, round]);
+  }, [handle, topUp, config.widgetId, round]);
 
   const retry = useCallback(() => {
     attempt.current = 0;
@@ -157,11 +146,18 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
   }, []);
 
   /** The traveller leaves a checkout that awaits payment: it is cancelled, then they start over or pick again. */
-  const leave = async (reason: EsimCancelReason) => {
-    setLeaving(true);
-    setError(null);
-    try {
-      const cancelled = await client.cancelCheckout(handle.id, handle.clientSecret);
+  const leave = useWriteAction(
+    async (reason: EsimCancelReason) => {
+      setError(null);
+      let cancelled: Checkout;
+      try {
+        cancelled = await client.cancelCheckout(handle.id, handle.clientSecret);
+      } catch (failure) {
+        // Paid in the meantime (the partner confirmed first): the purchase goes on, and the step follows it.
+        if (errorCodeOf(failure) !== 'invalid_transition') throw failure;
+        retry();
+        return;
+      }
       forgetCheckout(config.widgetId);
       emit(
         new EsimCancelEvent({
@@ -183,17 +179,10 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
       setCheckout(cancelled);
       // A status read already under way would show the payment still awaited: read again instead.
       retry();
-    } catch (failure) {
-      if (client.closed) return;
-      // Paid in the meantime (the partner confirmed first): the purchase goes on, and the step follows it.
-      if (errorCodeOf(failure) === 'invalid_transition') retry();
-      else {
-        setError(failure);
-        report(failure);
-      }
-    }
-    setLeaving(false);
-  };
+    },
+    // One notice for the step: a failed cancel shows where a failed status read does, and a read clears it.
+    { onFailure: setError },
+  );
 
   const status = checkout?.status ?? null;
   const ending = status ? ENDINGS[status] : undefined;
@@ -260,8 +249,8 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
             type="button"
             class={controls.button}
             part="button"
-            disabled={leaving}
-            onClick={() => leave('other_plan')}
+            disabled={leave.busy}
+            onClick={() => leave.run('other_plan')}
           >
             {t('otherPlan')}
           </button>
@@ -269,9 +258,9 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
             type="button"
             class={controls.button}
             part="button"
-            disabled={leaving}
-            aria-busy={leaving}
-            onClick={() => leave('cancelled')}
+            disabled={leave.busy}
+            aria-busy={leave.busy}
+            onClick={() => leave.run('cancelled')}
           >
             {t('cancel')}
           </button>

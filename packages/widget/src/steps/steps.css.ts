@@ -61,21 +61,6 @@ export const planList = style({
   padding: 0,
 });
 
-/** A plan card's top row: data and price. */
-export const planTop = style({
-  display: 'flex',
-  flexWrap: 'wrap',
-  justifyContent: 'space-between',
-  alignItems: 'baseline',
-  gap: theme.space,
-});
-
-/** A plan's data amount. */
-export const planData = style({ fontSize: '1.25em', fontWeight: 700 });
-
-/** A price. */
-export const price = style({ fontSize: '1.25em', fontWeight: 700, color: theme.color.text });
-
 /** The small feature tags of a plan. */
 export const tags = style({
   display: 'flex',

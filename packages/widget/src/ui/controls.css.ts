@@ -152,6 +152,3 @@ export const spinner = style({
   verticalAlign: 'middle',
   marginInlineEnd: theme.space,
 });
-
-/** A plain list without bullets. */
-export const plainList = style({ listStyle: 'none', margin: 0, padding: 0 });

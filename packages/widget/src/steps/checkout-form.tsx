@@ -1,0 +1,204 @@
+/**
+ * @module
+ * The checkout form under a held price: the email (when anybody emails the traveller), consent to the
+ * partner's terms, and one buy button that creates the checkout for the quote. `partner_confirm` hands the
+ * payment to the host page through `esim-checkout`; `direct` places the order. Either way the flow goes on to
+ * the checkout's progress.
+ */
+import type { NonNegativeMoney, Quote } from '@esim-embed/shared';
+import { useRef, useState } from 'preact/hooks';
+import { rememberCheckout, type TopUpOrigin } from '../app/flow-steps';
+import { useWidget } from '../app/widget-context';
+import { handlingOf } from '../errors/error-recovery';
+import { useWriteAction } from '../hooks/use-write-action';
+import { formatPrice } from '../i18n/formatters';
+import * as controls from '../ui/controls.css';
+import { ErrorNotice } from '../ui/error-notice';
+import { checkoutEvent } from './checkout-event';
+import * as css from './steps.css';
+
+/** An email address as the checkout accepts it (the BFF checks it again). */
+export function isEmailAddress(value: string): boolean {
+  return value.length <= 254 && /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(value);
+}
+
+/** Props of `CheckoutForm`. */
+export interface CheckoutFormProps {
+  /** The held price to buy at; null while there is none (the button waits). */
+  quote: Quote | null;
+  /** The price on the button. */
+  price: NonNegativeMoney;
+  /** A top-up of this eSIM rather than a new eSIM. */
+  topUp: TopUpOrigin | undefined;
+  /** Asks for a fresh price (a checkout refused for an expired or moved price). */
+  requote: () => void;
+  /** Back to where the plan was chosen. */
+  otherPlan: () => void;
+}
+
+/** Email, consent and the buy button. */
+export function CheckoutForm({ quote, price, topUp, requote, otherPlan }: CheckoutFormProps) {
+  const { client, t, locale, config, go, emit } = useWidget();
+  const [email, setEmail] = useState('');
+  const [accepted, setAccepted] = useState(false);
+  const [attempted, setAttempted] = useState(false);
+  const emailInput = useRef<HTMLInputElement>(null);
+  const termsInput = useRef<HTMLInputElement>(null);
+
+  const emailProblem =
+    email.trim() === ''
+      ? config.emailRequired
+        ? 'emailMissing'
+        : null
+      : isEmailAddress(email.trim())
+        ? null
+        : 'emailInvalid';
+  const termsProblem = accepted ? null : 'termsMissing';
+
+  const checkout = useWriteAction(
+    async (held: Quote) => {
+      const trimmed = email.trim();
+      const created = await client.createCheckout(
+        { quoteId: held.id, ...(trimmed ? { email: trimmed } : {}), locale, termsAccepted: true },
+        // One checkout per quote, however often the button is pressed or the request retried.
+        `checkout-${held.id}`,
+        topUp?.manageToken,
+      );
+      const handle = { id: created.id, clientSecret: created.clientSecret, ...(topUp ? { topUp } : {}) };
+      rememberCheckout(config.widgetId, handle);
+      // Only now, with the checkout created: a refused create (funding, price) never reaches the host page.
+      emit(checkoutEvent(created, false));
+      go({ name: 'progress', handle });
+    },
+    {
+      // A price that ran out or moved is fetched again at once; the new price shows before buying again.
+      onFailure: (error) => {
+        if (handlingOf(error).recovery === 'requote') requote();
+      },
+    },
+  );
+
+  function buy() {
+    setAttempted(true);
+    if (emailProblem) return emailInput.current?.focus();
+    if (termsProblem) return termsInput.current?.focus();
+    if (quote) void checkout.run(quote);
+  }
+
+  // A price problem shows as the new quote and its notice; the error itself only while there is no new quote.
+  const showError = checkout.error !== null && (handlingOf(checkout.error).recovery !== 'requote' || !quote);
+
+  return (
+    <>
+      {/* Nobody emails the traveller (the partner said so): no address is asked for. */}
+      {config.emailSender !== 'none' && (
+        <div class={css.field}>
+          <label class={controls.label} for="esim-email">
+            {t('emailLabel')}
+          </label>
+          <input
+            ref={emailInput}
+            id="esim-email"
+            class={controls.input}
+            part="input"
+            type="email"
+            inputMode="email"
+            autocomplete="email"
+            required={config.emailRequired}
+            aria-required={config.emailRequired}
+            aria-invalid={attempted && emailProblem ? 'true' : 'false'}
+            aria-describedby={
+              attempted && emailProblem ? 'esim-email-hint esim-email-error' : 'esim-email-hint'
+            }
+            value={email}
+            onInput={(event) => setEmail(event.currentTarget.value)}
+          />
+          <p id="esim-email-hint" class={controls.hint}>
+            {t(
+              config.emailSender === 'upstream'
+                ? 'emailHintPlatform'
+                : config.emailRequired
+                  ? 'emailHintPartner'
+                  : 'emailHintPartnerOptional',
+              { brand: config.brand.displayName },
+            )}
+          </p>
+          {attempted && emailProblem && (
+            <p id="esim-email-error" class={controls.fieldError}>
+              {t(emailProblem)}
+            </p>
+          )}
+        </div>
+      )}
+
+      <div class={css.field}>
+        <div class={css.checkboxRow}>
+          <input
+            ref={termsInput}
+            id="esim-terms"
+            class={css.checkbox}
+            type="checkbox"
+            checked={accepted}
+            aria-invalid={attempted && termsProblem ? 'true' : 'false'}
+            aria-describedby={attempted && termsProblem ? 'esim-terms-error' : undefined}
+            onChange={(event) => setAccepted(event.currentTarget.checked)}
+          />
+          <label for="esim-terms">{t('termsConsent', { brand: config.brand.displayName })}</label>
+        </div>
+        {(config.brand.termsUrl || config.brand.privacyUrl) && (
+          <p class={controls.hint}>
+            {config.brand.termsUrl && (
+              <a class={controls.link} href={config.brand.termsUrl} target="_blank" rel="noopener noreferrer">
+                {t('terms')}
+              </a>
+            )}
+            {config.brand.termsUrl && config.brand.privacyUrl && ' · '}
+            {config.brand.privacyUrl && (
+              <a
+                class={controls.link}
+                href={config.brand.privacyUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+              >
+                {t('privacy')}
+              </a>
+            )}
+          </p>
+        )}
+        {attempted && termsProblem && (
+          <p id="esim-terms-error" class={controls.fieldError}>
+            {t(termsProblem)}
+          </p>
+        )}
+      </div>
+
+      <div aria-live="polite">
+        {showError && (
+          <ErrorNotice
+            error={checkout.error}
+            actions={{
+              retry: buy,
+              requote,
+              other_plan: otherPlan,
+              start_over: topUp ? otherPlan : () => go({ name: 'destinations' }),
+            }}
+          />
+        )}
+      </div>
+      <div class={controls.actions}>
+        <button
+          type="button"
+          class={controls.primaryButton}
+          part="button primary-button"
+          disabled={!quote || checkout.busy}
+          aria-busy={checkout.busy}
+          onClick={buy}
+        >
+          {checkout.busy
+            ? t('placing')
+            : t('buy', { price: formatPrice(price, locale, config.wholeRubOnly) })}
+        </button>
+      </div>
+    </>
+  );
+}

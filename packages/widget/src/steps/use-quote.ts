@@ -1,0 +1,69 @@
+/**
+ * @module
+ * Quoting: the chosen plan's price held by the BFF for a while (`esim-quote` to the host page), asked again
+ * when the hold runs out, when the language changes, or when a checkout found the price expired or moved;
+ * a price that moved since the traveller last saw it is kept as a notice to show before they commit.
+ */
+import type { Locale, NonNegativeMoney, Plan, Quote } from '@esim-embed/shared';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { newIdempotencyKey } from '../api/api-client';
+import type { TopUpOrigin } from '../app/flow-steps';
+import { useWidget } from '../app/widget-context';
+import { EsimQuoteEvent } from '../element/events';
+import { useWriteAction } from '../hooks/use-write-action';
+
+/** A quote in the making. */
+export interface Quoting {
+  /** The price held now; null while it is asked for (or when asking failed). */
+  quote: Quote | null;
+  /** The price to show: the held one, else the last one the traveller saw. */
+  price: NonNegativeMoney;
+  /** Set when a new quote's price differs from the one shown before it. */
+  priceChange: { from: NonNegativeMoney; to: NonNegativeMoney } | null;
+  /** Whether a quote was already shown, so that the one being asked for is a re-quote. */
+  requoting: boolean;
+  /** Why the last quote could not be had, or null. */
+  error: unknown;
+  /** Asks for a fresh quote. */
+  requote: () => void;
+}
+
+/** Quotes `plan` (for a top-up of `topUp`'s eSIM when given) as soon as the step shows. */
+export function useQuote(plan: Plan, topUp: TopUpOrigin | undefined): Quoting {
+  const { client, locale, emit } = useWidget();
+  const [quote, setQuote] = useState<Quote | null>(null);
+  const [priceChange, setPriceChange] = useState<Quoting['priceChange']>(null);
+  const [requoting, setRequoting] = useState(false);
+  const shownPrice = useRef(plan.price);
+
+  const request = useWriteAction(async (offerId: string, inLocale: Locale) => {
+    setQuote(null);
+    const fresh = await client.createQuote(offerId, inLocale, newIdempotencyKey('quote'), topUp);
+    if (fresh.price.amountMinor !== shownPrice.current.amountMinor) {
+      setPriceChange({ from: shownPrice.current, to: fresh.price });
+    }
+    shownPrice.current = fresh.price;
+    setQuote(fresh);
+    setRequoting(true);
+    emit(
+      new EsimQuoteEvent({
+        quoteId: fresh.id,
+        offerId: fresh.offerId,
+        amount: fresh.price,
+        expiresAt: fresh.expiresAt,
+      }),
+    );
+  });
+  const { run } = request;
+  const requote = useCallback(() => void run(plan.offerId, locale), [plan.offerId, locale]);
+  useEffect(requote, [requote]);
+
+  return {
+    quote,
+    price: quote?.price ?? shownPrice.current,
+    priceChange,
+    requoting,
+    error: request.error,
+    requote,
+  };
+}
