@@ -5,9 +5,9 @@
 import { IDEMPOTENCY_KEY_HEADER, PARTNER_SECRET_HEADER } from '@esim-embed/shared';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, openWidget, PARTNER_SECRET, SHOP_ORIGIN, type Stack, startStack } from '../../testing/stack';
 import type { AppEnv } from '../http/app-env';
 import type { IdempotencyOptions } from '../http/idempotency';
-import { call, openWidget, PARTNER_SECRET, SHOP_ORIGIN, type Stack, startStack } from '../../testing/stack';
 import { type AuthChains, mountRoutes, type RouteHandlers } from './mount-routes';
 import { ROUTES, type RouteAuth, type RouteSpec } from './route-table';
 
