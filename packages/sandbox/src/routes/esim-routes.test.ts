@@ -105,7 +105,7 @@ describe('eSIMs, actions, top-ups and action requests', () => {
         idempotencyKey: 'k-ns',
       }),
       'action_not_available',
-      422,
+      409,
     );
   });
 
@@ -177,7 +177,7 @@ describe('eSIMs, actions, top-ups and action requests', () => {
         idempotencyKey: 'k-c',
       }),
       'action_not_available',
-      422,
+      409,
     );
     const refund = await api.create(
       `/esims/${esimId}/action-requests`,

@@ -4,7 +4,7 @@
  * `GET /esims/{id}/top-up-offers`, and post-sale action requests (`POST /esims/{id}/action-requests`,
  * `GET /action-requests/{id}`, `GET /action-requests`).
  */
-import { type ActionReasonCode, ActionRequestInputSchema, type ActionRequestType } from '@esim-embed/shared';
+import { ACTION_TYPE_BY_REASON, ActionRequestInputSchema } from '@esim-embed/shared';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { isoTime } from '../clock';
@@ -21,19 +21,6 @@ import { topUpOptions } from '../state/order-desk';
 import { markRefundRequested } from '../state/order-lifecycle';
 import type { SandboxState } from '../state/sandbox-state';
 import { PAGE_LIMIT } from './catalog-routes';
-
-/** Which action a reason asks for. */
-export const ACTION_TYPE_BY_REASON: Record<ActionReasonCode, ActionRequestType> = {
-  delivery_not_started: 'cancellation',
-  unused_profile: 'cancellation',
-  duplicate_order: 'cancellation',
-  installation_failed: 'reissue',
-  profile_unusable: 'reissue',
-  service_not_delivered: 'refund',
-  service_defective: 'refund',
-  duplicate_charge: 'refund',
-  other: 'refund',
-};
 
 const ListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(PAGE_LIMIT.max).default(PAGE_LIMIT.default),

@@ -243,7 +243,11 @@ describe('order lifecycle and errors', () => {
       idempotencyKey: 'k-platform',
     });
     expectError(failure, 'validation_failed', 422);
-    expect(failure.error.params).toMatchObject({ location: 'body', issues: [{ path: 'recipient.email' }] });
+    expect(failure.error.params).toMatchObject({
+      location: 'body',
+      field: 'recipient.email',
+      issues: [{ field: 'recipient.email' }],
+    });
   });
 
   it('hides recipient and eSIM fields from a key without recipients:read and esims:read', async () => {
@@ -337,7 +341,7 @@ describe('order lifecycle and errors', () => {
       idempotencyKey: 'k-bounds',
     });
     expectError(bad, 'validation_failed', 422);
-    expect((bad.error.params.issues as { path: string }[]).map((issue) => issue.path).sort()).toEqual([
+    expect((bad.error.params.issues as { field: string }[]).map((issue) => issue.field).sort()).toEqual([
       'expiresInMinutes',
       'maxViews',
     ]);

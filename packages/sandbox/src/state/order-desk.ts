@@ -4,12 +4,13 @@
  * with every check the contract names — consumed, expired, price changed, limits, balance — then reserving
  * the price on the prepaid balance.
  */
-import type {
-  CreateOrderRequest,
-  Offer,
-  OrderRecipientInput,
-  QuoteRequest,
-  TopUpStatus,
+import {
+  type CreateOrderRequest,
+  fieldFailureParams,
+  type Offer,
+  type OrderRecipientInput,
+  type QuoteRequest,
+  type TopUpStatus,
 } from '@esim-embed/shared';
 import { priceOffer } from '../catalog/pricing';
 import { SandboxError } from '../http/sandbox-error';
@@ -179,14 +180,13 @@ export function placeOrder(
   if (deliveryMode === 'platform' && !email) {
     throw new SandboxError('validation_failed', {
       params: {
-        location: 'body',
-        issues: [
+        ...fieldFailureParams('body', [
           {
-            path: 'recipient.email',
+            field: 'recipient.email',
             code: 'required',
             message: 'deliveryMode "platform" requires recipient.email',
           },
-        ],
+        ]),
       },
     });
   }

@@ -1,0 +1,5 @@
+/**
+ * @module
+ * Pure helpers both servers use to read a request the same way.
+ */
+export * from './request-body';
