@@ -20,7 +20,7 @@ import type {
   WidgetDeliveryLink,
 } from '@esim-embed/shared';
 import { ApiErrorCodeSchema } from '@esim-embed/shared';
-import { assertNotInstalled } from '../after-sale/esim-view';
+import { assertNotInstalled, installationData } from '../after-sale/esim-view';
 import { assertManagesEsim, type ManageClaims } from '../after-sale/manage-token';
 import { ApiError, idempotencyConflict } from '../errors';
 import type { PartnerFunding } from '../funding/partner-funding';
@@ -255,16 +255,7 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
     widget: WidgetRuntime,
   ): Promise<Installation> {
     const { record, esim } = await installableEsim(stored, widget);
-    return {
-      checkoutId: record.id,
-      iccid: esim.iccid,
-      lpa: esim.installation.lpa,
-      qrPayload: esim.installation.qrPayload,
-      smdpAddress: esim.installation.smdpAddress,
-      activationCode: esim.installation.activationCode,
-      ios: esim.installation.ios,
-      android: esim.installation.android,
-    };
+    return { checkoutId: record.id, ...installationData(esim) };
   }
 
   async function readyOrder(stored: Stored<CheckoutRecord>, widget: WidgetRuntime) {
