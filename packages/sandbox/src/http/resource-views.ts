@@ -11,7 +11,7 @@ import type {
   EsimDetail,
   EsimListItem,
   Order,
-  PartnerQuote as Quote,
+  UpstreamQuote as Quote,
   Recipient,
 } from '@esim-embed/shared';
 import { isoTime } from '../clock';

@@ -3,7 +3,7 @@ import {
   EsimDetailResponseSchema,
   OrderPageSchema,
   OrderResponseSchema,
-  PartnerQuoteResponseSchema,
+  UpstreamQuoteResponseSchema,
 } from '@esim-embed/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_ACCOUNTS, SANDBOX_KEYS } from '../seed/accounts';
@@ -14,7 +14,7 @@ const OFFER = 'off_fr_5gb-30d_1';
 describe('links', () => {
   it('builds every link from the configured public base URL', async () => {
     const h = createHarness({ publicBaseUrl: 'https://sandbox.example/api/' });
-    const quote = await h.api.create('/quotes', { offerId: OFFER }, PartnerQuoteResponseSchema);
+    const quote = await h.api.create('/quotes', { offerId: OFFER }, UpstreamQuoteResponseSchema);
     const order = await h.api.create(
       '/orders',
       { quoteId: quote.data.id, externalRef: 'x' },
@@ -35,7 +35,7 @@ describe('order lifecycle and errors', () => {
   });
 
   async function quote(offerId = OFFER, caller = api) {
-    return (await caller.create('/quotes', { offerId }, PartnerQuoteResponseSchema)).data;
+    return (await caller.create('/quotes', { offerId }, UpstreamQuoteResponseSchema)).data;
   }
 
   it('moves paid → provisioning → delivered → completed with stateRevision on every change', async () => {
