@@ -17,6 +17,7 @@ import { actionRequestView, esimActionsView, esimDetailView, esimListView } from
 import type { AuthContext, SandboxEnv } from '../http/sandbox-env';
 import { SandboxError } from '../http/sandbox-error';
 import type { ActionRequestRecord, EsimRecord } from '../state/environment-state';
+import { esimActionEligibility } from '../state/esim-action-policy';
 import { topUpOptions } from '../state/order-desk';
 import { markRefundRequested } from '../state/order-lifecycle';
 import type { SandboxState } from '../state/sandbox-state';
@@ -117,11 +118,11 @@ export function esimRoutes(state: SandboxState) {
       if (existing) {
         throw new SandboxError('action_request_exists', { params: { actionRequestId: existing.id, type } });
       }
-      const gone = esim.state === 'revoked' || esim.state === 'expired';
-      const unused = esim.serviceState === 'not_started' && esim.activatedAtMs === null;
-      if (gone || (type === 'cancellation' && !unused)) {
+      // Top-up availability does not matter here: a top-up is bought with a quote, not requested.
+      const eligibility = esimActionEligibility(auth.env, esim, false)[type];
+      if (eligibility.availability === 'unavailable') {
         throw new SandboxError('action_not_available', {
-          params: { action: type, esimId: esim.id, reason: gone ? 'profile_ineligible' : 'profile_in_use' },
+          params: { action: type, esimId: esim.id, reason: eligibility.reasonCode },
         });
       }
       const request: ActionRequestRecord = {
