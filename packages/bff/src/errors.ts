@@ -6,6 +6,8 @@
 import {
   type ApiErrorCode,
   type BffErrorCode,
+  EnvelopeError,
+  type EnvelopeErrorOptions,
   ERROR_STATUS_BY_CODE,
   type ErrorHttpStatus,
   IDEMPOTENCY_KEY_HEADER,
@@ -37,31 +39,14 @@ export function statusForCode(code: ApiErrorCode): ContentfulStatusCode {
   return STATUS_BY_CODE[code];
 }
 
-export interface ApiErrorOptions {
-  /** Safe, structured context for the client (field names, limits, retry hints). Never secrets. */
-  params?: Record<string, unknown>;
-  /** Override the status derived from the code (e.g. 422 vs 409 idempotency conflicts). */
-  status?: ContentfulStatusCode;
-  /** Seconds after which a retry may succeed; sent as `Retry-After`. */
-  retryAfterSeconds?: number;
-  /** The underlying failure, logged once, never sent. */
-  cause?: unknown;
-}
+/** Options of an {@link ApiError}. */
+export type ApiErrorOptions = EnvelopeErrorOptions<ContentfulStatusCode>;
 
-/** An error that leaves the BFF as `{ error: { code, params }, meta }`. */
-export class ApiError extends Error {
-  readonly code: ApiErrorCode;
-  readonly params: Record<string, unknown>;
-  readonly status: ContentfulStatusCode;
-  readonly retryAfterSeconds: number | undefined;
-
+/** An error that leaves the BFF as `{ error: { code, params }, meta }`: the shared error type, with the BFF's codes. */
+export class ApiError extends EnvelopeError<ApiErrorCode, ContentfulStatusCode> {
   constructor(code: ApiErrorCode, options: ApiErrorOptions = {}) {
-    super(code, { cause: options.cause });
+    super(code, statusForCode(code), options);
     this.name = 'ApiError';
-    this.code = code;
-    this.params = options.params ?? {};
-    this.status = options.status ?? statusForCode(code);
-    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

@@ -1,5 +1,7 @@
 /**
  * @module
- * Pure helpers both servers use to read a request the same way.
+ * What both servers share about HTTP: one error type, and reading a request the same way.
  */
+
+export * from './envelope-error';
 export * from './request-body';
