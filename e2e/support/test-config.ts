@@ -5,6 +5,7 @@
  * foreign origin. Keys and secrets are named here and put in the environment by `stack.ts`.
  */
 import type { BffConfigInput } from '@esim-embed/bff';
+import { DEMO_CHECKOUT_MODES, DEMO_PARTNERS, demoWidgetId } from '@esim-embed/bff/demo-partners';
 import type { SandboxRole } from './stack-urls';
 
 /** The environment variables the test config names, and their values. */
@@ -54,15 +55,14 @@ export const TEST_WIDGETS = {
 /** The brand name of the `longBrand` widget: long words in a long name, as a header must keep them whole. */
 export const LONG_BRAND_NAME = 'Международные Путешествия Плюс';
 
-/** The demo's own widget ids (`demo/src/partners/demo-partners.ts`), so the demo pages run in the tests. */
-const DEMO_WIDGETS = [
-  { id: 'demo-globetrotter', key: 'globetrotter', confirm: false },
-  { id: 'demo-globetrotter-pay', key: 'globetrotter', confirm: true },
-  { id: 'demo-aurora', key: 'aurora', confirm: false },
-  { id: 'demo-aurora-pay', key: 'aurora', confirm: true },
-  { id: 'demo-lagoon', key: 'lagoon', confirm: false },
-  { id: 'demo-lagoon-pay', key: 'lagoon', confirm: true },
-] as const;
+/** The demo's own widgets (`@esim-embed/bff/demo-partners`), so the demo pages run in the tests. */
+const DEMO_WIDGETS = DEMO_PARTNERS.flatMap(({ key }) =>
+  DEMO_CHECKOUT_MODES.map((mode) => ({
+    id: demoWidgetId(key, mode),
+    key,
+    confirm: mode === 'partner_confirm',
+  })),
+);
 
 type KeyName = 'globetrotter' | 'aurora' | 'lagoon' | 'root' | 'shoestring' | 'harbour';
 

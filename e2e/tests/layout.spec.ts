@@ -6,6 +6,7 @@
  * A short name beside the badge (Aurora's "Аврора") is the header that once broke inside the word: its first
  * screen is checked too.
  */
+import { LocaleSchema } from '@esim-embed/shared';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures';
 import { layoutProblems } from '../support/layout-check';
@@ -42,7 +43,7 @@ async function problemsAtEveryWidth(page: Page, step: string): Promise<string[]>
   return problems;
 }
 
-for (const locale of ['en', 'ru', 'es', 'de', 'fr'] as const) {
+for (const locale of LocaleSchema.options) {
   test(`every step fits at 320 and 360 px in ${locale}, light and dark`, async ({ page, stack }) => {
     const problems: string[] = [];
     const header = page.locator('esim-widget [part~="header"]');

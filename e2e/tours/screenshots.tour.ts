@@ -5,15 +5,15 @@
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { LocaleSchema } from '@esim-embed/shared';
 import { test } from '../support/fixtures';
 import { TOUR_STEPS, tourEveryStep } from '../support/step-tour';
 import { TEST_WIDGETS } from '../support/test-config';
 
 const OUT = fileURLToPath(new URL('../screenshots/', import.meta.url));
 const DEVICES = { phone: { width: 360, height: 740 }, desktop: { width: 1280, height: 800 } } as const;
-const LOCALES = (process.env.SCREENSHOT_LOCALES ?? 'en,ru,es,de,fr')
-  .split(',')
-  .map((locale) => locale.trim());
+const LOCALES =
+  process.env.SCREENSHOT_LOCALES?.split(',').map((locale) => locale.trim()) ?? LocaleSchema.options;
 
 test.use({ viewport: DEVICES.phone });
 

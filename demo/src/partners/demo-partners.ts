@@ -1,12 +1,17 @@
 /**
  * @module
- * The three fictional partners of the demo as their own websites present themselves, and the BFF widget ids
- * that the BFF's built-in config gives each of them (one per checkout mode). The widget itself takes the brand
- * (name, logo, colour, currency) from its session; this table only dresses the host page around it.
+ * The demo's partners (the one list is `@esim-embed/bff/demo-partners`, which the BFF's built-in config serves)
+ * as their own websites present themselves, with the BFF widget id of each checkout mode. The widget itself
+ * takes the brand (name, logo, colour, currency) from its session; this only dresses the host page around it.
  */
+import {
+  DEMO_PARTNERS as DEMO_PARTNER_ACCOUNTS,
+  type DemoCheckoutMode,
+  type DemoPartnerKey,
+  demoWidgetId,
+} from '@esim-embed/bff/demo-partners';
 
-/** How the partner takes the money: the BFF's two checkout modes. */
-export type DemoCheckoutMode = 'direct' | 'partner_confirm';
+export type { DemoCheckoutMode };
 
 /** What each checkout mode means, as the showcase explains it under its switchers. */
 export const MODE_HINTS: Record<DemoCheckoutMode, string> = {
@@ -33,42 +38,39 @@ export interface DemoPartner {
   widgetIds: Record<DemoCheckoutMode, string>;
 }
 
-/** The demo's partners, in switcher order. */
-export const DEMO_PARTNERS: readonly DemoPartner[] = [
-  {
-    key: 'globetrotter',
-    name: 'Globetrotter',
+/** How each partner's own site looks around the widget. */
+const PAGES: Record<DemoPartnerKey, Omit<DemoPartner, 'key' | 'name' | 'logoUrl' | 'widgetIds'>> = {
+  globetrotter: {
     domain: 'globetrotter.example',
     headline: 'Land connected, wherever you fly',
     tagline: 'Data plans for 190+ countries, ready before you board.',
     color: '#0B6E4F',
-    logoUrl: '/partners/globetrotter.svg',
     currency: 'USD',
-    widgetIds: { direct: 'demo-globetrotter', partner_confirm: 'demo-globetrotter-pay' },
   },
-  {
-    key: 'aurora',
-    name: 'Аврора',
+  aurora: {
     domain: 'aurora-travel.example',
     headline: 'Интернет в поездке — без роуминга',
     tagline: 'eSIM для 190+ стран, цены в рублях.',
     color: '#7B2CBF',
-    logoUrl: '/partners/aurora.svg',
     currency: 'RUB',
-    widgetIds: { direct: 'demo-aurora', partner_confirm: 'demo-aurora-pay' },
   },
-  {
-    key: 'lagoon',
-    name: 'Blue Lagoon',
+  lagoon: {
     domain: 'bluelagoon-holidays.example',
     headline: 'Your holiday, always online',
     tagline: 'Add a data plan to your trip in a minute.',
     color: '#0077B6',
-    logoUrl: '/partners/lagoon.svg',
     currency: 'USD',
-    widgetIds: { direct: 'demo-lagoon', partner_confirm: 'demo-lagoon-pay' },
   },
-];
+};
+
+/** The demo's partners, in switcher order. */
+export const DEMO_PARTNERS: readonly DemoPartner[] = DEMO_PARTNER_ACCOUNTS.map(({ key, displayName }) => ({
+  key,
+  name: displayName,
+  ...PAGES[key],
+  logoUrl: `/partners/${key}.svg`,
+  widgetIds: { direct: demoWidgetId(key, 'direct'), partner_confirm: demoWidgetId(key, 'partner_confirm') },
+}));
 
 /** The partner with this key, or the first one. */
 export function demoPartner(key: string | null): DemoPartner {

@@ -12,8 +12,6 @@ import { showWidgetEvents } from './event-log';
 import { type CheckoutHandOff, partnerPaymentDialog } from './partner-payment';
 import { wireCopyButtons, wireTabs } from './snippet-panel';
 
-const LOCALES = ['en', 'ru', 'es', 'de', 'fr'] as const;
-
 interface ShowcaseState {
   partner: DemoPartner;
   locale: string;
@@ -21,12 +19,20 @@ interface ShowcaseState {
   mode: DemoCheckoutMode;
 }
 
+/**
+ * Whether the language switcher offers `locale`. Its options are written at build from the shared locale list
+ * (`vite.config.ts`), so the page carries no copy of it (and no zod).
+ */
+function offersLocale(locale: string): boolean {
+  return [...byId<HTMLSelectElement>('locale').options].some((option) => option.value === locale);
+}
+
 function readState(): ShowcaseState {
   const query = new URLSearchParams(location.search);
   const locale = query.get('locale') ?? '';
   return {
     partner: demoPartner(query.get('partner')),
-    locale: (LOCALES as readonly string[]).includes(locale) ? locale : 'en',
+    locale: offersLocale(locale) ? locale : 'en',
     theme: query.get('theme') === 'dark' ? 'dark' : 'light',
     mode: query.get('mode') === 'partner_confirm' ? 'partner_confirm' : 'direct',
   };

@@ -4,7 +4,7 @@ import {
   DeliveryLinkRevocationResponseSchema,
   EsimDetailResponseSchema,
   OrderResponseSchema,
-  PartnerQuoteResponseSchema,
+  UpstreamQuoteResponseSchema,
 } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpCaller, INSTANT_STEPS } from '../testing/sandbox-harness';
@@ -24,7 +24,7 @@ describe('purchase flow over a real listener', () => {
     const api = httpCaller(sandbox.url);
     const before = await api.get('/account', AccountResponseSchema);
 
-    const quote = await api.create('/quotes', { offerId: OFFER }, PartnerQuoteResponseSchema);
+    const quote = await api.create('/quotes', { offerId: OFFER }, UpstreamQuoteResponseSchema);
     expect(quote.data).toMatchObject({
       kind: 'issue',
       offerId: OFFER,

@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { OrderResponseSchema, PartnerQuoteResponseSchema } from '@esim-embed/shared';
+import { OrderResponseSchema, UpstreamQuoteResponseSchema } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_KEYS } from './seed/accounts';
 
@@ -61,7 +61,7 @@ describe('the sandbox started with an empty environment', () => {
 
     const quoteResponse = await post('/quotes', { offerId: 'off_fr_5gb-30d_1' });
     expect(quoteResponse.status).toBe(201);
-    const quote = PartnerQuoteResponseSchema.parse(await quoteResponse.json());
+    const quote = UpstreamQuoteResponseSchema.parse(await quoteResponse.json());
     const orderResponse = await post('/orders', {
       quoteId: quote.data.id,
       externalRef: 'chk_entry_1',

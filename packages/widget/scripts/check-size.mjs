@@ -19,7 +19,8 @@ export const BUDGETS = { loader: 3 * 1024, firstScreen: 25 * 1024, install: 20 *
 const ENTRY = 'src/widget.ts';
 const APP = 'src/app/widget-app.tsx';
 const INSTALL = 'src/install/install-step.tsx';
-const LOCALES = ['en', 'ru', 'es', 'de', 'fr'].map((locale) => `src/i18n/${locale}.ts`);
+/** A locale's message table in the build manifest (`src/i18n/en.ts` …): every language the build has. */
+const LOCALE_TABLE = /^src\/i18n\/[a-z]{2}\.ts$/;
 
 /** The files a manifest entry loads before it runs: itself and its static imports, transitively. */
 function closure(manifest, key, into = new Set()) {
@@ -45,9 +46,11 @@ export function measureBudgets(distDir) {
 
   const loader = closure(manifest, ENTRY);
   const app = closure(manifest, APP);
-  const largestLocale = LOCALES.map((locale) => closure(manifest, locale)).sort(
-    (a, b) => size(b) - size(a),
-  )[0];
+  const locales = Object.keys(manifest).filter((key) => LOCALE_TABLE.test(key));
+  if (locales.length === 0) throw new Error('no message table in the build manifest');
+  const largestLocale = locales
+    .map((locale) => closure(manifest, locale))
+    .sort((a, b) => size(b) - size(a))[0];
   const firstScreen = new Set([...loader, ...app, ...largestLocale]);
   const install = new Set([...closure(manifest, INSTALL)].filter((file) => !firstScreen.has(file)));
 

@@ -4,18 +4,19 @@
  * shared schemas (the API client parses every one of them in tests, so a drift fails loudly). The real BFF
  * cannot run inside a DOM test; the browser-level flow against it is the e2e suite's.
  */
-import type {
-  ApiErrorCode,
-  Checkout,
-  CheckoutStatus,
-  Destination,
-  EsimInstallationView,
-  EsimView,
-  ManageLink,
-  Plan,
-  Quote,
-  Session,
-  WidgetPublicConfig,
+import {
+  type ApiErrorCode,
+  type Checkout,
+  type CheckoutStatus,
+  type Destination,
+  type EsimInstallationView,
+  type EsimView,
+  LocaleSchema,
+  type ManageLink,
+  type Plan,
+  type Quote,
+  type Session,
+  type WidgetPublicConfig,
 } from '@esim-embed/shared';
 
 const META = { requestId: 'req_test', apiVersion: '2.0.0' } as const;
@@ -179,7 +180,7 @@ export const defaultConfig: WidgetPublicConfig = {
   currency: 'USD',
   wholeRubOnly: false,
   defaultLocale: 'en',
-  locales: ['en', 'ru', 'es', 'de', 'fr'],
+  locales: [...LocaleSchema.options],
   emailRequired: true,
   emailSender: 'upstream',
   brand: {

@@ -7,29 +7,15 @@
  * (the upstream key and `externalRef` are derived from it).
  */
 import { createHash } from 'node:crypto';
-import type {
-  ActionReasonCode,
-  ActionRequest,
-  ActionRequestType,
-  CreateActionRequest,
-  PartnerActionRequest,
+import {
+  ACTION_TYPE_BY_REASON,
+  type ActionRequest,
+  type CreateActionRequest,
+  type PartnerActionRequest,
 } from '@esim-embed/shared';
 import { ApiError } from '../errors';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { readEsim } from './esim-view';
-
-/** Which action a reason asks for (the upstream decides the type from the reason the same way). */
-export const ACTION_TYPE_BY_REASON: Record<ActionReasonCode, ActionRequestType> = {
-  delivery_not_started: 'cancellation',
-  unused_profile: 'cancellation',
-  duplicate_order: 'cancellation',
-  installation_failed: 'reissue',
-  profile_unusable: 'reissue',
-  service_not_delivered: 'refund',
-  service_defective: 'refund',
-  duplicate_charge: 'refund',
-  other: 'refund',
-};
 
 /** The prefix of the `externalRef` of every action request this BFF makes (and of a reissue's new order). */
 export const ACTION_REQUEST_REF_PREFIX = 'areq-';

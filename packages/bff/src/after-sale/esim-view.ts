@@ -10,6 +10,7 @@ import type {
   EsimInstallationView,
   EsimTopUpView,
   EsimView,
+  InstallationData,
   Locale,
   Plan,
 } from '@esim-embed/shared';
@@ -136,8 +137,12 @@ export async function esimView(
 export async function esimInstallation(widget: WidgetRuntime, esimId: string): Promise<EsimInstallationView> {
   const esim = await readEsim(widget, esimId);
   assertNotInstalled(esim);
+  return { esimId: esim.id, ...installationData(esim) };
+}
+
+/** The upstream eSIM detail's installation data, as every installation answer of ours carries it. */
+export function installationData(esim: EsimDetail): InstallationData {
   return {
-    esimId: esim.id,
     iccid: esim.iccid,
     lpa: esim.installation.lpa,
     qrPayload: esim.installation.qrPayload,

@@ -10,10 +10,10 @@ import type {
   Locale,
   NonNegativeMoney,
   Offer,
-  PartnerQuote,
   Plan,
   Product,
   Settlement,
+  UpstreamQuote,
   WidgetBrand,
 } from '@esim-embed/shared';
 import { ApiError } from '../errors';
@@ -86,7 +86,7 @@ export interface CatalogService {
   /** The plan of one offer of the catalog; `offer_not_found` if it is not (or no longer) sold. */
   planForOffer(offerId: string, locale: Locale): Promise<Plan>;
   /** The plan and retail price of an upstream quote (its own product, offer and price, not the cache's). */
-  quotedPlan(quote: PartnerQuote, locale: Locale): Promise<QuotedPlan>;
+  quotedPlan(quote: UpstreamQuote, locale: Locale): Promise<QuotedPlan>;
   /**
    * The plan of any upstream offer (a top-up offer, the offer an eSIM was bought with) at this widget's retail
    * price for it; `product` when the caller has it, else the catalog's. Null when the product is unknown.

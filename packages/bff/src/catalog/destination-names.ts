@@ -4,10 +4,10 @@
  * per locale), the names of multi-country regions, the words a search matches, and which destinations
  * travellers pick most.
  */
-import type { Locale } from '@esim-embed/shared';
+import { type Locale, LocaleSchema } from '@esim-embed/shared';
 
-/** Every locale the widget speaks; search terms cover all of them. */
-export const WIDGET_LOCALES: readonly Locale[] = ['en', 'ru', 'es', 'de', 'fr'];
+/** Every locale the widget speaks (the contract's); search terms cover all of them. */
+export const WIDGET_LOCALES: readonly Locale[] = LocaleSchema.options;
 
 /**
  * Destinations travellers buy most, most popular first (Turkey, Thailand, the Emirates …). A short,

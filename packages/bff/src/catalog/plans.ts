@@ -3,7 +3,7 @@
  * The catalog as plans: the offers of one destination as a traveller compares them, cheapest first, at
  * retail prices only (the wholesale `price` and `recommendedRetail` never appear).
  */
-import type { Locale, Offer, Plan, Product } from '@esim-embed/shared';
+import { comparePlans, type Locale, type Offer, type Plan, type Product } from '@esim-embed/shared';
 import { destinationName } from './destination-names';
 import type { RetailPricer } from './destinations';
 
@@ -35,10 +35,7 @@ export function projectPlan(offer: Offer, product: Product, locale: Locale, pric
   };
 }
 
-/**
- * Plans of one destination, cheapest first; equal prices by more data, then fewer days, then offer id so
- * the order is stable.
- */
+/** Plans of one destination, cheapest first (the shared rule, `comparePlans('price')`). */
 export function projectPlans(
   offers: readonly Offer[],
   productById: ReadonlyMap<string, Product>,
@@ -50,19 +47,7 @@ export function projectPlans(
     const product = productById.get(offer.productId);
     if (product) plans.push(projectPlan(offer, product, locale, price));
   }
-  return plans.sort(
-    (a, b) =>
-      a.price.amountMinor - b.price.amountMinor ||
-      dataRank(b) - dataRank(a) ||
-      a.durationDays - b.durationDays ||
-      a.offerId.localeCompare(b.offerId),
-  );
-}
-
-/** Unlimited plans rank above any data amount; day passes by their daily data. */
-function dataRank(plan: Plan): number {
-  if (plan.unlimited) return Number.MAX_SAFE_INTEGER;
-  return plan.dataMb ?? (plan.dailyDataMb ?? 0) * plan.durationDays;
+  return plans.sort(comparePlans('price'));
 }
 
 function nonNegativeOrNull(value: number | null): number | null {

@@ -4,7 +4,7 @@
  * and delivery links, only while it is not installed; and its id for the traveller's manage link.
  */
 import type { CreateDeliveryLinkRequest, Installation, WidgetDeliveryLink } from '@esim-embed/shared';
-import { assertNotInstalled } from '../after-sale/esim-view';
+import { assertNotInstalled, installationData } from '../after-sale/esim-view';
 import { ApiError } from '../errors';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import {
@@ -59,16 +59,7 @@ export function issuedEsim(context: CheckoutContext) {
     widget: WidgetRuntime,
   ): Promise<Installation> {
     const { record, esim } = await installableEsim(stored, widget);
-    return {
-      checkoutId: record.id,
-      iccid: esim.iccid,
-      lpa: esim.installation.lpa,
-      qrPayload: esim.installation.qrPayload,
-      smdpAddress: esim.installation.smdpAddress,
-      activationCode: esim.installation.activationCode,
-      ios: esim.installation.ios,
-      android: esim.installation.android,
-    };
+    return { checkoutId: record.id, ...installationData(esim) };
   }
 
   return {

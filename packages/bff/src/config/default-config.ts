@@ -9,6 +9,7 @@
  * are not secrets — the sandbox publishes them in its README, as payment providers publish test cards.
  */
 import type { BffConfigInput } from './config-schema';
+import { DEMO_CHECKOUT_MODES, DEMO_PARTNERS, demoWidgetId } from './demo-partners';
 
 /** The sandbox's base URL in the built-in config (override with `ESIM_BFF_SANDBOX_URL`). */
 export const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:8788';
@@ -32,24 +33,6 @@ const LOCAL_ORIGINS = [
   'http://127.0.0.1:4173',
 ];
 
-interface DemoPartner {
-  key: 'globetrotter' | 'aurora' | 'lagoon';
-  displayName: string;
-  apiKeyEnv: keyof typeof DEMO_SECRET_DEFAULTS;
-  defaultLocale: 'en' | 'ru';
-}
-
-const DEMO_PARTNERS: DemoPartner[] = [
-  {
-    key: 'globetrotter',
-    displayName: 'Globetrotter',
-    apiKeyEnv: 'ESIM_DEMO_GLOBETROTTER_API_KEY',
-    defaultLocale: 'en',
-  },
-  { key: 'aurora', displayName: 'Аврора', apiKeyEnv: 'ESIM_DEMO_AURORA_API_KEY', defaultLocale: 'ru' },
-  { key: 'lagoon', displayName: 'Blue Lagoon', apiKeyEnv: 'ESIM_DEMO_LAGOON_API_KEY', defaultLocale: 'en' },
-];
-
 /**
  * The built-in config: for each of the sandbox's three demo partners a `direct` widget (`demo-<partner>`)
  * and a `partner_confirm` widget (`demo-<partner>-pay`), as the demo's partner switcher expects, allowed on
@@ -62,8 +45,8 @@ export function defaultConfig(sandboxUrl: string = DEFAULT_SANDBOX_URL, port = 8
   ];
   return {
     widgets: DEMO_PARTNERS.flatMap((partner) =>
-      (['direct', 'partner_confirm'] as const).map((checkoutMode) => ({
-        id: checkoutMode === 'direct' ? `demo-${partner.key}` : `demo-${partner.key}-pay`,
+      DEMO_CHECKOUT_MODES.map((checkoutMode) => ({
+        id: demoWidgetId(partner.key, checkoutMode),
         displayName: partner.displayName,
         environment: 'test' as const,
         upstream: { baseUrl: sandboxUrl, apiKeyEnv: partner.apiKeyEnv },

@@ -30,7 +30,7 @@ function localeOf(c: Context<AppEnv>): Locale {
   const search = start === -1 ? '' : url.slice(start);
   let locale = validQueries.get(search);
   if (locale === undefined && !validQueries.has(search)) {
-    locale = parseOrThrow(DestinationsQuerySchema, c.req.query(), 400).locale;
+    locale = parseOrThrow(DestinationsQuerySchema, c.req.query(), 400, 'query').locale;
     if (validQueries.size < 64) validQueries.set(search, locale);
   }
   return locale ?? c.get('widget').config.defaultLocale;

@@ -15,9 +15,9 @@ import {
   OfferResponseSchema,
   OrderPageSchema,
   OrderResponseSchema,
-  PartnerQuoteResponseSchema,
   ProductPageSchema,
   TopUpOfferPageSchema,
+  UpstreamQuoteResponseSchema,
 } from '@esim-embed/shared';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -29,7 +29,7 @@ const ANSWERS = {
   OfferResponseSchema,
   CapabilitiesResponseSchema,
   AccountResponseSchema,
-  PartnerQuoteResponseSchema,
+  UpstreamQuoteResponseSchema,
   OrderResponseSchema,
   OrderPageSchema,
   EsimDetailResponseSchema,

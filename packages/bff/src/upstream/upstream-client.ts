@@ -34,13 +34,13 @@ import {
   type OrderPage,
   OrderPageSchema,
   OrderResponseSchema,
-  type PartnerQuote,
-  PartnerQuoteResponseSchema,
   type ProductPage,
   ProductPageSchema,
   type QuoteRequest,
   type TopUpOfferPage,
   TopUpOfferPageSchema,
+  type UpstreamQuote,
+  UpstreamQuoteResponseSchema,
 } from '@esim-embed/shared';
 import type { Dispatcher } from 'undici';
 import type { Logger } from '../logger';
@@ -112,7 +112,7 @@ export interface UpstreamClient {
   /** `GET /account`: the credential's account with its brand. */
   getAccount(): Promise<Account>;
   /** `POST /quotes` with an `Idempotency-Key`. */
-  createQuote(body: QuoteRequest, options: CreateOptions): Promise<PartnerQuote>;
+  createQuote(body: QuoteRequest, options: CreateOptions): Promise<UpstreamQuote>;
   /** `POST /orders` with an `Idempotency-Key` (a replay returns the first order, never a second one). */
   createOrder(body: CreateOrderRequest, options: CreateOptions): Promise<Order>;
   /** `GET /orders/{id}`. */
@@ -156,7 +156,7 @@ const Schemas = {
   offer: tolerant(OfferResponseSchema),
   capabilities: tolerant(CapabilitiesResponseSchema),
   account: tolerant(AccountResponseSchema),
-  quote: tolerant(PartnerQuoteResponseSchema),
+  quote: tolerant(UpstreamQuoteResponseSchema),
   order: tolerant(OrderResponseSchema),
   orderPage: tolerantPage(OrderPageSchema),
   esim: tolerant(EsimDetailResponseSchema),

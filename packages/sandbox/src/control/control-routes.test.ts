@@ -1,4 +1,4 @@
-import { AccountResponseSchema, PartnerQuoteResponseSchema } from '@esim-embed/shared';
+import { AccountResponseSchema, UpstreamQuoteResponseSchema } from '@esim-embed/shared';
 import { describe, expect, it } from 'vitest';
 import { createHarness, expectError } from '../../testing/sandbox-harness';
 import { SANDBOX_ACCOUNTS } from '../seed/accounts';
@@ -14,7 +14,7 @@ describe('control API', () => {
 
     await h.control.setAccount(SANDBOX_ACCOUNTS.globetrotter, { balanceMinor: 123 });
     await h.control.bumpPricing();
-    const quote = await h.api.create('/quotes', { offerId: 'off_fr_5gb-30d_1' }, PartnerQuoteResponseSchema);
+    const quote = await h.api.create('/quotes', { offerId: 'off_fr_5gb-30d_1' }, UpstreamQuoteResponseSchema);
     expect(quote.data.pricingVersion).toBe('pv2');
     expect((await h.api.get('/account', AccountResponseSchema)).data.balance.balance.amountMinor).toBe(123);
 
@@ -31,8 +31,8 @@ describe('control API', () => {
 
   it('reads a quote back, and answers the contract envelope for unknown things', async () => {
     const h = createHarness();
-    const quote = await h.api.create('/quotes', { offerId: 'off_fr_5gb-30d_1' }, PartnerQuoteResponseSchema);
-    expect((await h.api.get(`/quotes/${quote.data.id}`, PartnerQuoteResponseSchema)).data).toEqual(
+    const quote = await h.api.create('/quotes', { offerId: 'off_fr_5gb-30d_1' }, UpstreamQuoteResponseSchema);
+    expect((await h.api.get(`/quotes/${quote.data.id}`, UpstreamQuoteResponseSchema)).data).toEqual(
       quote.data,
     );
     await expect(h.control.setAccount('acc_nope', { balanceMinor: 1 })).rejects.toThrow(

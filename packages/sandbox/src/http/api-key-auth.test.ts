@@ -3,8 +3,8 @@ import {
   CapabilitiesResponseSchema,
   OrderPageSchema,
   OrderResponseSchema,
-  PartnerQuoteResponseSchema,
   ProductPageSchema,
+  UpstreamQuoteResponseSchema,
 } from '@esim-embed/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, expectError } from '../../testing/sandbox-harness';
@@ -73,7 +73,7 @@ describe('X-Api-Key, scopes, rate limits and environments', () => {
 
   it('keeps live state separate from test state', async () => {
     const live = api.as(SANDBOX_KEYS.globetrotterLive);
-    const quote = await live.create('/quotes', { offerId: 'off_fr_5gb-30d_1' }, PartnerQuoteResponseSchema);
+    const quote = await live.create('/quotes', { offerId: 'off_fr_5gb-30d_1' }, UpstreamQuoteResponseSchema);
     expect(quote.data.environment).toBe('live');
     const order = await live.create(
       '/orders',

@@ -1,8 +1,8 @@
 import {
   OrderPageSchema,
   OrderResponseSchema,
-  PartnerQuoteResponseSchema,
   RecipientResponseSchema,
+  UpstreamQuoteResponseSchema,
 } from '@esim-embed/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, expectError, httpCaller, INSTANT_STEPS } from '../../testing/sandbox-harness';
@@ -19,7 +19,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('replays the first status and body of an identical request, without a second resource', async () => {
-    const quote = await api.create('/quotes', { offerId: OFFER }, PartnerQuoteResponseSchema);
+    const quote = await api.create('/quotes', { offerId: OFFER }, UpstreamQuoteResponseSchema);
     const body = { quoteId: quote.data.id, externalRef: 'chk_replay' };
     const first = await api.call('POST', '/orders', { body, idempotencyKey: 'order-1' });
     // Same request with keys in another order: still identical.
@@ -37,7 +37,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('answers idempotency_conflict 422 for the same key with another body', async () => {
-    await api.create('/quotes', { offerId: OFFER }, PartnerQuoteResponseSchema, { idempotencyKey: 'q-1' });
+    await api.create('/quotes', { offerId: OFFER }, UpstreamQuoteResponseSchema, { idempotencyKey: 'q-1' });
     const failure = await api.fail('POST', '/quotes', {
       body: { offerId: 'off_de_1gb-7d_1' },
       idempotencyKey: 'q-1',
@@ -71,7 +71,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('never creates two resources from concurrent requests with one key', async () => {
-    const quote = await api.create('/quotes', { offerId: OFFER }, PartnerQuoteResponseSchema);
+    const quote = await api.create('/quotes', { offerId: OFFER }, UpstreamQuoteResponseSchema);
     const body = { quoteId: quote.data.id, externalRef: 'chk_concurrent' };
     const results = await Promise.all(
       Array.from({ length: 8 }, () => api.call('POST', '/orders', { body, idempotencyKey: 'same' })),
@@ -85,12 +85,12 @@ describe('Idempotency-Key', () => {
   });
 
   it('scopes keys per API key, requires the header, forgets failures and expires after 24 hours', async () => {
-    const a = await api.create('/quotes', { offerId: OFFER }, PartnerQuoteResponseSchema, {
+    const a = await api.create('/quotes', { offerId: OFFER }, UpstreamQuoteResponseSchema, {
       idempotencyKey: 'shared',
     });
     const b = await api
       .as(SANDBOX_KEYS.lagoon)
-      .create('/quotes', { offerId: OFFER }, PartnerQuoteResponseSchema, { idempotencyKey: 'shared' });
+      .create('/quotes', { offerId: OFFER }, UpstreamQuoteResponseSchema, { idempotencyKey: 'shared' });
     expect(b.data.id).not.toBe(a.data.id);
 
     const missing = await api.fail('POST', '/quotes', { body: { offerId: OFFER } });
@@ -110,7 +110,7 @@ describe('Idempotency-Key', () => {
     expectError(again, 'offer_not_found', 404);
 
     h.clock.advance(24 * 60 * 60 * 1000);
-    const fresh = await api.create('/quotes', { offerId: OFFER }, PartnerQuoteResponseSchema, {
+    const fresh = await api.create('/quotes', { offerId: OFFER }, UpstreamQuoteResponseSchema, {
       idempotencyKey: 'shared',
     });
     expect(fresh.data.id).not.toBe(a.data.id);
@@ -126,7 +126,7 @@ describe('Idempotency-Key over a real listener', () => {
 
   it('keeps the order an answer was lost for: the retry replays it (commit then drop)', async () => {
     const api = httpCaller(sandbox.url);
-    const quote = await api.create('/quotes', { offerId: OFFER }, PartnerQuoteResponseSchema);
+    const quote = await api.create('/quotes', { offerId: OFFER }, UpstreamQuoteResponseSchema);
     await sandbox.control.setFaults([
       { kind: 'drop_after_commit', method: 'POST', path: '/orders', times: 1 },
     ]);

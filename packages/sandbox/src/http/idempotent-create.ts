@@ -3,9 +3,8 @@
  * Runs a create under its `Idempotency-Key`: the key is required, claimed per API key before any work,
  * and the first successful status and body are replayed for an identical request for 24 hours.
  */
-import { IdempotencyKeySchema } from '@esim-embed/shared';
+import { fieldFailureParams, IdempotencyKeySchema } from '@esim-embed/shared';
 import type { Context } from 'hono';
-import { issuesOf } from './request-body';
 import type { SandboxEnv } from './sandbox-env';
 import { SandboxError } from './sandbox-error';
 
@@ -21,8 +20,9 @@ function canonicalJson(value: unknown, depth = 0): string {
   if (depth > MAX_BODY_DEPTH) {
     throw new SandboxError('validation_failed', {
       params: {
-        location: 'body',
-        issues: [{ path: '', code: 'too_deep', message: `nested deeper than ${MAX_BODY_DEPTH} levels` }],
+        ...fieldFailureParams('body', [
+          { field: '', code: 'too_deep', message: `nested deeper than ${MAX_BODY_DEPTH} levels` },
+        ]),
       },
     });
   }
@@ -57,18 +57,22 @@ export async function idempotentCreate(
   if (!parsed.success) {
     throw new SandboxError('validation_failed', {
       params: {
-        location: 'header',
-        field: IDEMPOTENCY_KEY,
-        issues:
+        ...fieldFailureParams(
+          'header',
           raw === undefined
             ? [
                 {
-                  path: IDEMPOTENCY_KEY,
+                  field: IDEMPOTENCY_KEY,
                   code: 'required',
                   message: 'Idempotency-Key header is required on creates',
                 },
               ]
-            : issuesOf(parsed.error).map((issue) => ({ ...issue, path: IDEMPOTENCY_KEY })),
+            : parsed.error.issues.map((issue) => ({
+                field: IDEMPOTENCY_KEY,
+                code: issue.code,
+                message: issue.message,
+              })),
+        ),
       },
     });
   }

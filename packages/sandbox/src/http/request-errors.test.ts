@@ -12,7 +12,7 @@ describe('bad requests always get the error envelope with a 4xx', () => {
       idempotencyKey: 'k',
     });
     expectError(failure, 'validation_failed', 400);
-    expect(failure.error.params).toEqual({ reason: 'malformed_json', location: 'body' });
+    expect(failure.error.params).toEqual({ reason: 'malformed_json', location: 'body', field: '' });
   });
 
   it('answers another content type with 415', async () => {
@@ -40,12 +40,12 @@ describe('bad requests always get the error envelope with a 4xx', () => {
       idempotencyKey: 'k2',
     });
     expectError(body, 'validation_failed', 422);
-    const paths = (body.error.params.issues as { path: string }[]).map((issue) => issue.path).sort();
+    const paths = (body.error.params.issues as { field: string }[]).map((issue) => issue.field).sort();
     expect(paths).toEqual(['', 'externalRef', 'quoteId', 'recipient.email', 'recipient.locale']);
     const query = await api.fail('GET', '/catalog/products?limit=501&updatedSince=yesterday');
     expectError(query, 'validation_failed', 422);
     expect(query.error.params).toMatchObject({ location: 'query' });
-    expect((query.error.params.issues as { path: string }[]).map((issue) => issue.path).sort()).toEqual([
+    expect((query.error.params.issues as { field: string }[]).map((issue) => issue.field).sort()).toEqual([
       'limit',
       'updatedSince',
     ]);

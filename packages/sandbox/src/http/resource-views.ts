@@ -10,10 +10,11 @@ import type {
   ActionRequest,
   DeliveryLink,
   EsimAction,
+  EsimActionType,
   EsimDetail,
   EsimListItem,
   Order,
-  PartnerQuote as Quote,
+  UpstreamQuote as Quote,
   Recipient,
 } from '@esim-embed/shared';
 import { isoTime } from '../clock';
@@ -27,6 +28,7 @@ import type {
   QuoteRecord,
   RecipientRecord,
 } from '../state/environment-state';
+import { esimActionEligibility } from '../state/esim-action-policy';
 import type { AuthContext } from './sandbox-env';
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : isoTime(ms));
@@ -157,7 +159,7 @@ export function esimDetailView(
   return { ...esimListView(env, esim, base, nowMs), installation: { ...esim.installation } };
 }
 
-/** The post-sale actions of a profile, as discovered now. */
+/** The post-sale actions of a profile, as discovered now: the policy's decisions with their links and times. */
 export function esimActionsView(
   env: EnvironmentState,
   esim: EsimRecord,
@@ -168,60 +170,23 @@ export function esimActionsView(
   const esimPath = `${base}/esims/${encodeURIComponent(esim.id)}`;
   const observedAt = isoTime(nowMs);
   const freshUntil = isoTime(nowMs + 5 * 60_000);
-  const gone = esim.state === 'revoked' || esim.state === 'expired';
-  const cancelled = [...env.actionRequests.values()].some(
-    (request) =>
-      request.esimId === esim.id && request.type === 'cancellation' && request.status !== 'rejected',
-  );
-  const unused = esim.serviceState === 'not_started' && esim.activatedAtMs === null;
-  return [
-    {
-      type: 'top_up',
-      availability: topUpAvailable ? 'available' : 'unavailable',
-      access: topUpAvailable ? 'api' : 'none',
-      reasonCode: topUpAvailable ? 'eligible' : gone ? 'profile_ineligible' : 'not_supported',
-      retryable: false,
+  const eligibility = esimActionEligibility(env, esim, topUpAvailable);
+  const href: Record<EsimActionType, string> = {
+    top_up: `${esimPath}/top-up-offers`,
+    cancellation: `${esimPath}/action-requests`,
+    refund: `${esimPath}/action-requests`,
+    reissue: `${esimPath}/action-requests`,
+  };
+  return (['top_up', 'cancellation', 'refund', 'reissue'] as const).map((type) => {
+    const decided = eligibility[type];
+    return {
+      type,
+      ...decided,
       observedAt,
       freshUntil,
-      href: topUpAvailable ? `${esimPath}/top-up-offers` : null,
-    },
-    {
-      type: 'cancellation',
-      availability: unused && !gone && !cancelled ? 'available' : 'unavailable',
-      access: unused && !gone && !cancelled ? 'api' : 'none',
-      reasonCode: cancelled
-        ? 'already_requested'
-        : gone
-          ? 'profile_ineligible'
-          : unused
-            ? 'unused_profile'
-            : 'profile_in_use',
-      retryable: false,
-      observedAt,
-      freshUntil,
-      href: unused && !gone && !cancelled ? `${esimPath}/action-requests` : null,
-    },
-    {
-      type: 'refund',
-      availability: gone ? 'unavailable' : 'manual_review',
-      access: gone ? 'none' : 'assisted',
-      reasonCode: gone ? 'profile_ineligible' : 'manual_review_required',
-      retryable: false,
-      observedAt,
-      freshUntil,
-      href: gone ? null : `${esimPath}/action-requests`,
-    },
-    {
-      type: 'reissue',
-      availability: gone ? 'unavailable' : 'manual_review',
-      access: gone ? 'none' : 'assisted',
-      reasonCode: gone ? 'profile_ineligible' : 'support_assisted',
-      retryable: true,
-      observedAt,
-      freshUntil,
-      href: gone ? null : `${esimPath}/action-requests`,
-    },
-  ];
+      href: decided.availability === 'unavailable' ? null : href[type],
+    };
+  });
 }
 
 /** A delivery link; `url` is the secret hosted page. */

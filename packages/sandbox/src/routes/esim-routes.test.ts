@@ -6,8 +6,8 @@ import {
   EsimDetailResponseSchema,
   EsimPageSchema,
   OrderResponseSchema,
-  PartnerQuoteResponseSchema,
   TopUpOfferPageSchema,
+  UpstreamQuoteResponseSchema,
 } from '@esim-embed/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, expectError } from '../../testing/sandbox-harness';
@@ -21,7 +21,7 @@ describe('eSIMs, actions, top-ups and action requests', () => {
   });
 
   async function buy(offerId = 'off_fr_5gb-30d_1') {
-    const quote = await api.create('/quotes', { offerId }, PartnerQuoteResponseSchema);
+    const quote = await api.create('/quotes', { offerId }, UpstreamQuoteResponseSchema);
     const order = await api.create(
       '/orders',
       { quoteId: quote.data.id, externalRef: `chk_${offerId}` },
@@ -59,7 +59,7 @@ describe('eSIMs, actions, top-ups and action requests', () => {
     });
     const offer = offers.data[0];
     if (!offer) throw new Error('no top-up offer');
-    const quote = await api.create('/quotes', { offerId: offer.id, esimId }, PartnerQuoteResponseSchema);
+    const quote = await api.create('/quotes', { offerId: offer.id, esimId }, UpstreamQuoteResponseSchema);
     expect(quote.data).toMatchObject({ kind: 'top_up', targetEsimId: esimId });
     const topped = await api.create(
       '/orders',
@@ -105,7 +105,7 @@ describe('eSIMs, actions, top-ups and action requests', () => {
         idempotencyKey: 'k-ns',
       }),
       'action_not_available',
-      422,
+      409,
     );
   });
 
@@ -177,7 +177,7 @@ describe('eSIMs, actions, top-ups and action requests', () => {
         idempotencyKey: 'k-c',
       }),
       'action_not_available',
-      422,
+      409,
     );
     const refund = await api.create(
       `/esims/${esimId}/action-requests`,

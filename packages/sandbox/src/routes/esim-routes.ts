@@ -4,7 +4,7 @@
  * `GET /esims/{id}/top-up-offers`, and post-sale action requests (`POST /esims/{id}/action-requests`,
  * `GET /action-requests/{id}`, `GET /action-requests`).
  */
-import { type ActionReasonCode, ActionRequestInputSchema, type ActionRequestType } from '@esim-embed/shared';
+import { ACTION_TYPE_BY_REASON, ActionRequestInputSchema } from '@esim-embed/shared';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { isoTime } from '../clock';
@@ -17,23 +17,11 @@ import { actionRequestView, esimActionsView, esimDetailView, esimListView } from
 import type { AuthContext, SandboxEnv } from '../http/sandbox-env';
 import { SandboxError } from '../http/sandbox-error';
 import type { ActionRequestRecord, EsimRecord } from '../state/environment-state';
+import { esimActionEligibility } from '../state/esim-action-policy';
 import { topUpOptions } from '../state/order-desk';
 import { markRefundRequested } from '../state/order-lifecycle';
 import type { SandboxState } from '../state/sandbox-state';
 import { PAGE_LIMIT } from './catalog-routes';
-
-/** Which action a reason asks for. */
-export const ACTION_TYPE_BY_REASON: Record<ActionReasonCode, ActionRequestType> = {
-  delivery_not_started: 'cancellation',
-  unused_profile: 'cancellation',
-  duplicate_order: 'cancellation',
-  installation_failed: 'reissue',
-  profile_unusable: 'reissue',
-  service_not_delivered: 'refund',
-  service_defective: 'refund',
-  duplicate_charge: 'refund',
-  other: 'refund',
-};
 
 const ListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(PAGE_LIMIT.max).default(PAGE_LIMIT.default),
@@ -130,11 +118,11 @@ export function esimRoutes(state: SandboxState) {
       if (existing) {
         throw new SandboxError('action_request_exists', { params: { actionRequestId: existing.id, type } });
       }
-      const gone = esim.state === 'revoked' || esim.state === 'expired';
-      const unused = esim.serviceState === 'not_started' && esim.activatedAtMs === null;
-      if (gone || (type === 'cancellation' && !unused)) {
+      // Top-up availability does not matter here: a top-up is bought with a quote, not requested.
+      const eligibility = esimActionEligibility(auth.env, esim, false)[type];
+      if (eligibility.availability === 'unavailable') {
         throw new SandboxError('action_not_available', {
-          params: { action: type, esimId: esim.id, reason: gone ? 'profile_ineligible' : 'profile_in_use' },
+          params: { action: type, esimId: esim.id, reason: eligibility.reasonCode },
         });
       }
       const request: ActionRequestRecord = {

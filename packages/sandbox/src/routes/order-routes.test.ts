@@ -3,7 +3,7 @@ import {
   EsimDetailResponseSchema,
   OrderPageSchema,
   OrderResponseSchema,
-  PartnerQuoteResponseSchema,
+  UpstreamQuoteResponseSchema,
 } from '@esim-embed/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, expectError } from '../../testing/sandbox-harness';
@@ -14,7 +14,7 @@ const OFFER = 'off_fr_5gb-30d_1';
 describe('links', () => {
   it('builds every link from the configured public base URL', async () => {
     const h = createHarness({ publicBaseUrl: 'https://sandbox.example/api/' });
-    const quote = await h.api.create('/quotes', { offerId: OFFER }, PartnerQuoteResponseSchema);
+    const quote = await h.api.create('/quotes', { offerId: OFFER }, UpstreamQuoteResponseSchema);
     const order = await h.api.create(
       '/orders',
       { quoteId: quote.data.id, externalRef: 'x' },
@@ -35,7 +35,7 @@ describe('order lifecycle and errors', () => {
   });
 
   async function quote(offerId = OFFER, caller = api) {
-    return (await caller.create('/quotes', { offerId }, PartnerQuoteResponseSchema)).data;
+    return (await caller.create('/quotes', { offerId }, UpstreamQuoteResponseSchema)).data;
   }
 
   it('moves paid → provisioning → delivered → completed with stateRevision on every change', async () => {
@@ -243,7 +243,11 @@ describe('order lifecycle and errors', () => {
       idempotencyKey: 'k-platform',
     });
     expectError(failure, 'validation_failed', 422);
-    expect(failure.error.params).toMatchObject({ location: 'body', issues: [{ path: 'recipient.email' }] });
+    expect(failure.error.params).toMatchObject({
+      location: 'body',
+      field: 'recipient.email',
+      issues: [{ field: 'recipient.email' }],
+    });
   });
 
   it('hides recipient and eSIM fields from a key without recipients:read and esims:read', async () => {
@@ -337,7 +341,7 @@ describe('order lifecycle and errors', () => {
       idempotencyKey: 'k-bounds',
     });
     expectError(bad, 'validation_failed', 422);
-    expect((bad.error.params.issues as { path: string }[]).map((issue) => issue.path).sort()).toEqual([
+    expect((bad.error.params.issues as { field: string }[]).map((issue) => issue.field).sort()).toEqual([
       'expiresInMinutes',
       'maxViews',
     ]);

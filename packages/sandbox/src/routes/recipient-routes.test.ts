@@ -1,8 +1,8 @@
 import {
   OrderResponseSchema,
-  PartnerQuoteResponseSchema,
   RecipientPageSchema,
   RecipientResponseSchema,
+  UpstreamQuoteResponseSchema,
 } from '@esim-embed/shared';
 import { describe, expect, it } from 'vitest';
 import { createHarness, expectError } from '../../testing/sandbox-harness';
@@ -36,7 +36,7 @@ describe('recipients', () => {
     const empty = await api.fail('PATCH', `/recipients/${created.data.id}`, { body: {} });
     expectError(empty, 'validation_failed', 422);
 
-    const quote = await api.create('/quotes', { offerId: 'off_fr_5gb-30d_1' }, PartnerQuoteResponseSchema);
+    const quote = await api.create('/quotes', { offerId: 'off_fr_5gb-30d_1' }, UpstreamQuoteResponseSchema);
     const order = await api.create(
       '/orders',
       { quoteId: quote.data.id, externalRef: 'chk_r', recipientId: created.data.id, deliveryMode: 'partner' },
@@ -56,7 +56,7 @@ describe('recipients', () => {
     expect(list.data.map((recipient) => recipient.id)).toEqual([created.data.id]);
     expect((await api.as(SANDBOX_KEYS.lagoon).get('/recipients', RecipientPageSchema)).data).toEqual([]);
     expectError(await api.fail('GET', '/recipients/rcp_nope'), 'recipient_not_found', 404);
-    const q2 = await api.create('/quotes', { offerId: 'off_fr_5gb-30d_1' }, PartnerQuoteResponseSchema);
+    const q2 = await api.create('/quotes', { offerId: 'off_fr_5gb-30d_1' }, UpstreamQuoteResponseSchema);
     expectError(
       await api.fail('POST', '/orders', {
         body: { quoteId: q2.data.id, externalRef: 'x', recipientId: 'rcp_nope' },

@@ -9,7 +9,7 @@ import {
   ActionRequestResponseSchema,
   EsimDetailResponseSchema,
   OrderResponseSchema,
-  PartnerQuoteResponseSchema,
+  UpstreamQuoteResponseSchema,
 } from '@esim-embed/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, expectError, SandboxCaller } from '../../testing/sandbox-harness';
@@ -27,7 +27,7 @@ describe('states produced by scenarios and reviews', () => {
   });
 
   async function order(body: Record<string, unknown> = {}) {
-    const quote = await api.create('/quotes', { offerId: OFFER }, PartnerQuoteResponseSchema);
+    const quote = await api.create('/quotes', { offerId: OFFER }, UpstreamQuoteResponseSchema);
     return (
       await api.create(
         '/orders',
@@ -198,7 +198,7 @@ describe('platform delivery emails', () => {
   });
 
   async function platformOrder(caller: SandboxCaller, email: string) {
-    const quote = await caller.create('/quotes', { offerId: OFFER }, PartnerQuoteResponseSchema);
+    const quote = await caller.create('/quotes', { offerId: OFFER }, UpstreamQuoteResponseSchema);
     const order = await caller.create(
       '/orders',
       {
@@ -236,7 +236,7 @@ describe('platform delivery emails', () => {
   });
 
   it('partner delivery sends nothing; a retail brand signs with its public name', async () => {
-    const quote = await h.api.create('/quotes', { offerId: OFFER }, PartnerQuoteResponseSchema);
+    const quote = await h.api.create('/quotes', { offerId: OFFER }, UpstreamQuoteResponseSchema);
     await h.api.create(
       '/orders',
       { quoteId: quote.data.id, externalRef: 'chk_partner', recipient: { email: 'p@example.com' } },

@@ -4,12 +4,13 @@
  * with every check the contract names — consumed, expired, price changed, limits, balance — then reserving
  * the price on the prepaid balance.
  */
-import type {
-  CreateOrderRequest,
-  Offer,
-  OrderRecipientInput,
-  QuoteRequest,
-  TopUpStatus,
+import {
+  type CreateOrderRequest,
+  fieldFailureParams,
+  type Offer,
+  type OrderRecipientInput,
+  type QuoteRequest,
+  type TopUpStatus,
 } from '@esim-embed/shared';
 import { priceOffer } from '../catalog/pricing';
 import { SandboxError } from '../http/sandbox-error';
@@ -21,6 +22,7 @@ import type {
   ProvisioningScenario,
   QuoteRecord,
 } from './environment-state';
+import { isProfileGone } from './esim-action-policy';
 import type { SandboxState } from './sandbox-state';
 
 /** Top-up offers never list more than this many plans. */
@@ -53,8 +55,7 @@ export function topUpOptions(
   account: AccountState,
   esim: EsimRecord,
 ): { status: TopUpStatus; offers: Offer[] } {
-  if (esim.state === 'revoked' || esim.state === 'expired')
-    return { status: 'profile_ineligible', offers: [] };
+  if (isProfileGone(esim)) return { status: 'profile_ineligible', offers: [] };
   // A status forced through the control API, so that every status of the contract can be shown in tests.
   const forced = esim.topUpStatusOverride ?? null;
   if (forced !== null && forced !== 'available') return { status: forced, offers: [] };
@@ -179,14 +180,13 @@ export function placeOrder(
   if (deliveryMode === 'platform' && !email) {
     throw new SandboxError('validation_failed', {
       params: {
-        location: 'body',
-        issues: [
+        ...fieldFailureParams('body', [
           {
-            path: 'recipient.email',
+            field: 'recipient.email',
             code: 'required',
             message: 'deliveryMode "platform" requires recipient.email',
           },
-        ],
+        ]),
       },
     });
   }
@@ -197,7 +197,7 @@ export function placeOrder(
   }
   if (quote.kind === 'top_up') {
     const esim = quote.targetEsimId ? env.esims.get(quote.targetEsimId) : undefined;
-    if (!esim || esim.state === 'revoked' || esim.state === 'expired') {
+    if (!esim || isProfileGone(esim)) {
       throw new SandboxError('action_not_available', {
         params: { action: 'top_up', esimId: quote.targetEsimId, status: 'profile_ineligible' },
       });

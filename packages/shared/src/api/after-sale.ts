@@ -53,6 +53,7 @@ import {
   UsageStatusSchema,
 } from '../partner/states';
 import { PlanSchema } from './catalog';
+import { InstallationDataSchema } from './checkout';
 import { apiEnvelope } from './common';
 import { WidgetIdSchema } from './session';
 
@@ -160,13 +161,7 @@ export const EsimViewQuerySchema = z.strictObject({
 /** Installation data of a not-yet-installed eSIM (the product itself: `no-store`, never logged). */
 export const EsimInstallationViewSchema = z.strictObject({
   esimId: z.string().min(1),
-  iccid: z.string().regex(/^89\d{17,18}$/),
-  lpa: z.string().startsWith('LPA:1$'),
-  qrPayload: z.string().min(1),
-  smdpAddress: z.string().min(1),
-  activationCode: z.string().min(1),
-  ios: z.url(),
-  android: z.url(),
+  ...InstallationDataSchema.shape,
 });
 export type EsimInstallationView = z.infer<typeof EsimInstallationViewSchema>;
 export const EsimInstallationViewResponseSchema = apiEnvelope(EsimInstallationViewSchema);

@@ -102,9 +102,11 @@ export type CreatedCheckout = z.infer<typeof CreatedCheckoutSchema>;
 export const CreatedCheckoutResponseSchema = apiEnvelope(CreatedCheckoutSchema);
 export const CheckoutResponseSchema = apiEnvelope(CheckoutSchema);
 
-/** Installation data: the product itself. Only with the client secret, `Cache-Control: no-store`. */
-export const InstallationSchema = z.strictObject({
-  checkoutId: z.string().min(1),
+/**
+ * What installs an eSIM, as every installation answer carries it (the checkout's and "my eSIM"'s): the product
+ * itself, only ever `no-store`, never logged.
+ */
+export const InstallationDataSchema = z.strictObject({
   iccid: z.string().regex(/^89\d{17,18}$/),
   lpa: z.string().startsWith('LPA:1$'),
   qrPayload: z.string().min(1),
@@ -112,6 +114,13 @@ export const InstallationSchema = z.strictObject({
   activationCode: z.string().min(1),
   ios: z.url(),
   android: z.url(),
+});
+export type InstallationData = z.infer<typeof InstallationDataSchema>;
+
+/** Installation data: the product itself. Only with the client secret, `Cache-Control: no-store`. */
+export const InstallationSchema = z.strictObject({
+  checkoutId: z.string().min(1),
+  ...InstallationDataSchema.shape,
 });
 export type Installation = z.infer<typeof InstallationSchema>;
 export const InstallationResponseSchema = apiEnvelope(InstallationSchema);

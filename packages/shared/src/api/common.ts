@@ -29,6 +29,8 @@ export const BFF_ERROR_CODES = [
    */
   'widget_misconfigured',
 ] as const;
+/** A code the BFF adds to the contract's. */
+export type BffErrorCode = (typeof BFF_ERROR_CODES)[number];
 
 export const ApiErrorCodeSchema = z.enum([...ERROR_CODES, ...BFF_ERROR_CODES]);
 export type ApiErrorCode = z.infer<typeof ApiErrorCodeSchema>;

@@ -7,5 +7,6 @@ export * from './catalog';
 export * from './checkout';
 export * from './common';
 export * from './partner-account';
+export * from './plan-order';
 export * from './session';
 export * from './webhooks';

@@ -32,6 +32,22 @@ export type ActionReasonCode = z.infer<typeof ActionReasonCodeSchema>;
 export const ActionRequestTypeSchema = z.enum(['cancellation', 'refund', 'reissue']);
 export type ActionRequestType = z.infer<typeof ActionRequestTypeSchema>;
 
+/**
+ * Which action a reason asks for. The contract does not state it; the sandbox decides a request's type with this
+ * table, and the BFF uses it to check the eSIM's actions before it asks.
+ */
+export const ACTION_TYPE_BY_REASON: Readonly<Record<ActionReasonCode, ActionRequestType>> = {
+  delivery_not_started: 'cancellation',
+  unused_profile: 'cancellation',
+  duplicate_order: 'cancellation',
+  installation_failed: 'reissue',
+  profile_unusable: 'reissue',
+  service_not_delivered: 'refund',
+  service_defective: 'refund',
+  duplicate_charge: 'refund',
+  other: 'refund',
+};
+
 /** Request a post-sale action. */
 export const ActionRequestInputSchema = z.strictObject({
   externalRef: ExternalRefSchema,

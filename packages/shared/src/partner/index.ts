@@ -11,6 +11,7 @@ export * from './capabilities';
 export * from './catalog';
 export * from './common';
 export * from './delivery-link';
+export * from './error-status';
 export * from './errors';
 export * from './esim';
 export * from './order';

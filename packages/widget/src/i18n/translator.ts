@@ -7,9 +7,6 @@
 import type { Locale } from '@esim-embed/shared';
 import type { AfterSaleMessages, MessageKey, Messages, MessageTable, PluralMessage } from './messages';
 
-/** The widget's languages, as in the contract. */
-export const WIDGET_LOCALES = ['en', 'ru', 'es', 'de', 'fr'] as const satisfies readonly Locale[];
-
 const TABLES: Record<Locale, () => Promise<Messages>> = {
   en: () => import('./en').then((table) => table.en),
   ru: () => import('./ru').then((table) => table.ru),
@@ -25,6 +22,12 @@ const AFTER_SALE_TABLES: Record<Locale, () => Promise<AfterSaleMessages>> = {
   de: () => import('./after-sale/de').then((table) => table.afterSaleDe),
   fr: () => import('./after-sale/fr').then((table) => table.afterSaleFr),
 };
+
+/**
+ * The widget's languages: the contract's (`LocaleSchema.options`), read off the table above, which the compiler
+ * holds to exactly those (taken from the table rather than the schema, so that the loader pulls in no zod).
+ */
+export const WIDGET_LOCALES = Object.keys(TABLES) as readonly Locale[];
 
 /** Loads one locale's message table. */
 export function loadMessages(locale: Locale): Promise<Messages> {

@@ -3,7 +3,7 @@
  * Step 2: the plans of one destination: data (or unlimited, or per day), validity, retail price, 5G,
  * hotspot, top-up, networks and when validity starts; sorted by price or by data.
  */
-import type { Plan } from '@esim-embed/shared';
+import { comparePlans, type Plan, type PlanOrder } from '@esim-embed/shared';
 import { useState } from 'preact/hooks';
 import type { DestinationRef } from '../app/flow-steps';
 import { useWidget } from '../app/widget-context';
@@ -16,23 +16,9 @@ import { StepHeading } from '../ui/step-heading';
 import { useRemoteData } from './remote-data';
 import * as css from './steps.css';
 
-/** How the plans are ordered. */
-export type PlanOrder = 'price' | 'data';
-
-/** Total data for ordering: unlimited first, day passes by their total over the validity. */
-function dataAmount(plan: Plan): number {
-  if (plan.unlimited) return Number.POSITIVE_INFINITY;
-  if (plan.dailyDataMb !== null) return plan.dailyDataMb * plan.durationDays;
-  return plan.dataMb ?? 0;
-}
-
-/** The plans in the chosen order (cheapest first, or most data first; ties by the other). */
+/** The plans in the chosen order, by the one rule the BFF ranks them with (`comparePlans`). */
 export function sortPlans(plans: readonly Plan[], order: PlanOrder): Plan[] {
-  const byPrice = (a: Plan, b: Plan) => a.price.amountMinor - b.price.amountMinor;
-  const byData = (a: Plan, b: Plan) => dataAmount(b) - dataAmount(a);
-  return [...plans].sort((a, b) =>
-    order === 'price' ? byPrice(a, b) || byData(a, b) : byData(a, b) || byPrice(a, b),
-  );
+  return [...plans].sort(comparePlans(order));
 }
 
 const ACTIVATION: Record<Plan['activation']['startsAt'], MessageKey> = {
