@@ -7,9 +7,9 @@
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '@esim-embed/bff/testing';
 import { BENCH_ENV, BENCH_ORIGIN, BENCH_WIDGET, benchConfig } from './bench-config';
 import { call } from './bench-http';
 import { type BenchChild, startChild } from './child-process';
@@ -17,17 +17,6 @@ import type { LoadSpec, ThroughputResult } from './load-spec';
 import { check, fmt, type Section, table } from './report';
 import type { BffInfo } from './servers/bff-server';
 import type { SandboxInfo } from './servers/sandbox-server';
-
-async function freePort(): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** nginx on `port` in front of `upstream`, caching what the BFF marks public; stopped by the returned function. */
 async function startNginx(port: number, upstream: string): Promise<() => Promise<void>> {

@@ -5,8 +5,8 @@
  * origin is added to every widget's allowed origins, so pages it serves itself may open sessions.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import type { BffConfigInput } from '@esim-embed/bff';
+import { freePort } from '@esim-embed/bff/testing';
 import { childOptions, serveParent } from '../child-process';
 
 /** Options of the BFF child. */
@@ -47,18 +47,6 @@ export interface MemoryFigures {
   rss: number;
   heapUsed: number;
   maxRss: number;
-}
-
-async function freePort(): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -16,6 +16,7 @@ import { ApiError } from '../errors';
 import { answerBody } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import { parseOrThrow } from '../http/json-body';
+import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { RouteHandlers } from './mount-routes';
 
 /** Revalidate every time (the ETag makes that cheap); never stored by shared caches. */
@@ -75,26 +76,44 @@ export function catalogHandlers(): RouteHandlers<'listDestinations' | 'listPlans
 }
 
 async function listDestinations(c: Context<AppEnv>) {
-  const locale = localeOf(c);
-  const view = await c.get('widget').catalog.destinations(locale);
-  const headers = { ETag: view.etag, 'Cache-Control': CACHE_CONTROL };
-  if (notModified(c, view.etag)) return answerBody(c, null, 304, headers);
+  return await destinationsAnswer(c, c.get('widget'), localeOf(c), { 'Cache-Control': CACHE_CONTROL });
+}
+
+async function listPlans(c: Context<AppEnv>) {
+  return await plansAnswer(c, c.get('widget'), localeOf(c), { 'Cache-Control': CACHE_CONTROL });
+}
+
+/** The destinations answer of `widget` in `locale` (304 when the client holds it), with `headers` (caching). */
+export async function destinationsAnswer(
+  c: Context<AppEnv>,
+  widget: WidgetRuntime,
+  locale: Locale,
+  headers: Record<string, string>,
+) {
+  const view = await widget.catalog.destinations(locale);
+  const answerHeaders = { ...headers, ETag: view.etag };
+  if (notModified(c, view.etag)) return answerBody(c, null, 304, answerHeaders);
   const meta: DestinationsResponse['meta'] = {
     requestId: c.get('requestId'),
     apiVersion: API_VERSION,
     catalogVersion: view.catalogVersion,
     locale,
   };
-  return jsonAnswer(c, view.destinations, meta, headers);
+  return jsonAnswer(c, view.destinations, meta, answerHeaders);
 }
 
-async function listPlans(c: Context<AppEnv>) {
-  const locale = localeOf(c);
+/** The plans answer of the path's destination code (304 when the client holds it), with `headers`. */
+export async function plansAnswer(
+  c: Context<AppEnv>,
+  widget: WidgetRuntime,
+  locale: Locale,
+  headers: Record<string, string>,
+) {
   const code = DestinationCodeSchema.safeParse((c.req.param('code') ?? '').toUpperCase());
   if (!code.success) throw new ApiError('destination_not_found', { params: { field: 'code' } });
-  const view = await c.get('widget').catalog.plans(code.data, locale);
-  const headers = { ETag: view.etag, 'Cache-Control': CACHE_CONTROL };
-  if (notModified(c, view.etag)) return answerBody(c, null, 304, headers);
+  const view = await widget.catalog.plans(code.data, locale);
+  const answerHeaders = { ...headers, ETag: view.etag };
+  if (notModified(c, view.etag)) return answerBody(c, null, 304, answerHeaders);
   const meta: PlansResponse['meta'] = {
     requestId: c.get('requestId'),
     apiVersion: API_VERSION,
@@ -102,5 +121,5 @@ async function listPlans(c: Context<AppEnv>) {
     locale,
     destination: view.destination,
   };
-  return jsonAnswer(c, view.plans, meta, headers);
+  return jsonAnswer(c, view.plans, meta, answerHeaders);
 }

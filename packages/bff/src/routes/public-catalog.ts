@@ -7,20 +7,13 @@
  * current one for a few seconds. A retail catalog is public, so no session, origin or secret is asked here; the
  * quote still needs a session.
  */
-import {
-  API_VERSION,
-  DestinationCodeSchema,
-  type DestinationsResponse,
-  type Locale,
-  LocaleSchema,
-  type PlansResponse,
-} from '@esim-embed/shared';
+import { API_VERSION, type Locale, LocaleSchema } from '@esim-embed/shared';
 import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors';
-import { answerBody, answerJson } from '../http/answer';
+import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
-import { jsonAnswer, notModified } from './catalog';
+import { destinationsAnswer, plansAnswer } from './catalog';
 import type { RouteHandlers } from './mount-routes';
 
 /** Any page may read a public catalog; nothing of the reader's is sent or kept. */
@@ -88,33 +81,12 @@ export function publicCatalogHandlers(
 
   async function publicDestinations(c: Context<AppEnv>) {
     const { widget, locale } = await held(c);
-    const view = await widget.catalog.destinations(locale);
-    const headers = { ...IMMUTABLE, ETag: view.etag };
-    if (notModified(c, view.etag)) return answerBody(c, null, 304, headers);
-    const meta: DestinationsResponse['meta'] = {
-      requestId: c.get('requestId'),
-      apiVersion: API_VERSION,
-      catalogVersion: view.catalogVersion,
-      locale,
-    };
-    return jsonAnswer(c, view.destinations, meta, headers);
+    return await destinationsAnswer(c, widget, locale, IMMUTABLE);
   }
 
   async function publicPlans(c: Context<AppEnv>) {
     const { widget, locale } = await held(c);
-    const code = DestinationCodeSchema.safeParse((c.req.param('code') ?? '').toUpperCase());
-    if (!code.success) throw new ApiError('destination_not_found', { params: { field: 'code' } });
-    const view = await widget.catalog.plans(code.data, locale);
-    const headers = { ...IMMUTABLE, ETag: view.etag };
-    if (notModified(c, view.etag)) return answerBody(c, null, 304, headers);
-    const meta: PlansResponse['meta'] = {
-      requestId: c.get('requestId'),
-      apiVersion: API_VERSION,
-      catalogVersion: view.catalogVersion,
-      locale,
-      destination: view.destination,
-    };
-    return jsonAnswer(c, view.plans, meta, headers);
+    return await plansAnswer(c, widget, locale, IMMUTABLE);
   }
 
   return { currentCatalog, publicDestinations, publicPlans };
