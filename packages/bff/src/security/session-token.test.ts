@@ -64,6 +64,19 @@ describe('session tokens', () => {
     expect(reason(() => signer.verify(''))).toBe('malformed');
   });
 
+  it('refuses a signature written another way that decodes to the same bytes', () => {
+    const signer = createSessionSigner({ secret });
+    const { token } = signer.issue(subject);
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    // 32 bytes are 43 base64url characters: the last one carries 4 bits and 2 unused ones.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(signature.at(-1) as string);
+    const twin = `${signature.slice(0, -1)}${alphabet[last ^ 1]}`;
+    expect(Buffer.from(twin, 'base64url')).toEqual(Buffer.from(signature, 'base64url'));
+    expect(reason(() => signer.verify(`${header}.${payload}.${twin}`))).toBe('signature');
+    expect(signer.verify(token).wid).toBe('acme');
+  });
+
   it('remembers a verified token without trusting it past its expiry, and keeps a bounded number', () => {
     let now = Date.now();
     const signer = createSessionSigner({ secret, ttlSeconds: 60, now: () => now });

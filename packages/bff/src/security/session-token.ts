@@ -108,8 +108,13 @@ export function createCompactJwt(keys: PurposeKeys | Uint8Array): CompactJwt {
       if (header === undefined || typeof header !== 'object' || header === null) throw invalid('malformed');
       if ((header as { alg?: unknown }).alg !== HEADER.alg) throw invalid('algorithm');
       const expected = hmac(keyOf(header as { kid?: unknown }), `${encodedHeader}.${encodedPayload}`);
-      const given = Buffer.from(encodedSignature, 'base64url');
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid('signature');
+      // Compared as text: base64url's last character carries unused bits, so two texts can decode to the same
+      // bytes, and only the one the BFF wrote is its token.
+      const expectedText = Buffer.from(expected.toString('base64url'));
+      const given = Buffer.from(encodedSignature);
+      if (given.length !== expectedText.length || !timingSafeEqual(given, expectedText)) {
+        throw invalid('signature');
+      }
       return decodeJson(encodedPayload);
     },
   };
