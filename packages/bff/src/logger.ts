@@ -1,11 +1,51 @@
 /**
  * @module
  * Structured JSON logs, one line per event. Callers pass fields, never secrets: API keys, tokens,
- * partner secrets, client secrets, LPA/activation codes and delivery-link URLs must not be logged.
+ * partner secrets, client secrets, LPA/activation codes and delivery-link URLs must not be logged. Should one
+ * slip in all the same under a field name that carries a secret (at any depth), its value is written as
+ * `[redacted]`.
  */
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFields = Record<string, unknown>;
+
+const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+
+/**
+ * The level named by `LOG_LEVEL` (case-insensitive), `info` when unset; a value that names none throws with the
+ * ones it may name, so a typo stops the start instead of logging everything or nothing.
+ */
+export function logLevelFrom(value: string | undefined): LogLevel {
+  if (value === undefined || value === '') return 'info';
+  const level = LOG_LEVELS.find((name) => name === value.toLowerCase());
+  if (level === undefined) throw new Error(`LOG_LEVEL=${value} is not one of ${LOG_LEVELS.join(', ')}`);
+  return level;
+}
+
+/** Field names whose values are secrets or the product itself, compared without case, `-` or `_`. */
+const REDACTED_FIELDS = new Set(
+  [
+    'apiKey',
+    'xApiKey',
+    'authorization',
+    'token',
+    'sessionToken',
+    'manageToken',
+    'clientSecret',
+    'xCheckoutSecret',
+    'partnerSecret',
+    'xPartnerSecret',
+    'webhookSecret',
+    'secret',
+    'password',
+    'lpa',
+    'activationCode',
+    'qrPayload',
+    'deliveryLinkUrl',
+    'manageUrl',
+  ].map((name) => name.toLowerCase()),
+);
+const fieldKey = (name: string) => name.replace(/[-_]/g, '').toLowerCase();
 
 export interface Logger {
   debug(message: string, fields?: LogFields): void;
@@ -70,8 +110,14 @@ function writeToStdout(line: string): void {
   pendingLines.push(line);
 }
 
-/** Errors serialize as name, message and cause chain — never a stack trace in a log line that may be shipped. */
-function errorReplacer(_key: string, value: unknown): unknown {
+/**
+ * Errors serialize as name, message and cause chain — never a stack trace in a log line that may be shipped;
+ * a field named for a secret is written as `[redacted]`.
+ */
+function errorReplacer(key: string, value: unknown): unknown {
+  if (key !== '' && value !== null && value !== undefined && REDACTED_FIELDS.has(fieldKey(key))) {
+    return '[redacted]';
+  }
   if (value instanceof Error) {
     return { name: value.name, message: value.message, cause: value.cause };
   }

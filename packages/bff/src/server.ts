@@ -8,13 +8,23 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createBff } from './bff';
 import { ConfigError, loadConfig } from './config/load-config';
-import { createLogger, type LogLevel } from './logger';
+import { createLogger, type LogLevel, logLevelFrom } from './logger';
 import { serveBff } from './node-server';
 import { createMemoryStore } from './store/memory-store';
 import { createRedisStore } from './store/redis-store';
 
 const env = process.env;
-const logger = createLogger({ level: (env.LOG_LEVEL as LogLevel | undefined) ?? 'info' });
+const logger = createLogger({ level: levelOrExit(env.LOG_LEVEL) });
+
+/** The log level, or the reason the start stops (before anything else runs, so nothing logs at a wrong level). */
+function levelOrExit(value: string | undefined): LogLevel {
+  try {
+    return logLevelFrom(value);
+  } catch (error) {
+    console.error(`esim-embed BFF: cannot start.\n${(error as Error).message}`);
+    process.exit(1);
+  }
+}
 
 /** A folder next to this package (works from `src/` under tsx and from `dist/` when bundled). */
 function besideThePackage(relative: string): string | null {
