@@ -7,6 +7,7 @@
  */
 import type { ActionRequestWebhookEvent, PartnerActionRequest } from '@esim-embed/shared';
 import { z } from 'zod';
+import { createBackgroundLoop } from '../background-loop';
 import { createEsimOwners } from '../checkout/esim-owners';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
@@ -68,8 +69,6 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
   const esimOwners = createEsimOwners(store);
   const now = options.now ?? Date.now;
   const listKey = STORE_KEYS.actionRequestWatch();
-  let timer: NodeJS.Timeout | undefined;
-  let sweeping = false;
 
   async function stored(id: string) {
     const found = await store.get(STORE_KEYS.actionRequest(id));
@@ -193,24 +192,16 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
       }
     },
     start() {
-      if (timer !== undefined) return;
-      timer = setInterval(async function sweepOpenHelpRequests() {
-        if (sweeping) return;
-        sweeping = true;
-        try {
-          await watch.sweep();
-        } catch (error) {
-          logger.warn('the help-request watch failed', { cause: String(error) });
-        } finally {
-          sweeping = false;
-        }
-      }, options.intervalMs);
-      timer.unref();
+      loop.start();
     },
     close() {
-      clearInterval(timer);
-      timer = undefined;
+      loop.close();
     },
   };
+  const loop = createBackgroundLoop(() => watch.sweep(), {
+    intervalMs: options.intervalMs,
+    logger,
+    failure: 'the help-request watch failed',
+  });
   return watch;
 }

@@ -6,6 +6,7 @@
  * (changed by compare-and-set), so any instance may pick up where another stopped.
  */
 import { CHECKOUT_TERMINAL_STATUSES } from '@esim-embed/shared';
+import { type BackgroundLoop, createBackgroundLoop } from '../background-loop';
 import type { Logger } from '../logger';
 import { editIdList, readIdList } from '../store/id-list';
 import { STORE_KEYS, type Store } from '../store/store';
@@ -38,8 +39,7 @@ const terminal = (status: string) => (CHECKOUT_TERMINAL_STATUSES as readonly str
 export function createCheckoutWatch(options: CheckoutWatchOptions): CheckoutWatch {
   const { store, logger } = options;
   const key = STORE_KEYS.checkoutWatch();
-  let timer: NodeJS.Timeout | undefined;
-  let sweeping = false;
+  let loop: BackgroundLoop | undefined;
 
   const change = (edit: (ids: string[]) => string[]) => editIdList(store, key, edit, CHECKOUT_RETENTION_MS);
   const watched = () => readIdList(store, key);
@@ -63,23 +63,16 @@ export function createCheckoutWatch(options: CheckoutWatchOptions): CheckoutWatc
       }
     },
     start(checkouts, widgets) {
-      if (timer !== undefined) return;
-      timer = setInterval(async function sweepWatchedCheckouts() {
-        if (sweeping) return;
-        sweeping = true;
-        try {
-          await watch.sweep(checkouts, widgets);
-        } catch (error) {
-          logger.warn('the checkout watch failed', { cause: String(error) });
-        } finally {
-          sweeping = false;
-        }
-      }, options.intervalMs);
-      timer.unref();
+      loop ??= createBackgroundLoop(() => watch.sweep(checkouts, widgets), {
+        intervalMs: options.intervalMs,
+        logger,
+        failure: 'the checkout watch failed',
+      });
+      loop.start();
     },
     close() {
-      clearInterval(timer);
-      timer = undefined;
+      loop?.close();
+      loop = undefined;
     },
   };
   return watch;
