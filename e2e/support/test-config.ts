@@ -117,7 +117,8 @@ export function testBffConfig(options: {
     widgets: [
       widget(TEST_WIDGETS.direct, 'main', 'globetrotter', false),
       widget(TEST_WIDGETS.rub, 'main', 'aurora', false),
-      widget(TEST_WIDGETS.confirm, 'main', 'lagoon', true),
+      // Webhooks to the demo partner server, whose ledger shows what the partner heard.
+      { ...widget(TEST_WIDGETS.confirm, 'main', 'lagoon', true), ...webhooks },
       widget(TEST_WIDGETS.shortQuote, 'shortQuote', 'globetrotter', false),
       widget(TEST_WIDGETS.priceChange, 'priceChange', 'globetrotter', false),
       widget(TEST_WIDGETS.failure, 'failure', 'globetrotter', false),

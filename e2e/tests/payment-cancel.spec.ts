@@ -67,6 +67,14 @@ test('Cancel on the payment screen cancels the checkout and the widget can start
   expect(await cancels(page)).toEqual([{ checkoutId, kind: 'issue', esimId: null, reason: 'cancelled' }]);
   const after = await partnerView(stack, request, checkoutId);
   expect(after).toMatchObject({ status: 'cancelled', order: null });
+  // The partner's server hears it too: a signed checkout.cancelled reaches its webhook receiver.
+  await expect
+    .poll(async () => {
+      const answer = await request.get(`${stack.bff}/demo-partner/ledger?checkoutId=${checkoutId}`);
+      const events = (await answer.json()).data.events as { kind: string; result: string }[];
+      return events.map((event) => `${event.kind}:${event.result}`);
+    })
+    .toContain('esim_webhook:checkout.cancelled');
 
   // The partner's late confirm is refused: nothing is ordered for a cancelled checkout.
   expectHttpErrors(409);
