@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 
 /** The file production starts (`src/server.ts`), for suites that run the BFF as its own process. */
 export const BFF_SERVER_ENTRY = fileURLToPath(new URL('../src/server.ts', import.meta.url));
+/** The built BFF, as production runs it (`pnpm --filter @esim-embed/bff build` writes it). */
+export const BFF_BUNDLE = fileURLToPath(new URL('../dist/server.js', import.meta.url));
 
 export { ROUTES, type RouteSpec } from '../src/routes/route-table';
 export { deriveKey } from '../src/security/key-ring';

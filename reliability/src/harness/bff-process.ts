@@ -4,13 +4,13 @@
  * `ESIM_BFF_CONFIG`, secrets in the environment, `ESIM_BFF_REDIS_URL` for the shared store), with its stdout
  * captured line by line and a test-only memory probe over the IPC channel (nothing new is exposed over HTTP).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BffConfigInput } from '@esim-embed/bff';
-import { BFF_SERVER_ENTRY } from '@esim-embed/bff/testing';
+import { BFF_BUNDLE, BFF_SERVER_ENTRY } from '@esim-embed/bff/testing';
 
 const MEMORY_PROBE = fileURLToPath(new URL('./memory-probe.ts', import.meta.url));
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -41,6 +41,16 @@ export interface BffProcessOptions {
   redisUrl?: string;
   /** Run with `--expose-gc` and the IPC memory probe (for the soak). */
   memoryProbe?: boolean;
+  /** Run the built bundle (`packages/bff/dist/server.js`, see {@link buildBffBundle}) instead of the sources. */
+  built?: boolean;
+}
+
+/** Build the BFF's bundle as a release does (esbuild, a second or two). */
+export function buildBffBundle(): void {
+  execFileSync('npx', ['-y', 'pnpm@12.21.0', '--filter', '@esim-embed/bff', 'run', 'build'], {
+    cwd: fileURLToPath(new URL('../../../', import.meta.url)),
+    stdio: 'ignore',
+  });
 }
 
 /** Start a BFF process on a free port and wait until it listens. */
@@ -48,10 +58,15 @@ export async function startBffProcess(options: BffProcessOptions): Promise<BffPr
   const dir = mkdtempSync(join(tmpdir(), 'esim-bff-'));
   const configPath = join(dir, 'config.json');
   writeFileSync(configPath, JSON.stringify(options.config));
-  const args = options.memoryProbe
-    ? ['--expose-gc', '--import', 'tsx', '--import', MEMORY_PROBE]
-    : ['--import', 'tsx'];
-  const child: ChildProcess = spawn(process.execPath, [...args, BFF_SERVER_ENTRY], {
+  const args = options.built
+    ? [BFF_BUNDLE]
+    : [
+        ...(options.memoryProbe
+          ? ['--expose-gc', '--import', 'tsx', '--import', MEMORY_PROBE]
+          : ['--import', 'tsx']),
+        BFF_SERVER_ENTRY,
+      ];
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: PACKAGE_ROOT,
     env: {
       PATH: process.env.PATH ?? '',

@@ -1,5 +1,5 @@
 /**
- * Issue 12's "done when": two BFF processes on a real redis-server in front of the sandbox, a `direct` widget.
+ * Issue 12's "done when": two built BFF processes (the esbuild bundle) on a real redis-server in front of the sandbox, a `direct` widget.
  * Process one is SIGKILLed while the sandbox holds its `POST /orders` in flight. The traveller's retry of
  * `POST /v1/checkouts` with the same `Idempotency-Key` on process two — retrying on 409 as the widget does,
  * honouring `Retry-After` — gets that very checkout (201, its client secret) within 10 seconds; the checkout
@@ -11,7 +11,7 @@ import type { BffConfigInput } from '@esim-embed/bff';
 import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
 import { CHECKOUT_SECRET_HEADER, PARTNER_SECRET_HEADER } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BffProcess, startBffProcess } from '../harness/bff-process';
+import { type BffProcess, buildBffBundle, startBffProcess } from '../harness/bff-process';
 import {
   type Answer,
   call,
@@ -48,9 +48,12 @@ function config(sandboxUrl: string): BffConfigInput {
   return { ...base, statusCacheMs: 0, widgets: base.widgets.map((widget) => ({ ...widget, upstream })) };
 }
 
-const startInstance = () => startBffProcess({ config: config(sandbox.url), env, redisUrl: redis.url });
+// Built instances, as production runs them: the esbuild bundle, not the sources.
+const startInstance = () =>
+  startBffProcess({ config: config(sandbox.url), env, redisUrl: redis.url, built: true });
 
 beforeAll(async () => {
+  buildBffBundle();
   redis = await startRedisServer();
   sandbox = await startSandbox({
     stepDelaysMs: { provisioning: 0, delivery: 0, completion: 0 },
