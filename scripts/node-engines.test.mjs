@@ -10,11 +10,11 @@ const ROOT = new URL('../', import.meta.url);
 const rootPackage = JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8'));
 const lockfile = readFileSync(new URL('pnpm-lock.yaml', ROOT), 'utf8');
 
-/** `[major, minor, patch]` of a version like `20.19`, `22.12.0` or `10.*`. */
+/** `[major, minor, patch]` of a version like `20.19`, `22.12.0`, `10.*` or `10.x`. */
 function parts(version) {
   const [major = 0, minor = 0, patch = 0] = version
     .split('.')
-    .map((part) => (part === '*' ? 0 : Number(part)));
+    .map((part) => (part === '*' || part === 'x' ? 0 : Number(part)));
   if ([major, minor, patch].some(Number.isNaN)) throw new Error(`cannot read the version "${version}"`);
   return [major, minor, patch];
 }

@@ -1,6 +1,6 @@
 /** The logger: JSON lines at the configured level, secrets redacted by field name, a strict `LOG_LEVEL`. */
 import { describe, expect, it } from 'vitest';
-import { createLogger, logLevelFrom } from './logger';
+import { createLogger, logLevelFrom, REDACT_PATHS } from './logger';
 
 function capture(level: Parameters<typeof createLogger>[0] = {}) {
   const lines: Record<string, unknown>[] = [];
@@ -35,6 +35,51 @@ describe('the logger', () => {
       token: null,
     });
     expect(JSON.stringify(lines)).not.toMatch(/sk_live_abc|eyJ|cs_k1_mac|LPA:1|d\/secret/);
+  });
+
+  it('redacts a secret in a nested field, in an error and its cause, in a header object, in a child logger', () => {
+    const { logger, lines } = capture();
+    const cause = Object.assign(new Error('upstream refused'), { headers: { 'x-api-key': 'sk_test_cause' } });
+    logger.child({ request: { headers: { 'X-Partner-Secret': 'ps_child' } } }).error('confirm failed', {
+      widget: { upstream: { secrets: { deep: { WEBHOOK_SECRET: 'whsec_deep' } } } },
+      error: new Error('confirm failed', { cause: { partnerSecret: 'ps_cause', reason: 'expired' } }),
+      chain: new Error('outer', { cause }),
+      response: { headers: { authorization: 'Bearer sess_tok', 'x-manage-token': 'mt_abc' } },
+      links: [{ manage_url: 'https://bff.example/m/mt_list', id: 'ml_1' }],
+      redisUrl: 'redis://:hunter2@redis:6379',
+    });
+    const [line] = lines;
+    expect(line).toMatchObject({
+      level: 'error',
+      message: 'confirm failed',
+      request: { headers: { 'X-Partner-Secret': '[redacted]' } },
+      widget: { upstream: { secrets: { deep: { WEBHOOK_SECRET: '[redacted]' } } } },
+      error: {
+        name: 'Error',
+        message: 'confirm failed',
+        cause: { partnerSecret: '[redacted]', reason: 'expired' },
+      },
+      chain: { message: 'outer', cause: { name: 'Error', message: 'upstream refused' } },
+      response: { headers: { authorization: '[redacted]', 'x-manage-token': '[redacted]' } },
+      links: [{ manage_url: '[redacted]', id: 'ml_1' }],
+      redisUrl: '[redacted]',
+    });
+    // An error is its name, message and cause: never a stack, nor the fields hung on it.
+    expect(JSON.stringify(line)).not.toMatch(
+      /ps_child|whsec_deep|ps_cause|sk_test_cause|sess_tok|mt_abc|mt_list|hunter2|at .*\.ts/,
+    );
+  });
+
+  it('has a pino redaction path for each secret field where the BFF puts it', () => {
+    expect(REDACT_PATHS).toEqual(
+      expect.arrayContaining([
+        'apiKey',
+        'clientSecret',
+        'lpa',
+        'request.headers["authorization"]',
+        'headers["X-Api-Key"]',
+      ]),
+    );
   });
 
   it('logs at the level asked for', () => {

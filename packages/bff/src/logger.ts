@@ -1,10 +1,12 @@
 /**
  * @module
- * Structured JSON logs, one line per event. Callers pass fields, never secrets: API keys, tokens,
- * partner secrets, client secrets, LPA/activation codes and delivery-link URLs must not be logged. Should one
- * slip in all the same under a field name that carries a secret (at any depth), its value is written as
- * `[redacted]`.
+ * Structured JSON logs, one line per event, written by pino (to stdout through its own buffered destination,
+ * no worker-thread transport). Callers pass fields, never secrets: API keys, tokens, partner secrets, client
+ * secrets, LPA/activation codes and delivery-link URLs must not be logged. Should one slip in all the same,
+ * pino's `redact` paths cover the fields the BFF knows carry secrets, and a name-based safety net writes any
+ * field named for a secret, at any depth (in an error's cause, in a header object), as `[redacted]`.
  */
+import pino, { type DestinationStream, type Logger as PinoLogger } from 'pino';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFields = Record<string, unknown>;
@@ -23,29 +25,112 @@ export function logLevelFrom(value: string | undefined): LogLevel {
 }
 
 /** Field names whose values are secrets or the product itself, compared without case, `-` or `_`. */
-const REDACTED_FIELDS = new Set(
-  [
-    'apiKey',
-    'xApiKey',
-    'authorization',
-    'token',
-    'sessionToken',
-    'manageToken',
-    'clientSecret',
-    'xCheckoutSecret',
-    'partnerSecret',
-    'xPartnerSecret',
-    'webhookSecret',
-    'secret',
-    'password',
-    'lpa',
-    'activationCode',
-    'qrPayload',
-    'deliveryLinkUrl',
-    'manageUrl',
-  ].map((name) => name.toLowerCase()),
-);
-const fieldKey = (name: string) => name.replace(/[-_]/g, '').toLowerCase();
+const SECRET_FIELD_NAMES = [
+  'apiKey',
+  'xApiKey',
+  'authorization',
+  'token',
+  'sessionToken',
+  'manageToken',
+  'xManageToken',
+  'clientSecret',
+  'xCheckoutSecret',
+  'partnerSecret',
+  'xPartnerSecret',
+  'webhookSecret',
+  'sessionSecret',
+  'operationsToken',
+  'redisUrl',
+  'secret',
+  'password',
+  'lpa',
+  'activationCode',
+  'qrPayload',
+  'deliveryLinkUrl',
+  'manageUrl',
+] as const;
+const SECRET_FIELDS = new Set(SECRET_FIELD_NAMES.map((name) => name.toLowerCase()));
+
+/**
+ * pino's redaction paths: each secret-bearing field as the BFF would log it — a field of the line, and the
+ * headers of a request or an answer (`request.headers.authorization`) in either spelling. Exact paths only:
+ * pino's wildcard paths copy every line at a cost many times the line's own, while an exact path costs nothing
+ * until its field is there. The safety net below covers other spellings and depths.
+ */
+const HEADER_NAMES = [
+  'authorization',
+  'x-api-key',
+  'x-partner-secret',
+  'x-checkout-secret',
+  'x-manage-token',
+];
+const capitalized = (header: string) =>
+  header.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+export const REDACT_PATHS: readonly string[] = [
+  ...SECRET_FIELD_NAMES,
+  ...['headers', 'request.headers', 'response.headers'].flatMap((parent) =>
+    HEADER_NAMES.flatMap((header) => [`${parent}["${header}"]`, `${parent}["${capitalized(header)}"]`]),
+  ),
+];
+
+/**
+ * Field names seen so far and whether each names a secret: the names are the code's own (and header names), few
+ * and repeated on every line, so each is normalized once. Bounded all the same.
+ */
+const knownNames = new Map<string, boolean>();
+function namesSecret(name: string): boolean {
+  let secret = knownNames.get(name);
+  if (secret === undefined) {
+    secret = SECRET_FIELDS.has(name.replace(/[-_]/g, '').toLowerCase());
+    if (knownNames.size < 2_000) knownNames.set(name, secret);
+  }
+  return secret;
+}
+
+/** How deep the safety net looks; deeper values are cut (a log line is not a dump). */
+const MAX_DEPTH = 8;
+
+/**
+ * The safety net: `value` with every field named for a secret written as `[redacted]` at any depth, and errors
+ * as name, message and cause chain — never a stack trace in a line that may be shipped. Objects with nothing to
+ * change are returned as they are (no copy on the common path).
+ */
+export function scrubFields(value: unknown, depth = 0): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth > MAX_DEPTH) return '[too deep]';
+  if (value instanceof Error) {
+    return {
+      name: value.name,
+      message: value.message,
+      cause: value.cause === undefined ? undefined : scrubFields(value.cause, depth + 1),
+    };
+  }
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let index = 0; index < value.length; index += 1) {
+      const next = scrubFields(value[index], depth + 1);
+      if (next !== value[index]) {
+        copy ??= [...value];
+        copy[index] = next;
+      }
+    }
+    return copy ?? value;
+  }
+  let copy: Record<string, unknown> | undefined;
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    const field = record[key];
+    const next =
+      field !== null && field !== undefined && namesSecret(key)
+        ? '[redacted]'
+        : scrubFields(field, depth + 1);
+    if (next !== field) {
+      copy ??= { ...record };
+      copy[key] = next;
+    }
+  }
+  return copy ?? value;
+}
 
 export interface Logger {
   debug(message: string, fields?: LogFields): void;
@@ -56,70 +141,55 @@ export interface Logger {
   child(fields: LogFields): Logger;
 }
 
-const LEVEL_RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
-
 export interface LoggerOptions {
   level?: LogLevel;
-  /** Where lines go; tests capture them here. */
+  /** Where lines go (one JSON line per call, no newline); tests capture them here. Default: stdout. */
   write?: (line: string) => void;
   fields?: LogFields;
 }
 
-/** A JSON-lines logger. */
+/**
+ * stdout through pino's destination (sonic-boom): lines are buffered and written without blocking, so an
+ * access-log line is not a system call of its own in every request; pino flushes what is pending on exit.
+ * One per process, shared by every logger.
+ */
+let stdout: DestinationStream | undefined;
+
+/** A JSON-lines logger: `{"level","time","message",…fields}`. */
 export function createLogger(options: LoggerOptions = {}): Logger {
-  const minimum = LEVEL_RANK[options.level ?? 'info'];
-  const write = options.write ?? writeToStdout;
-  const base = options.fields ?? {};
+  const write = options.write;
+  const destination: DestinationStream =
+    write === undefined
+      ? (stdout ??= pino.destination({ dest: 1, sync: false }))
+      : { write: (line: string) => write(line.endsWith('\n') ? line.slice(0, -1) : line) };
+  const root = pino(
+    {
+      level: options.level ?? 'info',
+      base: null,
+      messageKey: 'message',
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: {
+        level: (label) => ({ level: label }),
+        log: (fields) => scrubFields(fields) as Record<string, unknown>,
+      },
+      // Errors are already plain (name, message, cause) from the safety net: no stack from pino's serializer.
+      serializers: { err: (error: unknown) => error },
+      // A field that is there but empty (`token: null`) says something and gives nothing away.
+      redact: { paths: [...REDACT_PATHS], censor: (value) => (value == null ? value : '[redacted]') },
+    },
+    destination,
+  );
+  return options.fields === undefined ? wrap(root) : wrap(root).child(options.fields);
+}
 
-  function log(level: LogLevel, message: string, fields?: LogFields): void {
-    if (LEVEL_RANK[level] < minimum) return;
-    write(
-      JSON.stringify({ time: new Date().toISOString(), level, message, ...base, ...fields }, errorReplacer),
-    );
-  }
-
+/** The BFF's {@link Logger} over a pino logger (pino takes the fields first, the message second). */
+function wrap(logger: PinoLogger): Logger {
   return {
-    debug: (message, fields) => log('debug', message, fields),
-    info: (message, fields) => log('info', message, fields),
-    warn: (message, fields) => log('warn', message, fields),
-    error: (message, fields) => log('error', message, fields),
-    child: (fields) => createLogger({ ...options, fields: { ...base, ...fields } }),
+    debug: (message, fields) => logger.debug(fields ?? {}, message),
+    info: (message, fields) => logger.info(fields ?? {}, message),
+    warn: (message, fields) => logger.warn(fields ?? {}, message),
+    error: (message, fields) => logger.error(fields ?? {}, message),
+    // pino's formatters do not see a child's fields: the safety net goes over them here, once per child.
+    child: (fields) => wrap(logger.child(scrubFields(fields) as LogFields)),
   };
-}
-
-/**
- * Lines for stdout, written together once per turn of the event loop, so that an access-log line is not a
- * system call of its own in every request. Whatever is pending is written before the process exits.
- */
-let pendingLines: string[] = [];
-let flushOnExit = false;
-function flushLines(): void {
-  if (pendingLines.length === 0) return;
-  const text = `${pendingLines.join('\n')}\n`;
-  pendingLines = [];
-  process.stdout.write(text);
-}
-function writeToStdout(line: string): void {
-  if (pendingLines.length === 0) {
-    setImmediate(flushLines);
-    if (!flushOnExit) {
-      flushOnExit = true;
-      process.once('exit', flushLines);
-    }
-  }
-  pendingLines.push(line);
-}
-
-/**
- * Errors serialize as name, message and cause chain — never a stack trace in a log line that may be shipped;
- * a field named for a secret is written as `[redacted]`.
- */
-function errorReplacer(key: string, value: unknown): unknown {
-  if (key !== '' && value !== null && value !== undefined && REDACTED_FIELDS.has(fieldKey(key))) {
-    return '[redacted]';
-  }
-  if (value instanceof Error) {
-    return { name: value.name, message: value.message, cause: value.cause };
-  }
-  return value;
 }
