@@ -1,6 +1,7 @@
 /**
  * @module
- * The BFF's Hono app: secure headers everywhere, request context and logs, the body limit, client IP,
+ * The BFF's Hono app: request metrics and spans (when on), secure headers everywhere, request context and logs,
+ * the body limit, client IP,
  * CORS for the widget API, the routes of the route table (each behind its auth), and one error and not-found
  * handler.
  */
@@ -18,10 +19,13 @@ import type { AppEnv } from './http/app-env';
 import { createErrorHandler, createNotFoundHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
 import type { Logger } from './logger';
+import { httpMetrics } from './observability/http-metrics';
+import type { BffMetrics } from './observability/metrics';
+import type { Tracing } from './observability/tracing';
 import { afterSaleHandlers } from './routes/after-sale';
 import { catalogHandlers } from './routes/catalog';
 import { checkoutHandlers, sessionIdempotency } from './routes/checkouts';
-import { mountRoutes, routeHandlers } from './routes/mount-routes';
+import { mountRoutes, routeHandlers, tagRoutes } from './routes/mount-routes';
 import { openApiHandlers } from './routes/openapi';
 import { operationsHandlers } from './routes/operations';
 import { partnerHandlers, partnerIdempotency } from './routes/partner';
@@ -60,6 +64,10 @@ export interface BffAppOptions {
   extraRoutes?: Hono<AppEnv> | undefined;
   /** Opens the per-check details of `/readyz`. */
   operationsToken?: string | undefined;
+  /** Requests counted and timed by route (null: no metrics, no cost). */
+  metrics?: BffMetrics | null;
+  /** A span per request (null: tracing off, no cost). */
+  tracing?: Tracing | null;
 }
 
 /** The BFF's Hono app. */
@@ -74,8 +82,14 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   app.onError(createErrorHandler(logger));
   app.notFound(createNotFoundHandler(allowedMethods));
 
+  const metrics = options.metrics ?? null;
+  const tracing = options.tracing ?? null;
+  if (metrics !== null) app.use('*', httpMetrics(metrics.httpRequestDuration));
+  if (tracing !== null) app.use('*', tracing.requestSpan);
   app.use('*', answerHeaders(SECURITY_HEADERS));
   app.use('*', requestContext(logger));
+  // Metrics and spans are named by the route of the table; without either, requests need not know it.
+  if (metrics !== null || tracing !== null) tagRoutes(app);
   app.use('*', async function clientAddress(c, next) {
     c.set(
       'clientIp',

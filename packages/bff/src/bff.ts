@@ -3,7 +3,8 @@
  * The composition root: from a loaded config to a running BFF — one upstream client and one catalog
  * service per widget, the store, the session signer, the checkout service, the after-sale service (manage
  * tokens, my eSIM), the webhook queue with its sender, the background checkout and help-request watches, the reconciliation of
- * upstream orders with checkouts, and the app.
+ * upstream orders with checkouts, the app, and — when asked for — the metrics with their operations app and
+ * the tracing of requests and outgoing calls.
  */
 import type { Hono } from 'hono';
 import { type ActionRequestWatch, createActionRequestWatch } from './after-sale/action-request-watch';
@@ -22,6 +23,12 @@ import { createPartnerFunding, type PartnerFunding } from './funding/partner-fun
 import type { AppEnv } from './http/app-env';
 import { requestScopedLogger } from './http/request-context';
 import type { Logger } from './logger';
+import { type BffMetrics, createBffMetrics } from './observability/metrics';
+import { createOperationsApp } from './observability/operations-server';
+import { outgoingCalls } from './observability/outgoing-calls';
+import { registerStateGauges } from './observability/state-gauges';
+import { countingStoreErrors } from './observability/store-errors';
+import type { Tracing } from './observability/tracing';
 import { createOriginPolicy } from './security/origin-policy';
 import { createSessionSigner, type SessionSigner } from './security/session-token';
 import { createMemoryStore } from './store/memory-store';
@@ -50,6 +57,11 @@ export interface CreateBffOptions {
   webhooks?: { intervalMs?: number; timeoutMs?: number; now?: () => number; timers?: WorkerTimers };
   /** The clock of manage tokens (tests). */
   now?: () => number;
+  /**
+   * Prometheus metrics (served by `operationsApp`) and OpenTelemetry tracing (`startTracing`). Both off by
+   * default: the BFF then pays nothing for either.
+   */
+  observability?: { metrics?: boolean; tracing?: Tracing | null };
 }
 
 /** A BFF ready to serve: its app and what must be closed after it. */
@@ -68,6 +80,10 @@ export interface Bff {
   /** The partner's help requests, followed until they end (action_request.updated webhooks). */
   actionRequestWatch: ActionRequestWatch;
   orderReconciliation: OrderReconciliation;
+  /** The metrics, when on. */
+  metrics: BffMetrics | null;
+  /** `/metrics`, `/healthz` and `/readyz` for the operations listener, when metrics are on. */
+  operationsApp: Hono<AppEnv> | null;
   close(): Promise<void>;
 }
 
@@ -76,7 +92,11 @@ export function createBff(options: CreateBffOptions): Bff {
   const { loaded, logger } = options;
   const { config } = loaded;
   const scopedLogger = requestScopedLogger(logger);
-  const store = options.store ?? createMemoryStore();
+  const metrics = options.observability?.metrics === true ? createBffMetrics() : null;
+  const tracing = options.observability?.tracing ?? null;
+  const observer = outgoingCalls(metrics, tracing);
+  const baseStore = options.store ?? createMemoryStore();
+  const store = metrics === null ? baseStore : countingStoreErrors(baseStore, metrics.storeErrors);
   const widgets = new Map<string, WidgetRuntime>();
   for (const widgetConfig of config.widgets) {
     const secrets = loaded.secrets.get(widgetConfig.id);
@@ -89,6 +109,7 @@ export function createBff(options: CreateBffOptions): Bff {
       timeoutMs: widgetConfig.upstream.timeoutMs,
       maxRetries: widgetConfig.upstream.maxRetries,
       logger: widgetLogger,
+      observer,
     });
     const catalog = createCatalogService({
       upstream,
@@ -134,6 +155,7 @@ export function createBff(options: CreateBffOptions): Bff {
   const esimOwners = createEsimOwners(store);
   /** Hears every checkout status change that was written, by a sale or by reconciliation. */
   async function observeCheckout(before: CheckoutRecord | null, after: CheckoutRecord) {
+    metrics?.checkoutTransitions.inc({ status: after.status });
     // The change is already written: a store hiccup here must not fail the sale that caused it. The events
     // are queued before a finished checkout leaves the watch list: if queueing fails, the checkout stays on
     // it and the watch queues them again (same event ids) before it lets the checkout go.
@@ -183,6 +205,7 @@ export function createBff(options: CreateBffOptions): Bff {
     widgets,
     logger: scopedLogger,
     retryForMs: config.webhookRetryHours * 60 * 60 * 1000,
+    observer,
     ...options.webhooks,
   });
   const manageTokens = createManageTokens({ secrets: rootSecrets, store, now: options.now });
@@ -214,7 +237,20 @@ export function createBff(options: CreateBffOptions): Bff {
     extraRoutes: options.extraRoutes,
     publicOrigin: options.publicOrigin,
     operationsToken: loaded.operationsToken,
+    metrics,
+    tracing,
   });
+  let operationsApp: Hono<AppEnv> | null = null;
+  if (metrics !== null) {
+    registerStateGauges(metrics.registry, { store, webhookQueue });
+    operationsApp = createOperationsApp({
+      registry: metrics.registry,
+      logger,
+      widgets,
+      store,
+      operationsToken: loaded.operationsToken,
+    });
+  }
   if (options.startCatalogs !== false) for (const widget of widgets.values()) widget.catalog.start();
   if (options.startWorkers !== false) {
     webhookSender.start();
@@ -236,6 +272,8 @@ export function createBff(options: CreateBffOptions): Bff {
     checkoutWatch,
     actionRequestWatch,
     orderReconciliation,
+    metrics,
+    operationsApp,
     async close() {
       webhookSender.close();
       checkoutWatch.close();
@@ -245,6 +283,7 @@ export function createBff(options: CreateBffOptions): Bff {
       for (const widget of widgets.values()) widget.catalog.close();
       await Promise.all([...widgets.values()].map((widget) => widget.upstream.close()));
       await store.close();
+      await tracing?.shutdown();
     },
   };
 }

@@ -154,13 +154,17 @@ export interface LoggerOptions {
  * One per process, shared by every logger.
  */
 let stdout: DestinationStream | undefined;
+function standardOutput(): DestinationStream {
+  stdout ??= pino.destination({ dest: 1, sync: false });
+  return stdout;
+}
 
 /** A JSON-lines logger: `{"level","time","message",…fields}`. */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const write = options.write;
   const destination: DestinationStream =
     write === undefined
-      ? (stdout ??= pino.destination({ dest: 1, sync: false }))
+      ? standardOutput()
       : { write: (line: string) => write(line.endsWith('\n') ? line.slice(0, -1) : line) };
   const root = pino(
     {

@@ -2,7 +2,9 @@
  * @module
  * The BFF's Node entry (`node dist/server.js`, the package's bin): config from `ESIM_BFF_CONFIG` (or the
  * built-in demo config outside production), the Redis store when `ESIM_BFF_REDIS_URL` is set, `PORT`
- * (default 8787) and `HOST` (default 0.0.0.0). Stops cleanly on SIGINT and SIGTERM.
+ * (default 8787) and `HOST` (default 0.0.0.0); the operations listener (`/metrics`) on
+ * `ESIM_BFF_OPERATIONS_PORT` when set (on `ESIM_BFF_OPERATIONS_HOST`, default 127.0.0.1); OpenTelemetry traces
+ * when the standard `OTEL_*` variables ask for them. Stops cleanly on SIGINT and SIGTERM.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +12,8 @@ import { createBff } from './bff';
 import { ConfigError, loadConfig } from './config/load-config';
 import { createLogger, type LogLevel, logLevelFrom } from './logger';
 import { serveBff } from './node-server';
+import { serveOperations } from './observability/operations-server';
+import { startTracing } from './observability/tracing';
 import { createMemoryStore } from './store/memory-store';
 import { createRedisStore } from './store/redis-store';
 
@@ -26,6 +30,15 @@ function levelOrExit(value: string | undefined): LogLevel {
   }
 }
 
+/** A port variable: undefined when unset; anything but a port stops the start. */
+function portFrom(name: string, fallback?: number): number | undefined {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65_535) throw new ConfigError(`${name}=${value} is not a port`);
+  return port;
+}
+
 /** A folder next to this package (works from `src/` under tsx and from `dist/` when bundled). */
 function besideThePackage(relative: string): string | null {
   const path = fileURLToPath(new URL(relative, import.meta.url));
@@ -34,9 +47,11 @@ function besideThePackage(relative: string): string | null {
 
 async function main(): Promise<void> {
   const loaded = loadConfig(env, logger);
-  const port = Number(env.PORT ?? 8787);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new ConfigError(`PORT=${env.PORT} is not a port`);
+  const port = portFrom('PORT', 8787) as number;
+  const operationsPort = portFrom('ESIM_BFF_OPERATIONS_PORT');
+  const tracing = await startTracing(env).catch((error: unknown) => {
+    throw new ConfigError((error as Error).message);
+  });
   const redisUrl = env.ESIM_BFF_REDIS_URL;
   const store = redisUrl ? createRedisStore({ url: redisUrl, logger }) : createMemoryStore();
   const production = env.NODE_ENV === 'production';
@@ -48,13 +63,23 @@ async function main(): Promise<void> {
     // The demo is served at `/` in development only, unless a site root is configured explicitly.
     siteRoot: env.ESIM_BFF_SITE_ROOT || (production ? null : besideThePackage('../../../demo/dist')),
     publicOrigin: env.ESIM_BFF_PUBLIC_ORIGIN || (production ? undefined : `http://localhost:${port}`),
+    observability: { metrics: operationsPort !== undefined, tracing },
   });
   const server = await serveBff(bff, { port, hostname: env.HOST ?? '0.0.0.0' });
+  const operations =
+    bff.operationsApp === null
+      ? null
+      : await serveOperations(bff.operationsApp, {
+          port: operationsPort,
+          hostname: env.ESIM_BFF_OPERATIONS_HOST || '127.0.0.1',
+        });
   logger.info('BFF listening', {
     url: `http://localhost:${server.port}`,
     config: loaded.source,
     store: redisUrl ? 'redis' : 'memory',
     widgets: loaded.config.widgets.map((widget) => widget.id),
+    operations: operations?.url,
+    tracing: tracing !== null,
   });
   let stopping = false;
   const stop = (signal: string) => {
@@ -63,7 +88,7 @@ async function main(): Promise<void> {
     logger.info('BFF stopping', { signal });
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    server.close().then(
+    Promise.all([operations?.close(), server.close()]).then(
       () => process.exit(0),
       () => process.exit(1),
     );

@@ -16,6 +16,7 @@ import type { BffConfigInput } from '../src/config/config-schema';
 import { parseConfig, resolveOperationsToken, resolveSecrets } from '../src/config/load-config';
 import { createLogger } from '../src/logger';
 import { type RunningServer, serveBff } from '../src/node-server';
+import { type RunningOperations, serveOperations } from '../src/observability/operations-server';
 import type { Store } from '../src/store/store';
 
 /** The origins of the test widgets. */
@@ -74,6 +75,8 @@ export interface Stack {
   sessionSecret: Buffer;
   bff: Bff;
   server: RunningServer;
+  /** The operations listener (`/metrics`), when the BFF was asked for metrics. */
+  operations: RunningOperations | null;
   /** Every log line the BFF wrote. */
   logs: string[];
   close(): Promise<void>;
@@ -91,13 +94,15 @@ export interface StackOptions {
   /** The BFF's port (default: a free one). */
   port?: number;
   /** Clocks, timers and worker settings of the BFF (after-sale and webhook tests). */
-  bffOptions?: Pick<CreateBffOptions, 'webhooks' | 'now' | 'startWorkers'>;
+  bffOptions?: Pick<CreateBffOptions, 'webhooks' | 'now' | 'startWorkers' | 'observability'>;
 }
 
 /** A BFF on a free port. */
 export interface RunningBff {
   bff: Bff;
   server: RunningServer;
+  /** The operations listener on a free loopback port, when the BFF keeps metrics (closed with `server`). */
+  operations: RunningOperations | null;
   logs: string[];
 }
 
@@ -123,7 +128,16 @@ export async function startBff(
     siteRoot: options.siteRoot,
     ...options.bffOptions,
   });
-  return { bff, server: await serveBff(bff, { port: options.port }), logs };
+  const publicServer = await serveBff(bff, { port: options.port });
+  const operations = bff.operationsApp === null ? null : await serveOperations(bff.operationsApp);
+  const server: RunningServer = {
+    ...publicServer,
+    async close() {
+      await operations?.close();
+      await publicServer.close();
+    },
+  };
+  return { bff, server, operations, logs };
 }
 
 /** Start the sandbox and a BFF in front of it. */
@@ -134,12 +148,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     ...options.sandbox,
   });
   const sessionSecret = randomBytes(32);
-  const { bff, server, logs } = await startBff(sandbox.url, { ...options, sessionSecret });
+  const { bff, server, operations, logs } = await startBff(sandbox.url, { ...options, sessionSecret });
   return {
     sandbox,
     sessionSecret,
     bff,
     server,
+    operations,
     logs,
     async close() {
       await server.close();

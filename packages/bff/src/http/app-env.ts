@@ -4,6 +4,7 @@
  */
 
 import type { ManageClaims } from '../after-sale/manage-token';
+import type { RouteSpec } from '../routes/route-table';
 import type { SessionClaims } from '../security/session-token';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { HeaderRecord } from './answer';
@@ -13,6 +14,8 @@ export interface AppVariables {
   /** Headers every answer of the request carries (see `http/answer.ts`). */
   answerHeaders: HeaderRecord;
   requestId: string;
+  /** The route of the table the request is for, when there is one (`tagRoutes` in `routes/mount-routes.ts`). */
+  route: RouteSpec;
   /** The client IP (socket or trusted `X-Forwarded-For`). */
   clientIp: string;
   /** Set by the session auth on session-authenticated routes (`security/route-auth.ts`). */

@@ -2,7 +2,8 @@
  * @module
  * Mounts the route table: each entry's handler (registered by the entry's id in a routes file) behind the
  * entry's auth and, for an idempotent create, the idempotency middleware. Nothing else mounts an API route,
- * so what answers is what the table says (checked by `mount-routes.test.ts`).
+ * so what answers is what the table says (checked by `mount-routes.test.ts`). `tagRoutes` names each request's
+ * route for the metrics and traces.
  */
 import type { Handler, Hono, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/app-env';
@@ -50,6 +51,20 @@ export function routeHandlers(...groups: Partial<RouteHandlers>[]): RouteHandler
     }
   }
   return merged as RouteHandlers;
+}
+
+/**
+ * Tell every later middleware which route of the table a request is for (`c.get('route')`): registered before
+ * the app's global middleware that may answer first (body limit, CORS), so that a refusal is counted and traced
+ * under its route's pattern too. Requests for no route leave it unset.
+ */
+export function tagRoutes(app: Hono<AppEnv>, routes: readonly RouteSpec<RouteId>[] = ROUTES): void {
+  for (const route of routes) {
+    app.on(route.method, honoPath(route), async function routeOfRequest(c, next) {
+      c.set('route', route);
+      await next();
+    });
+  }
 }
 
 /** Mount every route of the table on `app`, each behind its auth (and idempotency where the table says so). */

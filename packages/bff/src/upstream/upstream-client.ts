@@ -44,6 +44,7 @@ import {
 } from '@esim-embed/shared';
 import type { Dispatcher } from 'undici';
 import type { Logger } from '../logger';
+import type { OutgoingCalls } from '../observability/outgoing-calls';
 import type { UpstreamTls } from './client-tls';
 import { upstreamPaths } from './paths';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
@@ -71,6 +72,8 @@ export interface UpstreamClientOptions {
   tls?: UpstreamTls | undefined;
   /** The jitter's random source (tests make it deterministic). */
   random?: () => number;
+  /** Told of every attempt (metrics, traces, `traceparent`); absent when both are off. */
+  observer?: OutgoingCalls | undefined;
 }
 
 /** Query of a catalog page. `cursor` must come back unchanged with the same other parameters. */
@@ -206,6 +209,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     random,
     logger,
     dispatcher,
+    observer: options.observer,
   });
   const data = async <T>(spec: CallSpec<{ data: T }>): Promise<T> => (await call(spec)).data;
 

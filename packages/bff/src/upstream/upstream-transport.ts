@@ -5,9 +5,11 @@
  * jitter only where a repeat is safe, `Retry-After` honoured, the answer parsed tolerantly, every attempt
  * logged without secrets, and failures turned into {@link UpstreamError}.
  */
+import { ErrorCodeSchema } from '@esim-embed/shared';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import type { Logger } from '../logger';
+import type { OutgoingCalls } from '../observability/outgoing-calls';
 import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, sleep } from './retry-policy';
 import { firstTimeSeen, parseNotingUnknownValues } from './unknown-values';
 import { errorFromUpstreamAnswer, readErrorEnvelope, UpstreamError } from './upstream-error';
@@ -48,6 +50,8 @@ export interface UpstreamTransportOptions {
   /** Already bound to the upstream's base URL. */
   logger: Logger;
   dispatcher: Dispatcher;
+  /** Told of every attempt (metrics, a trace span and its `traceparent`); absent when both are off. */
+  observer?: OutgoingCalls | undefined;
 }
 
 /** Sends one logical request (with its retries). */
@@ -80,8 +84,13 @@ export function createUpstreamTransport(options: UpstreamTransportOptions): Upst
     return `${url.pathname}${url.search}`;
   }
 
-  async function attempt(spec: CallSpec<unknown>, path: string): Promise<Answer> {
+  async function attempt(
+    spec: CallSpec<unknown>,
+    path: string,
+    traceHeaders: Record<string, string> | undefined,
+  ): Promise<Answer> {
     const headers: Record<string, string> = {
+      ...traceHeaders,
       accept: 'application/json',
       'user-agent': 'esim-embed-bff',
       'x-api-key': options.apiKey,
@@ -123,12 +132,14 @@ export function createUpstreamTransport(options: UpstreamTransportOptions): Upst
     const retryable = spec.method === 'GET' || spec.idempotencyKey !== undefined;
     for (let retry = 0; ; retry += 1) {
       const started = performance.now();
+      const observed = options.observer?.upstreamCall(spec.operation, spec.method, retry);
       let answer: Answer;
       try {
-        answer = await attempt(spec as CallSpec<unknown>, path);
+        answer = await attempt(spec as CallSpec<unknown>, path, observed?.headers);
       } catch (cause) {
         const durationMs = Math.round(performance.now() - started);
         const timedOut = isTimeout(cause);
+        observed?.end(timedOut ? 'timeout' : 'network');
         logger.debug('upstream call failed', {
           operation: spec.operation,
           method: spec.method,
@@ -153,6 +164,7 @@ export function createUpstreamTransport(options: UpstreamTransportOptions): Upst
         });
       }
       const durationMs = Math.round(performance.now() - started);
+      observed?.end(attemptOutcome(answer));
       logger.debug('upstream call', {
         operation: spec.operation,
         method: spec.method,
@@ -258,6 +270,15 @@ export function createUpstreamTransport(options: UpstreamTransportOptions): Upst
   }
 
   return call;
+}
+
+/** An answered attempt's outcome for metrics and traces: `ok`, the contract's error code, or the HTTP status. */
+function attemptOutcome(answer: Answer): string {
+  if (answer.status >= 200 && answer.status < 300) return 'ok';
+  const code = readErrorEnvelope(answer.body)?.error.code;
+  // Only the contract's codes: a code the upstream makes up must not make series of its own.
+  if (code !== undefined && ErrorCodeSchema.safeParse(code).success) return code;
+  return `http_${answer.status}`;
 }
 
 function readRequestId(body: unknown): string | undefined {

@@ -7,6 +7,7 @@
  */
 import { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER } from '@esim-embed/shared';
 import type { Logger } from '../logger';
+import type { OutgoingCalls } from '../observability/outgoing-calls';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { StoredDelivery, WebhookQueue } from './webhook-queue';
 import { signWebhook } from './webhook-signature';
@@ -34,6 +35,8 @@ export interface WebhookSenderOptions {
   timeoutMs?: number;
   now?: () => number;
   timers?: WorkerTimers;
+  /** Told of every attempt (metrics, a trace span whose `traceparent` the POST carries); absent when both are off. */
+  observer?: OutgoingCalls | undefined;
 }
 
 /** The worker. */
@@ -56,12 +59,18 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   let handle: unknown;
   let running: Promise<void> | null = null;
 
-  async function post(url: string, secret: string, stored: StoredDelivery): Promise<string> {
+  async function post(
+    url: string,
+    secret: string,
+    stored: StoredDelivery,
+    traceHeaders: Record<string, string> | undefined,
+  ): Promise<string> {
     const { delivery } = stored;
     try {
       const response = await fetch(url, {
         method: 'POST',
         headers: {
+          ...traceHeaders,
           'Content-Type': 'application/json',
           'User-Agent': 'esim-embed-webhooks/1',
           [WEBHOOK_ID_HEADER]: delivery.id,
@@ -91,11 +100,15 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     const widget = widgets.get(delivery.widgetId);
     const url = widget?.config.webhookUrl;
     const secret = widget?.webhookSecret;
+    const observed = options.observer?.webhookDelivery(delivery.type, delivery.attempts);
     const result =
-      url === undefined || secret === undefined ? 'not_configured' : await post(url, secret, leased);
+      url === undefined || secret === undefined
+        ? 'not_configured'
+        : await post(url, secret, leased, observed?.headers);
     const ok = /^2\d\d$/.test(result);
     const expired = now() - delivery.createdAtMs >= retryForMs;
     const state = ok ? 'delivered' : expired || result === 'not_configured' ? 'gave_up' : 'pending';
+    observed?.end(state === 'pending' ? 'failed' : state);
     const nextAttemptAtMs = now() + webhookBackoffMs(delivery.attempts);
     await queue.update(leased, {
       ...delivery,

@@ -1,0 +1,68 @@
+/**
+ * @module
+ * The BFF's Prometheus metrics, all in one place: their names, labels and meaning (docs/deployment.md,
+ * "Operating it", lists the same). One registry per BFF, served on the operations listener
+ * (`operations-server.ts`). Counters and histograms are kept by this instance; the state gauges (checkouts still
+ * moving, the webhook queue) are read from the shared store at scrape time (`state-gauges.ts`).
+ */
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+/** Seconds: from a cached read (sub-millisecond) to an upstream call near its timeout. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** The metrics one BFF keeps, and the registry that serves them. */
+export interface BffMetrics {
+  readonly registry: Registry;
+  /** Requests by route pattern of the route table, method and status class: count, errors and latency. */
+  readonly httpRequestDuration: Histogram<'route' | 'method' | 'status_class'>;
+  /** Upstream attempts by operation and outcome (`ok`, an error code, `timeout`, `network`). */
+  readonly upstreamRequestDuration: Histogram<'operation' | 'outcome'>;
+  /** Webhook delivery attempts by event type and outcome (`delivered`, `failed` and retried, `gave_up`). */
+  readonly webhookAttempts: Counter<'type' | 'outcome'>;
+  /** Checkouts this instance saw enter each status (created, placed, ready, failed, expired…). */
+  readonly checkoutTransitions: Counter<'status'>;
+  /** Store operations that failed (the store unreachable or not answering in time). */
+  readonly storeErrors: Counter<'operation'>;
+}
+
+/** A fresh registry with the BFF's metrics and Node's default ones (`process_*`, `nodejs_*`). */
+export function createBffMetrics(): BffMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  return {
+    registry,
+    httpRequestDuration: new Histogram({
+      name: 'bff_http_request_duration_seconds',
+      help: 'Requests answered, by route pattern of the route table (none: no route matched), method and status class.',
+      labelNames: ['route', 'method', 'status_class'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    upstreamRequestDuration: new Histogram({
+      name: 'bff_upstream_request_duration_seconds',
+      help: 'Attempts at an upstream call, by operation and outcome: ok, the upstream error code, timeout or network.',
+      labelNames: ['operation', 'outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    webhookAttempts: new Counter({
+      name: 'bff_webhook_attempts_total',
+      help: 'Webhook delivery attempts, by event type and outcome: delivered, failed (retried later) or gave_up.',
+      labelNames: ['type', 'outcome'],
+      registers,
+    }),
+    checkoutTransitions: new Counter({
+      name: 'bff_checkout_transitions_total',
+      help: 'Checkouts this instance moved into each status (a new checkout counts in its first status).',
+      labelNames: ['status'],
+      registers,
+    }),
+    storeErrors: new Counter({
+      name: 'bff_store_errors_total',
+      help: 'Store operations that failed, by operation (get, insert, compareAndSet, compareAndDelete, increment).',
+      labelNames: ['operation'],
+      registers,
+    }),
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * @module
+ * The operations listener: a second HTTP server, apart from the public one, serving Prometheus' `/metrics` and
+ * the same `/healthz` and `/readyz` as the public port. It listens on loopback unless told otherwise
+ * (`ESIM_BFF_OPERATIONS_HOST`), and the public app has no `/metrics` at all, so the metrics are reached only
+ * where the operator opens the way (docs/deployment.md, "Operating it").
+ */
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { type Handler, Hono } from 'hono';
+import type { Registry } from 'prom-client';
+import { answerBody, answerHeaders } from '../http/answer';
+import type { AppEnv } from '../http/app-env';
+import { createErrorHandler, createNotFoundHandler } from '../http/error-handler';
+import type { Logger } from '../logger';
+import type { OperationsRoutesOptions } from '../routes/operations';
+import { operationsHandlers } from '../routes/operations';
+
+export interface OperationsAppOptions extends OperationsRoutesOptions {
+  registry: Registry;
+  logger: Logger;
+}
+
+/** The operations app: `/metrics`, `/healthz`, `/readyz`. */
+export function createOperationsApp(options: OperationsAppOptions): Hono<AppEnv> {
+  const { registry } = options;
+  const app = new Hono<AppEnv>();
+  // Plain handlers (no idempotency options), mounted here without the route table's auth: both are public.
+  const health = operationsHandlers(options) as Record<'health' | 'ready', Handler<AppEnv>>;
+  app.onError(createErrorHandler(options.logger));
+  app.notFound(createNotFoundHandler(() => []));
+  app.use('*', answerHeaders({ 'Cache-Control': 'no-store' }));
+  app.get('/metrics', async function metrics(c) {
+    return answerBody(c, await registry.metrics(), 200, { 'Content-Type': registry.contentType });
+  });
+  app.get('/healthz', health.health);
+  app.get('/readyz', health.ready);
+  return app;
+}
+
+/** A listening operations server. */
+export interface RunningOperations {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Listen with the operations app on `hostname:port` (default loopback and a free port). */
+export async function serveOperations(
+  app: Hono<AppEnv>,
+  options: { port?: number; hostname?: string } = {},
+): Promise<RunningOperations> {
+  const hostname = options.hostname ?? '127.0.0.1';
+  const { server, address } = await new Promise<{ server: ReturnType<typeof serve>; address: AddressInfo }>(
+    (resolve, reject) => {
+      const server = serve({ fetch: app.fetch, port: options.port ?? 0, hostname }, (info) =>
+        resolve({ server, address: info }),
+      );
+      server.once('error', reject);
+    },
+  );
+  const host = hostname === '0.0.0.0' || hostname === '::' ? '127.0.0.1' : hostname;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
+    port: address.port,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        if ('closeIdleConnections' in server) server.closeIdleConnections();
+      });
+    },
+  };
+}

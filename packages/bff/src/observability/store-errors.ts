@@ -1,0 +1,37 @@
+/**
+ * @module
+ * The store, counting its failed operations (`bff_store_errors_total`): a decorator over either store, so
+ * the memory and Redis stores stay as they are. A failure is counted and rethrown unchanged.
+ */
+import type { Counter } from 'prom-client';
+import type { Store } from '../store/store';
+
+/** `store`, with each rejected operation (and a failed ping) counted by operation name. */
+export function countingStoreErrors(store: Store, errors: Counter<'operation'>): Store {
+  const counted = <A extends unknown[], R>(operation: string, run: (...args: A) => Promise<R>) => {
+    const failures = errors.labels(operation);
+    return (...args: A): Promise<R> =>
+      run(...args).catch((error: unknown) => {
+        failures.inc();
+        throw error;
+      });
+  };
+  const pingFailures = errors.labels('ping');
+  return {
+    get: counted('get', (key) => store.get(key)),
+    insert: counted('insert', (key, value, ttlMs) => store.insert(key, value, ttlMs)),
+    compareAndSet: counted('compareAndSet', (key, expectedVersion, value, ttlMs) =>
+      store.compareAndSet(key, expectedVersion, value, ttlMs),
+    ),
+    compareAndDelete: counted('compareAndDelete', (key, expectedVersion) =>
+      store.compareAndDelete(key, expectedVersion),
+    ),
+    increment: counted('increment', (key, by, windowMs) => store.increment(key, by, windowMs)),
+    async ping() {
+      const up = await store.ping();
+      if (!up) pingFailures.inc();
+      return up;
+    },
+    close: () => store.close(),
+  };
+}
