@@ -82,6 +82,15 @@ describe('the logger', () => {
     );
   });
 
+  it('writes level, time and the message before the fields of the line, as before pino', () => {
+    const raw: string[] = [];
+    const logger = createLogger({ write: (line) => raw.push(line) });
+    logger.info('BFF listening', { url: 'http://localhost:8787', store: 'memory' });
+    expect(raw[0]).toMatch(
+      /^\{"level":"info","time":"[^"]+","message":"BFF listening","url":"http:\/\/localhost:8787","store":"memory"\}$/,
+    );
+  });
+
   it('logs at the level asked for', () => {
     const { logger, lines } = capture({ level: 'warn' });
     logger.info('quiet');

@@ -186,13 +186,24 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   return options.fields === undefined ? wrap(root) : wrap(root).child(options.fields);
 }
 
-/** The BFF's {@link Logger} over a pino logger (pino takes the fields first, the message second). */
+/**
+ * The BFF's {@link Logger} over a pino logger. The message goes in first among the line's own fields, so a line
+ * reads `{"level","time",…bound fields,"message",…fields}` as it did before pino (pino would write it last):
+ * whoever reads the lines by eye or by pattern (the reliability harness waits for `"message":"BFF listening"` then
+ * its `url`) finds them unchanged.
+ */
 function wrap(logger: PinoLogger): Logger {
+  // Levels are fixed for the process: a level below it is a no-op decided once, not a line built and dropped.
+  const at = (level: LogLevel) =>
+    logger.isLevelEnabled(level)
+      ? (message: string, fields?: LogFields) =>
+          logger[level](fields === undefined ? { message } : { message, ...fields })
+      : () => {};
   return {
-    debug: (message, fields) => logger.debug(fields ?? {}, message),
-    info: (message, fields) => logger.info(fields ?? {}, message),
-    warn: (message, fields) => logger.warn(fields ?? {}, message),
-    error: (message, fields) => logger.error(fields ?? {}, message),
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
     // pino's formatters do not see a child's fields: the safety net goes over them here, once per child.
     child: (fields) => wrap(logger.child(scrubFields(fields) as LogFields)),
   };
