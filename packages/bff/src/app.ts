@@ -14,6 +14,7 @@ import type { BffConfig } from './config/config-schema';
 import { ApiError } from './errors';
 import type { PartnerFunding } from './funding/partner-funding';
 import { answerHeaders } from './http/answer';
+import type { AnswerCache } from './http/answer-cache';
 import type { AppEnv } from './http/app-env';
 import { createErrorHandler, createNotFoundHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
@@ -60,6 +61,8 @@ export interface BffAppOptions {
   extraRoutes?: Hono<AppEnv> | undefined;
   /** Opens the per-check details of `/readyz`. */
   operationsToken?: string | undefined;
+  /** Where the public catalog routes keep their answers for the server to serve again (absent: not kept). */
+  answers?: AnswerCache | undefined;
 }
 
 /** The BFF's Hono app. */
@@ -122,7 +125,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   const idempotencyTtlMs = config.idempotencyTtlHours * 60 * 60 * 1000;
   mountRoutes(app, {
     handlers: routeHandlers(
-      publicCatalogHandlers({ widgets }),
+      publicCatalogHandlers({ widgets, answers: options.answers }),
       sessionHandlers({ signer: options.signer }),
       catalogHandlers(),
       checkoutHandlers({ checkouts: options.checkouts, store, afterSale: options.afterSale }),

@@ -19,6 +19,7 @@ import { createEsimOwners } from './checkout/esim-owners';
 import { createOrderReconciliation, type OrderReconciliation } from './checkout/order-reconciliation';
 import type { LoadedConfig } from './config/load-config';
 import { createPartnerFunding, type PartnerFunding } from './funding/partner-funding';
+import { type AnswerCache, createAnswerCache } from './http/answer-cache';
 import type { AppEnv } from './http/app-env';
 import { requestScopedLogger } from './http/request-context';
 import type { Logger } from './logger';
@@ -55,6 +56,8 @@ export interface CreateBffOptions {
 /** A BFF ready to serve: its app and what must be closed after it. */
 export interface Bff {
   app: Hono<AppEnv>;
+  /** Public catalog answers the server writes again before the app (http/answer-cache.ts). */
+  answers: AnswerCache;
   widgets: ReadonlyMap<string, WidgetRuntime>;
   store: Store;
   signer: SessionSigner;
@@ -199,7 +202,9 @@ export function createBff(options: CreateBffOptions): Bff {
     actionRequests: actionRequestWatch,
     logger: scopedLogger,
   });
+  const answers = createAnswerCache({ logger });
   const app = createBffApp({
+    answers,
     config,
     widgets,
     store,
@@ -224,6 +229,7 @@ export function createBff(options: CreateBffOptions): Bff {
   }
   return {
     app,
+    answers,
     widgets,
     store,
     signer,

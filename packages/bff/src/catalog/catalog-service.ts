@@ -99,6 +99,11 @@ export interface CatalogService {
    * change or another rule gives a new name (the locale is named beside it).
    */
   version(): Promise<string>;
+  /**
+   * The catalog state held now, without waiting (undefined before the first load): an answer built from the
+   * catalog stays right exactly while this is the same object (http/answer-cache.ts).
+   */
+  held(): object | undefined;
   /** The ETag of `locale`'s views of the current snapshot. */
   etag(locale: Locale): Promise<string>;
   /** The validated brand; the defaults plus the widget's overrides while the upstream was never reached. */
@@ -226,6 +231,7 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
       const state = await cache.get();
       return retailPrice(offer, rule, state.settlement);
     },
+    held: () => cache.peek(),
     async etag(locale) {
       return etagOf(await cache.get(), locale);
     },
