@@ -138,7 +138,10 @@ describe('the upstream account logo', () => {
       accountLogo(logoHost.logoUrl(`/logos/${name}`));
       await running.bff.widgets.get('shop')?.catalog.refresh();
       const address = (await sessionLogo(running)) as string;
+      expect(address, name).toMatch(/\/v1\/brand\/shop\/logo\/[0-9a-f]{32}$/);
       const refused = await fetchLogo(running, address);
+      // The BFF did fetch it, and refused what came back.
+      expect(logoHost.requests, name).toContain(`/logos/${name}`);
       expect(refused.status, name).toBe(404);
       expect(refused.headers.get('cache-control'), name).toBe('no-store');
       expect(refused.headers.get('location'), name).toBeNull();
