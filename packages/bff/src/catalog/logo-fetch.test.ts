@@ -51,6 +51,10 @@ describe('the logo fetch', () => {
       expect(((await refusal(url)) as Error).message, url).toMatch(/not HTTPS/);
     }
     expect(((await refusal('https://user:pw@cdn.example/logo.png')) as Error).message).toMatch(/credentials/);
+    // Beside a local sandbox only loopback is let through (over plain HTTP); other private hosts stay refused.
+    const local = { ...PUBLIC_ONLY, localUpstream: true };
+    const privateHost = await fetchLogo('https://10.0.0.1/logo.png', local).catch((error: unknown) => error);
+    expect((privateHost as Error).message).toMatch(/non-public address/);
   });
 
   it('knows PNG, JPEG and GIF by their magic numbers, and nothing else', () => {

@@ -27,7 +27,7 @@ export interface LogoFetchOptions {
   maxBytes: number;
   /**
    * A local sandbox upstream (plain HTTP on loopback) serves its images the same way: a logo on a loopback
-   * host is then fetched over plain HTTP, and loopback addresses are allowed. Never for any other upstream.
+   * host is then fetched over plain HTTP from that host. Never for any other upstream or any other host.
    */
   localUpstream: boolean;
 }
@@ -114,9 +114,9 @@ function publicOnlyLookup(hostname: string, options: object, callback: LookupCal
 let publicAgent: Agent | undefined;
 let localAgent: Agent | undefined;
 
-/** Connections that reach public addresses only; for a local upstream, any (loopback) address. */
-function agentFor(localUpstream: boolean): Dispatcher {
-  if (localUpstream) {
+/** Connections that reach public addresses only; for a logo beside a local upstream, loopback ones. */
+function agentFor(local: boolean): Dispatcher {
+  if (local) {
     localAgent ??= new Agent({ connections: 4 });
     return localAgent;
   }
@@ -124,8 +124,8 @@ function agentFor(localUpstream: boolean): Dispatcher {
   return publicAgent;
 }
 
-/** The URL to request for `value`, or why not. */
-function requestUrl(value: string, options: LogoFetchOptions): URL {
+/** The URL to request for `value` and whether it is a loopback logo beside a local upstream, or why not. */
+function requestTarget(value: string, options: LogoFetchOptions): { url: URL; local: boolean } {
   let url: URL;
   try {
     url = new URL(value);
@@ -139,14 +139,14 @@ function requestUrl(value: string, options: LogoFetchOptions): URL {
   }
   if (local) {
     url.protocol = 'http:';
-    return url;
+    return { url, local };
   }
   // An address literal is not resolved by the lookup: check it here.
   const literal = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(literal) !== 0 && !isPublicAddress(literal)) {
     throw new LogoUnavailable('the logo URL names a non-public address');
   }
-  return url;
+  return { url, local };
 }
 
 /**
@@ -158,12 +158,12 @@ function requestUrl(value: string, options: LogoFetchOptions): URL {
  */
 export async function fetchLogo(url: string, options: LogoFetchOptions): Promise<LogoImage> {
   const signal = AbortSignal.timeout(options.timeoutMs);
-  let target = requestUrl(url, options);
+  let target = requestTarget(url, options);
   for (let redirects = 0; ; redirects += 1) {
-    const answer = await agentFor(options.localUpstream)
+    const answer = await agentFor(target.local)
       .request({
-        origin: target.origin,
-        path: `${target.pathname}${target.search}`,
+        origin: target.url.origin,
+        path: `${target.url.pathname}${target.url.search}`,
         method: 'GET',
         headers: { accept: 'image/png, image/jpeg, image/gif', 'user-agent': 'esim-embed-bff' },
         signal,
@@ -177,7 +177,7 @@ export async function fetchLogo(url: string, options: LogoFetchOptions): Promise
     if (answer.statusCode >= 300 && answer.statusCode < 400 && typeof location === 'string') {
       await answer.body.dump();
       if (redirects >= MAX_REDIRECTS) throw new LogoUnavailable('the logo redirects too often');
-      target = requestUrl(new URL(location, target).href, options);
+      target = requestTarget(new URL(location, target.url).href, options);
       continue;
     }
     if (answer.statusCode !== 200) {
