@@ -20,6 +20,7 @@ import { createErrorHandler, createNotFoundHandler } from './http/error-handler'
 import { requestContext } from './http/request-context';
 import type { Logger } from './logger';
 import { afterSaleHandlers } from './routes/after-sale';
+import { brandLogoHandlers } from './routes/brand-logo';
 import { catalogHandlers } from './routes/catalog';
 import { checkoutHandlers, sessionIdempotency } from './routes/checkouts';
 import { mountRoutes, routeHandlers } from './routes/mount-routes';
@@ -126,6 +127,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   mountRoutes(app, {
     handlers: routeHandlers(
       publicCatalogHandlers({ widgets, answers: options.answers }),
+      brandLogoHandlers({ widgets }),
       sessionHandlers({ signer: options.signer }),
       catalogHandlers(),
       checkoutHandlers({ checkouts: options.checkouts, store, afterSale: options.afterSale }),
