@@ -15,6 +15,7 @@ import type { BffConfig } from './config/config-schema';
 import { ApiError } from './errors';
 import type { PartnerFunding } from './funding/partner-funding';
 import { answerHeaders } from './http/answer';
+import type { AnswerCache } from './http/answer-cache';
 import type { AppEnv } from './http/app-env';
 import { createErrorHandler, createNotFoundHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
@@ -23,6 +24,7 @@ import { httpMetrics } from './observability/http-metrics';
 import type { BffMetrics } from './observability/metrics';
 import type { Tracing } from './observability/tracing';
 import { afterSaleHandlers } from './routes/after-sale';
+import { brandLogoHandlers } from './routes/brand-logo';
 import { catalogHandlers } from './routes/catalog';
 import { checkoutHandlers, sessionIdempotency } from './routes/checkouts';
 import { mountRoutes, routeHandlers, tagRoutes } from './routes/mount-routes';
@@ -68,6 +70,8 @@ export interface BffAppOptions {
   metrics?: BffMetrics | null;
   /** A span per request (null: tracing off, no cost). */
   tracing?: Tracing | null;
+  /** Where the public catalog routes keep their answers for the server to serve again (absent: not kept). */
+  answers?: AnswerCache | undefined;
 }
 
 /** The BFF's Hono app. */
@@ -84,7 +88,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
 
   const metrics = options.metrics ?? null;
   const tracing = options.tracing ?? null;
-  if (metrics !== null) app.use('*', httpMetrics(metrics.httpRequestDuration));
+  if (metrics !== null) app.use('*', httpMetrics(metrics.observeRequest));
   if (tracing !== null) app.use('*', tracing.requestSpan);
   app.use('*', answerHeaders(SECURITY_HEADERS));
   app.use('*', requestContext(logger));
@@ -136,7 +140,8 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   const idempotencyTtlMs = config.idempotencyTtlHours * 60 * 60 * 1000;
   mountRoutes(app, {
     handlers: routeHandlers(
-      publicCatalogHandlers({ widgets }),
+      publicCatalogHandlers({ widgets, answers: options.answers }),
+      brandLogoHandlers({ widgets }),
       sessionHandlers({ signer: options.signer }),
       catalogHandlers(),
       checkoutHandlers({ checkouts: options.checkouts, store, afterSale: options.afterSale }),

@@ -94,7 +94,7 @@ export interface StackOptions {
   /** The BFF's port (default: a free one). */
   port?: number;
   /** Clocks, timers and worker settings of the BFF (after-sale and webhook tests). */
-  bffOptions?: Pick<CreateBffOptions, 'webhooks' | 'now' | 'startWorkers' | 'observability'>;
+  bffOptions?: Pick<CreateBffOptions, 'webhooks' | 'now' | 'startWorkers' | 'publicOrigin' | 'observability'>;
 }
 
 /** A BFF on a free port. */

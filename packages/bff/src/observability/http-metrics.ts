@@ -1,9 +1,9 @@
 /**
  * @module
- * The request histogram's middleware: one observation per request, labelled with the route pattern of the
- * route table (set on the context by `tagRoutes`, never the raw path, so ids do not multiply the series), the
- * method and the status class. The labelled children are bound once per route and class and reused: a request
- * pays a map read and an observe, nothing asynchronous.
+ * The request histogram: one observation per request, labelled with the route pattern of the route table (set
+ * on the context by `tagRoutes`, never the raw path, so ids do not multiply the series), the method and the
+ * status class. The labelled children are bound once per route and class and reused: a request pays a map read
+ * and an observe, nothing asynchronous.
  */
 import type { MiddlewareHandler } from 'hono';
 import type { Histogram } from 'prom-client';
@@ -17,42 +17,57 @@ export const NO_ROUTE = 'none';
 
 const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
 
-/** Requests by route, method and status class, timed from this middleware on. */
-export function httpMetrics(
-  histogram: Histogram<'route' | 'method' | 'status_class'>,
-): MiddlewareHandler<AppEnv> {
+/** Records one answered request: its route (undefined: none of the table), method, status and seconds taken. */
+export type RequestObserver = (
+  route: RouteSpec | undefined,
+  method: string,
+  status: number,
+  seconds: number,
+) => void;
+
+/**
+ * The observer of the request histogram, its labelled children bound once per route and status class: the app's
+ * middleware and the answer cache (which answers before the app) record through the same one.
+ */
+export function requestObserver(histogram: Histogram<'route' | 'method' | 'status_class'>): RequestObserver {
   const byRoute = new Map<RouteSpec, Observer[]>();
   const byMethod = new Map<string, Observer[]>();
 
   function observers(route: string, method: string): Observer[] {
     return STATUS_CLASSES.map((statusClass) => histogram.labels(route, method, statusClass));
   }
-  function observerOf(route: RouteSpec | undefined, method: string, status: number): Observer | undefined {
-    let bound: Observer[] | undefined;
+  function bound(route: RouteSpec | undefined, method: string): Observer[] {
+    let children: Observer[] | undefined;
     if (route !== undefined) {
-      bound = byRoute.get(route);
-      if (bound === undefined) {
-        bound = observers(route.path, route.method);
-        byRoute.set(route, bound);
+      children = byRoute.get(route);
+      if (children === undefined) {
+        children = observers(route.path, route.method);
+        byRoute.set(route, children);
       }
-    } else {
-      // Without a route any method may come: only the ones HTTP names get a series of their own.
-      const known = KNOWN_METHODS.has(method) ? method : 'OTHER';
-      bound = byMethod.get(known);
-      if (bound === undefined) {
-        bound = observers(NO_ROUTE, known);
-        byMethod.set(known, bound);
-      }
+      return children;
     }
-    return bound[Math.floor(status / 100) - 1];
+    // Without a route any method may come: only the ones HTTP names get a series of their own.
+    const known = KNOWN_METHODS.has(method) ? method : 'OTHER';
+    children = byMethod.get(known);
+    if (children === undefined) {
+      children = observers(NO_ROUTE, known);
+      byMethod.set(known, children);
+    }
+    return children;
   }
+  return function observeRequest(route, method, status, seconds) {
+    bound(route, method)[Math.floor(status / 100) - 1]?.observe(seconds);
+  };
+}
 
+/** Requests by route, method and status class, timed from this middleware on. */
+export function httpMetrics(observe: RequestObserver): MiddlewareHandler<AppEnv> {
   return async function requestMetrics(c, next) {
     const started = performance.now();
     try {
       await next();
     } finally {
-      observerOf(c.get('route'), c.req.method, c.res.status)?.observe((performance.now() - started) / 1000);
+      observe(c.get('route'), c.req.method, c.res.status, (performance.now() - started) / 1000);
     }
   };
 }

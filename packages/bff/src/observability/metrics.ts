@@ -6,6 +6,7 @@
  * moving, the webhook queue) are read from the shared store at scrape time (`state-gauges.ts`).
  */
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { type RequestObserver, requestObserver } from './http-metrics';
 
 /** Seconds: from a cached read (sub-millisecond) to an upstream call near its timeout. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -15,6 +16,8 @@ export interface BffMetrics {
   readonly registry: Registry;
   /** Requests by route pattern of the route table, method and status class: count, errors and latency. */
   readonly httpRequestDuration: Histogram<'route' | 'method' | 'status_class'>;
+  /** Records one request in `httpRequestDuration` (the app's middleware and the answer cache share it). */
+  readonly observeRequest: RequestObserver;
   /** Upstream attempts by operation and outcome (`ok`, an error code, `timeout`, `network`). */
   readonly upstreamRequestDuration: Histogram<'operation' | 'outcome'>;
   /** Webhook delivery attempts by event type and outcome (`delivered`, `failed` and retried, `gave_up`). */
@@ -30,15 +33,17 @@ export function createBffMetrics(): BffMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
+  const httpRequestDuration = new Histogram({
+    name: 'bff_http_request_duration_seconds',
+    help: 'Requests answered, by route pattern of the route table (none: no route matched), method and status class.',
+    labelNames: ['route', 'method', 'status_class'],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
   return {
     registry,
-    httpRequestDuration: new Histogram({
-      name: 'bff_http_request_duration_seconds',
-      help: 'Requests answered, by route pattern of the route table (none: no route matched), method and status class.',
-      labelNames: ['route', 'method', 'status_class'],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    }),
+    httpRequestDuration,
+    observeRequest: requestObserver(httpRequestDuration),
     upstreamRequestDuration: new Histogram({
       name: 'bff_upstream_request_duration_seconds',
       help: 'Attempts at an upstream call, by operation and outcome: ok, the upstream error code, timeout or network.',

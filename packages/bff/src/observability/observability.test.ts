@@ -214,6 +214,25 @@ describe('metrics on the operations listener', () => {
     const health = await call(observed.operations?.url ?? '', '/healthz');
     expect(health.body).toEqual({ status: 'ok' });
   });
+
+  it('counts public catalog reads under their route, the ones served from kept bytes before the app too', async () => {
+    const current = await call(observed.server.url, '/v1/catalog/shop');
+    const destinations = `${current.body.data.path}/en/destinations`;
+    const route = '/v1/catalog/{widgetId}/{version}/{locale}/destinations';
+    const count = async () =>
+      sample(await scrape(), 'bff_http_request_duration_seconds_count', {
+        route,
+        method: 'GET',
+        status_class: '2xx',
+      }) ?? 0;
+    const before = await count();
+    for (let read = 0; read < 3; read += 1) {
+      expect((await call(observed.server.url, destinations)).status).toBe(200);
+    }
+    // The first read is the app's (and kept); the next two are written by the answer cache.
+    expect(observed.bff.answers.size).toBeGreaterThanOrEqual(1);
+    expect((await count()) - before).toBe(3);
+  });
 });
 
 describe('traces', () => {
