@@ -23,6 +23,7 @@ import {
 } from '../../testing/stack';
 import { startTestRelay, type TestRelay } from '../../testing/test-relay';
 import { startReceiver, type WebhookReceiver } from '../../testing/webhook-receiver';
+import { createMemoryStore } from '../store/memory-store';
 import { startTracing, type Tracing, tracingSettingsFrom } from './tracing';
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
@@ -232,6 +233,56 @@ describe('metrics on the operations listener', () => {
     // The first read is the app's (and kept); the next two are written by the answer cache.
     expect(observed.bff.answers.size).toBeGreaterThanOrEqual(1);
     expect((await count()) - before).toBe(3);
+  });
+});
+
+describe('several instances on one store', () => {
+  it('each reports the shared state gauges: a checkout made on one is seen moving from the other', async () => {
+    const store = createMemoryStore();
+    const sessionSecret = randomBytes(32);
+    const options = {
+      sessionSecret,
+      store,
+      bffOptions: { startWorkers: false, observability: { metrics: true } },
+    };
+    const [one, two] = [await startBff(relay.url, options), await startBff(relay.url, options)];
+    try {
+      const page = await openWidget(one.server.url, 'shop-pay');
+      const destinations = await page.get('/v1/destinations');
+      const code = destinations.body.data.find(
+        (destination: { kind: string }) => destination.kind === 'country',
+      ).code;
+      const plans = await page.get(`/v1/destinations/${code}/plans`);
+      const quote = await page.post(
+        '/v1/quotes',
+        { offerId: plans.body.data[0].offerId },
+        { 'Idempotency-Key': newKey() },
+      );
+      const checkout = await page.post(
+        '/v1/checkouts',
+        { quoteId: quote.body.data.id, locale: 'en', termsAccepted: true },
+        { 'Idempotency-Key': newKey() },
+      );
+      expect(checkout.status).toBe(201);
+      const scraped = await Promise.all(
+        [one, two].map(async (bff) => (await call(bff.operations?.url ?? '', '/metrics')).text),
+      );
+      for (const text of scraped) {
+        expect(sample(text, 'bff_checkouts_moving', { status: 'awaiting_payment' })).toBe(1);
+      }
+      // Counters are each instance's own: only the one that answered counted the checkout.
+      const created = scraped.map((text) =>
+        sample(text, 'bff_http_request_duration_seconds_count', {
+          route: '/v1/checkouts',
+          method: 'POST',
+          status_class: '2xx',
+        }),
+      );
+      expect(created).toEqual([1, undefined]);
+    } finally {
+      await one.server.close();
+      await two.server.close();
+    }
   });
 });
 
