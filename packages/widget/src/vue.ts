@@ -6,7 +6,7 @@
  * values only, and `@esim-purchase="…"` gets an `EsimPurchaseEvent`. Needs `vue` 3.3 or later (an optional peer
  * dependency of the package). The shape follows Vue's guide for typing custom elements in templates.
  */
-import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
+import type { HTMLAttributes, PublicProps } from 'vue';
 import type { EsimWidgetElement } from './element/esim-widget.element';
 import type { EsimWidgetAttributes, EsimWidgetEventHandlers } from './element/jsx-attributes.gen';
 
@@ -17,12 +17,27 @@ export type EsimWidgetEventMap = {
   >[0];
 };
 
-/** `<esim-widget>` as Vue's template type-checker sees a component: its attributes as props, its events as emits. */
+/** `widget-id` → `widgetId`: Vue's template type-checker camelizes attribute names as it does component props. */
+type Camelized<Name extends string> = Name extends `${infer Head}-${infer Tail}`
+  ? `${Head}${Capitalize<Camelized<Tail>>}`
+  : Name;
+
+/** The element's attributes as Vue's template type-checker names them (`widget-id` as `widgetId`). */
+export type EsimWidgetVueProps = {
+  [Name in keyof EsimWidgetAttributes as Camelized<Name>]: EsimWidgetAttributes[Name];
+};
+
+/** The element's events as Vue's listener props (`@esim-purchase` is `onEsimPurchase`). */
+export type EsimWidgetVueListeners = {
+  [Name in keyof EsimWidgetEventMap as `on${Capitalize<Camelized<Name>>}`]?: (
+    event: EsimWidgetEventMap[Name],
+  ) => void;
+};
+
+/** `<esim-widget>` as Vue's template type-checker sees a component: attributes and listeners as its props. */
 export type EsimWidgetVueComponent = new () => EsimWidgetElement & {
   /** For template type-checking only: not a property of the element. */
-  $props: HTMLAttributes & EsimWidgetAttributes & PublicProps;
-  /** For template type-checking only: not a method of the element. */
-  $emit: EmitFn<{ [Name in keyof EsimWidgetEventMap]: (event: EsimWidgetEventMap[Name]) => void }>;
+  $props: HTMLAttributes & EsimWidgetVueProps & EsimWidgetVueListeners & PublicProps;
 };
 
 declare module 'vue' {

@@ -20,12 +20,15 @@ export type EsimWidgetReactProps = Omit<
   EsimWidgetAttributes &
   EsimWidgetEventHandlers;
 
-/** The props of `<esim-widget>` in React 18: the attributes only (use `<EsimWidget>` for the events). */
+/**
+ * The props of `<esim-widget>` in React 18: the attributes, and no `onesim-*` props (use `<EsimWidget>` for the
+ * events). They are declared `never` because TypeScript accepts any undeclared dashed JSX attribute.
+ */
 export type EsimWidgetReact18Props = Omit<
   DetailedHTMLProps<HTMLAttributes<EsimWidgetElement>, EsimWidgetElement>,
   keyof EsimWidgetAttributes
 > &
-  EsimWidgetAttributes;
+  EsimWidgetAttributes & { [Prop in keyof EsimWidgetEventHandlers]?: never };
 
 declare module 'react' {
   namespace JSX {
