@@ -26,7 +26,7 @@ function Store() {
         api-base={apiBase}
         onesim-purchase={(event) => setPurchase(event.detail)}
       />
-      <p role="status">
+      <p id="purchase" role="status">
         {purchase
           ? `Thank you! Order ${purchase.checkoutId}, ${price(purchase.amount)}.`
           : 'No purchase yet.'}
