@@ -4,8 +4,9 @@
  * by the global setup as a partner builds it and served on the partner origin, sells an eSIM in Chromium, and the
  * app's own `esim-purchase` handler shows the order on the page.
  */
-import { expect, test, waitForWidgetEvent } from '../support/fixtures';
+
 import { FRAMEWORK_EXAMPLES } from '../support/examples';
+import { expect, test, waitForWidgetEvent } from '../support/fixtures';
 import { TEST_WIDGETS } from '../support/test-config';
 import { WidgetFlow } from '../support/widget-flow';
 
