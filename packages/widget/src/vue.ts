@@ -3,8 +3,9 @@
  * `@esim-embed/widget/vue`: `<esim-widget>` in Vue 3 templates, typed for vue-tsc and Volar. Import it once for
  * its types (`import type {} from '@esim-embed/widget/vue'`) and tell Vue's compiler that the tag is a custom
  * element (`compilerOptions.isCustomElement`); then `widget-id` is required, `locale` and `theme` take their
- * values only, and `@esim-purchase="…"` gets an `EsimPurchaseEvent`. Needs `vue` 3.3 or later (an optional peer
- * dependency of the package). The shape follows Vue's guide for typing custom elements in templates.
+ * values only, and `@esim-purchase="…"` gets an `EsimPurchaseEvent`. Needs `vue` 3.5 or later (an optional peer
+ * dependency of the package). The shape follows Vue's guide on typing custom elements, with the events as
+ * listener props (`onEsimPurchase`), which vue-tsc checks.
  */
 import type { HTMLAttributes, PublicProps } from 'vue';
 import type { EsimWidgetElement } from './element/esim-widget.element';
