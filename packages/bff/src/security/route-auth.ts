@@ -8,6 +8,7 @@ import {
   CreateSessionRequestSchema,
   MANAGE_TOKEN_HEADER,
   PARTNER_SECRET_HEADER,
+  WidgetIdSchema,
 } from '@esim-embed/shared';
 import type { MiddlewareHandler } from 'hono';
 import type { AfterSaleService } from '../after-sale/after-sale-service';
@@ -32,21 +33,30 @@ export interface RouteAuthOptions extends SessionAuthOptions {
 }
 
 /**
- * `origin`: the widget named in the body exists (`storefront_app_not_found`), the address has sessions left
- * (`rate_limited`), the widget is enabled (`storefront_app_disabled`) and allows the request's `Origin`
- * (`widget_origin_forbidden`), in that order. Sets `widget` and `origin`.
+ * `origin`: the widget named in the path (the start, a GET) or else in the body (a session) exists
+ * (`storefront_app_not_found`), the address has starts or sessions left (`rate_limited`), the widget is enabled
+ * (`storefront_app_disabled`) and allows the request's `Origin` (`widget_origin_forbidden`), in that order.
+ * Sets `widget` and `origin`.
  */
 export function originAuth(options: {
   widgets: ReadonlyMap<string, WidgetRuntime>;
   store: Store;
 }): MiddlewareHandler<AppEnv> {
   return async function requireAllowedOrigin(c, next) {
-    const { widgetId } = await readJsonBody(c, CreateSessionRequestSchema);
-    const widget = options.widgets.get(widgetId);
-    if (widget === undefined) throw new ApiError('storefront_app_not_found', { params: { widgetId } });
+    const inPath = c.req.param('widgetId');
+    const widgetId =
+      inPath === undefined
+        ? (await readJsonBody(c, CreateSessionRequestSchema)).widgetId
+        : WidgetIdSchema.safeParse(inPath).data;
+    const widget = widgetId === undefined ? undefined : options.widgets.get(widgetId);
+    if (widget === undefined) {
+      throw new ApiError('storefront_app_not_found', { params: widgetId === undefined ? {} : { widgetId } });
+    }
     annotateRequest({ widgetId });
+    // Starts (page views) and sessions (travellers who quote) are counted apart: page views never use up the
+    // sessions of those who buy.
     await enforceLimit(options.store, {
-      name: `sessions:${widgetId}:${limitedAddress(c.get('clientIp'))}`,
+      name: `${inPath === undefined ? 'sessions' : 'starts'}:${widgetId}:${limitedAddress(c.get('clientIp'))}`,
       limit: widget.config.limits.sessionsPerIpPerMinute,
       windowMs: 60_000,
     });
