@@ -21,7 +21,7 @@ export interface EsimWidgetAttributes {
 
 /** Event props as React 19 and Preact bind them (`on` + the event name). */
 export interface EsimWidgetEventHandlers {
-  /** The session is open and the first screen is shown. */
+  /** The widget has started and the first screen is shown (the session opens at the quote). */
   'onesim-ready'?: (event: EsimReadyEvent) => void;
   /** A plan was quoted; the price is held until `detail.expiresAt`. */
   'onesim-quote'?: (event: EsimQuoteEvent) => void;
