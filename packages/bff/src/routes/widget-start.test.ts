@@ -5,6 +5,7 @@
  */
 import { ApiErrorEnvelopeSchema, WidgetStartResponseSchema } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../testing/redis-server';
 import {
   type Answer,
   call,
@@ -16,8 +17,13 @@ import {
 } from '../../testing/stack';
 
 let stack: Stack;
+/** The BFF's own origin: the widget `own` allows it (a page the BFF serves, like the demo). */
+let ownOrigin = '';
 beforeAll(async () => {
+  const port = await freePort();
+  ownOrigin = `http://127.0.0.1:${port}`;
   stack = await startStack({
+    port,
     config: (url) => {
       const config = testConfig(url);
       const shop = config.widgets[0] as (typeof config.widgets)[number];
@@ -27,6 +33,7 @@ beforeAll(async () => {
           ...config.widgets,
           { ...shop, id: 'tight', limits: { sessionsPerIpPerMinute: 2 } },
           { ...shop, id: 'switched-off', enabled: false },
+          { ...shop, id: 'own', allowedOrigins: [ownOrigin] },
         ],
       };
     },
@@ -56,7 +63,7 @@ describe('GET /v1/widgets/{widgetId}/start', () => {
     expect(answer.text).not.toContain('token');
     expect(answer.headers.get('cache-control')).toBe('public, max-age=60');
     expect(answer.headers.get('access-control-allow-origin')).toBe(SHOP_ORIGIN);
-    expect(answer.headers.get('vary')).toMatch(/Origin/);
+    expect(answer.headers.get('vary')).toBe('Origin, Sec-Fetch-Site');
     // The catalog it names answers without a session.
     expect((await call(stack.server.url, `${started.catalog.path}/en/destinations`)).status).toBe(200);
 
@@ -99,6 +106,14 @@ describe('GET /v1/widgets/{widgetId}/start', () => {
     expect(unknown.body.error.params).toEqual({ widgetId: 'nobody' });
     expectError(await start('Not%20A%20Widget'), 404, 'storefront_app_not_found');
     expectError(await start('switched-off'), 403, 'storefront_app_disabled');
+  });
+
+  it('answers a page of the BFF’s own origin, whose GET carries no Origin, only on Sec-Fetch-Site: same-origin', async () => {
+    expect((await start('own', { 'Sec-Fetch-Site': 'same-origin' })).status).toBe(200);
+    expectError(await start('own', { 'Sec-Fetch-Site': 'cross-site' }), 403, 'widget_origin_forbidden');
+    expectError(await start('own', {}), 403, 'widget_origin_forbidden');
+    // Another widget does not allow the BFF's own origin.
+    expectError(await start('shop', { 'Sec-Fetch-Site': 'same-origin' }), 403, 'widget_origin_forbidden');
   });
 
   it('limits starts per client IP apart from sessions', async () => {

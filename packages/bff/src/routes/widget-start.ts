@@ -13,11 +13,12 @@ import type { RouteHandlers } from './mount-routes';
 import { publicCatalogPath } from './public-catalog';
 
 /**
- * A shared cache keeps one answer per page origin (the answer names that origin in its CORS header, and CORS
- * sends `Vary: Origin`). The catalog address in it may lag a refresh by these 60 s: the address it names stays
- * valid for what it holds, and the widget falls back to the session routes when that version is `not_found`.
+ * A shared cache keeps one answer per page origin: the answer names that origin in its CORS header, so it varies
+ * on `Origin` (and on `Sec-Fetch-Site`, which admits the BFF's own pages without one). The catalog address in it
+ * may lag a refresh by these 60 s: the address it names stays valid for what it holds, and a read of a version
+ * since replaced is `not_found` naming the current one, which the widget follows.
  */
-const START_CACHE = { 'Cache-Control': 'public, max-age=60' } as const;
+const START_CACHE = { 'Cache-Control': 'public, max-age=60', Vary: 'Origin, Sec-Fetch-Site' } as const;
 
 /**
  * The widget's start: its public config and current catalog address, or `widget_misconfigured` when it cannot

@@ -22,7 +22,7 @@ import type { Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { limitedAddress } from './client-ip';
 import { assertBudgetLeft, enforceLimit } from './rate-limit';
-import { type SessionAuthOptions, sessionAuth } from './session-auth';
+import { requestOrigins, type SessionAuthOptions, sessionAuth } from './session-auth';
 
 /** Wrong partner secrets one client IP (an IPv6 /64) may send per minute before it is refused outright. */
 const FAILED_SECRETS_PER_MINUTE = 20;
@@ -41,6 +41,7 @@ export interface RouteAuthOptions extends SessionAuthOptions {
 export function originAuth(options: {
   widgets: ReadonlyMap<string, WidgetRuntime>;
   store: Store;
+  publicOrigin?: string | undefined;
 }): MiddlewareHandler<AppEnv> {
   return async function requireAllowedOrigin(c, next) {
     const inPath = c.req.param('widgetId');
@@ -61,7 +62,11 @@ export function originAuth(options: {
       windowMs: 60_000,
     });
     if (!widget.config.enabled) throw new ApiError('storefront_app_disabled', { params: { widgetId } });
-    const origin = widget.originPolicy.allow(c.req.header('Origin'));
+    // A page of the BFF's own origin starts with a GET that carries no `Origin` (see `requestOrigins`).
+    const origin =
+      requestOrigins((name) => c.req.header(name), c.req.url, options.publicOrigin)
+        .map((candidate) => widget.originPolicy.allow(candidate))
+        .find((allowed) => allowed !== null) ?? null;
     if (origin === null) throw new ApiError('widget_origin_forbidden', { params: { widgetId } });
     c.set('widget', widget);
     c.set('origin', origin);
