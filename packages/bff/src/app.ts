@@ -31,6 +31,7 @@ import { openToAnyPage, publicCatalogHandlers } from './routes/public-catalog';
 import { allowedMethods } from './routes/route-table';
 import { sessionHandlers } from './routes/sessions';
 import { staticSite, widgetAssetHandlers } from './routes/static-assets';
+import { widgetStartHandlers } from './routes/widget-start';
 import { clientIp, socketAddress } from './security/client-ip';
 import { widgetCors } from './security/cors';
 import { createOriginPolicy } from './security/origin-policy';
@@ -128,6 +129,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
     handlers: routeHandlers(
       publicCatalogHandlers({ widgets, answers: options.answers }),
       brandLogoHandlers({ widgets }),
+      widgetStartHandlers(),
       sessionHandlers({ signer: options.signer }),
       catalogHandlers(),
       checkoutHandlers({ checkouts: options.checkouts, store, afterSale: options.afterSale }),

@@ -182,7 +182,8 @@ describe('mountRoutes', () => {
   });
 
   it('refuses an idempotent route whose auth scopes no key', () => {
-    const routes = [{ ...(ROUTES[0] as RouteSpec<'createSession'>), idempotent: true }];
+    const session = ROUTES.find((route) => route.id === 'createSession') as RouteSpec<'createSession'>;
+    const routes = [{ ...session, idempotent: true }];
     expect(() =>
       mountRoutes(new Hono<AppEnv>(), {
         handlers: { createSession: handlers.createSession } as RouteHandlers,

@@ -36,14 +36,15 @@ import {
   RevokedManageLinksResponseSchema,
   SessionResponseSchema,
   WidgetDeliveryLinkResponseSchema,
+  WidgetStartResponseSchema,
 } from '@esim-embed/shared';
 import type { z } from 'zod';
 
 /**
  * How a route is authenticated, each applied by the mount (`routes/mount-routes.ts`) before the handler runs:
  * - `public`: nothing asked;
- * - `origin`: a known, enabled widget (from the body) that allows the request's `Origin`, within its
- *   sessions-per-address limit;
+ * - `origin`: a known, enabled widget (from the path's `{widgetId}`, else the body) that allows the request's
+ *   `Origin`, within its per-address limit (counted apart for starts and for sessions);
  * - `session`: a valid session token presented from its own origin, within the per-session request budget;
  * - `session+secret`: a session and the checkout's client secret (`X-Checkout-Secret`);
  * - `session+manage`: a session and a manage token of the same widget (`X-Manage-Token`);
@@ -80,10 +81,21 @@ export interface RouteSpec<Id extends string = string> {
 
 const TABLE = [
   {
+    id: 'startWidget',
+    method: 'GET',
+    path: '/v1/widgets/{widgetId}/start',
+    summary:
+      'Start a widget: its public config and current catalog address, no session; the page’s Origin must be one of the widget’s allowed origins (cached 60 s per Origin).',
+    auth: 'origin',
+    status: 200,
+    response: WidgetStartResponseSchema,
+  },
+  {
     id: 'createSession',
     method: 'POST',
     path: '/v1/sessions',
-    summary: 'Start a widget session: the page’s Origin must be one of the widget’s allowed origins.',
+    summary:
+      'Open a widget session (the widget does at the quote): the page’s Origin must be one of the widget’s allowed origins.',
     auth: 'origin',
     body: CreateSessionRequestSchema,
     status: 201,

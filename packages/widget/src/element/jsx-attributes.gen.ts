@@ -22,7 +22,7 @@ export interface EsimWidgetAttributes {
 
 /** Event props (`on` + the event name), as React 19 and Preact bind them and as `<EsimWidget>` takes them in React 18. */
 export interface EsimWidgetEventHandlers {
-  /** The session is open and the first screen is shown. */
+  /** The widget has started and the first screen is shown (the session opens at the quote). */
   'onesim-ready'?: (event: EsimReadyEvent) => void;
   /** A plan was quoted; the price is held until `detail.expiresAt`. */
   'onesim-quote'?: (event: EsimQuoteEvent) => void;
