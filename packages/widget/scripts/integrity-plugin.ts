@@ -8,16 +8,14 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { WidgetIntegrity } from '@esim-embed/shared';
 import type { Plugin } from 'vite';
 
-/** The file the build writes beside `widget.js`. */
-export const INTEGRITY_FILE = 'integrity.json';
-
-/** What `integrity.json` holds: the build's version and each script's integrity, by path under the build. */
-export interface WidgetIntegrity {
-  version: string;
-  files: Record<string, string>;
-}
+/**
+ * `WIDGET_INTEGRITY_FILE` of `@esim-embed/shared`, whose schema describes the file: only its type is imported,
+ * as Vite loads this config with Node, which does not run the shared package's TypeScript.
+ */
+const INTEGRITY_FILE = 'integrity.json';
 
 /** The `integrity` attribute value of some bytes (SHA-384, as browsers check it). */
 export function subresourceIntegrity(bytes: Uint8Array): string {
