@@ -9,16 +9,7 @@
  * Usage: `node scripts/release.mjs [--out-dir <dir>]`; prints the folder's path last.
  */
 import { execFileSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -122,12 +113,12 @@ async function main() {
   log(`building the widget ${widgetVersion} into ${name}/widget/${widgetVersion}/ …`);
   buildWidget(join(out, 'widget', widgetVersion));
 
-  // The committed schema, regenerated first so that a release never ships a stale one.
-  execFileSync(join(bffDir, 'node_modules/.bin/tsx'), ['scripts/write-config-schema.ts'], {
-    cwd: bffDir,
-    stdio: 'ignore',
-  });
-  cpSync(join(bffDir, 'config.schema.json'), join(out, 'config.schema.json'));
+  // Generated afresh (the committed copy is kept current by a test, but a release may be cut from a work tree).
+  execFileSync(
+    join(bffDir, 'node_modules/.bin/tsx'),
+    ['scripts/write-config-schema.ts', join(out, 'config.schema.json')],
+    { cwd: bffDir, stdio: 'ignore' },
+  );
   const example = readJson(join(root, 'docs/examples/bff.config.json'));
   writeFileSync(
     join(out, 'config.example.json'),
