@@ -2,15 +2,16 @@
  * @module
  * The widget's two Vite library builds. `vite build` makes the script-tag module (`dist/widget.js`: a small
  * loader that defines `<esim-widget>`, with everything else in lazily loaded chunks beside it, all
- * dependencies bundled). `vite build --mode lib` makes the npm library (`dist/lib/`: ESM entries `index.js`,
- * `auto-define.js`, `react.js` and `vue.js`; preact and qrcode stay dependencies, react and vue optional peer
- * dependencies, the private shared package is bundled in).
+ * dependencies bundled; `integrity.json`: its version and every script's SRI hash). `vite build --mode lib`
+ * makes the npm library (`dist/lib/`: ESM entries `index.js`, `auto-define.js`, `react.js` and `vue.js`; preact
+ * and qrcode stay dependencies, react and vue optional peer dependencies, the private shared package is bundled in).
  */
 import preact from '@preact/preset-vite';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import { defineConfig } from 'vite';
 import packageJson from './package.json' with { type: 'json' };
 import { adoptedStylesPlugin } from './scripts/adopted-styles-plugin.ts';
+import { integrityPlugin } from './scripts/integrity-plugin.ts';
 
 export default defineConfig(({ mode }) => {
   const library = mode === 'lib';
@@ -29,6 +30,8 @@ export default defineConfig(({ mode }) => {
       preact({ prefreshEnabled: false, devToolsEnabled: false, reactAliasesEnabled: false }),
       vanillaExtractPlugin(),
       adoptedStylesPlugin(),
+      // The script-tag build publishes its Subresource Integrity (`integrity.json`) beside `widget.js`.
+      ...(library ? [] : [integrityPlugin(packageJson.version)]),
     ],
     build: {
       target: 'es2022',

@@ -37,6 +37,7 @@ import {
   SessionResponseSchema,
   WidgetDeliveryLinkResponseSchema,
   WidgetStartResponseSchema,
+  WidgetIntegritySchema,
 } from '@esim-embed/shared';
 import type { z } from 'zod';
 
@@ -419,7 +420,8 @@ const TABLE = [
     id: 'widgetBundle',
     method: 'GET',
     path: '/widget.js',
-    summary: 'The widget bundle: `<script type="module" src=".../widget.js">` defines `<esim-widget>`.',
+    summary:
+      'The latest widget: `<script type="module" src=".../widget.js">` defines `<esim-widget>` (cached 5 minutes).',
     auth: 'public',
     status: 200,
     contentType: 'text/javascript',
@@ -428,10 +430,57 @@ const TABLE = [
     id: 'widgetChunk',
     method: 'GET',
     path: '/widget-chunks/{file}',
-    summary: 'A lazily loaded part of the widget bundle (content-hashed name, cached for a year).',
+    summary: 'A lazily loaded part of the latest widget (content-hashed name, cached for a year).',
     auth: 'public',
     status: 200,
     contentType: 'text/javascript',
+  },
+  {
+    id: 'widgetOfMajor',
+    method: 'GET',
+    path: '/v{major}/widget.js',
+    summary:
+      'The latest widget of one major version (`/v1/widget.js`): compatible updates, cached 5 minutes.',
+    auth: 'public',
+    status: 200,
+    contentType: 'text/javascript',
+  },
+  {
+    id: 'widgetChunkOfMajor',
+    method: 'GET',
+    path: '/v{major}/widget-chunks/{file}',
+    summary: 'A lazily loaded part of the widget of one major version (content-hashed, cached for a year).',
+    auth: 'public',
+    status: 200,
+    contentType: 'text/javascript',
+  },
+  {
+    id: 'pinnedWidget',
+    method: 'GET',
+    path: '/widget@{version}/widget.js',
+    summary:
+      'One version of the widget, never changed (`immutable`, cached for a year): pin it with Subresource Integrity.',
+    auth: 'public',
+    status: 200,
+    contentType: 'text/javascript',
+  },
+  {
+    id: 'pinnedWidgetChunk',
+    method: 'GET',
+    path: '/widget@{version}/widget-chunks/{file}',
+    summary: 'A lazily loaded part of one version of the widget (immutable).',
+    auth: 'public',
+    status: 200,
+    contentType: 'text/javascript',
+  },
+  {
+    id: 'pinnedWidgetIntegrity',
+    method: 'GET',
+    path: '/widget@{version}/integrity.json',
+    summary: 'The Subresource Integrity (`sha384-…`) of one version’s `widget.js` and of each of its chunks.',
+    auth: 'public',
+    status: 200,
+    response: WidgetIntegritySchema,
   },
 ] as const satisfies readonly RouteSpec[];
 
@@ -458,7 +507,22 @@ export function allowedMethods(path: string): string[] {
   return [...methods];
 }
 
-/** The route's path as Hono writes it (`/v1/checkouts/:id`). */
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The route's path as Hono writes it (`/v1/checkouts/:id`). Hono's parameters take whole segments, so a
+ * parameter that shares its segment with text (`/widget@{version}/…`) matches the whole segment
+ * (`/:version{widget@[^/]+}/…`), and its value keeps that text for the handler to drop.
+ */
 export function honoPath(route: Pick<RouteSpec, 'path'>): string {
-  return route.path.replace(/\{([^}]+)\}/g, ':$1');
+  return route.path
+    .split('/')
+    .map((segment) => {
+      const match = /^([^{}]*)\{([^}]+)\}([^{}]*)$/.exec(segment);
+      if (match === null) return segment;
+      const [, before = '', name = '', after = ''] = match;
+      if (before === '' && after === '') return `:${name}`;
+      return `:${name}{${escapeRegExp(before)}[^/]+${escapeRegExp(after)}}`;
+    })
+    .join('/');
 }
