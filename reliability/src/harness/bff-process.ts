@@ -45,6 +45,8 @@ export interface BffProcessOptions {
   built?: boolean;
   /** Run a release folder's `server.mjs` (see `pnpm release`), in that folder. */
   release?: string;
+  /** The Node.js binary to run it on (default: this process's). */
+  node?: string;
 }
 
 /** Build the BFF's bundle as a release does (esbuild, a second or two). */
@@ -70,7 +72,7 @@ export async function startBffProcess(options: BffProcessOptions): Promise<BffPr
             : ['--import', 'tsx']),
           BFF_SERVER_ENTRY,
         ];
-  const child: ChildProcess = spawn(process.execPath, args, {
+  const child: ChildProcess = spawn(options.node ?? process.execPath, args, {
     cwd: options.release ?? PACKAGE_ROOT,
     env: {
       PATH: process.env.PATH ?? '',

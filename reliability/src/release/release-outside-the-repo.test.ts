@@ -3,6 +3,8 @@
  * directory outside the repository (no `node_modules` anywhere above it), and `node server.mjs` there, with a
  * config file that names its `$schema`, serves a sandbox started here — health, a session for an allowed
  * origin, a catalog read, and the pinned widget whose every file hashes to the integrity the release published.
+ * The same folder also runs on the Node.js line production runs (24, fetched by `scripts/production-node.mjs`),
+ * as well as on the project's own Node.js 20.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -22,6 +24,9 @@ const temp = mkdtempSync(join(tmpdir(), 'esim-release-'));
 let release: string;
 let sandbox: RunningSandbox;
 let bff: BffProcess;
+/** The same release on the production Node.js line. */
+let bffOnProductionNode: BffProcess;
+let productionNodeVersion: string;
 
 beforeAll(async () => {
   const built = execFileSync(
@@ -43,14 +48,23 @@ beforeAll(async () => {
   cpSync(built, release, { recursive: true });
   rmSync(join(temp, 'built'), { recursive: true, force: true });
   sandbox = await startSandbox({ offerCount: 50 });
-  bff = await startBffProcess({
-    release,
-    config: { $schema: join(release, 'config.schema.json'), ...testConfig(sandbox.url) },
-    env: { ...TEST_ENV, ESIM_BFF_SESSION_SECRET: randomBytes(32).toString('base64url') },
-  });
-}, 90_000);
+  const start = (node?: string) =>
+    startBffProcess({
+      release,
+      node,
+      config: { $schema: join(release, 'config.schema.json'), ...testConfig(sandbox.url) },
+      env: { ...TEST_ENV, ESIM_BFF_SESSION_SECRET: randomBytes(32).toString('base64url') },
+    });
+  const productionNode = execFileSync(process.execPath, [join(REPO, 'scripts/production-node.mjs')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
+  productionNodeVersion = execFileSync(productionNode, ['--version'], { encoding: 'utf8' }).trim();
+  [bff, bffOnProductionNode] = await Promise.all([start(), start(productionNode)]);
+}, 180_000);
 afterAll(async () => {
   await bff?.kill();
+  await bffOnProductionNode?.kill();
   await sandbox?.close();
   rmSync(temp, { recursive: true, force: true });
 });
@@ -71,6 +85,15 @@ describe('the release folder, outside the repository', () => {
     expect({ status: health.status, body: health.body }).toEqual({ status: 200, body: { status: 'ok' } });
     const page = await openWidget(bff.url, 'shop');
     expect(page.token).toBeTruthy();
+    const destinations = await page.get('/v1/destinations?locale=en');
+    expect(destinations.status).toBe(200);
+    expect(destinations.body.data.length).toBeGreaterThan(0);
+  });
+
+  it('runs the same on the Node.js line production runs', async () => {
+    expect(productionNodeVersion).toMatch(/^v24\./);
+    expect((await call(bffOnProductionNode.url, '/healthz')).status).toBe(200);
+    const page = await openWidget(bffOnProductionNode.url, 'shop');
     const destinations = await page.get('/v1/destinations?locale=en');
     expect(destinations.status).toBe(200);
     expect(destinations.body.data.length).toBeGreaterThan(0);
