@@ -36,8 +36,8 @@ import {
   RevokedManageLinksResponseSchema,
   SessionResponseSchema,
   WidgetDeliveryLinkResponseSchema,
-  WidgetStartResponseSchema,
   WidgetIntegritySchema,
+  WidgetStartResponseSchema,
 } from '@esim-embed/shared';
 import type { z } from 'zod';
 

@@ -5,11 +5,11 @@
  * quote. The `origin` auth (`security/route-auth.ts`) has refused an unknown or disabled widget and an origin it
  * does not allow; a widget that cannot sell is `widget_misconfigured`.
  */
-import { API_VERSION, type SessionResponse } from '@esim-embed/shared';
-import { answerJson } from '../http/answer';
+import { API_VERSION } from '@esim-embed/shared';
+import { answerBody } from '../http/answer';
 import type { SessionSigner } from '../security/session-token';
 import type { RouteHandlers } from './mount-routes';
-import { widgetStart } from './widget-start';
+import { envelopeJson, widgetStartJson } from './widget-start';
 
 export interface SessionRoutesOptions {
   signer: SessionSigner;
@@ -20,17 +20,19 @@ export function sessionHandlers(options: SessionRoutesOptions): RouteHandlers<'c
   return {
     async createSession(c) {
       const widget = c.get('widget');
-      const start = await widgetStart(widget);
+      const start = await widgetStartJson(widget);
       const { token, claims } = options.signer.issue({
         widgetId: widget.config.id,
         origin: c.get('origin'),
         environment: widget.config.environment,
       });
-      const body: SessionResponse = {
-        data: { token, expiresAt: new Date(claims.exp * 1000).toISOString(), ...start },
-        meta: { requestId: c.get('requestId'), apiVersion: API_VERSION },
-      };
-      return answerJson(c, body, 201, { 'Cache-Control': 'no-store' });
+      // The session's own fields, then the start's (encoded once per catalog state): `SessionResponse`.
+      const session = JSON.stringify({ token, expiresAt: new Date(claims.exp * 1000).toISOString() });
+      const body = envelopeJson(`${session.slice(0, -1)},${start.slice(1)}`, {
+        requestId: c.get('requestId'),
+        apiVersion: API_VERSION,
+      });
+      return answerBody(c, body, 201, { 'Cache-Control': 'no-store', 'Content-Type': 'application/json' });
     },
   };
 }

@@ -7,7 +7,7 @@
  */
 import { API_VERSION, type WidgetStart, type WidgetStartResponse } from '@esim-embed/shared';
 import { ApiError } from '../errors';
-import { answerJson } from '../http/answer';
+import { answerBody } from '../http/answer';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { RouteHandlers } from './mount-routes';
 import { publicCatalogPath } from './public-catalog';
@@ -27,9 +27,7 @@ const START_CACHE = { 'Cache-Control': 'public, max-age=60', Vary: 'Origin, Sec-
 export async function widgetStart(widget: WidgetRuntime): Promise<WidgetStart> {
   const config = widget.config;
   const widgetId = config.id;
-  if ((await widget.catalog.fitness()).problems.length > 0) {
-    throw new ApiError('widget_misconfigured', { params: { widgetId } });
-  }
+  await requireFitness(widget);
   const [brand, settlement, catalogVersion] = await Promise.all([
     widget.catalog.brand(),
     widget.catalog.settlement(),
@@ -53,15 +51,40 @@ export async function widgetStart(widget: WidgetRuntime): Promise<WidgetStart> {
   };
 }
 
+async function requireFitness(widget: WidgetRuntime): Promise<void> {
+  if ((await widget.catalog.fitness()).problems.length > 0) {
+    throw new ApiError('widget_misconfigured', { params: { widgetId: widget.config.id } });
+  }
+}
+
+/** Starts as JSON text, encoded once per catalog state: the same for every page while the state is held. */
+const encodedStarts = new WeakMap<object, string>();
+
+/** {@link widgetStart} as JSON text (`{"widget":…,"catalog":…}`), checked for fitness on every call. */
+export async function widgetStartJson(widget: WidgetRuntime): Promise<string> {
+  const state = widget.catalog.held();
+  const encoded = state === undefined ? undefined : encodedStarts.get(state);
+  if (encoded !== undefined) {
+    await requireFitness(widget);
+    return encoded;
+  }
+  const json = JSON.stringify(await widgetStart(widget));
+  if (state !== undefined && widget.catalog.held() === state) encodedStarts.set(state, json);
+  return json;
+}
+
+/** A `{ data, meta }` answer's text around `data` given as JSON text. */
+export function envelopeJson(dataJson: string, meta: WidgetStartResponse['meta']): string {
+  return `{"data":${dataJson},"meta":${JSON.stringify(meta)}}`;
+}
+
 /** The start route (behind the `origin` auth, which found the widget and the origin it allows). */
 export function widgetStartHandlers(): RouteHandlers<'startWidget'> {
   return {
     async startWidget(c) {
-      const body: WidgetStartResponse = {
-        data: await widgetStart(c.get('widget')),
-        meta: { requestId: c.get('requestId'), apiVersion: API_VERSION },
-      };
-      return answerJson(c, body, 200, START_CACHE);
+      const meta: WidgetStartResponse['meta'] = { requestId: c.get('requestId'), apiVersion: API_VERSION };
+      const body = envelopeJson(await widgetStartJson(c.get('widget')), meta);
+      return answerBody(c, body, 200, { ...START_CACHE, 'Content-Type': 'application/json' });
     },
   };
 }
