@@ -16,7 +16,7 @@ if (!/^pnpm(\.[cm]?js)?$/.test(client)) {
   console.error(
     `@esim-embed/widget is packed and published with pnpm, not ${client || 'this client'}: only pnpm applies ` +
       'publishConfig.exports, which keeps the workspace-only ./testing export out of the published manifest.\n' +
-      'Run `npx -y pnpm@12.21.0 publish` (or `pnpm pack`) in packages/widget; see docs/releasing.md.',
+      'Run `npx -y pnpm@12.21.0 publish` (or `pnpm pack`) in packages/widget; see "Releasing" in packages/widget/README.md.',
   );
   process.exit(1);
 }
