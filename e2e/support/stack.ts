@@ -17,11 +17,10 @@ const CONTROL_SECRET = 'e2e-sandbox-control';
 const FAST_STEPS = { provisioning: 100, delivery: 300, completion: 200 };
 
 /**
- * The strict policy of the CSP page: the one the widget publishes (`strictPartnerCsp`, the logo on the BFF as
- * the test brands have it), so the policy the docs show is the one Chromium enforces. `{{bff}}` is filled per
- * page.
+ * The strict policy of the CSP page: the one the widget publishes (`strictPartnerCsp`; the test brands' logos
+ * are on the BFF), so the policy the docs show is the one Chromium enforces. `{{bff}}` is filled per page.
  */
-const STRICT_CSP = formatCsp(strictPartnerCsp({ bffOrigin: '{{bff}}', logoOrigins: ['{{bff}}'] }));
+const STRICT_CSP = formatCsp(strictPartnerCsp({ bffOrigin: '{{bff}}' }));
 
 async function main(): Promise<void> {
   const closers: (() => Promise<void>)[] = [];

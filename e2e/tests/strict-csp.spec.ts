@@ -19,7 +19,7 @@ test('the widget works under the documented strict CSP', async ({ page, stack })
   });
   const response = await page.goto(`${stack.pages}/strict-csp.html?widget=${TEST_WIDGETS.direct}`);
   expect(response?.headers()['content-security-policy']).toBe(
-    formatCsp(strictPartnerCsp({ bffOrigin: stack.bff, logoOrigins: [stack.bff] })),
+    formatCsp(strictPartnerCsp({ bffOrigin: stack.bff })),
   );
 
   const widget = new WidgetFlow(page);

@@ -14,11 +14,13 @@ import type { BffConfig } from './config/config-schema';
 import { ApiError } from './errors';
 import type { PartnerFunding } from './funding/partner-funding';
 import { answerHeaders } from './http/answer';
+import type { AnswerCache } from './http/answer-cache';
 import type { AppEnv } from './http/app-env';
 import { createErrorHandler, createNotFoundHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
 import type { Logger } from './logger';
 import { afterSaleHandlers } from './routes/after-sale';
+import { brandLogoHandlers } from './routes/brand-logo';
 import { catalogHandlers } from './routes/catalog';
 import { checkoutHandlers, sessionIdempotency } from './routes/checkouts';
 import { mountRoutes, routeHandlers } from './routes/mount-routes';
@@ -60,6 +62,8 @@ export interface BffAppOptions {
   extraRoutes?: Hono<AppEnv> | undefined;
   /** Opens the per-check details of `/readyz`. */
   operationsToken?: string | undefined;
+  /** Where the public catalog routes keep their answers for the server to serve again (absent: not kept). */
+  answers?: AnswerCache | undefined;
 }
 
 /** The BFF's Hono app. */
@@ -122,7 +126,8 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   const idempotencyTtlMs = config.idempotencyTtlHours * 60 * 60 * 1000;
   mountRoutes(app, {
     handlers: routeHandlers(
-      publicCatalogHandlers({ widgets }),
+      publicCatalogHandlers({ widgets, answers: options.answers }),
+      brandLogoHandlers({ widgets }),
       sessionHandlers({ signer: options.signer }),
       catalogHandlers(),
       checkoutHandlers({ checkouts: options.checkouts, store, afterSale: options.afterSale }),

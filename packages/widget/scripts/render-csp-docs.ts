@@ -24,7 +24,9 @@ export const CSP_DOCUMENTS = [
 /** Each block's name and the policy it shows. */
 const BLOCKS: Record<string, () => string> = {
   'partner-csp': () => formatCsp(partnerCsp(DOCS_EXAMPLE), { lines: true }),
-  'strict-partner-csp': () => formatCsp(strictPartnerCsp(DOCS_EXAMPLE), { lines: true }),
+  // As the e2e suite serves it: a brand whose logo the BFF serves.
+  'strict-partner-csp': () =>
+    formatCsp(strictPartnerCsp({ bffOrigin: DOCS_EXAMPLE.bffOrigin }), { lines: true }),
 };
 
 /** `markdown` with every marked block holding the current policy, as a `text` code block. */

@@ -137,6 +137,16 @@ const TABLE = [
     response: PlansResponseSchema,
   },
   {
+    id: 'accountLogo',
+    method: 'GET',
+    path: '/v1/brand/{widgetId}/logo/{hash}',
+    summary:
+      'The upstream account’s logo (PNG, JPEG or GIF), served from the BFF so that a page’s CSP needs no upstream host (public, immutable).',
+    auth: 'public',
+    status: 200,
+    contentType: 'image/*',
+  },
+  {
     id: 'createQuote',
     method: 'POST',
     path: '/v1/quotes',

@@ -14,8 +14,9 @@ export interface PartnerCspOptions {
    */
   bffOrigin: string;
   /**
-   * Where the brand logo comes from: the origin of your brand's `logoUrl` (the BFF's for a path like
-   * `/brand/acme.svg`). None when the brand's `logoUrl` is `null`: the widget then loads no image at all.
+   * Other origins the brand logo comes from: the origin of a `logoUrl` you configured on another host than
+   * the BFF. The BFF is always in `img-src`: it serves the upstream account's logo (no `logoUrl`) and a
+   * `logoUrl` that is a path (`/brand/acme.svg`).
    */
   logoOrigins?: readonly string[];
 }
@@ -24,19 +25,19 @@ export interface PartnerCspOptions {
 export type CspDirectives = Readonly<Record<string, readonly string[]>>;
 
 /**
- * The sources the widget needs, to add to your page's policy: scripts and API calls to the BFF, the logo's
- * images. Styles are constructed stylesheets (outside `style-src`) and the QR code is SVG elements (no
- * `data:` image), so nothing else is needed, and no `'unsafe-*'` source.
+ * The sources the widget needs, to add to your page's policy: scripts, API calls and the logo from the BFF,
+ * and a logo configured on another host from there. Styles are constructed stylesheets (outside `style-src`)
+ * and the QR code is SVG elements (no `data:` image), so nothing else is needed, and no `'unsafe-*'` source.
  *
  * @example
- * formatCsp(partnerCsp({ bffOrigin: 'https://bff.example.com', logoOrigins: ['https://cdn.acme.example'] }));
- * // "script-src https://bff.example.com; connect-src https://bff.example.com; img-src https://cdn.acme.example"
+ * formatCsp(partnerCsp({ bffOrigin: 'https://bff.example.com' }));
+ * // "script-src https://bff.example.com; connect-src https://bff.example.com; img-src https://bff.example.com"
  */
 export function partnerCsp({ bffOrigin, logoOrigins = [] }: PartnerCspOptions): CspDirectives {
   return {
     'script-src': [bffOrigin],
     'connect-src': [bffOrigin],
-    ...(logoOrigins.length > 0 ? { 'img-src': [...logoOrigins] } : {}),
+    'img-src': [bffOrigin, ...logoOrigins.filter((origin) => origin !== bffOrigin)],
   };
 }
 
