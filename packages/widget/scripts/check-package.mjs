@@ -24,7 +24,7 @@ const FORBIDDEN = [
 ];
 
 /** Every file path a value of `exports` names, through its conditions. */
-function exportTargets(value) {
+export function exportTargets(value) {
   if (typeof value === 'string') return [value];
   if (value === null || typeof value !== 'object') return [];
   return Object.values(value).flatMap(exportTargets);
