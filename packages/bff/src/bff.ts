@@ -39,6 +39,9 @@ export interface CreateBffOptions {
   logger: Logger;
   /** Default: the memory store. */
   store?: Store;
+  /** A folder of widget versions (`<root>/1.2.3/`), as the release lays them out. */
+  widgetRoot?: string | null;
+  /** One widget build (`packages/widget/dist`). */
   widgetDist?: string | null;
   siteRoot?: string | null;
   extraRoutes?: Hono<AppEnv>;
@@ -223,6 +226,7 @@ export function createBff(options: CreateBffOptions): Bff {
     afterSale,
     manageTokens,
     logger,
+    widgetRoot: options.widgetRoot,
     widgetDist: options.widgetDist,
     siteRoot: options.siteRoot,
     extraRoutes: options.extraRoutes,

@@ -3,8 +3,8 @@
  * The catalog under public, immutable, versioned addresses that any CDN or reverse proxy may keep:
  * `GET /v1/catalog/{widgetId}/{version}/{locale}/destinations` and `…/plans/{code}` answer what the session
  * routes answer. `version` names one catalog snapshot under one pricing, so an address never changes meaning;
- * a version no longer held is `not_found` (never stored by a cache), and `GET /v1/catalog/{widgetId}` names the
- * current one for a few seconds. A retail catalog is public, so no session, origin or secret is asked here; the
+ * a version no longer held is `not_found` (never stored by a cache) naming the current one and its address, and
+ * `GET /v1/catalog/{widgetId}` names the current one for a few seconds. A retail catalog is public, so no session, origin or secret is asked here; the
  * quote still needs a session.
  */
 import { API_VERSION, type Locale, LocaleSchema } from '@esim-embed/shared';
@@ -61,7 +61,8 @@ export function publicCatalogHandlers(
     }
     const current = await widget.catalog.version();
     if (c.req.param('version') !== current) {
-      throw new ApiError('not_found', { params: { reason: 'catalog_version_gone', current } });
+      const path = publicCatalogPath(widget.config.id, current);
+      throw new ApiError('not_found', { params: { reason: 'catalog_version_gone', current, path } });
     }
     return { widget, locale: locale.data };
   }

@@ -5,12 +5,13 @@
  * bind the token to one widget, one origin and one environment for at most 15 minutes. The key is the
  * session key of the key ring, named by the `kid` in the header (see `key-ring.ts`).
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { EnvironmentSchema, WidgetIdSchema } from '@esim-embed/shared';
 import { z } from 'zod';
 import { ApiError } from '../errors';
 import { hmacSha256 } from './hmac';
 import { type PurposeKeys, purposeKeys } from './key-ring';
+import { randomBase64url } from './random-ids';
 
 /**
  * How many verified tokens a signer remembers. A widget sends its token with every call, and verifying it
@@ -146,7 +147,7 @@ export function createSessionSigner(options: SessionSignerOptions): SessionSigne
     issue({ widgetId, origin, environment }) {
       const iat = Math.floor(now() / 1000);
       const claims: SessionClaims = {
-        sid: randomBytes(18).toString('base64url'),
+        sid: randomBase64url(18),
         wid: widgetId,
         org: origin,
         env: environment,

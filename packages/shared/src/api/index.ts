@@ -10,3 +10,4 @@ export * from './partner-account';
 export * from './plan-order';
 export * from './session';
 export * from './webhooks';
+export * from './widget-integrity';
