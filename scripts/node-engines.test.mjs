@@ -24,18 +24,33 @@ function compare(a, b) {
   return 0;
 }
 
-/** Whether `version` satisfies an `engines.node` range of the forms npm packages use (`>=`, `^`, `x.*`, `||`). */
+/** Whether `wanted` satisfies one comparator (`>=10`, `<7`, `^20.19.0`, `8.*`). */
+function meets(wanted, comparator, range) {
+  const [, operator, version] = /^(>=|<=|>|<|\^)?(.+)$/.exec(comparator) ?? [];
+  if (operator === '>=') return compare(wanted, parts(version)) >= 0;
+  if (operator === '>') return compare(wanted, parts(version)) > 0;
+  if (operator === '<=') return compare(wanted, parts(version)) <= 0;
+  if (operator === '<') return compare(wanted, parts(version)) < 0;
+  const bound = parts(version);
+  const sameLine = wanted[0] === bound[0] && (bound[0] !== 0 || wanted[1] === bound[1]);
+  if (operator === '^') return sameLine && compare(wanted, bound) >= 0;
+  if (/^\d+(\.\*)?$/.test(version)) return wanted[0] === bound[0];
+  throw new Error(`cannot read the engines range "${range}"`);
+}
+
+/**
+ * Whether `version` satisfies an `engines.node` range of the forms npm packages use: alternatives (`||`) of
+ * comparators that must all hold (`>=6 <7`), each `>=`, `>`, `<=`, `<`, `^` or `x.*`.
+ */
 function satisfies(version, range) {
   const wanted = parts(version);
-  return range.split('||').some((alternative) => {
-    const text = alternative.trim().replace(/^>=\s*/, '>=');
-    if (text.startsWith('>=')) return compare(wanted, parts(text.slice(2))) >= 0;
-    const bound = parts(text.replace(/^\^/, ''));
-    const sameLine = wanted[0] === bound[0] && (bound[0] !== 0 || wanted[1] === bound[1]);
-    if (text.startsWith('^')) return sameLine && compare(wanted, bound) >= 0;
-    if (/^\d+(\.\*)?$/.test(text)) return wanted[0] === bound[0];
-    throw new Error(`cannot read the engines range "${range}"`);
-  });
+  return range.split('||').some((alternative) =>
+    alternative
+      .trim()
+      .replace(/(>=|<=|>|<)\s+/g, '$1')
+      .split(/\s+/)
+      .every((comparator) => meets(wanted, comparator, range)),
+  );
 }
 
 describe('the Node.js the README names', () => {
@@ -47,6 +62,8 @@ describe('the Node.js the README names', () => {
     expect(satisfies('20.19.0', '6.* || 8.* || >= 10.*')).toBe(true);
     expect(satisfies('20.19.0', '^20.0.0 || ^22.0.0 || >=24.0.0')).toBe(true);
     expect(satisfies('20.19.0', '^20.20.0')).toBe(false);
+    expect(satisfies('20.19.0', '>=6 <7 || >=8')).toBe(true);
+    expect(satisfies('20.19.0', '>=14 <20')).toBe(false);
   });
 
   it(`is enough for every package in the lockfile (Node.js ${oldest})`, () => {

@@ -24,7 +24,9 @@ export function productionNode() {
   const name = `node-${platform()}-${arch()}@${PRODUCTION_NODE_LINE}`;
   rmSync(folder, { recursive: true, force: true });
   mkdirSync(folder, { recursive: true });
-  execFileSync('npm', ['pack', name, '--silent', '--pack-destination', folder], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('npm', ['pack', name, '--silent', '--pack-destination', folder], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const tarball = readdirSync(folder).find((file) => file.endsWith('.tgz'));
   if (tarball === undefined) throw new Error(`npm pack ${name} left no tarball`);
   execFileSync('tar', ['-xzf', tarball], { cwd: folder });
@@ -37,7 +39,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     console.log(productionNode());
   } catch (error) {
-    console.error(`No Node.js ${PRODUCTION_NODE_LINE} for the benchmarks: ${error instanceof Error ? error.message : error}`);
+    console.error(
+      `No Node.js ${PRODUCTION_NODE_LINE} for the benchmarks: ${error instanceof Error ? error.message : error}`,
+    );
     process.exit(1);
   }
 }

@@ -7,6 +7,7 @@
  * Everything listens on 127.0.x.x free ports. It prints one `E2E_STACK {json}` line and runs until SIGTERM.
  */
 import { SANDBOX_ACCOUNTS, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
+import { formatCsp, strictPartnerCsp } from '@esim-embed/widget';
 import { startPageServer } from './page-server';
 import type { SandboxHandle, SandboxRole, StackUrls } from './stack-urls';
 import { type RunningBff, startTestBff } from './test-bff';
@@ -16,21 +17,10 @@ const CONTROL_SECRET = 'e2e-sandbox-control';
 const FAST_STEPS = { provisioning: 100, delivery: 300, completion: 200 };
 
 /**
- * The strict policy of the CSP page: nothing but the BFF's origin for scripts, API calls and the logo, no
- * inline script or style anywhere, Trusted Types enforced. `{{bff}}` is filled per page.
+ * The strict policy of the CSP page: the one the widget publishes (`strictPartnerCsp`; the test brands' logos
+ * are on the BFF), so the policy the docs show is the one Chromium enforces. `{{bff}}` is filled per page.
  */
-const STRICT_CSP = [
-  "default-src 'none'",
-  'script-src {{bff}}',
-  'connect-src {{bff}}',
-  'img-src {{bff}}',
-  "style-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-  "require-trusted-types-for 'script'",
-  "trusted-types 'none'",
-].join('; ');
+const STRICT_CSP = formatCsp(strictPartnerCsp({ bffOrigin: '{{bff}}' }));
 
 async function main(): Promise<void> {
   const closers: (() => Promise<void>)[] = [];

@@ -1,5 +1,5 @@
 /**
- * A partner page under the CSP the widget's README publishes (`img-src` names the BFF alone) with a widget
+ * A partner page under the CSP the widget publishes (`strictPartnerCsp`: `img-src` names the BFF alone) with a widget
  * whose config names no logo, while the upstream account has one: the BFF serves the account's logo from its
  * own origin, so the logo is drawn and the page records no policy violation. The test runs its own sandbox,
  * whose account logos live on an image host the test starts, and its own BFF (the shared stack's widgets all
@@ -7,6 +7,7 @@
  */
 import { type LogoHost, startLogoHost } from '@esim-embed/bff/testing';
 import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
+import { formatCsp, strictPartnerCsp } from '@esim-embed/widget';
 import { expect, test } from '../support/fixtures';
 import { type PageServer, startPageServer } from '../support/page-server';
 import type { SandboxRole } from '../support/stack-urls';
@@ -14,14 +15,8 @@ import { type RunningBff, startTestBff } from '../support/test-bff';
 import { TEST_WIDGETS, testBffConfig } from '../support/test-config';
 import { WidgetFlow } from '../support/widget-flow';
 
-/** The policy of packages/widget/README.md for a brand with no logo of its own: the BFF and nothing else. */
-const PUBLISHED_CSP = [
-  "default-src 'none'",
-  'script-src {{bff}}',
-  'connect-src {{bff}}',
-  'img-src {{bff}}',
-  "require-trusted-types-for 'script'",
-].join('; ');
+/** The policy the widget publishes for a brand with no logo of its own: `img-src` names the BFF alone. */
+const PUBLISHED_CSP = formatCsp(strictPartnerCsp({ bffOrigin: '{{bff}}' }));
 
 const ROLES: SandboxRole[] = ['main', 'shortQuote', 'priceChange', 'failure', 'slow'];
 

@@ -3,6 +3,7 @@
  * The embed snippets a partner copies: the script tag with the current options, the Content-Security-Policy
  * their page needs for it, and the npm equivalent. Pure: the showcase renders what this returns.
  */
+import { formatCsp, partnerCsp } from '@esim-embed/widget';
 import type { DemoCheckoutMode } from '../partners/demo-partners';
 
 /** What the partner chose in the showcase. */
@@ -50,14 +51,9 @@ export function embedSnippets(options: EmbedOptions): EmbedSnippets {
       : []),
   ].join('\n');
 
-  // The policy the widget's README documents (and the e2e suite enforces): only the BFF's origin, no inline
-  // anything, Trusted Types on. The logo's host joins img-src when the brand has one elsewhere.
-  const csp = [
-    `script-src ${bffOrigin};`,
-    `connect-src ${bffOrigin};`,
-    `img-src ${bffOrigin};`,
-    "require-trusted-types-for 'script';",
-  ].join('\n');
+  // The policy the widget publishes (its README and the docs show it, the e2e suite enforces its strict form);
+  // the demo partners' logos are served by the BFF, which img-src names anyway.
+  const csp = formatCsp(partnerCsp({ bffOrigin }), { lines: true });
 
   // React's component: it works in React 18 too, which sets a custom element's props as attributes and never
   // listens to its events. The other frameworks' recipes are in the widget's README.

@@ -6,22 +6,19 @@
  * component follow the element's JSDoc.
  * `jsx-types.test.ts` fails when the committed file is out of date. Run after `cem analyze`.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { isRequired, MANIFEST_PATH, manifestElement, readManifest } from './manifest-element.mjs';
 
-const root = new URL('..', import.meta.url);
-export const MANIFEST_PATH = fileURLToPath(new URL('custom-elements.json', root));
-export const OUTPUT_PATH = fileURLToPath(new URL('src/element/jsx-attributes.gen.ts', root));
+export { MANIFEST_PATH };
+export const OUTPUT_PATH = fileURLToPath(new URL('../src/element/jsx-attributes.gen.ts', import.meta.url));
 
 /** The TypeScript source of the JSX types for the element described in `manifest`. */
 export function renderJsxTypes(manifest) {
-  const element = manifest.modules
-    .flatMap((module) => module.declarations ?? [])
-    .find((declaration) => declaration.customElement && declaration.tagName === 'esim-widget');
-  if (!element) throw new Error('custom-elements.json has no <esim-widget>; run `cem analyze` first');
+  const element = manifestElement(manifest);
   const doc = (text) => `  /** ${text.replace(/\*\//g, '*\\/')} */`;
   const attributes = element.attributes.map((attribute) => {
-    const optional = /\(required\)/.test(attribute.description ?? '') ? '' : '?';
+    const optional = isRequired(attribute) ? '' : '?';
     return `${doc(attribute.description ?? attribute.name)}\n  '${attribute.name}'${optional}: ${attribute.type?.text ?? 'string'};`;
   });
   const eventTypes = [...new Set(element.events.map((event) => event.type.text))].sort();
@@ -54,6 +51,6 @@ export const ESIM_WIDGET_EVENT_NAMES = [${eventNames.join(', ')}] as const;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(OUTPUT_PATH, renderJsxTypes(JSON.parse(readFileSync(MANIFEST_PATH, 'utf8'))));
+  writeFileSync(OUTPUT_PATH, renderJsxTypes(readManifest()));
   console.log(`wrote ${OUTPUT_PATH}`);
 }

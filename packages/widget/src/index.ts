@@ -1,11 +1,18 @@
 /**
  * @module
- * `@esim-embed/widget`: the `<esim-widget>` element class, its registration, its events and its JSX
- * typings. Importing this module defines nothing (call `defineEsimWidget()`, or import
- * `@esim-embed/widget/define`) and is safe on a server.
+ * `@esim-embed/widget`: the `<esim-widget>` element class, its registration, its events, its JSX
+ * typings, and the Content-Security-Policy a page needs for it. Importing this module defines nothing
+ * (call `defineEsimWidget()`, or import `@esim-embed/widget/define`) and is safe on a server.
  */
 import './element/jsx-preact';
 
+export {
+  type CspDirectives,
+  formatCsp,
+  type PartnerCspOptions,
+  partnerCsp,
+  strictPartnerCsp,
+} from './csp/partner-csp';
 export { defineEsimWidget, ESIM_WIDGET_TAG } from './define';
 export { EsimWidgetElement, type EsimWidgetTheme } from './element/esim-widget.element';
 export * from './element/events';

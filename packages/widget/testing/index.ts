@@ -2,7 +2,8 @@
  * @module
  * `@esim-embed/widget/testing`: what the suites outside the package (e2e, bench) check the widget against —
  * the built script-tag folder, the byte budgets and their measurement, and the message tables. A workspace-only
- * export: it is not in the published files, and neither build (`vite build`, the lib build) reaches it.
+ * export: not in the published files nor, through `publishConfig.exports`, in the published manifest (the
+ * package is packed with pnpm only: `scripts/require-pnpm.mjs`), and neither build reaches it.
  */
 import { fileURLToPath } from 'node:url';
 

@@ -5,8 +5,8 @@
  * strict CSP or Trusted Types to refuse.
  */
 import { useMemo } from 'preact/hooks';
-// The encoder alone: the package's browser entry also brings canvas and SVG-string renderers we never use.
-import { create } from 'qrcode/lib/core/qrcode';
+// `create` of qrcode's public API: the module matrix only; its canvas and SVG-string renderers stay unused.
+import { create } from 'qrcode';
 import { qrImage } from './install-step.css';
 
 /** Props of `QrCode`. */

@@ -1,0 +1,3 @@
+/** Types of check-package.mjs for its test. */
+export declare function packedFileBreaches(manifest: Record<string, unknown>, files: string[]): string[];
+export declare function exportTargets(exports: unknown): string[];
