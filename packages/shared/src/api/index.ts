@@ -9,4 +9,5 @@ export * from './common';
 export * from './partner-account';
 export * from './plan-order';
 export * from './session';
+export * from './webhook-signature';
 export * from './webhooks';
