@@ -5,7 +5,7 @@
  * `express.text()` for its path — never behind `express.json()`, whose parsed object cannot be verified.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { handleWebhookRequest, type WebhookHandlerOptions } from './webhook-handler';
+import { checkedWebhookOptions, handleWebhookRequest, type WebhookHandlerOptions } from './webhook-handler';
 
 /** Deliveries are small JSON events; a larger body is not one of them. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -39,7 +39,8 @@ async function rawBodyOf(request: Request): Promise<string | Uint8Array> {
  *   handlers: { 'checkout.failed': (event) => refund(event.data.checkout.id) },
  * }));
  */
-export function webhookHandler(options: WebhookHandlerOptions): RequestHandler {
+export function webhookHandler(given: WebhookHandlerOptions): RequestHandler {
+  const options = checkedWebhookOptions(given);
   return function esimWebhook(request: Request, response: Response, next: NextFunction) {
     rawBodyOf(request)
       .then((rawBody) => handleWebhookRequest(options, rawBody, request.headers))

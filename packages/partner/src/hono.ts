@@ -4,7 +4,7 @@
  * Web Crypto). The raw body is read from the request itself.
  */
 import type { Context, Env } from 'hono';
-import { handleWebhookRequest, type WebhookHandlerOptions } from './webhook-handler';
+import { checkedWebhookOptions, handleWebhookRequest, type WebhookHandlerOptions } from './webhook-handler';
 
 /**
  * A Hono handler for the BFF's webhooks: 204 when handled, 400 when the delivery does not verify, 500 when your
@@ -17,8 +17,9 @@ import { handleWebhookRequest, type WebhookHandlerOptions } from './webhook-hand
  * }));
  */
 export function webhookHandler<E extends Env = Env>(
-  options: WebhookHandlerOptions,
+  given: WebhookHandlerOptions,
 ): (c: Context<E>) => Promise<Response> {
+  const options = checkedWebhookOptions(given);
   return async function esimWebhook(c) {
     const rawBody = new Uint8Array(await c.req.arrayBuffer());
     const answer = await handleWebhookRequest(options, rawBody, c.req.raw.headers);

@@ -17,6 +17,11 @@ export {
   type WebhookSignatureFailure,
   type WebhookSignatureInput,
 } from '@esim-embed/shared';
+export {
+  type CheckoutPayment,
+  type CheckoutPaymentOutcome,
+  payForCheckout,
+} from './checkout-payment';
 export { PartnerApiError, type PartnerApiErrorCode, type PartnerApiErrorDetails } from './partner-api-error';
 export {
   type CreateOptions,

@@ -4,9 +4,16 @@
  * delivery links under one idempotency key), and throws the envelope's code, status and request id as a
  * `PartnerApiError`. Its route table is held to the BFF's, so a partner route the client lacks fails here.
  */
-import { eventually, PARTNER_SECRET, ROUTES, type Stack, startStack } from '@esim-embed/bff/testing';
+import {
+  checkoutAsTraveller,
+  eventually,
+  PARTNER_SECRET,
+  ROUTES,
+  type Stack,
+  startStack,
+} from '@esim-embed/bff/testing';
+import type { PartnerCheckout } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkoutAsTraveller } from '../testing/stack-checkouts';
 import { PartnerApiError } from './partner-api-error';
 import { createPartnerClient, type PartnerClient } from './partner-client';
 import { PARTNER_ROUTES } from './partner-routes';
@@ -55,6 +62,49 @@ describe('the partner client', () => {
     const installation = await esim.checkouts.installation(checkoutId);
     expect(installation).toMatchObject({ checkoutId, lpa: expect.stringMatching(/^LPA:1\$/) });
     expect(ready.esimId).toEqual(expect.any(String));
+  });
+
+  it("pays: charges the BFF's amount once under the checkout id, confirms, and charges nothing after", async () => {
+    const checkoutId = await checkoutAsTraveller(stack.server.url, 'shop-pay');
+    const charges: { amountMinor: number; key: string }[] = [];
+    const payment = {
+      charge: async (checkout: PartnerCheckout, key: string) => {
+        charges.push({ amountMinor: checkout.amount.amountMinor, key });
+        return `pay_${key}`;
+      },
+      refund: async () => {
+        throw new Error('nothing to refund');
+      },
+    };
+    const paid = await esim.checkouts.pay(checkoutId, payment);
+    expect(paid).toMatchObject({ outcome: 'confirmed', paymentReference: `pay_${checkoutId}` });
+    expect(['placing', 'provisioning', 'ready']).toContain(paid.checkout.status);
+    const again = await esim.checkouts.pay(checkoutId, payment);
+    expect(again).toMatchObject({ outcome: 'already_paid', paymentReference: `pay_${checkoutId}` });
+    const { amount } = await esim.checkouts.read(checkoutId);
+    expect(charges).toEqual([{ amountMinor: amount.amountMinor, key: checkoutId }]);
+  });
+
+  it('pays: refunds at once when the checkout ended while the charge ran, charges nothing when it is over', async () => {
+    const checkoutId = await checkoutAsTraveller(stack.server.url, 'shop-pay');
+    const refunds: string[] = [];
+    const payment = {
+      // The traveller gives up in the widget while the bank answers: the checkout is cancelled under the charge.
+      charge: async (checkout: PartnerCheckout) => {
+        await esim.checkouts.cancel(checkout.id);
+        return 'pay_late';
+      },
+      refund: async (checkout: PartnerCheckout, reference: string) => {
+        refunds.push(`${checkout.id}:${reference}`);
+      },
+    };
+    const late = await esim.checkouts.pay(checkoutId, payment);
+    expect(late).toMatchObject({ outcome: 'refunded', paymentReference: 'pay_late' });
+    expect(late.checkout.status).toBe('cancelled');
+    expect(refunds).toEqual([`${checkoutId}:pay_late`]);
+    const over = await esim.checkouts.pay(checkoutId, payment);
+    expect(over).toMatchObject({ outcome: 'not_payable', paymentReference: null });
+    expect(refunds).toHaveLength(1);
   });
 
   it('reads the account of one of the widgets the secret opens', async () => {

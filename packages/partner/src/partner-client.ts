@@ -13,6 +13,7 @@ import {
   IDEMPOTENCY_KEY_HEADER,
   PARTNER_SECRET_HEADER,
 } from '@esim-embed/shared';
+import { type CheckoutPayment, type CheckoutPaymentOutcome, payForCheckout } from './checkout-payment';
 import { PartnerApiError, type PartnerApiErrorCode } from './partner-api-error';
 import { PARTNER_ROUTES, type PartnerRouteData, type PartnerRouteId } from './partner-routes';
 
@@ -46,6 +47,11 @@ export interface PartnerClient {
       checkoutId: string,
       body?: ConfirmCheckoutRequest,
     ): Promise<PartnerRouteData<'confirmPartnerCheckout'>>;
+    /**
+     * Charge (with your provider) and confirm, refunding at once when the checkout ended meanwhile: the payment
+     * lifecycle of docs/payments.md in one call.
+     */
+    pay(checkoutId: string, payment: CheckoutPayment): Promise<CheckoutPaymentOutcome>;
     /** `POST …/cancel`: the payment failed or was abandoned (a cancelled checkout answers as it is). */
     cancel(checkoutId: string): Promise<PartnerRouteData<'cancelPartnerCheckout'>>;
     /** `GET …/installation`: the installation data of a ready checkout's eSIM, to send the traveller. */
@@ -164,14 +170,15 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     }
   }
 
+  const checkouts: PartnerClient['checkouts'] = {
+    read: (checkoutId) => call('readPartnerCheckout', { params: { id: checkoutId } }),
+    confirm: (checkoutId, body = {}) => call('confirmPartnerCheckout', { params: { id: checkoutId }, body }),
+    pay: (checkoutId, payment) => payForCheckout(checkouts, checkoutId, payment),
+    cancel: (checkoutId) => call('cancelPartnerCheckout', { params: { id: checkoutId } }),
+    installation: (checkoutId) => call('readPartnerInstallation', { params: { id: checkoutId } }),
+  };
   return {
-    checkouts: {
-      read: (checkoutId) => call('readPartnerCheckout', { params: { id: checkoutId } }),
-      confirm: (checkoutId, body = {}) =>
-        call('confirmPartnerCheckout', { params: { id: checkoutId }, body }),
-      cancel: (checkoutId) => call('cancelPartnerCheckout', { params: { id: checkoutId } }),
-      installation: (checkoutId) => call('readPartnerInstallation', { params: { id: checkoutId } }),
-    },
+    checkouts,
     account: {
       read: (query = {}) => call('readPartnerAccount', { query }),
     },

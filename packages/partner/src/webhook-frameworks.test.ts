@@ -8,13 +8,19 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eventually, PARTNER_SECRET, type Stack, startStack, testConfig } from '@esim-embed/bff/testing';
+import {
+  checkoutAsTraveller,
+  eventually,
+  PARTNER_SECRET,
+  type Stack,
+  startStack,
+  testConfig,
+} from '@esim-embed/bff/testing';
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER, type WebhookEvent } from '@esim-embed/shared';
 import { serve } from '@hono/node-server';
 import express from 'express';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkoutAsTraveller } from '../testing/stack-checkouts';
 import { webhookHandler as expressWebhookHandler } from './express';
 import { webhookHandler as honoWebhookHandler } from './hono';
 import { createPartnerClient } from './partner-client';

@@ -24,7 +24,7 @@ export type WebhookEventOf<Type extends WebhookEventType> = WebhookEvent extends
 
 /** A handler per event type; a type without one is acknowledged and ignored. */
 export type WebhookHandlers = {
-  [Type in WebhookEventType]?: (event: WebhookEventOf<Type>) => void | Promise<void>;
+  [Type in WebhookEventType]?: (event: WebhookEventOf<Type>) => unknown;
 };
 
 /** What the webhook handlers take. */
@@ -36,7 +36,9 @@ export interface WebhookHandlerOptions extends VerifyWebhookOptions {
    * quick (the BFF waits 10 s): store the event and do slow work afterwards. A handler that throws makes the
    * answer a 500, and the BFF sends the event again later.
    */
-  handlers: WebhookHandlers;
+  handlers?: WebhookHandlers;
+  /** Runs for every verified event before the handler of its type (to record or de-duplicate them all). */
+  onEvent?: (event: WebhookEvent) => unknown;
   /** Hears every refused delivery and failed handler (default: failed handlers are logged with console.error). */
   onError?: (error: unknown, event?: WebhookEvent) => void;
 }
@@ -48,6 +50,19 @@ export interface WebhookAnswer {
   body: { error: { code: 'webhook_invalid' | 'webhook_handler_failed' } } | null;
   /** The verified event, once it verified. */
   event?: WebhookEvent;
+}
+
+/**
+ * The options, checked once when a handler is made: a handler without a secret (an unset variable) would refuse
+ * every delivery, so it is a mistake to report at start rather than on the first event.
+ */
+export function checkedWebhookOptions(options: WebhookHandlerOptions): WebhookHandlerOptions {
+  const secrets = typeof options.secret === 'string' ? [options.secret] : options.secret;
+  if (!secrets.some((secret) => secret !== ''))
+    throw new TypeError(
+      'eSIM Embed webhooks: `secret` is empty; set it to the webhook secret the BFF signs with',
+    );
+  return options;
 }
 
 const reportByDefault = (error: unknown, event?: WebhookEvent) => {
@@ -76,8 +91,9 @@ export async function handleWebhookRequest(
     report(error);
     return { status: 400, body: { error: { code: 'webhook_invalid' } } };
   }
-  const handler = options.handlers[event.type] as ((event: WebhookEvent) => void | Promise<void>) | undefined;
+  const handler = options.handlers?.[event.type] as ((event: WebhookEvent) => unknown) | undefined;
   try {
+    await options.onEvent?.(event);
     await handler?.(event);
   } catch (error) {
     report(error, event);

@@ -38,6 +38,8 @@ describe('webhook signature', () => {
     expect(await check({ rawBody: BODY.replace('evt_1', 'evt_2') })).toEqual(refused('signature_mismatch'));
     expect(await check({ secrets: ['whsec_other'] })).toEqual(refused('signature_mismatch'));
     expect(await check({ secrets: [] })).toEqual(refused('signature_mismatch'));
+    const signedWithNothing = documented('', BODY, T);
+    expect(await check({ header: signedWithNothing, secrets: '' })).toEqual(refused('signature_mismatch'));
     expect(await check({ nowSeconds: T + 301 })).toEqual(refused('timestamp_outside_tolerance'));
     expect(await check({ nowSeconds: T - 301 })).toEqual(refused('timestamp_outside_tolerance'));
     expect(await check({ nowSeconds: T + 3_600, toleranceSeconds: 7_200 })).toEqual({

@@ -116,7 +116,8 @@ export async function checkWebhookSignature(input: WebhookSignatureInput): Promi
   if (Math.abs(nowSeconds - parsed.timestampSeconds) > (input.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS))
     return { valid: false, reason: 'timestamp_outside_tolerance' };
   const data = signedBytes(parsed.timestampSeconds, input.rawBody);
-  const secrets = typeof input.secrets === 'string' ? [input.secrets] : input.secrets;
+  // An empty secret (an unset variable) would let anyone sign: it verifies nothing.
+  const secrets = (typeof input.secrets === 'string' ? [input.secrets] : input.secrets).filter(Boolean);
   for (const secret of secrets) {
     const key = await hmacKey(secret, 'verify');
     for (const signature of parsed.signatures) {
