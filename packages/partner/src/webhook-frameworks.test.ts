@@ -265,6 +265,11 @@ describe('webhook handlers', () => {
     expect(await deliver(honoReceiver.failingUrl, honoReceiver.deliveries[0] as Delivery)).toBe(204);
   });
 
+  it('refuses to start without a webhook secret (an unset variable would verify nothing)', () => {
+    expect(() => honoWebhookHandler({ secret: '', handlers: {} })).toThrow(/secret/);
+    expect(() => expressWebhookHandler({ secret: [''], handlers: {} })).toThrow(/secret/);
+  });
+
   it('Express behind express.json(): the raw body is gone, and the error says how to mount it', async () => {
     const real = expressReceiver.deliveries[0] as Delivery;
     const response = await fetch(expressReceiver.jsonUrl, {
