@@ -24,6 +24,8 @@ const SKIPPED_FOLDERS = new Set([
   'reports',
   'test-results',
   'playwright-report',
+  // `pnpm release`'s output: bundles of what the rules already checked in the sources.
+  'release',
 ]);
 /** Packages whose `src/` is runtime code shipped to a server or a browser. */
 const RUNTIME_PACKAGES = new Set([

@@ -16,7 +16,7 @@ import { type BenchChild, startChild } from './child-process';
 import type { LoadSpec, ProbeResult, RequestVariant, ThroughputResult } from './load-spec';
 import type { Section } from './report';
 import { type BareRoute, WITH_HEADERS } from './servers/bare-routes';
-import type { BffInfo } from './servers/bff-server';
+import type { BffChildOptions, BffInfo } from './servers/bff-server';
 import type { ConnectionCounts, SandboxInfo } from './servers/sandbox-server';
 
 /** How hard and how long each load runs. */
@@ -106,7 +106,12 @@ export async function bffLoadSection(load: BenchChild<unknown>, settings: LoadSe
   });
   const bff = await startChild<BffInfo>(
     'servers/bff-server.ts',
-    { config: benchConfig(sandbox.info.url), env: BENCH_ENV },
+    {
+      config: benchConfig(sandbox.info.url),
+      env: BENCH_ENV,
+      // Attribution only (bench/README.md): `warn` leaves out the access-log lines, to see what they cost.
+      logLevel: process.env.BENCH_BFF_LOG_LEVEL as BffChildOptions['logLevel'],
+    },
     { stdout: 'ignore' },
   );
   let bare: BenchChild<{ url: string }> | undefined;
@@ -171,6 +176,8 @@ export async function bffLoadSection(load: BenchChild<unknown>, settings: LoadSe
 
 interface Prepared {
   tokens: string[];
+  /** The public catalog's address at the current version (what a session names). */
+  catalogPath: string;
   code: string;
   offerId: string;
   checkouts: { id: string; clientSecret: string; token: string }[];
@@ -255,13 +262,20 @@ async function prepare(bffUrl: string, sandboxUrl: string): Promise<Prepared> {
     headers: { 'X-Api-Key': SANDBOX_KEYS.lagoon },
   });
   const session = sessionAnswers[0] as (typeof sessionAnswers)[number];
+  // What the widget reads: the catalog under its public, versioned address, with no session.
+  const catalogPath: string = session.json.data.catalog.path;
+  const publicDestinations = await call(`${bffUrl}${catalogPath}/en/destinations`);
+  const publicPlans = await call(`${bffUrl}${catalogPath}/en/plans/${code}`);
   return {
+    catalogPath,
     tokens,
     code,
     offerId,
     checkouts,
     orderIds: (orders.json.data as { id: string }[]).map((order) => order.id),
     bareRoutes: [
+      bareRoute('GET', `${catalogPath}/en/destinations`, publicDestinations),
+      bareRoute('GET', `${catalogPath}/en/plans/${code}`, publicPlans),
       bareRoute('GET', '/v1/destinations', destinations),
       bareRoute('GET', '/v1/destinations/:code/plans', plans),
       bareRoute('POST', '/v1/sessions', session),
@@ -300,7 +314,46 @@ function routeLoads(
       'X-Checkout-Secret': checkout.clientSecret,
     },
   }));
+  const publicPath = (rest: string) => `${prepared.catalogPath}/en/${rest}`;
   const loads: Omit<RouteLoad, 'bareWithHeaders'>[] = [
+    {
+      name: 'public-destinations',
+      label: 'GET /v1/catalog/{widget}/{version}/en/destinations',
+      bff: { ...base, baseUrl: bffUrl, method: 'GET', variants: [{ path: publicPath('destinations') }] },
+      bare: { ...base, baseUrl: bareUrl, method: 'GET', variants: [{ path: publicPath('destinations') }] },
+      upstream: {
+        ...base,
+        baseUrl: sandboxUrl,
+        method: 'GET',
+        headers: upstreamKey,
+        variants: [{ path: '/catalog/products?limit=100' }],
+      },
+      rpsTarget: 0.8,
+    },
+    {
+      name: 'public-plans',
+      label: `GET /v1/catalog/{widget}/{version}/en/plans/${prepared.code}`,
+      bff: {
+        ...base,
+        baseUrl: bffUrl,
+        method: 'GET',
+        variants: [{ path: publicPath(`plans/${prepared.code}`) }],
+      },
+      bare: {
+        ...base,
+        baseUrl: bareUrl,
+        method: 'GET',
+        variants: [{ path: publicPath(`plans/${prepared.code}`) }],
+      },
+      upstream: {
+        ...base,
+        baseUrl: sandboxUrl,
+        method: 'GET',
+        headers: upstreamKey,
+        variants: [{ path: `/catalog/offers?country=${prepared.code}` }],
+      },
+      rpsTarget: 0.8,
+    },
     {
       name: 'destinations',
       label: 'GET /v1/destinations',

@@ -6,8 +6,10 @@
  * commands by id.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const BENCH_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -52,13 +54,13 @@ export async function startChild<Info>(
   { timeoutMs = 120_000, nodeArgs = [] as string[], stdout = 'inherit' as 'inherit' | 'ignore' } = {},
 ): Promise<BenchChild<Info>> {
   const child: ChildProcess = spawn(
-    process.execPath,
+    serverNode(),
     [
       ...nodeArgs,
       '--import',
       'tsx',
       fileURLToPath(new URL(script, import.meta.url)),
-      JSON.stringify(options),
+      optionsArgument(options),
     ],
     { cwd: BENCH_ROOT, stdio: ['ignore', stdout, 'inherit', 'ipc'], env: { ...process.env } },
   );
@@ -125,7 +127,30 @@ export type CommandHandlers = Record<string, (args: never) => unknown>;
 export function childOptions<T>(): T {
   const raw = process.argv[2];
   if (raw === undefined) throw new Error('a bench child needs its options as a JSON argument');
-  return JSON.parse(raw) as T;
+  if (!raw.startsWith('@')) return JSON.parse(raw) as T;
+  const file = raw.slice(1);
+  const text = readFileSync(file, 'utf8');
+  rmSync(file, { force: true });
+  return JSON.parse(text) as T;
+}
+
+/**
+ * The Node.js binary of the children: `BENCH_NODE` when set (the servers on the runtime production runs,
+ * e.g. a Node.js 24 from `scripts/system-deps.mjs --bench`), else the harness's own.
+ */
+function serverNode(): string {
+  return process.env.BENCH_NODE || process.execPath;
+}
+
+/** Options longer than one argument may be (128 KiB: the bare server's bodies) travel in a file (`@path`). */
+let optionsFiles = 0;
+function optionsArgument(options: unknown): string {
+  const json = JSON.stringify(options);
+  if (json.length < 64 * 1024) return json;
+  optionsFiles += 1;
+  const file = join(tmpdir(), `esim-bench-options-${process.pid}-${optionsFiles}.json`);
+  writeFileSync(file, json);
+  return `@${file}`;
 }
 
 let profiler: Session | undefined;

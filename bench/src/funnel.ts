@@ -1,9 +1,11 @@
 /**
  * @module
  * The capacity model: whole purchases, as travellers make them, through two BFF instances on one redis-server
- * behind a round-robin "load balancer" (each request to the next instance). Every traveller opens a session,
- * reads the destinations and a destination's plans, quotes, checks out (`direct`), polls the status once a
- * second until it is ready and reads the installation — then starts again, until the run's time is up.
+ * behind a round-robin "load balancer" (each request to the next instance). Every traveller does what the
+ * widget does: starts the widget (`GET /v1/widgets/{id}/start`), reads the destinations and a destination's plans
+ * from the public catalog it names, opens a session only to quote, checks out (`direct`), polls the status once a
+ * second until it is ready and reads the installation — then starts again, until the run's time is up. No cache
+ * stands in front (each start and catalog read reaches a BFF): the figures are those of a BFF alone.
  * Reported: purchases per minute, per minute of BFF CPU (both instances), p50 / p99 of every step, failures.
  * Bounded in travellers, purchases and time; loopback only.
  */
@@ -26,7 +28,16 @@ export interface FunnelSettings {
   maxPurchases: number;
 }
 
-const STEPS = ['session', 'destinations', 'plans', 'quote', 'checkout', 'status', 'installation'] as const;
+const STEPS = [
+  'start',
+  'destinations',
+  'plans',
+  'session',
+  'quote',
+  'checkout',
+  'status',
+  'installation',
+] as const;
 type Step = (typeof STEPS)[number];
 
 /** How often a traveller's widget polls the status (as the widget does). */
@@ -51,22 +62,27 @@ async function purchase(next: () => string, run: Run, traveller: number, round: 
     if (answer.status !== status) throw new Error(`${step}: ${answer.status} ${JSON.stringify(answer.json)}`);
   };
   // A traveller's address: the BFF trusts one proxy hop, so each traveller counts against its own limits.
-  const forwarded = { 'X-Forwarded-For': `10.1.${traveller}.${round % 250}` };
-  const session = await timed('session', () =>
-    call(`${next()}/v1/sessions`, {
-      method: 'POST',
-      headers: { Origin: BENCH_ORIGIN, ...forwarded },
-      body: { widgetId: BENCH_WIDGET },
-    }),
+  const page = { Origin: BENCH_ORIGIN, 'X-Forwarded-For': `10.1.${traveller}.${round % 250}` };
+  // The first screen: the widget's start, then the public catalog it names; no session yet.
+  const start = await timed('start', () =>
+    call(`${next()}/v1/widgets/${BENCH_WIDGET}/start`, { headers: page }),
   );
-  expectStatus('session', session, 201);
-  const headers = { Origin: BENCH_ORIGIN, Authorization: `Bearer ${session.json.data.token}`, ...forwarded };
-  const destinations = await timed('destinations', () => call(`${next()}/v1/destinations`, { headers }));
+  expectStatus('start', start, 200);
+  const catalog = `${start.json.data.catalog.path}/en`;
+  const destinations = await timed('destinations', () =>
+    call(`${next()}${catalog}/destinations`, { headers: page }),
+  );
   expectStatus('destinations', destinations, 200);
   const list = destinations.json.data as { code: string }[];
   const code = (list[(traveller + round) % Math.min(list.length, 20)] as { code: string }).code;
-  const plans = await timed('plans', () => call(`${next()}/v1/destinations/${code}/plans`, { headers }));
+  const plans = await timed('plans', () => call(`${next()}${catalog}/plans/${code}`, { headers: page }));
   expectStatus('plans', plans, 200);
+  // The session begins at the quote, as in the widget.
+  const session = await timed('session', () =>
+    call(`${next()}/v1/sessions`, { method: 'POST', headers: page, body: { widgetId: BENCH_WIDGET } }),
+  );
+  expectStatus('session', session, 201);
+  const headers = { ...page, Authorization: `Bearer ${session.json.data.token}` };
   const quote = await timed('quote', () =>
     call(`${next()}/v1/quotes`, {
       method: 'POST',
@@ -159,8 +175,10 @@ export async function funnelSection(settings: FunnelSettings): Promise<Section> 
       lines: [
         `${settings.travellers} travellers buying one after another for ${settings.durationSeconds} s (at most ` +
           `${settings.maxPurchases} purchases), every request to the next of two BFF instances sharing a ` +
-          `redis-server; the sandbox provisions an order in ${PROVISIONING_MS / 1000} s and the widget polls ` +
-          `once a second, so a purchase takes a few seconds of wall time and little CPU.`,
+          `redis-server, in the widget's order: start, public catalog, session at the quote. The sandbox ` +
+          `provisions an order in ${PROVISIONING_MS / 1000} s and the widget polls once a second, so a purchase ` +
+          'takes a few seconds of wall time and little CPU. No cache in front: every start and catalog read ' +
+          'reaches a BFF (a CDN or the browser would answer most of them).',
         '',
         ...table(
           ['figure', 'value'],

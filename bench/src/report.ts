@@ -75,6 +75,8 @@ export interface MachineInfo {
   cpuModel: string;
   memory: string;
   node: string;
+  /** The Node.js the servers under test run on (`BENCH_NODE`). */
+  serverNode: string;
   chromium: string;
   commit: string;
   loadAverage: string;
@@ -96,6 +98,7 @@ export function machineInfo(chromiumPath: string | null): MachineInfo {
     cpuModel: cpus()[0]?.model ?? 'unknown',
     memory: fmt.mb(totalmem()).replace(' MB', ' MiB'),
     node: process.version,
+    serverNode: process.env.BENCH_NODE ? quietly(process.env.BENCH_NODE, ['--version']) : process.version,
     chromium: chromiumPath ? (quietly(chromiumPath, ['--version']).split('\n')[0] ?? 'unknown') : 'not used',
     commit: `${quietly('git', ['rev-parse', '--short', 'HEAD'])}${dirty ? ' (with uncommitted changes)' : ''}`,
     loadAverage: loadavg()
@@ -128,7 +131,8 @@ export function renderReport(input: {
       [
         ['cores', `${machine.cores} × ${machine.cpuModel}`],
         ['memory', machine.memory],
-        ['Node', machine.node],
+        ['Node (harness)', machine.node],
+        ['Node (servers under test: BFF, bare Hono, sandbox)', machine.serverNode],
         ['Chromium', machine.chromium],
         ['commit', machine.commit],
         ['load average at start (1 / 5 / 15 min)', machine.loadAverage],

@@ -5,7 +5,7 @@
  *
  * Usage: `npx -y pnpm@12.21.0 bench [--only weight,page,lighthouse,bff,catalog,proxy,funding,funnel] [--no-build]`
  */
-import { execSync } from 'node:child_process';
+import { execFileSync, execSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -41,6 +41,24 @@ function build(filter: string, output: string): void {
   }
 }
 
+/**
+ * The servers under test run on the Node.js production runs (`scripts/production-node.mjs`, fetched once), as
+ * the harness's own Node.js may be an older line: `BENCH_NODE=current` keeps them on the harness's, any other
+ * value names a binary.
+ */
+function chooseServerNode(): void {
+  if (process.env.BENCH_NODE === 'current') {
+    delete process.env.BENCH_NODE;
+    return;
+  }
+  if (process.env.BENCH_NODE) return;
+  process.env.BENCH_NODE = execFileSync(process.execPath, ['scripts/production-node.mjs'], {
+    cwd: REPO,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: { only: { type: 'string' }, 'no-build': { type: 'boolean', default: false } },
@@ -51,6 +69,7 @@ async function main(): Promise<void> {
     throw new Error(`unknown section(s) ${unknown.join(', ')}; known: ${ALL.join(', ')}`);
   const wanted = new Set<SectionName>(only ?? ALL);
   const started = performance.now();
+  chooseServerNode();
   const machine = machineInfo(chromiumPath());
   const profileDir = process.env.BENCH_PROFILE_DIR;
   if (profileDir) mkdirSync(profileDir, { recursive: true });

@@ -1,8 +1,9 @@
 /**
  * @module
- * The suite's global setup: builds the widget and the demo when their `dist` is missing, starts the stack
- * (sandboxes, BFFs, partner pages; see `stack.ts`) in a child process on free loopback ports, hands its
- * URLs to the tests through `E2E_STACK`, and returns the teardown that stops it.
+ * The suite's global setup: builds the widget, the demo and the framework examples when their `dist` is missing
+ * or stale, starts the stack (sandboxes, BFFs, partner pages; see `stack.ts`) in a child process on free loopback
+ * ports, builds the plain-HTML example for that stack's BFF, hands the URLs to the tests through `E2E_STACK`,
+ * and returns the teardown that stops it.
  */
 import { type ChildProcess, execSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { chromiumPath } from '../browser';
+import { FRAMEWORK_EXAMPLES, HTML_EXAMPLE_WIDGET } from './examples';
 import { STACK_ENV, type StackUrls } from './stack-urls';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -77,7 +79,8 @@ function startStack(): Promise<{ child: ChildProcess; urls: StackUrls }> {
 export default async function globalSetup(): Promise<() => Promise<void>> {
   chromiumPath(); // fail before building anything when there is no browser
   ensureBuilt(
-    'packages/widget/dist/widget.js',
+    // Written by the script-tag build after its scripts: a build from before it existed is rebuilt.
+    'packages/widget/dist/integrity.json',
     ['packages/widget/src', 'packages/shared/src'],
     '@esim-embed/widget',
   );
@@ -86,8 +89,22 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     ['demo/src', 'demo/public', 'demo/spa', 'demo/index.html', 'packages/widget/dist/lib'],
     '@esim-embed/demo',
   );
+  // The apps of `examples/`, as a partner builds them against the package's npm build (`dist/lib`).
+  for (const example of FRAMEWORK_EXAMPLES) {
+    ensureBuilt(
+      `examples/${example}/dist/index.html`,
+      [`examples/${example}/src`, `examples/${example}/index.html`, 'packages/widget/dist/lib'],
+      `@esim-embed/example-${example}`,
+    );
+  }
   const { child, urls } = await startStack();
   process.env[STACK_ENV] = JSON.stringify(urls);
+  // The plain page names its BFF in its script tag, so it is built for this stack's BFF (in about a second).
+  execSync(`${PNPM} --filter @esim-embed/example-html build`, {
+    cwd: REPO,
+    stdio: 'inherit',
+    env: { ...process.env, VITE_ESIM_BFF: urls.bff, VITE_ESIM_WIDGET_ID: HTML_EXAMPLE_WIDGET },
+  });
   return async () => {
     if (child.exitCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));

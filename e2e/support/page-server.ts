@@ -3,14 +3,26 @@
  * The partner pages of the browser tests: small HTML files from `e2e/pages`, served on a loopback origin of
  * their own (a partner's site is never the BFF's origin). `{{name}}` placeholders are filled from the stack's
  * URLs and the page's query (`/embed.html?widget=e2e-direct&locale=fr`), HTML-escaped; a page listed in
- * `headers` gets extra response headers (the strict Content-Security-Policy page).
+ * `headers` gets extra response headers (the strict Content-Security-Policy page). The built example apps are
+ * served as they are, `/examples/<name>/…` from `examples/<name>/dist/`.
  */
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const PAGES_DIR = fileURLToPath(new URL('../pages/', import.meta.url));
+const EXAMPLES_DIR = fileURLToPath(new URL('../../examples/', import.meta.url));
+/** `/examples/<name>/<file>`: a file of an example's build (no `..`: names and file segments are word-like). */
+const EXAMPLE_FILE = /^\/examples\/([\w-]+)\/((?:[\w-]+\/)*[\w.-]*)$/;
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+};
 
 /** A running page server. */
 export interface PageServer {
@@ -41,12 +53,37 @@ function fill(template: string, values: Record<string, string>, encode: (value: 
   });
 }
 
-/** Serves `e2e/pages` on `host`, on a free port. */
+/** Sends a file of an example app's build, or 404 (the suite's global setup builds the examples). */
+async function sendExampleFile(response: ServerResponse, example: string, file: string): Promise<void> {
+  if (file.split('/').some((segment) => segment.startsWith('.'))) {
+    response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+    return;
+  }
+  try {
+    const body = await readFile(`${EXAMPLES_DIR}${example}/dist/${file}`);
+    response
+      .writeHead(200, {
+        'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+        'Cache-Control': 'no-store',
+      })
+      .end(body);
+  } catch {
+    response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+  }
+}
+
+/** Serves `e2e/pages` and the built examples on `host`, on a free port. */
 export async function startPageServer(options: PageServerOptions): Promise<PageServer> {
   const server: Server = createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://page.invalid');
     if (url.pathname === '/favicon.ico') {
       response.writeHead(204).end();
+      return;
+    }
+    const exampleFile = EXAMPLE_FILE.exec(url.pathname);
+    if (exampleFile) {
+      const [, example, file] = exampleFile as unknown as [string, string, string];
+      await sendExampleFile(response, example, file || 'index.html');
       return;
     }
     const name = url.pathname.replace(/^\//, '') || 'index.html';

@@ -43,6 +43,8 @@ test('the showcase switches brand, language, theme and mode', async ({ page, sta
   await expect(page.locator('#snippet-npm')).toContainText(
     "import { defineEsimWidget } from '@esim-embed/widget'",
   );
+  // The JSX is React's component, which works in React 18 too, not `<esim-widget>` labelled for every framework.
+  await expect(page.locator('#snippet-npm')).toContainText('<EsimWidget widget-id="demo-aurora-pay"');
   await expect(page.locator('#snippet-script')).toBeHidden();
 });
 

@@ -2,26 +2,36 @@
  * @module
  * The widget's two Vite library builds. `vite build` makes the script-tag module (`dist/widget.js`: a small
  * loader that defines `<esim-widget>`, with everything else in lazily loaded chunks beside it, all
- * dependencies bundled). `vite build --mode lib` makes the npm library (`dist/lib/`: ESM entries `index.js`,
- * `auto-define.js` and `react.js`; preact and qrcode stay dependencies, the private shared package is bundled in).
+ * dependencies bundled; `integrity.json`: its version and every script's SRI hash). `vite build --mode lib`
+ * makes the npm library (`dist/lib/`: ESM entries `index.js`, `auto-define.js`, `react.js` and `vue.js`; preact
+ * and qrcode stay dependencies, react and vue optional peer dependencies, the private shared package is bundled in).
  */
 import preact from '@preact/preset-vite';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import { defineConfig } from 'vite';
 import packageJson from './package.json' with { type: 'json' };
 import { adoptedStylesPlugin } from './scripts/adopted-styles-plugin.ts';
+import { integrityPlugin } from './scripts/integrity-plugin.ts';
 
 export default defineConfig(({ mode }) => {
   const library = mode === 'lib';
   const entry: Record<string, string> = library
-    ? { index: 'src/index.ts', 'auto-define': 'src/auto-define.ts', react: 'src/react.ts' }
+    ? {
+        index: 'src/index.ts',
+        'auto-define': 'src/auto-define.ts',
+        react: 'src/react.ts',
+        vue: 'src/vue.ts',
+      }
     : { widget: 'src/widget.ts' };
   return {
     define: { __ESIM_WIDGET_VERSION__: JSON.stringify(packageJson.version) },
     plugins: [
-      preact({ prefreshEnabled: false, devToolsEnabled: false }),
+      // No `react` → `preact/compat` alias: the `react` entry is for React itself, which stays external.
+      preact({ prefreshEnabled: false, devToolsEnabled: false, reactAliasesEnabled: false }),
       vanillaExtractPlugin(),
       adoptedStylesPlugin(),
+      // The script-tag build publishes its Subresource Integrity (`integrity.json`) beside `widget.js`.
+      ...(library ? [] : [integrityPlugin(packageJson.version)]),
     ],
     build: {
       target: 'es2022',
@@ -37,7 +47,7 @@ export default defineConfig(({ mode }) => {
         formats: ['es'],
       },
       rolldownOptions: {
-        external: library ? [/^preact(\/|$)/, /^qrcode(\/|$)/] : [],
+        external: library ? [/^preact(\/|$)/, /^qrcode(\/|$)/, /^react(\/|$)/, /^vue(\/|$)/] : [],
         output: {
           entryFileNames: '[name].js',
           chunkFileNames: library ? 'chunks/[name]-[hash].js' : 'widget-chunks/[name]-[hash].js',

@@ -8,7 +8,8 @@ import { adoptedStylesPlugin } from './scripts/adopted-styles-plugin.ts';
 export default defineProject({
   define: { __ESIM_WIDGET_VERSION__: JSON.stringify(packageJson.version) },
   plugins: [
-    preact({ prefreshEnabled: false, devToolsEnabled: false }),
+    // React itself, not `preact/compat`, for the tests of the React component.
+    preact({ prefreshEnabled: false, devToolsEnabled: false, reactAliasesEnabled: false }),
     vanillaExtractPlugin(),
     adoptedStylesPlugin(),
   ],

@@ -59,13 +59,17 @@ export function embedSnippets(options: EmbedOptions): EmbedSnippets {
     "require-trusted-types-for 'script';",
   ].join('\n');
 
+  // React's component: it works in React 18 too, which sets a custom element's props as attributes and never
+  // listens to its events. The other frameworks' recipes are in the widget's README.
   const npmUsage = [
     "import { defineEsimWidget } from '@esim-embed/widget';",
+    "import { EsimWidget } from '@esim-embed/widget/react';",
     '',
     'defineEsimWidget();',
     '',
-    '// In your markup or JSX (React 19, Preact, Vue, plain DOM):',
-    `<esim-widget ${attributes}`,
+    '// React 18 and 19. React 19 and Preact also take <esim-widget> itself with these props;',
+    '// Vue, Angular and plain HTML: see the recipes in the widget’s README.',
+    `<EsimWidget ${attributes}`,
     `  api-base="${bffOrigin}"${confirmsPayment ? '\n  onesim-checkout={(event) => openYourPaymentForm(event.detail)}' : ''} />`,
   ].join('\n');
 

@@ -14,11 +14,13 @@ import type { BffConfig } from './config/config-schema';
 import { ApiError } from './errors';
 import type { PartnerFunding } from './funding/partner-funding';
 import { answerHeaders } from './http/answer';
+import type { AnswerCache } from './http/answer-cache';
 import type { AppEnv } from './http/app-env';
 import { createErrorHandler, createNotFoundHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
 import type { Logger } from './logger';
 import { afterSaleHandlers } from './routes/after-sale';
+import { brandLogoHandlers } from './routes/brand-logo';
 import { catalogHandlers } from './routes/catalog';
 import { checkoutHandlers, sessionIdempotency } from './routes/checkouts';
 import { mountRoutes, routeHandlers } from './routes/mount-routes';
@@ -28,7 +30,9 @@ import { partnerHandlers, partnerIdempotency } from './routes/partner';
 import { openToAnyPage, publicCatalogHandlers } from './routes/public-catalog';
 import { allowedMethods } from './routes/route-table';
 import { sessionHandlers } from './routes/sessions';
-import { staticSite, widgetAssetHandlers } from './routes/static-assets';
+import { isWidgetScriptPath, staticSite, widgetAssetHandlers } from './routes/static-assets';
+import { findWidgetBuilds } from './routes/widget-builds';
+import { widgetStartHandlers } from './routes/widget-start';
 import { clientIp, socketAddress } from './security/client-ip';
 import { widgetCors } from './security/cors';
 import { createOriginPolicy } from './security/origin-policy';
@@ -50,7 +54,9 @@ export interface BffAppOptions {
   afterSale: AfterSaleService;
   manageTokens: ManageTokens;
   logger: Logger;
-  /** The widget's script-tag build; null: `/widget.js` answers not_found. */
+  /** A folder holding one folder per widget version (`<root>/1.2.3/widget.js`), as the release has it. */
+  widgetRoot?: string | null;
+  /** One widget build (`packages/widget/dist`), its version named by its `integrity.json`. */
   widgetDist?: string | null;
   /** A static site served at `/` (the demo); null: nothing there. */
   siteRoot?: string | null;
@@ -60,12 +66,14 @@ export interface BffAppOptions {
   extraRoutes?: Hono<AppEnv> | undefined;
   /** Opens the per-check details of `/readyz`. */
   operationsToken?: string | undefined;
+  /** Where the public catalog routes keep their answers for the server to serve again (absent: not kept). */
+  answers?: AnswerCache | undefined;
 }
 
 /** The BFF's Hono app. */
 export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   const { config, widgets, store, logger } = options;
-  const assets = { widgetDist: options.widgetDist ?? null, siteRoot: options.siteRoot ?? null };
+  const widgetBuilds = findWidgetBuilds(options, logger);
   const app = new Hono<AppEnv>();
   const anyWidgetOrigin = createOriginPolicy(
     [...widgets.values()].flatMap((widget) => widget.config.allowedOrigins),
@@ -112,8 +120,11 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   // The widget API (browsers, CORS); the partner API is server-to-server and has none.
   const cors = widgetCors(anyWidgetOrigin);
   app.use('/v1/*', async function widgetApiCors(c, next) {
-    // The partner API is never for browsers; the public catalog is open to every page (its own headers).
-    if (c.req.path.startsWith('/v1/partner/') || c.req.path.startsWith('/v1/catalog/')) return await next();
+    // The partner API is never for browsers; the public catalog and the widget's scripts (`/v1/widget.js`) are
+    // open to every page (their own headers).
+    const path = c.req.path;
+    if (path.startsWith('/v1/partner/') || path.startsWith('/v1/catalog/') || isWidgetScriptPath(path))
+      return await next();
     return await cors(c, next);
   });
   app.use('/v1/catalog/*', openToAnyPage);
@@ -122,7 +133,9 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   const idempotencyTtlMs = config.idempotencyTtlHours * 60 * 60 * 1000;
   mountRoutes(app, {
     handlers: routeHandlers(
-      publicCatalogHandlers({ widgets }),
+      publicCatalogHandlers({ widgets, answers: options.answers }),
+      brandLogoHandlers({ widgets }),
+      widgetStartHandlers(),
       sessionHandlers({ signer: options.signer }),
       catalogHandlers(),
       checkoutHandlers({ checkouts: options.checkouts, store, afterSale: options.afterSale }),
@@ -137,7 +150,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
       }),
       operationsHandlers({ widgets, store, operationsToken: options.operationsToken }),
       openApiHandlers(),
-      widgetAssetHandlers(assets),
+      widgetAssetHandlers(widgetBuilds),
     ),
     auth: routeAuth({
       signer: options.signer,
@@ -152,6 +165,6 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
     },
   });
   if (options.extraRoutes !== undefined) app.route('/', options.extraRoutes);
-  app.get('*', staticSite(assets));
+  app.get('*', staticSite({ siteRoot: options.siteRoot ?? null }));
   return app;
 }

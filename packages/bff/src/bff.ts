@@ -10,6 +10,7 @@ import { type ActionRequestWatch, createActionRequestWatch } from './after-sale/
 import { type AfterSaleService, createAfterSaleService } from './after-sale/after-sale-service';
 import { createManageTokens, type ManageTokens } from './after-sale/manage-token';
 import { createBffApp } from './app';
+import { createAccountLogo } from './catalog/account-logo';
 import { createCatalogService } from './catalog/catalog-service';
 import { createCheckoutSecrets } from './checkout/checkout-access';
 import { type CheckoutRecord, createCheckoutRepository } from './checkout/checkout-record';
@@ -19,6 +20,7 @@ import { createEsimOwners } from './checkout/esim-owners';
 import { createOrderReconciliation, type OrderReconciliation } from './checkout/order-reconciliation';
 import type { LoadedConfig } from './config/load-config';
 import { createPartnerFunding, type PartnerFunding } from './funding/partner-funding';
+import { type AnswerCache, createAnswerCache } from './http/answer-cache';
 import type { AppEnv } from './http/app-env';
 import { requestScopedLogger } from './http/request-context';
 import type { Logger } from './logger';
@@ -37,12 +39,15 @@ export interface CreateBffOptions {
   logger: Logger;
   /** Default: the memory store. */
   store?: Store;
+  /** A folder of widget versions (`<root>/1.2.3/`), as the release lays them out. */
+  widgetRoot?: string | null;
+  /** One widget build (`packages/widget/dist`). */
   widgetDist?: string | null;
   siteRoot?: string | null;
   extraRoutes?: Hono<AppEnv>;
   /** Start the catalogs' background refresh at once (default true). */
   startCatalogs?: boolean;
-  /** The BFF's public origin, for same-origin brand logos. */
+  /** The BFF's public origin, for same-origin brand logos and the account's logo served by the BFF. */
   publicOrigin?: string;
   /** Start the webhook sender and the checkout watch loops at once (default true). */
   startWorkers?: boolean;
@@ -55,6 +60,8 @@ export interface CreateBffOptions {
 /** A BFF ready to serve: its app and what must be closed after it. */
 export interface Bff {
   app: Hono<AppEnv>;
+  /** Public catalog answers the server writes again before the app (http/answer-cache.ts). */
+  answers: AnswerCache;
   widgets: ReadonlyMap<string, WidgetRuntime>;
   store: Store;
   signer: SessionSigner;
@@ -90,6 +97,12 @@ export function createBff(options: CreateBffOptions): Bff {
       maxRetries: widgetConfig.upstream.maxRetries,
       logger: widgetLogger,
     });
+    const accountLogo = createAccountLogo({
+      widgetId: widgetConfig.id,
+      publicOrigin: options.publicOrigin,
+      upstreamBaseUrl: widgetConfig.upstream.baseUrl,
+      logger: widgetLogger,
+    });
     const catalog = createCatalogService({
       upstream,
       pricing: widgetConfig.pricing,
@@ -97,6 +110,7 @@ export function createBff(options: CreateBffOptions): Bff {
       displayName: widgetConfig.displayName,
       widget: widgetConfig,
       publicOrigin: options.publicOrigin,
+      accountLogo,
       logger: widgetLogger,
       refreshIntervalMs: config.catalogRefreshSeconds * 1000,
     });
@@ -107,6 +121,7 @@ export function createBff(options: CreateBffOptions): Bff {
       originPolicy: createOriginPolicy(widgetConfig.allowedOrigins),
       upstream,
       catalog,
+      accountLogo,
     });
   }
   // The root secrets, newest first: the first signs every kind of token, each one still verifies what it signed.
@@ -199,7 +214,9 @@ export function createBff(options: CreateBffOptions): Bff {
     actionRequests: actionRequestWatch,
     logger: scopedLogger,
   });
+  const answers = createAnswerCache({ logger });
   const app = createBffApp({
+    answers,
     config,
     widgets,
     store,
@@ -209,6 +226,7 @@ export function createBff(options: CreateBffOptions): Bff {
     afterSale,
     manageTokens,
     logger,
+    widgetRoot: options.widgetRoot,
     widgetDist: options.widgetDist,
     siteRoot: options.siteRoot,
     extraRoutes: options.extraRoutes,
@@ -224,6 +242,7 @@ export function createBff(options: CreateBffOptions): Bff {
   }
   return {
     app,
+    answers,
     widgets,
     store,
     signer,

@@ -3,10 +3,11 @@
  * Serving a BFF over Node's HTTP server (`@hono/node-server`) and stopping it cleanly: used by the
  * server entry, the root `pnpm start` and the tests (port 0 picks a free port).
  */
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { API_VERSION, type ApiErrorEnvelope } from '@esim-embed/shared';
-import { serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import type { Bff } from './bff';
 import { newRequestId } from './http/request-context';
 
@@ -27,15 +28,16 @@ export interface ServeOptions {
 /** Listen with `bff.app` on `hostname:port` (default 127.0.0.1 and a free port). */
 export async function serveBff(bff: Bff, options: ServeOptions = {}): Promise<RunningServer> {
   const hostname = options.hostname ?? '127.0.0.1';
-  const { server, address } = await new Promise<{ server: ReturnType<typeof serve>; address: AddressInfo }>(
-    (resolve, reject) => {
-      const server = serve({ fetch: bff.app.fetch, port: options.port ?? 0, hostname }, (info) =>
-        resolve({ server, address: info }),
-      );
-      server.once('error', reject);
-      server.on('clientError', answerClientError);
-    },
-  );
+  const appListener = getRequestListener(bff.app.fetch, { hostname });
+  // A kept public catalog answer is written before the app sees the request (http/answer-cache.ts).
+  const server = createServer((request, response) => {
+    if (!bff.answers.serve(request, response)) void appListener(request, response);
+  });
+  server.on('clientError', answerClientError);
+  const address = await new Promise<AddressInfo>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, hostname, () => resolve(server.address() as AddressInfo));
+  });
   const host = hostname === '0.0.0.0' || hostname === '::' ? '127.0.0.1' : hostname;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,

@@ -1,8 +1,9 @@
 /**
  * @module
- * The BFF's Node entry (`node dist/server.js`, the package's bin): config from `ESIM_BFF_CONFIG` (or the
- * built-in demo config outside production), the Redis store when `ESIM_BFF_REDIS_URL` is set, `PORT`
- * (default 8787) and `HOST` (default 0.0.0.0). Stops cleanly on SIGINT and SIGTERM.
+ * The BFF's Node entry (`node server.mjs` in a release, `node dist/server.js` in the monorepo): config from
+ * `ESIM_BFF_CONFIG` (or the built-in demo config outside production), the Redis store when
+ * `ESIM_BFF_REDIS_URL` is set, the widget's versions from `ESIM_BFF_WIDGET_ROOT` (default: the release's
+ * `widget/`), `PORT` (default 8787) and `HOST` (default 0.0.0.0). Stops cleanly on SIGINT and SIGTERM.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -26,10 +27,25 @@ function levelOrExit(value: string | undefined): LogLevel {
   }
 }
 
-/** A folder next to this package (works from `src/` under tsx and from `dist/` when bundled). */
-function besideThePackage(relative: string): string | null {
+/** A folder relative to this file, if it exists. */
+function besideTheServer(relative: string): string | null {
   const path = fileURLToPath(new URL(relative, import.meta.url));
   return existsSync(path) ? path : null;
+}
+
+/**
+ * Where the widget and the demo are unless the environment says: in a release, its own `widget/` folder (one
+ * folder per version) and nothing outside the release; in the monorepo (`src/` under tsx, or `dist/`), the
+ * widget's build and the demo's beside the package.
+ */
+function defaultFiles(): { widgetRoot: string | null; widgetDist: string | null; demo: string | null } {
+  const releaseWidgets = besideTheServer('./widget');
+  if (releaseWidgets !== null) return { widgetRoot: releaseWidgets, widgetDist: null, demo: null };
+  return {
+    widgetRoot: null,
+    widgetDist: besideTheServer('../../widget/dist'),
+    demo: besideTheServer('../../../demo/dist'),
+  };
 }
 
 async function main(): Promise<void> {
@@ -40,13 +56,15 @@ async function main(): Promise<void> {
   const redisUrl = env.ESIM_BFF_REDIS_URL;
   const store = redisUrl ? createRedisStore({ url: redisUrl, logger }) : createMemoryStore();
   const production = env.NODE_ENV === 'production';
+  const files = defaultFiles();
   const bff = createBff({
     loaded,
     logger,
     store,
-    widgetDist: env.ESIM_BFF_WIDGET_DIST || besideThePackage('../../widget/dist'),
+    widgetRoot: env.ESIM_BFF_WIDGET_ROOT || files.widgetRoot,
+    widgetDist: env.ESIM_BFF_WIDGET_DIST || files.widgetDist,
     // The demo is served at `/` in development only, unless a site root is configured explicitly.
-    siteRoot: env.ESIM_BFF_SITE_ROOT || (production ? null : besideThePackage('../../../demo/dist')),
+    siteRoot: env.ESIM_BFF_SITE_ROOT || (production ? null : files.demo),
     publicOrigin: env.ESIM_BFF_PUBLIC_ORIGIN || (production ? undefined : `http://localhost:${port}`),
   });
   const server = await serveBff(bff, { port, hostname: env.HOST ?? '0.0.0.0' });

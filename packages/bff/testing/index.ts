@@ -14,6 +14,7 @@ export const BFF_BUNDLE = fileURLToPath(new URL('../dist/server.js', import.meta
 
 export { ROUTES, type RouteSpec } from '../src/routes/route-table';
 export { deriveKey } from '../src/security/key-ring';
+export { type LogoAnswer, type LogoHost, startLogoHost, TINY_PNG } from './logo-host';
 export { freePort, type RunningRedis, startRedisServer } from './redis-server';
 export {
   type Answer,

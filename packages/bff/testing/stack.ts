@@ -83,7 +83,8 @@ export interface StackOptions {
   sandbox?: StartSandboxOptions;
   config?: (sandboxUrl: string) => BffConfigInput;
   store?: Store;
-  /** Where the BFF finds the widget bundle and the static site. */
+  /** Where the BFF finds the widget's builds (a folder of versions, one build) and the static site. */
+  widgetRoot?: string | null;
   widgetDist?: string | null;
   siteRoot?: string | null;
   /** Extra secrets for the config's env variables. */
@@ -91,7 +92,7 @@ export interface StackOptions {
   /** The BFF's port (default: a free one). */
   port?: number;
   /** Clocks, timers and worker settings of the BFF (after-sale and webhook tests). */
-  bffOptions?: Pick<CreateBffOptions, 'webhooks' | 'now' | 'startWorkers'>;
+  bffOptions?: Pick<CreateBffOptions, 'webhooks' | 'now' | 'startWorkers' | 'publicOrigin'>;
 }
 
 /** A BFF on a free port. */
@@ -119,6 +120,7 @@ export async function startBff(
     },
     logger,
     store: options.store,
+    widgetRoot: options.widgetRoot,
     widgetDist: options.widgetDist,
     siteRoot: options.siteRoot,
     ...options.bffOptions,

@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const libDir = resolve(fileURLToPath(new URL('..', import.meta.url)), 'dist/lib');
-const ENTRIES = ['index.d.ts', 'auto-define.d.ts', 'react.d.ts', 'widget.d.ts'];
+const ENTRIES = ['index.d.ts', 'auto-define.d.ts', 'react.d.ts', 'vue.d.ts', 'widget.d.ts'];
 const RELATIVE = /(from\s+|import\s*\(\s*|import\s+)(['"])(\.{1,2}\/[^'"]+)\2/g;
 
 function declarationOf(fromFile, specifier) {

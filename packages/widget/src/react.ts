@@ -1,24 +1,10 @@
 /**
  * @module
- * `@esim-embed/widget/react`: `<esim-widget>` in React 19's JSX. Import it once for its types:
- * `import type {} from '@esim-embed/widget/react';` (needs `@types/react` 19).
+ * `@esim-embed/widget/react`: `<EsimWidget>`, the React component that works in React 18 and 19, and the JSX
+ * types of `<esim-widget>` itself (its `onesim-*` event props only with React 19's types, the React that binds
+ * them). Needs `react` 18 or 19 (an optional peer dependency of the package).
  */
-import type { DetailedHTMLProps, HTMLAttributes } from 'react';
-import type { EsimWidgetElement } from './element/esim-widget.element';
-import type { EsimWidgetAttributes, EsimWidgetEventHandlers } from './element/jsx-attributes.gen';
+import './element/jsx-react';
 
-/** The props of `<esim-widget>` in React. */
-export type EsimWidgetReactProps = Omit<
-  DetailedHTMLProps<HTMLAttributes<EsimWidgetElement>, EsimWidgetElement>,
-  keyof EsimWidgetAttributes
-> &
-  EsimWidgetAttributes &
-  EsimWidgetEventHandlers;
-
-declare module 'react' {
-  namespace JSX {
-    interface IntrinsicElements {
-      'esim-widget': EsimWidgetReactProps;
-    }
-  }
-}
+export type { EsimWidgetReact18Props, EsimWidgetReactProps } from './element/jsx-react';
+export { EsimWidget, type EsimWidgetProps } from './react/esim-widget-component';

@@ -17,6 +17,7 @@ import {
   type Quote,
   type Session,
   type WidgetPublicConfig,
+  type WidgetStart,
 } from '@esim-embed/shared';
 
 const META = { requestId: 'req_test', apiVersion: '2.0.0' } as const;
@@ -203,7 +204,7 @@ export interface FakeBffOptions {
   quoteTtlMs?: number;
   /** Prices of successive quotes (minor units); the plan's price when empty. */
   quotePrices?: number[];
-  /** Sessions name the public catalog at this version (absent: they name none). */
+  /** The version of the public catalog that the start names (default `7-0123456789abcdef`). */
   publicCatalogVersion?: string;
 }
 
@@ -230,13 +231,13 @@ export class FakeBff {
   /** Requests that never answer (until aborted), by path pattern. */
   readonly hanging: RegExp[] = [];
 
-  /** The version the public catalog holds now (a test moves it to make the sessions' one stale). */
-  publicCatalogVersion: string | undefined;
+  /** The version the public catalog holds now (a test moves it to make the start's one stale). */
+  publicCatalogVersion: string;
 
   constructor(options: FakeBffOptions = {}) {
     this.#options = options;
     this.config = { ...defaultConfig, ...options.config };
-    this.publicCatalogVersion = options.publicCatalogVersion;
+    this.publicCatalogVersion = options.publicCatalogVersion ?? '7-0123456789abcdef';
   }
 
   /** Makes the next request matching `method` and `path` fail with `code` (and `Retry-After`, if given). */
@@ -312,25 +313,35 @@ export class FakeBff {
     return this.#tokens.has(headers.authorization?.replace(/^Bearer /, '') ?? '');
   }
 
+  /** The widget's start as the BFF answers it: public config and the current catalog's address. */
+  #start(): WidgetStart {
+    return { widget: this.config, catalog: { path: `/v1/catalog/acme/${this.publicCatalogVersion}` } };
+  }
+
   #route(method: string, url: URL, headers: Record<string, string>, body: unknown): Response {
     const path = url.pathname;
+    if (method === 'GET' && path === '/v1/widgets/acme/start') {
+      return this.#json(200, { data: this.#start(), meta: META });
+    }
     if (method === 'POST' && path === '/v1/sessions') {
       this.#sessions++;
       this.#tokens.add(`token-${this.#sessions}`);
       const session: Session = {
         token: `token-${this.#sessions}`,
         expiresAt: new Date(Date.now() + 900_000).toISOString(),
-        widget: this.config,
-        ...(this.publicCatalogVersion === undefined
-          ? {}
-          : { catalog: { path: `/v1/catalog/acme/${this.publicCatalogVersion}` } }),
+        ...this.#start(),
       };
       return this.#json(201, { data: session, meta: META });
     }
     const publicMatch =
       /^\/v1\/catalog\/acme\/([^/]+)\/([a-z]{2})\/(destinations|plans\/([A-Z0-9]{2}))$/.exec(path);
     if (method === 'GET' && publicMatch && publicMatch[1] !== this.publicCatalogVersion) {
-      return this.#error('not_found', 404, { reason: 'catalog_version_gone' });
+      const { path: current } = this.#start().catalog;
+      return this.#error('not_found', 404, {
+        reason: 'catalog_version_gone',
+        current: this.publicCatalogVersion,
+        path: current,
+      });
     }
     if (!publicMatch && !this.#authorized(headers)) return this.#error('widget_session_invalid', 401, {});
     const locale = (publicMatch?.[2] ?? url.searchParams.get('locale') ?? 'en') as 'en';

@@ -142,6 +142,7 @@ const ENDPOINTS: Endpoint[] = ROUTES.map((route) => {
 /** The real value of a path parameter, so that some requests get past the lookups. */
 function realSegment(path: string): string {
   if (path.includes('{code}')) return 'DE';
+  if (path.startsWith('/v1/widgets/{widgetId}')) return 'shop';
   if (path.includes('{esimId}')) return esimId;
   return (path.includes('/partner/') ? waiting : ready).id;
 }

@@ -43,6 +43,10 @@ export interface BffProcessOptions {
   memoryProbe?: boolean;
   /** Run the built bundle (`packages/bff/dist/server.js`, see {@link buildBffBundle}) instead of the sources. */
   built?: boolean;
+  /** Run a release folder's `server.mjs` (see `pnpm release`), in that folder. */
+  release?: string;
+  /** The Node.js binary to run it on (default: this process's). */
+  node?: string;
 }
 
 /** Build the BFF's bundle as a release does (esbuild, a second or two). */
@@ -58,16 +62,18 @@ export async function startBffProcess(options: BffProcessOptions): Promise<BffPr
   const dir = mkdtempSync(join(tmpdir(), 'esim-bff-'));
   const configPath = join(dir, 'config.json');
   writeFileSync(configPath, JSON.stringify(options.config));
-  const args = options.built
-    ? [BFF_BUNDLE]
-    : [
-        ...(options.memoryProbe
-          ? ['--expose-gc', '--import', 'tsx', '--import', MEMORY_PROBE]
-          : ['--import', 'tsx']),
-        BFF_SERVER_ENTRY,
-      ];
-  const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: PACKAGE_ROOT,
+  const args = options.release
+    ? [join(options.release, 'server.mjs')]
+    : options.built
+      ? [BFF_BUNDLE]
+      : [
+          ...(options.memoryProbe
+            ? ['--expose-gc', '--import', 'tsx', '--import', MEMORY_PROBE]
+            : ['--import', 'tsx']),
+          BFF_SERVER_ENTRY,
+        ];
+  const child: ChildProcess = spawn(options.node ?? process.execPath, args, {
+    cwd: options.release ?? PACKAGE_ROOT,
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',

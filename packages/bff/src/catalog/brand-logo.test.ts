@@ -1,31 +1,41 @@
 /**
- * The upstream account's logo over HTTP: the contract's logo is a PNG, JPEG or GIF by content, so an
- * extension-less CDN URL reaches the widget and an SVG one does not (a relay in front of the sandbox sets it).
+ * The upstream account's logo over HTTP: a session's brand names it at the BFF (never at the upstream's image
+ * host), and `GET /v1/brand/{widgetId}/logo/{hash}` answers the image's bytes, fetched once from a loopback
+ * image host that a relay in front of the sandbox makes the account's logo; what is not a usable image is
+ * `not_found`. A logo the widget's config sets (or switches off) is kept as it is.
  */
 import { randomBytes } from 'node:crypto';
 import { type RunningSandbox, startSandbox } from '@esim-embed/sandbox';
+import { ApiErrorEnvelopeSchema } from '@esim-embed/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openWidget, type RunningBff, startBff } from '../../testing/stack';
+import { type LogoHost, startLogoHost, TINY_PNG } from '../../testing/logo-host';
+import { freePort } from '../../testing/redis-server';
+import { call, openWidget, type RunningBff, startBff, testConfig } from '../../testing/stack';
 import { startTestRelay, type TestRelay } from '../../testing/test-relay';
+import type { WidgetBrandOverrides } from './brand';
 
 let sandbox: RunningSandbox;
 let relay: TestRelay;
-let bff: RunningBff | undefined;
+let logoHost: LogoHost;
+let bffs: RunningBff[] = [];
 beforeAll(async () => {
-  sandbox = await startSandbox();
+  sandbox = await startSandbox({ offerCount: 40 });
   relay = await startTestRelay(sandbox.url);
+  logoHost = await startLogoHost();
 });
 afterEach(async () => {
-  await bff?.server.close();
-  bff = undefined;
+  for (const running of bffs) await running.server.close();
+  bffs = [];
+  logoHost.answer = () => ({ status: 200, headers: { 'content-type': 'text/plain' }, body: TINY_PNG });
 });
 afterAll(async () => {
   await relay?.close();
   await sandbox?.close();
+  await logoHost?.close();
 });
 
-/** The logo the widget's session carries when the upstream account's brand names `logoUrl`. */
-async function sessionLogo(logoUrl: string): Promise<string | null> {
+/** The upstream account's brand names `logoUrl` from now on (the BFF sees it at its next refresh). */
+function accountLogo(logoUrl: string) {
   relay.hooks.rewrite = (request, body) => {
     if (!request.path.endsWith('/account')) return body;
     const answer = body as { data: { brand: Record<string, unknown>; brandOverrides: unknown } };
@@ -34,19 +44,132 @@ async function sessionLogo(logoUrl: string): Promise<string | null> {
       data: { ...answer.data, brand: { ...answer.data.brand, logoUrl }, brandOverrides: null },
     };
   };
-  bff = await startBff(relay.url, { sessionSecret: randomBytes(32) });
-  const page = await openWidget(bff.server.url, 'shop');
-  return page.session.widget.brand.logoUrl;
+}
+
+/** A BFF in front of the relay, with a public origin unless `publicOrigin: null`. */
+async function startLogoBff(options: { publicOrigin?: string | null; brand?: WidgetBrandOverrides } = {}) {
+  const port = await freePort();
+  const publicOrigin =
+    options.publicOrigin === null ? undefined : (options.publicOrigin ?? `http://127.0.0.1:${port}`);
+  const running = await startBff(relay.url, {
+    sessionSecret: randomBytes(32),
+    port,
+    bffOptions: publicOrigin === undefined ? {} : { publicOrigin },
+    config: (url) => {
+      const config = testConfig(url);
+      const brand = options.brand;
+      if (brand === undefined) return config;
+      return { ...config, widgets: config.widgets.map((widget) => ({ ...widget, brand })) };
+    },
+  });
+  bffs.push(running);
+  return running;
+}
+
+/** The logo a new session of the widget `shop` names. */
+async function sessionLogo(running: RunningBff): Promise<string | null> {
+  return (await openWidget(running.server.url, 'shop')).session.widget.brand.logoUrl;
+}
+
+/** Fetch a logo address from the BFF that named it. */
+async function fetchLogo(running: RunningBff, address: string) {
+  return await call(running.server.url, new URL(address).pathname);
 }
 
 describe('the upstream account logo', () => {
-  it('passes without a file extension', async () => {
-    expect(await sessionLogo('https://cdn.partner.example/logos/4711?w=256')).toBe(
-      'https://cdn.partner.example/logos/4711?w=256',
-    );
+  it('is named at the BFF and served from there, its bytes fetched once and sniffed', async () => {
+    const source = logoHost.logoUrl('/logos/4711?w=256');
+    accountLogo(source);
+    const running = await startLogoBff({ publicOrigin: 'https://bff.example' });
+    const address = await sessionLogo(running);
+    expect(address).toMatch(/^https:\/\/bff\.example\/v1\/brand\/shop\/logo\/[0-9a-f]{32}$/);
+
+    const requestsBefore = logoHost.requests.length;
+    const first = await fetchLogo(running, address as string);
+    expect(first.status).toBe(200);
+    // The host calls it text/plain: the BFF answers what the bytes are.
+    expect(first.headers.get('content-type')).toBe('image/png');
+    expect(first.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(first.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(first.headers.get('x-content-type-options')).toBe('nosniff');
+    const image = await fetch(`${running.server.url}${new URL(address as string).pathname}`);
+    expect(Buffer.from(await image.arrayBuffer()).equals(TINY_PNG)).toBe(true);
+    expect(logoHost.requests.slice(requestsBefore)).toEqual(['/logos/4711?w=256']);
+
+    // Another instance with the same config names the same address (the hash is made of data).
+    const other = await startLogoBff({ publicOrigin: 'https://bff.example' });
+    expect(await sessionLogo(other)).toBe(address);
+  });
+
+  it('gets a new address when the account’s logo URL changes; the old one is not_found', async () => {
+    accountLogo(logoHost.logoUrl('/logos/old.png'));
+    const running = await startLogoBff();
+    const old = (await sessionLogo(running)) as string;
+    expect((await fetchLogo(running, old)).status).toBe(200);
+
+    accountLogo(logoHost.logoUrl('/logos/new.png'));
+    await running.bff.widgets.get('shop')?.catalog.refresh();
+    const current = (await sessionLogo(running)) as string;
+    expect(current).not.toBe(old);
+    const requestsBefore = logoHost.requests.length;
+    expect((await fetchLogo(running, current)).status).toBe(200);
+    expect(logoHost.requests.slice(requestsBefore)).toEqual(['/logos/new.png']);
+    const gone = await fetchLogo(running, old);
+    expect(gone.status).toBe(404);
+    expect(ApiErrorEnvelopeSchema.parse(gone.body).error.code).toBe('not_found');
+  });
+
+  it('is not_found (not cached, no redirect) when the host fails or sends no usable image', async () => {
+    const running = await startLogoBff();
+    const oversized = Buffer.concat([TINY_PNG, Buffer.alloc(1024 * 1024)]);
+    const cases: [
+      string,
+      () => { status: number; headers?: Record<string, string>; body?: Buffer | string },
+    ][] = [
+      ['html', () => ({ status: 200, headers: { 'content-type': 'image/png' }, body: '<script>x</script>' })],
+      ['svg', () => ({ status: 200, headers: { 'content-type': 'image/png' }, body: '<svg xmlns="x"/>' })],
+      ['oversized', () => ({ status: 200, headers: { 'content-type': 'image/png' }, body: oversized })],
+      ['failing', () => ({ status: 500, body: 'down' })],
+      ['to-file', () => ({ status: 302, headers: { location: 'file:///etc/passwd' } })],
+      ['to-plain-http', () => ({ status: 302, headers: { location: 'http://example.com/logo.png' } })],
+    ];
+    for (const [name, answer] of cases) {
+      logoHost.answer = answer;
+      accountLogo(logoHost.logoUrl(`/logos/${name}`));
+      await running.bff.widgets.get('shop')?.catalog.refresh();
+      const address = (await sessionLogo(running)) as string;
+      expect(address, name).toMatch(/\/v1\/brand\/shop\/logo\/[0-9a-f]{32}$/);
+      const refused = await fetchLogo(running, address);
+      // The BFF did fetch it, and refused what came back.
+      expect(logoHost.requests, name).toContain(`/logos/${name}`);
+      expect(refused.status, name).toBe(404);
+      expect(refused.headers.get('cache-control'), name).toBe('no-store');
+      expect(refused.headers.get('location'), name).toBeNull();
+      expect(ApiErrorEnvelopeSchema.parse(refused.body).error.code, name).toBe('not_found');
+    }
+
+    accountLogo('https://127.0.0.1:1/logos/unreachable.png');
+    await running.bff.widgets.get('shop')?.catalog.refresh();
+    expect((await fetchLogo(running, (await sessionLogo(running)) as string)).status).toBe(404);
+    // An address that names no logo of this widget, and a widget that does not exist.
+    expect((await call(running.server.url, `/v1/brand/shop/logo/${'0'.repeat(32)}`)).status).toBe(404);
+    expect((await call(running.server.url, `/v1/brand/nobody/logo/${'0'.repeat(32)}`)).status).toBe(404);
+  });
+
+  it('is left out when the widget sets its own logo or none, and without a public origin', async () => {
+    const source = logoHost.logoUrl('/logos/account.png');
+    accountLogo(source);
+    const configured = await startLogoBff({ brand: { logoUrl: 'https://cdn.partner.example/logo.png' } });
+    expect(await sessionLogo(configured)).toBe('https://cdn.partner.example/logo.png');
+    const none = await startLogoBff({ brand: { logoUrl: null } });
+    expect(await sessionLogo(none)).toBeNull();
+    // No public origin: the BFF cannot name its own address, and never names the upstream's.
+    const unnamed = await startLogoBff({ publicOrigin: null });
+    expect(await sessionLogo(unnamed)).toBeNull();
   });
 
   it('is refused as SVG, which the contract does not allow', async () => {
-    expect(await sessionLogo('https://cdn.partner.example/logos/acme.svg')).toBeNull();
+    accountLogo('https://cdn.partner.example/logos/acme.svg');
+    expect(await sessionLogo(await startLogoBff())).toBeNull();
   });
 });

@@ -27,9 +27,11 @@ function account(
 describe('resolveWidgetBrand', () => {
   it("takes the account's brand, then its brandOverrides, then the widget's overrides", () => {
     const { logger } = captureLogger();
-    expect(resolveWidgetBrand({ account: account(), logger })).toEqual({
+    const accountLogo = (source: string) => `https://bff.example/logo?of=${encodeURIComponent(source)}`;
+    expect(resolveWidgetBrand({ account: account(), accountLogo, logger })).toEqual({
       displayName: 'Acme Travel',
-      logoUrl: 'https://cdn.acme.example/logo.png',
+      // The account's logo at the BFF's address for it, never at the upstream's host.
+      logoUrl: 'https://bff.example/logo?of=https%3A%2F%2Fcdn.acme.example%2Flogo.png',
       primaryColor: '#112233',
       supportEmail: 'help@acme.example',
       supportUrl: 'https://acme.example/help',
@@ -48,6 +50,12 @@ describe('resolveWidgetBrand', () => {
     });
     // null is the switch for no logo and no support link: the account's are not used either.
     expect(merged.logoUrl).toBeNull();
+    // The widget's own logo is kept as it is; the account's is not shown where the BFF names no address.
+    const own = { logoUrl: 'https://cdn.shop.example/logo.png' };
+    expect(resolveWidgetBrand({ account: account(), overrides: own, accountLogo, logger }).logoUrl).toBe(
+      own.logoUrl,
+    );
+    expect(resolveWidgetBrand({ account: account(), logger }).logoUrl).toBeNull();
     expect(merged.displayName).toBe('Acme Holidays');
     expect(merged.primaryColor).toBe('#AABBCC');
     expect(merged.termsUrl).toBe('https://acme.example/terms');

@@ -3,7 +3,8 @@
  * The brand a traveller sees: the upstream account's brand (its local `brandOverrides` first), the
  * widget's own overrides on top, terms and privacy links from the retail brand's legal pages unless the widget
  * sets them, every field checked before it reaches the browser. A bad field falls
- * back to its default with a warning; it never breaks the widget.
+ * back to its default with a warning; it never breaks the widget. The account's logo is named at the BFF's
+ * address for it (`account-logo.ts`), never at the upstream's host.
  */
 import type { Account, RetailBrandLegal, WidgetBrand } from '@esim-embed/shared';
 import { z } from 'zod';
@@ -21,6 +22,11 @@ export interface BrandResolution {
   overrides?: WidgetBrandOverrides | undefined;
   /** The BFF's public origin (`https://bff.example`): a logo path like `/brand/acme.svg` is served from it. */
   publicOrigin?: string | undefined;
+  /**
+   * The BFF's address of the account's logo at `sourceUrl` (its upstream URL, already checked), or null: the
+   * widget never loads an image from the upstream's host. Absent: the account's logo is not shown.
+   */
+  accountLogo?: ((sourceUrl: string) => string | null) | undefined;
   /** The display name when neither the account nor the overrides give one (the widget's name). */
   fallbackName?: string | undefined;
   logger: Logger;
@@ -31,9 +37,9 @@ export const DEFAULT_PRIMARY_COLOR = '#1F6FEB';
 
 /**
  * The contract's logo is a PNG, JPEG or GIF by its content, whatever its URL looks like (CDNs serve
- * `…/logo/1234` or `…/logo?w=200`), and the BFF cannot fetch it to look (offline, and a fetch per session
- * would be an SSRF vector). So the URL decides only what it can: a last path segment without an extension
- * passes, one naming PNG, JPEG or GIF passes, one naming any other type (`.svg`, `.webp`, `.html`) is
+ * `…/logo/1234` or `…/logo?w=200`); the account's logo is looked at by its bytes only when the BFF fetches it
+ * to serve it (`logo-fetch.ts`). Before that the URL decides what it can: a last path segment without an
+ * extension passes, one naming PNG, JPEG or GIF passes, one naming any other type (`.svg`, `.webp`, `.html`) is
  * refused. SVG is allowed only from the BFF's own origin: files the operator serves (the demo's logos).
  */
 const LOGO_EXTENSION = /\.([a-z0-9]{1,8})$/i;
@@ -47,7 +53,7 @@ type Field = keyof WidgetBrand;
 /**
  * The widget's brand: per field the widget override, else the account's `brandOverrides`, else its
  * `brand`; then validated (HTTPS PNG/JPEG/GIF or extension-less logo, or a same-origin one that may be an
- * SVG, `#RRGGBB`, HTTPS links, email).
+ * SVG, `#RRGGBB`, HTTPS links, email). A logo from the account becomes the BFF's address for it.
  *
  * @example
  * resolveWidgetBrand({ account, overrides: { primaryColor: '#FF6600' }, publicOrigin, logger });
@@ -91,9 +97,12 @@ export function resolveWidgetBrand(resolution: BrandResolution): WidgetBrand {
     return result;
   };
 
+  const logo = checked('logoUrl', pick('logoUrl'), (value) => logoUrl(value, resolution.publicOrigin));
+  const accountsLogo = logo !== null && overrides.logoUrl === undefined;
+
   return {
     displayName,
-    logoUrl: checked('logoUrl', pick('logoUrl'), (value) => logoUrl(value, resolution.publicOrigin)),
+    logoUrl: accountsLogo ? (resolution.accountLogo?.(logo) ?? null) : logo,
     primaryColor: primaryColor.toUpperCase(),
     supportEmail: checked('supportEmail', pick('supportEmail'), (value) =>
       Email.safeParse(value).success ? value : null,

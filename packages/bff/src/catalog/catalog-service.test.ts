@@ -252,11 +252,15 @@ describe('catalog service', () => {
   it('brands the widget from the account, with the widget’s overrides on top', async () => {
     const service = serviceFor({
       brandOverrides: { primaryColor: '#123abc', termsUrl: 'https://shop.example/terms' },
+      accountLogo: { address: (source) => `https://bff.example/logo?of=${source}` },
     });
     const account = await upstreamFor().getAccount();
+    const accountLogoUrl = account.brandOverrides?.logoUrl ?? account.brand.logoUrl;
+    expect(await service.accountLogoUrl()).toBe(accountLogoUrl);
     expect(await service.brand()).toEqual({
       displayName: account.brandOverrides?.displayName ?? account.brand.displayName,
-      logoUrl: account.brandOverrides?.logoUrl ?? account.brand.logoUrl,
+      // Served by the BFF, never from the upstream's host.
+      logoUrl: `https://bff.example/logo?of=${accountLogoUrl}`,
       primaryColor: '#123ABC',
       supportEmail: account.brandOverrides?.supportEmail ?? account.brand.supportEmail,
       supportUrl: account.brandOverrides?.supportUrl ?? account.brand.supportUrl,

@@ -20,6 +20,7 @@ import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import type { UpstreamClient } from '../upstream/upstream-client';
 import { credentialProblem, type FitnessSubject, type WidgetFitness } from '../widgets/widget-fitness';
+import type { AccountLogo } from './account-logo';
 import { resolveWidgetBrand, type WidgetBrandOverrides } from './brand';
 import { type CatalogCacheStatus, createCatalogCache } from './catalog-cache';
 import { type CatalogState, catalogLoader, viewsOf } from './catalog-state';
@@ -37,6 +38,8 @@ export interface CatalogServiceOptions {
   brandOverrides?: WidgetBrandOverrides | undefined;
   /** The BFF's public origin, for same-origin logo paths. */
   publicOrigin?: string | undefined;
+  /** Names the BFF's address of the account's logo (absent: the account's logo is not shown). */
+  accountLogo?: Pick<AccountLogo, 'address'> | undefined;
   /** The display name when the account gives none (the widget's configured name). */
   displayName?: string | undefined;
   /** What the capabilities are checked against (environment, mode, brand key). Absent: a direct test widget. */
@@ -99,10 +102,20 @@ export interface CatalogService {
    * change or another rule gives a new name (the locale is named beside it).
    */
   version(): Promise<string>;
+  /**
+   * The catalog state held now, without waiting (undefined before the first load): an answer built from the
+   * catalog stays right exactly while this is the same object (http/answer-cache.ts).
+   */
+  held(): object | undefined;
   /** The ETag of `locale`'s views of the current snapshot. */
   etag(locale: Locale): Promise<string>;
   /** The validated brand; the defaults plus the widget's overrides while the upstream was never reached. */
   brand(): Promise<WidgetBrand>;
+  /**
+   * The upstream URL of the account's logo that the brand names at the BFF, or null (the widget sets its own
+   * logo or none, the account has none, or nothing was ever read).
+   */
+  accountLogoUrl(): Promise<string | null>;
   /** The retail brand the widget sells under (its switches and legal pages), or null. */
   retailBrand(): Promise<AppliedRetailBrand | null>;
   /** Settlement currency and `wholeRubOnly` (`GET /capabilities`). */
@@ -226,6 +239,7 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
       const state = await cache.get();
       return retailPrice(offer, rule, state.settlement);
     },
+    held: () => cache.peek(),
     async etag(locale) {
       return etagOf(await cache.get(), locale);
     },
@@ -243,6 +257,10 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
         fallbackName: options.displayName,
         logger,
       });
+    },
+    async accountLogoUrl() {
+      const state = cache.peek() ?? (await cache.get().catch(() => undefined));
+      return state?.accountLogoUrl ?? null;
     },
     async retailBrand() {
       return (await cache.get()).retailBrand;

@@ -50,6 +50,8 @@ export interface CatalogState {
   /** The retail brand (white label) the widget sells under, or null. */
   retailBrand: AppliedRetailBrand | null;
   brand: WidgetBrand;
+  /** The upstream URL of the account's logo that `brand.logoUrl` serves from the BFF, or null. */
+  accountLogoUrl: string | null;
   price: RetailPricer;
   /** Digest of the catalog version, every offer's prices, the rule and the settlement. */
   digest: string;
@@ -94,6 +96,19 @@ export function catalogLoader(options: CatalogServiceOptions, logger: Logger, fu
     };
     const maxWholesaleMinor = singleOrderLimit(account, settlement.currency);
     const retailBrand = appliedRetailBrand(account, capabilities, logger);
+    let accountLogoUrl: string | null = null;
+    const brand = resolveWidgetBrand({
+      account,
+      legal: retailBrand?.legal,
+      overrides: options.brandOverrides,
+      publicOrigin: options.publicOrigin,
+      accountLogo: (sourceUrl) => {
+        accountLogoUrl = sourceUrl;
+        return options.accountLogo?.address(sourceUrl) ?? null;
+      },
+      fallbackName: options.displayName,
+      logger,
+    });
     const sameOffers =
       snapshot === previous?.snapshot &&
       maxWholesaleMinor === previous.maxWholesaleMinor &&
@@ -111,14 +126,8 @@ export function catalogLoader(options: CatalogServiceOptions, logger: Logger, fu
       fitness,
       account,
       retailBrand,
-      brand: resolveWidgetBrand({
-        account,
-        legal: retailBrand?.legal,
-        overrides: options.brandOverrides,
-        publicOrigin: options.publicOrigin,
-        fallbackName: options.displayName,
-        logger,
-      }),
+      brand,
+      accountLogoUrl,
       price,
       digest: digestOf(snapshot, rule, settlement, maxWholesaleMinor),
       views: new Map(),

@@ -6,8 +6,9 @@
  * create. Reads also need a session of the same widget and origin. The partner's server proves itself with
  * its partner secret. Every comparison is constant-time.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors';
+import { fixedKey, hmacSha256 } from '../security/hmac';
 import { purposeKeys } from '../security/key-ring';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { CheckoutRecord } from './checkout-record';
@@ -31,10 +32,9 @@ const UNNAMED_CLIENT_SECRET = /^cs_[A-Za-z0-9_-]{43}$/;
 export function createCheckoutSecrets(roots: Uint8Array | readonly Uint8Array[]): CheckoutSecrets {
   const all = roots instanceof Uint8Array ? [roots] : roots;
   const keys = purposeKeys(all, 'checkout-client-secret');
-  const mac = (key: Buffer, checkoutId: string) =>
-    createHmac('sha256', key).update(checkoutId).digest('base64url');
+  const mac = (key: Buffer, checkoutId: string) => hmacSha256(key, checkoutId).toString('base64url');
   const unnamed = (root: Uint8Array, checkoutId: string) =>
-    `cs_${createHmac('sha256', Buffer.from(root)).update(`checkout-client-secret:${checkoutId}`).digest('base64url')}`;
+    `cs_${hmacSha256(root, `checkout-client-secret:${checkoutId}`).toString('base64url')}`;
   return {
     secretFor: (checkoutId) => `cs_${keys.signing.kid}_${mac(keys.signing.key, checkoutId)}`,
     matches(checkoutId, given) {
@@ -53,10 +53,13 @@ export function createCheckoutSecrets(roots: Uint8Array | readonly Uint8Array[])
   };
 }
 
+const COMPARISON_KEY = fixedKey('compare');
+
 /** Compare two strings without leaking where they differ (hashed first, so lengths leak nothing either). */
 export function constantTimeEqual(a: string, b: string): boolean {
-  const digest = (value: string) => createHmac('sha256', 'compare').update(value).digest();
-  return timingSafeEqual(digest(a), digest(b)) && a.length === b.length;
+  return (
+    timingSafeEqual(hmacSha256(COMPARISON_KEY, a), hmacSha256(COMPARISON_KEY, b)) && a.length === b.length
+  );
 }
 
 /** The widgets whose partner secret is `given` (several widgets of one partner may share one). */

@@ -30,7 +30,7 @@ export const AllowedOriginSchema = z.string().superRefine((value, ctx) => {
 
 /** Rate limits and spend caps of one widget. */
 export const WidgetLimitsSchema = z.strictObject({
-  /** New sessions per client IP per minute. */
+  /** Widget starts per client IP per minute, and new sessions per client IP per minute (each counted apart). */
   sessionsPerIpPerMinute: z.int().min(1).max(10_000).default(30),
   /** Requests per session per minute, all endpoints together. */
   requestsPerSessionPerMinute: z.int().min(1).max(100_000).default(300),

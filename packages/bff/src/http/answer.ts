@@ -40,6 +40,11 @@ export function addAnswerHeaders<E extends AppEnv>(c: Context<E>, headers: Heade
   Object.assign(c.get('answerHeaders'), headers);
 }
 
+/** Every header of this request's answer: the request's, then the route's own `headers` (which win). */
+export function answerHeaderRecord<E extends AppEnv>(c: Context<E>, headers: HeaderRecord): HeaderRecord {
+  return { ...c.get('answerHeaders'), ...headers };
+}
+
 /** An answer with the request's headers; the route's own `headers` win over them. */
 export function answerBody<E extends AppEnv>(
   c: Context<E>,
@@ -49,7 +54,7 @@ export function answerBody<E extends AppEnv>(
 ): Response {
   const response = new Response(body as ConstructorParameters<typeof Response>[0], {
     status,
-    headers: { ...c.get('answerHeaders'), ...headers },
+    headers: answerHeaderRecord(c, headers),
   });
   complete.add(response);
   return response;

@@ -6,9 +6,9 @@
  * the request id and widget id too.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomBytes } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { LogFields, Logger } from '../logger';
+import { randomBase64url } from '../security/random-ids';
 import { addAnswerHeaders } from './answer';
 import type { AppEnv } from './app-env';
 
@@ -20,19 +20,10 @@ interface RequestScope {
 const requestScope = new AsyncLocalStorage<RequestScope>();
 
 const REQUEST_ID_BYTES = 15;
-/** Random bytes drawn 512 ids at a time, so that a request does not pay for a `randomBytes` call of its own. */
-let idPool = randomBytes(0);
-let idOffset = 0;
 
 /** A new request id: `req_` and 20 random base64url characters. */
 export function newRequestId(): string {
-  if (idOffset + REQUEST_ID_BYTES > idPool.length) {
-    idPool = randomBytes(REQUEST_ID_BYTES * 512);
-    idOffset = 0;
-  }
-  const id = idPool.toString('base64url', idOffset, idOffset + REQUEST_ID_BYTES);
-  idOffset += REQUEST_ID_BYTES;
-  return `req_${id}`;
+  return `req_${randomBase64url(REQUEST_ID_BYTES)}`;
 }
 
 /**

@@ -13,7 +13,7 @@ import {
 } from '@esim-embed/shared';
 import type { Context } from 'hono';
 import { ApiError } from '../errors';
-import { answerBody } from '../http/answer';
+import { answerBody, answerHeaderRecord, type HeaderRecord } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import { parseOrThrow } from '../http/json-body';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
@@ -52,15 +52,44 @@ function answerPrefix(list: readonly unknown[]): Buffer {
   return bytes;
 }
 
-/** A `{ data, meta }` answer: the list's bytes encoded once, the request's own `meta` appended. */
+/** A 200 answer's bytes around its request id and every header it carries (see http/answer-cache.ts). */
+export interface AnswerParts {
+  headers: HeaderRecord;
+  head: Buffer;
+  tail: Buffer;
+}
+
+/** Takes the parts of a 200 answer that may be served again to the next reader. */
+export type KeepAnswer = (parts: AnswerParts) => void;
+
+/** The answer's parts without its request id: `head` ends where the id begins, `tail` goes on after it. */
+function partsAround(list: readonly unknown[], meta: { requestId: string }): Omit<AnswerParts, 'headers'> {
+  const { requestId: _, ...rest } = meta;
+  const restJson = JSON.stringify(rest);
+  return {
+    head: Buffer.concat([answerPrefix(list), Buffer.from('{"requestId":"')]),
+    tail: Buffer.from(restJson === '{}' ? '"}}' : `",${restJson.slice(1)}}`),
+  };
+}
+
+/**
+ * A `{ data, meta }` answer: the list's bytes encoded once, the request's own `meta` (its request id first)
+ * appended. `keep` gets the answer's parts when the route may serve it again.
+ */
 export function jsonAnswer(
   c: Context<AppEnv>,
   list: readonly unknown[],
-  meta: unknown,
-  headers: Record<string, string>,
+  meta: { requestId: string },
+  headers: HeaderRecord,
+  keep?: KeepAnswer,
 ) {
+  const routeHeaders = { ...headers, 'Content-Type': 'application/json' };
   const body = Buffer.concat([answerPrefix(list), Buffer.from(`${JSON.stringify(meta)}}`)]);
-  return answerBody(c, body, 200, { ...headers, 'Content-Type': 'application/json' });
+  if (keep !== undefined) {
+    const { 'X-Request-Id': _, ...kept } = answerHeaderRecord(c, routeHeaders);
+    keep({ headers: kept, ...partsAround(list, meta) });
+  }
+  return answerBody(c, body, 200, routeHeaders);
 }
 
 /** True when the request's `If-None-Match` names `etag`. */
@@ -83,12 +112,16 @@ async function listPlans(c: Context<AppEnv>) {
   return await plansAnswer(c, c.get('widget'), localeOf(c), { 'Cache-Control': CACHE_CONTROL });
 }
 
-/** The destinations answer of `widget` in `locale` (304 when the client holds it), with `headers` (caching). */
+/**
+ * The destinations answer of `widget` in `locale` (304 when the client holds it), with `headers` (caching);
+ * `keep` gets a 200's parts.
+ */
 export async function destinationsAnswer(
   c: Context<AppEnv>,
   widget: WidgetRuntime,
   locale: Locale,
-  headers: Record<string, string>,
+  headers: HeaderRecord,
+  keep?: KeepAnswer,
 ) {
   const view = await widget.catalog.destinations(locale);
   const answerHeaders = { ...headers, ETag: view.etag };
@@ -99,15 +132,16 @@ export async function destinationsAnswer(
     catalogVersion: view.catalogVersion,
     locale,
   };
-  return jsonAnswer(c, view.destinations, meta, answerHeaders);
+  return jsonAnswer(c, view.destinations, meta, answerHeaders, keep);
 }
 
-/** The plans answer of the path's destination code (304 when the client holds it), with `headers`. */
+/** The plans answer of the path's destination code (304 when the client holds it), with `headers`; `keep` as above. */
 export async function plansAnswer(
   c: Context<AppEnv>,
   widget: WidgetRuntime,
   locale: Locale,
-  headers: Record<string, string>,
+  headers: HeaderRecord,
+  keep?: KeepAnswer,
 ) {
   const code = DestinationCodeSchema.safeParse((c.req.param('code') ?? '').toUpperCase());
   if (!code.success) throw new ApiError('destination_not_found', { params: { field: 'code' } });
@@ -121,5 +155,5 @@ export async function plansAnswer(
     locale,
     destination: view.destination,
   };
-  return jsonAnswer(c, view.plans, meta, answerHeaders);
+  return jsonAnswer(c, view.plans, meta, answerHeaders, keep);
 }

@@ -27,6 +27,7 @@ beforeAll(async () => {
   mkdirSync(join(widgetDist, 'widget-chunks'));
   writeFileSync(join(widgetDist, 'widget.js'), 'import("./widget-chunks/app-abc123.js");');
   writeFileSync(join(widgetDist, 'widget-chunks', 'app-abc123.js'), 'export const app = 1;');
+  writeFileSync(join(widgetDist, 'integrity.json'), JSON.stringify({ version: '1.0.0', files: {} }));
   writeFileSync(join(widgetDist, 'secret.txt'), 'not served');
   mkdirSync(join(siteRoot, 'spa'));
   mkdirSync(join(siteRoot, 'assets'));

@@ -72,6 +72,7 @@ describe('the public catalog', () => {
     expect(gone.body.error.params).toMatchObject({
       reason: 'catalog_version_gone',
       current: after.split('/').pop(),
+      path: after,
     });
     expect(gone.headers.get('cache-control')).toBe('no-store');
     expect(gone.headers.get('access-control-allow-origin')).toBe('*');

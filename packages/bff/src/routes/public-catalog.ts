@@ -3,17 +3,18 @@
  * The catalog under public, immutable, versioned addresses that any CDN or reverse proxy may keep:
  * `GET /v1/catalog/{widgetId}/{version}/{locale}/destinations` and `…/plans/{code}` answer what the session
  * routes answer. `version` names one catalog snapshot under one pricing, so an address never changes meaning;
- * a version no longer held is `not_found` (never stored by a cache), and `GET /v1/catalog/{widgetId}` names the
- * current one for a few seconds. A retail catalog is public, so no session, origin or secret is asked here; the
+ * a version no longer held is `not_found` (never stored by a cache) naming the current one and its address, and
+ * `GET /v1/catalog/{widgetId}` names the current one for a few seconds. A retail catalog is public, so no session, origin or secret is asked here; the
  * quote still needs a session.
  */
 import { API_VERSION, type Locale, LocaleSchema } from '@esim-embed/shared';
 import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors';
 import { answerJson } from '../http/answer';
+import type { AnswerCache } from '../http/answer-cache';
 import type { AppEnv } from '../http/app-env';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
-import { destinationsAnswer, plansAnswer } from './catalog';
+import { destinationsAnswer, type KeepAnswer, plansAnswer } from './catalog';
 import type { RouteHandlers } from './mount-routes';
 
 /** Any page may read a public catalog; nothing of the reader's is sent or kept. */
@@ -30,6 +31,8 @@ export function publicCatalogPath(widgetId: string, version: string): string {
 
 export interface PublicCatalogRoutesOptions {
   widgets: ReadonlyMap<string, WidgetRuntime>;
+  /** Keeps each versioned read's answer, to be served again before the framework (absent: nothing kept). */
+  answers?: AnswerCache | undefined;
 }
 
 /** Makes every answer under `/v1/catalog/`, refusals too, readable by any page (errors answer `no-store`). */
@@ -58,7 +61,8 @@ export function publicCatalogHandlers(
     }
     const current = await widget.catalog.version();
     if (c.req.param('version') !== current) {
-      throw new ApiError('not_found', { params: { reason: 'catalog_version_gone', current } });
+      const path = publicCatalogPath(widget.config.id, current);
+      throw new ApiError('not_found', { params: { reason: 'catalog_version_gone', current, path } });
     }
     return { widget, locale: locale.data };
   }
@@ -79,14 +83,30 @@ export function publicCatalogHandlers(
     );
   }
 
+  /**
+   * Hands a 200 to the answer cache, valid while the catalog state it was built from is held; nothing when
+   * the request had a query string or the state moved while the answer was being built.
+   */
+  function keeper(c: Context<AppEnv>, widget: WidgetRuntime): KeepAnswer | undefined {
+    const answers = options.answers;
+    const builtFrom = widget.catalog.held();
+    const url = c.req.url;
+    if (answers === undefined || builtFrom === undefined || url.includes('?')) return undefined;
+    const path = url.slice(url.indexOf('/', url.indexOf('//') + 2));
+    return (parts) => {
+      if (widget.catalog.held() !== builtFrom) return;
+      answers.keep(path, { ...parts, builtFrom, current: () => widget.catalog.held() });
+    };
+  }
+
   async function publicDestinations(c: Context<AppEnv>) {
     const { widget, locale } = await held(c);
-    return await destinationsAnswer(c, widget, locale, IMMUTABLE);
+    return await destinationsAnswer(c, widget, locale, IMMUTABLE, keeper(c, widget));
   }
 
   async function publicPlans(c: Context<AppEnv>) {
     const { widget, locale } = await held(c);
-    return await plansAnswer(c, widget, locale, IMMUTABLE);
+    return await plansAnswer(c, widget, locale, IMMUTABLE, keeper(c, widget));
   }
 
   return { currentCatalog, publicDestinations, publicPlans };

@@ -36,14 +36,16 @@ import {
   RevokedManageLinksResponseSchema,
   SessionResponseSchema,
   WidgetDeliveryLinkResponseSchema,
+  WidgetIntegritySchema,
+  WidgetStartResponseSchema,
 } from '@esim-embed/shared';
 import type { z } from 'zod';
 
 /**
  * How a route is authenticated, each applied by the mount (`routes/mount-routes.ts`) before the handler runs:
  * - `public`: nothing asked;
- * - `origin`: a known, enabled widget (from the body) that allows the request's `Origin`, within its
- *   sessions-per-address limit;
+ * - `origin`: a known, enabled widget (from the path's `{widgetId}`, else the body) that allows the request's
+ *   `Origin`, within its per-address limit (counted apart for starts and for sessions);
  * - `session`: a valid session token presented from its own origin, within the per-session request budget;
  * - `session+secret`: a session and the checkout's client secret (`X-Checkout-Secret`);
  * - `session+manage`: a session and a manage token of the same widget (`X-Manage-Token`);
@@ -80,10 +82,21 @@ export interface RouteSpec<Id extends string = string> {
 
 const TABLE = [
   {
+    id: 'startWidget',
+    method: 'GET',
+    path: '/v1/widgets/{widgetId}/start',
+    summary:
+      'Start a widget: its public config and current catalog address, no session; the page’s Origin must be one of the widget’s allowed origins (cached 60 s per Origin).',
+    auth: 'origin',
+    status: 200,
+    response: WidgetStartResponseSchema,
+  },
+  {
     id: 'createSession',
     method: 'POST',
     path: '/v1/sessions',
-    summary: 'Start a widget session: the page’s Origin must be one of the widget’s allowed origins.',
+    summary:
+      'Open a widget session (the widget does at the quote): the page’s Origin must be one of the widget’s allowed origins.',
     auth: 'origin',
     body: CreateSessionRequestSchema,
     status: 201,
@@ -135,6 +148,16 @@ const TABLE = [
     auth: 'public',
     status: 200,
     response: PlansResponseSchema,
+  },
+  {
+    id: 'accountLogo',
+    method: 'GET',
+    path: '/v1/brand/{widgetId}/logo/{hash}',
+    summary:
+      'The upstream account’s logo (PNG, JPEG or GIF), served from the BFF so that a page’s CSP needs no upstream host (public, immutable).',
+    auth: 'public',
+    status: 200,
+    contentType: 'image/*',
   },
   {
     id: 'createQuote',
@@ -397,7 +420,8 @@ const TABLE = [
     id: 'widgetBundle',
     method: 'GET',
     path: '/widget.js',
-    summary: 'The widget bundle: `<script type="module" src=".../widget.js">` defines `<esim-widget>`.',
+    summary:
+      'The latest widget: `<script type="module" src=".../widget.js">` defines `<esim-widget>` (cached 5 minutes).',
     auth: 'public',
     status: 200,
     contentType: 'text/javascript',
@@ -406,10 +430,57 @@ const TABLE = [
     id: 'widgetChunk',
     method: 'GET',
     path: '/widget-chunks/{file}',
-    summary: 'A lazily loaded part of the widget bundle (content-hashed name, cached for a year).',
+    summary: 'A lazily loaded part of the latest widget (content-hashed name, cached for a year).',
     auth: 'public',
     status: 200,
     contentType: 'text/javascript',
+  },
+  {
+    id: 'widgetOfMajor',
+    method: 'GET',
+    path: '/v{major}/widget.js',
+    summary:
+      'The latest widget of one major version (`/v1/widget.js`): compatible updates, cached 5 minutes.',
+    auth: 'public',
+    status: 200,
+    contentType: 'text/javascript',
+  },
+  {
+    id: 'widgetChunkOfMajor',
+    method: 'GET',
+    path: '/v{major}/widget-chunks/{file}',
+    summary: 'A lazily loaded part of the widget of one major version (content-hashed, cached for a year).',
+    auth: 'public',
+    status: 200,
+    contentType: 'text/javascript',
+  },
+  {
+    id: 'pinnedWidget',
+    method: 'GET',
+    path: '/widget@{version}/widget.js',
+    summary:
+      'One version of the widget, never changed (`immutable`, cached for a year): pin it with Subresource Integrity.',
+    auth: 'public',
+    status: 200,
+    contentType: 'text/javascript',
+  },
+  {
+    id: 'pinnedWidgetChunk',
+    method: 'GET',
+    path: '/widget@{version}/widget-chunks/{file}',
+    summary: 'A lazily loaded part of one version of the widget (immutable).',
+    auth: 'public',
+    status: 200,
+    contentType: 'text/javascript',
+  },
+  {
+    id: 'pinnedWidgetIntegrity',
+    method: 'GET',
+    path: '/widget@{version}/integrity.json',
+    summary: 'The Subresource Integrity (`sha384-…`) of one version’s `widget.js` and of each of its chunks.',
+    auth: 'public',
+    status: 200,
+    response: WidgetIntegritySchema,
   },
 ] as const satisfies readonly RouteSpec[];
 
@@ -436,7 +507,22 @@ export function allowedMethods(path: string): string[] {
   return [...methods];
 }
 
-/** The route's path as Hono writes it (`/v1/checkouts/:id`). */
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The route's path as Hono writes it (`/v1/checkouts/:id`). Hono's parameters take whole segments, so a
+ * parameter that shares its segment with text (`/widget@{version}/…`) matches the whole segment
+ * (`/:version{widget@[^/]+}/…`), and its value keeps that text for the handler to drop.
+ */
 export function honoPath(route: Pick<RouteSpec, 'path'>): string {
-  return route.path.replace(/\{([^}]+)\}/g, ':$1');
+  return route.path
+    .split('/')
+    .map((segment) => {
+      const match = /^([^{}]*)\{([^}]+)\}([^{}]*)$/.exec(segment);
+      if (match === null) return segment;
+      const [, before = '', name = '', after = ''] = match;
+      if (before === '' && after === '') return `:${name}`;
+      return `:${name}{${escapeRegExp(before)}[^/]+${escapeRegExp(after)}}`;
+    })
+    .join('/');
 }

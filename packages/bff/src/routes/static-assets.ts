@@ -1,15 +1,18 @@
 /**
  * @module
- * Files the BFF serves as they are: the widget bundle (`/widget.js`, short cache; `/widget-chunks/*`,
- * content-hashed, cached for a year; both loadable from any partner page) and, as a hook for the demo or
- * a partner's own pages, a static site at `/`. Paths are resolved inside their root only.
+ * Files the BFF serves as they are: the widget's scripts, loadable from any partner page — pinned
+ * (`/widget@<version>/…`, immutable), following a major version (`/v<major>/widget.js`) or the latest
+ * (`/widget.js`), both cached 5 minutes, with content-hashed chunks cached for a year — and, as a hook for the
+ * demo or a partner's own pages, a static site at `/`. Paths are resolved inside their root only.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
+import { WIDGET_INTEGRITY_FILE } from '@esim-embed/shared';
 import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors';
 import type { AppEnv } from '../http/app-env';
 import type { RouteHandlers } from './mount-routes';
+import type { WidgetBuild, WidgetBuilds } from './widget-builds';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -30,9 +33,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
-export interface StaticAssetsOptions {
-  /** The widget's script-tag build (`packages/widget/dist`); null: `/widget.js` is not found. */
-  widgetDist: string | null;
+export interface StaticSiteOptions {
   /** A static site served at `/` (the demo's `demo/dist`); null: nothing is served there. */
   siteRoot: string | null;
 }
@@ -70,46 +71,93 @@ async function serveFile(path: string, headers: Record<string, string>): Promise
   });
 }
 
-/** Headers that let any partner page load the widget's scripts. */
+/** Headers that let any partner page load the widget's scripts (and check their integrity). */
 const PUBLIC_SCRIPT_HEADERS = {
   'Access-Control-Allow-Origin': '*',
   'Cross-Origin-Resource-Policy': 'cross-origin',
 };
 
-/** The widget bundle's routes. */
+/** A file that never changes under its URL: a pinned version, or a content-hashed chunk. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** A URL that follows new versions: a short cache, so that a deploy reaches partner pages within minutes. */
+const FOLLOWING = 'public, max-age=300';
+
+/** A parameter that shares its segment with text keeps it (see `honoPath`): `widget@1.2.3` → `1.2.3`. */
+function segmentValue(c: Context<AppEnv>, name: string, prefix: string): string {
+  const value = c.req.param(name) ?? '';
+  return value.startsWith(prefix) ? value.slice(prefix.length) : '';
+}
+
+/** Whether a path is one of the widget's script URLs, which any page loads (no widget-API CORS there). */
+export function isWidgetScriptPath(path: string): boolean {
+  return /^\/v\d+\/widget(\.js$|-chunks\/)/.test(path);
+}
+
+/** The widget's script routes, over the builds found at start (see `widget-builds.ts`). */
 export function widgetAssetHandlers(
-  options: StaticAssetsOptions,
-): RouteHandlers<'widgetBundle' | 'widgetChunk'> {
-  async function widgetBundle() {
-    const path = options.widgetDist === null ? null : await fileUnder(options.widgetDist, '/widget.js');
-    if (path === null) throw new ApiError('not_found', { params: { reason: 'widget_not_built' } });
-    // Not hashed: a short cache, so that a deploy reaches partner pages within minutes.
-    const response = await serveFile(path, {
-      ...PUBLIC_SCRIPT_HEADERS,
-      'Cache-Control': 'public, max-age=300',
+  builds: WidgetBuilds,
+): RouteHandlers<
+  | 'widgetBundle'
+  | 'widgetChunk'
+  | 'widgetOfMajor'
+  | 'widgetChunkOfMajor'
+  | 'pinnedWidget'
+  | 'pinnedWidgetChunk'
+  | 'pinnedWidgetIntegrity'
+> {
+  /** The first of `candidates` (newest first) holding `file`, served with `cacheControl`. */
+  async function serveFromBuilds(
+    candidates: readonly (WidgetBuild | undefined)[],
+    file: string,
+    cacheControl: string,
+  ): Promise<Response> {
+    for (const build of candidates) {
+      const path = build === undefined ? null : await fileUnder(build.dir, file);
+      if (path !== null)
+        return await serveFile(path, { ...PUBLIC_SCRIPT_HEADERS, 'Cache-Control': cacheControl });
+    }
+    throw new ApiError('not_found', {
+      params: { reason: builds.all.length === 0 ? 'widget_not_built' : 'widget_file_unknown' },
     });
-    return response;
   }
 
-  async function widgetChunk(c: Context<AppEnv>) {
-    const file = c.req.param('file') ?? '';
-    const path =
-      options.widgetDist === null ? null : await fileUnder(options.widgetDist, `/widget-chunks/${file}`);
-    if (path === null) throw new ApiError('not_found');
-    return await serveFile(path, {
-      ...PUBLIC_SCRIPT_HEADERS,
-      'Cache-Control': 'public, max-age=31536000, immutable',
-    });
+  /** The builds of `/v<major>/…`, newest first; a major nobody built is not found. */
+  function ofMajor(c: Context<AppEnv>): WidgetBuild[] {
+    const major = segmentValue(c, 'major', 'v');
+    const found = /^\d{1,9}$/.test(major) ? builds.ofMajor(Number(major)) : [];
+    if (found.length === 0) throw new ApiError('not_found', { params: { reason: 'widget_version_unknown' } });
+    return found;
   }
 
-  return { widgetBundle, widgetChunk };
+  /** The build of `/widget@<version>/…`; an unknown version is not found. */
+  function pinned(c: Context<AppEnv>): WidgetBuild {
+    const build = builds.exact(segmentValue(c, 'version', 'widget@'));
+    if (build === undefined)
+      throw new ApiError('not_found', { params: { reason: 'widget_version_unknown' } });
+    return build;
+  }
+
+  // A chunk is looked for in every candidate build, newest first: a page that loaded an older `widget.js`
+  // (still in its cache after a deploy) finds that version's chunks while their folder is kept.
+  const chunk = (c: Context<AppEnv>) => `/widget-chunks/${c.req.param('file') ?? ''}`;
+
+  return {
+    widgetBundle: async () => await serveFromBuilds([builds.latest(builds.all)], '/widget.js', FOLLOWING),
+    widgetChunk: async (c) => await serveFromBuilds(builds.all, chunk(c), IMMUTABLE),
+    widgetOfMajor: async (c) => await serveFromBuilds([builds.latest(ofMajor(c))], '/widget.js', FOLLOWING),
+    widgetChunkOfMajor: async (c) => await serveFromBuilds(ofMajor(c), chunk(c), IMMUTABLE),
+    pinnedWidget: async (c) => await serveFromBuilds([pinned(c)], '/widget.js', IMMUTABLE),
+    pinnedWidgetChunk: async (c) => await serveFromBuilds([pinned(c)], chunk(c), IMMUTABLE),
+    pinnedWidgetIntegrity: async (c) =>
+      await serveFromBuilds([pinned(c)], `/${WIDGET_INTEGRITY_FILE}`, IMMUTABLE),
+  };
 }
 
 /**
  * The static site at `/` (the demo): not an API route, so not in the route table. Mount it last, for `GET *`:
  * it answers only what no route did.
  */
-export function staticSite(options: StaticAssetsOptions): MiddlewareHandler<AppEnv> {
+export function staticSite(options: StaticSiteOptions): MiddlewareHandler<AppEnv> {
   return async function staticSite(c, next) {
     if (options.siteRoot === null || c.req.path.startsWith('/v1/')) return await next();
     const path = await fileUnder(options.siteRoot, c.req.path);

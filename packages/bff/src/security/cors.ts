@@ -3,10 +3,11 @@
  * CORS for the widget API: only an allowed origin, echoed exactly (never `*`), always with `Vary: Origin`;
  * preflights answered here. Which widget an origin may use is checked later, against the session.
  *
- * One exception, so that a page on a foreign website can tell its traveller why the store does not open:
- * `POST /v1/sessions` lets any well-formed origin read its *refusals* (the preflight is answered, and an error
- * answer carries that origin). A refusal holds nothing but its error code, no credentials are ever involved,
- * and a session — the only thing of value there — is issued to allowed origins alone.
+ * One exception, so that a page on a foreign website can tell its traveller why the store does not open: the
+ * widget's start (`GET /v1/widgets/{widgetId}/start`) and `POST /v1/sessions` let any well-formed origin read
+ * their *refusals* (the session's preflight is answered, and an error answer carries that origin). A refusal holds
+ * nothing but its error code, no credentials are ever involved, and a start or a session — the only things of
+ * value there — are answered to allowed origins alone.
  */
 import type { MiddlewareHandler } from 'hono';
 import { addAnswerHeaders, answerBody } from '../http/answer';
@@ -16,7 +17,8 @@ import { normalizeOrigin, type OriginPolicy } from './origin-policy';
 const ALLOW_METHODS = 'GET, POST, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-Checkout-Secret, X-Manage-Token';
 const EXPOSE_HEADERS = 'ETag, Retry-After, X-Request-Id, Idempotent-Replayed';
-const SESSIONS_PATH = '/v1/sessions';
+/** Where a foreign page may read a refusal: the widget's start and session creation. */
+const REFUSAL_READABLE = /^\/v1\/(?:sessions|widgets\/[^/]+\/start)$/;
 
 /** A well-formed origin in the canonical form browsers send (not `null`, not hand-written variants). */
 function wellFormed(raw: string | undefined): string | null {
@@ -28,7 +30,7 @@ export function widgetCors(policy: OriginPolicy): MiddlewareHandler<AppEnv> {
   return async function cors(c, next) {
     const raw = c.req.header('Origin');
     const allowed = policy.allow(raw);
-    const refusalReader = allowed === null && c.req.path === SESSIONS_PATH ? wellFormed(raw) : null;
+    const refusalReader = allowed === null && REFUSAL_READABLE.test(c.req.path) ? wellFormed(raw) : null;
     if (c.req.method === 'OPTIONS') {
       const headers: Record<string, string> = { Vary: 'Origin' };
       const origin = allowed ?? refusalReader;

@@ -8,6 +8,7 @@ import {
   CreateSessionRequestSchema,
   MANAGE_TOKEN_HEADER,
   PARTNER_SECRET_HEADER,
+  WidgetIdSchema,
 } from '@esim-embed/shared';
 import type { MiddlewareHandler } from 'hono';
 import type { AfterSaleService } from '../after-sale/after-sale-service';
@@ -21,7 +22,7 @@ import type { Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { limitedAddress } from './client-ip';
 import { assertBudgetLeft, enforceLimit } from './rate-limit';
-import { type SessionAuthOptions, sessionAuth } from './session-auth';
+import { requestOrigins, type SessionAuthOptions, sessionAuth } from './session-auth';
 
 /** Wrong partner secrets one client IP (an IPv6 /64) may send per minute before it is refused outright. */
 const FAILED_SECRETS_PER_MINUTE = 20;
@@ -32,26 +33,40 @@ export interface RouteAuthOptions extends SessionAuthOptions {
 }
 
 /**
- * `origin`: the widget named in the body exists (`storefront_app_not_found`), the address has sessions left
- * (`rate_limited`), the widget is enabled (`storefront_app_disabled`) and allows the request's `Origin`
- * (`widget_origin_forbidden`), in that order. Sets `widget` and `origin`.
+ * `origin`: the widget named in the path (the start, a GET) or else in the body (a session) exists
+ * (`storefront_app_not_found`), the address has starts or sessions left (`rate_limited`), the widget is enabled
+ * (`storefront_app_disabled`) and allows the request's `Origin` (`widget_origin_forbidden`), in that order.
+ * Sets `widget` and `origin`.
  */
 export function originAuth(options: {
   widgets: ReadonlyMap<string, WidgetRuntime>;
   store: Store;
+  publicOrigin?: string | undefined;
 }): MiddlewareHandler<AppEnv> {
   return async function requireAllowedOrigin(c, next) {
-    const { widgetId } = await readJsonBody(c, CreateSessionRequestSchema);
-    const widget = options.widgets.get(widgetId);
-    if (widget === undefined) throw new ApiError('storefront_app_not_found', { params: { widgetId } });
+    const inPath = c.req.param('widgetId');
+    const widgetId =
+      inPath === undefined
+        ? (await readJsonBody(c, CreateSessionRequestSchema)).widgetId
+        : WidgetIdSchema.safeParse(inPath).data;
+    const widget = widgetId === undefined ? undefined : options.widgets.get(widgetId);
+    if (widget === undefined) {
+      throw new ApiError('storefront_app_not_found', { params: widgetId === undefined ? {} : { widgetId } });
+    }
     annotateRequest({ widgetId });
+    // Starts (page views) and sessions (travellers who quote) are counted apart: page views never use up the
+    // sessions of those who buy.
     await enforceLimit(options.store, {
-      name: `sessions:${widgetId}:${limitedAddress(c.get('clientIp'))}`,
+      name: `${inPath === undefined ? 'sessions' : 'starts'}:${widgetId}:${limitedAddress(c.get('clientIp'))}`,
       limit: widget.config.limits.sessionsPerIpPerMinute,
       windowMs: 60_000,
     });
     if (!widget.config.enabled) throw new ApiError('storefront_app_disabled', { params: { widgetId } });
-    const origin = widget.originPolicy.allow(c.req.header('Origin'));
+    // A page of the BFF's own origin starts with a GET that carries no `Origin` (see `requestOrigins`).
+    const origin =
+      requestOrigins((name) => c.req.header(name), c.req.url, options.publicOrigin)
+        .map((candidate) => widget.originPolicy.allow(candidate))
+        .find((allowed) => allowed !== null) ?? null;
     if (origin === null) throw new ApiError('widget_origin_forbidden', { params: { widgetId } });
     c.set('widget', widget);
     c.set('origin', origin);

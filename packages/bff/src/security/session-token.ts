@@ -5,11 +5,13 @@
  * bind the token to one widget, one origin and one environment for at most 15 minutes. The key is the
  * session key of the key ring, named by the `kid` in the header (see `key-ring.ts`).
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { EnvironmentSchema, WidgetIdSchema } from '@esim-embed/shared';
 import { z } from 'zod';
 import { ApiError } from '../errors';
+import { hmacSha256 } from './hmac';
 import { type PurposeKeys, purposeKeys } from './key-ring';
+import { randomBase64url } from './random-ids';
 
 /**
  * How many verified tokens a signer remembers. A widget sends its token with every call, and verifying it
@@ -77,7 +79,6 @@ export interface CompactJwt {
 export function createCompactJwt(keys: PurposeKeys | Uint8Array): CompactJwt {
   const ring = keys instanceof Uint8Array ? undefined : keys;
   const bare = keys instanceof Uint8Array ? Buffer.from(keys) : undefined;
-  const hmac = (key: Buffer, input: string) => createHmac('sha256', key).update(input).digest();
   const invalid = (reason: string) => new ApiError('widget_session_invalid', { params: { reason } });
   const signingHeader =
     ring === undefined
@@ -94,7 +95,7 @@ export function createCompactJwt(keys: PurposeKeys | Uint8Array): CompactJwt {
   return {
     sign(claims) {
       const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
-      const signature = hmac(signingKey, `${signingHeader}.${payload}`).toString('base64url');
+      const signature = hmacSha256(signingKey, `${signingHeader}.${payload}`).toString('base64url');
       return `${signingHeader}.${payload}.${signature}`;
     },
     verify(token) {
@@ -107,7 +108,7 @@ export function createCompactJwt(keys: PurposeKeys | Uint8Array): CompactJwt {
       const header = decodeJson(encodedHeader);
       if (header === undefined || typeof header !== 'object' || header === null) throw invalid('malformed');
       if ((header as { alg?: unknown }).alg !== HEADER.alg) throw invalid('algorithm');
-      const expected = hmac(keyOf(header as { kid?: unknown }), `${encodedHeader}.${encodedPayload}`);
+      const expected = hmacSha256(keyOf(header as { kid?: unknown }), `${encodedHeader}.${encodedPayload}`);
       // Compared as text: base64url's last character carries unused bits, so two texts can decode to the same
       // bytes, and only the one the BFF wrote is its token.
       const expectedText = Buffer.from(expected.toString('base64url'));
@@ -146,7 +147,7 @@ export function createSessionSigner(options: SessionSignerOptions): SessionSigne
     issue({ widgetId, origin, environment }) {
       const iat = Math.floor(now() / 1000);
       const claims: SessionClaims = {
-        sid: randomBytes(18).toString('base64url'),
+        sid: randomBase64url(18),
         wid: widgetId,
         org: origin,
         env: environment,

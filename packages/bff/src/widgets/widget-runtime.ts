@@ -1,8 +1,9 @@
 /**
  * @module
  * A widget at run time: its validated config, its secrets (read once from the environment), its origin
- * policy and the upstream client and catalog service it sells through.
+ * policy, the upstream client and catalog service it sells through, and its account logo served by the BFF.
  */
+import type { AccountLogo } from '../catalog/account-logo';
 import type { CatalogService } from '../catalog/catalog-service';
 import type { WidgetConfig } from '../config/config-schema';
 import type { OriginPolicy } from '../security/origin-policy';
@@ -18,4 +19,6 @@ export interface WidgetRuntime {
   originPolicy: OriginPolicy;
   upstream: UpstreamClient;
   catalog: CatalogService;
+  /** The upstream account's logo, fetched and held to be served from the BFF's origin. */
+  accountLogo: AccountLogo;
 }

@@ -11,3 +11,4 @@ export * from './plan-order';
 export * from './session';
 export * from './webhook-signature';
 export * from './webhooks';
+export * from './widget-integrity';

@@ -1,7 +1,8 @@
 /**
  * @module
- * `POST /v1/sessions`: a widget id and the page's Origin become a short-lived session token and the
- * widget's public config (brand, currency, checkout mode, languages).
+ * How a widget starts: `GET /v1/widgets/{widgetId}/start` answers the widget's public config (brand, currency,
+ * checkout mode, languages) and the address of its public catalog to an allowed page, with no token; from the
+ * quote on, `POST /v1/sessions` turns the widget id and the page's Origin into a short-lived session token.
  */
 import { z } from 'zod';
 import { CurrencySchema, DateTimeSchema, EnvironmentSchema, LocaleSchema } from '../partner/common';
@@ -55,16 +56,30 @@ export const WidgetPublicConfigSchema = z.strictObject({
 });
 export type WidgetPublicConfig = z.infer<typeof WidgetPublicConfigSchema>;
 
+/**
+ * The catalog at its current version under a public, immutable address: `{path}/{locale}/destinations` and
+ * `{path}/{locale}/plans/{code}` answer as the session routes do, and any cache may keep them.
+ */
+export const CatalogAddressSchema = z.strictObject({ path: z.string().startsWith('/') });
+export type CatalogAddress = z.infer<typeof CatalogAddressSchema>;
+
+/** `GET /v1/widgets/{widgetId}/start`: what the widget's first screen needs, no session. */
+export const WidgetStartSchema = z.strictObject({
+  widget: WidgetPublicConfigSchema,
+  catalog: CatalogAddressSchema,
+});
+export type WidgetStart = z.infer<typeof WidgetStartSchema>;
+
+export const WidgetStartResponseSchema = apiEnvelope(WidgetStartSchema);
+export type WidgetStartResponse = z.infer<typeof WidgetStartResponseSchema>;
+
 export const SessionSchema = z.strictObject({
   /** Bearer token for every later call, bound to widget, origin and environment. */
   token: z.string().min(1),
   expiresAt: DateTimeSchema,
+  /** As at the start: a widget of release 0.1.0 opens its session first and starts from it. */
   widget: WidgetPublicConfigSchema,
-  /**
-   * The catalog at its current version under a public, immutable address: `{path}/{locale}/destinations` and
-   * `{path}/{locale}/plans/{code}` answer as the session routes do, and any cache may keep them.
-   */
-  catalog: z.strictObject({ path: z.string().startsWith('/') }).optional(),
+  catalog: CatalogAddressSchema.optional(),
 });
 export type Session = z.infer<typeof SessionSchema>;
 

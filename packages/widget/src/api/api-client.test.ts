@@ -1,4 +1,7 @@
-/** The one API client: headers, retries that are safe, one session renewal, aborts, and schema checks. */
+/**
+ * The one API client: a start without a session, the session opened at the first call that needs it, headers,
+ * retries that are safe, one session renewal, aborts, and schema checks.
+ */
 
 import { MANAGE_TOKEN_HEADER } from '@esim-embed/shared';
 import { describe, expect, it } from 'vitest';
@@ -16,16 +19,30 @@ function client(bff: FakeBff, delays: number[] = [1, 1, 1]) {
 }
 
 describe('ApiClient', () => {
-  it('opens one session and sends its token, without cookies', async () => {
+  it('starts without a session; the first call that needs one opens it, once, and sends its token', async () => {
     const bff = new FakeBff();
     const api = client(bff);
-    await Promise.all([api.destinations('en'), api.plans('TR', 'de')]);
+    const [started] = await Promise.all([api.start(), api.destinations('en'), api.plans('TR', 'de')]);
+    expect(started).toEqual({ widget: bff.config, catalog: { path: '/v1/catalog/acme/7-0123456789abcdef' } });
+    expect(bff.requestsTo('GET', /^\/v1\/widgets\/acme\/start$/)).toHaveLength(1);
+    expect(bff.requestsTo('POST', /^\/v1\/sessions$/)).toHaveLength(0);
+    await Promise.all([api.createQuote('off_small', 'en', 'k1'), api.createQuote('off_big', 'en', 'k2')]);
     expect(bff.requestsTo('POST', /^\/v1\/sessions$/)).toHaveLength(1);
-    expect(bff.requests.map((request) => request.path)).toContain('/v1/destinations/TR/plans?locale=de');
-    for (const request of bff.requests.slice(1)) expect(request.headers.authorization).toBe('Bearer token-1');
+    for (const request of bff.requestsTo('POST', /^\/v1\/quotes$/)) {
+      expect(request.headers.authorization).toBe('Bearer token-1');
+    }
   });
 
-  it('reads the catalog from the public address the session names, without a token, and falls back when it moved', async () => {
+  it('asks for the start again after it failed', async () => {
+    const bff = new FakeBff();
+    const api = client(bff);
+    bff.failNext('GET', /\/start$/, 'upstream_unavailable', 503);
+    await expect(api.start()).rejects.toMatchObject({ code: 'upstream_unavailable' });
+    await expect(api.start()).resolves.toMatchObject({ widget: { widgetId: 'acme' } });
+    expect(bff.requestsTo('GET', /\/start$/)).toHaveLength(2);
+  });
+
+  it('reads the catalog from the public address the start names, without a token, and follows it when it moved', async () => {
     const bff = new FakeBff({ publicCatalogVersion: '7-0123456789abcdef' });
     const api = client(bff);
     expect(await api.destinations('de')).toEqual(destinations);
@@ -37,20 +54,25 @@ describe('ApiClient', () => {
     ]);
     // Nothing of the traveller's goes to an address any cache may keep.
     for (const request of open) expect(request.headers.authorization).toBeUndefined();
-    // A catalog refresh replaced the version: the session route answers instead.
+    // A catalog refresh replaced the version: the read goes to the one the refusal names, and so do later ones.
     bff.publicCatalogVersion = '8-fedcba9876543210';
-    await api.destinations('en');
-    expect(bff.requests.at(-1)?.path).toBe('/v1/destinations?locale=en');
-    expect(bff.requests.at(-1)?.headers.authorization).toBe('Bearer token-1');
+    expect(await api.destinations('en')).toEqual(destinations);
+    await api.plans('TR', 'en');
+    expect(bff.requests.slice(-3).map((request) => request.path)).toEqual([
+      '/v1/catalog/acme/7-0123456789abcdef/en/destinations',
+      '/v1/catalog/acme/8-fedcba9876543210/en/destinations',
+      '/v1/catalog/acme/8-fedcba9876543210/en/plans/TR',
+    ]);
+    expect(bff.requestsTo('POST', /^\/v1\/sessions$/)).toHaveLength(0);
   });
 
   it('renews an invalid session once, then gives up with the error', async () => {
     const bff = new FakeBff();
     const api = client(bff);
     await api.session();
-    bff.failNext('GET', /^\/v1\/destinations/, 'widget_session_invalid', 401);
-    bff.failNext('GET', /^\/v1\/destinations/, 'widget_session_invalid', 401);
-    const failure = await api.destinations('en').catch((error: unknown) => error);
+    bff.failNext('POST', /^\/v1\/quotes$/, 'widget_session_invalid', 401);
+    bff.failNext('POST', /^\/v1\/quotes$/, 'widget_session_invalid', 401);
+    const failure = await api.createQuote('off_small', 'en', 'k').catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(WidgetApiError);
     expect((failure as WidgetApiError).code).toBe('widget_session_invalid');
     expect(bff.requestsTo('POST', /^\/v1\/sessions$/)).toHaveLength(2);
@@ -114,13 +136,13 @@ describe('ApiClient', () => {
 
   it('aborts what is in flight on close(), including a wait between retries', async () => {
     const bff = new FakeBff();
-    bff.hanging.push(/^\/v1\/destinations/);
+    bff.hanging.push(/\/destinations$/);
     const api = client(bff, [60_000]);
     const pending = api.destinations('en');
     await new Promise((resolve) => setTimeout(resolve, 20));
     api.close();
     await expect(pending).rejects.toBeDefined();
-    expect(bff.requestsTo('GET', /^\/v1\/destinations/)[0]?.signal?.aborted).toBe(true);
+    expect(bff.requestsTo('GET', /\/destinations$/)[0]?.signal?.aborted).toBe(true);
 
     const bffDown = new FakeBff();
     bffDown.failNext('POST', /^\/v1\/sessions$/, 'network');
@@ -175,20 +197,19 @@ describe('ApiClient', () => {
 
     it('repeats reads and creates while the BFF’s store is down, within its budget, then gives up', async () => {
       const bff = new FakeBff();
-      bff.failNext('GET', /^\/v1\/destinations/, 'store_unavailable', 503, {}, 0);
+      bff.failNext('GET', /\/destinations$/, 'store_unavailable', 503, {}, 0);
       expect(await client(bff).destinations('en')).toHaveLength(3);
-      expect(bff.requestsTo('GET', /^\/v1\/destinations/)).toHaveLength(2);
+      expect(bff.requestsTo('GET', /\/destinations$/)).toHaveLength(2);
 
       const down = new FakeBff();
-      for (let i = 0; i < 10; i++)
-        down.failNext('GET', /^\/v1\/destinations/, 'store_unavailable', 503, {}, 0);
+      for (let i = 0; i < 10; i++) down.failNext('GET', /\/destinations$/, 'store_unavailable', 503, {}, 0);
       const started = Date.now();
       const failure = await budgeted(down, 600)
         .destinations('en')
         .catch((error: unknown) => error);
       expect(failure).toMatchObject({ code: 'store_unavailable' });
       // 250 ms apart at least (a Retry-After of 0 is not a busy loop), and not past the budget.
-      expect(down.requestsTo('GET', /^\/v1\/destinations/)).toHaveLength(3);
+      expect(down.requestsTo('GET', /\/destinations$/)).toHaveLength(3);
       expect(Date.now() - started).toBeLessThan(1500);
     });
 

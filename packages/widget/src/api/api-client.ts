@@ -1,7 +1,8 @@
 /**
  * @module
- * The widget's one way to the BFF (`/v1/*`). It opens the session, sends the bearer token, client secret
- * and idempotency keys, retries what is safe to retry (network loss with backoff; an expired session once,
+ * The widget's one way to the BFF (`/v1/*`). It starts the widget (public config and catalog address, no
+ * session), reads the public catalog, opens the session when a call first needs one (the quote, a resumed
+ * checkout, "my eSIM"), sends the bearer token, client secret and idempotency keys, retries what is safe to retry (network loss with backoff; an expired session once,
  * with a new session; "not yet" answers after their `Retry-After`), aborts everything when the element
  * disconnects, and reads every answer with the shared API schemas.
  *
@@ -40,6 +41,8 @@ import {
   SessionResponseSchema,
   type WidgetDeliveryLink,
   WidgetDeliveryLinkResponseSchema,
+  type WidgetStart,
+  WidgetStartResponseSchema,
 } from '@esim-embed/shared';
 import { WidgetApiError } from './api-error';
 
@@ -48,6 +51,7 @@ import { WidgetApiError } from './api-error';
  * drops them, and zod with them.
  */
 const RESPONSE_SCHEMAS = {
+  start: WidgetStartResponseSchema,
   session: SessionResponseSchema,
   destinations: DestinationsResponseSchema,
   plans: PlansResponseSchema,
@@ -82,7 +86,6 @@ export interface ApiClientOptions {
 }
 
 const DEFAULTS = {
-  fetch: undefined,
   networkRetryDelays: [500, 1500, 4000],
   notYetBudgetMs: 30_000,
 } satisfies Partial<ApiClientOptions>;
@@ -124,7 +127,8 @@ export interface TopUpTarget {
 export class ApiClient {
   readonly #options: Required<Omit<ApiClientOptions, 'fetch'>> & { fetch: typeof fetch };
   readonly #abort = new AbortController();
-  #session: Promise<Session> | null = null;
+  #start: Promise<WidgetStart> | undefined;
+  #session: Promise<Session> | undefined;
 
   constructor(options: ApiClientOptions) {
     const merged = { ...DEFAULTS, ...options } satisfies ApiClientOptions;
@@ -145,7 +149,20 @@ export class ApiClient {
     return this.#abort.signal.aborted;
   }
 
-  /** The session (opened once, reopened after it is found invalid). */
+  /** The widget's public config and catalog address: no session (asked once, again after a failure). */
+  start(): Promise<WidgetStart> {
+    this.#start ??= this.#send(`/v1/widgets/${encodeURIComponent(this.#options.widgetId)}/start`, {
+      response: 'start',
+    })
+      .then((body) => body.data)
+      .catch((error: unknown) => {
+        this.#start = undefined;
+        throw error;
+      });
+    return this.#start;
+  }
+
+  /** The session, opened by the first call that needs it (once; reopened after it is found invalid). */
   session(): Promise<Session> {
     this.#session ??= this.#send('/v1/sessions', {
       method: 'POST',
@@ -154,7 +171,7 @@ export class ApiClient {
     })
       .then((body) => body.data)
       .catch((error: unknown) => {
-        this.#session = null;
+        this.#session = undefined;
         throw error;
       });
     return this.#session;
@@ -162,42 +179,29 @@ export class ApiClient {
 
   /** Countries and regions, localized. */
   async destinations(locale: Locale): Promise<Destination[]> {
-    const body = await this.#catalog(
-      `/${locale}/destinations`,
-      `/v1/destinations?locale=${locale}`,
-      'destinations',
-    );
-    return body.data;
+    return (await this.#catalog(`/${locale}/destinations`, 'destinations')).data;
   }
 
   /** The plans of one destination, and the destination itself. */
   async plans(code: string, locale: Locale): Promise<{ plans: Plan[]; destination: Destination }> {
-    const body = await this.#catalog(
-      `/${locale}/plans/${encodeURIComponent(code)}`,
-      `/v1/destinations/${encodeURIComponent(code)}/plans?locale=${locale}`,
-      'plans',
-    );
+    const body = await this.#catalog(`/${locale}/plans/${encodeURIComponent(code)}`, 'plans');
     return { plans: body.data, destination: body.meta.destination };
   }
 
   /**
-   * A catalog read from the public, versioned address the session names (no token: any cache on the way may
-   * answer it), or from the session route when there is none or its version has just been replaced.
+   * A read of the public, versioned catalog the start names: no token, so any cache on the way may answer it.
+   * A catalog refresh since the start (which may be a minute old) makes that version `not_found`, naming the
+   * current one's address: the read is repeated there, and later reads go there too.
    */
-  async #catalog<K extends 'destinations' | 'plans'>(
-    publicPath: string,
-    sessionPath: string,
-    response: K,
-  ): Promise<ResponseBody<K>> {
-    const { catalog } = await this.session();
-    if (catalog !== undefined) {
-      try {
-        return await this.#send(`${catalog.path}${publicPath}`, { response });
-      } catch (error) {
-        if (!(error instanceof WidgetApiError) || error.code !== 'not_found') throw error;
-      }
-    }
-    return await this.#call(sessionPath, { response });
+  async #catalog<K extends 'destinations' | 'plans'>(path: string, response: K): Promise<ResponseBody<K>> {
+    const { catalog } = await this.start();
+    return this.#send(catalog.path + path, { response }).catch((error: Partial<WidgetApiError>) => {
+      // Only that `not_found` names a path.
+      const moved = error.params?.path;
+      if (typeof moved !== 'string') throw error;
+      catalog.path = moved;
+      return this.#send(moved + path, { response });
+    });
   }
 
   /** Holds a plan's price; with `topUp`, the price of a top-up of that eSIM. */
@@ -294,10 +298,8 @@ export class ApiClient {
       return await this.#send(path, request, session.token);
     } catch (error) {
       if (!(error instanceof WidgetApiError) || error.code !== 'widget_session_invalid') throw error;
-      if (this.#session) {
-        const current = await this.#session.catch(() => null);
-        if (current === session) this.#session = null;
-      }
+      // Forgotten unless another call has already opened a new one.
+      if ((await this.#session?.catch(() => null)) === session) this.#session = undefined;
       const renewed = await this.session();
       return this.#send(path, request, renewed.token);
     }

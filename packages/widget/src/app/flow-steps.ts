@@ -61,12 +61,10 @@ export function recalledCheckout(widgetId: string): CheckoutHandle | null {
   const raw = storage()?.getItem(storageKey(widgetId));
   if (!raw) return null;
   try {
-    const value = JSON.parse(raw) as Partial<CheckoutHandle>;
-    if (typeof value.id !== 'string' || typeof value.clientSecret !== 'string') return null;
-    const topUp = value.topUp;
-    return typeof topUp?.esimId === 'string' && typeof topUp.manageToken === 'string'
-      ? { id: value.id, clientSecret: value.clientSecret, topUp }
-      : { id: value.id, clientSecret: value.clientSecret };
+    const { id, clientSecret, topUp } = JSON.parse(raw) as Partial<CheckoutHandle>;
+    if (typeof id !== 'string' || typeof clientSecret !== 'string') return null;
+    const valid = typeof topUp?.esimId === 'string' && typeof topUp.manageToken === 'string';
+    return valid ? { id, clientSecret, topUp } : { id, clientSecret };
   } catch {
     return null;
   }

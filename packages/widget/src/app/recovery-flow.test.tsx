@@ -1,18 +1,12 @@
 /**
- * Recovery without the traveller's help (lost session, lost network, a reload mid-purchase) and before a
- * session exists (origin refused, BFF unavailable).
+ * Recovery without the traveller's help (lost session, lost network, a reload mid-purchase) and when the
+ * widget cannot start (origin refused, BFF unavailable).
  */
 import { fireEvent } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeBff } from '../../testing/fake-bff';
 import { mountWidget } from '../../testing/mount-widget';
-import {
-  cleanUpPage,
-  fillCheckout,
-  openCheckout,
-  openPlans,
-  waitForAllDestinations,
-} from '../../testing/traveller';
+import { cleanUpPage, fillCheckout, openCheckout, waitForAllDestinations } from '../../testing/traveller';
 
 afterEach(cleanUpPage);
 
@@ -20,26 +14,23 @@ describe('recovery by itself', () => {
   it('replaces an expired session and repeats the request once', async () => {
     const bff = new FakeBff();
     const widget = await mountWidget(bff);
-    await widget.view.findAllByRole('button', { name: /Turkey/ });
-    bff.failNext('GET', /^\/v1\/destinations\/TR\/plans/, 'widget_session_invalid', 401);
-    await openPlans(widget);
+    bff.failNext('POST', /^\/v1\/quotes$/, 'widget_session_invalid', 401);
+    await openCheckout(widget);
     expect(bff.requestsTo('POST', /^\/v1\/sessions$/)).toHaveLength(2);
-    expect(bff.requestsTo('GET', /^\/v1\/destinations\/TR\/plans/).at(-1)?.headers.authorization).toBe(
-      'Bearer token-2',
-    );
+    expect(bff.requestsTo('POST', /^\/v1\/quotes$/).at(-1)?.headers.authorization).toBe('Bearer token-2');
   });
 
   it('retries after a network loss without the traveller doing anything', async () => {
     const bff = new FakeBff();
-    bff.failNext('GET', /^\/v1\/destinations/, 'network');
+    bff.failNext('GET', /\/destinations$/, 'network');
     const widget = await mountWidget(bff);
     await waitForAllDestinations(widget);
-    expect(bff.requestsTo('GET', /^\/v1\/destinations/)).toHaveLength(2);
+    expect(bff.requestsTo('GET', /\/destinations$/)).toHaveLength(2);
   });
 
   it('when the network stays down, says so and tries again as soon as the browser is online', async () => {
     const bff = new FakeBff();
-    for (let i = 0; i < 4; i++) bff.failNext('GET', /^\/v1\/destinations/, 'network');
+    for (let i = 0; i < 4; i++) bff.failNext('GET', /\/destinations$/, 'network');
     const widget = await mountWidget(bff);
     expect(await widget.view.findByText(/You seem to be offline/, {}, { timeout: 9000 })).toBeTruthy();
     // Preact runs effects after the next frame: let the notice start listening before the network returns.
@@ -75,10 +66,10 @@ describe('recovery by itself', () => {
   });
 });
 
-describe('before a session', () => {
+describe('when the widget cannot start', () => {
   it('says the store is not available here when the origin is refused, without a pointless retry', async () => {
     const bff = new FakeBff();
-    bff.failNext('POST', /^\/v1\/sessions$/, 'widget_origin_forbidden', 403);
+    bff.failNext('GET', /^\/v1\/widgets\/acme\/start$/, 'widget_origin_forbidden', 403);
     const { view, events } = await mountWidget(bff);
     expect(await view.findByText('This store is not available on this website right now.')).toBeTruthy();
     expect(view.queryByRole('button')).toBeNull();
@@ -90,7 +81,7 @@ describe('before a session', () => {
 
   it('offers a retry when the BFF is unavailable, and recovers', async () => {
     const bff = new FakeBff();
-    bff.failNext('POST', /^\/v1\/sessions$/, 'upstream_unavailable', 503);
+    bff.failNext('GET', /^\/v1\/widgets\/acme\/start$/, 'upstream_unavailable', 503);
     const { view } = await mountWidget(bff);
     fireEvent.click(await view.findByRole('button', { name: 'Try again' }));
     expect(await view.findByRole('heading', { name: 'Where are you going?' })).toBeTruthy();

@@ -1,6 +1,6 @@
 /**
  * @module
- * What every step needs, handed down once: the API client, the session's public config, the translator,
+ * What every step needs, handed down once: the API client, the widget's public config, the translator,
  * the formatters, navigation and the host element (to fire events).
  */
 import type { Locale, WidgetPublicConfig } from '@esim-embed/shared';
@@ -14,7 +14,7 @@ import type { Step } from './flow-steps';
 /**
  * The widget's shared state, provided by the shell. `client`, `provideAfterSale`, `go`, `emit` and `report` keep
  * their identity for the shell's whole life (`biome.json` declares them stable results of `useWidget` to the hook
- * dependency lint); the rest change with the session, the language and the messages.
+ * dependency lint); the rest change with the start, the language and the messages.
  */
 export interface WidgetContextValue {
   client: ApiClient;

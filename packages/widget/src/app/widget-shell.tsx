@@ -1,7 +1,8 @@
 /**
  * @module
- * The widget's frame and flow: opens the session, picks the language, applies the brand, resumes a
- * checkout in progress, and shows one step at a time between the brand header and the support footer.
+ * The widget's frame and flow: starts the widget (its public config; the session waits for the quote), picks the
+ * language, applies the brand, resumes a checkout in progress, and shows one step at a time between the brand
+ * header and the support footer.
  *
  * Over 300 lines: the shell's state and step flow read best whole; the small parts below serve only it.
  */
@@ -32,7 +33,7 @@ import * as css from './widget-shell.css';
 export interface WidgetShellProps {
   host: HTMLElement;
   options: WidgetAppOptions;
-  /** The shadow root's brand stylesheet, rewritten when the session's brand arrives. */
+  /** The shadow root's brand stylesheet, rewritten when the widget's brand arrives. */
   brandSheet: CSSStyleSheet;
 }
 
@@ -55,7 +56,7 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
   // The shell is keyed by the BFF and the widget id (`widget-app.tsx`): one client for its whole life.
   const client = useMemo(() => new ApiClient({ apiBase, widgetId }), [apiBase, widgetId]);
   useEffect(() => () => client.close(), [client]);
-  // A manage token leaves the address bar at once, before the session answers, for the host page's scripts.
+  // A manage token leaves the address bar at once, before the start answers, for the host page's scripts.
   useEffect(() => void takeManageToken(widgetId), [widgetId]);
 
   const [config, setConfig] = useState<WidgetPublicConfig | null>(null);
@@ -93,32 +94,32 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
     [client, host],
   );
 
-  const session = useWriteAction(
+  const started = useWriteAction(
     async () => {
-      const opened = await client.session();
-      setConfig(opened.widget);
-      brandSheet.replaceSync(brandCss(opened.widget.brand));
+      const { widget } = await client.start();
+      setConfig(widget);
+      brandSheet.replaceSync(brandCss(widget.brand));
     },
     { widget: { client, report } },
   );
-  const openSession = session.run;
-  useEffect(() => void openSession(), []);
+  const start = started.run;
+  useEffect(() => void start(), []);
 
-  // The first step once the session is open; later, a `country` set at run time opens that destination,
+  // The first step once the widget has started; later, a `country` set at run time opens that destination,
   // unless a purchase is under way.
-  const hasSession = config !== null;
+  const hasStarted = Boolean(config);
   useEffect(() => {
-    if (!hasSession) return;
+    if (!hasStarted) return;
     setStep((current) =>
       !current || current.name === 'destinations' || current.name === 'plans'
         ? initialStep(widgetId, country)
         : current,
     );
-  }, [hasSession, widgetId, country]);
+  }, [hasStarted, widgetId, country]);
 
   // A manage link followed on the same page (a single-page app, or a link in the host page) opens the view.
   useEffect(() => {
-    if (!hasSession) return;
+    if (!hasStarted) return;
     const opened = () => {
       // Only a manage link just followed: the host page's own fragment changes are not the widget's.
       const manageToken = takeFollowedManageToken(widgetId);
@@ -129,7 +130,7 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
     };
     globalThis.addEventListener?.('hashchange', opened);
     return () => globalThis.removeEventListener?.('hashchange', opened);
-  }, [hasSession, widgetId]);
+  }, [hasStarted, widgetId]);
 
   // `esim-ready` once, when the first screen shows (not again when the language changes).
   const announcedReady = useRef(false);
@@ -181,8 +182,8 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
     return (
       <div class={css.container} part="container" lang={locale}>
         <div class={css.content} part="content" aria-live="polite">
-          {session.error !== null ? (
-            <SessionFailure error={session.error} retry={openSession} t={t} />
+          {started.error !== null ? (
+            <StartFailure error={started.error} retry={start} t={t} />
           ) : (
             <p aria-busy="true">
               <span class={controls.spinner} aria-hidden="true" />
@@ -212,9 +213,8 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
         </div>
         <div class={css.footer} part="footer">
           <span>{t('soldBy', { brand: brand.displayName })}</span>
-          {brand.supportUrl && <FooterLink href={brand.supportUrl} text={t('support')} />}
-          {!brand.supportUrl && brand.supportEmail && (
-            <FooterLink href={`mailto:${brand.supportEmail}`} text={t('support')} />
+          {(brand.supportUrl || brand.supportEmail) && (
+            <FooterLink href={brand.supportUrl ?? `mailto:${brand.supportEmail}`} text={t('support')} />
           )}
           {brand.termsUrl && <FooterLink href={brand.termsUrl} text={t('terms')} />}
           {brand.privacyUrl && <FooterLink href={brand.privacyUrl} text={t('privacy')} />}
@@ -239,8 +239,8 @@ function FooterLink({ href, text }: { href: string; text: string }) {
   );
 }
 
-/** Before there is a session there is no brand: a plain message and a retry. */
-function SessionFailure({
+/** Before the widget has started there is no brand: a plain message and a retry. */
+function StartFailure({
   error,
   retry,
   t,

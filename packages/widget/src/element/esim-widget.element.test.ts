@@ -73,28 +73,29 @@ describe('attributes and properties', () => {
     element.apiBase = 'https://bff.test';
     document.body.append(element);
     defineEsimWidget();
-    await waitFor(() => expect(bff.requestsTo('POST', /^\/v1\/sessions$/)).toHaveLength(1));
-    expect(bff.requests[0]?.body).toEqual({ widgetId: 'acme' });
+    await waitFor(() => expect(bff.requestsTo('GET', /^\/v1\/widgets\/acme\/start$/)).toHaveLength(1));
+    expect(bff.requests[0]?.path).toBe('/v1/widgets/acme/start');
     expect(element.getAttribute('widget-id')).toBe('acme');
   });
 });
 
 describe('lifecycle', () => {
-  it('runs two instances independently, each with its own session and step', async () => {
+  it('runs two instances independently, each with its own start and step', async () => {
     const first = new FakeBff();
     const one = await mountWidget(first);
     const two = await mountWidget(first, { country: 'TR' });
     expect(await one.view.findByRole('heading', { name: 'Where are you going?' })).toBeTruthy();
     expect(await two.view.findByRole('heading', { name: /eSIM plans for Turkey/ })).toBeTruthy();
-    expect(first.requestsTo('POST', /^\/v1\/sessions$/)).toHaveLength(2);
+    expect(first.requestsTo('GET', /^\/v1\/widgets\/acme\/start$/)).toHaveLength(2);
+    expect(first.requestsTo('POST', /^\/v1\/sessions$/)).toHaveLength(0);
   });
 
   it('aborts the requests in flight when removed, and starts afresh when added again', async () => {
     const bff = new FakeBff();
-    bff.hanging.push(/^\/v1\/destinations/);
+    bff.hanging.push(/\/destinations$/);
     const { element } = await mountWidget(bff);
-    await waitFor(() => expect(bff.requestsTo('GET', /^\/v1\/destinations/)).toHaveLength(1));
-    const pending = bff.requestsTo('GET', /^\/v1\/destinations/)[0];
+    await waitFor(() => expect(bff.requestsTo('GET', /\/destinations$/)).toHaveLength(1));
+    const pending = bff.requestsTo('GET', /\/destinations$/)[0];
     expect(pending?.signal?.aborted).toBe(false);
     element.remove();
     expect(pending?.signal?.aborted).toBe(true);
@@ -103,7 +104,7 @@ describe('lifecycle', () => {
     bff.hanging.length = 0;
     document.body.append(element);
     await waitFor(() => expect(element.shadowRoot?.textContent).toContain('Turkey'));
-    expect(bff.requestsTo('POST', /^\/v1\/sessions$/)).toHaveLength(2);
+    expect(bff.requestsTo('GET', /^\/v1\/widgets\/acme\/start$/)).toHaveLength(2);
   });
 
   it('does not mount when removed before the app finished loading', async () => {
@@ -120,12 +121,12 @@ describe('lifecycle', () => {
     expect(bff.requests).toHaveLength(0);
   });
 
-  it('starts a new session when the widget id changes at run time', async () => {
+  it('starts afresh when the widget id changes at run time', async () => {
     const bff = new FakeBff();
     const { element } = await mountWidget(bff);
     element.widgetId = 'other-widget';
-    await waitFor(() => expect(bff.requestsTo('POST', /^\/v1\/sessions$/)).toHaveLength(2));
-    expect(bff.requestsTo('POST', /^\/v1\/sessions$/)[1]?.body).toEqual({ widgetId: 'other-widget' });
+    await waitFor(() => expect(bff.requestsTo('GET', /\/start$/)).toHaveLength(2));
+    expect(bff.requestsTo('GET', /\/start$/)[1]?.path).toBe('/v1/widgets/other-widget/start');
   });
 
   it('adopts its styles into the shadow root: no <style> element, nothing in the page', async () => {

@@ -21,7 +21,7 @@ const ElementBase = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
  * @tag esim-widget
  * @summary A travel-eSIM store as a custom element.
  *
- * @event {EsimReadyEvent} esim-ready - The session is open and the first screen is shown.
+ * @event {EsimReadyEvent} esim-ready - The widget has started and the first screen is shown (the session opens at the quote).
  * @event {EsimQuoteEvent} esim-quote - A plan was quoted; the price is held until `detail.expiresAt`.
  * @event {EsimCheckoutEvent} esim-checkout - A checkout was created. In `partner_confirm` mode take the payment now and confirm the checkout from your server. Fired again with `detail.resumed` true when a reloaded page resumes a checkout that awaits payment.
  * @event {EsimCancelEvent} esim-cancel - The traveller cancelled a checkout that awaited payment (`detail.reason`: `cancelled`, or `other_plan` to choose another plan). Close your payment form: the checkout can no longer be confirmed.

@@ -14,7 +14,7 @@ export interface EsimMoney {
 /** What a purchase buys: a new eSIM, or more data on one the traveller has. */
 export type EsimPurchaseKind = 'issue' | 'top_up';
 
-/** `esim-ready`: the session is open and the first screen is shown. */
+/** `esim-ready`: the widget has started and the first screen is shown (the session opens at the quote). */
 export interface EsimReadyDetail {
   widgetId: string;
   locale: 'en' | 'ru' | 'es' | 'de' | 'fr';
@@ -121,7 +121,7 @@ const EVENT_INIT = { bubbles: true, composed: true } as const;
 const CustomEventBase: typeof CustomEvent =
   globalThis.CustomEvent ?? (class {} as unknown as typeof CustomEvent);
 
-/** Fired once the session is open and the first screen is shown. */
+/** Fired once the widget has started and the first screen is shown (the session opens at the quote). */
 export class EsimReadyEvent extends CustomEventBase<EsimReadyDetail> {
   static readonly eventName = 'esim-ready';
   constructor(detail: EsimReadyDetail) {

@@ -11,7 +11,7 @@ import { cleanUpPage, openPlans, waitForAllDestinations } from '../../testing/tr
 afterEach(cleanUpPage);
 
 describe('destinations', () => {
-  it('lists popular destinations first, then regions and countries, and opens the session once', async () => {
+  it('lists popular destinations first, then regions and countries, from the public catalog without a session', async () => {
     const bff = new FakeBff();
     const { view, events } = await mountWidget(bff);
     expect(await view.findByRole('heading', { name: 'Where are you going?' })).toBeTruthy();
@@ -19,8 +19,11 @@ describe('destinations', () => {
     const headings = view.getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent);
     expect(headings).toEqual(['Popular destinations', 'Regions', 'Countries']);
     expect(view.getAllByRole('button', { name: /Turkey/ })[0]?.textContent).toContain('from $4.50');
-    expect(bff.requestsTo('POST', /^\/v1\/sessions$/)).toHaveLength(1);
-    expect(bff.requestsTo('GET', /^\/v1\/destinations/)[0]?.headers.authorization).toBe('Bearer token-1');
+    expect(bff.requestsTo('GET', /^\/v1\/widgets\/acme\/start$/)).toHaveLength(1);
+    const [read] = bff.requestsTo('GET', /\/destinations$/);
+    expect(read?.path).toBe('/v1/catalog/acme/7-0123456789abcdef/en/destinations');
+    expect(read?.headers.authorization).toBeUndefined();
+    expect(bff.requestsTo('POST', /^\/v1\/sessions$/)).toHaveLength(0);
     await waitFor(() => expect(events.map((event) => event.type)).toContain('esim-ready'));
   });
 

@@ -1,0 +1,113 @@
+/**
+ * The answer cache over HTTP against the sandbox: a public catalog read answered again from the kept bytes is
+ * the app's own answer (every header, the body byte for byte) but for its own request id and access-log line;
+ * a conditional read, a query string and a catalog that moved on go to the app; a kept answer never outlives
+ * the catalog state it was built from (the old address is not found at once, not a year later).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openWidget, type Stack, startStack } from '../../testing/stack';
+
+let stack: Stack;
+/** How many reads the answer cache wrote itself since the last `reset`. */
+let served = 0;
+
+beforeAll(async () => {
+  stack = await startStack();
+  const answers = stack.bff.answers;
+  const serve = answers.serve.bind(answers);
+  answers.serve = (request, response) => {
+    const hit = serve(request, response);
+    if (hit) served += 1;
+    return hit;
+  };
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+/** The shop's public catalog address now. */
+async function catalogPath(): Promise<string> {
+  const path = (await openWidget(stack.server.url, 'shop')).session.catalog?.path;
+  if (path === undefined) throw new Error('the session named no public catalog');
+  return path;
+}
+
+/** A read's status, headers (without the ones that differ per answer) and body text. */
+async function read(path: string, headers: Record<string, string> = {}) {
+  const response = await fetch(`${stack.server.url}${path}`, { headers });
+  const body = await response.text();
+  const fixed = Object.fromEntries(
+    [...response.headers].filter(([name]) => !['date', 'x-request-id', 'keep-alive'].includes(name)),
+  );
+  return { status: response.status, requestId: response.headers.get('x-request-id'), fixed, body };
+}
+
+describe('the answer cache', () => {
+  it('answers a repeated public read with the app’s answer, byte for byte but its own request id', async () => {
+    const path = `${await catalogPath()}/en/destinations`;
+    served = 0;
+    const first = await read(path);
+    expect(first.status).toBe(200);
+    expect(served).toBe(0);
+
+    const again = await read(path);
+    expect(served).toBe(1);
+    expect(again.status).toBe(200);
+    expect(again.fixed).toEqual(first.fixed);
+    expect(again.requestId).toMatch(/^req_[\w-]{20}$/);
+    expect(again.requestId).not.toBe(first.requestId);
+    expect(JSON.parse(again.body).meta.requestId).toBe(again.requestId);
+    // The body differs from the app's only by the request id.
+    expect(again.body.replace(again.requestId as string, 'ID')).toBe(
+      first.body.replace(first.requestId as string, 'ID'),
+    );
+
+    const plansPath = `${path.replace(/destinations$/, 'plans')}/${JSON.parse(first.body).data[0].code}`;
+    const plans = await read(plansPath);
+    expect((await read(plansPath)).body.replace(/req_[\w-]{20}/, '')).toBe(
+      plans.body.replace(/req_[\w-]{20}/, ''),
+    );
+    expect(served).toBe(2);
+  });
+
+  it('leaves conditional reads, query strings and other methods to the app', async () => {
+    const path = `${await catalogPath()}/en/destinations`;
+    const kept = await read(path);
+    await read(path);
+    served = 0;
+    const etag = kept.fixed.etag as string;
+    expect((await read(path, { 'If-None-Match': etag })).status).toBe(304);
+    expect((await read(`${path}?x=1`)).status).toBe(200);
+    expect((await fetch(`${stack.server.url}${path}`, { method: 'HEAD' })).status).toBe(200);
+    expect(served).toBe(0);
+  });
+
+  it('never serves an answer of a catalog that moved on: the old address is not found at once', async () => {
+    const before = await catalogPath();
+    await read(`${before}/en/destinations`);
+    served = 0;
+    expect((await read(`${before}/en/destinations`)).status).toBe(200);
+    expect(served).toBe(1);
+
+    await stack.sandbox.control.bumpCatalog();
+    await stack.bff.widgets.get('shop')?.catalog.refresh({ force: true });
+    if ((await catalogPath()) === before) return expect.fail('the sandbox control did not move the catalog');
+    const gone = await read(`${before}/en/destinations`);
+    expect(gone.status).toBe(404);
+    expect(JSON.parse(gone.body).error.params.reason).toBe('catalog_version_gone');
+    expect(served).toBe(1);
+  });
+
+  it('writes an access-log line for every read it answers', async () => {
+    const path = `${await catalogPath()}/en/destinations`;
+    await read(path);
+    served = 0;
+    const again = await read(path);
+    expect(served).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const line = stack.logs
+      .map((text) => JSON.parse(text))
+      .find((entry) => entry.requestId === again.requestId);
+    expect(line).toMatchObject({ method: 'GET', path, status: 200 });
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * @module
+ * `GET /v1/widgets/{widgetId}/start`: what the widget's first screen needs — its public config and the address
+ * of its public catalog — with no session, so that a page view costs no token; the session begins at the quote.
+ * The `origin` auth (`security/route-auth.ts`) has refused an unknown or disabled widget and an origin it does
+ * not allow, as it does for sessions; a widget that cannot sell is `widget_misconfigured`.
+ */
+import { API_VERSION, type WidgetStart, type WidgetStartResponse } from '@esim-embed/shared';
+import { ApiError } from '../errors';
+import { answerBody } from '../http/answer';
+import type { WidgetRuntime } from '../widgets/widget-runtime';
+import type { RouteHandlers } from './mount-routes';
+import { publicCatalogPath } from './public-catalog';
+
+/**
+ * A shared cache keeps one answer per page origin: the answer names that origin in its CORS header, so it varies
+ * on `Origin` (and on `Sec-Fetch-Site`, which admits the BFF's own pages without one). The catalog address in it
+ * may lag a refresh by these 60 s: the address it names stays valid for what it holds, and a read of a version
+ * since replaced is `not_found` naming the current one, which the widget follows.
+ */
+const START_CACHE = { 'Cache-Control': 'public, max-age=60', Vary: 'Origin, Sec-Fetch-Site' } as const;
+
+/**
+ * The widget's start: its public config and current catalog address, or `widget_misconfigured` when it cannot
+ * sell as configured (scopes, environment, brand, mTLS): stopped before anyone pays.
+ */
+export async function widgetStart(widget: WidgetRuntime): Promise<WidgetStart> {
+  const config = widget.config;
+  const widgetId = config.id;
+  await requireFitness(widget);
+  const [brand, settlement, catalogVersion] = await Promise.all([
+    widget.catalog.brand(),
+    widget.catalog.settlement(),
+    widget.catalog.version(),
+  ]);
+  return {
+    widget: {
+      widgetId,
+      environment: config.environment,
+      checkoutMode: config.checkoutMode,
+      currency: settlement.currency,
+      wholeRubOnly: settlement.wholeRubOnly,
+      defaultLocale: config.defaultLocale,
+      locales: config.locales,
+      emailRequired: config.emailRequired,
+      emailSender:
+        config.deliveryMode === 'platform' ? 'upstream' : config.partnerSendsEmail ? 'partner' : 'none',
+      brand,
+    },
+    catalog: { path: publicCatalogPath(widgetId, catalogVersion) },
+  };
+}
+
+async function requireFitness(widget: WidgetRuntime): Promise<void> {
+  if ((await widget.catalog.fitness()).problems.length > 0) {
+    throw new ApiError('widget_misconfigured', { params: { widgetId: widget.config.id } });
+  }
+}
+
+/** Starts as JSON text, encoded once per catalog state: the same for every page while the state is held. */
+const encodedStarts = new WeakMap<object, string>();
+
+/** {@link widgetStart} as JSON text (`{"widget":…,"catalog":…}`), checked for fitness on every call. */
+export async function widgetStartJson(widget: WidgetRuntime): Promise<string> {
+  const state = widget.catalog.held();
+  const encoded = state === undefined ? undefined : encodedStarts.get(state);
+  if (encoded !== undefined) {
+    await requireFitness(widget);
+    return encoded;
+  }
+  const json = JSON.stringify(await widgetStart(widget));
+  if (state !== undefined && widget.catalog.held() === state) encodedStarts.set(state, json);
+  return json;
+}
+
+/** A `{ data, meta }` answer's text around `data` given as JSON text. */
+export function envelopeJson(dataJson: string, meta: WidgetStartResponse['meta']): string {
+  return `{"data":${dataJson},"meta":${JSON.stringify(meta)}}`;
+}
+
+/** The start route (behind the `origin` auth, which found the widget and the origin it allows). */
+export function widgetStartHandlers(): RouteHandlers<'startWidget'> {
+  return {
+    async startWidget(c) {
+      const meta: WidgetStartResponse['meta'] = { requestId: c.get('requestId'), apiVersion: API_VERSION };
+      const body = envelopeJson(await widgetStartJson(c.get('widget')), meta);
+      return answerBody(c, body, 200, { ...START_CACHE, 'Content-Type': 'application/json' });
+    },
+  };
+}

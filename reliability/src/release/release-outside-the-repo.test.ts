@@ -1,0 +1,121 @@
+/**
+ * Issue 16's release runs anywhere: `pnpm release` builds its folder, the folder is copied to a temporary
+ * directory outside the repository (no `node_modules` anywhere above it), and `node server.mjs` there, with a
+ * config file that names its `$schema`, serves a sandbox started here — health, a session for an allowed
+ * origin, a catalog read, and the pinned widget whose every file hashes to the integrity the release published.
+ * The same folder also runs on the Node.js line production runs (24, fetched by `scripts/production-node.mjs`),
+ * as well as on the project's own Node.js 20.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type RunningSandbox, startSandbox } from '@esim-embed/sandbox';
+import { WidgetIntegritySchema } from '@esim-embed/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BffProcess, startBffProcess } from '../harness/bff-process';
+import { call, openWidget, TEST_ENV, testConfig } from '../harness/bff-testing';
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const temp = mkdtempSync(join(tmpdir(), 'esim-release-'));
+
+let release: string;
+let sandbox: RunningSandbox;
+let bff: BffProcess;
+/** The same release on the production Node.js line. */
+let bffOnProductionNode: BffProcess;
+let productionNodeVersion: string;
+
+beforeAll(async () => {
+  const built = execFileSync(
+    process.execPath,
+    [join(REPO, 'scripts/release.mjs'), '--out-dir', join(temp, 'built')],
+    {
+      cwd: REPO,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  )
+    .trim()
+    .split('\n')
+    .at(-1);
+  if (built === undefined || !existsSync(join(built, 'server.mjs')))
+    throw new Error(`no release in ${built}`);
+  // As an operator would: the folder alone, copied somewhere else.
+  release = join(temp, 'run', basename(built));
+  cpSync(built, release, { recursive: true });
+  rmSync(join(temp, 'built'), { recursive: true, force: true });
+  sandbox = await startSandbox({ offerCount: 50 });
+  const start = (node?: string) =>
+    startBffProcess({
+      release,
+      node,
+      config: { $schema: join(release, 'config.schema.json'), ...testConfig(sandbox.url) },
+      env: { ...TEST_ENV, ESIM_BFF_SESSION_SECRET: randomBytes(32).toString('base64url') },
+    });
+  const productionNode = execFileSync(process.execPath, [join(REPO, 'scripts/production-node.mjs')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
+  productionNodeVersion = execFileSync(productionNode, ['--version'], { encoding: 'utf8' }).trim();
+  [bff, bffOnProductionNode] = await Promise.all([start(), start(productionNode)]);
+}, 180_000);
+afterAll(async () => {
+  await bff?.kill();
+  await bffOnProductionNode?.kill();
+  await sandbox?.close();
+  rmSync(temp, { recursive: true, force: true });
+});
+
+describe('the release folder, outside the repository', () => {
+  it('has no node_modules to lean on, in it or above it', () => {
+    expect(release.startsWith(REPO)).toBe(false);
+    const leaned: string[] = [];
+    for (let dir = release; ; dir = dirname(dir)) {
+      if (existsSync(join(dir, 'node_modules'))) leaned.push(dir);
+      if (dirname(dir) === dir) break;
+    }
+    expect(leaned).toEqual([]);
+  });
+
+  it('is healthy, opens a session for an allowed origin and reads the catalog', async () => {
+    const health = await call(bff.url, '/healthz');
+    expect({ status: health.status, body: health.body }).toEqual({ status: 200, body: { status: 'ok' } });
+    const page = await openWidget(bff.url, 'shop');
+    expect(page.token).toBeTruthy();
+    const destinations = await page.get('/v1/destinations?locale=en');
+    expect(destinations.status).toBe(200);
+    expect(destinations.body.data.length).toBeGreaterThan(0);
+  });
+
+  it('runs the same on the Node.js line production runs', async () => {
+    expect(productionNodeVersion).toMatch(/^v24\./);
+    expect((await call(bffOnProductionNode.url, '/healthz')).status).toBe(200);
+    const page = await openWidget(bffOnProductionNode.url, 'shop');
+    const destinations = await page.get('/v1/destinations?locale=en');
+    expect(destinations.status).toBe(200);
+    expect(destinations.body.data.length).toBeGreaterThan(0);
+  });
+
+  it('serves its widget version pinned, each file with the integrity the release published', async () => {
+    const [version] = readdirSync(join(release, 'widget'));
+    const integrity = WidgetIntegritySchema.parse(
+      JSON.parse(readFileSync(join(release, 'widget', version ?? '', 'integrity.json'), 'utf8')),
+    );
+    expect(integrity.version).toBe(version);
+    expect(Object.keys(integrity.files)).toContain('widget.js');
+    for (const [file, expected] of Object.entries(integrity.files)) {
+      const response = await fetch(`${bff.url}/widget@${integrity.version}/${file}`);
+      expect(response.status, file).toBe(200);
+      expect(response.headers.get('cache-control'), file).toBe('public, max-age=31536000, immutable');
+      const hash = createHash('sha384')
+        .update(Buffer.from(await response.arrayBuffer()))
+        .digest('base64');
+      expect(`sha384-${hash}`, file).toBe(expected);
+    }
+    const served = await call(bff.url, `/widget@${integrity.version}/integrity.json`);
+    expect(served.body).toEqual(integrity);
+  });
+});

@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+/**
+ * @module
+ * `pnpm release`: one folder that runs the BFF on a machine with only Node.js —
+ * `release/esim-embed-bff-<version>/` (or under `--out-dir <dir>`) with `server.mjs` (the BFF bundled with every
+ * dependency), `widget/<widget version>/` (the widget's script-tag build and its `integrity.json`),
+ * `config.schema.json`, `config.example.json`, a README, a Dockerfile and a compose file.
+ *
+ * Usage: `node scripts/release.mjs [--out-dir <dir>]`; prints the folder's path last.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const bffDir = join(root, 'packages/bff');
+const widgetDir = join(root, 'packages/widget');
+const templates = join(root, 'scripts/release');
+
+const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
+const log = (message) => console.error(`[release] ${message}`);
+
+/** The BFF in one ES module with all its dependencies; fails if anything but Node's built-ins stays outside. */
+async function bundleServer(outfile) {
+  // esbuild is the BFF package's build tool: resolved from there, as its own `build` script does.
+  const esbuild = createRequire(join(bffDir, 'package.json'))('esbuild');
+  const result = await esbuild.build({
+    entryPoints: [join(bffDir, 'src/server.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // CommonJS dependencies (ioredis, undici) call `require` for Node's built-ins, which an ES module lacks.
+    banner: {
+      js: "import { createRequire as __esimCreateRequire } from 'node:module';\nconst require = __esimCreateRequire(import.meta.url);",
+    },
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  // `node:`-only built-ins (`node:sqlite`, which undici loads lazily) are missing from older `builtinModules`.
+  const builtin = (path) => path.startsWith('node:') || builtinModules.includes(path);
+  const outside = Object.values(result.metafile.outputs)
+    .flatMap((output) => output.imports)
+    .filter((imported) => imported.external && !builtin(imported.path))
+    .map((imported) => imported.path);
+  if (outside.length > 0) {
+    throw new Error(
+      `server.mjs would load from node_modules at run time: ${[...new Set(outside)].join(', ')}`,
+    );
+  }
+  return Object.keys(result.metafile.inputs);
+}
+
+/** The licences of the packages bundled into `server.mjs` (their inputs' `node_modules` folders), in one text. */
+function thirdPartyNotices(inputs) {
+  const packages = new Map();
+  for (const input of inputs) {
+    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (match !== null) packages.set(resolve(root, match[1]), true);
+  }
+  const notices = [...packages.keys()].map((dir) => {
+    const manifest = readJson(join(dir, 'package.json'));
+    const licenseFile = readdirSync(dir).find((file) => /^(licen[cs]e|copying)(\.|$)/i.test(file));
+    const text =
+      licenseFile === undefined
+        ? `(${manifest.license}; no licence file)`
+        : readFileSync(join(dir, licenseFile), 'utf8').trim();
+    return `${manifest.name}@${manifest.version} (${manifest.license})\n\n${text}`;
+  });
+  notices.sort();
+  return `Packages bundled into server.mjs and their licences.\n\n${notices.join(`\n\n${'-'.repeat(80)}\n\n`)}\n`;
+}
+
+/** The widget's script-tag build, straight into the release (the monorepo's `packages/widget/dist` is untouched). */
+function buildWidget(outDir) {
+  execFileSync(
+    join(widgetDir, 'node_modules/.bin/vite'),
+    ['build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
+    { cwd: widgetDir, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  // Vite's manifest is for bundlers, not for the BFF or a partner.
+  rmSync(join(outDir, '.vite'), { recursive: true, force: true });
+  if (!existsSync(join(outDir, 'integrity.json')))
+    throw new Error('the widget build wrote no integrity.json');
+}
+
+/** `templates/<name>` with `{{key}}` replaced by `values[key]`. */
+function fromTemplate(name, values) {
+  return readFileSync(join(templates, name), 'utf8').replace(/\{\{(\w+)\}\}/g, (placeholder, key) => {
+    if (!(key in values)) throw new Error(`${name}: no value for ${placeholder}`);
+    return values[key];
+  });
+}
+
+async function main() {
+  const { values: options } = parseArgs({ options: { 'out-dir': { type: 'string' } } });
+  const version = readJson(join(bffDir, 'package.json')).version;
+  const widgetVersion = readJson(join(widgetDir, 'package.json')).version;
+  const name = `esim-embed-bff-${version}`;
+  const out = join(resolve(options['out-dir'] ?? join(root, 'release')), name);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+
+  log(`bundling the BFF into ${name}/server.mjs …`);
+  const inputs = await bundleServer(join(out, 'server.mjs'));
+  writeFileSync(join(out, 'THIRD-PARTY-NOTICES.txt'), thirdPartyNotices(inputs));
+
+  log(`building the widget ${widgetVersion} into ${name}/widget/${widgetVersion}/ …`);
+  buildWidget(join(out, 'widget', widgetVersion));
+
+  // Generated afresh (the committed copy is kept current by a test, but a release may be cut from a work tree).
+  execFileSync(
+    join(bffDir, 'node_modules/.bin/tsx'),
+    ['scripts/write-config-schema.ts', join(out, 'config.schema.json')],
+    { cwd: bffDir, stdio: 'ignore' },
+  );
+  const example = readJson(join(root, 'docs/examples/bff.config.json'));
+  writeFileSync(
+    join(out, 'config.example.json'),
+    `${JSON.stringify({ ...example, $schema: './config.schema.json' }, null, 2)}\n`,
+  );
+
+  const values = { version, widgetVersion, name };
+  for (const file of ['README.md', 'Dockerfile', 'compose.yaml', '.dockerignore']) {
+    writeFileSync(join(out, file), fromTemplate(file, values));
+  }
+
+  const kb = (path) => `${(statSync(path).size / 1024).toFixed(0)} KB`;
+  log(
+    `server.mjs ${kb(join(out, 'server.mjs'))}; run it: cd ${relative(process.cwd(), out) || '.'} && node server.mjs`,
+  );
+  console.log(out);
+}
+
+await main();
