@@ -3,6 +3,11 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'reliability', { test: { name: 'scripts', include: ['scripts/*.test.mjs'] } }],
+    projects: [
+      'packages/*',
+      'examples/partner-quickstart',
+      'reliability',
+      { test: { name: 'scripts', include: ['scripts/*.test.mjs'] } },
+    ],
   },
 });

@@ -18,9 +18,10 @@
  * (`HOST`, `PORT`, `ESIM_DEMO_PAGE_ORIGINS`),
  * or mount `partnerServer(…)` into another Hono app (the demo's start script mounts it beside the BFF).
  */
+import { webhookHandler } from '@esim-embed/partner/hono';
 import { serve } from '@hono/node-server';
 import { type Context, type Env, Hono } from 'hono';
-import { createEventDeduplicator, type EsimWebhookEvent, verifyEsimWebhook } from './partner/esim-webhook';
+import { createEventDeduplicator } from './partner/esim-webhook';
 import { fromOwnPage, jsonOnly } from './partner/page-requests';
 import { createPartnerApiClient } from './partner/partner-api-client';
 import { createPaymentLifecycle, type PaymentOutcome } from './partner/payment-lifecycle';
@@ -151,28 +152,28 @@ export function partnerServer<E extends Env = Env>(options: PartnerServerOptions
     return c.body(null, 204);
   });
 
-  // The BFF's signed webhooks: verified over the raw body, each event handled once, answered before the work.
-  app.post('/demo-partner/webhooks', async function esimWebhook(c) {
-    if (options.webhookSecret === undefined) return c.json({ error: { code: 'not_found', params: {} } }, 404);
-    const rawBody = await c.req.text();
-    if (!verifyEsimWebhook(options.webhookSecret, c.req.header('Esim-Signature'), rawBody)) {
-      return c.json({ error: { code: 'unauthorized', params: {} } }, 400);
-    }
-    const event = JSON.parse(rawBody) as EsimWebhookEvent;
-    if (firstTime(event.id)) {
-      lifecycle.checkoutEvent(event).catch((error: unknown) => {
-        console.error(
-          JSON.stringify({
-            level: 'error',
-            msg: 'webhook handling failed',
-            eventId: event.id,
-            error: String(error),
-          }),
-        );
-      });
-    }
-    return c.body(null, 204);
-  });
+  // The BFF's signed webhooks, verified by the partner SDK over the raw body; each event handled once, answered
+  // before the work.
+  const esimWebhooks =
+    options.webhookSecret === undefined
+      ? (c: Context) => c.json({ error: { code: 'not_found', params: {} } }, 404)
+      : webhookHandler({
+          secret: options.webhookSecret,
+          onEvent(event) {
+            if (!firstTime(event.id)) return;
+            lifecycle.checkoutEvent(event).catch((error: unknown) => {
+              console.error(
+                JSON.stringify({
+                  level: 'error',
+                  msg: 'webhook handling failed',
+                  eventId: event.id,
+                  error: String(error),
+                }),
+              );
+            });
+          },
+        });
+  app.post('/demo-partner/webhooks', esimWebhooks);
 
   if (options.exposeLedger) {
     app.get('/demo-partner/ledger', function readLedger(c) {

@@ -2,8 +2,8 @@
  * @module
  * The repo's dependency rule, read from the import specifiers of every source file (static, `export … from`,
  * dynamic `import()`, `vi.mock()`, `require()`, and `new URL('…', import.meta.url)` paths):
- * `shared` imports nothing of ours; the runtime code of `shared`, `sandbox`, `bff` and `widget` imports only
- * `shared`, so the three never import each other's; a package reaches another only by its name and an entry of
+ * `shared` imports nothing of ours; the runtime code of `shared`, `sandbox`, `bff`, `widget` and `partner` imports
+ * only `shared`, so none imports another's; a package reaches another only by its name and an entry of
  * its `exports`, never by a relative path; production files never import test support (a package's
  * `testing/` folder or `./testing` export, test files, test runners), and no test support lives in a runtime
  * package's `src/`; `shared`'s runtime code does no I/O (no Node built-ins).
@@ -33,6 +33,7 @@ const RUNTIME_PACKAGES = new Set([
   '@esim-embed/sandbox',
   '@esim-embed/bff',
   '@esim-embed/widget',
+  '@esim-embed/partner',
 ]);
 /** Libraries only tests may load. */
 const TEST_LIBRARIES = /^(vitest|@vitest\/|@testing-library\/|happy-dom|@playwright\/test|fast-check)($|\/)/;

@@ -6,8 +6,8 @@
  * and the confirm follows the provider's webhook. Each step is written to the partner's ledger (memory here; a
  * real partner's database).
  */
-import type { EsimWebhookEvent } from './esim-webhook';
-import type { PartnerApiClient, PartnerCheckoutView } from './partner-api-client';
+import type { PartnerCheckout, WebhookEvent } from '@esim-embed/partner';
+import type { PartnerApiClient } from './partner-api-client';
 import {
   type Charge,
   IdempotencyMismatchError,
@@ -18,10 +18,10 @@ import {
 
 /** What a payment attempt came to. */
 export type PaymentOutcome =
-  | { outcome: 'confirmed'; chargeId: string | null; checkout: PartnerCheckoutView }
+  | { outcome: 'confirmed'; chargeId: string | null; checkout: PartnerCheckout }
   | { outcome: 'requires_action'; chargeId: string }
   | { outcome: 'declined'; chargeId: string }
-  | { outcome: 'cancelled'; checkout: PartnerCheckoutView }
+  | { outcome: 'cancelled'; checkout: PartnerCheckout }
   | { outcome: 'refunded'; chargeId: string; refundId: string; reason: string }
   /** Charged, but the BFF did not answer the confirm: a later confirm or the checkout's end settles it. */
   | { outcome: 'confirm_pending'; chargeId: string }
@@ -53,7 +53,7 @@ export interface PaymentLifecycle {
   /** The traveller closed the payment form without paying. */
   abandon(checkoutId: string): Promise<PaymentOutcome>;
   /** A verified, first-time BFF webhook. */
-  checkoutEvent(event: EsimWebhookEvent): Promise<void>;
+  checkoutEvent(event: WebhookEvent): Promise<void>;
   ledger(checkoutId?: string): PartnerLedger;
 }
 
@@ -186,8 +186,8 @@ export function createPaymentLifecycle(deps: {
     },
 
     async checkoutEvent(event) {
+      if (!('checkout' in event.data)) return;
       const checkout = event.data.checkout;
-      if (checkout === undefined) return;
       record({
         checkoutId: checkout.id,
         kind: 'esim_webhook',

@@ -35,3 +35,4 @@ export {
   type WidgetPage,
 } from './stack';
 export { startTestRelay, type TestRelay } from './test-relay';
+export { checkoutAsTraveller } from './traveller-checkout';

@@ -1,36 +1,27 @@
 /**
  * @module
- * A partner's webhook endpoint for tests: a loopback HTTP server that records every delivery, and the
- * verifying snippet of docs/webhooks.md that a partner would paste.
+ * A partner's webhook endpoint for tests: a loopback HTTP server that records every delivery, and the check of
+ * a delivery's signature with the one implementation of the scheme (`checkWebhookSignature` in shared, which
+ * the partner SDK's `verifyWebhook` uses too).
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { checkWebhookSignature } from '@esim-embed/shared';
 
-/**
- * The verifying snippet of docs/webhooks.md, as a partner would paste it (typed). Keep the two identical.
- */
-export function verifyEsimWebhook(
+/** True when `rawBody` was signed with `secret` within the 5-minute tolerance of `nowSeconds`. */
+export async function verifyEsimWebhook(
   secret: string,
   signatureHeader: string | undefined,
   rawBody: string,
   nowSeconds = Date.now() / 1000,
-  toleranceSeconds = 300,
-): boolean {
-  const parts = Object.fromEntries(
-    String(signatureHeader ?? '')
-      .split(',')
-      .map((part) => {
-        const i = part.indexOf('=');
-        return [part.slice(0, i).trim(), part.slice(i + 1).trim()];
-      }),
-  );
-  const timestamp = Number(parts.t);
-  const given = Buffer.from(parts.v1 ?? '', 'hex');
-  if (!Number.isInteger(timestamp) || given.length !== 32) return false;
-  if (Math.abs(nowSeconds - timestamp) > toleranceSeconds) return false;
-  const expected = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest();
-  return timingSafeEqual(expected, given);
+): Promise<boolean> {
+  const check = await checkWebhookSignature({
+    header: signatureHeader,
+    rawBody,
+    secrets: secret,
+    nowSeconds,
+  });
+  return check.valid;
 }
 
 /** A partner's webhook endpoint: records every request, fails the first `failFirst` with 500. */

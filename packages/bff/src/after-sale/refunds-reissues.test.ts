@@ -71,21 +71,23 @@ const partner = (
   });
 
 /** The `action_request.updated` events of one request the receiver got, verified, in arrival order. */
-function helpEvents(actionRequestId: string): ActionRequestWebhookEvent[] {
-  return receiver.received
-    .filter((request) => request.answered === 200)
-    .map((request) => {
+async function helpEvents(actionRequestId: string): Promise<ActionRequestWebhookEvent[]> {
+  const accepted = receiver.received.filter((request) => request.answered === 200);
+  const events = await Promise.all(
+    accepted.map(async (request) => {
       const signature = request.headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()] as string;
-      expect(verifyEsimWebhook(WEBHOOK_SECRET, signature, request.body)).toBe(true);
+      expect(await verifyEsimWebhook(WEBHOOK_SECRET, signature, request.body)).toBe(true);
       return WebhookEventSchema.parse(JSON.parse(request.body));
-    })
-    .filter(
-      (event): event is ActionRequestWebhookEvent =>
-        event.type === 'action_request.updated' && event.data.actionRequest.id === actionRequestId,
-    );
+    }),
+  );
+  return events.filter(
+    (event): event is ActionRequestWebhookEvent =>
+      event.type === 'action_request.updated' && event.data.actionRequest.id === actionRequestId,
+  );
 }
 
-const statusesOf = (id: string) => helpEvents(id).map((event) => event.data.actionRequest.status);
+const statusesOf = async (id: string) =>
+  (await helpEvents(id)).map((event) => event.data.actionRequest.status);
 
 async function ask(esimId: string, reasonCode: string, reasonDetail?: string) {
   const answer = await partner(`/v1/partner/esims/${esimId}/action-requests`, {
@@ -115,17 +117,17 @@ describe('refunds and reissues through review', () => {
       replacementEsimId: null,
     });
     // Followed in the background: in_review is reported without anyone reading the request.
-    await eventually(async () => (statusesOf(request.id).includes('in_review') ? true : undefined));
+    await eventually(async () => ((await statusesOf(request.id)).includes('in_review') ? true : undefined));
     await stack.sandbox.control.resolveActionRequest(request.id, { outcome: 'completed' });
     const done = await eventually(async () =>
-      helpEvents(request.id).find((event) => event.data.actionRequest.status === 'completed'),
+      (await helpEvents(request.id)).find((event) => event.data.actionRequest.status === 'completed'),
     );
     const completed = done.data.actionRequest;
     expect(completed.resolution?.code).toBe('reissued');
     expect(completed.replacementOrderId).not.toBeNull();
     expect(completed.replacementEsimId).not.toBeNull();
     expect(completed.replacementEsimId).not.toBe(bought.esimId);
-    expect(statusesOf(request.id)).toEqual(['requested', 'in_review', 'completed']);
+    expect(await statusesOf(request.id)).toEqual(['requested', 'in_review', 'completed']);
     const read = PartnerActionRequestResponseSchema.parse(
       (await partner(`/v1/partner/action-requests/${request.id}`)).body,
     ).data;
@@ -176,13 +178,13 @@ describe('refunds and reissues through review', () => {
     ).data;
     // A refund only asked for leaves the eSIM usable: the checkout stays ready, its order says why.
     expect(checkout).toMatchObject({ status: 'ready', order: { status: 'refund_requested' } });
-    await eventually(async () => (statusesOf(request.id).includes('in_review') ? true : undefined));
+    await eventually(async () => ((await statusesOf(request.id)).includes('in_review') ? true : undefined));
     await stack.sandbox.control.resolveActionRequest(request.id, {
       outcome: 'rejected',
       resolution: { code: 'service_confirmed', note: 'The network logs show data use.' },
     });
     const rejected = await eventually(async () =>
-      helpEvents(request.id).find((event) => event.data.actionRequest.status === 'rejected'),
+      (await helpEvents(request.id)).find((event) => event.data.actionRequest.status === 'rejected'),
     );
     expect(rejected.data.actionRequest.resolution).toEqual({
       code: 'service_confirmed',
@@ -191,7 +193,7 @@ describe('refunds and reissues through review', () => {
     // One event per status, whatever the number of reads and sweeps.
     await partner(`/v1/partner/action-requests/${request.id}`);
     await stack.bff.actionRequestWatch.sweep();
-    expect(statusesOf(request.id)).toEqual(['requested', 'in_review', 'rejected']);
+    expect(await statusesOf(request.id)).toEqual(['requested', 'in_review', 'rejected']);
     const back = PartnerCheckoutResponseSchema.parse(
       (await partner(`/v1/partner/checkouts/${bought.checkoutId}`)).body,
     ).data;
@@ -209,7 +211,7 @@ describe('refunds and reissues through review', () => {
     expect(read.completedAt).not.toBeNull();
     const mine = EsimViewResponseSchema.parse((await myEsim(page, bought.manageToken)).body).data;
     expect(mine.state).toBe('revoked');
-    await eventually(async () => (statusesOf(request.id).includes('completed') ? true : undefined));
+    await eventually(async () => ((await statusesOf(request.id)).includes('completed') ? true : undefined));
     // The refunded order ends the checkout: the partner reads it cancelled and hears checkout.cancelled.
     const checkout = PartnerCheckoutResponseSchema.parse(
       (await partner(`/v1/partner/checkouts/${bought.checkoutId}`)).body,

@@ -116,16 +116,18 @@ const partnerRead = async (id: string) =>
   ).body.data as { status: string; order: { id: string } | null };
 
 /** The accepted deliveries of one kind, each checked against its signature. */
-function delivered(type: string) {
-  return receiver.received
+async function delivered(type: string): Promise<unknown[]> {
+  const accepted = receiver.received
     .filter((request) => request.answered === 200)
-    .filter((request) => JSON.parse(request.body).type === type)
-    .map((request) => {
+    .filter((request) => JSON.parse(request.body).type === type);
+  return await Promise.all(
+    accepted.map(async (request) => {
       const signature = request.headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()] as string;
-      expect(verifyEsimWebhook(WEBHOOK_SECRET, signature, request.body)).toBe(true);
+      expect(await verifyEsimWebhook(WEBHOOK_SECRET, signature, request.body)).toBe(true);
       expect(request.headers[WEBHOOK_ID_HEADER.toLowerCase()]).toBe(JSON.parse(request.body).id);
       return JSON.parse(request.body) as unknown;
-    });
+    }),
+  );
 }
 
 const logLines = (message: string) =>
@@ -155,7 +157,7 @@ describe('reconciliation of upstream orders', () => {
     expect(ready.order?.id).toBe(orderId);
     expect(logLines('upstream order adopted by its checkout')).toHaveLength(1);
     const completed = await eventually(async () =>
-      delivered('checkout.completed')
+      (await delivered('checkout.completed'))
         .map((event) => CheckoutWebhookEventSchema.parse(event))
         .find((event) => event.data.checkout.id === checkoutId),
     );
@@ -183,14 +185,14 @@ describe('reconciliation of upstream orders', () => {
     expect(again.map((pass) => pass.reported)).toEqual([0, 0]);
 
     const events = await eventually(async () => {
-      const found = delivered('order.unmatched').map((event) =>
+      const found = (await delivered('order.unmatched')).map((event) =>
         OrderUnmatchedWebhookEventSchema.parse(event),
       );
       return found.length >= 2 ? found : undefined;
     });
     // Nothing more arrives: one delivery per widget, not one per instance or per pass.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const all: OrderUnmatchedWebhookEvent[] = delivered('order.unmatched').map((event) =>
+    const all: OrderUnmatchedWebhookEvent[] = (await delivered('order.unmatched')).map((event) =>
       OrderUnmatchedWebhookEventSchema.parse(event),
     );
     expect(all).toHaveLength(2);

@@ -304,7 +304,7 @@ describe('funding before payment', () => {
     expect(held.created.status).toBe(201);
     const event = await eventually(async () => alerts()[0]);
     const signature = event.headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()] as string;
-    expect(verifyEsimWebhook(WEBHOOK_SECRET, signature, event.body)).toBe(true);
+    expect(await verifyEsimWebhook(WEBHOOK_SECRET, signature, event.body)).toBe(true);
     const parsed = BalanceLowWebhookEventSchema.parse(JSON.parse(event.body));
     expect(parsed.widgetId).toBe('cheap-alert');
     expect(parsed.data.account.spendable).toEqual(usd(900));

@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningRedis, startRedisServer } from '../../testing/redis-server';
+import { verifyEsimWebhook } from '../../testing/webhook-receiver';
 import { createManageTokens } from '../after-sale/manage-token';
 import { createLogger } from '../logger';
 import { createRedisStore } from '../store/redis-store';
@@ -15,7 +16,6 @@ import type { Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { createWebhookQueue, type WebhookDelivery } from './webhook-queue';
 import { createWebhookSender } from './webhook-sender';
-import { verifyWebhook } from './webhook-signature';
 
 let redis: RunningRedis;
 let stores: Store[];
@@ -81,7 +81,7 @@ describe('after-sale state on Redis', () => {
     expect(received.length).toBeGreaterThanOrEqual(1);
     expect(received.every((request) => request.id === delivery.id)).toBe(true);
     const first = received[0];
-    expect(verifyWebhook(secret, first?.signature, first?.body ?? '', Date.now() / 1000)).toBe(true);
+    expect(await verifyEsimWebhook(secret, first?.signature, first?.body ?? '')).toBe(true);
     expect((await queues[1]?.read(delivery.id))?.delivery.state).toBe('delivered');
     expect(await queues[1]?.pendingIds()).toEqual([]);
   });

@@ -5,12 +5,11 @@
  * 10 s, 20 s, 40 s … at most an hour apart — until it is delivered or older than the retry span (≥ a day).
  * Every attempt is logged with the event id, type, attempt and result; never the secret or the body.
  */
-import { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER } from '@esim-embed/shared';
+import { signWebhook, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER } from '@esim-embed/shared';
 import type { Logger } from '../logger';
 import type { OutgoingCalls } from '../observability/outgoing-calls';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { StoredDelivery, WebhookQueue } from './webhook-queue';
-import { signWebhook } from './webhook-signature';
 
 /** The pause after `attempts` failed attempts: 10 s doubling, at most an hour. */
 export function webhookBackoffMs(attempts: number): number {
@@ -74,7 +73,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
           'Content-Type': 'application/json',
           'User-Agent': 'esim-embed-webhooks/1',
           [WEBHOOK_ID_HEADER]: delivery.id,
-          [WEBHOOK_SIGNATURE_HEADER]: signWebhook(secret, delivery.body, Math.floor(now() / 1000)),
+          [WEBHOOK_SIGNATURE_HEADER]: await signWebhook(secret, delivery.body, Math.floor(now() / 1000)),
         },
         body: delivery.body,
         signal: AbortSignal.timeout(timeoutMs),

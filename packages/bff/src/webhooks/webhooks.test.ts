@@ -66,21 +66,22 @@ afterAll(async () => {
 });
 
 /** The events the receiver accepted (2xx), parsed, verified with the documented snippet. */
-function accepted(): CheckoutWebhookEvent[] {
-  return receiver.received
-    .filter((request) => request.answered === 200)
-    .map((request) => {
+async function accepted(): Promise<CheckoutWebhookEvent[]> {
+  const answered = receiver.received.filter((request) => request.answered === 200);
+  return await Promise.all(
+    answered.map(async (request) => {
       const signature = request.headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()] as string;
-      expect(verifyEsimWebhook(WEBHOOK_SECRET, signature, request.body, senderNow() / 1000)).toBe(true);
+      expect(await verifyEsimWebhook(WEBHOOK_SECRET, signature, request.body, senderNow() / 1000)).toBe(true);
       const event = CheckoutWebhookEventSchema.parse(JSON.parse(request.body));
       expect(request.headers[WEBHOOK_ID_HEADER.toLowerCase()]).toBe(event.id);
       return event;
-    });
+    }),
+  );
 }
 
 const eventOf = (checkoutId: string, type: CheckoutWebhookEvent['type']) =>
   eventually(async () =>
-    accepted().find((event) => event.type === type && event.data.checkout.id === checkoutId),
+    (await accepted()).find((event) => event.type === type && event.data.checkout.id === checkoutId),
   );
 
 describe('webhooks', () => {
@@ -133,12 +134,17 @@ describe('webhooks', () => {
     const request = receiver.received.find((candidate) => candidate.answered === 200);
     const signature = request?.headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()] as string;
     const body = request?.body ?? '';
-    expect(verifyEsimWebhook(WEBHOOK_SECRET, signature, body, senderNow() / 1000)).toBe(true);
+    expect(await verifyEsimWebhook(WEBHOOK_SECRET, signature, body, senderNow() / 1000)).toBe(true);
     expect(
-      verifyEsimWebhook(WEBHOOK_SECRET, signature, body.replace('shop-pay', 'shop-paz'), senderNow() / 1000),
+      await verifyEsimWebhook(
+        WEBHOOK_SECRET,
+        signature,
+        body.replace('shop-pay', 'shop-paz'),
+        senderNow() / 1000,
+      ),
     ).toBe(false);
-    expect(verifyEsimWebhook('whsec_other', signature, body, senderNow() / 1000)).toBe(false);
-    expect(verifyEsimWebhook(WEBHOOK_SECRET, signature, body, senderNow() / 1000 + 3_600)).toBe(false);
+    expect(await verifyEsimWebhook('whsec_other', signature, body, senderNow() / 1000)).toBe(false);
+    expect(await verifyEsimWebhook(WEBHOOK_SECRET, signature, body, senderNow() / 1000 + 3_600)).toBe(false);
   });
 
   it('the order progression drives checkout.completed and esim.ready while nobody polls', async () => {
@@ -156,7 +162,7 @@ describe('webhooks', () => {
     expect(ready.data.esimId).toMatch(/\S/);
     expect(ready.id).not.toBe(completed.id);
     // Exactly one delivery per event, however many instances or retries observed the change.
-    const ids = accepted().map((event) => event.id);
+    const ids = (await accepted()).map((event) => event.id);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
@@ -199,7 +205,7 @@ describe('webhooks', () => {
     const failed = await eventOf(checkout.body.data.id, 'checkout.failed');
     expect(failed.data.checkout.failure).toMatchObject({ code: 'provisioning_failed' });
     expect(
-      accepted().some(
+      (await accepted()).some(
         (event) => event.type === 'esim.ready' && event.data.checkout.id === checkout.body.data.id,
       ),
     ).toBe(false);

@@ -9,5 +9,6 @@ export * from './common';
 export * from './partner-account';
 export * from './plan-order';
 export * from './session';
+export * from './webhook-signature';
 export * from './webhooks';
 export * from './widget-integrity';

@@ -1,0 +1,30 @@
+/**
+ * @module
+ * Test support: checkouts made as a widget page makes them, on the BFF test stack (`@esim-embed/bff/testing`):
+ * a session for the widget, a plan of the first country, a quote and a checkout.
+ */
+
+import { newKey, openWidget } from '@esim-embed/bff/testing';
+import type { Plan } from '@esim-embed/shared';
+
+/** A checkout of the test config's `shop-pay` (`partner_confirm`: awaiting payment) or `shop` (`direct`) widget. */
+export async function checkoutAsTraveller(bffUrl: string, widgetId: 'shop-pay' | 'shop'): Promise<string> {
+  const page = await openWidget(bffUrl, widgetId);
+  const destinations = await page.get('/v1/destinations?locale=en');
+  const country = (destinations.body.data as { code: string; kind: string }[]).find(
+    (destination) => destination.kind === 'country',
+  );
+  if (country === undefined) throw new Error(`no country in the catalog: ${destinations.text}`);
+  const plans = await page.get(`/v1/destinations/${country.code}/plans`);
+  const plan = (plans.body.data as Plan[])[0];
+  if (plan === undefined) throw new Error(`no plan for ${country.code}: ${plans.text}`);
+  const quote = await page.post('/v1/quotes', { offerId: plan.offerId }, { 'Idempotency-Key': newKey() });
+  if (quote.status !== 201) throw new Error(`quote refused: ${quote.text}`);
+  const checkout = await page.post(
+    '/v1/checkouts',
+    { quoteId: quote.body.data.id, locale: 'en', termsAccepted: true },
+    { 'Idempotency-Key': newKey() },
+  );
+  if (checkout.status !== 201) throw new Error(`checkout refused: ${checkout.text}`);
+  return checkout.body.data.id;
+}

@@ -1,0 +1,52 @@
+/**
+ * @module
+ * `@esim-embed/partner`: the server side of an eSIM Embed integration in Node (≥ 20). A typed client of the BFF's
+ * partner API (`createPartnerClient`: confirm, cancel and read checkouts, the account, manage links, delivery
+ * links, help requests), `verifyWebhook` for the BFF's signed webhooks, a framework-neutral webhook handler
+ * (Express and Hono ones are at `@esim-embed/partner/express` and `/hono`), and the schemas and types of it all.
+ */
+export {
+  checkWebhookSignature,
+  IDEMPOTENCY_KEY_HEADER,
+  PARTNER_SECRET_HEADER,
+  signWebhook,
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TOLERANCE_SECONDS,
+  type WebhookSignatureCheck,
+  type WebhookSignatureFailure,
+  type WebhookSignatureInput,
+} from '@esim-embed/shared';
+export {
+  type CheckoutPayment,
+  type CheckoutPaymentOutcome,
+  payForCheckout,
+} from './checkout-payment';
+export { PartnerApiError, type PartnerApiErrorCode, type PartnerApiErrorDetails } from './partner-api-error';
+export {
+  type CreateOptions,
+  createPartnerClient,
+  type PartnerClient,
+  type PartnerClientOptions,
+} from './partner-client';
+export {
+  PARTNER_ROUTES,
+  type PartnerRoute,
+  type PartnerRouteData,
+  type PartnerRouteId,
+} from './partner-routes';
+export * from './schemas';
+export {
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  type WebhookHeaders,
+  WebhookVerificationError,
+  type WebhookVerificationFailure,
+} from './verify-webhook';
+export {
+  handleWebhookRequest,
+  type WebhookAnswer,
+  type WebhookEventOf,
+  type WebhookHandlerOptions,
+  type WebhookHandlers,
+} from './webhook-handler';

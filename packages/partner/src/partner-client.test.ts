@@ -1,0 +1,172 @@
+/**
+ * The partner client against the real BFF and sandbox over HTTP: it reads and confirms a `partner_confirm`
+ * checkout (one order however often it confirms), reads the account, follows the eSIM after the sale (manage and
+ * delivery links under one idempotency key), and throws the envelope's code, status and request id as a
+ * `PartnerApiError`. Its route table is held to the BFF's, so a partner route the client lacks fails here.
+ */
+import {
+  checkoutAsTraveller,
+  eventually,
+  PARTNER_SECRET,
+  ROUTES,
+  type Stack,
+  startStack,
+} from '@esim-embed/bff/testing';
+import type { PartnerCheckout } from '@esim-embed/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PartnerApiError } from './partner-api-error';
+import { createPartnerClient, type PartnerClient } from './partner-client';
+import { PARTNER_ROUTES } from './partner-routes';
+
+let stack: Stack;
+let esim: PartnerClient;
+beforeAll(async () => {
+  stack = await startStack();
+  esim = createPartnerClient({ baseUrl: stack.server.url, partnerSecret: PARTNER_SECRET });
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe('the partner client', () => {
+  it('has every /v1/partner/* route of the BFF, with its method, path, idempotency and answer schema', () => {
+    const bffRoutes = ROUTES.filter((route) => route.path.startsWith('/v1/partner/')).map((route) => ({
+      id: route.id,
+      method: route.method,
+      path: route.path,
+      idempotent: route.idempotent === true,
+      response: route.response,
+    }));
+    const clientRoutes = Object.entries(PARTNER_ROUTES).map(([id, route]) => ({ id, ...route }));
+    expect(clientRoutes).toEqual(expect.arrayContaining(bffRoutes));
+    expect(clientRoutes).toHaveLength(bffRoutes.length);
+  });
+
+  it('confirms a partner_confirm checkout: the amount to charge, then one order for a repeated confirm', async () => {
+    const checkoutId = await checkoutAsTraveller(stack.server.url, 'shop-pay');
+    const awaiting = await esim.checkouts.read(checkoutId);
+    expect(awaiting).toMatchObject({ id: checkoutId, status: 'awaiting_payment', mode: 'partner_confirm' });
+    expect(awaiting.amount.amountMinor).toBeGreaterThan(0);
+
+    const first = await esim.checkouts.confirm(checkoutId, { paymentReference: 'pay_sdk_1' });
+    const again = await esim.checkouts.confirm(checkoutId, { paymentReference: 'pay_sdk_1' });
+    expect(['placing', 'provisioning', 'ready']).toContain(first.status);
+    expect(first.order?.id).toBeDefined();
+    expect(again.order?.id).toBe(first.order?.id);
+    expect(first.paymentReference).toBe('pay_sdk_1');
+
+    const ready = await eventually(async () => {
+      const read = await esim.checkouts.read(checkoutId);
+      return read.status === 'ready' ? read : undefined;
+    });
+    const installation = await esim.checkouts.installation(checkoutId);
+    expect(installation).toMatchObject({ checkoutId, lpa: expect.stringMatching(/^LPA:1\$/) });
+    expect(ready.esimId).toEqual(expect.any(String));
+  });
+
+  it("pays: charges the BFF's amount once under the checkout id, confirms, and charges nothing after", async () => {
+    const checkoutId = await checkoutAsTraveller(stack.server.url, 'shop-pay');
+    const charges: { amountMinor: number; key: string }[] = [];
+    const payment = {
+      charge: async (checkout: PartnerCheckout, key: string) => {
+        charges.push({ amountMinor: checkout.amount.amountMinor, key });
+        return `pay_${key}`;
+      },
+      refund: async () => {
+        throw new Error('nothing to refund');
+      },
+    };
+    const paid = await esim.checkouts.pay(checkoutId, payment);
+    expect(paid).toMatchObject({ outcome: 'confirmed', paymentReference: `pay_${checkoutId}` });
+    expect(['placing', 'provisioning', 'ready']).toContain(paid.checkout.status);
+    const again = await esim.checkouts.pay(checkoutId, payment);
+    expect(again).toMatchObject({ outcome: 'already_paid', paymentReference: `pay_${checkoutId}` });
+    const { amount } = await esim.checkouts.read(checkoutId);
+    expect(charges).toEqual([{ amountMinor: amount.amountMinor, key: checkoutId }]);
+  });
+
+  it('pays: refunds at once when the checkout ended while the charge ran, charges nothing when it is over', async () => {
+    const checkoutId = await checkoutAsTraveller(stack.server.url, 'shop-pay');
+    const refunds: string[] = [];
+    const payment = {
+      // The traveller gives up in the widget while the bank answers: the checkout is cancelled under the charge.
+      charge: async (checkout: PartnerCheckout) => {
+        await esim.checkouts.cancel(checkout.id);
+        return 'pay_late';
+      },
+      refund: async (checkout: PartnerCheckout, reference: string) => {
+        refunds.push(`${checkout.id}:${reference}`);
+      },
+    };
+    const late = await esim.checkouts.pay(checkoutId, payment);
+    expect(late).toMatchObject({ outcome: 'refunded', paymentReference: 'pay_late' });
+    expect(late.checkout.status).toBe('cancelled');
+    expect(refunds).toEqual([`${checkoutId}:pay_late`]);
+    const over = await esim.checkouts.pay(checkoutId, payment);
+    expect(over).toMatchObject({ outcome: 'not_payable', paymentReference: null });
+    expect(refunds).toHaveLength(1);
+  });
+
+  it('reads the account of one of the widgets the secret opens', async () => {
+    const account = await esim.account.read({ widgetId: 'shop-pay' });
+    expect(account.status).toBe('active');
+    expect(account.spendable.amountMinor).toBeGreaterThan(0);
+    // The test secret opens two widgets: without a widget id the BFF cannot tell which account is meant.
+    const refused = await esim.account.read().catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(PartnerApiError);
+    expect(refused).toMatchObject({ code: 'validation_failed', status: 422, params: { field: 'widgetId' } });
+  });
+
+  it('follows the eSIM after the sale: its view, a manage link, delivery links under one key, revocations', async () => {
+    const checkoutId = await checkoutAsTraveller(stack.server.url, 'shop');
+    const ready = await eventually(async () => {
+      const read = await esim.checkouts.read(checkoutId);
+      return read.status === 'ready' ? read : undefined;
+    });
+    const esimId = ready.esimId as string;
+    expect((await esim.esims.read(esimId)).esimId).toBe(esimId);
+
+    const manageLink = await esim.esims.createManageLink(esimId, { widgetId: 'shop' });
+    expect(manageLink.esimId).toBe(esimId);
+    expect((await esim.manageLinks.revoke(manageLink.id)).id).toBe(manageLink.id);
+    expect((await esim.esims.revokeAllManageLinks(esimId)).esimId).toBe(esimId);
+
+    const key = `sdk-test-${checkoutId}`;
+    const link = await esim.esims.createDeliveryLink(esimId, { maxViews: 2 }, { idempotencyKey: key });
+    const replay = await esim.esims.createDeliveryLink(esimId, { maxViews: 2 }, { idempotencyKey: key });
+    expect(replay.id).toBe(link.id);
+    // Without a key each call is a new create.
+    const another = await esim.esims.createDeliveryLink(esimId);
+    expect(another.id).not.toBe(link.id);
+    expect(await esim.deliveryLinks.revoke(link.id)).toMatchObject({ id: link.id, status: 'revoked' });
+  });
+
+  it('throws the envelope as a PartnerApiError: code, status, params and request id', async () => {
+    const checkoutId = await checkoutAsTraveller(stack.server.url, 'shop-pay');
+    expect((await esim.checkouts.cancel(checkoutId)).status).toBe('cancelled');
+    const late = await esim.checkouts.confirm(checkoutId).catch((error: unknown) => error);
+    expect(late).toBeInstanceOf(PartnerApiError);
+    expect(late).toMatchObject({ code: 'invalid_transition', status: 409, params: { status: 'cancelled' } });
+    expect((late as PartnerApiError).requestId).toMatch(/\S/);
+
+    const stranger = createPartnerClient({ baseUrl: stack.server.url, partnerSecret: 'not-the-secret' });
+    await expect(stranger.checkouts.read(checkoutId)).rejects.toMatchObject({
+      code: 'unauthorized',
+      status: 401,
+    });
+    const unknown = await esim.checkouts.read('chk_doesnotexist00').catch((error: unknown) => error);
+    expect(unknown).toMatchObject({ code: 'checkout_not_found', status: 404 });
+  });
+
+  it('tells a request that got no answer from a refusal', async () => {
+    const nowhere = createPartnerClient({
+      baseUrl: 'http://127.0.0.1:9',
+      partnerSecret: PARTNER_SECRET,
+      maxRetries: 0,
+    });
+    await expect(nowhere.checkouts.read('chk_whatever000')).rejects.toMatchObject({
+      code: 'network_error',
+      status: 0,
+    });
+  });
+});

@@ -1,0 +1,222 @@
+/**
+ * @module
+ * The typed client of the BFF's partner API: every `/v1/partner/*` route, authenticated with the widget's partner
+ * secret (`X-Partner-Secret`), creates sent with an `Idempotency-Key` (a fresh one per call unless given),
+ * answers parsed with the API's own schemas, failures thrown as {@link PartnerApiError}. Every route is safe to
+ * send again, so a call that got no answer or a 5xx is retried a few times with the same key.
+ */
+import {
+  type ConfirmCheckoutRequest,
+  type CreateActionRequest,
+  type CreateManageLinkRequest,
+  type CreatePartnerDeliveryLinkRequest,
+  IDEMPOTENCY_KEY_HEADER,
+  PARTNER_SECRET_HEADER,
+} from '@esim-embed/shared';
+import { type CheckoutPayment, type CheckoutPaymentOutcome, payForCheckout } from './checkout-payment';
+import { PartnerApiError, type PartnerApiErrorCode } from './partner-api-error';
+import { PARTNER_ROUTES, type PartnerRouteData, type PartnerRouteId } from './partner-routes';
+
+/** How to reach the BFF. */
+export interface PartnerClientOptions {
+  /** The BFF's base URL, e.g. `https://bff.example.com`. */
+  baseUrl: string;
+  /** The widget's partner secret (the BFF config's `partnerSecretEnv`). Keep it on the server. */
+  partnerSecret: string;
+  /** One attempt's timeout. Default 10 s. */
+  timeoutMs?: number;
+  /** Attempts after the first when a call got no answer or a 5xx. Default 2. */
+  maxRetries?: number;
+  /** The fetch to use (default: the global one). */
+  fetch?: typeof fetch;
+}
+
+/** Options of a create. */
+export interface CreateOptions {
+  /** The `Idempotency-Key`: the same key answers the first result again. Default: a fresh UUID per call. */
+  idempotencyKey?: string;
+}
+
+/** The partner API, grouped by what it acts on. */
+export interface PartnerClient {
+  checkouts: {
+    /** `GET /v1/partner/checkouts/{id}`: status, the amount to charge, the upstream order. */
+    read(checkoutId: string): Promise<PartnerRouteData<'readPartnerCheckout'>>;
+    /** `POST …/confirm`: you took the payment; place the order. Safe to repeat: one order however often. */
+    confirm(
+      checkoutId: string,
+      body?: ConfirmCheckoutRequest,
+    ): Promise<PartnerRouteData<'confirmPartnerCheckout'>>;
+    /**
+     * Charge (with your provider) and confirm, refunding at once when the checkout ended meanwhile: the payment
+     * lifecycle of docs/payments.md in one call.
+     */
+    pay(checkoutId: string, payment: CheckoutPayment): Promise<CheckoutPaymentOutcome>;
+    /** `POST …/cancel`: the payment failed or was abandoned (a cancelled checkout answers as it is). */
+    cancel(checkoutId: string): Promise<PartnerRouteData<'cancelPartnerCheckout'>>;
+    /** `GET …/installation`: the installation data of a ready checkout's eSIM, to send the traveller. */
+    installation(checkoutId: string): Promise<PartnerRouteData<'readPartnerInstallation'>>;
+  };
+  account: {
+    /** `GET /v1/partner/account`: balance, holds, what new checkouts may spend (name the widget if several). */
+    read(query?: { widgetId?: string }): Promise<PartnerRouteData<'readPartnerAccount'>>;
+  };
+  esims: {
+    /** `GET /v1/partner/esims/{esimId}`: the eSIM as its traveller sees it. */
+    read(esimId: string): Promise<PartnerRouteData<'readPartnerEsim'>>;
+    /** `POST …/manage-links`: the manage link ("my eSIM") of an eSIM you sold, in one of your widgets. */
+    createManageLink(
+      esimId: string,
+      body: CreateManageLinkRequest,
+    ): Promise<PartnerRouteData<'createPartnerManageLink'>>;
+    /** `POST …/manage-links/revoke-all`: every manage link of the eSIM stops opening it. */
+    revokeAllManageLinks(esimId: string): Promise<PartnerRouteData<'revokeAllManageLinks'>>;
+    /** `POST …/action-requests`: a help request (cancellation, refund, reissue). */
+    createActionRequest(
+      esimId: string,
+      body: CreateActionRequest,
+      options?: CreateOptions,
+    ): Promise<PartnerRouteData<'createPartnerActionRequest'>>;
+    /** `POST …/delivery-links`: a view-limited link to the hosted installation page (its `url` is a secret). */
+    createDeliveryLink(
+      esimId: string,
+      body?: CreatePartnerDeliveryLinkRequest,
+      options?: CreateOptions,
+    ): Promise<PartnerRouteData<'createPartnerDeliveryLink'>>;
+  };
+  manageLinks: {
+    /** `POST /v1/partner/manage-links/{id}/revoke`. */
+    revoke(manageLinkId: string): Promise<PartnerRouteData<'revokeManageLink'>>;
+  };
+  actionRequests: {
+    /** `GET /v1/partner/action-requests/{id}`: requested, in_review, completed or rejected. */
+    read(actionRequestId: string): Promise<PartnerRouteData<'readPartnerActionRequest'>>;
+  };
+  deliveryLinks: {
+    /** `POST /v1/partner/delivery-links/{id}/revoke`. */
+    revoke(deliveryLinkId: string): Promise<PartnerRouteData<'revokePartnerDeliveryLink'>>;
+  };
+}
+
+/** A call: path parameters, query, body and the create's key. */
+interface CallInput {
+  params?: Record<string, string>;
+  query?: Record<string, string | undefined>;
+  body?: unknown;
+  idempotencyKey?: string | undefined;
+}
+
+const RETRY_PAUSE_MS = 250;
+
+/**
+ * A client of one BFF, for one partner secret.
+ *
+ * @example
+ * const esim = createPartnerClient({ baseUrl: process.env.ESIM_BFF_URL, partnerSecret: process.env.ESIM_PARTNER_SECRET });
+ * const checkout = await esim.checkouts.read(checkoutId);
+ * await esim.checkouts.confirm(checkoutId, { paymentReference: charge.id });
+ */
+export function createPartnerClient(options: PartnerClientOptions): PartnerClient {
+  if (!options.partnerSecret) throw new TypeError('createPartnerClient: partnerSecret is required');
+  const baseUrl = new URL(options.baseUrl).href.replace(/\/$/, '');
+  const settings = { timeoutMs: 10_000, maxRetries: 2, fetch: globalThis.fetch, ...options };
+
+  async function attempt(id: PartnerRouteId, url: string, init: RequestInit): Promise<unknown> {
+    let response: Response;
+    try {
+      response = await settings.fetch(url, { ...init, signal: AbortSignal.timeout(settings.timeoutMs) });
+    } catch (cause) {
+      const timedOut = cause instanceof Error && cause.name === 'TimeoutError';
+      throw new PartnerApiError({ code: timedOut ? 'timeout' : 'network_error', status: 0, cause });
+    }
+    const json: unknown = await response.json().catch(() => undefined);
+    if (response.ok) {
+      const parsed = PARTNER_ROUTES[id].response.safeParse(json);
+      if (parsed.success) return parsed.data.data;
+      throw new PartnerApiError({ code: 'invalid_response', status: response.status, cause: parsed.error });
+    }
+    throw errorOf(response, json);
+  }
+
+  async function call<Id extends PartnerRouteId>(
+    id: Id,
+    input: CallInput = {},
+  ): Promise<PartnerRouteData<Id>> {
+    const route = PARTNER_ROUTES[id];
+    const path = route.path.replace(/\{(\w+)\}/g, (_whole, name: string) =>
+      encodeURIComponent(input.params?.[name] ?? ''),
+    );
+    const query = new URLSearchParams(
+      Object.entries(input.query ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    ).toString();
+    const headers: Record<string, string> = { [PARTNER_SECRET_HEADER]: settings.partnerSecret };
+    if (route.idempotent) headers[IDEMPOTENCY_KEY_HEADER] = input.idempotencyKey ?? crypto.randomUUID();
+    if (route.method === 'POST') headers['Content-Type'] = 'application/json';
+    const init: RequestInit = {
+      method: route.method,
+      headers,
+      body: route.method === 'POST' ? JSON.stringify(input.body ?? {}) : undefined,
+    };
+    const url = `${baseUrl}${path}${query === '' ? '' : `?${query}`}`;
+    for (let retry = 0; ; retry += 1) {
+      try {
+        return (await attempt(id, url, init)) as PartnerRouteData<Id>;
+      } catch (error) {
+        // Every partner route is safe to send again (reads, confirm, cancel, revokes, creates under one key).
+        const again = error instanceof PartnerApiError && (error.status === 0 || error.status >= 500);
+        if (!again || retry >= settings.maxRetries) throw error;
+        await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS * 2 ** retry));
+      }
+    }
+  }
+
+  const checkouts: PartnerClient['checkouts'] = {
+    read: (checkoutId) => call('readPartnerCheckout', { params: { id: checkoutId } }),
+    confirm: (checkoutId, body = {}) => call('confirmPartnerCheckout', { params: { id: checkoutId }, body }),
+    pay: (checkoutId, payment) => payForCheckout(checkouts, checkoutId, payment),
+    cancel: (checkoutId) => call('cancelPartnerCheckout', { params: { id: checkoutId } }),
+    installation: (checkoutId) => call('readPartnerInstallation', { params: { id: checkoutId } }),
+  };
+  return {
+    checkouts,
+    account: {
+      read: (query = {}) => call('readPartnerAccount', { query }),
+    },
+    esims: {
+      read: (esimId) => call('readPartnerEsim', { params: { esimId } }),
+      createManageLink: (esimId, body) => call('createPartnerManageLink', { params: { esimId }, body }),
+      revokeAllManageLinks: (esimId) => call('revokeAllManageLinks', { params: { esimId } }),
+      createActionRequest: (esimId, body, create = {}) =>
+        call('createPartnerActionRequest', { params: { esimId }, body, ...create }),
+      createDeliveryLink: (esimId, body = {}, create = {}) =>
+        call('createPartnerDeliveryLink', { params: { esimId }, body, ...create }),
+    },
+    manageLinks: {
+      revoke: (manageLinkId) => call('revokeManageLink', { params: { id: manageLinkId } }),
+    },
+    actionRequests: {
+      read: (actionRequestId) => call('readPartnerActionRequest', { params: { id: actionRequestId } }),
+    },
+    deliveryLinks: {
+      revoke: (deliveryLinkId) => call('revokePartnerDeliveryLink', { params: { id: deliveryLinkId } }),
+    },
+  };
+}
+
+/** The error of a non-2xx answer: the envelope's code, params and request id, read leniently. */
+function errorOf(response: Response, json: unknown): PartnerApiError {
+  const envelope = json as
+    | { error?: { code?: unknown; params?: unknown }; meta?: { requestId?: unknown } }
+    | undefined;
+  const code = envelope?.error?.code;
+  const params = envelope?.error?.params;
+  const requestId = envelope?.meta?.requestId;
+  const retryAfter = Number(response.headers.get('Retry-After'));
+  return new PartnerApiError({
+    code: typeof code === 'string' ? (code as PartnerApiErrorCode) : 'invalid_response',
+    status: response.status,
+    params: typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {},
+    requestId: typeof requestId === 'string' ? requestId : null,
+    retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
+  });
+}
