@@ -5,8 +5,10 @@
  * `shared` imports nothing of ours; the runtime code of `shared`, `sandbox`, `bff`, `widget` and `partner` imports
  * only `shared`, so none imports another's; a package reaches another only by its name and an entry of
  * its `exports`, never by a relative path; production files never import test support (a package's
- * `testing/` folder or `./testing` export, test files, test runners), and no test support lives in a runtime
- * package's `src/`; `shared`'s runtime code does no I/O (no Node built-ins).
+ * `testing/` folder, `./testing` export or a tsconfig `paths` name for it, test files, test runners), and no
+ * test support lives in a runtime package's `src/`; a tsconfig `paths` name may lead into another package only
+ * to its `testing/` folder or as that package's own name; `shared`'s runtime code does no I/O (no Node
+ * built-ins).
  * Dependency-free on purpose: dependency-cruiser reads TypeScript through the `typescript` compiler API, which
  * the TypeScript 7 native compiler used here does not offer.
  *
@@ -62,8 +64,28 @@ function workspacePackages(root) {
         : typeof manifest.exports === 'string'
           ? ['.']
           : Object.keys(manifest.exports);
-    return { folder, name: manifest.name, exports };
+    return { folder, name: manifest.name, exports, aliases: pathAliases(root, folder) };
   });
+}
+
+/**
+ * The names the package's own tsconfig.json maps in `compilerOptions.paths` (`extends` is not followed; the
+ * shared base maps none): name → the files they lead to, relative to the root. Full-line comments allowed.
+ */
+function pathAliases(root, folder) {
+  const file = join(root, folder, 'tsconfig.json');
+  if (!existsSync(file)) return new Map();
+  const tsconfig = JSON.parse(readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, ''));
+  return new Map(
+    Object.entries(tsconfig.compilerOptions?.paths ?? {}).map(([alias, targets]) => [
+      alias,
+      targets.map((target) =>
+        relative(root, resolve(root, folder, target))
+          .split(sep)
+          .join('/'),
+      ),
+    ]),
+  );
 }
 
 /** Every source file under `folder`, relative to the root. */
@@ -155,6 +177,22 @@ export function dependencyBreaches(root) {
         continue;
       }
       if (path) continue;
+      const aliased = owner.aliases.get(specifier);
+      if (aliased) {
+        // A tsconfig `paths` name: the files it leads to stand for the import (a package's own name goes on
+        // to the checks below).
+        for (const target of aliased) {
+          const targetOwner = ownerOf(target);
+          const targetPath = inPackage(targetOwner, target);
+          if (isTestCode(targetPath)) {
+            if (production) breaches.push(`${at} is test support imported by production code`);
+          } else if (targetOwner !== owner && specifier !== targetOwner.name) {
+            breaches.push(
+              `${at} reaches ${targetOwner.name} by path through tsconfig paths; import it by name`,
+            );
+          }
+        }
+      }
       if (production && owner.name === '@esim-embed/shared' && specifier.startsWith('node:')) {
         breaches.push(`${at}: shared does no I/O and imports no Node built-in`);
       }

@@ -40,11 +40,10 @@ describe('the dependency rule', () => {
     expect(dependencyBreaches(root)).toEqual([]);
   });
 
-  it('leaves the widget’s workspace-only ./testing export out of what it publishes', () => {
+  it('keeps test support out of the widget’s exports and published files', () => {
     const manifest = JSON.parse(readFileSync(join(root, 'packages/widget/package.json'), 'utf8'));
-    const { './testing': testing, ...published } = manifest.exports;
-    expect(testing).toBe('./testing/index.ts');
-    expect(manifest.publishConfig.exports).toEqual(published);
+    expect(Object.keys(manifest.exports).filter((subpath) => subpath.includes('testing'))).toEqual([]);
+    expect(manifest.publishConfig.exports).toBeUndefined();
     expect(manifest.files.some((entry) => entry.startsWith('testing'))).toBe(false);
   });
 
@@ -93,6 +92,34 @@ describe('the dependency rule', () => {
       "packages/bff/src/testing/stack.ts: test support inside runtime src/; it belongs in the package's testing/ folder",
       "packages/shared/src/a.ts:1: '@esim-embed/bff': shared imports nothing of ours",
       "packages/shared/src/a.ts:2: 'node:fs': shared does no I/O and imports no Node built-in",
+    ]);
+  });
+
+  it('lets only test code import test support by a tsconfig paths name, and no other path by one', () => {
+    const testing = { paths: { '@esim-embed/widget-testing': ['../packages/widget/testing/index.ts'] } };
+    const dir = workspace({
+      'e2e/tsconfig.json': JSON.stringify({
+        compilerOptions: {
+          paths: {
+            ...testing.paths,
+            '@esim-embed/widget-i18n': ['../packages/widget/src/i18n/en.ts'],
+          },
+        },
+      }),
+      'e2e/tests/a.spec.ts': [
+        "import { WIDGET_DIST } from '@esim-embed/widget-testing';",
+        "import { en } from '@esim-embed/widget-i18n';",
+        '',
+      ].join('\n'),
+      // Full-line comments, as the repo's tsconfig files have.
+      'packages/bff/tsconfig.json': `{\n  // the widget's test support\n  "compilerOptions": ${JSON.stringify(testing)}\n}\n`,
+      'packages/bff/src/a.ts': "import { WIDGET_DIST } from '@esim-embed/widget-testing';\n",
+      'packages/bff/src/a.test.ts': "import { WIDGET_DIST } from '@esim-embed/widget-testing';\n",
+      'packages/widget/testing/index.ts': 'export const WIDGET_DIST = 1;\n',
+    });
+    expect(dependencyBreaches(dir)).toEqual([
+      "e2e/tests/a.spec.ts:2: '@esim-embed/widget-i18n' reaches @esim-embed/widget by path through tsconfig paths; import it by name",
+      "packages/bff/src/a.ts:1: '@esim-embed/widget-testing' is test support imported by production code",
     ]);
   });
 

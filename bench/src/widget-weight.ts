@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { BUDGETS, WIDGET_DIST as BUILT_WIDGET, measureBudgets } from '@esim-embed/widget/testing';
+import { BUDGETS, WIDGET_DIST as BUILT_WIDGET, measureBudgets } from '@esim-embed/widget-testing';
 import { check, fmt, type Section, table } from './report';
 
 /** Bytes of one file of the build. */

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AppEnv, createBff, createLogger, parseConfig, resolveSecrets } from '@esim-embed/bff';
 import { partnerServer } from '@esim-embed/demo/partner-server';
-import { WIDGET_DIST } from '@esim-embed/widget/testing';
+import { WIDGET_DIST } from '@esim-embed/widget-testing';
 import { getRequestListener } from '@hono/node-server';
 import type { testBffConfig } from './test-config';
 

@@ -2,7 +2,7 @@
  * Every language the widget offers renders its first screen from its own table: the heading and the search
  * label are that language's texts, and no message key or unfilled `{placeholder}` shows anywhere.
  */
-import { de, en, es, fr, ru } from '@esim-embed/widget/testing';
+import { de, en, es, fr, ru } from '@esim-embed/widget-testing';
 import { expect, test, waitForWidgetEvent } from '../support/fixtures';
 import { TEST_WIDGETS } from '../support/test-config';
 

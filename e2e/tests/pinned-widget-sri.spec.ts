@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WidgetIntegritySchema } from '@esim-embed/shared';
-import { WIDGET_DIST } from '@esim-embed/widget/testing';
+import { WIDGET_DIST } from '@esim-embed/widget-testing';
 import { expect, type Page, test } from '@playwright/test';
 import { stackUrls } from '../support/stack-urls';
 import { TEST_WIDGETS } from '../support/test-config';

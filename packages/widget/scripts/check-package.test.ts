@@ -2,16 +2,15 @@
 /**
  * The packed-file check of `check-package.mjs` passes the package as it should be published and names each
  * way a tarball can be wrong: a file its manifest names that is missing, test support, sources, source maps,
- * a workspace-only export or dependency, no licence, a restricted scoped package.
+ * a test-support export, a workspace dependency, no licence, a restricted scoped package; and the comparison
+ * of the pnpm and npm tarballs names the files and manifest entries only one of them has.
  */
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { exportTargets, packedFileBreaches } from './check-package.mjs';
+import { exportTargets, packDifferences, packedFileBreaches } from './check-package.mjs';
 
-const workspaceManifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-/** The manifest as pnpm packs it: `publishConfig.exports` in place of `exports`, ranges resolved. */
-const { exports: publishedExports, ...publishConfig } = workspaceManifest.publishConfig;
-const packedManifest = { ...workspaceManifest, exports: publishedExports, publishConfig };
+/** The manifest as pnpm and npm pack it: the workspace one (neither rewrites `exports`). */
+const packedManifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 /** A tarball as it should be: what the manifest names (whatever entries it exports), chunks, the docs. */
 const GOOD_FILES = [
@@ -29,8 +28,7 @@ const GOOD_FILES = [
   ]),
 ];
 
-it('passes the package as pnpm packs it', () => {
-  expect(packedManifest.exports['./testing']).toBeUndefined();
+it('passes the package as pnpm and npm pack it', () => {
   expect(packedFileBreaches(packedManifest, GOOD_FILES)).toEqual([]);
 });
 
@@ -70,10 +68,36 @@ it('names tests, test support, sources, source maps and build leftovers', () => 
   ]);
 });
 
-it('names the workspace manifest as npm would pack it: the ./testing export', () => {
-  expect(packedFileBreaches(workspaceManifest, GOOD_FILES)).toEqual([
-    'exports ./testing: a workspace-only export',
+it('names an export of test support, which npm and pnpm alike would publish', () => {
+  const manifest = {
+    ...packedManifest,
+    exports: { ...packedManifest.exports, './testing': './testing/index.ts' },
+  };
+  expect(packedFileBreaches(manifest, GOOD_FILES)).toEqual([
+    'exports ./testing: test support',
     'exports ./testing/index.ts: not in the tarball',
+  ]);
+});
+
+it('finds the pnpm and npm tarballs alike, or names what only one has', () => {
+  const pnpm = { manifest: packedManifest, files: GOOD_FILES };
+  expect(
+    packDifferences({ pnpm, npm: { manifest: packedManifest, files: [...GOOD_FILES].reverse() } }),
+  ).toEqual([]);
+  const { './vue': _vue, ...exports } = packedManifest.exports;
+  const npm = {
+    manifest: {
+      ...packedManifest,
+      exports,
+      dependencies: { ...packedManifest.dependencies, extra: '1.0.0' },
+    },
+    files: [...GOOD_FILES.filter((file) => file !== 'web-types.json'), 'testing/index.ts'],
+  };
+  expect(packDifferences({ pnpm, npm })).toEqual([
+    'web-types.json: only in the pnpm tarball',
+    'testing/index.ts: only in the npm tarball',
+    'exports: not the same in the pnpm and npm manifests',
+    'dependencies: not the same in the pnpm and npm manifests',
   ]);
 });
 

@@ -1,9 +1,10 @@
 /**
  * @module
- * `@esim-embed/widget/testing`: what the suites outside the package (e2e, bench) check the widget against —
- * the built script-tag folder, the byte budgets and their measurement, and the message tables. A workspace-only
- * export: not in the published files nor, through `publishConfig.exports`, in the published manifest (the
- * package is packed with pnpm only: `scripts/require-pnpm.mjs`), and neither build reaches it.
+ * `@esim-embed/widget-testing`: what the suites outside the package (e2e, bench) check the widget against —
+ * the built script-tag folder, the byte budgets and their measurement, and the message tables. In no export of
+ * the package: the suites reach it by that name through `paths` in their tsconfig.json (read by tsc,
+ * Playwright's loader and tsx), so the manifest npm and pnpm pack names only published files; neither build
+ * reaches it, and `scripts/dependency-rules.mjs` lets only test code import it.
  */
 import { fileURLToPath } from 'node:url';
 
