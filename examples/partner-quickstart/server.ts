@@ -20,10 +20,10 @@ const unsold = (event: CheckoutWebhookEvent) => payments.refund(event.data.check
 const handlers = { 'checkout.failed': unsold, 'checkout.expired': unsold, 'checkout.cancelled': unsold };
 const log = (event: { type: string; id: string }) => console.log(`webhook ${event.type} ${event.id}`);
 const webhooks = webhookHandler({ secret: ESIM_WEBHOOK_SECRET.split(','), onEvent: log, handlers });
-const page = readFileSync(new URL('index.html', import.meta.url), 'utf8').replaceAll('{{BFF}}', bff);
+const page = readFileSync(process.env.PAGE ?? new URL('index.html', import.meta.url), 'utf8'); // your page
 const app = new Hono().use(csrf()); // a real server also authenticates its customer, owner of the checkout
 
-app.get('/', (c) => c.html(page));
+app.get('/', (c) => c.html(page.replaceAll('{{BFF}}', bff)));
 app.post('/pay', async (c) => c.json(await esim.checkouts.pay((await c.req.json()).checkoutId, payments)));
 app.post('/webhooks/esim', webhooks);
 app.onError((error, c) => c.json({ error: 'code' in error ? error.code : 'internal' }, 502));
