@@ -315,73 +315,57 @@ function routeLoads(
     },
   }));
   const publicPath = (rest: string) => `${prepared.catalogPath}/en/${rest}`;
+  /** A catalog read: the BFF's requests, the bare route at `barePath`, the upstream call behind it; target 80 %. */
+  const catalogRead = (
+    name: string,
+    label: string,
+    variants: RequestVariant[],
+    barePath: string,
+    upstreamPath: string,
+  ): Omit<RouteLoad, 'bareWithHeaders'> => ({
+    name,
+    label,
+    bff: { ...base, baseUrl: bffUrl, method: 'GET', variants },
+    bare: { ...base, baseUrl: bareUrl, method: 'GET', variants: [{ path: barePath }] },
+    upstream: {
+      ...base,
+      baseUrl: sandboxUrl,
+      method: 'GET',
+      headers: upstreamKey,
+      variants: [{ path: upstreamPath }],
+    },
+    rpsTarget: 0.8,
+  });
+  const offersPath = `/catalog/offers?country=${prepared.code}`;
   const loads: Omit<RouteLoad, 'bareWithHeaders'>[] = [
-    {
-      name: 'public-destinations',
-      label: 'GET /v1/catalog/{widget}/{version}/en/destinations',
-      bff: { ...base, baseUrl: bffUrl, method: 'GET', variants: [{ path: publicPath('destinations') }] },
-      bare: { ...base, baseUrl: bareUrl, method: 'GET', variants: [{ path: publicPath('destinations') }] },
-      upstream: {
-        ...base,
-        baseUrl: sandboxUrl,
-        method: 'GET',
-        headers: upstreamKey,
-        variants: [{ path: '/catalog/products?limit=100' }],
-      },
-      rpsTarget: 0.8,
-    },
-    {
-      name: 'public-plans',
-      label: `GET /v1/catalog/{widget}/{version}/en/plans/${prepared.code}`,
-      bff: {
-        ...base,
-        baseUrl: bffUrl,
-        method: 'GET',
-        variants: [{ path: publicPath(`plans/${prepared.code}`) }],
-      },
-      bare: {
-        ...base,
-        baseUrl: bareUrl,
-        method: 'GET',
-        variants: [{ path: publicPath(`plans/${prepared.code}`) }],
-      },
-      upstream: {
-        ...base,
-        baseUrl: sandboxUrl,
-        method: 'GET',
-        headers: upstreamKey,
-        variants: [{ path: `/catalog/offers?country=${prepared.code}` }],
-      },
-      rpsTarget: 0.8,
-    },
-    {
-      name: 'destinations',
-      label: 'GET /v1/destinations',
-      bff: { ...base, baseUrl: bffUrl, method: 'GET', variants: withTokens('/v1/destinations') },
-      bare: { ...base, baseUrl: bareUrl, method: 'GET', variants: [{ path: '/v1/destinations' }] },
-      upstream: {
-        ...base,
-        baseUrl: sandboxUrl,
-        method: 'GET',
-        headers: upstreamKey,
-        variants: [{ path: '/catalog/products?limit=100' }],
-      },
-      rpsTarget: 0.8,
-    },
-    {
-      name: 'plans',
-      label: `GET /v1/destinations/${prepared.code}/plans`,
-      bff: { ...base, baseUrl: bffUrl, method: 'GET', variants: withTokens(plansPath) },
-      bare: { ...base, baseUrl: bareUrl, method: 'GET', variants: [{ path: plansPath }] },
-      upstream: {
-        ...base,
-        baseUrl: sandboxUrl,
-        method: 'GET',
-        headers: upstreamKey,
-        variants: [{ path: `/catalog/offers?country=${prepared.code}` }],
-      },
-      rpsTarget: 0.8,
-    },
+    catalogRead(
+      'public-destinations',
+      'GET /v1/catalog/{widget}/{version}/en/destinations',
+      [{ path: publicPath('destinations') }],
+      publicPath('destinations'),
+      '/catalog/products?limit=100',
+    ),
+    catalogRead(
+      'public-plans',
+      `GET /v1/catalog/{widget}/{version}/en/plans/${prepared.code}`,
+      [{ path: publicPath(`plans/${prepared.code}`) }],
+      publicPath(`plans/${prepared.code}`),
+      offersPath,
+    ),
+    catalogRead(
+      'destinations',
+      'GET /v1/destinations',
+      withTokens('/v1/destinations'),
+      '/v1/destinations',
+      '/catalog/products?limit=100',
+    ),
+    catalogRead(
+      'plans',
+      `GET /v1/destinations/${prepared.code}/plans`,
+      withTokens(plansPath),
+      plansPath,
+      offersPath,
+    ),
     {
       name: 'sessions',
       label: 'POST /v1/sessions',

@@ -7,13 +7,19 @@
  * `integrity.json`. A traveller buys in `partner_confirm`: the partner's server charges and confirms, the eSIM is
  * installed, and the BFF's signed webhooks reach the partner's server verified.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, PARTNER_SECRET, TEST_ENV, testConfig } from '@esim-embed/bff/testing';
+import {
+  freePort,
+  PARTNER_SECRET,
+  releaseOutsideTheRepo,
+  TEST_ENV,
+  testConfig,
+} from '@esim-embed/bff/testing';
 import { type RunningSandbox, startSandbox } from '@esim-embed/sandbox';
 import { WidgetIntegritySchema } from '@esim-embed/shared';
 import { expect, test } from '@playwright/test';
@@ -60,26 +66,6 @@ async function answering(url: string, process: Running): Promise<void> {
   throw new Error(`${url} did not answer:\n${process.output.join('')}`);
 }
 
-/** The release built by `pnpm release`, copied to a folder outside the repository, as an operator would. */
-function releaseOutsideTheRepo(): string {
-  const built = execFileSync(
-    process.execPath,
-    [join(REPO, 'scripts/release.mjs'), '--out-dir', join(temp, 'built')],
-    {
-      cwd: REPO,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  )
-    .trim()
-    .split('\n')
-    .at(-1);
-  if (built === undefined) throw new Error('pnpm release named no folder');
-  const release = join(temp, 'run', basename(built));
-  cpSync(built, release, { recursive: true });
-  return release;
-}
-
 /** The quickstart's page with its script tag replaced by the pinned one the partner copies from `integrity.json`. */
 function pinnedPage(release: string): string {
   const [version] = readdirSync(join(release, 'widget'));
@@ -103,7 +89,7 @@ function pinnedPage(release: string): string {
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   temp = mkdtempSync(join(tmpdir(), 'esim-quickstart-'));
-  const release = releaseOutsideTheRepo();
+  const release = releaseOutsideTheRepo(temp);
   const [bffPort, partnerPort] = [await freePort(), await freePort()];
   // Two origins: the BFF on `localhost`, the partner's site on `127.0.0.1`.
   bffUrl = `http://localhost:${bffPort}`;

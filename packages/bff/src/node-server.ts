@@ -3,7 +3,7 @@
  * Serving a BFF over Node's HTTP server (`@hono/node-server`) and stopping it cleanly: used by the
  * server entry, the root `pnpm start` and the tests (port 0 picks a free port).
  */
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { API_VERSION, type ApiErrorEnvelope } from '@esim-embed/shared';
@@ -34,6 +34,28 @@ export async function serveBff(bff: Bff, options: ServeOptions = {}): Promise<Ru
     if (!bff.answers.serve(request, response)) void appListener(request, response);
   });
   server.on('clientError', answerClientError);
+  const listening = await listen(server, options);
+  return {
+    ...listening,
+    async close() {
+      await listening.close();
+      await bff.close();
+    },
+  };
+}
+
+/** A listening server: its address and how to stop it. */
+export interface Listening {
+  /** `http://127.0.0.1:<port>` (or the given host). */
+  url: string;
+  port: number;
+  /** Stop accepting connections and close idle ones. */
+  close(): Promise<void>;
+}
+
+/** Start `server` listening on `hostname:port` (default 127.0.0.1 and a free port). */
+export async function listen(server: Server, options: ServeOptions = {}): Promise<Listening> {
+  const hostname = options.hostname ?? '127.0.0.1';
   const address = await new Promise<AddressInfo>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, hostname, () => resolve(server.address() as AddressInfo));
@@ -45,9 +67,8 @@ export async function serveBff(bff: Bff, options: ServeOptions = {}): Promise<Ru
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
-        if ('closeIdleConnections' in server) server.closeIdleConnections();
+        server.closeIdleConnections();
       });
-      await bff.close();
     },
   };
 }

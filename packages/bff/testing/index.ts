@@ -17,6 +17,7 @@ export { deriveKey } from '../src/security/key-ring';
 export { type LogoAnswer, type LogoHost, startLogoHost, TINY_PNG } from './logo-host';
 export { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './otlp-receiver';
 export { freePort, type RunningRedis, startRedisServer } from './redis-server';
+export { releaseOutsideTheRepo } from './release-folder';
 export {
   type Answer,
   call,

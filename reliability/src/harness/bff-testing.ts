@@ -17,6 +17,7 @@ export {
   type RouteSpec,
   type RunningBff,
   type RunningRedis,
+  releaseOutsideTheRepo,
   SHOP_ORIGIN,
   type Stack,
   type StackOptions,

@@ -8,15 +8,15 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunningSandbox, startSandbox } from '@esim-embed/sandbox';
 import { WidgetIntegritySchema } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BffProcess, startBffProcess } from '../harness/bff-process';
-import { call, openWidget, TEST_ENV, testConfig } from '../harness/bff-testing';
+import { call, openWidget, releaseOutsideTheRepo, TEST_ENV, testConfig } from '../harness/bff-testing';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const temp = mkdtempSync(join(tmpdir(), 'esim-release-'));
@@ -29,24 +29,8 @@ let bffOnProductionNode: BffProcess;
 let productionNodeVersion: string;
 
 beforeAll(async () => {
-  const built = execFileSync(
-    process.execPath,
-    [join(REPO, 'scripts/release.mjs'), '--out-dir', join(temp, 'built')],
-    {
-      cwd: REPO,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  )
-    .trim()
-    .split('\n')
-    .at(-1);
-  if (built === undefined || !existsSync(join(built, 'server.mjs')))
-    throw new Error(`no release in ${built}`);
   // As an operator would: the folder alone, copied somewhere else.
-  release = join(temp, 'run', basename(built));
-  cpSync(built, release, { recursive: true });
-  rmSync(join(temp, 'built'), { recursive: true, force: true });
+  release = releaseOutsideTheRepo(temp);
   sandbox = await startSandbox({ offerCount: 50 });
   const start = (node?: string) =>
     startBffProcess({

@@ -5,14 +5,15 @@
  * (`ESIM_BFF_OPERATIONS_HOST`), and the public app has no `/metrics` at all, so the metrics are reached only
  * where the operator opens the way (docs/deployment.md, "Operating it").
  */
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { createServer } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
 import { type Handler, Hono } from 'hono';
 import type { Registry } from 'prom-client';
 import { answerBody, answerHeaders } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import { createErrorHandler, createNotFoundHandler } from '../http/error-handler';
 import type { Logger } from '../logger';
+import { type Listening, listen } from '../node-server';
 import type { OperationsRoutesOptions } from '../routes/operations';
 import { operationsHandlers } from '../routes/operations';
 
@@ -39,11 +40,7 @@ export function createOperationsApp(options: OperationsAppOptions): Hono<AppEnv>
 }
 
 /** A listening operations server. */
-export interface RunningOperations {
-  url: string;
-  port: number;
-  close(): Promise<void>;
-}
+export type RunningOperations = Listening;
 
 /** Listen with the operations app on `hostname:port` (default loopback and a free port). */
 export async function serveOperations(
@@ -51,23 +48,5 @@ export async function serveOperations(
   options: { port?: number; hostname?: string } = {},
 ): Promise<RunningOperations> {
   const hostname = options.hostname ?? '127.0.0.1';
-  const { server, address } = await new Promise<{ server: ReturnType<typeof serve>; address: AddressInfo }>(
-    (resolve, reject) => {
-      const server = serve({ fetch: app.fetch, port: options.port ?? 0, hostname }, (info) =>
-        resolve({ server, address: info }),
-      );
-      server.once('error', reject);
-    },
-  );
-  const host = hostname === '0.0.0.0' || hostname === '::' ? '127.0.0.1' : hostname;
-  return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
-    port: address.port,
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        if ('closeIdleConnections' in server) server.closeIdleConnections();
-      });
-    },
-  };
+  return await listen(createServer(getRequestListener(app.fetch, { hostname })), { ...options, hostname });
 }
