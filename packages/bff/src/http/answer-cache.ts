@@ -38,7 +38,8 @@ export interface KeptAnswer {
 }
 
 interface Entry {
-  headers: HeaderRecord;
+  /** The kept headers as Node writes them: name, value, name, value… (no object to copy per read). */
+  headers: string[];
   head: Buffer;
   tail: Buffer;
   builtFrom: WeakRef<object>;
@@ -76,7 +77,7 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
       entries.delete(path);
       if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
       entries.set(path, {
-        headers: answer.headers,
+        headers: Object.entries(answer.headers).flat(),
         head: answer.head,
         tail: answer.tail,
         builtFrom: new WeakRef(answer.builtFrom),
@@ -101,11 +102,13 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
       const requestId = newRequestId();
       const id = Buffer.from(requestId, 'latin1');
       const length = entry.head.length + id.length + entry.tail.length;
-      response.writeHead(200, {
+      response.writeHead(200, [
         ...entry.headers,
-        'X-Request-Id': requestId,
-        'Content-Length': String(length),
-      });
+        'X-Request-Id',
+        requestId,
+        'Content-Length',
+        String(length),
+      ]);
       // One write of the three parts (no copy of the list's bytes).
       response.cork();
       response.write(entry.head);
