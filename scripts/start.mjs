@@ -72,6 +72,8 @@ async function waitForHttp(url, timeoutMs) {
 
 // The widget is required, unless an earlier build of it is there to fall back on.
 build('packages/widget', '@esim-embed/widget', !existsSync(join(root, 'packages/widget/dist/widget.js')));
+// The demo's partner server loads the partner SDK by its package `exports`: its build.
+build('packages/partner', '@esim-embed/partner', true);
 build('demo', '@esim-embed/demo', false);
 
 const children = new Set();

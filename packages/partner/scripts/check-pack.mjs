@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * @module
- * Checks the SDK as npm will ship it: packs it with pnpm (which applies `publishConfig` and runs `prepack`, the
- * build), then asserts that the tarball holds exactly what its `exports` name — their files and the chunks and
+ * Checks the SDK as npm will ship it: packs it with pnpm (whose `prepack` builds it) and with npm (the same files
+ * and `exports` are asserted), then asserts that the tarball holds exactly what its `exports` name — their files and the chunks and
  * declarations those reach — plus README, LICENSE and package.json, and nothing from sources or tests; then runs
  * `publint --strict` on the unpacked package and `attw` (ESM only: the package has no CommonJS entry) on the
  * tarball, and loads the unpacked entries in Node (with the dependencies and peers it declares) to sign and verify
@@ -59,6 +59,18 @@ try {
     if (!files.includes(target.replace(/^\.\//, '')))
       problems.push(`exports["${entry}"] names ${target}, not packed`);
   }
+  // npm packs the manifest as it is (no `publishConfig.exports`): it must give the same files and entries (of
+  // the build pnpm's `prepack` just made).
+  mkdirSync(join(work, 'npm'));
+  const [npmPacked] = JSON.parse(
+    run('npm', ['pack', '--ignore-scripts', '--pack-destination', join(work, 'npm'), '--json']),
+  );
+  const npmFiles = npmPacked.files.map((file) => file.path).sort();
+  if (npmFiles.join() !== files.join()) problems.push(`npm packs other files: ${npmFiles.join(', ')}`);
+  run('tar', ['-xzf', join(work, 'npm', npmPacked.filename), '-C', join(work, 'npm')]);
+  const npmManifest = JSON.parse(readFileSync(join(work, 'npm', 'package', 'package.json'), 'utf8'));
+  if (JSON.stringify(npmManifest.exports) !== JSON.stringify(manifest.exports))
+    problems.push('npm packs other exports than pnpm');
   const entries = targets.filter(([, target]) => /^\.\/dist\/[^/]+\.js$/.test(target)).length;
   if (entries !== 3) problems.push(`expected the index, express and hono entries, found ${entries}`);
 
