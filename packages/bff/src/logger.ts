@@ -1,7 +1,7 @@
 /**
  * @module
- * Structured JSON logs, one line per event, written by pino (to stdout through its own buffered destination,
- * no worker-thread transport). Callers pass fields, never secrets: API keys, tokens, partner secrets, client
+ * Structured JSON logs, one line per event, written by pino (to stdout, gathered and written once per turn of
+ * the event loop; no worker-thread transport). Callers pass fields, never secrets: API keys, tokens, partner secrets, client
  * secrets, LPA/activation codes and delivery-link URLs must not be logged. Should one slip in all the same,
  * pino's `redact` paths cover the fields the BFF knows carry secrets, and a name-based safety net writes any
  * field named for a secret, at any depth (in an error's cause, in a header object), as `[redacted]`.
