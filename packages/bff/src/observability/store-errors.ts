@@ -30,6 +30,7 @@ export function countingStoreErrors(store: Store, errors: Counter<'operation'>):
       remove: counted('queue.remove', (id) => queue.remove(id)),
       get: counted('queue.get', (id) => queue.get(id)),
       stats: counted('queue.stats', () => queue.stats()),
+      scan: counted('queue.scan', (cursor, count) => queue.scan(cursor, count)),
     };
   }
   return {

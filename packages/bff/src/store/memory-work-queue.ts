@@ -113,6 +113,19 @@ export function createMemoryWorkQueue(now: () => number): WorkQueue & { clear():
         oldestAddedAtMs: oldest.done === true ? null : oldest.value.addedAtMs,
       };
     },
+    async scan(cursor, count) {
+      // The memory store serves tests and one instance: a page is found by position in the order items were added.
+      const start = cursor === null ? 0 : Number(cursor);
+      const page: QueueItem[] = [];
+      let position = 0;
+      for (const item of items.values()) {
+        if (position >= start + count) break;
+        if (position >= start) page.push(snapshot(item));
+        position += 1;
+      }
+      const end = start + page.length;
+      return { items: page, cursor: end < items.size ? String(end) : null };
+    },
     clear() {
       items.clear();
       duesByPartition.clear();

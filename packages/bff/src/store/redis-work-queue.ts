@@ -101,6 +101,18 @@ local nextClaimable = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
 local oldest = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
 return { redis.call('HLEN', KEYS[1]), nextClaimable[2] or false, oldest[2] or false }`;
 
+/** A read: KEYS[1] item partitions; ARGV: due prefix, cursor, count. Answers the next cursor and id, partition, due, … */
+const SCAN = `
+local page = redis.call('HSCAN', KEYS[1], ARGV[2], 'COUNT', ARGV[3])
+local found = {}
+for index = 1, #page[2], 2 do
+  local id, partition = page[2][index], page[2][index + 1]
+  found[#found + 1] = id
+  found[#found + 1] = partition
+  found[#found + 1] = redis.call('ZSCORE', ARGV[1] .. partition, id) or '0'
+end
+return { page[1], found }`;
+
 /** A Lua script run by its digest (sent whole once per connection, when Redis does not know it yet). */
 function luaScript(text: string) {
   const digest = createHash('sha1').update(text).digest('hex');
@@ -122,6 +134,7 @@ const SCRIPTS = {
   remove: luaScript(REMOVE),
   get: luaScript(GET),
   stats: luaScript(STATS),
+  scan: luaScript(SCAN),
 };
 
 const score = (value: unknown): number | null =>
@@ -183,6 +196,20 @@ export function createRedisWorkQueue(
         string | null,
       ];
       return { size: Number(size), nextClaimableAtMs: score(nextClaimable), oldestAddedAtMs: score(oldest) };
+    },
+    async scan(cursor, count) {
+      const [next, flat] = (await connection.run(() =>
+        SCRIPTS.scan(redis, keys.slice(0, 1), [duePrefix, cursor ?? '0', count]),
+      )) as [string, string[]];
+      const items: QueueItem[] = [];
+      for (let index = 0; index < flat.length; index += 3) {
+        items.push({
+          id: flat[index] as string,
+          partition: flat[index + 1] as string,
+          dueAtMs: Number(flat[index + 2]),
+        });
+      }
+      return { items, cursor: next === '0' ? null : next };
     },
   };
 }

@@ -163,6 +163,24 @@ describe.each(implementations)('the %s store’s work queue', (_name, make) => {
     expect(await queue.stats()).toEqual({ size: 0, nextClaimableAtMs: null, oldestAddedAtMs: null });
   });
 
+  it('pages through every item once with scan', async () => {
+    const { queue } = open();
+    for (let index = 0; index < 250; index += 1) {
+      await queue.add({ id: `item-${index}`, partition: `p-${index % 3}`, dueAtMs: T + index });
+    }
+    const seen = new Map<string, QueueItem>();
+    let cursor: string | null = null;
+    for (let page = 0; page < 1_000; page += 1) {
+      const answer: { items: QueueItem[]; cursor: string | null } = await queue.scan(cursor, 40);
+      for (const item of answer.items) seen.set(item.id, item);
+      cursor = answer.cursor;
+      if (cursor === null) break;
+    }
+    expect(cursor).toBeNull();
+    expect(seen.size).toBe(250);
+    expect(seen.get('item-7')).toEqual({ id: 'item-7', partition: 'p-1', dueAtMs: T + 7 });
+  });
+
   it('keeps queues of different names apart', async () => {
     const { store } = open();
     await store.queue('one').add({ id: 'x', partition: 'p', dueAtMs: T });

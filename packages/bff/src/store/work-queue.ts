@@ -56,6 +56,12 @@ export interface WorkQueue {
   get(id: string): Promise<QueueItem | null>;
   /** How many items wait, and when (metrics; O(1) or O(log n)). */
   stats(): Promise<QueueStats>;
+  /**
+   * A page of the queue's items in no particular order: start with `cursor` null and pass the answered cursor
+   * until it is null. About `count` items a page; an item added or removed meanwhile may or may not be seen, the
+   * others are seen once. For exports and bounded samples (a metric), never for finding due work.
+   */
+  scan(cursor: string | null, count: number): Promise<{ items: QueueItem[]; cursor: string | null }>;
 }
 
 /** What {@link WorkQueue.stats} answers. */
