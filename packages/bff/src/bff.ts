@@ -217,6 +217,7 @@ export function createBff(options: CreateBffOptions): Bff {
   });
   const webhookSender = createWebhookSender({
     queue: webhookQueue,
+    store,
     widgets,
     logger: scopedLogger,
     retryForMs: config.webhookRetryHours * 60 * 60 * 1000,

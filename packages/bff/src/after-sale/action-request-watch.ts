@@ -1,9 +1,9 @@
 /**
  * @module
  * The help requests the partner made through this BFF, followed until they end: each one's widget, eSIM and
- * last status are kept in the store; those not yet `completed` or `rejected` are read again in the background
- * (and whenever the partner reads one), and every status change is sent as a signed `action_request.updated`
- * webhook. A completed reissue's new eSIM is remembered so that the traveller's "my eSIM" opens it.
+ * last status are kept in the store; those not yet `completed` or `rejected` are on a work queue (by widget) and
+ * read again in the background in bounded batches (and whenever the partner reads one), and every status change
+ * is sent as a signed `action_request.updated` webhook. A completed reissue's new eSIM is remembered so that the traveller's "my eSIM" opens it.
  */
 import type { ActionRequestWebhookEvent, PartnerActionRequest } from '@esim-embed/shared';
 import { z } from 'zod';
@@ -11,8 +11,9 @@ import { createBackgroundLoop } from '../background-loop';
 import { createEsimOwners } from '../checkout/esim-owners';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
-import { editIdList, readIdList } from '../store/id-list';
+import { moveLegacyIdList } from '../store/legacy-id-list';
 import { STORE_KEYS, type Store } from '../store/store';
+import { QUEUE_NAMES } from '../store/work-queue';
 import { eventId, queueWebhookEvent } from '../webhooks/webhook-events';
 import type { WebhookQueue } from '../webhooks/webhook-queue';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
@@ -22,6 +23,11 @@ import { fetchActionRequest } from './action-requests';
 const RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
 /** How many reissues in a row "my eSIM" follows (a chain longer than this is not expected). */
 const MAX_REPLACEMENTS = 5;
+/** Requests claimed at once, in all and of one widget; batches one sweep claims at most. */
+const BATCH = { limit: 100, perPartition: 25 } as const;
+const BATCHES_PER_SWEEP = 10;
+/** How long a claimed request is held for its reader (it comes back by itself after an instance dies). */
+const LEASE_MS = 60_000;
 
 /** A help request as stored: read with its own lenient schema (fields added later default). */
 const StoredActionRequestSchema = z.object({
@@ -57,7 +63,7 @@ export interface ActionRequestWatch {
    * upstream account: the partner may have asked through any of its widgets that sell through it.
    */
   currentEsim(widget: WidgetRuntime, esimId: string): Promise<string>;
-  /** Read every open request once (the loop calls this; tests may too). */
+  /** Read every open request that is due (the loop calls this; tests may too). */
   sweep(): Promise<void>;
   start(): void;
   close(): void;
@@ -65,10 +71,12 @@ export interface ActionRequestWatch {
 
 /** The {@link ActionRequestWatch}. */
 export function createActionRequestWatch(options: ActionRequestWatchOptions): ActionRequestWatch {
-  const { store, queue, widgets, logger } = options;
+  const { store, widgets, logger } = options;
+  const webhooks = options.queue;
   const esimOwners = createEsimOwners(store);
   const now = options.now ?? Date.now;
-  const listKey = STORE_KEYS.actionRequestWatch();
+  const queue = store.queue(QUEUE_NAMES.actionRequestWatch);
+  let legacyListMoved = false;
 
   async function stored(id: string) {
     const found = await store.get(STORE_KEYS.actionRequest(id));
@@ -89,7 +97,7 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
       environment: widget.config.environment,
       data: { actionRequest: request },
     };
-    if (await queueWebhookEvent(queue, event, time)) {
+    if (await queueWebhookEvent(webhooks, event, time)) {
       logger.info('webhook event queued', {
         eventId: event.id,
         type: event.type,
@@ -114,6 +122,26 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
         actionRequestId: request.id,
       });
     }
+  }
+
+  /** Read one open request again; it stays on the queue, due after the interval, until it ends. */
+  async function follow(id: string): Promise<void> {
+    try {
+      const found = await stored(id);
+      const widget = found === null ? undefined : widgets.get(found.record.widgetId);
+      if (found === null || widget === undefined) {
+        await queue.remove(id);
+        return;
+      }
+      await watch.observe(widget, await fetchActionRequest(widget, id, found.record.esimId));
+    } catch (error) {
+      logger.warn('a watched help request could not be read', {
+        actionRequestId: id,
+        code: error instanceof ApiError ? error.code : 'internal',
+      });
+    }
+    // A no-op when observing it ended it (it left the queue).
+    await queue.reschedule(id, now() + options.intervalMs);
   }
 
   const watch: ActionRequestWatch = {
@@ -142,17 +170,8 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
             : await store.compareAndSet(key, current.version, value, RETENTION_MS);
         if (written) break;
       }
-      await editIdList(
-        store,
-        listKey,
-        (ids) =>
-          terminal(request.status)
-            ? ids.filter((id) => id !== request.id)
-            : ids.includes(request.id)
-              ? ids
-              : [...ids, request.id],
-        RETENTION_MS,
-      );
+      if (terminal(request.status)) await queue.remove(request.id);
+      else await queue.add({ id: request.id, partition: widget.config.id, dueAtMs: now() });
       return request;
     },
     async known(id) {
@@ -169,26 +188,20 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
       return current;
     },
     async sweep() {
-      for (const id of await readIdList(store, listKey)) {
-        try {
-          const found = await stored(id);
-          const widget = found === null ? undefined : widgets.get(found.record.widgetId);
-          if (found === null || widget === undefined) {
-            await editIdList(
-              store,
-              listKey,
-              (ids) => ids.filter((candidate) => candidate !== id),
-              RETENTION_MS,
-            );
-            continue;
-          }
-          await watch.observe(widget, await fetchActionRequest(widget, id, found.record.esimId));
-        } catch (error) {
-          logger.warn('a watched help request could not be read', {
-            actionRequestId: id,
-            code: error instanceof ApiError ? error.code : 'internal',
-          });
-        }
+      if (!legacyListMoved) {
+        const widgetOf = async (id: string) => (await stored(id))?.record.widgetId ?? null;
+        legacyListMoved = await moveLegacyIdList(
+          store,
+          STORE_KEYS.legacyActionRequestWatch(),
+          queue,
+          widgetOf,
+          now(),
+        );
+      }
+      for (let batch = 0; batch < BATCHES_PER_SWEEP; batch += 1) {
+        const claimed = await queue.claim(now(), { ...BATCH, leaseMs: LEASE_MS });
+        for (const { id } of claimed) await follow(id);
+        if (claimed.length < BATCH.limit) return;
       }
     },
     start() {
