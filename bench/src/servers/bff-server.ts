@@ -42,6 +42,12 @@ export interface SyncFigures {
   offers: number;
 }
 
+/** Webhook deliveries to put on the queue at once (`seedWebhooks`). */
+export interface SeedRequest {
+  widgetId: string;
+  count: number;
+}
+
 /** Memory of the process now. */
 export interface MemoryFigures {
   rss: number;
@@ -120,6 +126,61 @@ serveParent(
           0,
         ),
       };
+    },
+    /**
+     * Pending deliveries for one widget, through the queue's own API. The list-based queue of releases before
+     * the work queues (no `adoptLegacyList`) rewrote its whole list on every enqueue, so there the records and
+     * the list are written as that release stored them, in one go.
+     */
+    async seedWebhooks({ widgetId, count }: SeedRequest): Promise<void> {
+      const queue = bff.webhookQueue;
+      const now = Date.now();
+      const delivery = (index: number) => {
+        const id = `evt_seed_${now}_${index}`;
+        const body = JSON.stringify({ id, type: 'account.balance_low', widgetId, createdAt: new Date(now) });
+        return {
+          id,
+          type: 'account.balance_low',
+          widgetId,
+          body,
+          state: 'pending' as const,
+          attempts: 0,
+          createdAtMs: now,
+          nextAttemptAtMs: now,
+          leaseUntilMs: null,
+          lastResult: null,
+        };
+      };
+      const listBased = !('adoptLegacyList' in queue);
+      for (let start = 0; start < count; start += 500) {
+        const slice = Array.from({ length: Math.min(500, count - start) }, (_, offset) =>
+          delivery(start + offset),
+        );
+        await Promise.all(
+          slice.map((seeded) =>
+            listBased
+              ? bff.store.insert(`webhook-delivery:${seeded.id}`, JSON.stringify(seeded), 8 * 86_400_000)
+              : queue.enqueue(seeded),
+          ),
+        );
+      }
+      if (listBased) {
+        const ids = Array.from({ length: count }, (_, index) => delivery(index).id);
+        const key = 'webhook-queue';
+        const stored = await bff.store.get(key);
+        const value = JSON.stringify([...(stored === null ? [] : JSON.parse(stored.value)), ...ids]);
+        if (stored === null) await bff.store.insert(key, value, 8 * 86_400_000);
+        else await bff.store.compareAndSet(key, stored.version, value, 8 * 86_400_000);
+      }
+    },
+    /** Deliveries still on the webhook queue. */
+    async webhookDepth(): Promise<number> {
+      const queue = bff.webhookQueue as unknown as {
+        stats?: () => Promise<{ size: number }>;
+        pendingIds?: () => Promise<string[]>;
+      };
+      if (queue.stats) return (await queue.stats()).size;
+      return (await queue.pendingIds?.())?.length ?? 0;
     },
     memory: (): MemoryFigures => ({
       rss: process.memoryUsage().rss,
