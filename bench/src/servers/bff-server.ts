@@ -152,17 +152,28 @@ serveParent(
         };
       };
       const listBased = !('adoptLegacyList' in queue);
-      for (let start = 0; start < count; start += 500) {
-        const slice = Array.from({ length: Math.min(500, count - start) }, (_, offset) =>
+      // A store refusal on a busy machine (a command past its timeout) is tried again: each write is idempotent.
+      const write = async (seeded: ReturnType<typeof delivery>) => {
+        for (let attempt = 1; ; attempt += 1) {
+          try {
+            return listBased
+              ? await bff.store.insert(
+                  `webhook-delivery:${seeded.id}`,
+                  JSON.stringify(seeded),
+                  8 * 86_400_000,
+                )
+              : await queue.enqueue(seeded);
+          } catch (error) {
+            if (attempt >= 10) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+          }
+        }
+      };
+      for (let start = 0; start < count; start += 100) {
+        const slice = Array.from({ length: Math.min(100, count - start) }, (_, offset) =>
           delivery(start + offset),
         );
-        await Promise.all(
-          slice.map((seeded) =>
-            listBased
-              ? bff.store.insert(`webhook-delivery:${seeded.id}`, JSON.stringify(seeded), 8 * 86_400_000)
-              : queue.enqueue(seeded),
-          ),
-        );
+        await Promise.all(slice.map(write));
       }
       if (listBased) {
         const ids = Array.from({ length: count }, (_, index) => delivery(index).id);

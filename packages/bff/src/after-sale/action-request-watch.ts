@@ -11,7 +11,7 @@ import { createBackgroundLoop } from '../background-loop';
 import { createEsimOwners } from '../checkout/esim-owners';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
-import { moveLegacyIdList } from '../store/legacy-id-list';
+import { legacyIdListMover } from '../store/legacy-id-list';
 import { STORE_KEYS, type Store } from '../store/store';
 import { QUEUE_NAMES } from '../store/work-queue';
 import { eventId, queueWebhookEvent } from '../webhooks/webhook-events';
@@ -76,7 +76,6 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
   const esimOwners = createEsimOwners(store);
   const now = options.now ?? Date.now;
   const queue = store.queue(QUEUE_NAMES.actionRequestWatch);
-  let legacyListMoved = false;
 
   async function stored(id: string) {
     const found = await store.get(STORE_KEYS.actionRequest(id));
@@ -123,6 +122,13 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
       });
     }
   }
+
+  const moveLegacyList = legacyIdListMover(
+    store,
+    STORE_KEYS.legacyActionRequestWatch(),
+    queue,
+    async (id) => (await stored(id))?.record.widgetId ?? null,
+  );
 
   /** Read one open request again; it stays on the queue, due after the interval, until it ends. */
   async function follow(id: string): Promise<void> {
@@ -188,16 +194,7 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
       return current;
     },
     async sweep() {
-      if (!legacyListMoved) {
-        const widgetOf = async (id: string) => (await stored(id))?.record.widgetId ?? null;
-        legacyListMoved = await moveLegacyIdList(
-          store,
-          STORE_KEYS.legacyActionRequestWatch(),
-          queue,
-          widgetOf,
-          now(),
-        );
-      }
+      await moveLegacyList(now());
       for (let batch = 0; batch < BATCHES_PER_SWEEP; batch += 1) {
         const claimed = await queue.claim(now(), { ...BATCH, leaseMs: LEASE_MS });
         for (const { id } of claimed) await follow(id);

@@ -9,7 +9,7 @@
 import { CHECKOUT_TERMINAL_STATUSES } from '@esim-embed/shared';
 import { type BackgroundLoop, createBackgroundLoop } from '../background-loop';
 import type { Logger } from '../logger';
-import { moveLegacyIdList } from '../store/legacy-id-list';
+import { legacyIdListMover } from '../store/legacy-id-list';
 import { STORE_KEYS, type Store } from '../store/store';
 import { QUEUE_NAMES } from '../store/work-queue';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
@@ -51,7 +51,6 @@ export function createCheckoutWatch(options: CheckoutWatchOptions): CheckoutWatc
   const queue = store.queue(QUEUE_NAMES.checkoutWatch);
   const now = options.now ?? Date.now;
   let loop: BackgroundLoop | undefined;
-  let legacyListMoved = false;
 
   async function widgetOf(id: string): Promise<string | null> {
     const stored = await store.get(STORE_KEYS.checkout(id));
@@ -59,6 +58,8 @@ export function createCheckoutWatch(options: CheckoutWatchOptions): CheckoutWatc
     const record = readCheckoutRecord(stored.value);
     return terminal(record.status) ? null : record.widgetId;
   }
+
+  const moveLegacyList = legacyIdListMover(store, STORE_KEYS.legacyCheckoutWatch(), queue, widgetOf);
 
   async function read(id: string, checkouts: CheckoutService, widgets: ReadonlyMap<string, WidgetRuntime>) {
     try {
@@ -78,15 +79,7 @@ export function createCheckoutWatch(options: CheckoutWatchOptions): CheckoutWatc
       else await queue.add({ id: record.id, partition: record.widgetId, dueAtMs: now() });
     },
     async sweep(checkouts, widgets) {
-      if (!legacyListMoved) {
-        legacyListMoved = await moveLegacyIdList(
-          store,
-          STORE_KEYS.legacyCheckoutWatch(),
-          queue,
-          widgetOf,
-          now(),
-        );
-      }
+      await moveLegacyList(now());
       for (let batch = 0; batch < BATCHES_PER_SWEEP; batch += 1) {
         const claimed = await queue.claim(now(), { ...BATCH, leaseMs: LEASE_MS });
         for (const item of claimed) await read(item.id, checkouts, widgets);

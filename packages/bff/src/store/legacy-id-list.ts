@@ -30,3 +30,25 @@ export async function moveLegacyIdList(
   }
   return await store.compareAndDelete(key, stored.version);
 }
+
+/** How often a list of the release before is looked for again (an instance of it may still be running). */
+const RECHECK_MS = 60_000;
+
+/**
+ * The mover a background loop calls on every round: it looks for the list under `key` at once and then at most
+ * once a minute, so a list that an instance of the release before writes again during a rolling deploy is moved
+ * too, at the cost of one read a minute.
+ */
+export function legacyIdListMover(
+  store: Store,
+  key: string,
+  queue: WorkQueue,
+  partitionOf: (id: string) => Promise<string | null>,
+): (nowMs: number) => Promise<void> {
+  let nextCheckAtMs = Number.NEGATIVE_INFINITY;
+  return async function moveLegacyList(nowMs) {
+    if (nowMs < nextCheckAtMs) return;
+    const gone = await moveLegacyIdList(store, key, queue, partitionOf, nowMs);
+    nextCheckAtMs = gone ? nowMs + RECHECK_MS : nowMs;
+  };
+}

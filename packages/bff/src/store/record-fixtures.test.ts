@@ -63,7 +63,7 @@ const readers: Record<
     await store.insert(STORE_KEYS.webhookDelivery(id), delivery, 60_000);
     await store.insert(STORE_KEYS.legacyWebhookQueue(), text, 60_000);
     const webhooks = createWebhookQueue(store);
-    expect(await webhooks.adoptLegacyList(1)).toBe(true);
+    await webhooks.adoptLegacyList(1);
     expect(await store.queue(QUEUE_NAMES.webhookDeliveries).get(id)).toEqual({
       id,
       partition: widgetId,

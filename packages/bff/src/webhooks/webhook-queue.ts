@@ -6,7 +6,7 @@
  * key), delivered at least once.
  */
 import { z } from 'zod';
-import { moveLegacyIdList } from '../store/legacy-id-list';
+import { legacyIdListMover } from '../store/legacy-id-list';
 import { STORE_KEYS, type Store } from '../store/store';
 import { type ClaimOptions, QUEUE_NAMES, type QueueItem, type QueueStats } from '../store/work-queue';
 
@@ -75,10 +75,10 @@ export interface WebhookQueue {
   /** Depth, and when the longest-waiting delivery was queued (metrics). */
   stats(): Promise<QueueStats>;
   /**
-   * Move the deliveries still pending on the release before's list onto the queue, once; false when that list
-   * changed meanwhile (an instance of the release before still runs): call again later.
+   * Move the deliveries still pending on the release before's list onto the queue (the sender calls it every
+   * round; it reads the store at once, then at most once a minute).
    */
-  adoptLegacyList(nowMs: number): Promise<boolean>;
+  adoptLegacyList(nowMs: number): Promise<void>;
 }
 
 /** The {@link WebhookQueue} over a store: records under their event id, ids on the store's work queue by widget. */
@@ -132,16 +132,9 @@ export function createWebhookQueue(store: Store): WebhookQueue {
     remove: (id) => queue.remove(id),
     read,
     stats: () => queue.stats(),
-    adoptLegacyList: (nowMs) =>
-      moveLegacyIdList(
-        store,
-        STORE_KEYS.legacyWebhookQueue(),
-        queue,
-        async (id) => {
-          const stored = await read(id);
-          return stored?.delivery.state === 'pending' ? stored.delivery.widgetId : null;
-        },
-        nowMs,
-      ),
+    adoptLegacyList: legacyIdListMover(store, STORE_KEYS.legacyWebhookQueue(), queue, async (id) => {
+      const stored = await read(id);
+      return stored?.delivery.state === 'pending' ? stored.delivery.widgetId : null;
+    }),
   };
 }

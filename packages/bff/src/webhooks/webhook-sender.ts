@@ -78,7 +78,6 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   const leaseMs = timeoutMs * (1 + Math.ceil(PER_WIDGET / CONCURRENCY)) + 5_000;
   let handle: unknown;
   let claiming = false;
-  let legacyListMoved = false;
 
   async function post(
     url: string,
@@ -211,7 +210,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
 
   /** Claim one batch and start delivering it; answers the deliveries under way. */
   async function claimRound(): Promise<Promise<void>[]> {
-    if (!legacyListMoved) legacyListMoved = await queue.adoptLegacyList(now());
+    await queue.adoptLegacyList(now());
     const claimed = await queue.claim(now(), { limit: BATCH_LIMIT, perPartition: PER_WIDGET, leaseMs });
     const byWidget = new Map<string, StoredDelivery[]>();
     for (const stored of claimed) {
