@@ -78,6 +78,8 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   const leaseMs = timeoutMs * (1 + Math.ceil(PER_WIDGET / CONCURRENCY)) + 5_000;
   let handle: unknown;
   let claiming = false;
+  /** A full batch finished while a claim was under way: claim again when it ends. */
+  let claimAgain = false;
 
   async function post(
     url: string,
@@ -219,10 +221,38 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       byWidget.set(stored.delivery.widgetId, batch);
     }
     return [...byWidget].map(([widgetId, batch]) =>
-      deliverWidget(widgetId, batch).catch((error: unknown) => {
-        logger.error('webhook delivery crashed', { widgetId, cause: String(error) });
-      }),
+      deliverWidget(widgetId, batch).then(
+        // A full batch means more may wait: claim again now rather than at the next tick (a backlog drains at
+        // the speed of the endpoint, not one batch a period).
+        () => {
+          if (batch.length >= PER_WIDGET) claimInBackground();
+        },
+        (error: unknown) => {
+          logger.error('webhook delivery crashed', { widgetId, cause: String(error) });
+        },
+      ),
     );
+  }
+
+  /** The loop's claim: one at a time on this instance; deliveries under way do not hold the next claim back. */
+  function claimInBackground(): void {
+    if (handle === undefined) return;
+    if (claiming) {
+      claimAgain = true;
+      return;
+    }
+    claiming = true;
+    claimRound()
+      .catch((error: unknown) => {
+        logger.error('webhook round failed', { cause: String(error) });
+      })
+      .finally(() => {
+        claiming = false;
+        if (claimAgain) {
+          claimAgain = false;
+          claimInBackground();
+        }
+      });
   }
 
   async function deliverDue(): Promise<void> {
@@ -233,18 +263,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     deliverDue,
     start() {
       if (handle !== undefined) return;
-      const timer = timers.setInterval(() => {
-        // One claim at a time on this instance; deliveries under way do not hold the next claim back.
-        if (claiming) return;
-        claiming = true;
-        claimRound()
-          .catch((error: unknown) => {
-            logger.error('webhook round failed', { cause: String(error) });
-          })
-          .finally(() => {
-            claiming = false;
-          });
-      }, options.intervalMs ?? 1_000);
+      const timer = timers.setInterval(claimInBackground, options.intervalMs ?? 1_000);
       timer.unref?.();
       handle = timer;
     },
