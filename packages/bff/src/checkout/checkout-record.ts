@@ -5,6 +5,7 @@
  * move a checkout from `awaiting_payment` to `placing`.
  */
 import { STORE_KEYS, type Store } from '../store/store';
+import type { VersionedSlot, versionedUpdate } from '../store/versioned-update';
 import {
   STORED_CHECKOUT_SCHEMA_VERSION,
   type StoredCheckout,
@@ -99,5 +100,26 @@ export function createCheckoutRepository(store: Store, observer?: CheckoutObserv
     insertQuote: (record, ttlMs) => store.insert(STORE_KEYS.quote(record.id), written(record), ttlMs),
     updateQuote: (current, next, ttlMs) =>
       store.compareAndSet(STORE_KEYS.quote(next.id), current.version, written(next), ttlMs),
+  };
+}
+
+/**
+ * One checkout as a slot of {@link versionedUpdate}: written through `repository`, so that its observer hears
+ * every status change; read by id, or by the caller's own reader (an access check, a refresh). Checkouts are
+ * never deleted (they expire).
+ */
+export function checkoutSlot(
+  repository: CheckoutRepository,
+  read: string | (() => Promise<Stored<CheckoutRecord> | null>),
+): VersionedSlot<Stored<CheckoutRecord>, CheckoutRecord> {
+  return {
+    read: typeof read === 'string' ? () => repository.getCheckout(read) : read,
+    async insert(next) {
+      return (await repository.insertCheckout(next)) ? { record: next, version: 1 } : null;
+    },
+    replace: (current, next) => repository.updateCheckout(current, next),
+    remove() {
+      throw new Error('a checkout is never deleted: it expires');
+    },
   };
 }

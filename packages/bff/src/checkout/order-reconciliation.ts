@@ -14,11 +14,12 @@ import { z } from 'zod';
 import { ACTION_REQUEST_REF_PREFIX } from '../after-sale/action-requests';
 import type { Logger } from '../logger';
 import { STORE_KEYS, type Store } from '../store/store';
+import { leaveValue, storeSlot, versionedUpdate, writeValue } from '../store/versioned-update';
 import type { UpstreamClient } from '../upstream/upstream-client';
 import { eventId, queueWebhookEvent } from '../webhooks/webhook-events';
 import type { WebhookQueue } from '../webhooks/webhook-queue';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
-import type { CheckoutRecord, CheckoutRepository } from './checkout-record';
+import { type CheckoutRecord, type CheckoutRepository, checkoutSlot, type Stored } from './checkout-record';
 import { withOrder } from './order-placement';
 
 /** How often a pass runs. */
@@ -89,42 +90,44 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
     accounts.set(credential, account);
   }
 
-  /** The checkout `order` names, if it is one of this BFF's selling through `account`. */
-  async function checkoutOf(account: UpstreamAccount, order: Order) {
-    const stored = await repository.getCheckout(order.externalRef);
-    if (stored === null || stored.record.id !== order.externalRef) return null;
+  /** Whether a stored checkout is the one `order` names, sold through `account`. */
+  function sellsThrough(account: UpstreamAccount, order: Order, stored: Stored<CheckoutRecord>): boolean {
+    if (stored.record.id !== order.externalRef) return false;
     // Matched through the checkout record: it may belong to any widget of the account, never to another's.
-    const seller = widgets.get(stored.record.widgetId);
-    return seller?.upstream.credential === account.credential ? stored : null;
+    return widgets.get(stored.record.widgetId)?.upstream.credential === account.credential;
   }
 
   /** Link `order` to its checkout, or say it is an orphan: no checkout of this BFF can own it. */
   async function adopt(account: UpstreamAccount, order: Order): Promise<'linked' | 'adopted' | 'orphan'> {
-    for (let round = 0; round < 5; round += 1) {
-      const stored = await checkoutOf(account, order);
-      if (stored === null) return 'orphan';
-      const record: CheckoutRecord = stored.record;
+    type Adoption = 'linked' | 'adopted' | 'orphan';
+    let statusBefore = '';
+    const outcome = await versionedUpdate(checkoutSlot(repository, order.externalRef), (stored) => {
+      if (stored === null || !sellsThrough(account, order, stored)) return leaveValue<Adoption>('orphan');
+      const record = stored.record;
       if (record.order !== null) {
-        if (record.order.id === order.id) return 'linked';
+        if (record.order.id === order.id) return leaveValue<Adoption>('linked');
         // Every attempt carries one Idempotency-Key: never expected, and loud so that it is looked at.
         logger.error('more than one upstream order for one checkout', {
           checkoutId: record.id,
           orderIds: [record.order.id, order.id],
         });
-        return 'orphan';
+        return leaveValue<Adoption>('orphan');
       }
-      if (!ADOPTING_STATUSES.has(record.status)) return 'orphan';
-      const written = await repository.updateCheckout(stored, withOrder(record, order, now()));
-      if (written !== null) {
-        logger.warn('upstream order adopted by its checkout', {
-          checkoutId: record.id,
-          widgetId: record.widgetId,
-          orderId: order.id,
-          statusBefore: record.status,
-          status: written.record.status,
-        });
-        return 'adopted';
-      }
+      if (!ADOPTING_STATUSES.has(record.status)) return leaveValue<Adoption>('orphan');
+      statusBefore = record.status;
+      return writeValue<CheckoutRecord, Adoption>(withOrder(record, order, now()), 'adopted');
+    });
+    if (outcome.kind === 'left') return outcome.result;
+    if (outcome.kind === 'written') {
+      const { record } = outcome.stored;
+      logger.warn('upstream order adopted by its checkout', {
+        checkoutId: record.id,
+        widgetId: record.widgetId,
+        orderId: order.id,
+        statusBefore,
+        status: record.status,
+      });
+      return 'adopted';
     }
     // The checkout kept changing (its placement is at work): the next pass looks again.
     return 'linked';
@@ -172,16 +175,11 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
 
   /** Move where the next pass starts forward (never back: another instance may be further on). */
   async function advance(key: string, readFromMs: number): Promise<void> {
-    for (let round = 0; round < 5; round += 1) {
-      const stored = await store.get(key);
-      const value = JSON.stringify({ readFromMs });
-      if (stored === null) {
-        if (await store.insert(key, value, PROGRESS_RETENTION_MS)) return;
-        continue;
-      }
-      if (ProgressSchema.parse(JSON.parse(stored.value)).readFromMs >= readFromMs) return;
-      if (await store.compareAndSet(key, stored.version, value, PROGRESS_RETENTION_MS)) return;
-    }
+    await versionedUpdate(storeSlot(store, key, PROGRESS_RETENTION_MS), (stored) =>
+      stored !== null && ProgressSchema.parse(JSON.parse(stored.value)).readFromMs >= readFromMs
+        ? leaveValue(null)
+        : writeValue(JSON.stringify({ readFromMs }), null),
+    );
   }
 
   async function reconcileAccount(account: UpstreamAccount, pass: ReconciliationPass): Promise<void> {
