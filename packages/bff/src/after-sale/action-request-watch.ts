@@ -8,7 +8,7 @@
 import type { ActionRequestWebhookEvent, PartnerActionRequest } from '@esim-embed/shared';
 import { z } from 'zod';
 import { createBackgroundLoop } from '../background-loop';
-import { createEsimOwners } from '../checkout/esim-owners';
+import type { EsimOwners } from '../checkout/esim-owners';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import { editIdList, readIdList } from '../store/id-list';
@@ -39,6 +39,8 @@ const terminal = (status: string) => status === 'completed' || status === 'rejec
 
 export interface ActionRequestWatchOptions {
   store: Store;
+  /** Who sold each eSIM: a reissue's replacement is the same seller's. */
+  esimOwners: Pick<EsimOwners, 'recordReplacement'>;
   queue: WebhookQueue;
   widgets: ReadonlyMap<string, WidgetRuntime>;
   logger: Logger;
@@ -66,8 +68,7 @@ export interface ActionRequestWatch {
 
 /** The {@link ActionRequestWatch}. */
 export function createActionRequestWatch(options: ActionRequestWatchOptions): ActionRequestWatch {
-  const { store, queue, widgets, logger } = options;
-  const esimOwners = createEsimOwners(store);
+  const { store, queue, widgets, logger, esimOwners } = options;
   const now = options.now ?? Date.now;
   const listKey = STORE_KEYS.actionRequestWatch();
 
