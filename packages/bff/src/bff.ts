@@ -20,6 +20,7 @@ import { type CheckoutTransitions, createCheckoutTransitions } from './checkout/
 import { type CheckoutWatch, createCheckoutWatch } from './checkout/checkout-watch';
 import { createEsimOwners } from './checkout/esim-owners';
 import { createOrderReconciliation, type OrderReconciliation } from './checkout/order-reconciliation';
+import { createOrderReferences } from './checkout/order-references';
 import type { LoadedConfig } from './config/load-config';
 import { createPartnerFunding, type PartnerFunding } from './funding/partner-funding';
 import { type AnswerCache, createAnswerCache } from './http/answer-cache';
@@ -161,6 +162,7 @@ export function createBff(options: CreateBffOptions): Bff {
     webhooks: webhookQueue,
     accountFreshMs: config.accountCacheMs,
   });
+  const orderReferences = createOrderReferences(store);
   const checkoutWatch = createCheckoutWatch({
     store,
     logger: scopedLogger,
@@ -176,6 +178,7 @@ export function createBff(options: CreateBffOptions): Bff {
       esimOwners: { record: (checkout) => esimOwners.record(checkout) },
       funding,
       watch: checkoutWatch,
+      orderReferences,
     },
     counted: metrics === null ? undefined : (status) => metrics.checkoutTransitions.inc({ status }),
   });
@@ -193,6 +196,7 @@ export function createBff(options: CreateBffOptions): Bff {
     store,
     widgets,
     repository,
+    orderReferences,
     queue: webhookQueue,
     logger: scopedLogger,
   });

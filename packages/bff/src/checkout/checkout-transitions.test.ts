@@ -5,8 +5,8 @@
  */
 import { PARTNER_SECRET_HEADER } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkoutAsTraveller } from '../../testing/traveller-checkout';
 import { call, eventually, PARTNER_SECRET, type Stack, startStack, testConfig } from '../../testing/stack';
+import { checkoutAsTraveller } from '../../testing/traveller-checkout';
 import { readIdList } from '../store/id-list';
 import { createMemoryStore } from '../store/memory-store';
 import { STORE_KEYS, type Store } from '../store/store';
@@ -77,7 +77,9 @@ describe('a reaction whose store write fails once', () => {
     expect(esimId).toEqual(expect.any(String));
     expect(failNext).toBeNull();
     expect(failedReaction(id)).toBe(true);
-    const owner = await eventually(async () => (await memory.get(STORE_KEYS.esimOwner(String(esimId))))?.value);
+    const owner = await eventually(
+      async () => (await memory.get(STORE_KEYS.esimOwner(String(esimId))))?.value,
+    );
     expect(JSON.parse(owner)).toEqual({ widgetId: 'shop', checkoutId: id });
     await settled(id);
   });

@@ -25,6 +25,7 @@ import {
 } from './checkout-record';
 import type { CheckoutWatch } from './checkout-watch';
 import type { EsimOwners } from './esim-owners';
+import type { OrderReferences } from './order-references';
 
 /** What a change of status sets off; each part idempotent. */
 export interface CheckoutReactions {
@@ -36,6 +37,8 @@ export interface CheckoutReactions {
   funding?: { observe: CheckoutObserver } | undefined;
   /** The watch list: checkouts still moving, or with reactions due. */
   watch: Pick<CheckoutWatch, 'add' | 'remove'>;
+  /** Which checkout each order reference belongs to (recorded before a checkout may place its order). */
+  orderReferences: Pick<OrderReferences, 'record'>;
 }
 
 export interface CheckoutTransitionsOptions {
@@ -136,8 +139,12 @@ export function createCheckoutTransitions(options: CheckoutTransitionsOptions): 
   }
 
   const repository = createCheckoutRepository(options.store, {
-    // On the watch before the change is written: a crash right after the write leaves its reactions found.
-    prepare: (next) => reactions.watch.add(next.id),
+    async prepare(next) {
+      // On the watch before the change is written: a crash right after the write leaves its reactions found.
+      await reactions.watch.add(next.id);
+      // Known as ours before any order can carry its reference: reconciliation never calls such an order foreign.
+      if (next.status === 'placing') await reactions.orderReferences.record(next);
+    },
     async written(_before, after) {
       options.counted?.(after.record.status);
       // The change is written and stands: its reactions' failures are logged and left due, never thrown.

@@ -3,9 +3,10 @@
  * Every upstream order belongs to a checkout a traveller can reach. At start-up and every minute, each instance
  * reads the recent orders of every upstream account its widgets sell through: an order whose checkout never
  * linked it (its placing instance died, its answer was lost, a lookup missed it) is adopted by that checkout,
- * which moves on and delivers its eSIM; an order under a reference that is no checkout of this BFF (or that its
- * checkout never placed) is reported once — a log line and a signed `order.unmatched` event to the widgets of
- * that account. Where to resume reading is kept per account in the store, so a busy account is read through in
+ * which moves on and delivers its eSIM; an order under a reference that no checkout of this BFF ever had (or
+ * that its checkout never placed) is reported once — a log line and a signed `order.unmatched` event to the
+ * widgets of that account. A checkout's reference outlives its record (order-references.ts), so the order of a
+ * checkout that expired or was lost is never taken for a foreign one. Where to resume reading is kept per account in the store, so a busy account is read through in
  * bounded pages over several passes, and every instance may run the same pass without doing anything twice.
  */
 
@@ -21,6 +22,7 @@ import type { WebhookQueue } from '../webhooks/webhook-queue';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { type CheckoutRecord, type CheckoutRepository, checkoutSlot, type Stored } from './checkout-record';
 import { withOrder } from './order-placement';
+import type { OrderReferences } from './order-references';
 
 /** How often a pass runs. */
 const DEFAULT_INTERVAL_MS = 60_000;
@@ -43,8 +45,10 @@ const ProgressSchema = z.object({ readFromMs: z.number() });
 export interface OrderReconciliationOptions {
   store: Store;
   widgets: ReadonlyMap<string, WidgetRuntime>;
-  /** The checkouts, with the observer that sends an adopted checkout's webhooks and watches it. */
+  /** The checkouts (an adopted checkout's change of status sets off its webhooks and the watch). */
   repository: CheckoutRepository;
+  /** Which checkout each order reference belonged to, kept past the checkout record. */
+  orderReferences: Pick<OrderReferences, 'ownerOf'>;
   queue: WebhookQueue;
   logger: Logger;
   /** Default 60 s. */
@@ -53,6 +57,9 @@ export interface OrderReconciliationOptions {
   lookbackMs?: number;
   now?: () => number;
 }
+
+/** What reconciliation makes of one upstream order. */
+type Adoption = 'linked' | 'adopted' | 'orphan' | 'unstored';
 
 /** What one pass did. */
 export interface ReconciliationPass {
@@ -79,7 +86,7 @@ interface UpstreamAccount {
 
 /** The {@link OrderReconciliation}. */
 export function createOrderReconciliation(options: OrderReconciliationOptions): OrderReconciliation {
-  const { store, widgets, repository, queue, logger } = options;
+  const { store, widgets, repository, orderReferences, queue, logger } = options;
   const now = options.now ?? Date.now;
   const lookbackMs = options.lookbackMs ?? DEFAULT_LOOKBACK_MS;
   const accounts = new Map<string, UpstreamAccount>();
@@ -97,12 +104,23 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
     return widgets.get(stored.record.widgetId)?.upstream.credential === account.credential;
   }
 
-  /** Link `order` to its checkout, or say it is an orphan: no checkout of this BFF can own it. */
-  async function adopt(account: UpstreamAccount, order: Order): Promise<'linked' | 'adopted' | 'orphan'> {
-    type Adoption = 'linked' | 'adopted' | 'orphan';
+  /** Whether `externalRef` was the reference of a checkout sold through `account` whose record is gone. */
+  async function formerlyOurs(account: UpstreamAccount, externalRef: string): Promise<boolean> {
+    const owner = await orderReferences.ownerOf(externalRef);
+    return owner !== null && widgets.get(owner.widgetId)?.upstream.credential === account.credential;
+  }
+
+  /**
+   * Link `order` to its checkout; or say that its checkout is no longer stored (`unstored`: ours, nothing to
+   * do), or that it is an orphan: no checkout of this BFF owns it.
+   */
+  async function adopt(account: UpstreamAccount, order: Order): Promise<Adoption> {
     let statusBefore = '';
-    const outcome = await versionedUpdate(checkoutSlot(repository, order.externalRef), (stored) => {
-      if (stored === null || !sellsThrough(account, order, stored)) return leaveValue<Adoption>('orphan');
+    const outcome = await versionedUpdate(checkoutSlot(repository, order.externalRef), async (stored) => {
+      if (stored === null) {
+        return leaveValue<Adoption>((await formerlyOurs(account, order.externalRef)) ? 'unstored' : 'orphan');
+      }
+      if (!sellsThrough(account, order, stored)) return leaveValue<Adoption>('orphan');
       const record = stored.record;
       if (record.order !== null) {
         if (record.order.id === order.id) return leaveValue<Adoption>('linked');
@@ -207,6 +225,13 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
         const outcome = await adopt(account, order);
         if (outcome === 'adopted') pass.adopted += 1;
         if (outcome === 'orphan' && (await report(account, order))) pass.reported += 1;
+        if (outcome === 'unstored') {
+          // A sale of ours whose checkout expired or was lost: not an unmatched order, nothing to send.
+          logger.info('upstream order of a checkout no longer stored', {
+            orderId: order.id,
+            externalRef: order.externalRef,
+          });
+        }
       }
       if (!answer.meta.hasMore || !answer.meta.nextCursor) {
         // Read to the end: the next pass starts from here (less the overlap).
