@@ -167,7 +167,7 @@ export function createBff(options: CreateBffOptions): Bff {
     store,
     logger: scopedLogger,
     intervalMs: config.checkoutWatchSeconds * 1000,
-    settle: (checkoutId) => transitions.settle(checkoutId),
+    settle: (checkoutId, seen) => transitions.settle(checkoutId, seen),
   });
   // The one checkout repository: what a change of status sets off is decided in checkout-transitions.ts.
   const transitions: CheckoutTransitions = createCheckoutTransitions({

@@ -54,10 +54,11 @@ export interface CheckoutTransitions {
   /** The one checkout repository: every change of status written through it sets its reactions off. */
   repository: CheckoutRepository;
   /**
-   * Do the reactions still due on a stored checkout (the watch calls this); true when none remain. A record of
-   * an earlier release that finished counts its last status as due once.
+   * Do the reactions still due on a stored checkout (the watch calls this, with the record it just read when it
+   * has one); true when none remain. A record of an earlier release that finished counts its last status as due
+   * once.
    */
-  settle(checkoutId: string): Promise<boolean>;
+  settle(checkoutId: string, seen?: CheckoutRecord): Promise<boolean>;
 }
 
 const terminal = (status: string) => (CHECKOUT_TERMINAL_STATUSES as readonly string[]).includes(status);
@@ -163,7 +164,9 @@ export function createCheckoutTransitions(options: CheckoutTransitionsOptions): 
 
   return {
     repository,
-    async settle(checkoutId) {
+    async settle(checkoutId, seen) {
+      // Read just now with nothing due: no second read of the store.
+      if (seen?.reactionsDue !== undefined && seen.reactionsDue.length === 0) return true;
       const stored = await repository.getCheckout(checkoutId);
       if (stored === null) return true;
       const { reactionsDue, status } = stored.record;

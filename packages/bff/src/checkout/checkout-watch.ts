@@ -25,7 +25,7 @@ export interface CheckoutWatchOptions {
    * Does the reactions still due on a watched checkout (from the store, idempotently); true when none remain,
    * so that a finished checkout may leave the list.
    */
-  settle?: (checkoutId: string) => Promise<boolean>;
+  settle?: (checkoutId: string, seen?: CheckoutRecord) => Promise<boolean>;
 }
 
 /** The watch list and its loop. */
@@ -68,7 +68,7 @@ export function createCheckoutWatch(options: CheckoutWatchOptions): CheckoutWatc
         }
         try {
           // Done from the store whether or not the upstream answered: a reaction does not need it.
-          const settled = record === null || ((await options.settle?.(id)) ?? true);
+          const settled = record === null || ((await options.settle?.(id, record)) ?? true);
           if (record === null || (record !== undefined && terminal(record.status) && settled)) {
             await watch.remove(id);
           }
