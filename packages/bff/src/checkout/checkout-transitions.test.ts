@@ -1,8 +1,11 @@
 /**
  * A checkout's reactions to a change of status, over real HTTP in front of the real sandbox, on a store that
  * fails one write: the reaction that hit it is not lost — it stays due on the checkout record and the
- * background watch does it again — and once done, nothing is left due and the checkout leaves the watch.
+ * background watch does it again — and once done, nothing is left due and the checkout leaves the watch. So
+ * too for an instance that died right after writing a change, before any of its reactions ran.
  */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { PARTNER_SECRET_HEADER } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, eventually, PARTNER_SECRET, type Stack, startStack, testConfig } from '../../testing/stack';
@@ -95,5 +98,22 @@ describe('a reaction whose store write fails once', () => {
     expect((await storedCheckout(id)).reactionsDue).toEqual(['cancelled']);
     await eventually(async () => ((await held()) === 0 ? true : undefined));
     await settled(id);
+  });
+
+  it('are done by the watch for a change written just before its instance died', async () => {
+    // As that instance left it: the checkout ready with its reactions due, on the watch, none of them done.
+    const fixture = new URL('../store/record-fixtures/checkout.ready-reactions-due.json', import.meta.url);
+    const written = JSON.parse(readFileSync(fixture, 'utf8'));
+    // An eSIM nobody sold here yet (the sandbox's ids repeat from run to run).
+    written.order.esimId = `esim_${randomBytes(8).toString('hex')}`;
+    const record = readCheckoutRecord(JSON.stringify(written));
+    expect(record.reactionsDue).toEqual(['ready']);
+    await memory.insert(STORE_KEYS.checkout(record.id), JSON.stringify(written), 60_000);
+    await stack.bff.checkoutWatch.add(record.id);
+    const owner = await eventually(
+      async () => (await memory.get(STORE_KEYS.esimOwner(String(record.order?.esimId))))?.value,
+    );
+    expect(JSON.parse(owner)).toEqual({ widgetId: 'shop', checkoutId: record.id });
+    await settled(record.id);
   });
 });

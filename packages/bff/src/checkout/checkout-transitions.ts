@@ -118,6 +118,10 @@ export function createCheckoutTransitions(options: CheckoutTransitionsOptions): 
       }
       done.push(status);
     }
+    if (done.length < due.length) {
+      // Put on the watch before the write already; again here in case a sweep let it go in between.
+      await reactions.watch.add(record.id).catch(() => undefined);
+    }
     if (done.length === 0) return { stored, settled: false };
     const cleared = await versionedUpdate(
       checkoutSlot(repository, record.id),
