@@ -109,7 +109,7 @@ describe('a reaction whose store write fails once', () => {
     const record = readCheckoutRecord(JSON.stringify(written));
     expect(record.reactionsDue).toEqual(['ready']);
     await memory.insert(STORE_KEYS.checkout(record.id), JSON.stringify(written), 60_000);
-    await stack.bff.checkoutWatch.add(record.id);
+    await stack.bff.checkoutWatch.add(record);
     const owner = await eventually(
       async () => (await memory.get(STORE_KEYS.esimOwner(String(record.order?.esimId))))?.value,
     );

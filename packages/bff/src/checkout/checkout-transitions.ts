@@ -120,7 +120,7 @@ export function createCheckoutTransitions(options: CheckoutTransitionsOptions): 
     }
     if (done.length < due.length) {
       // Put on the watch before the write already; again here in case a sweep let it go in between.
-      await reactions.watch.add(record.id).catch(() => undefined);
+      await reactions.watch.add(record).catch(() => undefined);
     }
     if (done.length === 0) return { stored, settled: false };
     const cleared = await versionedUpdate(
@@ -146,7 +146,7 @@ export function createCheckoutTransitions(options: CheckoutTransitionsOptions): 
   const repository = createCheckoutRepository(options.store, {
     async prepare(next) {
       // On the watch before the change is written: a crash right after the write leaves its reactions found.
-      await reactions.watch.add(next.id);
+      await reactions.watch.add(next);
       // Known as ours before any order can carry its reference: reconciliation never calls such an order foreign.
       if (next.status === 'placing') await reactions.orderReferences.record(next);
     },

@@ -31,7 +31,7 @@ export interface CheckoutWatchOptions {
 /** The watch list and its loop. */
 export interface CheckoutWatch {
   /** Put a checkout on the list (before a change of status is written), unless it is there. */
-  add(checkoutId: string): Promise<void>;
+  add(checkout: Pick<CheckoutRecord, 'id' | 'widgetId'>): Promise<void>;
   /** Take a checkout off the list (finished, with no reaction due). */
   remove(checkoutId: string): Promise<void>;
   /** Read every watched checkout once (the loop calls this; tests may too). */
@@ -52,8 +52,8 @@ export function createCheckoutWatch(options: CheckoutWatchOptions): CheckoutWatc
   const watched = () => readIdList(store, key);
 
   const watch: CheckoutWatch = {
-    async add(checkoutId) {
-      await change((ids) => (ids.includes(checkoutId) ? ids : [...ids, checkoutId]));
+    async add(checkout) {
+      await change((ids) => (ids.includes(checkout.id) ? ids : [...ids, checkout.id]));
     },
     async remove(checkoutId) {
       await change((ids) => ids.filter((id) => id !== checkoutId));
