@@ -8,11 +8,12 @@
 import type { ActionRequestWebhookEvent, PartnerActionRequest } from '@esim-embed/shared';
 import { z } from 'zod';
 import { createBackgroundLoop } from '../background-loop';
-import { createEsimOwners } from '../checkout/esim-owners';
+import type { EsimOwners } from '../checkout/esim-owners';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import { legacyIdListMover } from '../store/legacy-id-list';
-import { STORE_KEYS, type Store } from '../store/store';
+import { STORE_KEYS, type Store, type Versioned } from '../store/store';
+import { leaveValue, storeSlot, versionedUpdate, writeValue } from '../store/versioned-update';
 import { QUEUE_NAMES } from '../store/work-queue';
 import { eventId, queueWebhookEvent } from '../webhooks/webhook-events';
 import type { WebhookQueue } from '../webhooks/webhook-queue';
@@ -44,6 +45,8 @@ const terminal = (status: string) => status === 'completed' || status === 'rejec
 
 export interface ActionRequestWatchOptions {
   store: Store;
+  /** Who sold each eSIM: a reissue's replacement is the same seller's. */
+  esimOwners: Pick<EsimOwners, 'recordReplacement'>;
   queue: WebhookQueue;
   widgets: ReadonlyMap<string, WidgetRuntime>;
   logger: Logger;
@@ -71,17 +74,15 @@ export interface ActionRequestWatch {
 
 /** The {@link ActionRequestWatch}. */
 export function createActionRequestWatch(options: ActionRequestWatchOptions): ActionRequestWatch {
-  const { store, widgets, logger } = options;
+  const { store, widgets, logger, esimOwners } = options;
   const webhooks = options.queue;
-  const esimOwners = createEsimOwners(store);
   const now = options.now ?? Date.now;
   const queue = store.queue(QUEUE_NAMES.actionRequestWatch);
 
+  const parseStored = (found: Versioned) => StoredActionRequestSchema.parse(JSON.parse(found.value));
   async function stored(id: string) {
     const found = await store.get(STORE_KEYS.actionRequest(id));
-    return found === null
-      ? null
-      : { record: StoredActionRequestSchema.parse(JSON.parse(found.value)), version: found.version };
+    return found === null ? null : { record: parseStored(found), stored: found };
   }
 
   async function queueEvent(widget: WidgetRuntime, request: PartnerActionRequest): Promise<void> {
@@ -166,16 +167,15 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
         status: request.status,
         updatedAt: request.updatedAt,
       };
-      const key = STORE_KEYS.actionRequest(request.id);
-      for (let round = 0, current = seen; round < 5; round += 1, current = await stored(request.id)) {
-        if (round > 0 && current?.record.status === request.status) break;
-        const value = JSON.stringify(record);
-        const written =
-          current === null
-            ? await store.insert(key, value, RETENTION_MS)
-            : await store.compareAndSet(key, current.version, value, RETENTION_MS);
-        if (written) break;
-      }
+      // Another reader writing the same status first is as good as this write; a busy record is told again later.
+      await versionedUpdate(
+        storeSlot(store, STORE_KEYS.actionRequest(request.id), RETENTION_MS),
+        (current, round) =>
+          round > 0 && current !== null && parseStored(current).status === request.status
+            ? leaveValue(null)
+            : writeValue(JSON.stringify(record), null),
+        { initial: seen === null ? null : seen.stored },
+      );
       if (terminal(request.status)) await queue.remove(request.id);
       else await queue.add({ id: request.id, partition: widget.config.id, dueAtMs: now() });
       return request;

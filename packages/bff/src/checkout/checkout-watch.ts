@@ -2,9 +2,11 @@
  * @module
  * The background watch: checkouts that are still moving (awaiting payment, placing, provisioning) are read
  * from the upstream every few seconds even when no traveller polls them, so that every status change is
- * observed — and its webhook sent — after the tab is closed. The watched ids are on a work queue in the store,
- * each due at its next read and partitioned by widget: a sweep claims due ones in bounded batches (leased, so
- * two instances never read one checkout at once, and one that dies leaves its batch to the others).
+ * observed — and its webhook sent — after the tab is closed; and a checkout whose reactions to a change are
+ * still due (checkout-transitions.ts) has them done again until they are, whatever its status. The watched ids
+ * are on a work queue in the store, each due at its next read and partitioned by widget: a sweep claims due ones
+ * in bounded batches (leased, so two instances never read one checkout at once, and one that dies leaves its
+ * batch to the others).
  */
 import { CHECKOUT_TERMINAL_STATUSES } from '@esim-embed/shared';
 import { type BackgroundLoop, createBackgroundLoop } from '../background-loop';
@@ -28,15 +30,20 @@ export interface CheckoutWatchOptions {
   logger: Logger;
   /** How often the watched checkouts are read. */
   intervalMs: number;
-  /** Called with a finished checkout before it leaves the watch (queues its webhook events, idempotently). */
-  settle?: (record: CheckoutRecord) => Promise<void>;
+  /**
+   * Does the reactions still due on a watched checkout (from the store, idempotently); true when none remain,
+   * so that a finished checkout may leave the watch.
+   */
+  settle?: (checkoutId: string, seen?: CheckoutRecord) => Promise<boolean>;
   now?: () => number;
 }
 
-/** The watch list and its loop. */
+/** The watch and its loop. */
 export interface CheckoutWatch {
-  /** Watch a moving checkout, or stop watching a finished one (a checkout observer calls this). */
-  track(record: CheckoutRecord): Promise<void>;
+  /** Put a checkout on the watch (before a change of status is written), unless it is there. */
+  add(checkout: Pick<CheckoutRecord, 'id' | 'widgetId'>): Promise<void>;
+  /** Take a checkout off the watch (finished, with no reaction due). */
+  remove(checkoutId: string): Promise<void>;
   /** Read every watched checkout that is due (the loop calls this; tests may too). */
   sweep(checkouts: CheckoutService, widgets: ReadonlyMap<string, WidgetRuntime>): Promise<void>;
   start(checkouts: CheckoutService, widgets: ReadonlyMap<string, WidgetRuntime>): void;
@@ -52,37 +59,55 @@ export function createCheckoutWatch(options: CheckoutWatchOptions): CheckoutWatc
   const now = options.now ?? Date.now;
   let loop: BackgroundLoop | undefined;
 
-  async function widgetOf(id: string): Promise<string | null> {
+  // Every checkout of the release before's list moves over: the sweep reads it and lets a finished one go.
+  const moveLegacyList = legacyIdListMover(store, STORE_KEYS.legacyCheckoutWatch(), queue, async (id) => {
     const stored = await store.get(STORE_KEYS.checkout(id));
-    if (stored === null) return null;
-    const record = readCheckoutRecord(stored.value);
-    return terminal(record.status) ? null : record.widgetId;
-  }
+    return stored === null ? null : readCheckoutRecord(stored.value).widgetId;
+  });
 
-  const moveLegacyList = legacyIdListMover(store, STORE_KEYS.legacyCheckoutWatch(), queue, widgetOf);
-
+  /** Read one watched checkout and do what is due; it stays on the watch, due after the interval, until done. */
   async function read(id: string, checkouts: CheckoutService, widgets: ReadonlyMap<string, WidgetRuntime>) {
+    let record: CheckoutRecord | null | undefined;
     try {
-      const record = await checkouts.watch(id, widgets);
-      if (record !== null && terminal(record.status)) await options.settle?.(record);
-      if (record === null || terminal(record.status)) await queue.remove(id);
-      else await queue.reschedule(id, now() + intervalMs);
+      record = await checkouts.watch(id, widgets);
     } catch (error) {
       logger.warn('a watched checkout could not be read', { checkoutId: id, cause: String(error) });
-      await queue.reschedule(id, now() + intervalMs).catch(() => {});
     }
+    try {
+      // Done from the store whether or not the upstream answered: a reaction does not need it.
+      const settled = record === null || ((await options.settle?.(id, record)) ?? true);
+      if (record === null || (record !== undefined && terminal(record.status) && settled)) {
+        await queue.remove(id);
+        return;
+      }
+    } catch (error) {
+      logger.warn('the reactions of a watched checkout could not be done', {
+        checkoutId: id,
+        cause: String(error),
+      });
+    }
+    await queue.reschedule(id, now() + intervalMs);
   }
 
   const watch: CheckoutWatch = {
-    async track(record) {
-      if (terminal(record.status)) await queue.remove(record.id);
-      else await queue.add({ id: record.id, partition: record.widgetId, dueAtMs: now() });
+    async add(checkout) {
+      await queue.add({ id: checkout.id, partition: checkout.widgetId, dueAtMs: now() });
+    },
+    async remove(checkoutId) {
+      await queue.remove(checkoutId);
     },
     async sweep(checkouts, widgets) {
       await moveLegacyList(now());
       for (let batch = 0; batch < BATCHES_PER_SWEEP; batch += 1) {
         const claimed = await queue.claim(now(), { ...BATCH, leaseMs: LEASE_MS });
-        for (const item of claimed) await read(item.id, checkouts, widgets);
+        for (const item of claimed) {
+          await read(item.id, checkouts, widgets).catch((error: unknown) => {
+            logger.warn('a watched checkout could not be rescheduled', {
+              checkoutId: item.id,
+              cause: String(error),
+            });
+          });
+        }
         if (claimed.length < BATCH.limit) return;
       }
     },
