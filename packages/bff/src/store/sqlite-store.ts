@@ -108,12 +108,9 @@ function openDatabase(dataDir: string, engine: SqliteEngineName | undefined): Sq
 
 /** Open the embedded store in `options.dataDir`. Throws {@link DataDirError} when it cannot. */
 export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
-  const { sweepIntervalMs, sweepBatch, now } = {
-    sweepIntervalMs: 30_000,
-    sweepBatch: 500,
-    now: Date.now,
-    ...options,
-  };
+  const sweepIntervalMs = options.sweepIntervalMs ?? 30_000;
+  const sweepBatch = options.sweepBatch ?? 500;
+  const now = options.now ?? Date.now;
   const dataDir = resolve(options.dataDir);
   const db = openDatabase(dataDir, options.engine);
   let closed = false;
