@@ -108,14 +108,15 @@ export function createSqliteWorkQueue(
           if (options.limit <= 0 || options.perPartition <= 0) return claimed;
           const partitions = s.duePartitions.all(name, nowMs, nowMs, options.limit);
           const leasedUntil = nowMs + options.leaseMs;
-          for (const { partition } of partitions) {
+          for (const row of partitions) {
+            const partition = String(row.partition);
             const take = Math.min(options.perPartition, options.limit - claimed.length);
             if (take <= 0) break;
-            for (const row of s.dueItemsOf.all(name, partition, nowMs, take)) {
-              s.moveItem.run(leasedUntil, name, row.id);
-              claimed.push({ id: String(row.id), partition: String(partition), dueAtMs: leasedUntil });
+            for (const item of s.dueItemsOf.all(name, partition, nowMs, take)) {
+              s.moveItem.run(leasedUntil, name, String(item.id));
+              claimed.push({ id: String(item.id), partition, dueAtMs: leasedUntil });
             }
-            refresh(String(partition));
+            refresh(partition);
           }
           return claimed;
         }),
@@ -142,7 +143,7 @@ export function createSqliteWorkQueue(
           const item = s.selectItem.get(name, id);
           if (item === undefined) return;
           s.deleteItem.run(name, id);
-          s.countItemOut.run(name, item.partition);
+          s.countItemOut.run(name, String(item.partition));
           refresh(String(item.partition));
         }),
       ),
