@@ -11,7 +11,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -149,6 +149,7 @@ function markdown(rows: Row[]): string {
 if (process.env.STORE_BENCH_CHILD === '1') {
   process.stdout.write(JSON.stringify(await measureHere()));
 } else {
+  const load = loadavg()[0]?.toFixed(1);
   const rows = await measureHere();
   const productionNode = execFileSync(process.execPath, [join(REPO, 'scripts/production-node.mjs')], {
     encoding: 'utf8',
@@ -165,7 +166,7 @@ if (process.env.STORE_BENCH_CHILD === '1') {
 
 \`npx -y pnpm@12.21.0 --filter @esim-embed/bench exec tsx src/store-engines.ts\` — through the store's API, on
 this machine's disk (WAL, \`synchronous=FULL\`: every write is one synced commit), on a machine shared with
-other work (expect noise in the tails). ${COMMITS} inserts, ${CHECKOUT_CYCLES} checkout cycles (insert, read,
+other work (load average ${load} at the start: expect noise in the tails). ${COMMITS} inserts, ${CHECKOUT_CYCLES} checkout cycles (insert, read,
 compare-and-set, read) of a ${CHECKOUT_RECORD.length}-byte record, ${CLAIMS} claims of 10 with ${BACKLOG} items
 waiting in 20 partitions, then each claimed item removed.
 
