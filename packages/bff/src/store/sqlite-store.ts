@@ -2,7 +2,8 @@
  * @module
  * The default store of one BFF instance: an embedded SQLite database in a data directory
  * (`ESIM_BFF_DATA_DIR`, default `data/`). Every write is committed and synced (WAL, `synchronous=FULL`) before
- * its promise resolves, so whatever the BFF answered for survives a crash or `SIGKILL`. The database is held
+ * its promise resolves, so whatever the BFF answered for survives a crash or `SIGKILL` (counters, counted on
+ * every request, are committed without waiting for the sync: see `increment`). The database is held
  * with an exclusive lock for as long as the process runs: a second process on the same directory is refused
  * (the operating system drops the lock when the holder dies, however it dies). Expired rows are swept in the
  * background in bounded batches.
@@ -142,6 +143,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     ),
     sweepPartitions: db.prepare('DELETE FROM queue_partitions WHERE item_count = 0 AND paused_until <= ?'),
     ping: db.prepare('SELECT 1 AS one'),
+    syncLater: db.prepare('PRAGMA synchronous = NORMAL'),
+    syncNow: db.prepare('PRAGMA synchronous = FULL'),
   };
   const queueStatements = prepareQueueStatements(db);
 
@@ -219,8 +222,16 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     increment: (key, by, windowMs) =>
       run('count', (): CounterState => {
         const time = now();
-        const row = statements.counter.get(key, by, time + windowMs, time, time);
-        return { count: Number(row?.count), resetInMs: Number(row?.expires_at) - time };
+        // Counters (rate limits) are counted on every request: their commit is not waited on the disk's sync. It
+        // is in the operating system's hands at once (a killed process loses nothing), and synced with the
+        // next write that is, so a power cut can lose only the last instants of a window.
+        statements.syncLater.run();
+        try {
+          const row = statements.counter.get(key, by, time + windowMs, time, time);
+          return { count: Number(row?.count), resetInMs: Number(row?.expires_at) - time };
+        } finally {
+          statements.syncNow.run();
+        }
       }),
     queue(name) {
       let queue = queues.get(name);
