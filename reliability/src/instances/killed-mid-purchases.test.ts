@@ -4,8 +4,8 @@
  * every stage — orders in flight upstream, checkouts provisioning, checkouts awaiting the partner's payment,
  * sales ready with manage links — and started again on the same state. Then every checkout goes on to `ready`
  * (the traveller's retry with the same `Idempotency-Key`, the partner's confirm), the partner API reads every
- * sale and asks for its refund, every manage link opens, every upstream order belongs to a checkout, and no
- * `order.unmatched` webhook is sent.
+ * sale and asks for its refund, every manage link opens, the webhooks pending at the kill (the partner's endpoint
+ * was down) are delivered, every upstream order belongs to a checkout, and no `order.unmatched` webhook is sent.
  *
  * Run for one instance on the embedded store (the default: its data directory kept across the restart) and for
  * two instances on one Redis (the other instance keeps serving while the killed one is away).
@@ -252,6 +252,9 @@ describe.each(SCENARIOS)('$name, one process SIGKILLed in the middle of purchase
       await mintManageLink(before(index), purchase);
       purchases.push(purchase);
     }
+    // From here the partner's webhook endpoint is down until after the kill: the events of what follows are
+    // pending deliveries when the process dies.
+    receiver.failFirst = Number.POSITIVE_INFINITY;
     // Checkouts awaiting the partner's payment.
     for (let index = 0; index < 2; index += 1) {
       const purchase = await prepare(before(index), 'awaiting_payment', 'shop-pay');
@@ -287,6 +290,7 @@ describe.each(SCENARIOS)('$name, one process SIGKILLed in the middle of purchase
     for (const answer of await Promise.all(lost)) expect(answer).toBeInstanceOf(Error);
     processes[0] = await startInstance();
     const restartedInMs = Date.now() - killedAt;
+    receiver.failFirst = 0;
     // After the restart: the restarted process, and on Redis the one that stayed up, serve in turn.
     let turn = 0;
     const after = () => (processes[turn++ % processes.length] as BffProcess).url;
@@ -349,6 +353,24 @@ describe.each(SCENARIOS)('$name, one process SIGKILLed in the middle of purchase
       expect(read.status, `order ${order.id} under ${order.externalRef}`).toBe(200);
       expect(read.body.data.order?.id).toBe(order.id);
     }
+    // The deliveries pending at the kill were made after it (at their next retry), and every sale's completion.
+    const delivered = (type: string, purchase: Purchase) =>
+      receiver.received.some(
+        (request) =>
+          request.answered === 200 &&
+          request.body.includes(`"type":"${type}"`) &&
+          request.body.includes(`"id":"${purchase.id}"`),
+      );
+    const awaiting = purchases.filter((purchase) => purchase.stage === 'awaiting_payment');
+    await eventually(
+      async () =>
+        awaiting.every((purchase) => delivered('checkout.awaiting_payment', purchase)) &&
+        purchases.every((purchase) => delivered('checkout.completed', purchase))
+          ? true
+          : undefined,
+      45_000,
+    );
+    const webhooksBackMs = Date.now() - killedAt;
     // Webhooks go out within a second or two: give a false alarm the time to arrive.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const logs = [...killed.logs, ...processes.flatMap((process) => process.logs)];
@@ -363,6 +385,7 @@ describe.each(SCENARIOS)('$name, one process SIGKILLed in the middle of purchase
       ['SIGKILL → restarted and listening', `${(restartedInMs / 1000).toFixed(1)} s`],
       ['SIGKILL → in-flight checkouts answered again', `${(inFlightBackMs / 1000).toFixed(1)} s`],
       ['SIGKILL → every checkout ready', `${(allReadyMs / 1000).toFixed(1)} s`],
+      ['SIGKILL → webhooks pending at the kill delivered', `${(webhooksBackMs / 1000).toFixed(1)} s`],
       ['upstream orders, each a checkout’s', orders.length],
       ['order.unmatched webhooks', 0],
     );
