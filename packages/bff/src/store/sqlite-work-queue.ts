@@ -9,24 +9,10 @@ import type { SqliteDatabase } from './sqlite-engine';
 import type { ClaimOptions, QueueItem, WorkQueue } from './work-queue';
 
 /** The statements of every queue in one database, prepared once. */
-export interface SqliteQueueStatements {
-  selectItem: ReturnType<SqliteDatabase['prepare']>;
-  insertItem: ReturnType<SqliteDatabase['prepare']>;
-  deleteItem: ReturnType<SqliteDatabase['prepare']>;
-  moveItem: ReturnType<SqliteDatabase['prepare']>;
-  countItemIn: ReturnType<SqliteDatabase['prepare']>;
-  countItemOut: ReturnType<SqliteDatabase['prepare']>;
-  earliestOf: ReturnType<SqliteDatabase['prepare']>;
-  setEarliest: ReturnType<SqliteDatabase['prepare']>;
-  dropIdlePartition: ReturnType<SqliteDatabase['prepare']>;
-  duePartitions: ReturnType<SqliteDatabase['prepare']>;
-  dueItemsOf: ReturnType<SqliteDatabase['prepare']>;
-  pause: ReturnType<SqliteDatabase['prepare']>;
-  stats: ReturnType<SqliteDatabase['prepare']>;
-}
+export type SqliteQueueStatements = ReturnType<typeof prepareQueueStatements>;
 
 /** Prepare the queue statements of `db` (once per database). */
-export function prepareQueueStatements(db: SqliteDatabase): SqliteQueueStatements {
+export function prepareQueueStatements(db: SqliteDatabase) {
   return {
     selectItem: db.prepare('SELECT partition, due_at FROM queue_items WHERE queue = ? AND id = ?'),
     insertItem: db.prepare(
