@@ -7,7 +7,7 @@
  * keeping its state in the embedded store (SQLite built into Node.js), and on the project's own Node.js 20, which
  * has no SQLite of its own: there it runs on Redis, and without Redis it refuses to start, naming the fixes.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +29,8 @@ import {
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const temp = mkdtempSync(join(tmpdir(), 'esim-release-'));
+/** The data directory of the release on the production Node.js. */
+const productionDataDir = join(temp, 'production-data');
 
 let release: string;
 let sandbox: RunningSandbox;
@@ -52,12 +54,12 @@ beforeAll(async () => {
   productionNodeVersion = execFileSync(productionNode, ['--version'], { encoding: 'utf8' }).trim();
   [bff, bffOnProductionNode] = await Promise.all([
     start({ redisUrl: redis.url }),
-    start({ node: productionNode }),
+    start({ node: productionNode, dataDir: productionDataDir }),
   ]);
 }, 180_000);
 
 /** The release started as an operator would, on `node` (default: this Node.js 20). */
-const start = (options: { node?: string; redisUrl?: string } = {}) =>
+const start = (options: { node?: string; redisUrl?: string; dataDir?: string } = {}) =>
   startBffProcess({
     release,
     ...options,
@@ -102,6 +104,48 @@ describe('the release folder, outside the repository', () => {
     const destinations = await page.get('/v1/destinations?locale=en');
     expect(destinations.status).toBe(200);
     expect(destinations.body.data.length).toBeGreaterThan(0);
+  });
+
+  it('moves its state with `node server.mjs export-state` / `import-state`, never from a directory in use', () => {
+    const state = (command: string, dataDir: string, input = '') =>
+      spawnSync(productionNode, ['server.mjs', command], {
+        cwd: release,
+        encoding: 'utf8',
+        input,
+        env: { PATH: process.env.PATH ?? '', ESIM_BFF_DATA_DIR: dataDir },
+      });
+    const inUse = state('export-state', productionDataDir);
+    expect(inUse.status).toBe(1);
+    expect(inUse.stderr).toMatch(
+      /export-state failed: the data directory .* is in use by another BFF process/,
+    );
+    const missing = state('export-state', join(temp, 'mistyped'));
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/export-state failed: no embedded store in .*mistyped/);
+    // A round trip through a new data directory.
+    const line = JSON.stringify({
+      type: 'entry',
+      key: 'checkout:chk_release',
+      value: 'ready',
+      version: 3,
+      ttlMs: 60_000,
+    });
+    const header = JSON.stringify({
+      type: 'esim-bff-state',
+      formatVersion: 1,
+      exportedAt: new Date().toISOString(),
+      from: 'redis',
+    });
+    const imported = state('import-state', join(temp, 'moved'), `${header}\n${line}\n`);
+    expect(imported.status, imported.stderr).toBe(0);
+    const exported = state('export-state', join(temp, 'moved'));
+    expect(exported.status, exported.stderr).toBe(0);
+    const [first, record] = exported.stdout
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text));
+    expect(first).toMatchObject({ type: 'esim-bff-state', from: 'embedded' });
+    expect(record).toMatchObject({ type: 'entry', key: 'checkout:chk_release', value: 'ready', version: 3 });
   });
 
   it('runs on Node.js 20 with Redis, and without it refuses to start, naming the fixes', async () => {

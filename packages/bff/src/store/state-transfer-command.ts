@@ -5,12 +5,15 @@
  * of JSON, or read from stdin into it. Moving from the embedded store to Redis: stop the BFF, export with the
  * data directory, import with the Redis URL, start the instances on Redis.
  */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { redisStateTransfer } from './redis-state-transfer';
 import { sqliteStateTransfer } from './sqlite-state-transfer';
+import { DATABASE_FILE } from './sqlite-store';
 import { parseStateLines, type StateTransfer, stateHeader } from './state-transfer';
-import { openStoreFromEnvironment } from './store-from-environment';
+import { DEFAULT_DATA_DIR, openStoreFromEnvironment } from './store-from-environment';
 
 /** The commands, by their name on the command line. */
 export const STATE_COMMANDS = ['export-state', 'import-state'] as const;
@@ -31,6 +34,11 @@ export async function runStateCommand(
   env: NodeJS.ProcessEnv,
   io: { stdin: Readable; stdout: Writable; stderr: Writable },
 ): Promise<number> {
+  // An export from a data directory that is not there is a mistyped path, not an empty state.
+  const dataDir = resolve(env.ESIM_BFF_DATA_DIR || DEFAULT_DATA_DIR);
+  if (command === 'export-state' && !env.ESIM_BFF_REDIS_URL && !existsSync(join(dataDir, DATABASE_FILE))) {
+    throw new Error(`no embedded store in ${dataDir} (set ESIM_BFF_DATA_DIR to the folder the BFF ran with)`);
+  }
   const chosen = openStoreFromEnvironment(env);
   let transfer: StateTransfer & { close?: () => Promise<void> };
   if (chosen.kind === 'embedded') transfer = sqliteStateTransfer(chosen.store);
