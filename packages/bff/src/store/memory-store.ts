@@ -4,6 +4,7 @@
  * `createBff` when none is given. Never a running BFF's default — a restart loses everything; a process keeps
  * its state in the embedded store or in Redis (`store-from-environment.ts`).
  */
+import { createMemoryWorkQueue } from './memory-work-queue';
 import type { CounterState, Store, Versioned } from './store';
 
 interface Entry {
@@ -29,6 +30,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   const { sweepIntervalMs, now } = { sweepIntervalMs: 30_000, now: Date.now, ...options };
   const entries = new Map<string, Entry>();
   const counters = new Map<string, Counter>();
+  const queues = new Map<string, ReturnType<typeof createMemoryWorkQueue>>();
 
   const sweeper = setInterval(function sweepExpired() {
     const time = now();
@@ -79,6 +81,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       counter.count += by;
       return { count: counter.count, resetInMs: counter.expiresAt - time };
     },
+    queue(name) {
+      let queue = queues.get(name);
+      if (queue === undefined) {
+        queue = createMemoryWorkQueue(now);
+        queues.set(name, queue);
+      }
+      return queue;
+    },
     async ping() {
       return true;
     },
@@ -86,6 +96,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       clearInterval(sweeper);
       entries.clear();
       counters.clear();
+      for (const queue of queues.values()) queue.clear();
     },
   };
 }
