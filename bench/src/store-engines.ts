@@ -79,15 +79,18 @@ async function measure(store: Store & { queue?: (name: string) => WorkQueue }, n
     const db = (store as ReturnType<typeof openSqliteStore>).database;
     // The backlog is loaded in one transaction (as traffic would over time), then claimed through the API.
     db.transaction(() => {
-      const insert = db.prepare('INSERT INTO queue_items (queue, id, partition, due_at) VALUES (?, ?, ?, ?)');
+      const insert = db.prepare(
+        'INSERT INTO queue_items (queue, id, partition, due_at, added_at) VALUES (?, ?, ?, ?, ?)',
+      );
       for (let index = 0; index < BACKLOG; index += 1) {
-        insert.run('bench', `dead-${index}`, `partner-${index % 20}`, index);
+        insert.run('bench', `dead-${index}`, `partner-${index % 20}`, index, index);
       }
       const partition = db.prepare(
-        `INSERT INTO queue_partitions (queue, partition, earliest_due_at, item_count, paused_until)
-         VALUES ('bench', ?, ?, ?, 0)`,
+        `INSERT INTO queue_partitions (queue, partition, earliest_due_at, item_count, paused_until, claimable_at)
+         VALUES ('bench', ?, ?, ?, 0, ?)`,
       );
-      for (let index = 0; index < 20; index += 1) partition.run(`partner-${index}`, index, BACKLOG / 20);
+      for (let index = 0; index < 20; index += 1)
+        partition.run(`partner-${index}`, index, BACKLOG / 20, index);
     });
     const queue = store.queue('bench');
     const claimed: string[] = [];

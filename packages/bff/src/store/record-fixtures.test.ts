@@ -140,7 +140,11 @@ describe('embedded-store databases written by earlier releases', () => {
           dueAtMs: 1_795_000_001_000,
         });
         const deliveries = store.queue(QUEUE_NAMES.webhookDeliveries);
-        expect(await deliveries.stats()).toEqual({ size: 2, earliestDueAtMs: 1_795_000_005_000 });
+        expect(await deliveries.stats()).toEqual({
+          size: 2,
+          nextClaimableAtMs: 1_795_000_005_000,
+          oldestAddedAtMs: 1_795_000_000_000,
+        });
         // The paused partition stays paused: only the other one's item is claimed.
         const claimed = await deliveries.claim(1_795_000_010_000, {
           limit: 10,

@@ -3,13 +3,15 @@
  * The Redis store's state as export records and back (see `state-transfer.ts`), in the Redis store's layout
  * (`redis-store.ts`): a value is a hash of `value` and `version` with a TTL, a counter a number with a TTL.
  * Keys are read with `SCAN` a page at a time, so an export runs beside live instances without blocking Redis.
- * Work-queue items are written through the store's own queues when it has them.
+ * Work-queue items are read and written through the store's own queues (`WorkQueue.scan`, `add`); a queue's
+ * partition pauses (a dead endpoint's short backoff) are not exported: after a move, such an endpoint is tried
+ * again at once and paused again if still down.
  */
 import { Redis } from 'ioredis';
 import { DEFAULT_REDIS_KEY_PREFIX } from './redis-store';
 import { emptyCounts, type ImportCounts, type StateRecord, type StateTransfer } from './state-transfer';
 import type { Store } from './store';
-import type { WorkQueue } from './work-queue';
+import { QUEUE_NAMES, type QueueItem } from './work-queue';
 
 /** Write a value with its version and TTL, only if the key is free. */
 const RESTORE_ENTRY = `
@@ -21,8 +23,8 @@ return 1`;
 export interface RedisStateTransferOptions {
   url: string;
   keyPrefix?: string;
-  /** The store whose work queues receive imported queue items (absent, or without queues: they are refused). */
-  store?: Store & { queue?: (name: string) => WorkQueue };
+  /** The Redis store on the same Redis and prefix: its work queues are read and written through it. */
+  store: Store;
 }
 
 /** Export from and import into the Redis at `url`; `close()` ends its connection. */
@@ -41,6 +43,8 @@ export function redisStateTransfer(
         cursor = next;
         for (const fullKey of keys) {
           const key = fullKey.slice(prefix.length);
+          // A work queue's own keys: its items are exported below, through the queue.
+          if (key.startsWith('queue:{')) continue;
           const [type, ttl] = await Promise.all([redis.type(fullKey), redis.pttl(fullKey)]);
           // Gone meanwhile, or a key without a TTL (not one the store writes).
           if (ttl <= 0) continue;
@@ -55,6 +59,19 @@ export function redisStateTransfer(
           }
         }
       } while (cursor !== '0');
+      for (const queue of Object.values(QUEUE_NAMES)) {
+        let page: string | null = null;
+        do {
+          const answer: { items: QueueItem[]; cursor: string | null } = await options.store
+            .queue(queue)
+            .scan(page, 500);
+          for (const { id, partition, dueAtMs } of answer.items) {
+            const record: StateRecord = { type: 'queue-item', queue, id, partition, dueAtMs };
+            yield record;
+          }
+          page = answer.cursor;
+        } while (page !== null);
+      }
     },
 
     async importState(records) {

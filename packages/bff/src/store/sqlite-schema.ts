@@ -34,22 +34,25 @@ const MIGRATIONS: readonly string[] = [
     id TEXT NOT NULL,
     partition TEXT NOT NULL,
     due_at INTEGER NOT NULL,
+    added_at INTEGER NOT NULL,
     PRIMARY KEY (queue, id)
   ) WITHOUT ROWID;
-  CREATE INDEX queue_items_by_due ON queue_items (queue, due_at);
   CREATE INDEX queue_items_by_partition ON queue_items (queue, partition, due_at);
+  CREATE INDEX queue_items_by_added ON queue_items (queue, added_at);
 
-  -- One row per partition that has items or a pause: its earliest due item and item count (kept with every
-  -- change of its items, so a claim reads partitions in order without reading their items) and its pause.
+  -- One row per partition that has items or a pause: its earliest due item, its item count and its pause, kept
+  -- with every change of its items, and when a claim can next take from it (the later of the two, null when it
+  -- has no items), so a claim reads partitions in that order without reading their items.
   CREATE TABLE queue_partitions (
     queue TEXT NOT NULL,
     partition TEXT NOT NULL,
     earliest_due_at INTEGER,
     item_count INTEGER NOT NULL,
     paused_until INTEGER NOT NULL,
+    claimable_at INTEGER,
     PRIMARY KEY (queue, partition)
   ) WITHOUT ROWID;
-  CREATE INDEX queue_partitions_by_earliest ON queue_partitions (queue, earliest_due_at);
+  CREATE INDEX queue_partitions_by_claimable ON queue_partitions (queue, claimable_at);
   `,
 ];
 

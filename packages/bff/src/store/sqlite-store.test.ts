@@ -1,7 +1,7 @@
 /**
- * What the embedded store adds to the store contract (`store.test.ts` runs that on it): its work queues, state
- * kept across a reopen of the data directory, one process per data directory, its schema version, and sweeps in
- * bounded batches.
+ * What the embedded store adds to the store and work-queue contracts (`store.test.ts`, `work-queue.test.ts` run
+ * those on it): claims from a large backlog through indexes, state kept across a reopen of the data directory, one
+ * process per data directory, its schema version, and sweeps in bounded batches.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,109 +26,56 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const lease = { leaseMs: 30_000 };
-
-describe('the embedded store’s work queue', () => {
-  it('adds an id once, and reads it back', async () => {
-    const queue = store().queue('deliveries');
-    expect(await queue.add({ id: 'a', partition: 'shop', dueAtMs: 100 })).toBe(true);
-    expect(await queue.add({ id: 'a', partition: 'other', dueAtMs: 5 })).toBe(false);
-    expect(await queue.get('a')).toEqual({ id: 'a', partition: 'shop', dueAtMs: 100 });
-    expect(await queue.get('missing')).toBeNull();
-    expect(await queue.stats()).toEqual({ size: 1, earliestDueAtMs: 100 });
-  });
-
-  it('claims only due items, partitions by their earliest item, at most perPartition each, limit in all', async () => {
-    const queue = store().queue('deliveries');
-    for (let index = 0; index < 5; index += 1) {
-      await queue.add({ id: `late-${index}`, partition: 'late', dueAtMs: 20 + index });
-      await queue.add({ id: `early-${index}`, partition: 'early', dueAtMs: 10 + index });
-    }
-    await queue.add({ id: 'future', partition: 'future', dueAtMs: 1_000 });
-    const claimed = await queue.claim(100, { limit: 5, perPartition: 3, ...lease });
-    expect(claimed.map((item) => item.id)).toEqual(['early-0', 'early-1', 'early-2', 'late-0', 'late-1']);
-    expect(claimed.every((item) => item.dueAtMs === 100 + lease.leaseMs)).toBe(true);
-    // Leased: not claimed again until the lease ends, and back by itself after it.
-    const next = await queue.claim(100, { limit: 10, perPartition: 10, ...lease });
-    expect(next.map((item) => item.id)).toEqual(['early-3', 'early-4', 'late-2', 'late-3', 'late-4']);
-    expect(await queue.claim(100, { limit: 10, perPartition: 10, ...lease })).toEqual([]);
-    const afterLease = await queue.claim(100 + lease.leaseMs, { limit: 100, perPartition: 100, ...lease });
-    expect(afterLease).toHaveLength(11);
-  });
-
-  it('reschedules, removes, and keeps its stats with every change', async () => {
-    const queue = store().queue('watch');
-    await queue.add({ id: 'x', partition: 'p', dueAtMs: 10 });
-    await queue.add({ id: 'y', partition: 'p', dueAtMs: 20 });
-    await queue.reschedule('x', 50);
-    expect(await queue.stats()).toEqual({ size: 2, earliestDueAtMs: 20 });
-    expect((await queue.claim(30, { limit: 10, perPartition: 10, ...lease })).map((item) => item.id)).toEqual(
-      ['y'],
-    );
-    await queue.remove('y');
-    await queue.remove('y');
-    await queue.reschedule('missing', 1);
-    expect(await queue.stats()).toEqual({ size: 1, earliestDueAtMs: 50 });
-    await queue.remove('x');
-    expect(await queue.stats()).toEqual({ size: 0, earliestDueAtMs: null });
-  });
-
-  it('skips a paused partition until its pause ends, while the others go on', async () => {
-    const queue = store().queue('deliveries');
-    await queue.add({ id: 'down-1', partition: 'down', dueAtMs: 1 });
-    await queue.add({ id: 'up-1', partition: 'up', dueAtMs: 2 });
-    await queue.pausePartition('down', 500);
-    await queue.pausePartition('later', 500);
-    await queue.add({ id: 'later-1', partition: 'later', dueAtMs: 3 });
-    expect(
-      (await queue.claim(100, { limit: 10, perPartition: 10, ...lease })).map((item) => item.id),
-    ).toEqual(['up-1']);
-    expect(
-      (await queue.claim(500, { limit: 10, perPartition: 10, ...lease })).map((item) => item.id),
-    ).toEqual(['down-1', 'later-1']);
-  });
-
-  it('keeps each queue to itself', async () => {
-    const s = store();
-    await s.queue('one').add({ id: 'same', partition: 'p', dueAtMs: 1 });
-    expect(await s.queue('two').get('same')).toBeNull();
-    expect(await s.queue('two').add({ id: 'same', partition: 'p', dueAtMs: 1 })).toBe(true);
-    expect((await s.queue('one').stats()).size).toBe(1);
-  });
-
-  it('claims a bounded batch from a large backlog without reading it whole', async () => {
+describe('the embedded store’s work queue (its contract runs in work-queue.test.ts)', () => {
+  it('claims a bounded batch from a large backlog through indexes, without reading it whole', async () => {
     const s = store();
     const queue = s.queue('backlog');
     s.database.transaction(() => {
       const insert = s.database.prepare(
-        'INSERT INTO queue_items (queue, id, partition, due_at) VALUES (?, ?, ?, ?)',
+        'INSERT INTO queue_items (queue, id, partition, due_at, added_at) VALUES (?, ?, ?, ?, ?)',
       );
-      for (let index = 0; index < 20_000; index += 1) insert.run('backlog', `id-${index}`, 'dead', index);
+      for (let index = 0; index < 20_000; index += 1)
+        insert.run('backlog', `id-${index}`, 'dead', index, index);
       s.database
         .prepare(
-          `INSERT INTO queue_partitions (queue, partition, earliest_due_at, item_count, paused_until)
-           VALUES ('backlog', 'dead', 0, 20000, 0)`,
+          `INSERT INTO queue_partitions (queue, partition, earliest_due_at, item_count, paused_until, claimable_at)
+           VALUES ('backlog', 'dead', 0, 20000, 0, 0)`,
         )
         .run();
     });
     await queue.pausePartition('dead', Number.MAX_SAFE_INTEGER);
     await queue.add({ id: 'alive', partition: 'alive', dueAtMs: 30_000 });
-    // The query plan walks indexes only (no full scan of the items).
-    const plan = s.database
-      .prepare(
-        `EXPLAIN QUERY PLAN SELECT id, due_at FROM queue_items
-         WHERE queue = ? AND partition = ? AND due_at <= ? ORDER BY due_at LIMIT ?`,
-      )
-      .all('backlog', 'alive', 40_000, 10)
-      .map((row) => String(row.detail));
-    expect(plan.join('\n')).toMatch(/USING (COVERING )?INDEX|USING PRIMARY KEY/);
-    expect(plan.join('\n')).not.toMatch(/^SCAN queue_items$/m);
+    const plans = [
+      [
+        'SELECT partition FROM queue_partitions WHERE queue = ? AND claimable_at <= ? ORDER BY claimable_at LIMIT ?',
+        ['backlog', 40_000, 10],
+      ],
+      [
+        'SELECT id FROM queue_items WHERE queue = ? AND partition = ? AND due_at <= ? ORDER BY due_at LIMIT ?',
+        ['backlog', 'alive', 40_000, 10],
+      ],
+      ['SELECT added_at FROM queue_items WHERE queue = ? ORDER BY added_at LIMIT 1', ['backlog']],
+    ] as const;
+    for (const [sql, params] of plans) {
+      const plan = s.database
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all(...params)
+        .map((row) => String(row.detail))
+        .join('\n');
+      expect(plan, sql).toMatch(/USING (COVERING )?INDEX|USING PRIMARY KEY/);
+      expect(plan, sql).not.toMatch(/^SCAN queue_\w+$/m);
+      expect(plan, sql).not.toMatch(/USE TEMP B-TREE/);
+    }
     const started = performance.now();
-    const claimed = await queue.claim(40_000, { limit: 10, perPartition: 10, ...lease });
+    const claimed = await queue.claim(40_000, { limit: 10, perPartition: 10, leaseMs: 30_000 });
     const ms = performance.now() - started;
     expect(claimed.map((item) => item.id)).toEqual(['alive']);
     expect(ms).toBeLessThan(50);
-    expect(await queue.stats()).toEqual({ size: 20_001, earliestDueAtMs: 0 });
+    expect(await queue.stats()).toEqual({
+      size: 20_001,
+      nextClaimableAtMs: 70_000,
+      oldestAddedAtMs: 0,
+    });
   });
 });
 

@@ -1,12 +1,13 @@
 /**
  * @module
- * A {@link WorkQueue} in the embedded store's database: one indexed row per item (`queue_items`, by due time
- * and by partition) and one row per partition (`queue_partitions`: its earliest due time, its item count, its
- * pause). Every operation reads and writes through indexes, a claim walks partitions in the order of their
- * earliest due item and reads at most `perPartition` items of each, so no call reads the backlog whole.
+ * A {@link WorkQueue} in the embedded store's database: one indexed row per item (`queue_items`, by partition and
+ * due time, and by the time it was added) and one row per partition (`queue_partitions`: its earliest due time,
+ * its item count, its pause, and when a claim can next take from it). Every operation reads and writes through
+ * indexes; a claim walks partitions in the order they can be claimed and reads at most `perPartition` items of
+ * each, so no call reads the backlog whole.
  */
 import type { SqliteDatabase } from './sqlite-engine';
-import type { ClaimOptions, QueueItem, WorkQueue } from './work-queue';
+import type { ClaimOptions, QueueItem, QueueStats, WorkQueue } from './work-queue';
 
 /** The statements of every queue in one database, prepared once. */
 export type SqliteQueueStatements = ReturnType<typeof prepareQueueStatements>;
@@ -16,51 +17,56 @@ export function prepareQueueStatements(db: SqliteDatabase) {
   return {
     selectItem: db.prepare('SELECT partition, due_at FROM queue_items WHERE queue = ? AND id = ?'),
     insertItem: db.prepare(
-      'INSERT INTO queue_items (queue, id, partition, due_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      `INSERT INTO queue_items (queue, id, partition, due_at, added_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT DO NOTHING`,
     ),
     deleteItem: db.prepare('DELETE FROM queue_items WHERE queue = ? AND id = ?'),
     moveItem: db.prepare('UPDATE queue_items SET due_at = ? WHERE queue = ? AND id = ?'),
-    countItemIn: db.prepare(
-      `INSERT INTO queue_partitions (queue, partition, earliest_due_at, item_count, paused_until)
-       VALUES (?, ?, ?, 1, 0)
-       ON CONFLICT (queue, partition) DO UPDATE SET
-         item_count = item_count + 1,
-         earliest_due_at = min(coalesce(earliest_due_at, excluded.earliest_due_at), excluded.earliest_due_at)`,
-    ),
-    countItemOut: db.prepare(
-      'UPDATE queue_partitions SET item_count = item_count - 1 WHERE queue = ? AND partition = ?',
+    countItems: db.prepare(
+      `INSERT INTO queue_partitions (queue, partition, earliest_due_at, item_count, paused_until, claimable_at)
+       VALUES (?, ?, NULL, ?, 0, NULL)
+       ON CONFLICT (queue, partition) DO UPDATE SET item_count = item_count + excluded.item_count`,
     ),
     earliestOf: db.prepare(
       'SELECT due_at FROM queue_items WHERE queue = ? AND partition = ? ORDER BY due_at LIMIT 1',
     ),
-    setEarliest: db.prepare(
-      'UPDATE queue_partitions SET earliest_due_at = ? WHERE queue = ? AND partition = ?',
+    // Bound: the earliest due time three times (null when the partition has no items), the queue, the partition.
+    settle: db.prepare(
+      `UPDATE queue_partitions SET earliest_due_at = ?,
+         claimable_at = CASE WHEN ? IS NULL THEN NULL ELSE max(?, paused_until) END
+       WHERE queue = ? AND partition = ?`,
     ),
     dropIdlePartition: db.prepare(
       'DELETE FROM queue_partitions WHERE queue = ? AND partition = ? AND item_count = 0 AND paused_until <= ?',
     ),
-    duePartitions: db.prepare(
-      `SELECT partition FROM queue_partitions
-       WHERE queue = ? AND earliest_due_at <= ? AND paused_until <= ?
-       ORDER BY earliest_due_at LIMIT ?`,
+    claimablePartitions: db.prepare(
+      `SELECT partition FROM queue_partitions WHERE queue = ? AND claimable_at <= ?
+       ORDER BY claimable_at LIMIT ?`,
     ),
     dueItemsOf: db.prepare(
-      `SELECT id, due_at FROM queue_items
+      `SELECT id FROM queue_items
        WHERE queue = ? AND partition = ? AND due_at <= ? ORDER BY due_at LIMIT ?`,
     ),
     pause: db.prepare(
-      `INSERT INTO queue_partitions (queue, partition, earliest_due_at, item_count, paused_until)
-       VALUES (?, ?, NULL, 0, ?)
+      `INSERT INTO queue_partitions (queue, partition, earliest_due_at, item_count, paused_until, claimable_at)
+       VALUES (?, ?, NULL, 0, ?, NULL)
        ON CONFLICT (queue, partition) DO UPDATE SET paused_until = excluded.paused_until`,
     ),
-    stats: db.prepare(
-      `SELECT coalesce(sum(item_count), 0) AS size, min(earliest_due_at) AS earliest
+    sizeAndNext: db.prepare(
+      `SELECT coalesce(sum(item_count), 0) AS size, min(claimable_at) AS next
        FROM queue_partitions WHERE queue = ?`,
+    ),
+    oldest: db.prepare('SELECT added_at FROM queue_items WHERE queue = ? ORDER BY added_at LIMIT 1'),
+    page: db.prepare(
+      'SELECT id, partition, due_at FROM queue_items WHERE queue = ? AND id > ? ORDER BY id LIMIT ?',
     ),
   };
 }
 
-/** The queue `name` in `db`. Operations run synchronously inside one transaction each. */
+/**
+ * The queue `name` in `db`. Each operation runs synchronously in one transaction, through `run` (the store's
+ * error handling); `now` stamps when an item was added.
+ */
 export function createSqliteWorkQueue(
   db: SqliteDatabase,
   statements: SqliteQueueStatements,
@@ -70,20 +76,29 @@ export function createSqliteWorkQueue(
 ): WorkQueue {
   const s = statements;
 
-  /** After a change of `partition`'s items: its earliest due time again, and its row gone if idle. */
-  function refresh(partition: string): void {
+  /** Put `partition` back in order after its items or its pause changed; its row goes when it is idle. */
+  function settle(partition: string): void {
     const earliest = s.earliestOf.get(name, partition);
-    s.setEarliest.run(earliest === undefined ? null : Number(earliest.due_at), name, partition);
+    const dueAt = earliest === undefined ? null : Number(earliest.due_at);
+    s.settle.run(dueAt, dueAt, dueAt, name, partition);
     if (earliest === undefined) s.dropIdlePartition.run(name, partition, now());
   }
+
+  const itemOf = (id: string, partition: unknown, dueAt: unknown): QueueItem => ({
+    id,
+    partition: String(partition),
+    dueAtMs: Number(dueAt),
+  });
 
   return {
     add: (item) =>
       run('add a queue item', () =>
         db.transaction(() => {
-          const added = Number(s.insertItem.run(name, item.id, item.partition, item.dueAtMs).changes) === 1;
-          if (added) s.countItemIn.run(name, item.partition, item.dueAtMs);
-          return added;
+          const inserted = s.insertItem.run(name, item.id, item.partition, item.dueAtMs, now());
+          if (Number(inserted.changes) !== 1) return false;
+          s.countItems.run(name, item.partition, 1);
+          settle(item.partition);
+          return true;
         }),
       ),
 
@@ -92,9 +107,9 @@ export function createSqliteWorkQueue(
         db.transaction(() => {
           const claimed: QueueItem[] = [];
           if (options.limit <= 0 || options.perPartition <= 0) return claimed;
-          const partitions = s.duePartitions.all(name, nowMs, nowMs, options.limit);
           const leasedUntil = nowMs + options.leaseMs;
-          for (const row of partitions) {
+          // Each claimable partition gives at least one item, so `limit` partitions are enough.
+          for (const row of s.claimablePartitions.all(name, nowMs, options.limit)) {
             const partition = String(row.partition);
             const take = Math.min(options.perPartition, options.limit - claimed.length);
             if (take <= 0) break;
@@ -102,7 +117,7 @@ export function createSqliteWorkQueue(
               s.moveItem.run(leasedUntil, name, String(item.id));
               claimed.push({ id: String(item.id), partition, dueAtMs: leasedUntil });
             }
-            refresh(partition);
+            settle(partition);
           }
           return claimed;
         }),
@@ -114,14 +129,17 @@ export function createSqliteWorkQueue(
           const item = s.selectItem.get(name, id);
           if (item === undefined) return;
           s.moveItem.run(dueAtMs, name, id);
-          refresh(String(item.partition));
+          settle(String(item.partition));
         }),
       ),
 
     pausePartition: (partition, untilMs) =>
-      run('pause a queue partition', () => {
-        s.pause.run(name, partition, untilMs);
-      }),
+      run('pause a queue partition', () =>
+        db.transaction(() => {
+          s.pause.run(name, partition, untilMs);
+          settle(partition);
+        }),
+      ),
 
     remove: (id) =>
       run('remove a queue item', () =>
@@ -129,24 +147,36 @@ export function createSqliteWorkQueue(
           const item = s.selectItem.get(name, id);
           if (item === undefined) return;
           s.deleteItem.run(name, id);
-          s.countItemOut.run(name, String(item.partition));
-          refresh(String(item.partition));
+          s.countItems.run(name, String(item.partition), -1);
+          settle(String(item.partition));
         }),
       ),
 
     get: (id) =>
       run('read a queue item', () => {
         const item = s.selectItem.get(name, id);
-        return item === undefined
-          ? null
-          : { id, partition: String(item.partition), dueAtMs: Number(item.due_at) };
+        return item === undefined ? null : itemOf(id, item.partition, item.due_at);
       }),
 
     stats: () =>
-      run('read queue stats', () => {
-        const row = s.stats.get(name);
-        const earliest = row?.earliest ?? null;
-        return { size: Number(row?.size ?? 0), earliestDueAtMs: earliest === null ? null : Number(earliest) };
+      run('read queue stats', (): QueueStats => {
+        // O(partitions) for the size (a partition per widget), O(log n) for the rest.
+        const row = s.sizeAndNext.get(name);
+        const oldest = s.oldest.get(name);
+        const next = row?.next ?? null;
+        return {
+          size: Number(row?.size ?? 0),
+          nextClaimableAtMs: next === null ? null : Number(next),
+          oldestAddedAtMs: oldest === undefined ? null : Number(oldest.added_at),
+        };
+      }),
+
+    scan: (cursor, count) =>
+      run('read a page of queue items', () => {
+        // The cursor is the last id of the page before: pages follow the primary key.
+        const rows = s.page.all(name, cursor ?? '', Math.max(1, count));
+        const items = rows.map((row) => itemOf(String(row.id), row.partition, row.due_at));
+        return { items, cursor: rows.length < Math.max(1, count) ? null : (items.at(-1)?.id ?? null) };
       }),
   };
 }

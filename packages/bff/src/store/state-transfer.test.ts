@@ -17,6 +17,10 @@ import { createRedisStore } from './redis-store';
 import { openSqliteStore } from './sqlite-store';
 import { runStateCommand, type StateCommand } from './state-transfer-command';
 import { STORE_KEYS } from './store';
+import { QUEUE_NAMES } from './work-queue';
+
+/** A webhook delivery waiting on its queue when the state is moved. */
+const WAITING = { id: 'evt_waiting_move', partition: 'shop', dueAtMs: 1_900_000_000_000 };
 
 const root = mkdtempSync(join(tmpdir(), 'esim-state-transfer-'));
 const dataDir = join(root, 'data');
@@ -51,6 +55,10 @@ afterAll(async () => {
 
 describe('export-state and import-state', () => {
   it('moves a sale from the embedded store to Redis, where a BFF serves it', async () => {
+    // A delivery waiting on a work queue moves too.
+    const embedded = openSqliteStore({ dataDir });
+    await embedded.queue(QUEUE_NAMES.webhookDeliveries).add(WAITING);
+    await embedded.close();
     const exported = await command('export-state', { ESIM_BFF_DATA_DIR: dataDir });
     expect(exported.code).toBe(0);
     const lines = exported.stdout.trim().split('\n');
@@ -64,7 +72,10 @@ describe('export-state and import-state', () => {
     const imported = await command('import-state', { ESIM_BFF_REDIS_URL: redis.url }, exported.stdout);
     expect(imported.code).toBe(0);
     expect(imported.stderr).toMatch(
-      new RegExp(`imported into the redis store: ${lines.length - 1 - countersIn(lines)} entry`),
+      new RegExp(
+        `imported into the redis store: ${recordsOf(lines, 'entry')} entry, ${recordsOf(lines, 'counter')} counter, ` +
+          `${recordsOf(lines, 'queue-item')} queue-item`,
+      ),
     );
 
     // A BFF on Redis, with the same secrets, serves the sale.
@@ -84,6 +95,13 @@ describe('export-state and import-state', () => {
       expect(view.body.data.esimId).toBe(bought.esimId);
     } finally {
       await onRedis.server.close();
+    }
+
+    const onRedisStore = createRedisStore({ url: redis.url });
+    try {
+      expect(await onRedisStore.queue(QUEUE_NAMES.webhookDeliveries).get(WAITING.id)).toEqual(WAITING);
+    } finally {
+      await onRedisStore.close();
     }
 
     // A second import keeps what is there.
@@ -110,6 +128,7 @@ describe('export-state and import-state', () => {
         fromRedis.stdout.split('\n').filter((line) => line.includes('"type":"entry"')).length,
       );
       expect(entries).toBeGreaterThan(3);
+      expect(await copy.queue(QUEUE_NAMES.webhookDeliveries).get(WAITING.id)).toEqual(WAITING);
     } finally {
       await onRedis.close();
       await copy.close();
@@ -132,7 +151,7 @@ describe('export-state and import-state', () => {
   });
 });
 
-/** The counter records among an export's lines. */
-function countersIn(lines: string[]): number {
-  return lines.filter((line) => line.includes('"type":"counter"')).length;
+/** How many records of `type` an export's lines hold. */
+function recordsOf(lines: string[], type: string): number {
+  return lines.filter((line) => line.includes(`"type":"${type}"`)).length;
 }

@@ -22,26 +22,28 @@ CREATE TABLE queue_items (
     id TEXT NOT NULL,
     partition TEXT NOT NULL,
     due_at INTEGER NOT NULL,
+    added_at INTEGER NOT NULL,
     PRIMARY KEY (queue, id)
   ) WITHOUT ROWID;
-INSERT INTO queue_items VALUES('checkout-watch','chk_jV5y5_Zo7Oa-gT9mBCnPgw','shop',1795000001000);
-INSERT INTO queue_items VALUES('webhook-deliveries','evt_pending_1','shop',1795000005000);
-INSERT INTO queue_items VALUES('webhook-deliveries','evt_pending_2','shop-pay',1795000006000);
+INSERT INTO queue_items VALUES('checkout-watch','chk_jV5y5_Zo7Oa-gT9mBCnPgw','shop',1795000001000,1795000000000);
+INSERT INTO queue_items VALUES('webhook-deliveries','evt_pending_1','shop',1795000005000,1795000000000);
+INSERT INTO queue_items VALUES('webhook-deliveries','evt_pending_2','shop-pay',1795000006000,1795000000000);
 CREATE TABLE queue_partitions (
     queue TEXT NOT NULL,
     partition TEXT NOT NULL,
     earliest_due_at INTEGER,
     item_count INTEGER NOT NULL,
     paused_until INTEGER NOT NULL,
+    claimable_at INTEGER,
     PRIMARY KEY (queue, partition)
   ) WITHOUT ROWID;
-INSERT INTO queue_partitions VALUES('checkout-watch','shop',1795000001000,1,0);
-INSERT INTO queue_partitions VALUES('webhook-deliveries','shop',1795000005000,1,0);
-INSERT INTO queue_partitions VALUES('webhook-deliveries','shop-pay',1795000006000,1,4102444800000);
+INSERT INTO queue_partitions VALUES('checkout-watch','shop',1795000001000,1,0,1795000001000);
+INSERT INTO queue_partitions VALUES('webhook-deliveries','shop',1795000005000,1,0,1795000005000);
+INSERT INTO queue_partitions VALUES('webhook-deliveries','shop-pay',1795000006000,1,4102444800000,4102444800000);
 CREATE INDEX entries_by_expiry ON entries (expires_at);
 CREATE INDEX counters_by_expiry ON counters (expires_at);
-CREATE INDEX queue_items_by_due ON queue_items (queue, due_at);
 CREATE INDEX queue_items_by_partition ON queue_items (queue, partition, due_at);
-CREATE INDEX queue_partitions_by_earliest ON queue_partitions (queue, earliest_due_at);
+CREATE INDEX queue_items_by_added ON queue_items (queue, added_at);
+CREATE INDEX queue_partitions_by_claimable ON queue_partitions (queue, claimable_at);
 COMMIT;
 PRAGMA user_version = 1;
