@@ -235,6 +235,7 @@ export function createBff(options: CreateBffOptions): Bff {
     checkouts,
     manageTokens,
     actionRequests: actionRequestWatch,
+    esimOwners,
     logger: scopedLogger,
   });
   const answers = createAnswerCache({ logger, observe: metrics?.observeRequest });

@@ -23,8 +23,17 @@ export interface MemoryStoreOptions {
   now?: () => number;
 }
 
+/** A {@link Store} in memory, whose whole contents can be listed. */
+export interface MemoryStore extends Store {
+  /**
+   * Every live key with its value and version, and every live counter with its count, in key order: what
+   * a test compares before and after a request that must change nothing.
+   */
+  contents(): Map<string, string>;
+}
+
 /** A {@link Store} in memory. */
-export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
+export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const { sweepIntervalMs, now } = { sweepIntervalMs: 30_000, now: Date.now, ...options };
   const entries = new Map<string, Entry>();
   const counters = new Map<string, Counter>();
@@ -77,6 +86,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       }
       counter.count += by;
       return { count: counter.count, resetInMs: counter.expiresAt - time };
+    },
+    contents() {
+      const time = now();
+      const listed: [string, string][] = [];
+      for (const [key, entry] of entries)
+        if (entry.expiresAt > time) listed.push([key, `v${entry.version} ${entry.value}`]);
+      for (const [key, counter] of counters)
+        if (counter.expiresAt > time) listed.push([`counter ${key}`, String(counter.count)]);
+      return new Map(listed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     },
     async ping() {
       return true;
