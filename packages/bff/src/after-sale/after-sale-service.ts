@@ -91,7 +91,12 @@ export function createAfterSaleService(options: AfterSaleServiceOptions): AfterS
     return manageOf(caller).esim;
   };
 
-  async function mint(widget: WidgetRuntime, esimId: string, checkoutId: string | null): Promise<ManageLink> {
+  /** The manage link of `esimId` in `widget`; `grant` is the traveller's checkout, null for the partner. */
+  async function mint(
+    widget: WidgetRuntime,
+    esimId: string,
+    grant: { checkoutId: string; issuedAtMs: number } | null,
+  ): Promise<ManageLink> {
     requireControl(await widget.catalog.retailBrand(), 'existingOrderRecovery');
     // Reading the eSIM proves it is this account's and tells how long its plan can be used.
     const esim = await readEsim(widget, esimId);
@@ -100,7 +105,8 @@ export function createAfterSaleService(options: AfterSaleServiceOptions): AfterS
       widgetId: widget.config.id,
       environment: widget.config.environment,
       esimId: esim.id,
-      checkoutId,
+      checkoutId: grant?.checkoutId ?? null,
+      ...(grant === null ? {} : { grantIssuedAtMs: grant.issuedAtMs }),
       serviceEndsAtMs: serviceEnds === null ? null : Date.parse(serviceEnds),
     });
     logger.info('manage link given', { widgetId: widget.config.id, esimId: esim.id, manageLinkId: link.id });
@@ -116,8 +122,8 @@ export function createAfterSaleService(options: AfterSaleServiceOptions): AfterS
 
   return {
     async manageLinkForCheckout(caller, id, clientSecret) {
-      const { esimId } = await checkouts.readyEsimOf(caller, id, clientSecret);
-      return await mint(caller.widget, esimId, id);
+      const { esimId, checkoutCreatedAtMs } = await checkouts.readyEsimOf(caller, id, clientSecret);
+      return await mint(caller.widget, esimId, { checkoutId: id, issuedAtMs: checkoutCreatedAtMs });
     },
     async manageLinkForPartner(widget, esimId) {
       return await mint(widget, esimId, null);
