@@ -95,7 +95,10 @@ export interface StackOptions {
   /** The BFF's port (default: a free one). */
   port?: number;
   /** Clocks, timers and worker settings of the BFF (after-sale and webhook tests). */
-  bffOptions?: Pick<CreateBffOptions, 'webhooks' | 'now' | 'startWorkers' | 'publicOrigin' | 'observability'>;
+  bffOptions?: Pick<
+    CreateBffOptions,
+    'webhooks' | 'now' | 'startWorkers' | 'publicOrigin' | 'observability' | 'logoTestHost'
+  >;
 }
 
 /** A BFF on a free port. */
