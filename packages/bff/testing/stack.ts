@@ -133,7 +133,10 @@ export async function startBff(
     siteRoot: options.siteRoot,
     ...options.bffOptions,
   });
-  const publicServer = await serveBff(bff, { port: options.port });
+  const publicServer = await serveBff(bff, {
+    port: options.port,
+    limits: { ...config.server, trustedProxyHops: config.trustedProxyHops },
+  });
   const operations = bff.operationsApp === null ? null : await serveOperations(bff.operationsApp);
   const server: RunningServer = {
     ...publicServer,
