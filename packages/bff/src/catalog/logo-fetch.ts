@@ -108,8 +108,12 @@ function checkedConnector(options: LogoFetchOptions): buildConnector.connector {
         socket.setTimeout(options.timeoutMs, () =>
           socket.destroy(new LogoUnavailable('the logo host timed out')),
         );
+        // The connector answers once: an error before the handshake ends it, later ones are undici's to see.
+        const failed = (error: Error) => callback(error, null);
+        socket.once('error', failed);
         socket.once('secureConnect', () => {
           socket.setTimeout(0);
+          socket.off('error', failed);
           const peer = socket.remoteAddress;
           if (peer === undefined || !allowed(peer, options.testHost)) {
             socket.destroy();
@@ -118,7 +122,6 @@ function checkedConnector(options: LogoFetchOptions): buildConnector.connector {
           }
           callback(null, socket);
         });
-        socket.once('error', (error) => callback(error, null));
       },
       (error: Error) => callback(error, null),
     );
