@@ -109,9 +109,9 @@ afterAll(async () => {
 });
 
 /** The store as a test can compare it: B's own idempotency records left out, expired counters too. */
-function storeNow(): Map<string, string> {
+async function storeNow(): Promise<Map<string, string>> {
   // B's key keeps B's own answer (the refusal) for a replay of B's request: a record of B's, nothing of A's.
-  return new Map([...store.contents()].filter(([key]) => !key.startsWith(RIVAL_SCOPE)));
+  return new Map([...(await store.contents())].filter(([key]) => !key.startsWith(RIVAL_SCOPE)));
 }
 
 /** What a route under test changed: keys added, changed or removed (a counter that expired is no change). */
@@ -210,7 +210,7 @@ describe('another partner’s secret changes nothing', () => {
     '%s: refused, the store and both webhook endpoints unchanged',
     async (id) => {
       const attempt = attempts[id] as (typeof attempts)[string];
-      const before = storeNow();
+      const before = await storeNow();
       const heardA = receiverA.received.length;
       const heardB = receiverB.received.length;
       const answer = await attempt.call();
@@ -219,7 +219,7 @@ describe('another partner’s secret changes nothing', () => {
       expect(answer.body.error.code).toBe(attempt.code);
       // Whatever the request queued would be sent now.
       await stack.bff.webhookSender.deliverDue();
-      expect(changesSince(before, storeNow())).toEqual([]);
+      expect(changesSince(before, await storeNow())).toEqual([]);
       expect(receiverB.received.slice(heardB).map((request) => request.body)).toEqual([]);
       expect(receiverA.received.slice(heardA).map((request) => request.body)).toEqual([]);
     },
