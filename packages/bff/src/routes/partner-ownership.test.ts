@@ -225,6 +225,22 @@ describe('another partner’s secret changes nothing', () => {
     },
   );
 
+  it('an eSIM sold before sellers were recorded: refused to B with nothing recorded, traced for A', async () => {
+    const older = await buyEsim(await openWidget(stack.server.url, 'shop'));
+    await stack.bff.webhookSender.deliverDue();
+    const ownerKey = `esim-owner:${older.esimId}`;
+    const recorded = await store.get(ownerKey);
+    expect(recorded).not.toBeNull();
+    expect(await store.compareAndDelete(ownerKey, recorded?.version ?? 0)).toBe(true);
+    const before = await storeNow();
+    const refused = await asPartner(RIVAL_SECRET, 'GET', `/v1/partner/esims/${older.esimId}`);
+    expect(refused.status, refused.text).toBe(404);
+    expect(changesSince(before, await storeNow())).toEqual([]);
+    const own = await asPartner(PARTNER_SECRET, 'GET', `/v1/partner/esims/${older.esimId}`);
+    expect(own.status, own.text).toBe(200);
+    expect(JSON.parse((await store.get(ownerKey))?.value ?? 'null')).toMatchObject({ widgetId: 'shop' });
+  });
+
   it('partner A still reads its own help request, and hears of the new status once', async () => {
     const heardA = receiverA.received.length;
     const read = await asPartner(PARTNER_SECRET, 'GET', `/v1/partner/action-requests/${actionRequestId}`);
