@@ -40,7 +40,7 @@ export async function serveBff(bff: Bff, options: ServeBffOptions = {}): Promise
   const appListener = getRequestListener(bff.app.fetch, { hostname });
   // A kept public catalog answer is written before the app sees the request (http/answer-cache.ts).
   const server = createServer(serverOptionsFor(limits), (request, response) => {
-    if (!tracking.track(request)) return;
+    if (!tracking.track(request, response)) return;
     if (!bff.answers.serve(request, response)) void appListener(request, response);
   });
   const tracking = applyServerLimits(server, limits);

@@ -237,8 +237,9 @@ export const ServerLimitsConfigSchema = z
     /** A request body (or a connection that sends nothing) may not stall longer than this between bytes. */
     bodyIdleTimeoutSeconds: z.int().min(1).max(120).default(10),
     /**
-     * Open connections one client address (an IPv6 /64) may hold at once; the next is refused. Not applied
-     * behind trusted proxies (`trustedProxyHops` > 0): the proxy holds the connections, and caps them itself.
+     * Open connections one client address (an IPv6 /64) may hold at once; the next is refused. Behind trusted
+     * proxies (`trustedProxyHops` > 0), where every connection is a proxy's: requests in flight per forwarded
+     * client address.
      */
     maxConnectionsPerAddress: z.int().min(1).max(100_000).default(128),
   })

@@ -151,12 +151,33 @@ describe('server limits', () => {
     expect(again.text()).toMatch(/^HTTP\/1\.1 200 /);
   });
 
-  it('behind a trusted proxy leaves the cap to the proxy (all connections come from it)', async () => {
+  it('behind a trusted proxy caps the requests in flight per forwarded client, not the proxy’s connections', async () => {
     const bff = await bffWith({ maxConnectionsPerAddress: 2, bodyIdleTimeoutSeconds: 30 }, 1);
-    const held = [await open(bff.server.port), await open(bff.server.port)];
-    expect(held).toHaveLength(2);
-    const answer = await call(bff.server.url, '/healthz', { headers: { 'X-Forwarded-For': '203.0.113.7' } });
-    expect(answer.status).toBe(200);
+    const viaProxy = (client: string) => ({ 'X-Forwarded-For': client });
+    // Two requests of one client still sending their bodies, through the proxy's connections.
+    const held = [];
+    for (let index = 0; index < 2; index += 1) {
+      const connection = await open(bff.server.port);
+      connection.socket.write(
+        'POST /v1/sessions HTTP/1.1\r\nHost: bff\r\nX-Forwarded-For: 203.0.113.7\r\n' +
+          'Content-Type: application/json\r\nContent-Length: 50\r\n\r\n{',
+      );
+      held.push(connection);
+    }
+    await sleep(200);
+    const third = await call(bff.server.url, '/healthz', { headers: viaProxy('203.0.113.7') });
+    expect(third.status, third.text).toBe(429);
+    expect(third.body.error).toMatchObject({
+      code: 'rate_limited',
+      params: { reason: 'too_many_connections' },
+    });
+    // Another client through the same proxy, and the proxy's own further connections, are served.
+    expect((await call(bff.server.url, '/healthz', { headers: viaProxy('203.0.113.8') })).status).toBe(200);
+    expect((await call(bff.server.url, '/healthz')).status).toBe(200);
+    for (const connection of held) connection.socket.destroy();
+    await Promise.all(held.map((connection) => connection.closed));
+    await sleep(100);
+    expect((await call(bff.server.url, '/healthz', { headers: viaProxy('203.0.113.7') })).status).toBe(200);
   });
 
   it('never cuts a request the app is working on, however long the upstream takes', async () => {

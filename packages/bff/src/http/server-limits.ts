@@ -3,10 +3,11 @@
  * What one slow or greedy client may hold of the BFF's HTTP server: its headers and its whole request must
  * arrive in time, a request body may not stall between bytes, and one client address (an IPv6 /64) holds at
  * most so many connections at once — the next one is answered `rate_limited` and closed, while other addresses
- * still connect. Behind trusted reverse proxies every connection comes from a proxy, so the per-address cap is
- * the proxy's to enforce (docs/deployment.md), not the BFF's.
+ * still connect. Behind trusted reverse proxies every connection comes from a proxy, so the same cap counts the
+ * requests in flight per client address that the proxies forwarded (`X-Forwarded-For`, as `client-ip.ts`
+ * reads it); the proxy should cap connections too (docs/deployment.md).
  */
-import type { IncomingMessage, Server, ServerOptions } from 'node:http';
+import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { API_VERSION, type ApiErrorEnvelope } from '@esim-embed/shared';
 import type { ServerLimitsConfig } from '../config/config-schema';
@@ -33,15 +34,17 @@ export function serverOptionsFor(limits: ServerLimits): ServerOptions {
 /** Tracks the request each connection is receiving, for the body-idle timeout. */
 export interface RequestTracking {
   /**
-   * Called first for every request: remembers it as its connection's current one. False when the request
-   * came on a connection refused over its address's cap: it is not served.
+   * Called first for every request: remembers it as its connection's current one. False when the request is
+   * not to be served: it came on a connection refused over its address's cap, or (behind trusted proxies) its
+   * client has as many requests in flight as the cap allows — then it has been answered `rate_limited`.
    */
-  track(request: IncomingMessage): boolean;
+  track(request: IncomingMessage, response: ServerResponse): boolean;
 }
 
 /**
  * Apply the body-idle timeout and the per-address connection cap to `server` (created with
- * {@link serverOptionsFor}). Costs a map update per connection and a weak-map write per request.
+ * {@link serverOptionsFor}). Costs a map update per connection and a weak-map write per request (behind trusted
+ * proxies, a map update per request instead of per connection).
  */
 export function applyServerLimits(server: Server, limits: ServerLimits): RequestTracking {
   const current = new WeakMap<Socket, IncomingMessage>();
@@ -54,30 +57,76 @@ export function applyServerLimits(server: Server, limits: ServerLimits): Request
   });
   const refused =
     limits.trustedProxyHops === 0 ? capConnectionsPerAddress(server, limits.maxConnectionsPerAddress) : null;
+  const admitted = limits.trustedProxyHops === 0 ? null : capRequestsPerForwardedAddress(limits);
   return {
-    track(request) {
+    track(request, response) {
       if (refused?.has(request.socket)) {
         request.socket.destroy();
         return false;
       }
       current.set(request.socket, request);
-      return true;
+      return admitted === null || admitted(request, response);
     },
   };
 }
 
-/** The answer of a connection over its address's cap, before it is closed. */
-function refusal(): string {
+/**
+ * Behind trusted proxies: at most `maxConnectionsPerAddress` requests in flight per forwarded client address;
+ * the next is answered `rate_limited` at once. True when the request may be served.
+ */
+function capRequestsPerForwardedAddress(
+  limits: ServerLimits,
+): (request: IncomingMessage, response: ServerResponse) => boolean {
+  const inFlight = new Map<string, number>();
+  return function admitRequest(request, response) {
+    const forwarded = request.headers['x-forwarded-for'];
+    const address = limitedAddress(
+      clientIp({
+        socket: request.socket.remoteAddress,
+        forwardedFor: Array.isArray(forwarded) ? forwarded.join(',') : forwarded,
+        trustedProxyHops: limits.trustedProxyHops,
+      }),
+    );
+    const count = inFlight.get(address) ?? 0;
+    if (count >= limits.maxConnectionsPerAddress) {
+      const [head, body] = refusalParts();
+      response.writeHead(429, head).end(body);
+      return false;
+    }
+    inFlight.set(address, count + 1);
+    response.once('close', () => {
+      const left = (inFlight.get(address) ?? 1) - 1;
+      if (left === 0) inFlight.delete(address);
+      else inFlight.set(address, left);
+    });
+    return true;
+  };
+}
+
+/** The headers and body of the `rate_limited` answer to a client over its address's cap. */
+function refusalParts(): [Record<string, string>, string] {
   const requestId = newRequestId();
   const envelope: ApiErrorEnvelope = {
     error: { code: 'rate_limited', params: { reason: 'too_many_connections' } },
     meta: { requestId, apiVersion: API_VERSION },
   };
   const body = JSON.stringify(envelope);
-  return (
-    `HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-    `Cache-Control: no-store\r\nRetry-After: 1\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`
-  );
+  const head = {
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'Cache-Control': 'no-store',
+    'Retry-After': '1',
+    'X-Request-Id': requestId,
+    Connection: 'close',
+  };
+  return [head, body];
+}
+
+/** That answer as raw bytes, for a connection refused before any request. */
+function refusal(): string {
+  const [head, body] = refusalParts();
+  const lines = Object.entries(head).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 429 Too Many Requests\r\n${lines.join('')}\r\n${body}`;
 }
 
 /**
