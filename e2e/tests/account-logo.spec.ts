@@ -2,8 +2,9 @@
  * A partner page under the CSP the widget publishes (`strictPartnerCsp`: `img-src` names the BFF alone) with a widget
  * whose config names no logo, while the upstream account has one: the BFF serves the account's logo from its
  * own origin, so the logo is drawn and the page records no policy violation. The test runs its own sandbox,
- * whose account logos live on an HTTPS image host the test starts (the BFF is let through to it), and its own BFF (the shared stack's widgets all
- * set a logo of their own, and its sandboxes name an image host that does not resolve).
+ * whose account logos live on an HTTPS image host the test starts (the BFF is let through to it), and its own
+ * BFF (the shared stack's widgets all set a logo of their own, and its sandboxes name an image host that does not
+ * resolve).
  */
 import { type LogoHost, startLogoHost } from '@esim-embed/bff/testing';
 import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
