@@ -20,7 +20,7 @@ import { type CheckoutWatch, createCheckoutWatch } from './checkout/checkout-wat
 import { createEsimOwners } from './checkout/esim-owners';
 import { createOrderReconciliation, type OrderReconciliation } from './checkout/order-reconciliation';
 import type { LoadedConfig } from './config/load-config';
-import { createPartnerFunding, type PartnerFunding } from './funding/partner-funding';
+import { createPartnerFunding, type PartnerFunding, unpaidHoldOptions } from './funding/partner-funding';
 import { type AnswerCache, createAnswerCache } from './http/answer-cache';
 import type { AppEnv } from './http/app-env';
 import { requestScopedLogger } from './http/request-context';
@@ -166,6 +166,8 @@ export function createBff(options: CreateBffOptions): Bff {
     logger: scopedLogger,
     webhooks: webhookQueue,
     accountFreshMs: config.accountCacheMs,
+    unpaidHolds: unpaidHoldOptions(config.unpaidHolds),
+    onRefusal: (code, cap) => metrics?.fundingRefusals.inc({ code, cap }),
   });
   const esimOwners = createEsimOwners(store);
   /** Hears every checkout status change that was written, by a sale or by reconciliation. */
