@@ -29,7 +29,7 @@ export function confirmAndCancel(context: CheckoutContext) {
   /** The funding refusal of a confirmed checkout's order (its hold made firm otherwise), or null. */
   async function fundingRefusalAtConfirm(widget: WidgetRuntime, record: CheckoutRecord) {
     try {
-      await funding?.confirm(widget, record);
+      await funding?.holdFirmly(widget, record);
       return null;
     } catch (error) {
       if (error instanceof ApiError && error.params.stage === 'before_payment') return error;

@@ -34,13 +34,10 @@ import {
   type UnpaidHolder,
 } from './reservation-ledger';
 
-/** The unpaid caps and hold time of the config's `unpaidHolds`. */
-export function unpaidHoldOptions(config: UnpaidHolds): UnpaidHoldOptions {
-  const { holdSeconds, sharePercent, ...caps } = config;
-  return { ...caps, holdMs: holdSeconds * 1000, share: sharePercent / 100 };
-}
 /** How long a confirmed (or direct) checkout's hold is kept while its order is being placed. */
 const PLACING_HOLD_MS = 60 * 60_000;
+/** How long past its payment deadline a firm hold of a checkout awaiting payment is kept (a confirm at the end). */
+const CONFIRM_GRACE_MS = 5 * 60_000;
 /** How long an `account.balance_low` crossing is remembered before it may be told again. */
 const BALANCE_LOW_MEMORY_MS = 24 * 60 * 60_000;
 /** How often an instance looks whether a crossing another instance told of has ended. */
@@ -49,6 +46,12 @@ const BALANCE_RECOVERY_CHECK_MS = 30_000;
 /** The unpaid caps, and how long an unpaid hold counts (at most until its checkout's payment deadline). */
 export interface UnpaidHoldOptions extends UnpaidHoldLimits {
   holdMs: number;
+}
+
+/** The unpaid caps and hold time of the config's `unpaidHolds`. */
+export function unpaidHoldOptions(config: UnpaidHolds): UnpaidHoldOptions {
+  const { holdSeconds, sharePercent, ...caps } = config;
+  return { ...caps, holdMs: holdSeconds * 1000, share: sharePercent / 100 };
 }
 
 /** A new checkout's hold: its status and deadline, and who makes it (the client's address and session). */
@@ -89,10 +92,11 @@ export interface PartnerFunding {
     checkout: NewCheckoutHold,
   ): Promise<void>;
   /**
-   * The partner confirms `record` (it took the payment): refuse, as {@link hold} does, when its order can no
-   * longer be funded beside the other firm holds; otherwise its hold is firm until the order is placed.
+   * The partner pays for `record` (it starts the payment, or confirms it): refuse, as {@link hold} does, when its
+   * order can no longer be funded beside the other firm holds; otherwise its hold is firm until the payment
+   * deadline (and a short grace for the confirm), then for as long as the order is placed.
    */
-  confirm(widget: WidgetRuntime, record: CheckoutRecord): Promise<void>;
+  holdFirmly(widget: WidgetRuntime, record: CheckoutRecord): Promise<void>;
   /** Give a hold back (the checkout was not made after all). */
   release(widget: WidgetRuntime, checkoutId: string): Promise<void>;
   /** A checkout observer: holds follow the checkout's status. */
@@ -333,10 +337,14 @@ export function createPartnerFunding(options: PartnerFundingOptions): PartnerFun
       );
     },
 
-    async confirm(widget, record) {
+    async holdFirmly(widget, record) {
       const snapshot = await readAccountUnlessPaid(widget, true);
       if (snapshot === null) return;
-      const request = { amount: record.wholesale, holdUntilMs: now() + PLACING_HOLD_MS, unpaidBy: null };
+      const holdUntilMs =
+        record.status === 'awaiting_payment'
+          ? Math.max(now(), Date.parse(record.expiresAt)) + CONFIRM_GRACE_MS
+          : now() + PLACING_HOLD_MS;
+      const request = { amount: record.wholesale, holdUntilMs, unpaidBy: null };
       await holdIn(widget, snapshot, record.id, request, (others) =>
         fundingRefusal(snapshot.account, record.wholesale, firmHolds(others)),
       );

@@ -203,7 +203,13 @@ describe('unpaid checkouts against paying travellers', () => {
     const attacker = Array.from({ length: ATTACK_LOOPS }, async (_, loop) => {
       const patient = loop % 2 === 1;
       for (let attempt = 0; attempt < ATTEMPTS_PER_LOOP && Date.now() < endsAt; attempt += 1) {
-        const answer = await checkoutFrom(loop + attempt, 'travel-pay', ATTACKER, plan.offerId);
+        const answer = await checkoutFrom(loop + attempt, 'travel-pay', ATTACKER, plan.offerId).catch(
+          (error: unknown) => {
+            // A session refused: its status, as the refusal says it (`session refused: 429 …`).
+            const status = Number(/refused: (\d+)/.exec(String(error))?.[1] ?? 0);
+            return { status, headers: new Headers(), body: { error: { code: String(error) } }, text: '' };
+          },
+        );
         attack.push(answer.status);
         if (answer.status === 201) continue;
         const reason = `${answer.body?.error?.code}:${answer.body?.error?.params?.scope ?? ''}`;
@@ -338,6 +344,58 @@ describe('an unpaid checkout on a small account', () => {
     const metrics = (await call(one.operations?.url ?? '', '/metrics')).text;
     expect(metrics).toMatch(/bff_funding_refusals_total\{code="insufficient_balance",cap="unpaid"\} [1-9]/);
     expect(metrics).toMatch(/bff_funding_refusals_total\{code="insufficient_balance",cap="balance"\} [1-9]/);
+  });
+
+  it('holds firmly from the start of the payment, and refuses a start the account cannot fund before any charge', async () => {
+    const probe = await openWidget(one.server.url, 'tiny-direct', SHOP_ORIGIN, TRAVELLER);
+    const plan = await cheapestPlan(probe, SANDBOX_KEYS.shoestring);
+    // Available: one order and a half (what the upstream still reserves for placed orders comes on top).
+    const fund = async () => {
+      const { balance, availableBalance } = await partnerAccount('tiny-pay');
+      const reserved = balance.amountMinor - availableBalance.amountMinor;
+      await sandbox.control.setAccount(SANDBOX_ACCOUNTS.shoestring, {
+        balanceMinor: reserved + Math.floor(plan.wholesale * 1.5),
+      });
+    };
+    const start = (id: string) =>
+      partnerCall(1, `/v1/partner/checkouts/${id}/payment-started`, PARTNER_SECRET, {});
+    const address = from('203.0.113.77');
+
+    // Started: the checkout's hold is firm, so the money is kept for it while the traveller pays.
+    await fund();
+    const paying = await checkoutFrom(0, 'tiny-pay', address, plan.offerId);
+    expect(paying.status).toBe(201);
+    const started = await start(paying.body.data.id);
+    expect(started.status).toBe(200);
+    expect(started.body.data.status).toBe('awaiting_payment');
+    expect((await start(paying.body.data.id)).status).toBe(200);
+    const other = await checkoutFrom(1, 'tiny-direct', TRAVELLER, plan.offerId);
+    expect(other.status).toBe(402);
+    expect(other.body.error.code).toBe('insufficient_balance');
+    const confirmed = await partnerCall(
+      0,
+      `/v1/partner/checkouts/${paying.body.data.id}/confirm`,
+      PARTNER_SECRET,
+      {
+        paymentReference: 'pay_started',
+      },
+    );
+    expect(['placing', 'provisioning', 'ready']).toContain(confirmed.body.data.status);
+
+    // Not started: a paying traveller takes the money, and the start is refused before the partner charges.
+    await fund();
+    const unpaid = await checkoutFrom(0, 'tiny-pay', address, plan.offerId);
+    expect(unpaid.status).toBe(201);
+    expect((await checkoutFrom(1, 'tiny-direct', TRAVELLER, plan.offerId)).status).toBe(201);
+    const refused = await start(unpaid.body.data.id);
+    expect(refused.status).toBe(402);
+    expect(refused.body.error).toEqual({ code: 'insufficient_balance', params: { stage: 'before_payment' } });
+    const still = await partnerCall(0, `/v1/partner/checkouts/${unpaid.body.data.id}`, PARTNER_SECRET);
+    expect(still.body.data).toMatchObject({ status: 'awaiting_payment', order: null });
+    expect(
+      (await partnerCall(0, `/v1/partner/checkouts/${unpaid.body.data.id}/cancel`, PARTNER_SECRET, {}))
+        .status,
+    ).toBe(200);
   });
 
   it('lets an address leave a new unpaid checkout once an old hold lapsed, and a lapsed hold still confirms when funded', async () => {
