@@ -36,7 +36,7 @@ const HoldSchema = z.looseObject({
    * Who made an unpaid hold (digests of the client's address and of its session); null for a firm hold. Holds of
    * version 1 had none: they read as firm, which can hold back a sale for their last minutes, never over-promise.
    */
-  unpaidBy: z.strictObject({ address: z.string(), session: z.string() }).nullable().default(null),
+  unpaidBy: z.looseObject({ address: z.string(), session: z.string() }).nullable().default(null),
 });
 type Hold = z.infer<typeof HoldSchema>;
 
