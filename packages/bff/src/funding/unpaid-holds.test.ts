@@ -365,6 +365,14 @@ describe('an unpaid checkout on a small account', () => {
     await fund();
     const paying = await checkoutFrom(0, 'tiny-pay', address, plan.offerId);
     expect(paying.status).toBe(201);
+    // Another partner's secret cannot start it (nor learn that it exists).
+    const foreign = await partnerCall(
+      0,
+      `/v1/partner/checkouts/${paying.body.data.id}/payment-started`,
+      OTHER_PARTNER_SECRET,
+      {},
+    );
+    expect(foreign.body.error.code).toBe('checkout_not_found');
     const started = await start(paying.body.data.id);
     expect(started.status).toBe(200);
     expect(started.body.data.status).toBe('awaiting_payment');
