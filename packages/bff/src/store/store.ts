@@ -84,6 +84,8 @@ export const STORE_KEYS = {
   checkoutWatch: () => 'checkout-watch',
   /** Where the next reconciliation pass reads one upstream credential's orders from. */
   orderReconciliation: (credential: string) => `order-reconciliation:${credential}`,
+  /** The checkout (and widget) an upstream order reference — a checkout id — belongs to, kept past the checkout. */
+  orderReference: (externalRef: string) => `order-reference:${externalRef}`,
   /** An upstream order without a checkout that was reported (so it is reported once, by one instance). */
   reportedOrder: (credential: string, orderId: string) => `order-reported:${credential}:${orderId}`,
   /** What this BFF promised out of one upstream account's balance to open checkouts (the reservation ledger). */
