@@ -14,6 +14,7 @@ import { createManageTokens, type ManageTokens } from './after-sale/manage-token
 import { createBffApp } from './app';
 import { createAccountLogo } from './catalog/account-logo';
 import { createCatalogService } from './catalog/catalog-service';
+import type { LogoTestHost } from './catalog/logo-fetch';
 import { createCheckoutSecrets } from './checkout/checkout-access';
 import { type CheckoutService, createCheckoutService } from './checkout/checkout-service';
 import { type CheckoutTransitions, createCheckoutTransitions } from './checkout/checkout-transitions';
@@ -58,6 +59,11 @@ export interface CreateBffOptions {
   startCatalogs?: boolean;
   /** The BFF's public origin, for same-origin brand logos and the account's logo served by the BFF. */
   publicOrigin?: string;
+  /**
+   * Tests only: a local HTTPS image host the account-logo fetch may reach (it otherwise connects to public
+   * addresses alone). Never set by the server's entry point.
+   */
+  logoTestHost?: LogoTestHost;
   /** Start the webhook sender and the checkout watch loops at once (default true). */
   startWorkers?: boolean;
   /** The webhook sender's loop period, clock and timers (tests). */
@@ -123,7 +129,7 @@ export function createBff(options: CreateBffOptions): Bff {
     const accountLogo = createAccountLogo({
       widgetId: widgetConfig.id,
       publicOrigin: options.publicOrigin,
-      upstreamBaseUrl: widgetConfig.upstream.baseUrl,
+      testHost: options.logoTestHost,
       logger: widgetLogger,
     });
     const catalog = createCatalogService({
@@ -224,6 +230,7 @@ export function createBff(options: CreateBffOptions): Bff {
     checkouts,
     manageTokens,
     actionRequests: actionRequestWatch,
+    esimOwners,
     logger: scopedLogger,
   });
   const answers = createAnswerCache({ logger, observe: metrics?.observeRequest });
