@@ -14,6 +14,7 @@ import { createManageTokens, type ManageTokens } from './after-sale/manage-token
 import { createBffApp } from './app';
 import { createAccountLogo } from './catalog/account-logo';
 import { createCatalogService } from './catalog/catalog-service';
+import type { LogoTestHost } from './catalog/logo-fetch';
 import { createCheckoutSecrets } from './checkout/checkout-access';
 import { type CheckoutService, createCheckoutService } from './checkout/checkout-service';
 import { type CheckoutTransitions, createCheckoutTransitions } from './checkout/checkout-transitions';
@@ -22,7 +23,7 @@ import { createEsimOwners } from './checkout/esim-owners';
 import { createOrderReconciliation, type OrderReconciliation } from './checkout/order-reconciliation';
 import { createOrderReferences } from './checkout/order-references';
 import type { LoadedConfig } from './config/load-config';
-import { createPartnerFunding, type PartnerFunding } from './funding/partner-funding';
+import { createPartnerFunding, type PartnerFunding, unpaidHoldOptions } from './funding/partner-funding';
 import { type AnswerCache, createAnswerCache } from './http/answer-cache';
 import type { AppEnv } from './http/app-env';
 import { requestScopedLogger } from './http/request-context';
@@ -58,6 +59,11 @@ export interface CreateBffOptions {
   startCatalogs?: boolean;
   /** The BFF's public origin, for same-origin brand logos and the account's logo served by the BFF. */
   publicOrigin?: string;
+  /**
+   * Tests only: a local HTTPS image host the account-logo fetch may reach (it otherwise connects to public
+   * addresses alone). Never set by the server's entry point.
+   */
+  logoTestHost?: LogoTestHost;
   /** Start the webhook sender and the checkout watch loops at once (default true). */
   startWorkers?: boolean;
   /** The webhook sender's loop period, clock and timers (tests). */
@@ -123,7 +129,7 @@ export function createBff(options: CreateBffOptions): Bff {
     const accountLogo = createAccountLogo({
       widgetId: widgetConfig.id,
       publicOrigin: options.publicOrigin,
-      upstreamBaseUrl: widgetConfig.upstream.baseUrl,
+      testHost: options.logoTestHost,
       logger: widgetLogger,
     });
     const catalog = createCatalogService({
@@ -162,6 +168,8 @@ export function createBff(options: CreateBffOptions): Bff {
     logger: scopedLogger,
     webhooks: webhookQueue,
     accountFreshMs: config.accountCacheMs,
+    unpaidHolds: unpaidHoldOptions(config.unpaidHolds),
+    onRefusal: (code, cap) => metrics?.fundingRefusals.inc({ code, cap }),
   });
   const orderReferences = createOrderReferences(store);
   const checkoutWatch = createCheckoutWatch({
@@ -223,6 +231,7 @@ export function createBff(options: CreateBffOptions): Bff {
     checkouts,
     manageTokens,
     actionRequests: actionRequestWatch,
+    esimOwners,
     logger: scopedLogger,
   });
   const answers = createAnswerCache({ logger, observe: metrics?.observeRequest });

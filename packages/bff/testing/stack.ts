@@ -95,7 +95,10 @@ export interface StackOptions {
   /** The BFF's port (default: a free one). */
   port?: number;
   /** Clocks, timers and worker settings of the BFF (after-sale and webhook tests). */
-  bffOptions?: Pick<CreateBffOptions, 'webhooks' | 'now' | 'startWorkers' | 'publicOrigin' | 'observability'>;
+  bffOptions?: Pick<
+    CreateBffOptions,
+    'webhooks' | 'now' | 'startWorkers' | 'publicOrigin' | 'observability' | 'logoTestHost'
+  >;
 }
 
 /** A BFF on a free port. */
@@ -130,7 +133,10 @@ export async function startBff(
     siteRoot: options.siteRoot,
     ...options.bffOptions,
   });
-  const publicServer = await serveBff(bff, { port: options.port });
+  const publicServer = await serveBff(bff, {
+    port: options.port,
+    limits: { ...config.server, trustedProxyHops: config.trustedProxyHops },
+  });
   const operations = bff.operationsApp === null ? null : await serveOperations(bff.operationsApp);
   const server: RunningServer = {
     ...publicServer,
@@ -205,20 +211,24 @@ export interface WidgetPage {
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Answer>;
 }
 
-/** Open a session as a page on `origin` would, and return a client bound to it. */
+/**
+ * Open a session as a page on `origin` would, and return a client bound to it; `headers` go with every call
+ * (an `X-Forwarded-For` to speak from another address behind `trustedProxyHops`).
+ */
 export async function openWidget(
   baseUrl: string,
   widgetId: string,
   origin = SHOP_ORIGIN,
+  headers: Record<string, string> = {},
 ): Promise<WidgetPage> {
   const answer = await call(baseUrl, '/v1/sessions', {
     method: 'POST',
-    headers: { Origin: origin },
+    headers: { ...headers, Origin: origin },
     body: { widgetId },
   });
   if (answer.status !== 201) throw new Error(`session refused: ${answer.status} ${answer.text}`);
   const token: string = answer.body.data.token;
-  const auth = { Origin: origin, Authorization: `Bearer ${token}` };
+  const auth = { ...headers, Origin: origin, Authorization: `Bearer ${token}` };
   return {
     token,
     session: answer.body.data,

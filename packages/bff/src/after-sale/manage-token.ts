@@ -70,6 +70,11 @@ export interface ManageSubject {
   esimId: string;
   /** The checkout whose install step asks for it; null for the partner's server. */
   checkoutId: string | null;
+  /**
+   * When the traveller's grant behind this mint was issued (the checkout's creation, with its client secret):
+   * after a revoke-all of the eSIM, a grant issued until then mints nothing. Absent for the partner's server.
+   */
+  grantIssuedAtMs?: number;
   /** When the plan can no longer be used, if known: the link lives until then (capped). */
   serviceEndsAtMs: number | null;
 }
@@ -205,6 +210,13 @@ export function createManageTokens(options: ManageTokensOptions): ManageTokens {
 
   return {
     async mint(subject) {
+      if (subject.grantIssuedAtMs !== undefined) {
+        // Revoke-all ends every way back the traveller held then: its links and its checkout's client secret.
+        const notBefore = await notBeforeOf(subject.esimId);
+        if (notBefore !== null && subject.grantIssuedAtMs <= notBefore) {
+          throw new ApiError('forbidden', { params: { reason: 'manage_links_revoked' } });
+        }
+      }
       const key = STORE_KEYS.manageLinkCurrent(subject.widgetId, subject.esimId);
       const expiresAtMs = expiryFor(subject.serviceEndsAtMs);
       // Two installs steps of one purchase may mint at once: compare-and-set makes one link win.

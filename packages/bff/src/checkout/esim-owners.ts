@@ -70,6 +70,9 @@ export function createEsimOwners(
       }
       const checkout = await checkouts.getCheckout(checkoutId);
       if (checkout === null || checkout.record.kind !== 'issue') continue;
+      // Another partner's eSIM on a shared key: answered as unknown, and its seller left for its own partner
+      // to record (a refused call records nothing).
+      if (!candidates.has(checkout.record.widgetId)) return null;
       const owner = { widgetId: checkout.record.widgetId, checkoutId };
       await remember(esimId, owner);
       return owner;

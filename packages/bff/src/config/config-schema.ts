@@ -49,6 +49,24 @@ export const WidgetLimitsSchema = z.strictObject({
 export type WidgetLimits = z.infer<typeof WidgetLimitsSchema>;
 
 /**
+ * How far checkouts awaiting the partner's payment may hold its money (docs/payments.md, "Unpaid checkouts"):
+ * per upstream account, whichever widgets sell through it. A paying traveller never waits for them.
+ */
+export const UnpaidHoldsSchema = z.strictObject({
+  /** How long an unpaid checkout holds its price's wholesale amount (at most until its payment deadline). */
+  holdSeconds: z.int().min(1).max(86_400).default(600),
+  /** Unpaid holds one client address (an IPv6 /64) may have open on one account. */
+  perAddress: z.int().min(1).max(1_000).default(3),
+  /** Unpaid holds one session may have open. */
+  perSession: z.int().min(1).max(100).default(2),
+  /** The percentage of what paying travellers could still spend (balance and monthly limit) unpaid holds may take. */
+  sharePercent: z.int().min(0).max(100).default(50),
+  /** Unpaid holds one account may have open at all. */
+  maxOpen: z.int().min(1).max(1_000).default(200),
+});
+export type UnpaidHolds = z.infer<typeof UnpaidHoldsSchema>;
+
+/**
  * The widget's own brand overrides, merged over the upstream account's brand. `logoUrl` may also be a path on
  * the BFF's own origin (`/brand/acme.svg`); the brand is validated again before it reaches a browser.
  */
@@ -224,12 +242,39 @@ export const WidgetConfigSchema = z
   });
 export type WidgetConfig = z.infer<typeof WidgetConfigSchema>;
 
+/**
+ * What one client may hold of the HTTP server (docs/configuration.md, and the matching reverse-proxy settings in
+ * docs/deployment.md).
+ */
+export const ServerLimitsConfigSchema = z
+  .strictObject({
+    /** A request's headers must all arrive within this. */
+    headersTimeoutSeconds: z.int().min(1).max(120).default(10),
+    /** A whole request, headers and body, must arrive within this. */
+    requestTimeoutSeconds: z.int().min(1).max(600).default(30),
+    /** A request body (or a connection that sends nothing) may not stall longer than this between bytes. */
+    bodyIdleTimeoutSeconds: z.int().min(1).max(120).default(10),
+    /**
+     * Open connections one client address (an IPv6 /64) may hold at once; the next is refused. Behind trusted
+     * proxies (`trustedProxyHops` > 0), where every connection is a proxy's: requests in flight per forwarded
+     * client address.
+     */
+    maxConnectionsPerAddress: z.int().min(1).max(100_000).default(128),
+  })
+  .refine((limits) => limits.headersTimeoutSeconds <= limits.requestTimeoutSeconds, {
+    message: 'headersTimeoutSeconds must not exceed requestTimeoutSeconds',
+    path: ['headersTimeoutSeconds'],
+  });
+export type ServerLimitsConfig = z.infer<typeof ServerLimitsConfigSchema>;
+
 /** The whole config file. */
 export const BffConfigSchema = z
   .strictObject({
     $schema: z.string().optional(),
     /** Reverse proxies in front of the BFF whose `X-Forwarded-For` entries are trusted (0: use the socket). */
     trustedProxyHops: z.int().min(0).max(10).default(0),
+    /** Timeouts and the per-address connection cap of the HTTP server. */
+    server: ServerLimitsConfigSchema.prefault({}),
     /** The environment variable holding the session-signing secret (≥ 32 bytes). */
     sessionSecretEnv: EnvNameSchema.default('ESIM_BFF_SESSION_SECRET'),
     /**
@@ -255,6 +300,8 @@ export const BffConfigSchema = z
      * read again; it is read again at once after an order this instance placed.
      */
     accountCacheMs: z.int().min(0).max(60_000).default(5_000),
+    /** How far checkouts awaiting payment may hold the partner's money. */
+    unpaidHolds: UnpaidHoldsSchema.default(UnpaidHoldsSchema.parse({})),
     /** How often the catalog is refreshed in the background. */
     catalogRefreshSeconds: z.int().min(10).max(86_400).default(300),
     /** How often moving checkouts are read from the upstream when nobody polls them (webhooks see every change). */
