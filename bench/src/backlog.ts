@@ -1,7 +1,7 @@
 /**
  * @module
  * A partner's webhook endpoint down under a backlog: what pending deliveries cost everything else. For each
- * setup — two BFF instances on one redis-server, and one instance on the default store — with the webhook queue
+ * setup — two BFF instances on one redis-server, and one instance on the embedded store — with the webhook queue
  * of this build (and, when `BENCH_BASELINE_BFF_ENTRY` names the `src/index.ts` of a checkout of the release
  * before, with that release's list-based queue, side by side): BFF CPU per purchase with an empty queue, the
  * same with `BACKLOG` deliveries pending for the dead endpoint, idle CPU per instance with the backlog and no
@@ -9,7 +9,10 @@
  * deliveries; loopback only.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { freePort, startRedisServer } from '@esim-embed/bff/testing';
 import { BENCH_ENV, BENCH_ORIGIN, BENCH_WIDGET, benchConfig } from './bench-config';
@@ -30,13 +33,18 @@ export interface BacklogSettings {
   idleSeconds: number;
   /** The drain is measured for at most this long once the endpoint is back. */
   drainSeconds: number;
-  /** Which stores: `redis` (two instances), `default` (one instance on the BFF's default store). */
-  stores: Array<'redis' | 'default'>;
+  /**
+   * Which stores: `redis` (two instances), `embedded` (one instance on the embedded store in a fresh data folder;
+   * the release before, which has none, runs on its default, the memory store), `memory` (one instance).
+   */
+  stores: StoreKind[];
 }
+
+type StoreKind = 'redis' | 'embedded' | 'memory';
 
 interface Setup {
   queue: 'work queue (this build)' | 'JSON list (release before)';
-  store: 'redis' | 'default';
+  store: StoreKind;
   entry: string | undefined;
 }
 
@@ -175,6 +183,7 @@ async function measure(
   };
   const count = setup.store === 'redis' ? 2 : 1;
   const sessionSecret = randomBytes(32).toString('base64url');
+  const dataDir = setup.store === 'embedded' ? mkdtempSync(join(tmpdir(), 'esim-bench-backlog-')) : undefined;
   // Each setup on a Redis of its own: nothing left by the one before.
   const redisDb = setup.store === 'redis' ? `${redisUrl}/${setup.entry === undefined ? 1 : 2}` : undefined;
   const instances = await Promise.all(
@@ -186,6 +195,8 @@ async function measure(
           env: { ...BENCH_ENV, BENCH_WEBHOOK_SECRET: SECRET },
           sessionSecret,
           redisUrl: redisDb,
+          dataDir:
+            setup.store === 'embedded' ? mkdtempSync(join(tmpdir(), 'esim-bench-backlog-')) : undefined,
           logLevel: 'error',
         },
         { stdout: 'ignore', env: setup.entry === undefined ? {} : { BENCH_BFF_ENTRY: setup.entry } },
@@ -253,6 +264,7 @@ async function measure(
   } finally {
     await Promise.all(instances.map((instance) => instance.stop()));
     await endpoint?.close();
+    if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -280,7 +292,9 @@ export async function backlogSection(settings: BacklogSettings): Promise<Section
   }
   const rows = results.map((figures) => [
     figures.setup.queue,
-    `${figures.setup.store} ×${figures.instances}`,
+    figures.setup.entry !== undefined && figures.setup.store === 'embedded'
+      ? 'memory (its default) ×1'
+      : `${figures.setup.store} ×${figures.instances}`,
     fmt.ms(figures.emptyCpuMsPerPurchase),
     fmt.ms(figures.backlogCpuMsPerPurchase),
     `${(figures.backlogCpuMsPerPurchase / figures.emptyCpuMsPerPurchase).toFixed(2)}×`,

@@ -44,7 +44,7 @@ const FUNNEL: FunnelSettings = { travellers: 40, durationSeconds: 30, maxPurchas
 
 /**
  * The backlog: 100,000 deliveries pending for a dead endpoint; 60 purchases a phase (at most a minute), 10 s idle,
- * at most 90 s of drain; two instances on Redis and one on the default store.
+ * at most 90 s of drain; two instances on Redis and one on the embedded store.
  */
 const BACKLOG: BacklogSettings = {
   backlog: 100_000,
@@ -52,7 +52,7 @@ const BACKLOG: BacklogSettings = {
   phaseSeconds: 60,
   idleSeconds: 10,
   drainSeconds: 90,
-  stores: ['redis', 'default'],
+  stores: ['redis', 'embedded'],
 };
 
 /** Builds a package; a failing build (e.g. a broken size budget) is reported but measured all the same. */

@@ -23,6 +23,8 @@ export interface BffChildOptions {
   /** Several instances: the same session secret (base64url) and one Redis store. */
   sessionSecret?: string;
   redisUrl?: string;
+  /** One instance on the embedded store in this folder (a BFF build without it uses its default store). */
+  dataDir?: string;
 }
 
 /** What the BFF child reports when ready. */
@@ -63,6 +65,7 @@ const bffModule: typeof import('@esim-embed/bff') = await import(
   process.env.BENCH_BFF_ENTRY || '@esim-embed/bff'
 );
 const { createBff, createLogger, createRedisStore, parseConfig, resolveSecrets, serveBff } = bffModule;
+const { openSqliteStore } = bffModule as Partial<typeof bffModule>;
 
 const collect = () => (globalThis as { gc?: () => void }).gc?.();
 const heap = () => {
@@ -90,7 +93,11 @@ const bff = createBff({
     sessionSecret: options.sessionSecret ? Buffer.from(options.sessionSecret, 'base64url') : randomBytes(32),
     source: 'bench',
   },
-  store: options.redisUrl ? createRedisStore({ url: options.redisUrl }) : undefined,
+  store: options.redisUrl
+    ? createRedisStore({ url: options.redisUrl })
+    : options.dataDir && openSqliteStore
+      ? openSqliteStore({ dataDir: options.dataDir })
+      : undefined,
   // Log lines go to stdout as in production; the harness points the child's stdout at /dev/null.
   logger: createLogger({ level: options.logLevel ?? 'info' }),
   widgetDist: options.widgetDist ?? null,
