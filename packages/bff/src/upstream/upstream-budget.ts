@@ -146,12 +146,12 @@ export function createUpstreamBudget(options: UpstreamBudgetOptions): UpstreamBu
                 { key: key('all'), limit: shares.backgroundCeiling, share: 'background' },
               ]
             : [
+                { key: key('all'), limit: shares.limit, share: 'key' },
                 {
                   key: key(`widget:${widgetId}`),
                   limit: admitting ? shares.widget : Infinity,
                   share: 'widget',
                 },
-                { key: key('all'), limit: shares.limit, share: 'key' },
               ];
 
         // The caller's own slices first, alone: a flood over them never touches the key's counters.
