@@ -63,6 +63,15 @@ async function request(gate: UpstreamBudgetGate, caller: Caller | null, calls = 
   }
 }
 
+/** A new traveller at each call: a new address, or a new session at one address. */
+function fresh(make: (index: number) => Caller): () => Caller {
+  let index = 0;
+  return () => {
+    index += 1;
+    return make(index);
+  };
+}
+
 /** How many requests of one call each pass before the first refusal (at most `max`). */
 async function passed(gate: UpstreamBudgetGate, caller: () => Caller | null, max: number) {
   for (let count = 0; count < max; count += 1) {
@@ -84,8 +93,11 @@ describe('the upstream budget of one key', () => {
     const refusal = await request(gate, null);
     expect(refusal).toMatchObject({ code: 'rate_limited', status: 429, params: { share: 'background' } });
     // Sales are not held back by the spent background share: the key's other 80 calls are theirs.
-    let address = 0;
-    const sales = await passed(gate, () => traveller(`198.51.100.${(address += 1)}`), 100);
+    const sales = await passed(
+      gate,
+      fresh((index) => traveller(`198.51.100.${index}`)),
+      100,
+    );
     expect(sales).toBe(80);
     expect(await counted('all')).toBe(100);
   });
@@ -102,8 +114,7 @@ describe('the upstream budget of one key', () => {
 
   it('refuses an address over its share, before the call, with the wait until the minute ends', async () => {
     const gate = budgetOf().gate('shop');
-    let session = 0;
-    const flood = () => traveller('198.51.100.7', `ses_${(session += 1)}`);
+    const flood = fresh((index) => traveller('198.51.100.7', `ses_${index}`));
     expect(await passed(gate, flood, 500)).toBe(60);
     const refusal = await request(gate, flood());
     expect(refusal).toMatchObject({
@@ -142,8 +153,7 @@ describe('the upstream budget of one key', () => {
 
   it('gives each widget of a shared key at most its share', async () => {
     const budget = budgetOf({ widgetsOnKey: 3 });
-    let address = 0;
-    const many = () => traveller(`198.51.100.${(address += 1)}`);
+    const many = fresh((index) => traveller(`198.51.100.${index % 250}`, `ses_${index}`));
     expect(await passed(budget.gate('shop'), many, 400)).toBe(300);
     expect(await request(budget.gate('shop'), many())).toMatchObject({ params: { share: 'widget' } });
     expect(await request(budget.gate('shop-pay'), many())).toBeNull();
