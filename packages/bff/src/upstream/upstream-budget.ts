@@ -20,6 +20,8 @@ const MINUTE_MS = 60_000;
 const COUNTER_SLACK_MS = 5_000;
 /** The longest pause a `Retry-After` imposes (a broken header must not stop sales for a day). */
 const MAX_PAUSE_MS = 10 * MINUTE_MS;
+/** The pause after a 429 that names no `Retry-After`. */
+const DEFAULT_PAUSE_MS = 5_000;
 
 /** What one upstream answer tells the budget. */
 export interface BudgetAnswer {
@@ -176,7 +178,7 @@ export function createUpstreamBudget(options: UpstreamBudgetOptions): UpstreamBu
         }
         stated = statedNow;
         if (answer.status !== 429) return;
-        const pauseMs = Math.min(MAX_PAUSE_MS, answer.retryAfterMs ?? MINUTE_MS - (now() % MINUTE_MS));
+        const pauseMs = Math.min(MAX_PAUSE_MS, answer.retryAfterMs ?? DEFAULT_PAUSE_MS);
         logger.warn('the upstream refused the key for its rate: the key pauses', {
           pauseMs,
           limitPerMinute: limitPerMinute(),
