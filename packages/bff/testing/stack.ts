@@ -30,11 +30,22 @@ export const TEST_ENV = {
   TEST_PARTNER_SECRET: PARTNER_SECRET,
 };
 
-/** A config with a `direct` widget (`shop`) and a `partner_confirm` widget (`shop-pay`) on the sandbox. */
+/**
+ * A config with a `direct` widget (`shop`) and a `partner_confirm` widget (`shop-pay`) on the sandbox. Tests buy
+ * many times a minute from one loopback address on keys the sandbox does not limit: the upstream budget gives
+ * them a large key and whole-key shares per address and session (the budget's own tests set `upstreamBudget: {}`).
+ */
 export function testConfig(sandboxUrl: string, overrides: Partial<BffConfigInput> = {}): BffConfigInput {
-  const upstream = { baseUrl: sandboxUrl, apiKeyEnv: 'TEST_UPSTREAM_KEY', timeoutMs: 2_000, maxRetries: 2 };
+  const upstream = {
+    baseUrl: sandboxUrl,
+    apiKeyEnv: 'TEST_UPSTREAM_KEY',
+    timeoutMs: 2_000,
+    maxRetries: 2,
+    rateLimitPerMinute: 100_000,
+  };
   return {
     statusCacheMs: 0,
+    upstreamBudget: { addressPercent: 100, sessionPercent: 100 },
     widgets: [
       {
         id: 'shop',

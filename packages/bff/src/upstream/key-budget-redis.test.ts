@@ -38,7 +38,15 @@ beforeAll(async () => {
   relay = await startTestRelay(sandbox.url);
   const sessionSecret = randomBytes(32);
   const keyPrefix = `bff-${randomBytes(4).toString('hex')}:`;
-  const config = (url: string) => ({ ...testConfig(url), trustedProxyHops: 1 });
+  // The default shares and no configured limit (the sandbox states the key's).
+  const config = (url: string) => {
+    const base = testConfig(url);
+    const widgets = base.widgets.map((widget) => ({
+      ...widget,
+      upstream: { ...widget.upstream, rateLimitPerMinute: undefined },
+    }));
+    return { ...base, trustedProxyHops: 1, upstreamBudget: {}, widgets };
+  };
   for (let index = 0; index < 2; index += 1) {
     instances.push(
       await startBff(relay.url, {

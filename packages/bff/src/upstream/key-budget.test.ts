@@ -41,9 +41,13 @@ beforeAll(async () => {
       const base = testConfig(url);
       const shop = base.widgets.find((widget) => widget.id === 'shop');
       if (shop === undefined) throw new Error('the test config has no shop widget');
-      // Three widgets on one key (no rateLimitPerMinute configured: the sandbox states the key's), one proxy hop
-      // trusted so that each request names its client address.
-      return { ...base, trustedProxyHops: 1, widgets: [...base.widgets, { ...shop, id: 'shop-two' }] };
+      // Three widgets on one key (no rateLimitPerMinute configured: the sandbox states the key's), the default
+      // shares, one proxy hop trusted so that each request names its client address.
+      const widgets = [...base.widgets, { ...shop, id: 'shop-two' }].map((widget) => ({
+        ...widget,
+        upstream: { ...widget.upstream, rateLimitPerMinute: undefined },
+      }));
+      return { ...base, trustedProxyHops: 1, upstreamBudget: {}, widgets };
     },
   });
 });
