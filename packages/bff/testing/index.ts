@@ -14,6 +14,8 @@ export const BFF_BUNDLE = fileURLToPath(new URL('../dist/server.js', import.meta
 
 export { ROUTES, type RouteSpec } from '../src/routes/route-table';
 export { deriveKey } from '../src/security/key-ring';
+export { createUpstreamBudget } from '../src/upstream/upstream-budget';
+export { runForUpstreamCaller } from '../src/upstream/upstream-caller';
 export { type LogoAnswer, type LogoHost, startLogoHost, TINY_PNG } from './logo-host';
 export { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './otlp-receiver';
 export { freePort, type RunningRedis, startRedisServer } from './redis-server';
