@@ -101,6 +101,7 @@ function upstreamBudgets(
   options: CreateBffOptions,
   store: Store,
   logger: Logger,
+  metrics: BffMetrics | null,
 ): ReadonlyMap<string, UpstreamBudget> {
   const { config, secrets } = options.loaded;
   const byCredential = new Map<string, WidgetConfig[]>();
@@ -122,6 +123,7 @@ function upstreamBudgets(
         widgetsOnKey: sharing.length,
         percents: config.upstreamBudget,
         logger: logger.child({ widgetIds: sharing.map((widget) => widget.id) }),
+        onRefusal: metrics === null ? undefined : (share) => metrics.upstreamBudgetRefusals.inc({ share }),
       }),
     );
   }
@@ -139,7 +141,7 @@ export function createBff(options: CreateBffOptions): Bff {
   const baseStore = options.store ?? createMemoryStore();
   const store = metrics === null ? baseStore : countingStoreErrors(baseStore, metrics.storeErrors);
   const widgets = new Map<string, WidgetRuntime>();
-  const budgets = upstreamBudgets(options, store, scopedLogger);
+  const budgets = upstreamBudgets(options, store, scopedLogger, metrics);
   for (const widgetConfig of config.widgets) {
     const secrets = loaded.secrets.get(widgetConfig.id);
     if (secrets === undefined) throw new Error(`no secrets were resolved for widget ${widgetConfig.id}`);

@@ -37,6 +37,7 @@ beforeAll(async () => {
   relay = await startTestRelay(sandbox.url);
   bff = await startBff(relay.url, {
     sessionSecret: randomBytes(32),
+    bffOptions: { observability: { metrics: true } },
     config: (url) => {
       const base = testConfig(url);
       const shop = base.widgets.find((widget) => widget.id === 'shop');
@@ -182,6 +183,9 @@ describe('one address flooding quotes across sessions and widgets of one key', (
       expect(answer.body.error.code).toBe('rate_limited');
       expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     }
+    // Operators see the refusals by share.
+    const refusals = (await bff.bff.metrics?.upstreamBudgetRefusals.get())?.values ?? [];
+    expect(refusals.find((value) => value.labels.share === 'address')?.value).toBeGreaterThanOrEqual(200);
     // The upstream: never asked to refuse, never more than the key's limit in one of its minutes.
     const calls = relay.requests
       .slice(from)

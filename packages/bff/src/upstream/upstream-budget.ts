@@ -60,6 +60,8 @@ export interface UpstreamBudgetOptions {
   widgetsOnKey: number;
   percents?: BudgetSharePercents;
   logger: Logger;
+  /** Told of every refusal, by share (the metrics count them). */
+  onRefusal?: ((share: string) => void) | undefined;
   now?: () => number;
 }
 
@@ -107,6 +109,7 @@ export function createUpstreamBudget(options: UpstreamBudgetOptions): UpstreamBu
   }
 
   function refused(retryAfterMs: number, share: string): ApiError {
+    options.onRefusal?.(share);
     return new ApiError('rate_limited', {
       params: { reason: 'upstream_budget', share },
       retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)),
