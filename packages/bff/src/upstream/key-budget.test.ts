@@ -18,6 +18,8 @@ import {
   testConfig,
 } from '../../testing/stack';
 import { startTestRelay, type TestRelay } from '../../testing/test-relay';
+import { createMemoryStore } from '../store/memory-store';
+import type { Store } from '../store/store';
 
 /** The key's limit at the sandbox: small, so that a few hundred requests would spend it many times over. */
 const KEY_LIMIT = 120;
@@ -27,6 +29,26 @@ const WIDGETS = ['shop', 'shop-pay', 'shop-two'] as const;
 let sandbox: RunningSandbox;
 let relay: TestRelay;
 let bff: RunningBff;
+/** Store operations on the budget's keys (its counters and its pause). */
+let budgetOperations = 0;
+
+/** The memory store, counting the operations on the budget's keys. */
+function countingBudgetOperations(store: Store): Store {
+  const seen = <R>(key: string, run: () => R): R => {
+    if (key.startsWith('counter:upstream:') || key.startsWith('upstream-pause:')) budgetOperations += 1;
+    return run();
+  };
+  return {
+    get: (key) => seen(key, () => store.get(key)),
+    insert: (key, value, ttlMs) => seen(key, () => store.insert(key, value, ttlMs)),
+    compareAndSet: (key, version, value, ttlMs) =>
+      seen(key, () => store.compareAndSet(key, version, value, ttlMs)),
+    compareAndDelete: (key, version) => seen(key, () => store.compareAndDelete(key, version)),
+    increment: (key, by, windowMs) => seen(key, () => store.increment(key, by, windowMs)),
+    ping: () => store.ping(),
+    close: () => store.close(),
+  };
+}
 
 beforeAll(async () => {
   sandbox = await startSandbox({
@@ -38,6 +60,7 @@ beforeAll(async () => {
   bff = await startBff(relay.url, {
     sessionSecret: randomBytes(32),
     bffOptions: { observability: { metrics: true } },
+    store: countingBudgetOperations(createMemoryStore()),
     config: (url) => {
       const base = testConfig(url);
       const shop = base.widgets.find((widget) => widget.id === 'shop');
@@ -93,6 +116,19 @@ const quote = (page: Page, offerId: string) =>
 /** The calls the sandbox received with the shared key. */
 const keyCalls = () =>
   relay.requests.filter((request) => request.headers['x-api-key'] === SANDBOX_KEYS.globetrotter);
+
+describe('cached catalog reads', () => {
+  it('make no upstream call and no store operation of the budget', async () => {
+    const page = await pageAt('203.0.113.40', 'shop');
+    await offerIds(page, 1);
+    const [calls, operations] = [relay.requests.length, budgetOperations];
+    // The catalog's load went through the budget: the count sees its operations.
+    expect(operations).toBeGreaterThan(0);
+    for (let index = 0; index < 20; index += 1) await offerIds(page, 10);
+    expect(relay.requests.length).toBe(calls);
+    expect(budgetOperations).toBe(operations);
+  });
+});
 
 describe('a second quote of the same offer in a session', () => {
   it('gets the live quote back without an upstream call, and a new one once a checkout used it', async () => {
