@@ -39,9 +39,16 @@ export interface RunningBff {
   close(): Promise<void>;
 }
 
+/**
+ * Where a test moves a BFF's clock forward (`POST` with `{ "ms": n }`), on a BFF started with `movableClock`: its
+ * sessions and manage tokens then expire without the test waiting for them in real time.
+ */
+export const CLOCK_PATH = '/__e2e/clock';
+
 /** Starts a BFF whose config is built for its own origin. */
 export async function startTestBff(
   configFor: (origin: string) => ReturnType<typeof testBffConfig>,
+  options: { movableClock?: boolean } = {},
 ): Promise<RunningBff> {
   let listener: ((request: IncomingMessage, response: ServerResponse) => void) | null = null;
   const server = createServer((request, response) => listener?.(request, response));
@@ -59,6 +66,21 @@ export async function startTestBff(
     fields: { service: 'bff', origin },
   });
   const builds = snapshotBuilds();
+  const extraRoutes = partnerServer<AppEnv>({
+    bffUrl: origin,
+    partnerSecret: secrets.partnerSecret,
+    webhookSecret: secrets.webhookSecret,
+    // The suite reads what the partner charged, refunded and received.
+    exposeLedger: true,
+  });
+  let clockOffsetMs = 0;
+  if (options.movableClock === true) {
+    extraRoutes.post(CLOCK_PATH, async (c) => {
+      const { ms } = (await c.req.json()) as { ms: number };
+      clockOffsetMs += ms;
+      return c.json({ offsetMs: clockOffsetMs });
+    });
+  }
   const bff = createBff({
     loaded: {
       config,
@@ -69,14 +91,9 @@ export async function startTestBff(
     logger,
     widgetDist: builds.widgetDist,
     siteRoot: builds.siteRoot,
-    extraRoutes: partnerServer<AppEnv>({
-      bffUrl: origin,
-      partnerSecret: secrets.partnerSecret,
-      webhookSecret: secrets.webhookSecret,
-      // The suite reads what the partner charged, refunded and received.
-      exposeLedger: true,
-    }),
+    extraRoutes,
     publicOrigin: origin,
+    ...(options.movableClock === true && { now: () => Date.now() + clockOffsetMs }),
   });
   listener = getRequestListener(bff.app.fetch);
 

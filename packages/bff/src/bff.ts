@@ -62,7 +62,7 @@ export interface CreateBffOptions {
   startWorkers?: boolean;
   /** The webhook sender's loop period, clock and timers (tests). */
   webhooks?: { intervalMs?: number; timeoutMs?: number; now?: () => number; timers?: WorkerTimers };
-  /** The clock of manage tokens (tests). */
+  /** The clock of session and manage tokens (tests). */
   now?: () => number;
   /**
    * Prometheus metrics (served by `operationsApp`) and OpenTelemetry tracing (`startTracing`). Both off by
@@ -190,6 +190,7 @@ export function createBff(options: CreateBffOptions): Bff {
     secret: loaded.sessionSecret,
     previousSecrets: loaded.previousSessionSecrets,
     ttlSeconds: config.sessionTtlSeconds,
+    now: options.now ?? Date.now,
   });
   const webhookQueue = createWebhookQueue(store);
   const emitWebhooks = createWebhookEmitter({ queue: webhookQueue, widgets, logger: scopedLogger });

@@ -3,6 +3,7 @@
  * The default store: state in this process's memory, expired entries swept in the background. Right
  * for one BFF instance; several instances behind a load balancer need the Redis store.
  */
+import { createMemoryWorkQueue } from './memory-work-queue';
 import type { CounterState, Store, Versioned } from './store';
 
 interface Entry {
@@ -28,6 +29,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   const { sweepIntervalMs, now } = { sweepIntervalMs: 30_000, now: Date.now, ...options };
   const entries = new Map<string, Entry>();
   const counters = new Map<string, Counter>();
+  const queues = new Map<string, ReturnType<typeof createMemoryWorkQueue>>();
 
   const sweeper = setInterval(function sweepExpired() {
     const time = now();
@@ -78,6 +80,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       counter.count += by;
       return { count: counter.count, resetInMs: counter.expiresAt - time };
     },
+    queue(name) {
+      let queue = queues.get(name);
+      if (queue === undefined) {
+        queue = createMemoryWorkQueue(now);
+        queues.set(name, queue);
+      }
+      return queue;
+    },
     async ping() {
       return true;
     },
@@ -85,6 +95,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       clearInterval(sweeper);
       entries.clear();
       counters.clear();
+      for (const queue of queues.values()) queue.clear();
     },
   };
 }
