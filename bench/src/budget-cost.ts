@@ -135,6 +135,7 @@ function countingStore(store: Store) {
       counted(key, () => store.compareAndSet(key, version, value, ttlMs)),
     compareAndDelete: (key, version) => counted(key, () => store.compareAndDelete(key, version)),
     increment: (key, by, windowMs) => counted(key, () => store.increment(key, by, windowMs)),
+    queue: (name) => store.queue(name),
     ping: () => store.ping(),
     close: () => store.close(),
   };

@@ -45,6 +45,7 @@ function countingBudgetOperations(store: Store): Store {
       seen(key, () => store.compareAndSet(key, version, value, ttlMs)),
     compareAndDelete: (key, version) => seen(key, () => store.compareAndDelete(key, version)),
     increment: (key, by, windowMs) => seen(key, () => store.increment(key, by, windowMs)),
+    queue: (name) => store.queue(name),
     ping: () => store.ping(),
     close: () => store.close(),
   };
