@@ -36,7 +36,13 @@ beforeAll(async () => {
     sessionSecret: randomBytes(32),
     config: (url) => {
       const config = testConfig(url);
-      const upstream = { baseUrl: url, apiKeyEnv: 'TEST_UPSTREAM_KEY', timeoutMs: 1_000, maxRetries: 1 };
+      const upstream = {
+        baseUrl: url,
+        apiKeyEnv: 'TEST_UPSTREAM_KEY',
+        timeoutMs: 1_000,
+        maxRetries: 1,
+        rateLimitPerMinute: 100_000,
+      };
       return { ...config, widgets: config.widgets.map((widget) => ({ ...widget, upstream })) };
     },
   });
