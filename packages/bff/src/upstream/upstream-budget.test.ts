@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../errors';
 import { createLogger } from '../logger';
 import { createMemoryStore } from '../store/memory-store';
-import { STORE_KEYS, type Store } from '../store/store';
+import { STORE_KEYS, type Store, StoreUnavailableError } from '../store/store';
 import {
   createUpstreamBudget,
   DEFAULT_RATE_LIMIT_PER_MINUTE,
@@ -189,6 +189,25 @@ describe('the upstream budget of one key', () => {
     expect(budget.limitPerMinute()).toBe(500);
     await gate.afterAnswer({ status: 200 });
     expect(budget.limitPerMinute()).toBe(500);
+  });
+
+  it('lets calls through uncounted while the store is away, and refuses again once it is back', async () => {
+    const away = new StoreUnavailableError('the store is away');
+    const outage: Store = {
+      ...store,
+      increment: () => Promise.reject(away),
+      get: () => Promise.reject(away),
+    };
+    const budget = createUpstreamBudget({
+      store: outage,
+      credential: 'cred-1',
+      widgetsOnKey: 1,
+      logger,
+      now,
+    });
+    expect(await request(budget.gate('shop'), traveller('198.51.100.7', 'ses_a'), 100)).toBeNull();
+    expect(await request(budget.gate('shop'), null, 200)).toBeNull();
+    expect(await passed(budgetOf().gate('shop'), () => traveller('198.51.100.7'), 100)).toBe(60);
   });
 
   it('starts again with each minute of the clock', async () => {

@@ -8,7 +8,7 @@
  */
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
-import { STORE_KEYS, type Store } from '../store/store';
+import { STORE_KEYS, type Store, StoreUnavailableError } from '../store/store';
 import { type BudgetSharePercents, budgetShares, DEFAULT_SHARE_PERCENTS } from './budget-shares';
 import { currentUpstreamCaller } from './upstream-caller';
 
@@ -20,6 +20,8 @@ const MINUTE_MS = 60_000;
 const COUNTER_SLACK_MS = 5_000;
 /** The longest pause a `Retry-After` imposes (a broken header must not stop sales for a day). */
 const MAX_PAUSE_MS = 10 * MINUTE_MS;
+/** How often a store outage is logged while calls go uncounted. */
+const OUTAGE_WARNING_EVERY_MS = 10_000;
 /** The pause after a 429 that names no `Retry-After`. */
 const DEFAULT_PAUSE_MS = 5_000;
 
@@ -82,6 +84,7 @@ export function createUpstreamBudget(options: UpstreamBudgetOptions): UpstreamBu
   /** The limit the upstream stated last (each instance hears it in its own answers), or null. */
   let stated: number | null = null;
   const pauseKey = STORE_KEYS.upstreamPause(credential);
+  let lastOutageWarning = Number.NEGATIVE_INFINITY;
 
   function limitPerMinute(): number {
     return stated === null ? configured : Math.min(configured, stated);
@@ -116,59 +119,74 @@ export function createUpstreamBudget(options: UpstreamBudgetOptions): UpstreamBu
     });
   }
 
+  /** Take one call for `widgetId` from the shares of the current caller, or throw `rate_limited`. */
+  async function spend(widgetId: string): Promise<void> {
+    const time = now();
+    const minute = Math.floor(time / MINUTE_MS);
+    const toNextMinute = (minute + 1) * MINUTE_MS - time;
+    const windowMs = toNextMinute + COUNTER_SLACK_MS;
+    const key = (name: string) => STORE_KEYS.counter(`upstream:${credential}:${minute}:${name}`);
+    const shares = budgetShares(limitPerMinute(), options.widgetsOnKey, percents);
+    const caller = currentUpstreamCaller();
+    // Later calls of a request already let through count in its shares but are refused only by the key's
+    // limit, so that no sale stops halfway (the order after the account read).
+    const admitting = caller !== undefined && !caller.admitted;
+    const own: Slice[] = [];
+    if (caller?.address) {
+      own.push({
+        key: key(`address:${caller.address}`),
+        limit: admitting ? shares.address : Infinity,
+        share: 'address',
+      });
+    }
+    if (caller?.sessionId) {
+      own.push({
+        key: key(`session:${caller.sessionId}`),
+        limit: admitting ? shares.session : Infinity,
+        share: 'session',
+      });
+    }
+    const shared: Slice[] =
+      caller === undefined
+        ? [
+            { key: key('background'), limit: shares.background, share: 'background' },
+            { key: key('all'), limit: shares.backgroundCeiling, share: 'background' },
+          ]
+        : [
+            { key: key('all'), limit: shares.limit, share: 'key' },
+            {
+              key: key(`widget:${widgetId}`),
+              limit: admitting ? shares.widget : Infinity,
+              share: 'widget',
+            },
+          ];
+
+    // The caller's own slices first, alone: a flood over them never touches the key's counters.
+    const overOwn = await take(own, windowMs);
+    if (overOwn !== null) throw refused(toNextMinute, overOwn.share);
+    const [overShared, paused] = await Promise.all([take(shared, windowMs), pausedForMs(time)]);
+    if (overShared !== null || paused > 0) {
+      await Promise.all([add(own, -1, windowMs), overShared === null ? add(shared, -1, windowMs) : []]);
+      if (paused > 0) throw refused(paused, 'paused');
+      throw refused(toNextMinute, (overShared as Slice).share);
+    }
+    if (caller !== undefined) caller.admitted = true;
+  }
+
   function gate(widgetId: string): UpstreamBudgetGate {
     return {
       async beforeCall() {
-        const time = now();
-        const minute = Math.floor(time / MINUTE_MS);
-        const toNextMinute = (minute + 1) * MINUTE_MS - time;
-        const windowMs = toNextMinute + COUNTER_SLACK_MS;
-        const key = (name: string) => STORE_KEYS.counter(`upstream:${credential}:${minute}:${name}`);
-        const shares = budgetShares(limitPerMinute(), options.widgetsOnKey, percents);
-        const caller = currentUpstreamCaller();
-        // Later calls of a request already let through count in its shares but are refused only by the key's
-        // limit, so that no sale stops halfway (the order after the account read).
-        const admitting = caller !== undefined && !caller.admitted;
-        const own: Slice[] = [];
-        if (caller?.address) {
-          own.push({
-            key: key(`address:${caller.address}`),
-            limit: admitting ? shares.address : Infinity,
-            share: 'address',
-          });
+        try {
+          await spend(widgetId);
+        } catch (error) {
+          if (!(error instanceof StoreUnavailableError)) throw error;
+          // Uncounted rather than stopped: a store outage already refuses travellers (their sessions are counted
+          // there), and background work and the upstream's own 429 go on.
+          if (now() - lastOutageWarning > OUTAGE_WARNING_EVERY_MS) {
+            lastOutageWarning = now();
+            logger.warn('the upstream budget cannot count while the store is away: calls go uncounted');
+          }
         }
-        if (caller?.sessionId) {
-          own.push({
-            key: key(`session:${caller.sessionId}`),
-            limit: admitting ? shares.session : Infinity,
-            share: 'session',
-          });
-        }
-        const shared: Slice[] =
-          caller === undefined
-            ? [
-                { key: key('background'), limit: shares.background, share: 'background' },
-                { key: key('all'), limit: shares.backgroundCeiling, share: 'background' },
-              ]
-            : [
-                { key: key('all'), limit: shares.limit, share: 'key' },
-                {
-                  key: key(`widget:${widgetId}`),
-                  limit: admitting ? shares.widget : Infinity,
-                  share: 'widget',
-                },
-              ];
-
-        // The caller's own slices first, alone: a flood over them never touches the key's counters.
-        const overOwn = await take(own, windowMs);
-        if (overOwn !== null) throw refused(toNextMinute, overOwn.share);
-        const [overShared, paused] = await Promise.all([take(shared, windowMs), pausedForMs(time)]);
-        if (overShared !== null || paused > 0) {
-          await Promise.all([add(own, -1, windowMs), overShared === null ? add(shared, -1, windowMs) : []]);
-          if (paused > 0) throw refused(paused, 'paused');
-          throw refused(toNextMinute, (overShared as Slice).share);
-        }
-        if (caller !== undefined) caller.admitted = true;
       },
 
       async afterAnswer(answer) {
