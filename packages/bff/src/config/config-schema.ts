@@ -83,9 +83,9 @@ export const UpstreamConfigSchema = z
     timeoutMs: z.int().min(100).max(120_000).default(8_000),
     maxRetries: z.int().min(0).max(5).default(2),
     /**
-     * Calls per minute the key is given (the key's `rateLimitPerMinute`). Widgets on one key share it; the
-     * smallest one configured among them counts, and a smaller limit the upstream states in its answers wins.
-     * Absent, and until the upstream states one: 600.
+     * Calls per minute the key may make (the key's `rateLimitPerMinute`, or less). Widgets on one key share it;
+     * the smallest one configured among them counts. A limit the upstream states in its answers is used up to it;
+     * absent, the upstream's stated limit, and until it states one, 600.
      */
     rateLimitPerMinute: z.int().min(1).max(1_000_000).optional(),
     /**

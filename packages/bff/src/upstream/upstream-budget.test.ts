@@ -189,6 +189,10 @@ describe('the upstream budget of one key', () => {
     expect(budget.limitPerMinute()).toBe(500);
     await gate.afterAnswer({ status: 200 });
     expect(budget.limitPerMinute()).toBe(500);
+    // Without a configured limit the upstream's word is the limit, higher than the default too.
+    const unconfigured = budgetOf();
+    await unconfigured.gate('shop').afterAnswer({ status: 200, statedLimit: 5_000 });
+    expect(unconfigured.limitPerMinute()).toBe(5_000);
   });
 
   it('lets calls through uncounted while the store is away, and refuses again once it is back', async () => {

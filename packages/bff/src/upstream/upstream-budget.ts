@@ -80,14 +80,16 @@ export function createUpstreamBudget(options: UpstreamBudgetOptions): UpstreamBu
   const { store, credential, logger } = options;
   const now = options.now ?? Date.now;
   const percents = options.percents ?? DEFAULT_SHARE_PERCENTS;
-  const configured = options.configuredLimit ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
+  const configured = options.configuredLimit;
   /** The limit the upstream stated last (each instance hears it in its own answers), or null. */
   let stated: number | null = null;
   const pauseKey = STORE_KEYS.upstreamPause(credential);
   let lastOutageWarning = Number.NEGATIVE_INFINITY;
 
+  /** The upstream's stated limit (lowered to the configured one, an operator's ceiling), else the configured one. */
   function limitPerMinute(): number {
-    return stated === null ? configured : Math.min(configured, stated);
+    if (stated === null) return configured ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
+    return configured === undefined ? stated : Math.min(configured, stated);
   }
 
   /** Add `by` to each counter of the minute, in one round trip. */
