@@ -22,6 +22,7 @@ export { freePort, type RunningRedis, startRedisServer } from './redis-server';
 export { releaseOutsideTheRepo } from './release-folder';
 export {
   type Answer,
+  awayFromTheMinuteEnd,
   call,
   eventually,
   newKey,

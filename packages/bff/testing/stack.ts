@@ -246,6 +246,15 @@ export function newKey(): string {
   return `test-${Date.now()}-${keyCounter}-${randomBytes(4).toString('hex')}`;
 }
 
+/**
+ * Wait for the next minute of the clock when less than 10 s of this one are left: for tests of what is counted per
+ * minute of the clock (the upstream budget, the sandbox's key limit), so that a burst falls inside one minute.
+ */
+export async function awayFromTheMinuteEnd(): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 10_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
+
 /** Wait until `check` returns a value (polling), or fail after `timeoutMs`. */
 export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
