@@ -11,7 +11,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type AppEnv, createBff, createLogger, parseConfig, resolveSecrets } from '@esim-embed/bff';
+import {
+  type AppEnv,
+  type CreateBffOptions,
+  createBff,
+  createLogger,
+  parseConfig,
+  resolveSecrets,
+} from '@esim-embed/bff';
 import { partnerServer } from '@esim-embed/demo/partner-server';
 import { WIDGET_DIST } from '@esim-embed/widget-testing';
 import { getRequestListener } from '@hono/node-server';
@@ -45,10 +52,10 @@ export interface RunningBff {
  */
 export const CLOCK_PATH = '/__e2e/clock';
 
-/** Starts a BFF whose config is built for its own origin. */
+/** Starts a BFF whose config is built for its own origin (`logoTestHost`: a local HTTPS image host it may reach). */
 export async function startTestBff(
   configFor: (origin: string) => ReturnType<typeof testBffConfig>,
-  options: { movableClock?: boolean } = {},
+  options: { movableClock?: boolean } & Pick<CreateBffOptions, 'logoTestHost'> = {},
 ): Promise<RunningBff> {
   let listener: ((request: IncomingMessage, response: ServerResponse) => void) | null = null;
   const server = createServer((request, response) => listener?.(request, response));
@@ -94,6 +101,7 @@ export async function startTestBff(
     extraRoutes,
     publicOrigin: origin,
     ...(options.movableClock === true && { now: () => Date.now() + clockOffsetMs }),
+    ...(options.logoTestHost !== undefined && { logoTestHost: options.logoTestHost }),
   });
   listener = getRequestListener(bff.app.fetch);
 

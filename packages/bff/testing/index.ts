@@ -40,3 +40,4 @@ export {
 } from './stack';
 export { startTestRelay, type TestRelay } from './test-relay';
 export { checkoutAsTraveller } from './traveller-checkout';
+export { startReceiver as startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';

@@ -25,8 +25,10 @@ export {
   startRedisServer,
   startStack,
   startTestRelay,
+  startWebhookReceiver,
   TEST_ENV,
   type TestRelay,
   testConfig,
+  type WebhookReceiver,
   type WidgetPage,
 } from '@esim-embed/bff/testing';

@@ -2,16 +2,25 @@
  * Records written by earlier releases, committed as fixtures (record-fixtures/*.json, one file per record,
  * `<kind>.<what>.json`), are read back by this release through the same code that reads the store. A
  * release that can no longer read one breaks every checkout, hold or delivery kept across its deploy: add
- * fixtures when a record's shape changes, never edit or delete the old ones.
+ * fixtures when a record's shape changes, never edit or delete the old ones. The embedded store's database is
+ * covered the same way: a SQL dump per schema version (`embedded-store.schema-<n>.sql`), loaded into a data
+ * directory and opened by this release (its migrations run) and read through the store.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCheckoutRepository } from '../checkout/checkout-record';
+import { createOrderReferences } from '../checkout/order-references';
 import { createReservationLedger } from '../funding/reservation-ledger';
 import { createWebhookQueue } from '../webhooks/webhook-queue';
 import { readIdList } from './id-list';
 import { createMemoryStore } from './memory-store';
+import { openSqlite } from './sqlite-engine';
+import { SCHEMA_VERSION, schemaVersionOf } from './sqlite-schema';
+import { DATABASE_FILE, openSqliteStore } from './sqlite-store';
 import { STORE_KEYS, type Store } from './store';
+import { QUEUE_NAMES } from './work-queue';
 
 const directory = new URL('./record-fixtures/', import.meta.url);
 const fixtures = readdirSync(directory)
@@ -32,6 +41,7 @@ const readers: Record<
     const read = await createCheckoutRepository(store).getCheckout(String(record.id));
     expect(read?.record).toMatchObject({ id: record.id, status: record.status, widgetId: record.widgetId });
     expect(read?.record.plan.offerId).toEqual((record.plan as { offerId: string }).offerId);
+    expect(read?.record.reactionsDue).toEqual(record.reactionsDue);
   },
   async quote(store, record, text) {
     await store.insert(STORE_KEYS.quote(String(record.id)), text, 60_000);
@@ -44,6 +54,11 @@ const readers: Record<
     const before = Math.min(...holds.map((hold) => hold.holdUntilMs)) - 1;
     const held = await createReservationLedger(store, 'acct', () => before).held('USD', 0);
     expect(held.count).toBe(holds.length);
+  },
+  async 'order-reference'(store, record, text) {
+    await store.insert(STORE_KEYS.orderReference(String(record.checkoutId)), text, 60_000);
+    const owner = await createOrderReferences(store).ownerOf(String(record.checkoutId));
+    expect(owner).toMatchObject({ checkoutId: record.checkoutId, widgetId: record.widgetId });
   },
   async 'checkout-watch'(store, record, text) {
     await store.insert(STORE_KEYS.checkoutWatch(), text, 60_000);
@@ -92,5 +107,57 @@ describe('records written by earlier releases', () => {
     await queue.update(read, { ...read.delivery, attempts: read.delivery.attempts + 1 });
     const updated = JSON.parse((await store.get(STORE_KEYS.webhookDelivery(delivery.id)))?.value ?? '{}');
     expect(updated).toMatchObject({ priority: 'high', schemaVersion: 1 });
+  });
+});
+
+const dumps = readdirSync(directory).filter((name) => /^embedded-store\.schema-\d+\.sql$/.test(name));
+
+describe('embedded-store databases written by earlier releases', () => {
+  it('has a dump of every schema version up to this one', () => {
+    expect(dumps.map((name) => Number(/schema-(\d+)/.exec(name)?.[1])).sort()).toEqual(
+      Array.from({ length: SCHEMA_VERSION }, (_, index) => index + 1),
+    );
+  });
+
+  it.each(dumps)('opens %s and reads its values, counters and queues', async (name) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'esim-record-fixture-'));
+    try {
+      const db = openSqlite(join(dataDir, DATABASE_FILE));
+      db.exec(readFileSync(new URL(name, directory), 'utf8'));
+      db.close();
+      const store = openSqliteStore({ dataDir });
+      try {
+        const checkout = await createCheckoutRepository(store).getCheckout('chk_jV5y5_Zo7Oa-gT9mBCnPgw');
+        expect(checkout?.record).toMatchObject({ status: 'ready', widgetId: 'shop', mode: 'direct' });
+        expect(checkout?.version).toBe(2);
+        const quote = await createCheckoutRepository(store).getQuote('quo_VKxyGl1Y40vX7mNsyBKCzA');
+        expect(quote?.record).toMatchObject({ upstreamQuoteId: 'qte_7o7fc6trrnxotkcfd5mh' });
+        expect((await store.increment(STORE_KEYS.counter('sessions:203.0.113.7'), 1, 60_000)).count).toBe(4);
+        const watch = store.queue(QUEUE_NAMES.checkoutWatch);
+        expect(await watch.get('chk_jV5y5_Zo7Oa-gT9mBCnPgw')).toEqual({
+          id: 'chk_jV5y5_Zo7Oa-gT9mBCnPgw',
+          partition: 'shop',
+          dueAtMs: 1_795_000_001_000,
+        });
+        const deliveries = store.queue(QUEUE_NAMES.webhookDeliveries);
+        expect(await deliveries.stats()).toEqual({
+          size: 2,
+          nextClaimableAtMs: 1_795_000_005_000,
+          oldestAddedAtMs: 1_795_000_000_000,
+        });
+        // The paused partition stays paused: only the other one's item is claimed.
+        const claimed = await deliveries.claim(1_795_000_010_000, {
+          limit: 10,
+          perPartition: 10,
+          leaseMs: 1,
+        });
+        expect(claimed.map((item) => item.id)).toEqual(['evt_pending_1']);
+        expect(schemaVersionOf(store.database)).toBe(SCHEMA_VERSION);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

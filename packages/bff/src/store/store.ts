@@ -88,6 +88,8 @@ export const STORE_KEYS = {
   upstreamPause: (credential: string) => `upstream-pause:${credential}`,
   /** The live quote of one session for one offer (its id), reused for a second quote of the same offer. */
   sessionQuote: (sessionId: string, offer: string) => `session-quote:${sessionId}:${offer}`,
+  /** The checkout (and widget) an upstream order reference — a checkout id — belongs to, kept past the checkout. */
+  orderReference: (externalRef: string) => `order-reference:${externalRef}`,
   /** An upstream order without a checkout that was reported (so it is reported once, by one instance). */
   reportedOrder: (credential: string, orderId: string) => `order-reported:${credential}:${orderId}`,
   /** What this BFF promised out of one upstream account's balance to open checkouts (the reservation ledger). */
