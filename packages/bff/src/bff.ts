@@ -24,7 +24,7 @@ import { createOrderReconciliation, type OrderReconciliation } from './checkout/
 import { createOrderReferences } from './checkout/order-references';
 import type { WidgetConfig } from './config/config-schema';
 import type { LoadedConfig } from './config/load-config';
-import { createPartnerFunding, type PartnerFunding } from './funding/partner-funding';
+import { createPartnerFunding, type PartnerFunding, unpaidHoldOptions } from './funding/partner-funding';
 import { type AnswerCache, createAnswerCache } from './http/answer-cache';
 import type { AppEnv } from './http/app-env';
 import { requestScopedLogger } from './http/request-context';
@@ -207,6 +207,8 @@ export function createBff(options: CreateBffOptions): Bff {
     logger: scopedLogger,
     webhooks: webhookQueue,
     accountFreshMs: config.accountCacheMs,
+    unpaidHolds: unpaidHoldOptions(config.unpaidHolds),
+    onRefusal: (code, cap) => metrics?.fundingRefusals.inc({ code, cap }),
   });
   const orderReferences = createOrderReferences(store);
   const checkoutWatch = createCheckoutWatch({

@@ -97,7 +97,7 @@ describe('records written by earlier releases', () => {
       Object.keys(ledger.holds)[0] as string,
     );
     const rewritten = JSON.parse((await store.get(STORE_KEYS.fundingLedger('acct')))?.value ?? '{}');
-    expect(rewritten).toMatchObject({ reservedByPartner: 7, schemaVersion: 1 });
+    expect(rewritten).toMatchObject({ reservedByPartner: 7, schemaVersion: 2 });
 
     const delivery = { ...fixture('webhook-delivery.pending.json'), priority: 'high' };
     await store.insert(STORE_KEYS.webhookDelivery(delivery.id), JSON.stringify(delivery), 60_000);
