@@ -242,7 +242,7 @@ describe('a kept answer with a bearer secret in it', () => {
   });
 });
 
-describe('a request refused for its shape', () => {
+describe('a request refused as sent', () => {
   it('keeps nothing under its key: the store is as before, and the corrected request with the key runs', async () => {
     const store = createMemoryStore();
     const written: string[] = [];
@@ -262,20 +262,25 @@ describe('a request refused for its shape', () => {
       '/things',
       idempotency({ store: watched, ttlMs: 60_000, scope: () => 'test', resourceId: () => 'res_x', logger }),
       async function createThing(c) {
+        if (c.req.header('X-Manage-Token') === 'forged')
+          throw new ApiError('widget_session_invalid', { params: { reason: 'manage_token_widget' } });
         const body = (await c.req.json()) as { what?: unknown };
         if (typeof body.what !== 'string')
           throw new ApiError('validation_failed', { params: { field: 'what' } });
         return c.json({ what: body.what }, 201);
       },
     );
-    const post = (body: unknown) =>
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
       app.request('/things', {
         method: 'POST',
-        headers: { 'Idempotency-Key': key, 'Content-Type': 'application/json' },
+        headers: { 'Idempotency-Key': key, 'Content-Type': 'application/json', ...headers },
         body: JSON.stringify(body),
       });
     const refused = await post({ what: 42 });
     expect(refused.status).toBe(422);
+    // A route that names its resource keeps a "try again" key for it; a refused credential leaves none either.
+    const forged = await post({ what: 'a thing' }, { 'X-Manage-Token': 'forged' });
+    expect(forged.status).toBe(401);
     expect(written).toEqual([]);
     const hashed = createHash('sha256').update(key).digest('base64url');
     expect(await store.get(`idempotency:test:${hashed}`)).toBeNull();

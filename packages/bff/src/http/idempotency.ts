@@ -3,8 +3,8 @@
  * Idempotent creates, as the HTTP Idempotency-Key draft and Stripe do them. A create without
  * `Idempotency-Key` is refused; the first request with a key runs and its answer is kept (24 h by default);
  * a replay gets that answer again (`Idempotent-Replayed: true`); the same key with another body is a
- * conflict (422). A request refused for its shape (`validation_failed`, `unsupported_media_type`) keeps
- * nothing: its key stays free for the corrected request. Keys are scoped to the session, so two travellers can
+ * conflict (422). A request refused as sent (`validation_failed`, `unsupported_media_type`, a manage token
+ * `widget_session_invalid`) keeps nothing: its key stays free for the corrected request. Keys are scoped to the session, so two travellers can
  * never collide.
  *
  * A running request holds its key with a short lease that a heartbeat renews while it works. A duplicate that
@@ -109,8 +109,16 @@ function keepAnswer(status: number): boolean {
   return status < 500 && status !== 429 && status !== 401;
 }
 
-/** Refusals of the request as sent (its body or content type), answered before the create does anything. */
-const REFUSED_AS_SENT = new Set(['validation_failed', 'unsupported_media_type', 'payload_too_large']);
+/**
+ * Refusals of the request as sent — its body, its content type, a credential the route checks itself (the
+ * manage token of a top-up) — answered before the create does anything.
+ */
+const REFUSED_AS_SENT = new Set([
+  'validation_failed',
+  'unsupported_media_type',
+  'payload_too_large',
+  'widget_session_invalid',
+]);
 
 /**
  * True when the answer refuses the request as it was sent: nothing was done, so nothing is kept — the key is let
