@@ -150,6 +150,10 @@ export function createAfterSaleService(options: AfterSaleServiceOptions): AfterS
     async readActionRequest(widgets, id) {
       const known = await actionRequests.known(id);
       const widget = known === null ? undefined : widgets.get(known.widgetId);
+      // Made through another partner's widget (a shared upstream key would find it): not the caller's, and not
+      // to be observed on its behalf.
+      if (known !== null && widget === undefined)
+        throw new ApiError('action_request_not_found', { params: { actionRequestId: id } });
       const found =
         known !== null && widget !== undefined
           ? { widget, request: await fetchActionRequest(widget, id, known.esimId) }
