@@ -46,13 +46,18 @@ export interface FuzzWorld {
   page: WidgetPage;
   /** Sessions of other widgets: their tokens are valid, just not for `shop`'s resources. */
   otherPages: { shopPay: WidgetPage; rub: WidgetPage; otherPartner: WidgetPage };
-  /** `shop-pay`'s checkout awaiting the partner's payment. */
+  /** `shop-pay`'s checkouts awaiting the partner's payment: one to confirm, one to cancel. */
   waiting: HeldCheckout;
+  waitingToCancel: HeldCheckout;
   /** `shop`'s ready checkout. */
   ready: HeldCheckout;
-  /** An eSIM of `shop` with its manage link; another for help requests (a cancellation consumes it). */
+  /**
+   * eSIMs of `shop` with their manage links: one for the links and views, one with a help request to read, one
+   * to ask help for (a cancellation ends it, so it is no other route's).
+   */
   esim: BoughtEsim;
   helpEsim: BoughtEsim;
+  spareEsim: BoughtEsim;
   deliveryLinkId: string;
   actionRequestId: string;
   /** A live offer and quote of `shop`. */
@@ -130,10 +135,12 @@ export async function createFuzzWorld(): Promise<FuzzWorld> {
       return { id: created.body.data.id, clientSecret: created.body.data.clientSecret };
     };
     const waiting = await buy(otherPages.shopPay);
+    const waitingToCancel = await buy(otherPages.shopPay);
     const ready = await buy(page);
     await untilReady(page, ready.id, ready.clientSecret);
     const esim = await buyEsim(page);
     const helpEsim = await buyEsim(page);
+    const spareEsim = await buyEsim(page);
     const partner = (path: string, body: unknown) =>
       call(stack.server.url, path, {
         method: 'POST',
@@ -163,9 +170,11 @@ export async function createFuzzWorld(): Promise<FuzzWorld> {
       page,
       otherPages,
       waiting,
+      waitingToCancel,
       ready,
       esim,
       helpEsim,
+      spareEsim,
       deliveryLinkId: link.body.data.id,
       actionRequestId: help.body.data.id,
       offerId,

@@ -16,6 +16,29 @@ export interface RouteInput {
   body?: (world: FuzzWorld) => Record<string, unknown>;
   /** Query parameters the route reads, with a genuine value. */
   query?: Record<string, string>;
+  /**
+   * Real ids of other resources a path parameter may take instead (default: every id of the world). A route
+   * whose success ends a resource (a cancellation) leaves out the ones other routes need alive.
+   */
+  others?: (world: FuzzWorld) => string[];
+}
+
+/** The real ids of the world's resources, for path parameters that name another resource than their own. */
+export function worldIds(world: FuzzWorld): string[] {
+  return [
+    world.waiting.id,
+    world.waitingToCancel.id,
+    world.ready.id,
+    world.esim.esimId,
+    world.helpEsim.esimId,
+    world.spareEsim.esimId,
+    world.actionRequestId,
+    world.deliveryLinkId,
+    world.esim.manageLinkId,
+    'shop-pay',
+    'other-pay',
+    'shop-rub',
+  ];
 }
 
 const checkoutOfPage = (world: FuzzWorld) => ({ id: world.ready.id });
@@ -54,13 +77,14 @@ export const ROUTE_INPUTS = {
   readPartnerCheckout: { params: checkoutOfPartner },
   readPartnerInstallation: { params: (world) => ({ id: world.ready.id }) },
   confirmPartnerCheckout: { params: checkoutOfPartner, body: () => ({ paymentReference: 'pay_1' }) },
-  cancelPartnerCheckout: { params: checkoutOfPartner, body: () => ({}) },
+  cancelPartnerCheckout: { params: (world) => ({ id: world.waitingToCancel.id }), body: () => ({}) },
   createPartnerManageLink: { params: esimOfPartner, body: () => ({ widgetId: 'shop' }) },
   revokeManageLink: { params: (world) => ({ id: world.esim.manageLinkId }), body: () => ({}) },
   revokeAllManageLinks: { params: esimOfPartner, body: () => ({}) },
   readPartnerEsim: { params: esimOfPartner },
   createPartnerActionRequest: {
-    params: (world) => ({ esimId: world.helpEsim.esimId }),
+    params: (world) => ({ esimId: world.spareEsim.esimId }),
+    others: (world) => [world.helpEsim.esimId, world.waiting.id, 'esim_unknown'],
     body: () => ({ reasonCode: 'unused_profile', reasonDetail: 'trip cancelled' }),
   },
   readPartnerActionRequest: { params: (world) => ({ id: world.actionRequestId }) },

@@ -23,7 +23,7 @@ import {
 } from '../bad-input/hostile-input';
 import { newKey, PARTNER_SECRET, type RouteSpec, SHOP_ORIGIN } from '../harness/bff-testing';
 import { type FuzzWorld, OTHER_PARTNER_SECRET, RUB_ORIGIN } from './fuzz-world';
-import { pathParameters, type RouteInput } from './route-inputs';
+import { pathParameters, type RouteInput, worldIds } from './route-inputs';
 
 /** The BFF's body limit (bytes). */
 export const BODY_LIMIT = 16_384;
@@ -91,18 +91,7 @@ function queryOf(input: RouteInput): fc.Arbitrary<string> {
 /** Requests to `route` in `world`. */
 export function requestsTo(route: RouteSpec, input: RouteInput, world: FuzzWorld): fc.Arbitrary<FuzzRequest> {
   const realParams = input.params?.(world) ?? {};
-  const otherIds = [
-    world.waiting.id,
-    world.ready.id,
-    world.esim.esimId,
-    world.helpEsim.esimId,
-    world.actionRequestId,
-    world.deliveryLinkId,
-    world.esim.manageLinkId,
-    'shop-pay',
-    'other-pay',
-    'shop-rub',
-  ];
+  const otherIds = input.others?.(world) ?? worldIds(world);
   const params = pathParameters(route).map((name) => {
     const real = realParams[name];
     if (real === undefined) throw new Error(`${route.id}: no real value for {${name}}`);
