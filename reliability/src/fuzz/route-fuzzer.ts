@@ -7,10 +7,16 @@
  * a create's final refusal may be kept under its own Idempotency-Key for its replays) and sends no webhook; no request pollutes `Object.prototype`. Failures are counted, not stopped at, so that one
  * run reports them all with the seed that reproduces them.
  */
-import { ApiErrorEnvelopeSchema } from '@esim-embed/shared';
+import { ApiErrorEnvelopeSchema, PARTNER_SECRET_HEADER } from '@esim-embed/shared';
 import fc from 'fast-check';
 import { verdict } from '../bad-input/answer-verdict';
-import { type RouteSpec, type StoreSnapshot, snapshotChanges } from '../harness/bff-testing';
+import {
+  call,
+  PARTNER_SECRET,
+  type RouteSpec,
+  type StoreSnapshot,
+  snapshotChanges,
+} from '../harness/bff-testing';
 import { type RawAnswer, sendRaw } from '../harness/raw-http';
 import type { FuzzWorld } from './fuzz-world';
 import type { RouteInput } from './route-inputs';
@@ -64,14 +70,36 @@ function nextAddress(): string {
   return `198.18.${Math.floor(clients / 250) % 250}.${(clients % 250) + 1}`;
 }
 
-/** Wait until the store has had no write for `quietMs` (background work a success started), at most 3 s. */
+/**
+ * After a success: wait until the store has had no write for `quietMs` (background work the success started), and
+ * catch the world's checkouts up with the upstream as the background watch would (their owner reads them until
+ * their status holds), so that a later refusal's changes are its own, not a status mirror catching up. The reads
+ * themselves rewrite their checkouts' records (each read is a sync with the upstream: `statusCacheMs` is 0), so
+ * those records are left out of the quiet. At most 3 s.
+ */
 async function settle(world: FuzzWorld, quietMs = 15): Promise<void> {
+  const watched = [world.waiting, world.waitingToCancel];
+  const reread = new Set(watched.map((checkout) => `checkout:${checkout.id}`));
   const deadline = Date.now() + 3_000;
-  let seen = world.store.journal.length;
+  let statuses = '';
   while (Date.now() < deadline) {
+    const mark = world.store.journal.length;
+    const answers = [];
+    for (const checkout of watched) {
+      answers.push(
+        await call(world.stack.server.url, `/v1/partner/checkouts/${checkout.id}`, {
+          headers: { [PARTNER_SECRET_HEADER]: PARTNER_SECRET, 'X-Forwarded-For': nextAddress() },
+        }),
+      );
+    }
+    const now = answers.map((answer) => String(answer.body?.data?.status)).join();
     await new Promise((resolve) => setTimeout(resolve, quietMs));
-    if (world.store.journal.length === seen) return;
-    seen = world.store.journal.length;
+    // Counters count every request (the reads above too): only the other writes tell work going on.
+    const busy = world.store.journal
+      .slice(mark)
+      .some((write) => write.applied && write.op !== 'increment' && !reread.has(write.key));
+    if (!busy && now === statuses) return;
+    statuses = now;
   }
 }
 
@@ -190,7 +218,10 @@ export async function fuzzRoute(
         return event.type ?? '?';
       });
       if (sent.length > 0) problems.push(`refused (${code}) yet sent webhooks: ${sent.join(', ')}`);
-    } else if (store.journal.length > mark || request.method === 'POST') {
+    } else if (
+      request.method === 'POST' ||
+      store.journal.slice(mark).some((write) => write.op !== 'increment')
+    ) {
       await settle(world);
     }
     if (Object.hasOwn(Object.prototype, 'polluted')) {

@@ -76,7 +76,11 @@ export const ROUTE_INPUTS = {
   readPartnerAccount: { query: { widgetId: 'shop' } },
   readPartnerCheckout: { params: checkoutOfPartner },
   readPartnerInstallation: { params: (world) => ({ id: world.ready.id }) },
-  confirmPartnerCheckout: { params: checkoutOfPartner, body: () => ({ paymentReference: 'pay_1' }) },
+  confirmPartnerCheckout: {
+    params: checkoutOfPartner,
+    body: () => ({ paymentReference: 'pay_1' }),
+    others: (world) => worldIds(world).filter((id) => id !== world.waitingToCancel.id),
+  },
   cancelPartnerCheckout: { params: (world) => ({ id: world.waitingToCancel.id }), body: () => ({}) },
   createPartnerManageLink: { params: esimOfPartner, body: () => ({ widgetId: 'shop' }) },
   revokeManageLink: { params: (world) => ({ id: world.esim.manageLinkId }), body: () => ({}) },
