@@ -4,8 +4,9 @@
  * raw socket: no 5xx and no hang; every refusal is the error envelope with a known code; no stack trace and
  * no internal path in any body; a success on the route's own method and real path is its own answer; a refused
  * request stores nothing (the store's entries are the same after it, and it made no write but a counter's;
- * a create's final refusal may be kept under its own Idempotency-Key for its replays) and sends no webhook; no request pollutes `Object.prototype`. Failures are counted, not stopped at, so that one
- * run reports them all with the seed that reproduces them.
+ * a create's final refusal may be kept under its own Idempotency-Key for its replays) and sends no webhook; no
+ * request pollutes `Object.prototype`. Failures are counted, not stopped at, so that one run reports them all
+ * with the seed that reproduces them.
  */
 import { ApiErrorEnvelopeSchema, PARTNER_SECRET_HEADER } from '@esim-embed/shared';
 import fc from 'fast-check';
