@@ -12,7 +12,7 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
-  // Generous for a busy 2-core CI machine; a test normally takes 2–15 s (session expiry: about 70 s).
+  // Generous for a busy 2-core CI machine; a test normally takes 2–15 s.
   timeout: 90_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],

@@ -47,7 +47,11 @@ const bff = createBff({
   }),
 });
 // Loopback unless told otherwise (`HOST=0.0.0.0`): the demo partner server mounted here has no users of its own.
-const server = await serveBff(bff, { port, hostname: env.HOST ?? '127.0.0.1' });
+const server = await serveBff(bff, {
+  port,
+  hostname: env.HOST ?? '127.0.0.1',
+  limits: { ...loaded.config.server, trustedProxyHops: loaded.config.trustedProxyHops },
+});
 logger.info('BFF listening', { url: `http://localhost:${server.port}`, config: loaded.source });
 
 let stopping = false;

@@ -11,7 +11,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type AppEnv, createBff, createLogger, parseConfig, resolveSecrets } from '@esim-embed/bff';
+import {
+  type AppEnv,
+  type CreateBffOptions,
+  createBff,
+  createLogger,
+  parseConfig,
+  resolveSecrets,
+} from '@esim-embed/bff';
 import { partnerServer } from '@esim-embed/demo/partner-server';
 import { WIDGET_DIST } from '@esim-embed/widget-testing';
 import { getRequestListener } from '@hono/node-server';
@@ -39,9 +46,16 @@ export interface RunningBff {
   close(): Promise<void>;
 }
 
-/** Starts a BFF whose config is built for its own origin. */
+/**
+ * Where a test moves a BFF's clock forward (`POST` with `{ "ms": n }`), on a BFF started with `movableClock`: its
+ * sessions and manage tokens then expire without the test waiting for them in real time.
+ */
+export const CLOCK_PATH = '/__e2e/clock';
+
+/** Starts a BFF whose config is built for its own origin (`logoTestHost`: a local HTTPS image host it may reach). */
 export async function startTestBff(
   configFor: (origin: string) => ReturnType<typeof testBffConfig>,
+  options: { movableClock?: boolean } & Pick<CreateBffOptions, 'logoTestHost'> = {},
 ): Promise<RunningBff> {
   let listener: ((request: IncomingMessage, response: ServerResponse) => void) | null = null;
   const server = createServer((request, response) => listener?.(request, response));
@@ -59,6 +73,21 @@ export async function startTestBff(
     fields: { service: 'bff', origin },
   });
   const builds = snapshotBuilds();
+  const extraRoutes = partnerServer<AppEnv>({
+    bffUrl: origin,
+    partnerSecret: secrets.partnerSecret,
+    webhookSecret: secrets.webhookSecret,
+    // The suite reads what the partner charged, refunded and received.
+    exposeLedger: true,
+  });
+  let clockOffsetMs = 0;
+  if (options.movableClock === true) {
+    extraRoutes.post(CLOCK_PATH, async (c) => {
+      const { ms } = (await c.req.json()) as { ms: number };
+      clockOffsetMs += ms;
+      return c.json({ offsetMs: clockOffsetMs });
+    });
+  }
   const bff = createBff({
     loaded: {
       config,
@@ -69,14 +98,10 @@ export async function startTestBff(
     logger,
     widgetDist: builds.widgetDist,
     siteRoot: builds.siteRoot,
-    extraRoutes: partnerServer<AppEnv>({
-      bffUrl: origin,
-      partnerSecret: secrets.partnerSecret,
-      webhookSecret: secrets.webhookSecret,
-      // The suite reads what the partner charged, refunded and received.
-      exposeLedger: true,
-    }),
+    extraRoutes,
     publicOrigin: origin,
+    ...(options.movableClock === true && { now: () => Date.now() + clockOffsetMs }),
+    ...(options.logoTestHost !== undefined && { logoTestHost: options.logoTestHost }),
   });
   listener = getRequestListener(bff.app.fetch);
 

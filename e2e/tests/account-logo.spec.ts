@@ -2,8 +2,9 @@
  * A partner page under the CSP the widget publishes (`strictPartnerCsp`: `img-src` names the BFF alone) with a widget
  * whose config names no logo, while the upstream account has one: the BFF serves the account's logo from its
  * own origin, so the logo is drawn and the page records no policy violation. The test runs its own sandbox,
- * whose account logos live on an image host the test starts, and its own BFF (the shared stack's widgets all
- * set a logo of their own, and its sandboxes name an image host that does not resolve).
+ * whose account logos live on an HTTPS image host the test starts (the BFF is let through to it), and its own
+ * BFF (the shared stack's widgets all set a logo of their own, and its sandboxes name an image host that does not
+ * resolve).
  */
 import { type LogoHost, startLogoHost } from '@esim-embed/bff/testing';
 import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
@@ -36,17 +37,23 @@ test.beforeAll(async () => {
     values: pageValues,
     headers: { '/embed.html': { 'Content-Security-Policy': PUBLISHED_CSP } },
   });
-  bff = await startTestBff(() => {
-    const built = testBffConfig({
-      sandboxes: Object.fromEntries(ROLES.map((role) => [role, sandbox.url])) as Record<SandboxRole, string>,
-      keys: { ...SANDBOX_KEYS },
-      allowedOrigins: [pages.origin],
-    });
-    const direct = built.config.widgets.find((widget) => widget.id === TEST_WIDGETS.direct);
-    if (direct === undefined) throw new Error(`the test config has no ${TEST_WIDGETS.direct} widget`);
-    // No logoUrl: the upstream account's logo is the widget's.
-    return { ...built, config: { ...built.config, widgets: [{ ...direct, brand: {} }] } };
-  });
+  bff = await startTestBff(
+    () => {
+      const built = testBffConfig({
+        sandboxes: Object.fromEntries(ROLES.map((role) => [role, sandbox.url])) as Record<
+          SandboxRole,
+          string
+        >,
+        keys: { ...SANDBOX_KEYS },
+        allowedOrigins: [pages.origin],
+      });
+      const direct = built.config.widgets.find((widget) => widget.id === TEST_WIDGETS.direct);
+      if (direct === undefined) throw new Error(`the test config has no ${TEST_WIDGETS.direct} widget`);
+      // No logoUrl: the upstream account's logo is the widget's.
+      return { ...built, config: { ...built.config, widgets: [{ ...direct, brand: {} }] } };
+    },
+    { logoTestHost: logoHost.testHost },
+  );
   pageValues.bff = bff.origin;
 });
 test.afterAll(async () => {

@@ -10,7 +10,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { AfterSaleService } from './after-sale/after-sale-service';
 import type { ManageTokens } from './after-sale/manage-token';
 import type { CheckoutService } from './checkout/checkout-service';
-import { createEsimOwners } from './checkout/esim-owners';
+import type { EsimOwners } from './checkout/esim-owners';
 import type { BffConfig } from './config/config-schema';
 import { ApiError } from './errors';
 import type { PartnerFunding } from './funding/partner-funding';
@@ -57,6 +57,8 @@ export interface BffAppOptions {
   funding: PartnerFunding;
   afterSale: AfterSaleService;
   manageTokens: ManageTokens;
+  /** Who sold each eSIM and made each delivery link (partner routes reach only their own). */
+  esimOwners: EsimOwners;
   logger: Logger;
   /** A folder holding one folder per widget version (`<root>/1.2.3/widget.js`), as the release has it. */
   widgetRoot?: string | null;
@@ -152,14 +154,19 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
       widgetStartHandlers(),
       sessionHandlers({ signer: options.signer }),
       catalogHandlers(),
-      checkoutHandlers({ checkouts: options.checkouts, store, afterSale: options.afterSale }),
+      checkoutHandlers({
+        checkouts: options.checkouts,
+        store,
+        afterSale: options.afterSale,
+        esimOwners: options.esimOwners,
+      }),
       afterSaleHandlers({ afterSale: options.afterSale }),
       partnerHandlers({
         checkouts: options.checkouts,
         funding: options.funding,
         afterSale: options.afterSale,
         manageTokens: options.manageTokens,
-        esimOwners: createEsimOwners(store),
+        esimOwners: options.esimOwners,
         logger,
       }),
       operationsHandlers({ widgets, store, operationsToken: options.operationsToken }),

@@ -1,9 +1,10 @@
 /**
  * @module
  * The composition root: from a loaded config to a running BFF — one upstream client and one catalog
- * service per widget, the store, the session signer, the checkout service, the after-sale service (manage
- * tokens, my eSIM), the webhook queue with its sender, the background checkout and help-request watches, the reconciliation of
- * upstream orders with checkouts, the app, and — when asked for — the metrics with their operations app and
+ * service per widget, the store, the session signer, the one checkout repository with what a checkout's change
+ * of status sets off (checkout/checkout-transitions.ts), the checkout service, the after-sale service (manage
+ * tokens, my eSIM), the webhook queue with its sender, the background checkout and help-request watches, the
+ * reconciliation of upstream orders with checkouts, the app, and — when asked for — the metrics with their operations app and
  * the tracing of requests and outgoing calls.
  */
 import type { Hono } from 'hono';
@@ -13,12 +14,14 @@ import { createManageTokens, type ManageTokens } from './after-sale/manage-token
 import { createBffApp } from './app';
 import { createAccountLogo } from './catalog/account-logo';
 import { createCatalogService } from './catalog/catalog-service';
+import type { LogoTestHost } from './catalog/logo-fetch';
 import { createCheckoutSecrets } from './checkout/checkout-access';
-import { type CheckoutRecord, createCheckoutRepository } from './checkout/checkout-record';
 import { type CheckoutService, createCheckoutService } from './checkout/checkout-service';
+import { type CheckoutTransitions, createCheckoutTransitions } from './checkout/checkout-transitions';
 import { type CheckoutWatch, createCheckoutWatch } from './checkout/checkout-watch';
 import { createEsimOwners } from './checkout/esim-owners';
 import { createOrderReconciliation, type OrderReconciliation } from './checkout/order-reconciliation';
+import { createOrderReferences } from './checkout/order-references';
 import type { LoadedConfig } from './config/load-config';
 import { createPartnerFunding, type PartnerFunding } from './funding/partner-funding';
 import { type AnswerCache, createAnswerCache } from './http/answer-cache';
@@ -56,11 +59,16 @@ export interface CreateBffOptions {
   startCatalogs?: boolean;
   /** The BFF's public origin, for same-origin brand logos and the account's logo served by the BFF. */
   publicOrigin?: string;
+  /**
+   * Tests only: a local HTTPS image host the account-logo fetch may reach (it otherwise connects to public
+   * addresses alone). Never set by the server's entry point.
+   */
+  logoTestHost?: LogoTestHost;
   /** Start the webhook sender and the checkout watch loops at once (default true). */
   startWorkers?: boolean;
   /** The webhook sender's loop period, clock and timers (tests). */
   webhooks?: { intervalMs?: number; timeoutMs?: number; now?: () => number; timers?: WorkerTimers };
-  /** The clock of manage tokens (tests). */
+  /** The clock of session and manage tokens (tests). */
   now?: () => number;
   /**
    * Prometheus metrics (served by `operationsApp`) and OpenTelemetry tracing (`startTracing`). Both off by
@@ -121,7 +129,7 @@ export function createBff(options: CreateBffOptions): Bff {
     const accountLogo = createAccountLogo({
       widgetId: widgetConfig.id,
       publicOrigin: options.publicOrigin,
-      upstreamBaseUrl: widgetConfig.upstream.baseUrl,
+      testHost: options.logoTestHost,
       logger: widgetLogger,
     });
     const catalog = createCatalogService({
@@ -151,15 +159,9 @@ export function createBff(options: CreateBffOptions): Bff {
     secret: loaded.sessionSecret,
     previousSecrets: loaded.previousSessionSecrets,
     ttlSeconds: config.sessionTtlSeconds,
+    now: options.now ?? Date.now,
   });
   const webhookQueue = createWebhookQueue(store);
-  const emitWebhooks = createWebhookEmitter({ queue: webhookQueue, widgets, logger: scopedLogger });
-  const checkoutWatch = createCheckoutWatch({
-    store,
-    logger: scopedLogger,
-    intervalMs: config.checkoutWatchSeconds * 1000,
-    settle: (record) => emitWebhooks(null, record),
-  });
   const funding = createPartnerFunding({
     store,
     widgets,
@@ -167,51 +169,41 @@ export function createBff(options: CreateBffOptions): Bff {
     webhooks: webhookQueue,
     accountFreshMs: config.accountCacheMs,
   });
-  const esimOwners = createEsimOwners(store);
-  /** Hears every checkout status change that was written, by a sale or by reconciliation. */
-  async function observeCheckout(before: CheckoutRecord | null, after: CheckoutRecord) {
-    metrics?.checkoutTransitions.inc({ status: after.status });
-    // The change is already written: a store hiccup here must not fail the sale that caused it. The events
-    // are queued before a finished checkout leaves the watch list: if queueing fails, the checkout stays on
-    // it and the watch queues them again (same event ids) before it lets the checkout go.
-    try {
-      await emitWebhooks(before, after);
-      await checkoutWatch.track(after);
-    } catch (error) {
-      scopedLogger.error('a checkout change could not be queued for webhooks or the watch', {
-        checkoutId: after.id,
-        status: after.status,
-        cause: String(error),
-      });
-    }
-    // A seller not recorded here is traced through the order's externalRef when a partner first asks.
-    await esimOwners.record(after).catch((error: unknown) => {
-      scopedLogger.warn('the seller of an eSIM could not be recorded', {
-        checkoutId: after.id,
-        cause: String(error),
-      });
-    });
-    // A hold whose release is lost here stays until it expires: it can hold back a sale, never over-promise.
-    await funding.observe(before, after).catch((error: unknown) => {
-      scopedLogger.warn('a checkout hold could not follow its status', {
-        checkoutId: after.id,
-        status: after.status,
-        cause: String(error),
-      });
-    });
-  }
+  const orderReferences = createOrderReferences(store);
+  const checkoutWatch = createCheckoutWatch({
+    store,
+    logger: scopedLogger,
+    intervalMs: config.checkoutWatchSeconds * 1000,
+    settle: (checkoutId, seen) => transitions.settle(checkoutId, seen),
+  });
+  // The one checkout repository: what a change of status sets off is decided in checkout-transitions.ts.
+  const transitions: CheckoutTransitions = createCheckoutTransitions({
+    store,
+    logger: scopedLogger,
+    reactions: {
+      webhooks: createWebhookEmitter({ queue: webhookQueue, widgets, logger: scopedLogger }),
+      esimOwners: { record: (checkout) => esimOwners.record(checkout) },
+      funding,
+      watch: checkoutWatch,
+      orderReferences,
+    },
+    counted: metrics === null ? undefined : (status) => metrics.checkoutTransitions.inc({ status }),
+  });
+  const { repository } = transitions;
+  const esimOwners = createEsimOwners(store, repository);
   const checkouts = createCheckoutService({
     store,
     logger: scopedLogger,
     funding,
     secrets: createCheckoutSecrets(rootSecrets),
     statusCacheMs: config.statusCacheMs,
-    observer: observeCheckout,
+    repository,
   });
   const orderReconciliation = createOrderReconciliation({
     store,
     widgets,
-    repository: createCheckoutRepository(store, observeCheckout),
+    repository,
+    orderReferences,
     queue: webhookQueue,
     logger: scopedLogger,
   });
@@ -226,6 +218,7 @@ export function createBff(options: CreateBffOptions): Bff {
   const manageTokens = createManageTokens({ secrets: rootSecrets, store, now: options.now });
   const actionRequestWatch = createActionRequestWatch({
     store,
+    esimOwners,
     queue: webhookQueue,
     widgets,
     logger: scopedLogger,
@@ -235,6 +228,7 @@ export function createBff(options: CreateBffOptions): Bff {
     checkouts,
     manageTokens,
     actionRequests: actionRequestWatch,
+    esimOwners,
     logger: scopedLogger,
   });
   const answers = createAnswerCache({ logger, observe: metrics?.observeRequest });
@@ -248,6 +242,7 @@ export function createBff(options: CreateBffOptions): Bff {
     funding,
     afterSale,
     manageTokens,
+    esimOwners,
     logger,
     widgetRoot: options.widgetRoot,
     widgetDist: options.widgetDist,

@@ -9,7 +9,9 @@ import type { Duplex } from 'node:stream';
 import { API_VERSION, type ApiErrorEnvelope } from '@esim-embed/shared';
 import { getRequestListener } from '@hono/node-server';
 import type { Bff } from './bff';
+import { ServerLimitsConfigSchema } from './config/config-schema';
 import { newRequestId } from './http/request-context';
+import { applyServerLimits, type ServerLimits, serverOptionsFor } from './http/server-limits';
 
 /** A listening BFF. */
 export interface RunningServer {
@@ -25,14 +27,23 @@ export interface ServeOptions {
   hostname?: string;
 }
 
+/** How the BFF is served: where, and what one client may hold (the config's `server` and `trustedProxyHops`). */
+export interface ServeBffOptions extends ServeOptions {
+  /** Default: the config's defaults, no trusted proxy. */
+  limits?: ServerLimits;
+}
+
 /** Listen with `bff.app` on `hostname:port` (default 127.0.0.1 and a free port). */
-export async function serveBff(bff: Bff, options: ServeOptions = {}): Promise<RunningServer> {
+export async function serveBff(bff: Bff, options: ServeBffOptions = {}): Promise<RunningServer> {
   const hostname = options.hostname ?? '127.0.0.1';
+  const limits = options.limits ?? { ...ServerLimitsConfigSchema.parse({}), trustedProxyHops: 0 };
   const appListener = getRequestListener(bff.app.fetch, { hostname });
   // A kept public catalog answer is written before the app sees the request (http/answer-cache.ts).
-  const server = createServer((request, response) => {
+  const server = createServer(serverOptionsFor(limits), (request, response) => {
+    if (!tracking.track(request, response)) return;
     if (!bff.answers.serve(request, response)) void appListener(request, response);
   });
+  const tracking = applyServerLimits(server, limits);
   server.on('clientError', answerClientError);
   const listening = await listen(server, options);
   return {

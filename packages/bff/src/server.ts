@@ -83,7 +83,11 @@ async function main(): Promise<void> {
     publicOrigin: env.ESIM_BFF_PUBLIC_ORIGIN || (production ? undefined : `http://localhost:${port}`),
     observability: { metrics: operationsPort !== undefined, tracing },
   });
-  const server = await serveBff(bff, { port, hostname: env.HOST ?? '0.0.0.0' });
+  const server = await serveBff(bff, {
+    port,
+    hostname: env.HOST ?? '0.0.0.0',
+    limits: { ...loaded.config.server, trustedProxyHops: loaded.config.trustedProxyHops },
+  });
   const operations =
     bff.operationsApp === null
       ? null

@@ -1,11 +1,15 @@
 /**
  * @module
- * Test support: an image host on loopback (plain HTTP, a free port) for the upstream account's logo — it
- * serves a small PNG by default, counts requests, and answers whatever a test sets instead (a page that is not
- * an image, an oversized body, an error, a redirect). Used by tests only.
+ * Test support: an HTTPS image host on loopback (a free port, a certificate of a throwaway CA) for the upstream
+ * account's logo — it serves a small PNG by default, counts requests, and answers whatever a test sets instead
+ * (a page that is not an image, an oversized body, an error, a redirect). The BFF's logo fetch reaches it only
+ * when given its `testHost` (its address and CA): a loopback host is otherwise refused. Used by tests only.
  */
-import { createServer, type OutgoingHttpHeaders, type Server } from 'node:http';
+import type { OutgoingHttpHeaders } from 'node:http';
+import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { LogoTestHost } from '../src/catalog/logo-fetch';
+import { makeTestPki } from './test-pki';
 
 /** A 1×1 PNG. */
 export const TINY_PNG = Buffer.from(
@@ -22,13 +26,12 @@ export interface LogoAnswer {
 
 /** A running image host. */
 export interface LogoHost {
-  /** `http://127.0.0.1:<port>`. */
+  /** `https://127.0.0.1:<port>`. */
   origin: string;
-  /**
-   * The address an upstream account names for `path`: `https://127.0.0.1:<port>/…`, as the contract's logo
-   * is HTTPS (the BFF fetches it over plain HTTP only because the host is on loopback beside a local upstream).
-   */
+  /** The address an upstream account names for `path`: `https://127.0.0.1:<port>/…`. */
   logoUrl(path: string): string;
+  /** What lets the BFF's logo fetch reach this host (`CreateBffOptions.logoTestHost`). */
+  testHost: LogoTestHost;
   /** The paths requested so far. */
   readonly requests: string[];
   /** Answers a path; default: {@link TINY_PNG} with a misleading `Content-Type` (the BFF sniffs the bytes). */
@@ -45,7 +48,8 @@ const DEFAULT_ANSWER = (): LogoAnswer => ({
 /** Starts an image host on 127.0.0.1. */
 export async function startLogoHost(): Promise<LogoHost> {
   const requests: string[] = [];
-  const server: Server = createServer((request, response) => {
+  const pki = makeTestPki();
+  const server: Server = createServer({ key: pki.serverKey, cert: pki.serverCert }, (request, response) => {
     const path = request.url ?? '/';
     requests.push(path);
     const answer = host.answer(path);
@@ -57,8 +61,9 @@ export async function startLogoHost(): Promise<LogoHost> {
   });
   const { port } = server.address() as AddressInfo;
   const host: LogoHost = {
-    origin: `http://127.0.0.1:${port}`,
+    origin: `https://127.0.0.1:${port}`,
     logoUrl: (path) => `https://127.0.0.1:${port}${path}`,
+    testHost: { addresses: ['127.0.0.1'], ca: pki.caCert },
     requests,
     answer: DEFAULT_ANSWER,
     close: () =>

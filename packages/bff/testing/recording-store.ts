@@ -1,14 +1,13 @@
 /**
  * @module
- * Test support: the memory store with a window on what it holds — every live entry (key, value, version) and a
- * journal of every write — so that a test can tell what a request stored, for example that a refused request
- * stored nothing. The BFF's runtime never uses it: it wraps `createMemoryStore`, whose production code stays
- * without a way to list its keys.
+ * Test support: the memory store with a journal of every write it is asked for (keys and work queues), beside
+ * its listing of what it holds (`contents`), so that a test can tell what a request stored — for example that a
+ * refused request stored nothing — and when background work has gone quiet.
  */
-import { createMemoryStore } from '../src/store/memory-store';
-import type { Store } from '../src/store/store';
+import { createMemoryStore, type MemoryStore } from '../src/store/memory-store';
+import type { WorkQueue } from '../src/store/work-queue';
 
-/** One write the store was asked for: its operation, its key, and whether it changed anything. */
+/** One write the store was asked for: its operation, its key (or queue and item), whether it changed anything. */
 export interface StoreWrite {
   op: string;
   key: string;
@@ -16,18 +15,18 @@ export interface StoreWrite {
   applied: boolean;
 }
 
-/** A live entry as `version:value`, by key (counters apart: they count refusals too). */
+/** What the store holds, as `contents()` lists it, counters left out (they count refusals too). */
 export type StoreSnapshot = ReadonlyMap<string, string>;
 
-/** The memory store, listing what it holds. */
-export interface RecordingStore extends Store {
-  /** Every live entry now (expired ones left out). */
-  snapshot(): StoreSnapshot;
+/** The memory store, journaling its writes. */
+export interface RecordingStore extends MemoryStore {
+  /** Every live entry and queue item now, without the counters. */
+  snapshot(): Promise<StoreSnapshot>;
   /** Every write so far, oldest first (counter increments included, as `increment`). */
   readonly journal: readonly StoreWrite[];
 }
 
-/** The keys added, removed or changed from `before` to `after` (empty: the same entries). */
+/** The keys added, removed or changed from `before` to `after` (empty: the same contents). */
 export function snapshotChanges(before: StoreSnapshot, after: StoreSnapshot): string[] {
   const changes: string[] = [];
   for (const [key, value] of after) {
@@ -39,49 +38,54 @@ export function snapshotChanges(before: StoreSnapshot, after: StoreSnapshot): st
   return changes;
 }
 
-interface MirroredEntry {
-  value: string;
-  version: number;
-  expiresAt: number;
-}
+/** The operations of a work queue that change it. */
+const QUEUE_WRITES = new Set(['add', 'claim', 'reschedule', 'pausePartition', 'remove']);
 
-/**
- * A memory store that records its writes and mirrors its entries as they are written. Operations the
- * {@link Store} interface gains later pass through unmirrored but journaled (by name and first argument), so a
- * test sees them too.
- */
+/** A memory store that journals every write. */
 export function createRecordingStore(now: () => number = Date.now): RecordingStore {
   const inner = createMemoryStore({ now });
-  const entries = new Map<string, MirroredEntry>();
   const journal: StoreWrite[] = [];
   const record = (op: string, key: string, applied: boolean) => journal.push({ op, key, applied });
+  const queues = new Map<string, WorkQueue>();
 
-  const recording: RecordingStore = {
+  /** The queue with its writes journaled as `queue.<op>` on `queue <name> <id or partition>`. */
+  function journaled(name: string, queue: WorkQueue): WorkQueue {
+    return new Proxy(queue, {
+      get(target, operation, receiver) {
+        const value = Reflect.get(target, operation, receiver);
+        if (typeof operation !== 'string' || !QUEUE_WRITES.has(operation) || typeof value !== 'function')
+          return value;
+        return (...args: unknown[]) => {
+          const first = args[0];
+          const subject =
+            typeof first === 'object' && first !== null ? (first as { id?: unknown }).id : first;
+          record(`queue.${operation}`, `queue ${name} ${String(subject)}`, true);
+          return (value as (...values: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+  }
+
+  return {
     journal,
-    snapshot() {
-      const time = now();
-      const live = new Map<string, string>();
-      for (const [key, entry] of entries) {
-        if (entry.expiresAt > time) live.set(key, `${entry.version}:${entry.value}`);
-      }
-      return live;
+    async snapshot() {
+      const contents = await inner.contents();
+      return new Map([...contents].filter(([key]) => !key.startsWith('counter ')));
     },
+    contents: () => inner.contents(),
     get: (key) => inner.get(key),
     async insert(key, value, ttlMs) {
       const applied = await inner.insert(key, value, ttlMs);
-      if (applied) entries.set(key, { value, version: 1, expiresAt: now() + ttlMs });
       record('insert', key, applied);
       return applied;
     },
     async compareAndSet(key, expectedVersion, value, ttlMs) {
       const applied = await inner.compareAndSet(key, expectedVersion, value, ttlMs);
-      if (applied) entries.set(key, { value, version: expectedVersion + 1, expiresAt: now() + ttlMs });
       record('compareAndSet', key, applied);
       return applied;
     },
     async compareAndDelete(key, expectedVersion) {
       const applied = await inner.compareAndDelete(key, expectedVersion);
-      if (applied) entries.delete(key);
       record('compareAndDelete', key, applied);
       return applied;
     },
@@ -90,21 +94,15 @@ export function createRecordingStore(now: () => number = Date.now): RecordingSto
       record('increment', key, true);
       return state;
     },
+    queue(name) {
+      let queue = queues.get(name);
+      if (queue === undefined) {
+        queue = journaled(name, inner.queue(name));
+        queues.set(name, queue);
+      }
+      return queue;
+    },
     ping: () => inner.ping(),
     close: () => inner.close(),
   };
-  // Operations added to the interface after this file: passed through to the memory store and journaled.
-  return new Proxy(recording, {
-    get(target, name, receiver) {
-      if (typeof name === 'string' && !(name in target) && name in inner) {
-        const operation = (inner as unknown as Record<string, unknown>)[name];
-        if (typeof operation !== 'function') return operation;
-        return (...args: unknown[]) => {
-          record(name, String(args[0]), true);
-          return (operation as (...values: unknown[]) => unknown).apply(inner, args);
-        };
-      }
-      return Reflect.get(target, name, receiver);
-    },
-  });
 }

@@ -95,7 +95,10 @@ export interface StackOptions {
   /** The BFF's port (default: a free one). */
   port?: number;
   /** Clocks, timers and worker settings of the BFF (after-sale and webhook tests). */
-  bffOptions?: Pick<CreateBffOptions, 'webhooks' | 'now' | 'startWorkers' | 'publicOrigin' | 'observability'>;
+  bffOptions?: Pick<
+    CreateBffOptions,
+    'webhooks' | 'now' | 'startWorkers' | 'publicOrigin' | 'observability' | 'logoTestHost'
+  >;
 }
 
 /** A BFF on a free port. */
@@ -130,7 +133,10 @@ export async function startBff(
     siteRoot: options.siteRoot,
     ...options.bffOptions,
   });
-  const publicServer = await serveBff(bff, { port: options.port });
+  const publicServer = await serveBff(bff, {
+    port: options.port,
+    limits: { ...config.server, trustedProxyHops: config.trustedProxyHops },
+  });
   const operations = bff.operationsApp === null ? null : await serveOperations(bff.operationsApp);
   const server: RunningServer = {
     ...publicServer,

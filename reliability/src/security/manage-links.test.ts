@@ -113,7 +113,7 @@ describe('manage links', () => {
     figures.push([`manage link on ${PARTNER_PAGE}`, `${url.length} characters (limit 80)`]);
   });
 
-  it('revoke-all refuses every token of the eSIM; a link asked for afterwards is new and works', async () => {
+  it('revoke-all refuses every token of the eSIM and the client secret’s mint; the partner’s new link works', async () => {
     const sold = await buy();
     const own = await installStep(sold);
     const other = (
@@ -128,10 +128,20 @@ describe('manage links', () => {
     expect(await opens(own.manageToken)).toBe(401);
     expect(await opens(other.manageToken, 'shop-pay')).toBe(401);
     expect(await opens(control.manageToken)).toBe(200);
-    const fresh = await installStep(sold);
+    const page = await openWidget(stack.server.url, 'shop');
+    const minted = await page.post(
+      `/v1/checkouts/${sold.checkoutId}/manage-link`,
+      {},
+      { 'X-Checkout-Secret': sold.clientSecret },
+    );
+    expect(minted.status, minted.text).toBe(403);
+    const fresh = (
+      await partner(`/v1/partner/esims/${own.esimId}/manage-links`, PARTNER_SECRET, { widgetId: 'shop' })
+    ).body.data as { manageToken: string };
     expect(fresh.manageToken).not.toBe(own.manageToken);
     expect(await opens(fresh.manageToken)).toBe(200);
     figures.push(['revoke-all: tokens of the eSIM refused', '2 of 2 (another eSIM’s still opens)']);
+    figures.push(['revoke-all: the checkout’s client secret mints a link', `${minted.status}`]);
   });
 
   it('another partner cannot revoke a link of a widget it does not own; the owner can', async () => {

@@ -65,11 +65,11 @@ it('another partner on the same upstream key reads nothing and changes nothing',
   const kept = await stack.bff.store.get(STORE_KEYS.actionRequest(id));
   expect(JSON.parse(kept?.value ?? '{}').widgetId).toBe('shop');
 
-  const before = store.snapshot();
+  const before = await store.snapshot();
   const read = await partner(RIVAL_SECRET, `/v1/partner/action-requests/${id}`);
   expect(read.status).toBe(404);
   expect(read.body.error.code).toBe('action_request_not_found');
-  expect(snapshotChanges(before, store.snapshot())).toEqual([]);
+  expect(snapshotChanges(before, await store.snapshot())).toEqual([]);
 
   const own = await partner(PARTNER_SECRET, `/v1/partner/action-requests/${id}`);
   expect(own.status).toBe(200);

@@ -8,11 +8,12 @@
 import type { ActionRequestWebhookEvent, PartnerActionRequest } from '@esim-embed/shared';
 import { z } from 'zod';
 import { createBackgroundLoop } from '../background-loop';
-import { createEsimOwners } from '../checkout/esim-owners';
+import type { EsimOwners } from '../checkout/esim-owners';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import { editIdList, readIdList } from '../store/id-list';
-import { STORE_KEYS, type Store } from '../store/store';
+import { STORE_KEYS, type Store, type Versioned } from '../store/store';
+import { leaveValue, storeSlot, versionedUpdate, writeValue } from '../store/versioned-update';
 import { eventId, queueWebhookEvent } from '../webhooks/webhook-events';
 import type { WebhookQueue } from '../webhooks/webhook-queue';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
@@ -38,6 +39,8 @@ const terminal = (status: string) => status === 'completed' || status === 'rejec
 
 export interface ActionRequestWatchOptions {
   store: Store;
+  /** Who sold each eSIM: a reissue's replacement is the same seller's. */
+  esimOwners: Pick<EsimOwners, 'recordReplacement'>;
   queue: WebhookQueue;
   widgets: ReadonlyMap<string, WidgetRuntime>;
   logger: Logger;
@@ -65,16 +68,14 @@ export interface ActionRequestWatch {
 
 /** The {@link ActionRequestWatch}. */
 export function createActionRequestWatch(options: ActionRequestWatchOptions): ActionRequestWatch {
-  const { store, queue, widgets, logger } = options;
-  const esimOwners = createEsimOwners(store);
+  const { store, queue, widgets, logger, esimOwners } = options;
   const now = options.now ?? Date.now;
   const listKey = STORE_KEYS.actionRequestWatch();
 
+  const parseStored = (found: Versioned) => StoredActionRequestSchema.parse(JSON.parse(found.value));
   async function stored(id: string) {
     const found = await store.get(STORE_KEYS.actionRequest(id));
-    return found === null
-      ? null
-      : { record: StoredActionRequestSchema.parse(JSON.parse(found.value)), version: found.version };
+    return found === null ? null : { record: parseStored(found), stored: found };
   }
 
   async function queueEvent(widget: WidgetRuntime, request: PartnerActionRequest): Promise<void> {
@@ -132,16 +133,15 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
         status: request.status,
         updatedAt: request.updatedAt,
       };
-      const key = STORE_KEYS.actionRequest(request.id);
-      for (let round = 0, current = seen; round < 5; round += 1, current = await stored(request.id)) {
-        if (round > 0 && current?.record.status === request.status) break;
-        const value = JSON.stringify(record);
-        const written =
-          current === null
-            ? await store.insert(key, value, RETENTION_MS)
-            : await store.compareAndSet(key, current.version, value, RETENTION_MS);
-        if (written) break;
-      }
+      // Another reader writing the same status first is as good as this write; a busy record is told again later.
+      await versionedUpdate(
+        storeSlot(store, STORE_KEYS.actionRequest(request.id), RETENTION_MS),
+        (current, round) =>
+          round > 0 && current !== null && parseStored(current).status === request.status
+            ? leaveValue(null)
+            : writeValue(JSON.stringify(record), null),
+        { initial: seen === null ? null : seen.stored },
+      );
       await editIdList(
         store,
         listKey,

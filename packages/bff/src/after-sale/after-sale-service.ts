@@ -19,6 +19,7 @@ import type {
 } from '@esim-embed/shared';
 import { requireControl } from '../catalog/retail-brand';
 import type { CheckoutService, SessionCaller } from '../checkout/checkout-service';
+import type { EsimOwners } from '../checkout/esim-owners';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
@@ -31,6 +32,8 @@ export interface AfterSaleServiceOptions {
   checkouts: CheckoutService;
   manageTokens: ManageTokens;
   actionRequests: ActionRequestWatch;
+  /** Which widget sold each eSIM: a help request is the caller's only if its eSIM is. */
+  esimOwners: EsimOwners;
   logger: Logger;
 }
 
@@ -59,7 +62,11 @@ export interface AfterSaleService {
     body: CreateActionRequest,
     idempotencyKey: string,
   ): Promise<PartnerActionRequest>;
-  /** A help request as it stands now (read from the upstream; a change is reported like the watch's). */
+  /**
+   * A help request of an eSIM one of `widgets` sold, as it stands now (read from the upstream; a change is
+   * reported like the watch's). Any other — another partner's on a shared upstream key — is
+   * `action_request_not_found`, found out before anything is recorded or reported.
+   */
   readActionRequest(widgets: ReadonlyMap<string, WidgetRuntime>, id: string): Promise<PartnerActionRequest>;
   /** A delivery link (hosted installation page) for an eSIM of `widget`, one per partner idempotency key. */
   createDeliveryLink(
@@ -76,7 +83,7 @@ const digest = (value: string) => createHash('sha256').update(value).digest('bas
 
 /** The {@link AfterSaleService}. */
 export function createAfterSaleService(options: AfterSaleServiceOptions): AfterSaleService {
-  const { checkouts, manageTokens, actionRequests, logger } = options;
+  const { checkouts, manageTokens, actionRequests, esimOwners, logger } = options;
   /** The eSIM a manage token opens now: its own, or the replacement of a completed reissue. */
   const managedEsim = async (caller: SessionCaller) => {
     // A retail brand may turn the traveller's way back to an existing order off.
@@ -84,7 +91,12 @@ export function createAfterSaleService(options: AfterSaleServiceOptions): AfterS
     return manageOf(caller).esim;
   };
 
-  async function mint(widget: WidgetRuntime, esimId: string, checkoutId: string | null): Promise<ManageLink> {
+  /** The manage link of `esimId` in `widget`; `grant` is the traveller's checkout, null for the partner. */
+  async function mint(
+    widget: WidgetRuntime,
+    esimId: string,
+    grant: { checkoutId: string; issuedAtMs: number } | null,
+  ): Promise<ManageLink> {
     requireControl(await widget.catalog.retailBrand(), 'existingOrderRecovery');
     // Reading the eSIM proves it is this account's and tells how long its plan can be used.
     const esim = await readEsim(widget, esimId);
@@ -93,7 +105,8 @@ export function createAfterSaleService(options: AfterSaleServiceOptions): AfterS
       widgetId: widget.config.id,
       environment: widget.config.environment,
       esimId: esim.id,
-      checkoutId,
+      checkoutId: grant?.checkoutId ?? null,
+      ...(grant === null ? {} : { grantIssuedAtMs: grant.issuedAtMs }),
       serviceEndsAtMs: serviceEnds === null ? null : Date.parse(serviceEnds),
     });
     logger.info('manage link given', { widgetId: widget.config.id, esimId: esim.id, manageLinkId: link.id });
@@ -109,8 +122,8 @@ export function createAfterSaleService(options: AfterSaleServiceOptions): AfterS
 
   return {
     async manageLinkForCheckout(caller, id, clientSecret) {
-      const { esimId } = await checkouts.readyEsimOf(caller, id, clientSecret);
-      return await mint(caller.widget, esimId, id);
+      const { esimId, checkoutCreatedAtMs } = await checkouts.readyEsimOf(caller, id, clientSecret);
+      return await mint(caller.widget, esimId, { checkoutId: id, issuedAtMs: checkoutCreatedAtMs });
     },
     async manageLinkForPartner(widget, esimId) {
       return await mint(widget, esimId, null);
@@ -148,17 +161,22 @@ export function createAfterSaleService(options: AfterSaleServiceOptions): AfterS
       return await actionRequests.observe(widget, request);
     },
     async readActionRequest(widgets, id) {
+      const notFound = () => new ApiError('action_request_not_found', { params: { actionRequestId: id } });
       const known = await actionRequests.known(id);
-      const widget = known === null ? undefined : widgets.get(known.widgetId);
-      // Made through another partner's widget (a shared upstream key would find it): not the caller's, and not
-      // to be observed on its behalf.
-      if (known !== null && widget === undefined)
-        throw new ApiError('action_request_not_found', { params: { actionRequestId: id } });
-      const found =
-        known !== null && widget !== undefined
-          ? { widget, request: await fetchActionRequest(widget, id, known.esimId) }
-          : await findActionRequest(widgets.values(), id);
-      return await actionRequests.observe(found.widget, found.request);
+      if (known !== null) {
+        // Recorded for a widget the caller's secret does not open: another partner's request.
+        const widget = widgets.get(known.widgetId);
+        if (widget === undefined) throw notFound();
+        return await actionRequests.observe(widget, await fetchActionRequest(widget, id, known.esimId));
+      }
+      // Not made through this BFF's records (or forgotten): an upstream account shared by several partners
+      // knows it, so it is the caller's only if the caller's widgets sold its eSIM — checked before the read
+      // is observed, which records the request and reports its status to the seller's endpoint.
+      const { request } = await findActionRequest(widgets.values(), id);
+      const seller = await esimOwners.sellerAmong(widgets, request.esimId).catch((error: unknown) => {
+        throw error instanceof ApiError && error.code === 'esim_not_found' ? notFound() : error;
+      });
+      return await actionRequests.observe(seller, request);
     },
     async createDeliveryLink(widget, esimId, body, idempotencyKey) {
       // Reading the eSIM proves it is this account's and names its order; an installed one gets no link.

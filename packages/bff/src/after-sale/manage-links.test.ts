@@ -213,10 +213,38 @@ describe('manage links', () => {
     const refused = await myEsim(payPage, payLink.body.data.manageToken);
     expect(refused.body.error.params.reason).toBe('revoked');
     expect((await myEsim(page, bought.manageToken)).status).toBe(200);
-    // The traveller's install step, reloaded, gives a new link issued after the revocation.
-    const fresh = await installStepLink(esim);
-    expect(fresh.manageToken).not.toBe(esim.manageToken);
-    expect((await myEsim(page, fresh.manageToken)).status).toBe(200);
+  });
+
+  it('after revoke-all the checkout’s client secret still reads the checkout but mints no manage link', async () => {
+    const esim = await buyEsim(await openWidget(stack.server.url, 'shop'));
+    const revoked = await partner(`/v1/partner/esims/${esim.esimId}/manage-links/revoke-all`, {
+      method: 'POST',
+      body: {},
+    });
+    expect(revoked.status, revoked.text).toBe(200);
+    const reloaded = await openWidget(stack.server.url, 'shop');
+    const secret = { 'X-Checkout-Secret': esim.clientSecret };
+    const mintRefused = async () => {
+      const answer = await reloaded.post(`/v1/checkouts/${esim.checkoutId}/manage-link`, {}, secret);
+      expect(answer.status, answer.text).toBe(403);
+      expect(answer.body.error).toMatchObject({
+        code: 'forbidden',
+        params: { reason: 'manage_links_revoked' },
+      });
+    };
+    await mintRefused();
+    const read = await reloaded.get(`/v1/checkouts/${esim.checkoutId}`, secret);
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.data.status).toBe('ready');
+    // The partner's server makes a new link for the traveller: that one opens, the old secret still reaches none.
+    const fresh = await partner(`/v1/partner/esims/${esim.esimId}/manage-links`, {
+      method: 'POST',
+      body: { widgetId: 'shop' },
+    });
+    expect(fresh.status, fresh.text).toBe(201);
+    expect(fresh.body.data.manageToken).not.toBe(esim.manageToken);
+    expect((await myEsim(page, fresh.body.data.manageToken)).status).toBe(200);
+    await mintRefused();
   });
 
   it('a partner cannot revoke another widget’s link, nor every link of an eSIM it did not sell (even on a shared upstream key)', async () => {

@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { ApiError } from '../errors';
 import { purposeKeys } from '../security/key-ring';
 import { STORE_KEYS, type Store } from '../store/store';
+import { leaveValue, storeSlot, versionedUpdate, writeValue } from '../store/versioned-update';
 import { createLegacyManageVerifier } from './legacy-manage-token';
 import { hashOf, newToken, seal, unseal } from './manage-token-crypto';
 
@@ -69,6 +70,11 @@ export interface ManageSubject {
   esimId: string;
   /** The checkout whose install step asks for it; null for the partner's server. */
   checkoutId: string | null;
+  /**
+   * When the traveller's grant behind this mint was issued (the checkout's creation, with its client secret):
+   * after a revoke-all of the eSIM, a grant issued until then mints nothing. Absent for the partner's server.
+   */
+  grantIssuedAtMs?: number;
   /** When the plan can no longer be used, if known: the link lives until then (capped). */
   serviceEndsAtMs: number | null;
 }
@@ -196,27 +202,34 @@ export function createManageTokens(options: ManageTokensOptions): ManageTokens {
       sealed: seal(sealing.signing.key, token),
     });
     // A link made by a mint that lost the race to another is dropped before anyone saw it.
-    const discard = () => store.compareAndDelete(STORE_KEYS.manageLink(hash), 1);
+    const discard = async () => {
+      await store.compareAndDelete(STORE_KEYS.manageLink(hash), 1);
+    };
     return { link: linkOf(token, record), pointer, discard };
   }
 
   return {
     async mint(subject) {
+      if (subject.grantIssuedAtMs !== undefined) {
+        // Revoke-all ends every way back the traveller held then: its links and its checkout's client secret.
+        const notBefore = await notBeforeOf(subject.esimId);
+        if (notBefore !== null && subject.grantIssuedAtMs <= notBefore) {
+          throw new ApiError('forbidden', { params: { reason: 'manage_links_revoked' } });
+        }
+      }
       const key = STORE_KEYS.manageLinkCurrent(subject.widgetId, subject.esimId);
       const expiresAtMs = expiryFor(subject.serviceEndsAtMs);
       // Two installs steps of one purchase may mint at once: compare-and-set makes one link win.
-      for (let round = 0; round < 5; round += 1) {
-        const current = await store.get(key);
-        const live = current === null ? null : await liveCurrent(current.value, expiresAtMs, subject);
-        if (live !== null) return live;
-        const made = await create(subject, expiresAtMs);
-        const placed =
-          current === null
-            ? await store.insert(key, made.pointer, MAX_MANAGE_TOKEN_TTL_MS)
-            : await store.compareAndSet(key, current.version, made.pointer, MAX_MANAGE_TOKEN_TTL_MS);
-        if (placed) return made.link;
-        await made.discard();
-      }
+      const outcome = await versionedUpdate(
+        storeSlot(store, key, MAX_MANAGE_TOKEN_TTL_MS),
+        async (current) => {
+          const live = current === null ? null : await liveCurrent(current.value, expiresAtMs, subject);
+          if (live !== null) return leaveValue(live);
+          const made = await create(subject, expiresAtMs);
+          return writeValue(made.pointer, made.link, made.discard);
+        },
+      );
+      if (outcome.kind === 'written' || outcome.kind === 'left') return outcome.result;
       throw new Error(`the manage link of eSIM ${subject.esimId} kept changing; try again`);
     },
 
@@ -244,35 +257,29 @@ export function createManageTokens(options: ManageTokensOptions): ManageTokens {
     async revoke(linkId, owners) {
       if (!MANAGE_LINK_ID_PATTERN.test(linkId)) throw linkNotFound();
       const hash = linkId.slice('mlk_'.length);
-      for (let round = 0; round < 5; round += 1) {
-        const found = await readRecord(hash);
-        // A link of another partner's widget is answered as one that does not exist: nothing to probe.
-        if (found === null || !owners.has(found.record.widgetId)) throw linkNotFound();
-        if (found.record.revokedAt !== null) return { id: linkId, revokedAt: found.record.revokedAt };
-        const revoked = { ...found.record, revokedAt: new Date(now()).toISOString() };
-        const ttl = recordTtl(revoked);
-        if (
-          await store.compareAndSet(STORE_KEYS.manageLink(hash), found.version, JSON.stringify(revoked), ttl)
-        ) {
-          return { id: linkId, revokedAt: revoked.revokedAt };
-        }
-      }
+      const outcome = await versionedUpdate(
+        storeSlot(store, STORE_KEYS.manageLink(hash), (value) => recordTtl(JSON.parse(value))),
+        (stored) => {
+          const record = parseJson(ManageLinkRecordSchema, stored?.value);
+          // A link of another partner's widget is answered as one that does not exist: nothing to probe.
+          if (stored === null || record === null || !owners.has(record.widgetId)) throw linkNotFound();
+          if (record.revokedAt !== null) return leaveValue({ id: linkId, revokedAt: record.revokedAt });
+          const revoked = { ...record, revokedAt: new Date(now()).toISOString() };
+          return writeValue(JSON.stringify(revoked), { id: linkId, revokedAt: revoked.revokedAt });
+        },
+      );
+      if (outcome.kind === 'written' || outcome.kind === 'left') return outcome.result;
       throw new Error(`manage link ${linkId} kept changing; try again`);
     },
 
     async revokeAll(esimId) {
       const key = STORE_KEYS.manageNotBefore(esimId);
       // Every token lives at most a year, so the not-before time is needed no longer than that.
-      for (let round = 0; round < 5; round += 1) {
-        const time = now();
-        const stored = await store.get(key);
-        const notBefore = Math.max(time, stored === null ? 0 : Number(stored.value));
-        const written =
-          stored === null
-            ? await store.insert(key, String(notBefore), MAX_MANAGE_TOKEN_TTL_MS)
-            : await store.compareAndSet(key, stored.version, String(notBefore), MAX_MANAGE_TOKEN_TTL_MS);
-        if (written) return { esimId, revokedBefore: new Date(notBefore).toISOString() };
-      }
+      const outcome = await versionedUpdate(storeSlot(store, key, MAX_MANAGE_TOKEN_TTL_MS), (stored) => {
+        const notBefore = Math.max(now(), stored === null ? 0 : Number(stored.value));
+        return writeValue(String(notBefore), { esimId, revokedBefore: new Date(notBefore).toISOString() });
+      });
+      if (outcome.kind === 'written') return outcome.result;
       throw new Error(`the manage links of eSIM ${esimId} kept changing; try again`);
     },
   };

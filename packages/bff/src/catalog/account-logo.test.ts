@@ -22,7 +22,6 @@ describe('the account logo', () => {
     const options = {
       widgetId: 'acme',
       publicOrigin: 'https://bff.example',
-      upstreamBaseUrl: host.origin,
       logger,
     };
     const source = 'https://cdn.upstream.example/acme.png';
@@ -38,7 +37,7 @@ describe('the account logo', () => {
     const logo = createAccountLogo({
       widgetId: 'acme',
       publicOrigin: 'https://bff.example',
-      upstreamBaseUrl: `${host.origin}/v2`,
+      testHost: host.testHost,
       logger,
       retryAfterMs: 60_000,
       now: () => clock,

@@ -9,15 +9,15 @@
  */
 import { createHash } from 'node:crypto';
 import type { Logger } from '../logger';
-import { fetchLogo, isLoopbackHost, type LogoFetchOptions, type LogoImage } from './logo-fetch';
+import { fetchLogo, type LogoFetchOptions, type LogoImage, type LogoTestHost } from './logo-fetch';
 
 /** Options of {@link createAccountLogo}. */
 export interface AccountLogoOptions {
   widgetId: string;
   /** The BFF's public origin (`https://bff.example`); absent: the account's logo is not shown. */
   publicOrigin: string | undefined;
-  /** The widget's upstream base URL: a local sandbox (plain HTTP on loopback) serves its logos the same way. */
-  upstreamBaseUrl: string;
+  /** Tests only: a local HTTPS image host the fetch may reach (`logo-fetch.ts`). */
+  testHost?: LogoTestHost | undefined;
   logger: Logger;
   /** Default 5 s. */
   timeoutMs?: number;
@@ -59,17 +59,16 @@ interface Held {
  * A widget's account logo.
  *
  * @example
- * const logo = createAccountLogo({ widgetId: 'acme', publicOrigin, upstreamBaseUrl, logger });
+ * const logo = createAccountLogo({ widgetId: 'acme', publicOrigin, logger });
  * logo.address('https://cdn.upstream.example/acme.png'); // https://bff.example/v1/brand/acme/logo/3f…
  */
 export function createAccountLogo(options: AccountLogoOptions): AccountLogo {
   const now = options.now ?? Date.now;
   const retryAfterMs = options.retryAfterMs ?? 60_000;
-  const upstream = new URL(options.upstreamBaseUrl);
   const fetchOptions: LogoFetchOptions = {
     timeoutMs: options.timeoutMs ?? 5_000,
     maxBytes: options.maxBytes ?? 1024 * 1024,
-    localUpstream: upstream.protocol === 'http:' && isLoopbackHost(upstream.hostname),
+    testHost: options.testHost,
   };
   let held: Held | undefined;
   let warnedNoOrigin = false;

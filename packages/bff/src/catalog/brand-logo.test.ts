@@ -1,7 +1,7 @@
 /**
  * The upstream account's logo over HTTP: a session's brand names it at the BFF (never at the upstream's image
- * host), and `GET /v1/brand/{widgetId}/logo/{hash}` answers the image's bytes, fetched once from a loopback
- * image host that a relay in front of the sandbox makes the account's logo; what is not a usable image is
+ * host), and `GET /v1/brand/{widgetId}/logo/{hash}` answers the image's bytes, fetched once from a local HTTPS
+ * image host (let through by the test seam) that a relay in front of the sandbox makes the account's logo; what is not a usable image is
  * `not_found`. A logo the widget's config sets (or switches off) is kept as it is.
  */
 import { randomBytes } from 'node:crypto';
@@ -47,14 +47,26 @@ function accountLogo(logoUrl: string) {
 }
 
 /** A BFF in front of the relay, with a public origin unless `publicOrigin: null`. */
-async function startLogoBff(options: { publicOrigin?: string | null; brand?: WidgetBrandOverrides } = {}) {
+async function startLogoBff(
+  options: {
+    publicOrigin?: string | null;
+    brand?: WidgetBrandOverrides;
+    metrics?: boolean;
+    /** Let the fetch reach the test's loopback image host (default true). */
+    reachLogoHost?: boolean;
+  } = {},
+) {
   const port = await freePort();
   const publicOrigin =
     options.publicOrigin === null ? undefined : (options.publicOrigin ?? `http://127.0.0.1:${port}`);
   const running = await startBff(relay.url, {
     sessionSecret: randomBytes(32),
     port,
-    bffOptions: publicOrigin === undefined ? {} : { publicOrigin },
+    bffOptions: {
+      ...(options.reachLogoHost === false ? {} : { logoTestHost: logoHost.testHost }),
+      ...(publicOrigin === undefined ? {} : { publicOrigin }),
+      ...(options.metrics === true ? { observability: { metrics: true } } : {}),
+    },
     config: (url) => {
       const config = testConfig(url);
       const brand = options.brand;
@@ -154,6 +166,54 @@ describe('the upstream account logo', () => {
     // An address that names no logo of this widget, and a widget that does not exist.
     expect((await call(running.server.url, `/v1/brand/shop/logo/${'0'.repeat(32)}`)).status).toBe(404);
     expect((await call(running.server.url, `/v1/brand/nobody/logo/${'0'.repeat(32)}`)).status).toBe(404);
+  });
+
+  it('beside a plain-HTTP loopback upstream, reaches neither loopback nor the operations server’s /metrics', async () => {
+    const running = await startLogoBff({ metrics: true });
+    const metrics = `${running.operations?.url}/metrics`;
+    // An http:// logo is no logo at all (the contract's is HTTPS): nothing is named, nothing fetched.
+    accountLogo(metrics);
+    await running.bff.widgets.get('shop')?.catalog.refresh();
+    expect(await sessionLogo(running)).toBeNull();
+    const refusals: [string, () => void, RegExp][] = [
+      // What the upstream names as https://127.0.0.1:… was fetched over plain HTTP beside a loopback upstream
+      // (tried from a second BFF, which the test's image host is not let through to).
+      ['loopback', () => accountLogo(metrics.replace('http:', 'https:')), /non-public/],
+      [
+        'a redirect to /metrics',
+        () => {
+          logoHost.answer = () => ({ status: 302, headers: { location: metrics } });
+          accountLogo(logoHost.logoUrl('/logos/to-metrics'));
+        },
+        /not HTTPS/,
+      ],
+      [
+        'a redirect to /metrics over HTTPS',
+        () => {
+          logoHost.answer = () => ({
+            status: 302,
+            headers: { location: metrics.replace('http:', 'https:') },
+          });
+          accountLogo(logoHost.logoUrl('/logos/to-metrics-tls'));
+        },
+        /another host/,
+      ],
+    ];
+    const strict = await startLogoBff({ reachLogoHost: false });
+    for (const [name, point, reason] of refusals) {
+      const bff = name === 'loopback' ? strict : running;
+      point();
+      await bff.bff.widgets.get('shop')?.catalog.refresh();
+      const logsBefore = bff.logs.length;
+      const answer = await fetchLogo(bff, (await sessionLogo(bff)) as string);
+      expect(answer.status, name).toBe(404);
+      expect(answer.text, name).not.toContain('# HELP');
+      const warned = bff.logs.slice(logsBefore).map((line) => JSON.parse(line));
+      const unavailable = warned.find(
+        (line) => line.message === 'account logo unavailable, the widget shows the brand name',
+      );
+      expect(unavailable?.reason, name).toMatch(reason);
+    }
   });
 
   it('is left out when the widget sets its own logo or none, and without a public origin', async () => {

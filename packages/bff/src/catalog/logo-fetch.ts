@@ -1,14 +1,18 @@
 /**
  * @module
  * Fetching the upstream account's logo for the BFF to serve from its own origin, as an attacker would want it
- * not to be: HTTPS only, to public addresses only (the name is resolved and checked before connecting, so a
- * logo URL cannot reach the BFF's own network), a few redirects each held to the same rules, a timeout, a size
- * cap, and the bytes accepted only when they are a PNG, JPEG or GIF (the contract's types) by their magic
- * numbers, whatever `Content-Type` the host claims.
+ * not to be: over HTTPS only, whatever the upstream's own scheme; to public addresses only — the name is
+ * resolved once, every address it resolves to is checked (`public-address.ts`), and the socket connects to
+ * the checked address and is checked again once connected, so no second resolution can point it elsewhere;
+ * redirects only within the same origin (a few, each hop held to the same rules); a timeout, a size cap, and
+ * the bytes accepted only when they are a PNG, JPEG or GIF (the contract's types) by their magic numbers,
+ * whatever `Content-Type` the host claims.
  */
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
-import { Agent, type Dispatcher } from 'undici';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { type TLSSocket, connect as tlsConnect } from 'node:tls';
+import { Agent, type buildConnector, type Dispatcher } from 'undici';
+import { isPublicAddress } from './public-address';
 
 /** A logo the BFF may serve: its bytes and their type, sniffed from the bytes. */
 export interface LogoImage {
@@ -26,10 +30,17 @@ export interface LogoFetchOptions {
   /** A larger logo is refused. */
   maxBytes: number;
   /**
-   * A local sandbox upstream (plain HTTP on loopback) serves its images the same way: a logo on a loopback
-   * host is then fetched over plain HTTP from that host. Never for any other upstream or any other host.
+   * Tests only (never from config): an image host on this machine — the addresses besides public ones the
+   * fetch may connect to, and the CA of its certificate. HTTPS and the redirect rule hold all the same.
    */
-  localUpstream: boolean;
+  testHost?: LogoTestHost | undefined;
+}
+
+/** A local HTTPS image host a test lets the logo fetch reach. */
+export interface LogoTestHost {
+  addresses: readonly string[];
+  /** PEM of the CA that signed the host's certificate. */
+  ca: string;
 }
 
 /** Why a logo could not be used (logged; the widget shows the brand's name instead). */
@@ -55,98 +66,90 @@ export function sniffLogoType(bytes: Uint8Array): LogoContentType | null {
   return null;
 }
 
-/** Addresses a logo fetch never connects to: this host, private networks, link-local (cloud metadata), CGNAT. */
-const NON_PUBLIC = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 3],
-] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 127],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
-}
+/** Whether the fetch may connect to `address`. */
+const allowed = (address: string, testHost: LogoTestHost | undefined) =>
+  isPublicAddress(address) || testHost?.addresses.includes(address) === true;
 
-/** Whether `address` (an IP) is one a logo may be fetched from. */
-export function isPublicAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped !== undefined) return isPublicAddress(mapped);
-  const family = isIP(address);
-  if (family === 0) return false;
-  return !NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
-
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/** Whether a URL's host is this machine's loopback (`localhost`, `127.x.x.x`, `[::1]`). */
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_NAMES.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-}
-
-type LookupCallback = (error: Error | null, address: string | LookupAddress[], family?: number) => void;
-
-/** `dns.lookup` that fails for a name resolving to any non-public address (checked where the socket connects). */
-function publicOnlyLookup(hostname: string, options: object, callback: LookupCallback): void {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    const refused = addresses.find((entry) => !isPublicAddress(entry.address));
-    if (refused !== undefined || addresses.length === 0) {
-      return callback(new LogoUnavailable('the logo host resolves to a non-public address'), []);
-    }
-    if ((options as { all?: boolean }).all) return callback(null, addresses);
-    const [first] = addresses as [LookupAddress];
-    callback(null, first.address, first.family);
-  });
-}
-
-let publicAgent: Agent | undefined;
-let localAgent: Agent | undefined;
-
-/** Connections that reach public addresses only; for a logo beside a local upstream, loopback ones. */
-function agentFor(local: boolean): Dispatcher {
-  if (local) {
-    localAgent ??= new Agent({ connections: 4 });
-    return localAgent;
+/** The one address of `hostname` to connect to: every address it resolves to must be allowed. */
+async function checkedAddress(hostname: string, testHost: LogoTestHost | undefined): Promise<string> {
+  const literal = hostname.replace(/^\[|\]$/g, '');
+  const addresses =
+    isIP(literal) !== 0
+      ? [literal]
+      : (
+          await dnsLookup(literal, { all: true }).catch((cause: unknown) => {
+            throw new LogoUnavailable('the logo host could not be resolved', { cause });
+          })
+        ).map((entry) => entry.address);
+  const [first] = addresses;
+  if (first === undefined || !addresses.every((address) => allowed(address, testHost))) {
+    throw new LogoUnavailable('the logo host is (or resolves to) a non-public address');
   }
-  publicAgent ??= new Agent({ connections: 16, connect: { lookup: publicOnlyLookup } });
-  return publicAgent;
+  return first;
 }
 
-/** The URL to request for `value` and whether it is a loopback logo beside a local upstream, or why not. */
-function requestTarget(value: string, options: LogoFetchOptions): { url: URL; local: boolean } {
+/**
+ * undici's connector for logo hosts: TLS to the address the name was checked to resolve to (the certificate
+ * still checked against the name), and the connected socket's peer checked once more.
+ */
+function checkedConnector(options: LogoFetchOptions): buildConnector.connector {
+  return function connectToCheckedAddress({ hostname, port }, callback) {
+    checkedAddress(hostname, options.testHost).then(
+      (address) => {
+        const literal = isIP(hostname.replace(/^\[|\]$/g, '')) !== 0;
+        const socket: TLSSocket = tlsConnect({
+          host: address,
+          port: Number(port) || 443,
+          // SNI and the certificate's name check use the URL's name; a literal is checked as the address.
+          ...(literal ? {} : { servername: hostname }),
+          ALPNProtocols: ['http/1.1'],
+          ...(options.testHost === undefined ? {} : { ca: options.testHost.ca }),
+        });
+        socket.setTimeout(options.timeoutMs, () =>
+          socket.destroy(new LogoUnavailable('the logo host timed out')),
+        );
+        // The connector answers once: an error before the handshake ends it, later ones are undici's to see.
+        const failed = (error: Error) => callback(error, null);
+        socket.once('error', failed);
+        socket.once('secureConnect', () => {
+          socket.setTimeout(0);
+          socket.off('error', failed);
+          const peer = socket.remoteAddress;
+          if (peer === undefined || !allowed(peer, options.testHost)) {
+            socket.destroy();
+            callback(new LogoUnavailable('the logo connection reached a non-public address'), null);
+            return;
+          }
+          callback(null, socket);
+        });
+      },
+      (error: Error) => callback(error, null),
+    );
+  };
+}
+
+/** One agent per way of fetching (the production one, and one per test host). */
+const agents = new Map<LogoTestHost | undefined, Agent>();
+function agentFor(options: LogoFetchOptions): Dispatcher {
+  let agent = agents.get(options.testHost);
+  if (agent === undefined) {
+    agent = new Agent({ connections: 16, connect: checkedConnector(options) });
+    agents.set(options.testHost, agent);
+  }
+  return agent;
+}
+
+/** The URL to request for `value` (absolute, HTTPS, no credentials), or why not. */
+function requestTarget(value: string, base?: URL): URL {
   let url: URL;
   try {
-    url = new URL(value);
+    url = new URL(value, base);
   } catch {
     throw new LogoUnavailable('the logo URL is not a URL');
   }
   if (url.username || url.password) throw new LogoUnavailable('the logo URL carries credentials');
-  const local = options.localUpstream && isLoopbackHost(url.hostname);
-  if (url.protocol !== 'https:' && !(local && url.protocol === 'http:')) {
-    throw new LogoUnavailable(`the logo URL is not HTTPS (${url.protocol})`);
-  }
-  if (local) {
-    url.protocol = 'http:';
-    return { url, local };
-  }
-  // An address literal is not resolved by the lookup: check it here.
-  const literal = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(literal) !== 0 && !isPublicAddress(literal)) {
-    throw new LogoUnavailable('the logo URL names a non-public address');
-  }
-  return { url, local };
+  if (url.protocol !== 'https:') throw new LogoUnavailable(`the logo URL is not HTTPS (${url.protocol})`);
+  return url;
 }
 
 /**
@@ -154,16 +157,16 @@ function requestTarget(value: string, options: LogoFetchOptions): { url: URL; lo
  * most `maxBytes`, else {@link LogoUnavailable} saying why.
  *
  * @example
- * const logo = await fetchLogo('https://cdn.acme.example/logo.png', { timeoutMs: 5000, maxBytes: 1 << 20, localUpstream: false });
+ * const logo = await fetchLogo('https://cdn.acme.example/logo.png', { timeoutMs: 5000, maxBytes: 1 << 20 });
  */
 export async function fetchLogo(url: string, options: LogoFetchOptions): Promise<LogoImage> {
   const signal = AbortSignal.timeout(options.timeoutMs);
-  let target = requestTarget(url, options);
+  let target = requestTarget(url);
   for (let redirects = 0; ; redirects += 1) {
-    const answer = await agentFor(target.local)
+    const answer = await agentFor(options)
       .request({
-        origin: target.url.origin,
-        path: `${target.url.pathname}${target.url.search}`,
+        origin: target.origin,
+        path: `${target.pathname}${target.search}`,
         method: 'GET',
         headers: { accept: 'image/png, image/jpeg, image/gif', 'user-agent': 'esim-embed-bff' },
         signal,
@@ -177,7 +180,10 @@ export async function fetchLogo(url: string, options: LogoFetchOptions): Promise
     if (answer.statusCode >= 300 && answer.statusCode < 400 && typeof location === 'string') {
       await answer.body.dump();
       if (redirects >= MAX_REDIRECTS) throw new LogoUnavailable('the logo redirects too often');
-      target = requestTarget(new URL(location, target.url).href, options);
+      const next = requestTarget(location, target);
+      // Another host (or port) is another server the upstream's account does not name: never followed.
+      if (next.origin !== target.origin) throw new LogoUnavailable('the logo redirects to another host');
+      target = next;
       continue;
     }
     if (answer.statusCode !== 200) {

@@ -5,6 +5,7 @@
  * move a checkout from `awaiting_payment` to `placing`.
  */
 import { STORE_KEYS, type Store } from '../store/store';
+import type { VersionedSlot, versionedUpdate } from '../store/versioned-update';
 import {
   STORED_CHECKOUT_SCHEMA_VERSION,
   type StoredCheckout,
@@ -60,14 +61,32 @@ export interface CheckoutRepository {
   updateQuote(current: Stored<QuoteRecord>, next: QuoteRecord, ttlMs: number): Promise<boolean>;
 }
 
-/** Told of every checkout written with a new status (webhooks, the background watch). */
+/** Told of a checkout written with a new status (a reaction: its webhooks, its seller, its funding hold). */
 export type CheckoutObserver = (before: CheckoutRecord | null, after: CheckoutRecord) => Promise<void>;
 
-/** A {@link CheckoutRepository} over a {@link Store}; `observer` hears every status change that was written. */
-export function createCheckoutRepository(store: Store, observer?: CheckoutObserver): CheckoutRepository {
-  const observe = async (before: CheckoutRecord | null, after: CheckoutRecord) => {
-    if (observer !== undefined && before?.status !== after.status) await observer(before, after);
-  };
+/**
+ * What the repository tells of a change of status (checkout-transitions.ts): `prepare` before it is written
+ * (a failure refuses the write), `written` after, with the change's reactions due on the record; `written`
+ * answers the checkout as it stands once they ran (they clear what they did).
+ */
+export interface CheckoutTransitionHooks {
+  prepare(next: CheckoutRecord): Promise<void>;
+  written(before: CheckoutRecord | null, after: Stored<CheckoutRecord>): Promise<Stored<CheckoutRecord>>;
+}
+
+/**
+ * A {@link CheckoutRepository} over a {@link Store}. With `transitions`, every change of status is written with
+ * the new status added to the record's `reactionsDue`, and told to them before and after.
+ */
+export function createCheckoutRepository(
+  store: Store,
+  transitions?: CheckoutTransitionHooks,
+): CheckoutRepository {
+  /** `next` as written: the status it enters added to the reactions due when it is a change of status. */
+  const withReactionsDue = (before: CheckoutRecord | null, next: CheckoutRecord): CheckoutRecord =>
+    transitions === undefined || before?.status === next.status
+      ? next
+      : { ...next, reactionsDue: [...(next.reactionsDue ?? []), next.status] };
   return {
     async getCheckout(id) {
       const stored = await store.get(STORE_KEYS.checkout(id));
@@ -75,12 +94,16 @@ export function createCheckoutRepository(store: Store, observer?: CheckoutObserv
       return { record: readCheckoutRecord(stored.value), version: stored.version };
     },
     async insertCheckout(record) {
-      const ok = await store.insert(STORE_KEYS.checkout(record.id), written(record), CHECKOUT_RETENTION_MS);
-      if (ok) await observe(null, record);
+      const next = withReactionsDue(null, record);
+      await transitions?.prepare(next);
+      const ok = await store.insert(STORE_KEYS.checkout(record.id), written(next), CHECKOUT_RETENTION_MS);
+      if (ok) await transitions?.written(null, { record: next, version: 1 });
       return ok;
     },
     async updateCheckout(current, next) {
-      const updated = { ...next, updatedAt: new Date().toISOString() };
+      const updated = withReactionsDue(current.record, { ...next, updatedAt: new Date().toISOString() });
+      const changed = current.record.status !== updated.status;
+      if (changed) await transitions?.prepare(updated);
       const ok = await store.compareAndSet(
         STORE_KEYS.checkout(next.id),
         current.version,
@@ -88,8 +111,9 @@ export function createCheckoutRepository(store: Store, observer?: CheckoutObserv
         CHECKOUT_RETENTION_MS,
       );
       if (!ok) return null;
-      await observe(current.record, updated);
-      return { record: updated, version: current.version + 1 };
+      const stored = { record: updated, version: current.version + 1 };
+      if (!changed || transitions === undefined) return stored;
+      return await transitions.written(current.record, stored);
     },
     async getQuote(id) {
       const stored = await store.get(STORE_KEYS.quote(id));
@@ -99,5 +123,26 @@ export function createCheckoutRepository(store: Store, observer?: CheckoutObserv
     insertQuote: (record, ttlMs) => store.insert(STORE_KEYS.quote(record.id), written(record), ttlMs),
     updateQuote: (current, next, ttlMs) =>
       store.compareAndSet(STORE_KEYS.quote(next.id), current.version, written(next), ttlMs),
+  };
+}
+
+/**
+ * One checkout as a slot of {@link versionedUpdate}: written through `repository`, so that its observer hears
+ * every status change; read by id, or by the caller's own reader (an access check, a refresh). Checkouts are
+ * never deleted (they expire).
+ */
+export function checkoutSlot(
+  repository: CheckoutRepository,
+  read: string | (() => Promise<Stored<CheckoutRecord> | null>),
+): VersionedSlot<Stored<CheckoutRecord>, CheckoutRecord> {
+  return {
+    read: typeof read === 'string' ? () => repository.getCheckout(read) : read,
+    async insert(next) {
+      return (await repository.insertCheckout(next)) ? { record: next, version: 1 } : null;
+    },
+    replace: (current, next) => repository.updateCheckout(current, next),
+    remove() {
+      throw new Error('a checkout is never deleted: it expires');
+    },
   };
 }

@@ -29,7 +29,7 @@ import type { CheckoutSecrets } from './checkout-access';
 import type { CheckoutContext, SessionCaller } from './checkout-context';
 import { checkoutCreation } from './checkout-creation';
 import { checkoutReads } from './checkout-reads';
-import { type CheckoutObserver, type CheckoutRecord, createCheckoutRepository } from './checkout-record';
+import type { CheckoutRecord, CheckoutRepository } from './checkout-record';
 import { createCheckoutSync } from './checkout-sync';
 import { confirmAndCancel } from './confirm-and-cancel';
 import { issuedEsim, type ReadyEsim } from './issued-esim';
@@ -52,8 +52,8 @@ export interface CheckoutServiceOptions {
    * upstream outage even when nobody polls the checkout any more (the traveller closed the tab). Default 5 s.
    */
   resumeIntervalMs?: number;
-  /** Hears every checkout status change that was written (webhooks, the background watch). */
-  observer?: CheckoutObserver;
+  /** The checkouts (checkout-transitions.ts: every change of status written through it sets its reactions off). */
+  repository: CheckoutRepository;
   /** Checks and holds the partner's funding before a checkout exists (absent: no funding check). */
   funding?: PartnerFunding;
   now?: () => number;
@@ -105,9 +105,8 @@ export interface CheckoutService {
 
 /** The {@link CheckoutService}: one part per concern, over one shared context. */
 export function createCheckoutService(options: CheckoutServiceOptions): CheckoutService {
-  const { store, logger, secrets, statusCacheMs, funding } = options;
+  const { store, logger, secrets, statusCacheMs, funding, repository } = options;
   const now = options.now ?? Date.now;
-  const repository = createCheckoutRepository(store, options.observer);
   const sync = createCheckoutSync({
     repository,
     logger,

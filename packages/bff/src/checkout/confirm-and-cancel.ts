@@ -6,6 +6,7 @@
  */
 import type { Checkout, ConfirmCheckoutRequest, PartnerCheckout } from '@esim-embed/shared';
 import { ApiError, idempotencyConflict } from '../errors';
+import { leaveValue, type VersionedSlot, versionedUpdate, writeValue } from '../store/versioned-update';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import {
   type CheckoutContext,
@@ -15,14 +16,24 @@ import {
   type SessionCaller,
 } from './checkout-context';
 import { toCheckout, toPartnerCheckout } from './checkout-reads';
-import type { CheckoutRecord } from './checkout-record';
-
-/** How often a confirm or cancel reads the checkout again after losing a compare-and-set. */
-const ROUNDS = 5;
+import { type CheckoutRecord, checkoutSlot, type Stored } from './checkout-record';
 
 /** `partnerConfirm`, `partnerCancel` and `cancelCheckout` of the checkout service. */
 export function confirmAndCancel(context: CheckoutContext) {
   const { logger, repository, sync } = context;
+
+  /**
+   * The checkout `load` reads (with the caller's access check), brought up to date with its order on every
+   * read, as the slot a confirm or cancel changes.
+   */
+  function slotOf(
+    load: () => Promise<LoadedCheckout>,
+  ): VersionedSlot<Stored<CheckoutRecord>, CheckoutRecord> {
+    return checkoutSlot(repository, async () => {
+      const { stored, widget } = await load();
+      return await sync.refresh(stored, widget);
+    });
+  }
 
   /**
    * The one way a checkout is cancelled, by the partner's server or by its traveller: only while it awaits
@@ -33,21 +44,20 @@ export function confirmAndCancel(context: CheckoutContext) {
     load: () => Promise<LoadedCheckout>,
     by: 'partner' | 'traveller',
   ): Promise<CheckoutRecord> {
-    for (let round = 0; round < ROUNDS; round += 1) {
-      const { stored, widget } = await load();
-      const current = await sync.refresh(stored, widget);
-      const record = current.record;
-      if (record.status === 'cancelled') return record;
+    const outcome = await versionedUpdate(slotOf(load), (current) => {
+      // `load` throws for a checkout the caller may not see, so there is always one here.
+      const record = (current as Stored<CheckoutRecord>).record;
+      if (record.status === 'cancelled') return leaveValue(record);
       if (record.status !== 'awaiting_payment') {
         throw new ApiError('invalid_transition', { params: { status: record.status } });
       }
-      const moved = await repository.updateCheckout(current, { ...record, status: 'cancelled' });
-      if (moved !== null) {
-        logger.info('checkout cancelled', { checkoutId: record.id, widgetId: record.widgetId, by });
-        return moved.record;
-      }
-    }
-    throw idempotencyConflict('in_progress');
+      return writeValue({ ...record, status: 'cancelled' as const }, record);
+    });
+    if (outcome.kind === 'left') return outcome.result;
+    if (outcome.kind !== 'written') throw idempotencyConflict('in_progress');
+    const moved = outcome.stored.record;
+    logger.info('checkout cancelled', { checkoutId: moved.id, widgetId: moved.widgetId, by });
+    return moved;
   }
 
   return {
@@ -57,29 +67,32 @@ export function confirmAndCancel(context: CheckoutContext) {
       body: ConfirmCheckoutRequest,
     ): Promise<PartnerCheckout> {
       const { widget } = await loadForPartner(context, widgets, id);
-      for (let round = 0; round < ROUNDS; round += 1) {
-        const stored = await sync.refresh((await loadForPartner(context, widgets, id)).stored, widget);
-        const record = stored.record;
-        if (record.mode !== 'partner_confirm') {
-          throw new ApiError('invalid_transition', {
-            params: { status: record.status, reason: 'direct_checkout' },
-          });
-        }
-        if (record.status !== 'awaiting_payment') {
-          // Confirming twice is fine (the partner may retry); confirming a dead checkout is not.
-          if (['placing', 'provisioning', 'ready'].includes(record.status)) return toPartnerCheckout(record);
-          throw new ApiError('invalid_transition', { params: { status: record.status } });
-        }
-        const moved = await repository.updateCheckout(stored, {
-          ...record,
-          status: 'placing',
-          paymentReference: body.paymentReference ?? null,
-        });
-        if (moved === null) continue;
-        logger.info('checkout confirmed', { checkoutId: id, widgetId: record.widgetId });
-        return toPartnerCheckout((await sync.place(id, widget)).record);
-      }
-      throw idempotencyConflict('in_progress');
+      const outcome = await versionedUpdate(
+        slotOf(() => loadForPartner(context, widgets, id)),
+        (current) => {
+          const record = (current as Stored<CheckoutRecord>).record;
+          if (record.mode !== 'partner_confirm') {
+            throw new ApiError('invalid_transition', {
+              params: { status: record.status, reason: 'direct_checkout' },
+            });
+          }
+          if (record.status !== 'awaiting_payment') {
+            // Confirming twice is fine (the partner may retry); confirming a dead checkout is not.
+            if (['placing', 'provisioning', 'ready'].includes(record.status)) return leaveValue(record);
+            throw new ApiError('invalid_transition', { params: { status: record.status } });
+          }
+          const placing: CheckoutRecord = {
+            ...record,
+            status: 'placing',
+            paymentReference: body.paymentReference ?? null,
+          };
+          return writeValue(placing, placing);
+        },
+      );
+      if (outcome.kind === 'left') return toPartnerCheckout(outcome.result);
+      if (outcome.kind !== 'written') throw idempotencyConflict('in_progress');
+      logger.info('checkout confirmed', { checkoutId: id, widgetId: outcome.result.widgetId });
+      return toPartnerCheckout((await sync.place(id, widget)).record);
     },
 
     async partnerCancel(widgets: ReadonlyMap<string, WidgetRuntime>, id: string): Promise<PartnerCheckout> {

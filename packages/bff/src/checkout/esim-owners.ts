@@ -11,7 +11,7 @@ import { readEsim } from '../after-sale/esim-view';
 import { ApiError } from '../errors';
 import { STORE_KEYS, type Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
-import { type CheckoutRecord, createCheckoutRepository } from './checkout-record';
+import type { CheckoutRecord, CheckoutRepository } from './checkout-record';
 
 /** How long the seller of an eSIM is remembered: longer than any eSIM or manage link lives. */
 const OWNER_KEPT_MS = 2 * 365 * 24 * 60 * 60 * 1000;
@@ -35,9 +35,11 @@ export interface EsimOwners {
   linkMakerAmong(candidates: ReadonlyMap<string, WidgetRuntime>, linkId: string): Promise<WidgetRuntime>;
 }
 
-/** The {@link EsimOwners} kept in `store`. */
-export function createEsimOwners(store: Store): EsimOwners {
-  const checkouts = createCheckoutRepository(store);
+/** The {@link EsimOwners} kept in `store`; `checkouts` reads the checkout an eSIM is traced to. */
+export function createEsimOwners(
+  store: Store,
+  checkouts: Pick<CheckoutRepository, 'getCheckout'>,
+): EsimOwners {
   const remember = (esimId: string, owner: z.infer<typeof EsimOwnerSchema>) =>
     // First writer wins: a seller is never replaced, whatever a later checkout says.
     store.insert(STORE_KEYS.esimOwner(esimId), JSON.stringify(owner), OWNER_KEPT_MS);
@@ -68,6 +70,9 @@ export function createEsimOwners(store: Store): EsimOwners {
       }
       const checkout = await checkouts.getCheckout(checkoutId);
       if (checkout === null || checkout.record.kind !== 'issue') continue;
+      // Another partner's eSIM on a shared key: answered as unknown, and its seller left for its own partner
+      // to record (a refused call records nothing).
+      if (!candidates.has(checkout.record.widgetId)) return null;
       const owner = { widgetId: checkout.record.widgetId, checkoutId };
       await remember(esimId, owner);
       return owner;

@@ -20,6 +20,8 @@ import type { CheckoutRecord, Stored } from './checkout-record';
 export interface ReadyEsim {
   esimId: string;
   esimResourceUrl: string | null;
+  /** When the checkout — and so its client secret — was created (ms since the epoch). */
+  checkoutCreatedAtMs: number;
 }
 
 /** `installation`, `partnerInstallation`, `createDeliveryLink` and `readyEsimOf` of the checkout service. */
@@ -101,8 +103,9 @@ export function issuedEsim(context: CheckoutContext) {
     ): Promise<ReadyEsim> {
       const stored = await loadForWidget(context, caller, id, clientSecret);
       const { record, order } = await readyOrder(stored, caller.widget);
+      const checkoutCreatedAtMs = Date.parse(record.createdAt);
       if (record.kind === 'top_up' && record.esimId !== null) {
-        return { esimId: record.esimId, esimResourceUrl: null };
+        return { esimId: record.esimId, esimResourceUrl: null, checkoutCreatedAtMs };
       }
       let esimId = order.esimId;
       let esimResourceUrl = order.esimResourceUrl;
@@ -112,7 +115,7 @@ export function issuedEsim(context: CheckoutContext) {
         esimResourceUrl = fresh.esim?.resourceUrl ?? null;
       }
       if (esimId === null) throw new ApiError('esim_not_found', { params: { reason: 'not_issued' } });
-      return { esimId, esimResourceUrl };
+      return { esimId, esimResourceUrl, checkoutCreatedAtMs };
     },
   };
 }

@@ -12,8 +12,9 @@ import type { CreateOrderRequest, Order } from '@esim-embed/shared';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import { startLeaseHeartbeat } from '../store/lease-heartbeat';
+import { leaveValue, versionedUpdate, writeValue } from '../store/versioned-update';
 import type { UpstreamClient } from '../upstream/upstream-client';
-import type { CheckoutRecord, CheckoutRepository, Stored } from './checkout-record';
+import { type CheckoutRecord, type CheckoutRepository, checkoutSlot, type Stored } from './checkout-record';
 import { checkoutStatusFor, failureFor, orderFailure } from './order-status';
 
 /** The upstream idempotency key of a checkout's order: the same on every attempt, on every instance. */
@@ -104,13 +105,17 @@ export function createOrderPlacement(options: OrderPlacementOptions): OrderPlace
     current: Stored<CheckoutRecord>,
     change: (latest: CheckoutRecord) => CheckoutRecord,
   ): Promise<Stored<CheckoutRecord>> {
-    let latest = current;
-    for (let round = 0; round < 10; round += 1) {
-      const written = await repository.updateCheckout(latest, change(latest.record));
-      if (written !== null) return written;
-      latest = await load(current.record.id);
-      if (latest.record.order !== null) return latest;
-    }
+    const outcome = await versionedUpdate(
+      checkoutSlot(repository, () => load(current.record.id)),
+      (latest, round) => {
+        const stored = latest as Stored<CheckoutRecord>;
+        if (round > 0 && stored.record.order !== null) return leaveValue(stored);
+        return writeValue(change(stored.record), stored);
+      },
+      { initial: current, rounds: 10 },
+    );
+    if (outcome.kind === 'written') return outcome.stored;
+    if (outcome.kind === 'left') return outcome.result;
     throw new ApiError('internal', {
       cause: new Error(`checkout ${current.record.id} kept changing under placement`),
     });
@@ -233,19 +238,22 @@ export function createOrderPlacement(options: OrderPlacementOptions): OrderPlace
 
   return {
     async place(checkoutId, target) {
-      for (let round = 0; round < 5; round += 1) {
-        const current = await load(checkoutId);
-        const record = current.record;
-        if (record.status !== 'placing' || record.order !== null) return current;
-        const time = now();
-        if (record.placement.leaseUntil !== null && record.placement.leaseUntil > time) return current;
-        const leased = await repository.updateCheckout(current, {
-          ...record,
-          placement: { attempts: record.placement.attempts + 1, leaseUntil: time + leaseMs },
-        });
-        if (leased === null) continue;
-        return await attempt(leased, target);
-      }
+      const outcome = await versionedUpdate(
+        checkoutSlot(repository, () => load(checkoutId)),
+        (current) => {
+          const stored = current as Stored<CheckoutRecord>;
+          const record = stored.record;
+          if (record.status !== 'placing' || record.order !== null) return leaveValue(stored);
+          const time = now();
+          if (record.placement.leaseUntil !== null && record.placement.leaseUntil > time) {
+            return leaveValue(stored);
+          }
+          const leased = { attempts: record.placement.attempts + 1, leaseUntil: time + leaseMs };
+          return writeValue({ ...record, placement: leased }, stored);
+        },
+      );
+      if (outcome.kind === 'written') return await attempt(outcome.stored, target);
+      if (outcome.kind === 'left') return outcome.result;
       return await load(checkoutId);
     },
   };

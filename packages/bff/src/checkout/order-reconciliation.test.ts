@@ -3,7 +3,8 @@
  * receiver behind them. An order placed upstream for a checkout that never linked it (its placement had failed)
  * is adopted, and the checkout goes on to `ready` with its webhooks; an order under a reference that is no
  * checkout of this BFF is reported once — one log line and one signed `order.unmatched` per widget of that
- * account — even with both instances reconciling at once; orders of either widget's checkouts are left alone.
+ * account — even with both instances reconciling at once; orders of either widget's checkouts are left alone,
+ * and so is the order of a checkout whose record is gone (expired, or lost with the store that held it).
  */
 import { randomBytes } from 'node:crypto';
 import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
@@ -29,6 +30,7 @@ import {
 } from '../../testing/stack';
 import { startReceiver, verifyEsimWebhook, type WebhookReceiver } from '../../testing/webhook-receiver';
 import { createMemoryStore } from '../store/memory-store';
+import { STORE_KEYS } from '../store/store';
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
 
@@ -36,6 +38,7 @@ let sandbox: RunningSandbox;
 let receiver: WebhookReceiver;
 let one: RunningBff;
 let two: RunningBff;
+const store = createMemoryStore();
 
 beforeAll(async () => {
   sandbox = await startSandbox({
@@ -43,7 +46,6 @@ beforeAll(async () => {
     offerCount: 100,
   });
   receiver = await startReceiver();
-  const store = createMemoryStore();
   const sessionSecret = randomBytes(32);
   const config = (url: string) => {
     const base = testConfig(url, { checkoutWatchSeconds: 1 });
@@ -205,5 +207,33 @@ describe('reconciliation of upstream orders', () => {
     const lines = logLines('upstream order without a checkout');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(orderId);
+  });
+
+  it('never reports the order of a checkout whose record is gone, while a foreign order still is', async () => {
+    const shop = await openWidget(one.server.url, 'shop');
+    const created = await checkout(shop, await offerOn(shop));
+    expect(created.status).toBe(201);
+    const checkoutId: string = created.body.data.id;
+    const ours = await eventually(async () => (await partnerRead(checkoutId)).order?.id);
+    // The completed checkout's record is gone: expired after its retention, or lost with a store that forgot it.
+    const stored = await store.get(STORE_KEYS.checkout(checkoutId));
+    expect(await store.compareAndDelete(STORE_KEYS.checkout(checkoutId), stored?.version ?? 0)).toBe(true);
+    const foreign = await orderUpstream(await offerOn(shop), `pos-till-${randomBytes(4).toString('hex')}`);
+    const reportedBefore = logLines('upstream order without a checkout').length;
+
+    const pass = await one.bff.orderReconciliation.run();
+    expect(pass.reported).toBe(1);
+    const reported = logLines('upstream order without a checkout').slice(reportedBefore);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toContain(foreign);
+    expect(
+      logLines('upstream order of a checkout no longer stored').some((line) => line.includes(ours)),
+    ).toBe(true);
+    const unmatched = async () =>
+      (await delivered('order.unmatched')).map((event) => OrderUnmatchedWebhookEventSchema.parse(event));
+    await eventually(async () =>
+      (await unmatched()).filter((event) => event.data.order.id === foreign).length === 2 ? true : undefined,
+    );
+    expect((await unmatched()).some((event) => event.data.order.id === ours)).toBe(false);
   });
 });

@@ -3,9 +3,10 @@
  * Every upstream order belongs to a checkout a traveller can reach. At start-up and every minute, each instance
  * reads the recent orders of every upstream account its widgets sell through: an order whose checkout never
  * linked it (its placing instance died, its answer was lost, a lookup missed it) is adopted by that checkout,
- * which moves on and delivers its eSIM; an order under a reference that is no checkout of this BFF (or that its
- * checkout never placed) is reported once — a log line and a signed `order.unmatched` event to the widgets of
- * that account. Where to resume reading is kept per account in the store, so a busy account is read through in
+ * which moves on and delivers its eSIM; an order under a reference that no checkout of this BFF ever had (or
+ * that its checkout never placed) is reported once — a log line and a signed `order.unmatched` event to the
+ * widgets of that account. A checkout's reference outlives its record (order-references.ts), so the order of a
+ * checkout that expired or was lost is never taken for a foreign one. Where to resume reading is kept per account in the store, so a busy account is read through in
  * bounded pages over several passes, and every instance may run the same pass without doing anything twice.
  */
 
@@ -14,12 +15,14 @@ import { z } from 'zod';
 import { ACTION_REQUEST_REF_PREFIX } from '../after-sale/action-requests';
 import type { Logger } from '../logger';
 import { STORE_KEYS, type Store } from '../store/store';
+import { leaveValue, storeSlot, versionedUpdate, writeValue } from '../store/versioned-update';
 import type { UpstreamClient } from '../upstream/upstream-client';
 import { eventId, queueWebhookEvent } from '../webhooks/webhook-events';
 import type { WebhookQueue } from '../webhooks/webhook-queue';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
-import type { CheckoutRecord, CheckoutRepository } from './checkout-record';
+import { type CheckoutRecord, type CheckoutRepository, checkoutSlot, type Stored } from './checkout-record';
 import { withOrder } from './order-placement';
+import type { OrderReferences } from './order-references';
 
 /** How often a pass runs. */
 const DEFAULT_INTERVAL_MS = 60_000;
@@ -42,8 +45,10 @@ const ProgressSchema = z.object({ readFromMs: z.number() });
 export interface OrderReconciliationOptions {
   store: Store;
   widgets: ReadonlyMap<string, WidgetRuntime>;
-  /** The checkouts, with the observer that sends an adopted checkout's webhooks and watches it. */
+  /** The checkouts (an adopted checkout's change of status sets off its webhooks and the watch). */
   repository: CheckoutRepository;
+  /** Which checkout each order reference belonged to, kept past the checkout record. */
+  orderReferences: Pick<OrderReferences, 'ownerOf'>;
   queue: WebhookQueue;
   logger: Logger;
   /** Default 60 s. */
@@ -52,6 +57,9 @@ export interface OrderReconciliationOptions {
   lookbackMs?: number;
   now?: () => number;
 }
+
+/** What reconciliation makes of one upstream order. */
+type Adoption = 'linked' | 'adopted' | 'orphan' | 'unstored';
 
 /** What one pass did. */
 export interface ReconciliationPass {
@@ -78,7 +86,7 @@ interface UpstreamAccount {
 
 /** The {@link OrderReconciliation}. */
 export function createOrderReconciliation(options: OrderReconciliationOptions): OrderReconciliation {
-  const { store, widgets, repository, queue, logger } = options;
+  const { store, widgets, repository, orderReferences, queue, logger } = options;
   const now = options.now ?? Date.now;
   const lookbackMs = options.lookbackMs ?? DEFAULT_LOOKBACK_MS;
   const accounts = new Map<string, UpstreamAccount>();
@@ -89,42 +97,55 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
     accounts.set(credential, account);
   }
 
-  /** The checkout `order` names, if it is one of this BFF's selling through `account`. */
-  async function checkoutOf(account: UpstreamAccount, order: Order) {
-    const stored = await repository.getCheckout(order.externalRef);
-    if (stored === null || stored.record.id !== order.externalRef) return null;
+  /** Whether a stored checkout is the one `order` names, sold through `account`. */
+  function sellsThrough(account: UpstreamAccount, order: Order, stored: Stored<CheckoutRecord>): boolean {
+    if (stored.record.id !== order.externalRef) return false;
     // Matched through the checkout record: it may belong to any widget of the account, never to another's.
-    const seller = widgets.get(stored.record.widgetId);
-    return seller?.upstream.credential === account.credential ? stored : null;
+    return widgets.get(stored.record.widgetId)?.upstream.credential === account.credential;
   }
 
-  /** Link `order` to its checkout, or say it is an orphan: no checkout of this BFF can own it. */
-  async function adopt(account: UpstreamAccount, order: Order): Promise<'linked' | 'adopted' | 'orphan'> {
-    for (let round = 0; round < 5; round += 1) {
-      const stored = await checkoutOf(account, order);
-      if (stored === null) return 'orphan';
-      const record: CheckoutRecord = stored.record;
+  /** Whether `externalRef` was the reference of a checkout sold through `account` whose record is gone. */
+  async function formerlyOurs(account: UpstreamAccount, externalRef: string): Promise<boolean> {
+    const owner = await orderReferences.ownerOf(externalRef);
+    return owner !== null && widgets.get(owner.widgetId)?.upstream.credential === account.credential;
+  }
+
+  /**
+   * Link `order` to its checkout; or say that its checkout is no longer stored (`unstored`: ours, nothing to
+   * do), or that it is an orphan: no checkout of this BFF owns it.
+   */
+  async function adopt(account: UpstreamAccount, order: Order): Promise<Adoption> {
+    let statusBefore = '';
+    const outcome = await versionedUpdate(checkoutSlot(repository, order.externalRef), async (stored) => {
+      if (stored === null) {
+        return leaveValue<Adoption>((await formerlyOurs(account, order.externalRef)) ? 'unstored' : 'orphan');
+      }
+      if (!sellsThrough(account, order, stored)) return leaveValue<Adoption>('orphan');
+      const record = stored.record;
       if (record.order !== null) {
-        if (record.order.id === order.id) return 'linked';
+        if (record.order.id === order.id) return leaveValue<Adoption>('linked');
         // Every attempt carries one Idempotency-Key: never expected, and loud so that it is looked at.
         logger.error('more than one upstream order for one checkout', {
           checkoutId: record.id,
           orderIds: [record.order.id, order.id],
         });
-        return 'orphan';
+        return leaveValue<Adoption>('orphan');
       }
-      if (!ADOPTING_STATUSES.has(record.status)) return 'orphan';
-      const written = await repository.updateCheckout(stored, withOrder(record, order, now()));
-      if (written !== null) {
-        logger.warn('upstream order adopted by its checkout', {
-          checkoutId: record.id,
-          widgetId: record.widgetId,
-          orderId: order.id,
-          statusBefore: record.status,
-          status: written.record.status,
-        });
-        return 'adopted';
-      }
+      if (!ADOPTING_STATUSES.has(record.status)) return leaveValue<Adoption>('orphan');
+      statusBefore = record.status;
+      return writeValue<CheckoutRecord, Adoption>(withOrder(record, order, now()), 'adopted');
+    });
+    if (outcome.kind === 'left') return outcome.result;
+    if (outcome.kind === 'written') {
+      const { record } = outcome.stored;
+      logger.warn('upstream order adopted by its checkout', {
+        checkoutId: record.id,
+        widgetId: record.widgetId,
+        orderId: order.id,
+        statusBefore,
+        status: record.status,
+      });
+      return 'adopted';
     }
     // The checkout kept changing (its placement is at work): the next pass looks again.
     return 'linked';
@@ -172,16 +193,11 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
 
   /** Move where the next pass starts forward (never back: another instance may be further on). */
   async function advance(key: string, readFromMs: number): Promise<void> {
-    for (let round = 0; round < 5; round += 1) {
-      const stored = await store.get(key);
-      const value = JSON.stringify({ readFromMs });
-      if (stored === null) {
-        if (await store.insert(key, value, PROGRESS_RETENTION_MS)) return;
-        continue;
-      }
-      if (ProgressSchema.parse(JSON.parse(stored.value)).readFromMs >= readFromMs) return;
-      if (await store.compareAndSet(key, stored.version, value, PROGRESS_RETENTION_MS)) return;
-    }
+    await versionedUpdate(storeSlot(store, key, PROGRESS_RETENTION_MS), (stored) =>
+      stored !== null && ProgressSchema.parse(JSON.parse(stored.value)).readFromMs >= readFromMs
+        ? leaveValue(null)
+        : writeValue(JSON.stringify({ readFromMs }), null),
+    );
   }
 
   async function reconcileAccount(account: UpstreamAccount, pass: ReconciliationPass): Promise<void> {
@@ -209,6 +225,13 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
         const outcome = await adopt(account, order);
         if (outcome === 'adopted') pass.adopted += 1;
         if (outcome === 'orphan' && (await report(account, order))) pass.reported += 1;
+        if (outcome === 'unstored') {
+          // A sale of ours whose checkout expired or was lost: not an unmatched order, nothing to send.
+          logger.info('upstream order of a checkout no longer stored', {
+            orderId: order.id,
+            externalRef: order.externalRef,
+          });
+        }
       }
       if (!answer.meta.hasMore || !answer.meta.nextCursor) {
         // Read to the end: the next pass starts from here (less the overlap).

@@ -122,6 +122,12 @@ const checkoutShape = {
     .default({ attempts: 0, leaseUntil: null }),
   /** When the order was last read from the upstream (ms since the epoch). */
   syncedAt: z.number().nullable().default(null),
+  /**
+   * The statuses this checkout entered whose reactions (webhooks, the seller of its eSIM, the funding hold) are
+   * not yet known to be done, oldest first: written with the change itself, cleared once they are done
+   * (checkout-transitions.ts). Absent on records of releases before it: their reactions were done then.
+   */
+  reactionsDue: z.array(z.string()).optional(),
   expiresAt: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),

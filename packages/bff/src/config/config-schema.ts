@@ -224,12 +224,39 @@ export const WidgetConfigSchema = z
   });
 export type WidgetConfig = z.infer<typeof WidgetConfigSchema>;
 
+/**
+ * What one client may hold of the HTTP server (docs/configuration.md, and the matching reverse-proxy settings in
+ * docs/deployment.md).
+ */
+export const ServerLimitsConfigSchema = z
+  .strictObject({
+    /** A request's headers must all arrive within this. */
+    headersTimeoutSeconds: z.int().min(1).max(120).default(10),
+    /** A whole request, headers and body, must arrive within this. */
+    requestTimeoutSeconds: z.int().min(1).max(600).default(30),
+    /** A request body (or a connection that sends nothing) may not stall longer than this between bytes. */
+    bodyIdleTimeoutSeconds: z.int().min(1).max(120).default(10),
+    /**
+     * Open connections one client address (an IPv6 /64) may hold at once; the next is refused. Behind trusted
+     * proxies (`trustedProxyHops` > 0), where every connection is a proxy's: requests in flight per forwarded
+     * client address.
+     */
+    maxConnectionsPerAddress: z.int().min(1).max(100_000).default(128),
+  })
+  .refine((limits) => limits.headersTimeoutSeconds <= limits.requestTimeoutSeconds, {
+    message: 'headersTimeoutSeconds must not exceed requestTimeoutSeconds',
+    path: ['headersTimeoutSeconds'],
+  });
+export type ServerLimitsConfig = z.infer<typeof ServerLimitsConfigSchema>;
+
 /** The whole config file. */
 export const BffConfigSchema = z
   .strictObject({
     $schema: z.string().optional(),
     /** Reverse proxies in front of the BFF whose `X-Forwarded-For` entries are trusted (0: use the socket). */
     trustedProxyHops: z.int().min(0).max(10).default(0),
+    /** Timeouts and the per-address connection cap of the HTTP server. */
+    server: ServerLimitsConfigSchema.prefault({}),
     /** The environment variable holding the session-signing secret (≥ 32 bytes). */
     sessionSecretEnv: EnvNameSchema.default('ESIM_BFF_SESSION_SECRET'),
     /**

@@ -8,14 +8,15 @@
 import { CurrencySchema, type NonNegativeMoney } from '@esim-embed/shared';
 import { z } from 'zod';
 import { ApiError } from '../errors';
-import { STORE_KEYS, type Store } from '../store/store';
+import { STORE_KEYS, type Store, type Versioned } from '../store/store';
+import { leaveValue, storeSlot, versionedUpdate, writeValue } from '../store/versioned-update';
 
 /**
  * How long a settled hold keeps counting: until every instance has read the account again after the order
  * was placed (the upstream's own `reserved` then covers it), with room for a stale read served in an outage.
  */
 export const SETTLED_HOLD_MS = 2 * 60_000;
-/** Compare-and-set attempts of one change before it gives up (each after a short random pause). */
+/** Compare-and-set rounds of one change before it gives up (each after a short random pause). */
 const CHANGE_ROUNDS = 40;
 /** How long the ledger record outlives its last change. */
 const LEDGER_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -93,11 +94,8 @@ export function createReservationLedger(
 ): ReservationLedger {
   const key = STORE_KEYS.fundingLedger(accountKey);
 
-  async function read(): Promise<{ ledger: Ledger; version: number | null }> {
-    const stored = await store.get(key);
-    if (stored === null) return { ledger: LedgerSchema.parse({}), version: null };
-    return { ledger: LedgerSchema.parse(JSON.parse(stored.value)), version: stored.version };
-  }
+  const parse = (stored: Versioned | null): Ledger =>
+    LedgerSchema.parse(stored === null ? {} : JSON.parse(stored.value));
 
   /** This instance's changes, one after another: its own checkouts never race each other for the record. */
   let queue: Promise<unknown> = Promise.resolve();
@@ -109,28 +107,25 @@ export function createReservationLedger(
 
   /** Apply `edit` by compare-and-set (dropping holds that no longer count); false from `edit`: nothing to write. */
   async function changeNow(edit: (ledger: Ledger, time: number) => boolean): Promise<boolean> {
-    for (let round = 0; round < CHANGE_ROUNDS; round += 1) {
-      // Another instance wrote first: wait a moment, at random, so that two do not collide again.
-      if (round > 0)
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * Math.min(round, 8)));
-      const { ledger, version } = await read();
-      const time = now();
-      if (!edit(ledger, time)) return false;
-      for (const [id, hold] of Object.entries(ledger.holds)) {
-        const settledLongAgo = hold.settledAtMs !== null && hold.settledAtMs + SETTLED_HOLD_MS <= time;
-        if (hold.holdUntilMs <= time || settledLongAgo) delete ledger.holds[id];
-      }
-      const currentMonths = new Set([monthOf(time, 'RUB'), monthOf(time, 'USD')]);
-      for (const month of Object.keys(ledger.monthlySpend)) {
-        if (!currentMonths.has(month)) delete ledger.monthlySpend[month];
-      }
-      const value = JSON.stringify({ ...ledger, schemaVersion: LEDGER_SCHEMA_VERSION });
-      const written =
-        version === null
-          ? await store.insert(key, value, LEDGER_RETENTION_MS)
-          : await store.compareAndSet(key, version, value, LEDGER_RETENTION_MS);
-      if (written) return true;
-    }
+    const outcome = await versionedUpdate(
+      storeSlot(store, key, LEDGER_RETENTION_MS),
+      (stored) => {
+        const ledger = parse(stored);
+        const time = now();
+        if (!edit(ledger, time)) return leaveValue(false);
+        for (const [id, hold] of Object.entries(ledger.holds)) {
+          const settledLongAgo = hold.settledAtMs !== null && hold.settledAtMs + SETTLED_HOLD_MS <= time;
+          if (hold.holdUntilMs <= time || settledLongAgo) delete ledger.holds[id];
+        }
+        const currentMonths = new Set([monthOf(time, 'RUB'), monthOf(time, 'USD')]);
+        for (const month of Object.keys(ledger.monthlySpend)) {
+          if (!currentMonths.has(month)) delete ledger.monthlySpend[month];
+        }
+        return writeValue(JSON.stringify({ ...ledger, schemaVersion: LEDGER_SCHEMA_VERSION }), true);
+      },
+      { rounds: CHANGE_ROUNDS },
+    );
+    if (outcome.kind === 'written' || outcome.kind === 'left') return outcome.result;
     // Busy beyond reason: refused as "try again in a moment" (never kept as an idempotent answer).
     throw new ApiError('rate_limited', {
       retryAfterSeconds: 1,
@@ -153,7 +148,7 @@ export function createReservationLedger(
 
   return {
     async held(currency, accountReadAtMs) {
-      return sum((await read()).ledger, currency, accountReadAtMs);
+      return sum(parse(await store.get(key)), currency, accountReadAtMs);
     },
     async hold(checkoutId, amount, holdUntilMs, approve, accountReadAtMs) {
       await change((ledger) => {

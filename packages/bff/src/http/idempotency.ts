@@ -23,7 +23,8 @@ import { z } from 'zod';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import { startLeaseHeartbeat } from '../store/lease-heartbeat';
-import { STORE_KEYS, type Store } from '../store/store';
+import { STORE_KEYS, type Store, type Versioned } from '../store/store';
+import { leaveValue, storeSlot, versionedUpdate, writeValue } from '../store/versioned-update';
 import { answerBody } from './answer';
 import type { AppEnv } from './app-env';
 import { bodyText } from './json-body';
@@ -176,39 +177,50 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppE
       resourceId: options.resourceId?.() ?? null,
       leaseUntil: Date.now() + leaseMs,
     };
-    for (let round = 0; round < 5; round += 1) {
-      if (await store.insert(key, JSON.stringify(fresh), ttlOf(c))) return { version: 1, record: fresh };
-      const existing = await store.get(key);
-      if (existing === null) continue;
-      const record = IdempotencyRecordSchema.parse(JSON.parse(existing.value));
-      if (record.fingerprint !== fingerprint) throw conflict('different_request');
-      if (record.state === 'done') {
-        return answerBody(c, await replayBody(c, record), record.status, {
-          'Content-Type': record.contentType,
-          'Idempotent-Replayed': 'true',
-          'Cache-Control': 'no-store',
+    /** The key held by this request, and how it was got when it was taken over from another holder. */
+    type Held = { record: InFlight; takeover: { released: boolean; expiredMsAgo: number } | null };
+    const outcome = await versionedUpdate<Versioned, string, Held | Response>(
+      storeSlot(store, key, ttlOf(c)),
+      async (existing) => {
+        if (existing === null) return writeValue(JSON.stringify(fresh), { record: fresh, takeover: null });
+        const record = IdempotencyRecordSchema.parse(JSON.parse(existing.value));
+        if (record.fingerprint !== fingerprint) throw conflict('different_request');
+        if (record.state === 'done') {
+          return leaveValue(
+            answerBody(c, await replayBody(c, record), record.status, {
+              'Content-Type': record.contentType,
+              'Idempotent-Replayed': 'true',
+              'Cache-Control': 'no-store',
+            }),
+          );
+        }
+        const remainingMs = record.leaseUntil - Date.now();
+        if (remainingMs > 0) {
+          throw conflict('in_progress', Math.ceil(Math.min(remainingMs, leaseMs) / 1000));
+        }
+        const taken: InFlight = { ...record, leaseUntil: Date.now() + leaseMs };
+        const takeover = { released: record.leaseUntil === RELEASED, expiredMsAgo: -remainingMs };
+        return writeValue(JSON.stringify(taken), { record: taken, takeover });
+      },
+      // Most keys are new: the first round inserts without reading.
+      { initial: null },
+    );
+    if (outcome.kind === 'left' && outcome.result instanceof Response) return outcome.result;
+    // The key changed hands five times while this request looked at it: the others are at work.
+    if (outcome.kind !== 'written' || outcome.result instanceof Response) throw conflict('in_progress', 1);
+    const { record, takeover } = outcome.result;
+    if (takeover !== null) {
+      const fields = { requestId: c.get('requestId'), path: c.req.path, resourceId: record.resourceId };
+      // A lease let go (leaseUntil 0) was answered "try again" by its holder; one that ran out, lost with it.
+      if (takeover.released) logger.info('idempotent create retried', fields);
+      else {
+        logger.warn('idempotent create taken over from a lost holder', {
+          ...fields,
+          leaseExpiredMsAgo: takeover.expiredMsAgo,
         });
       }
-      const remainingMs = record.leaseUntil - Date.now();
-      if (remainingMs > 0) {
-        throw conflict('in_progress', Math.ceil(Math.min(remainingMs, leaseMs) / 1000));
-      }
-      const taken: InFlight = { ...record, leaseUntil: Date.now() + leaseMs };
-      if (await write(c, key, existing.version, taken)) {
-        const fields = { requestId: c.get('requestId'), path: c.req.path, resourceId: taken.resourceId };
-        // A lease let go (leaseUntil 0) was answered "try again" by its holder; one that ran out, lost with it.
-        if (record.leaseUntil === RELEASED) logger.info('idempotent create retried', fields);
-        else {
-          logger.warn('idempotent create taken over from a lost holder', {
-            ...fields,
-            leaseExpiredMsAgo: -remainingMs,
-          });
-        }
-        return { version: existing.version + 1, record: taken };
-      }
     }
-    // The key changed hands five times while this request looked at it: the others are at work.
-    throw conflict('in_progress', 1);
+    return { version: outcome.stored.version, record };
   }
 
   return async function idempotentCreate(c, next) {

@@ -5,6 +5,7 @@
  */
 import type { Counter } from 'prom-client';
 import type { Store } from '../store/store';
+import type { WorkQueue } from '../store/work-queue';
 
 /** `store`, with each rejected operation (and a failed ping) counted by operation name. */
 export function countingStoreErrors(store: Store, errors: Counter<'operation'>): Store {
@@ -17,6 +18,21 @@ export function countingStoreErrors(store: Store, errors: Counter<'operation'>):
       });
   };
   const pingFailures = errors.labels('ping');
+  const queues = new Map<string, WorkQueue>();
+  function countedQueue(queue: WorkQueue): WorkQueue {
+    return {
+      add: counted('queue.add', (item) => queue.add(item)),
+      claim: counted('queue.claim', (nowMs, options) => queue.claim(nowMs, options)),
+      reschedule: counted('queue.reschedule', (id, dueAtMs) => queue.reschedule(id, dueAtMs)),
+      pausePartition: counted('queue.pausePartition', (partition, untilMs) =>
+        queue.pausePartition(partition, untilMs),
+      ),
+      remove: counted('queue.remove', (id) => queue.remove(id)),
+      get: counted('queue.get', (id) => queue.get(id)),
+      stats: counted('queue.stats', () => queue.stats()),
+      scan: counted('queue.scan', (cursor, count) => queue.scan(cursor, count)),
+    };
+  }
   return {
     get: counted('get', (key) => store.get(key)),
     insert: counted('insert', (key, value, ttlMs) => store.insert(key, value, ttlMs)),
@@ -27,6 +43,14 @@ export function countingStoreErrors(store: Store, errors: Counter<'operation'>):
       store.compareAndDelete(key, expectedVersion),
     ),
     increment: counted('increment', (key, by, windowMs) => store.increment(key, by, windowMs)),
+    queue(name) {
+      let queue = queues.get(name);
+      if (queue === undefined) {
+        queue = countedQueue(store.queue(name));
+        queues.set(name, queue);
+      }
+      return queue;
+    },
     async ping() {
       const up = await store.ping();
       if (!up) pingFailures.inc();

@@ -18,7 +18,7 @@ import {
 import type { Context } from 'hono';
 import type { AfterSaleService } from '../after-sale/after-sale-service';
 import { type CheckoutService, newCheckoutId, type SessionCaller } from '../checkout/checkout-service';
-import { createEsimOwners } from '../checkout/esim-owners';
+import type { EsimOwners } from '../checkout/esim-owners';
 import { ApiError } from '../errors';
 import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
@@ -33,6 +33,8 @@ export interface CheckoutRoutesOptions {
   store: Store;
   /** Verifies the manage token of top-up quotes and checkouts. */
   afterSale: AfterSaleService;
+  /** Records which widget made each delivery link. */
+  esimOwners: EsimOwners;
 }
 
 const caller = (c: Context<AppEnv>): SessionCaller => ({ claims: c.get('session'), widget: c.get('widget') });
@@ -80,7 +82,7 @@ export function checkoutHandlers(options: CheckoutRoutesOptions): RouteHandlers<
     if (token === undefined) return base;
     return { ...base, manage: await options.afterSale.verifyManageToken(base, token) };
   };
-  const owners = createEsimOwners(options.store);
+  const owners = options.esimOwners;
 
   async function createQuote(c: Context<AppEnv>) {
     const body = await readJsonBody(c, CreateQuoteRequestSchema);

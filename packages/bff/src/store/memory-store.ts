@@ -3,6 +3,7 @@
  * The default store: state in this process's memory, expired entries swept in the background. Right
  * for one BFF instance; several instances behind a load balancer need the Redis store.
  */
+import { createMemoryWorkQueue } from './memory-work-queue';
 import type { CounterState, Store, Versioned } from './store';
 
 interface Entry {
@@ -23,11 +24,21 @@ export interface MemoryStoreOptions {
   now?: () => number;
 }
 
+/** A {@link Store} in memory, whose whole contents can be listed. */
+export interface MemoryStore extends Store {
+  /**
+   * Every live key with its value and version, every live counter with its count and every item of every work
+   * queue, in key order: what a test compares before and after a request that must change nothing.
+   */
+  contents(): Promise<Map<string, string>>;
+}
+
 /** A {@link Store} in memory. */
-export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
+export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const { sweepIntervalMs, now } = { sweepIntervalMs: 30_000, now: Date.now, ...options };
   const entries = new Map<string, Entry>();
   const counters = new Map<string, Counter>();
+  const queues = new Map<string, ReturnType<typeof createMemoryWorkQueue>>();
 
   const sweeper = setInterval(function sweepExpired() {
     const time = now();
@@ -78,6 +89,32 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       counter.count += by;
       return { count: counter.count, resetInMs: counter.expiresAt - time };
     },
+    async contents() {
+      const time = now();
+      const listed: [string, string][] = [];
+      for (const [key, entry] of entries)
+        if (entry.expiresAt > time) listed.push([key, `v${entry.version} ${entry.value}`]);
+      for (const [key, counter] of counters)
+        if (counter.expiresAt > time) listed.push([`counter ${key}`, String(counter.count)]);
+      for (const [name, queue] of queues) {
+        let cursor: string | null = null;
+        do {
+          const page = await queue.scan(cursor, 100);
+          for (const item of page.items)
+            listed.push([`queue ${name} ${item.id}`, `${item.partition} due ${item.dueAtMs}`]);
+          cursor = page.cursor;
+        } while (cursor !== null);
+      }
+      return new Map(listed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    },
+    queue(name) {
+      let queue = queues.get(name);
+      if (queue === undefined) {
+        queue = createMemoryWorkQueue(now);
+        queues.set(name, queue);
+      }
+      return queue;
+    },
     async ping() {
       return true;
     },
@@ -85,6 +122,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       clearInterval(sweeper);
       entries.clear();
       counters.clear();
+      for (const queue of queues.values()) queue.clear();
     },
   };
 }

@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createCheckoutRepository } from '../checkout/checkout-record';
+import { createOrderReferences } from '../checkout/order-references';
 import { createReservationLedger } from '../funding/reservation-ledger';
 import { createWebhookQueue } from '../webhooks/webhook-queue';
 import { readIdList } from './id-list';
@@ -32,6 +33,7 @@ const readers: Record<
     const read = await createCheckoutRepository(store).getCheckout(String(record.id));
     expect(read?.record).toMatchObject({ id: record.id, status: record.status, widgetId: record.widgetId });
     expect(read?.record.plan.offerId).toEqual((record.plan as { offerId: string }).offerId);
+    expect(read?.record.reactionsDue).toEqual(record.reactionsDue);
   },
   async quote(store, record, text) {
     await store.insert(STORE_KEYS.quote(String(record.id)), text, 60_000);
@@ -44,6 +46,11 @@ const readers: Record<
     const before = Math.min(...holds.map((hold) => hold.holdUntilMs)) - 1;
     const held = await createReservationLedger(store, 'acct', () => before).held('USD', 0);
     expect(held.count).toBe(holds.length);
+  },
+  async 'order-reference'(store, record, text) {
+    await store.insert(STORE_KEYS.orderReference(String(record.checkoutId)), text, 60_000);
+    const owner = await createOrderReferences(store).ownerOf(String(record.checkoutId));
+    expect(owner).toMatchObject({ checkoutId: record.checkoutId, widgetId: record.widgetId });
   },
   async 'checkout-watch'(store, record, text) {
     await store.insert(STORE_KEYS.checkoutWatch(), text, 60_000);

@@ -31,8 +31,21 @@ export interface RedisConnection {
   close(): Promise<void>;
 }
 
-/** The reply of a fenced write that arrived after its deadline (see `redis-store.ts`). */
+/** The reply of a fenced write that arrived after its deadline (see {@link WRITE_FENCE}). */
 export const LATE_WRITE_REPLY = 'STALE';
+
+/**
+ * The start of every write script: `ARGV[1]` is the deadline in Redis's clock (ms, 0: none). A write that
+ * arrives later (Redis was paused while its caller timed out and answered 503) must not apply after all.
+ */
+export const WRITE_FENCE = `
+local deadline = tonumber(ARGV[1])
+if deadline > 0 then
+  local time = redis.call('TIME')
+  if tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > deadline then
+    return redis.error_reply('${LATE_WRITE_REPLY} the write arrived after its caller gave up')
+  end
+end`;
 
 /** Answers of a Redis that is there but cannot serve (loading, failing over, a busy script): unavailable too. */
 const UNAVAILABLE_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS)\b/;

@@ -1,25 +1,15 @@
 /**
  * @module
  * The store for several BFF instances behind a load balancer: Redis (`ESIM_BFF_REDIS_URL`). Every write
- * that depends on what is there is one Lua script, so compare-and-set is atomic across instances. While Redis
+ * that depends on what is there is one Lua script, so compare-and-set is atomic across instances; the work
+ * queues are in `redis-work-queue.ts`. While Redis
  * is away every operation fails fast with `StoreUnavailableError` (see `redis-connection.ts`).
  */
 import type { Logger } from '../logger';
-import { connectRedis, LATE_WRITE_REPLY } from './redis-connection';
+import { connectRedis, WRITE_FENCE as FENCE } from './redis-connection';
+import { createRedisWorkQueue } from './redis-work-queue';
 import type { CounterState, Store, Versioned } from './store';
-
-/**
- * The start of every write script: `ARGV[1]` is the deadline in Redis's clock (ms, 0: none). A write that
- * arrives later (Redis was paused while its caller timed out and answered 503) must not apply after all.
- */
-const FENCE = `
-local deadline = tonumber(ARGV[1])
-if deadline > 0 then
-  local time = redis.call('TIME')
-  if tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > deadline then
-    return redis.error_reply('${LATE_WRITE_REPLY} the write arrived after its caller gave up')
-  end
-end`;
+import type { WorkQueue } from './work-queue';
 
 /** Insert only if absent: a hash of value and version 1, with a TTL. */
 const INSERT = `${FENCE}
@@ -79,6 +69,7 @@ export function createRedisStore(options: RedisStoreOptions): Store {
   const connection = connectRedis({ url, commandTimeoutMs, connectWaitMs, logger });
   const { redis } = connection;
   const key = (name: string) => `${keyPrefix}${name}`;
+  const queues = new Map<string, WorkQueue>();
 
   return {
     get: (name) =>
@@ -110,6 +101,14 @@ export function createRedisStore(options: RedisStoreOptions): Store {
         ];
         return { count: Number(result[0]), resetInMs: Number(result[1]) };
       }),
+    queue(name) {
+      let queue = queues.get(name);
+      if (queue === undefined) {
+        queue = createRedisWorkQueue(connection, keyPrefix, name, Date.now);
+        queues.set(name, queue);
+      }
+      return queue;
+    },
     async ping() {
       try {
         return (await connection.run(() => redis.ping())) === 'PONG';

@@ -202,6 +202,7 @@ describe('the Redis store while Redis is away', () => {
     redis = await startRedisServer();
     store = createRedisStore({ url: redis.url, keyPrefix: `late-${randomBytes(4).toString('hex')}:` });
     expect(await store.insert('warm', 'up', 60_000)).toBe(true);
+    expect(await store.queue('late').add({ id: 'warm', partition: 'p', dueAtMs: 0 })).toBe(true);
   });
   afterAll(async () => {
     redis?.resume();
@@ -214,6 +215,10 @@ describe('the Redis store while Redis is away', () => {
     try {
       await expect(store.insert('late', 'value', 60_000)).rejects.toBeInstanceOf(StoreUnavailableError);
       await expect(store.increment('late-counter', 1, 60_000)).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(
+        store.queue('late').add({ id: 'late', partition: 'p', dueAtMs: 0 }),
+      ).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(store.queue('late').remove('warm')).rejects.toBeInstanceOf(StoreUnavailableError);
       await expect(store.get('warm')).rejects.toBeInstanceOf(StoreUnavailableError);
       expect(await store.ping()).toBe(false);
       // Redis receives the writes when it thaws, long after their callers gave up.
@@ -225,6 +230,8 @@ describe('the Redis store while Redis is away', () => {
     expect(await store.get('late')).toBeNull();
     expect((await store.increment('late-counter', 1, 60_000)).count).toBe(1);
     expect(await store.get('warm')).toEqual({ value: 'up', version: 1 });
+    expect(await store.queue('late').get('late')).toBeNull();
+    expect(await store.queue('late').get('warm')).toEqual({ id: 'warm', partition: 'p', dueAtMs: 0 });
   }, 20_000);
 
   it('fails at once while Redis is gone', async () => {

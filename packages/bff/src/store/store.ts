@@ -1,9 +1,10 @@
 /**
  * @module
- * The one place the BFF keeps state: checkouts, quotes bound to sessions, idempotency records and
- * rate-limit counters. Values are opaque strings with a version and a time to live, so that the memory
+ * The one place the BFF keeps state: checkouts, quotes bound to sessions, idempotency records, rate-limit
+ * counters and work queues. Values are opaque strings with a version and a time to live, so that the memory
  * and the Redis implementation behave the same and state transitions are atomic compare-and-set moves.
  */
+import type { WorkQueue } from './work-queue';
 
 /** A stored value and the version it had when read (1 on insert, +1 on every successful write). */
 export interface Versioned {
@@ -34,6 +35,11 @@ export interface Store {
   compareAndDelete(key: string, expectedVersion: number): Promise<boolean>;
   /** Add `by` to a fixed-window counter that starts (at zero) with the first increment and lives `windowMs`. */
   increment(key: string, by: number, windowMs: number): Promise<CounterState>;
+  /**
+   * The work queue called `name` (see `QUEUE_NAMES`): its own keyspace, shared by every instance on this store.
+   * Asking twice for one name answers the same queue.
+   */
+  queue(name: string): WorkQueue;
   /** True when the store answers (readiness). */
   ping(): Promise<boolean>;
   /** Release connections and timers. */
@@ -78,6 +84,8 @@ export const STORE_KEYS = {
   checkoutWatch: () => 'checkout-watch',
   /** Where the next reconciliation pass reads one upstream credential's orders from. */
   orderReconciliation: (credential: string) => `order-reconciliation:${credential}`,
+  /** The checkout (and widget) an upstream order reference — a checkout id — belongs to, kept past the checkout. */
+  orderReference: (externalRef: string) => `order-reference:${externalRef}`,
   /** An upstream order without a checkout that was reported (so it is reported once, by one instance). */
   reportedOrder: (credential: string, orderId: string) => `order-reported:${credential}:${orderId}`,
   /** What this BFF promised out of one upstream account's balance to open checkouts (the reservation ledger). */

@@ -39,8 +39,8 @@ export interface WorkQueue {
   add(item: QueueItem): Promise<boolean>;
   /**
    * Take the due items (due at or before `nowMs`) of partitions that are not paused, leasing each: partitions in
-   * the order of their earliest due item, at most `perPartition` from each, `limit` in all. Costs
-   * O(limit · log n), never O(n).
+   * the order of their earliest due item, at most `perPartition` from each, `limit` in all. Answers each item as
+   * it is after the claim (its `dueAtMs` is the lease's end). Costs O(limit · log n), never O(n).
    */
   claim(nowMs: number, options: ClaimOptions): Promise<QueueItem[]>;
   /** Move a queued item's due time (a retry's backoff; ends its lease). No-op when the id is not queued. */
@@ -54,8 +54,30 @@ export interface WorkQueue {
   remove(id: string): Promise<void>;
   /** The item under `id`, or null when it is not queued. */
   get(id: string): Promise<QueueItem | null>;
-  /** How many items wait and the earliest due time among them (metrics; O(1) or O(log n)). */
-  stats(): Promise<{ size: number; earliestDueAtMs: number | null }>;
+  /** How many items wait, and when (metrics; O(1) or O(log n)). */
+  stats(): Promise<QueueStats>;
+  /**
+   * A page of the queue's items in no particular order: start with `cursor` null and pass the answered cursor
+   * until it is null. About `count` items a page; an item added or removed meanwhile may or may not be seen, the
+   * others are seen once. For exports and bounded samples (a metric), never for finding due work.
+   */
+  scan(cursor: string | null, count: number): Promise<{ items: QueueItem[]; cursor: string | null }>;
+}
+
+/** What {@link WorkQueue.stats} answers. */
+export interface QueueStats {
+  /** Items on the queue (leased or not, paused or not). */
+  size: number;
+  /**
+   * The earliest time a claim can take an item: the lowest due time, where a paused partition's items count from
+   * the pause's end. Null when the queue is empty.
+   */
+  nextClaimableAtMs: number | null;
+  /**
+   * When the item that has waited longest was added (ms since the epoch, the store's clock); a reschedule or a
+   * lease does not change it. Null when the queue is empty. The age of the backlog, for metrics and alerts.
+   */
+  oldestAddedAtMs: number | null;
 }
 
 /** The names of the BFF's queues, in one place (each is its own keyspace in the store). */

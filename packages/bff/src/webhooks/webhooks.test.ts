@@ -304,7 +304,7 @@ describe('an event whose queueing failed', () => {
       const esim = await buyEsim(await openWidget(flaky.server.url, 'shop'));
       await eventually(async () =>
         flaky.logs.some(
-          (line) => line.includes('could not be queued for webhooks') && line.includes(esim.checkoutId),
+          (line) => line.includes('a reaction to a checkout change failed') && line.includes(esim.checkoutId),
         )
           ? true
           : undefined,

@@ -1,0 +1,47 @@
+/**
+ * @module
+ * Which checkout each upstream order reference belongs to. An order is created with `externalRef` = its
+ * checkout's id; before a checkout may place one (as it enters `placing`), the reference is recorded here with
+ * its widget, insert-once, and kept well past the checkout record and any reconciliation pass. So an order
+ * whose checkout record is gone (expired, or lost) is still known as ours, and only an order that no checkout
+ * of this BFF ever owned is reported as unmatched.
+ */
+import { z } from 'zod';
+import { STORE_KEYS, type Store } from '../store/store';
+import { CHECKOUT_RETENTION_MS, type CheckoutRecord } from './checkout-record';
+
+/** How long a reference is kept: twice a checkout's retention, far past reconciliation's look-back. */
+const REFERENCE_KEPT_MS = 2 * CHECKOUT_RETENTION_MS;
+
+/** One order reference as stored (read leniently: fields added later are kept). */
+const OrderReferenceSchema = z.looseObject({ checkoutId: z.string(), widgetId: z.string() });
+export type OrderReference = z.infer<typeof OrderReferenceSchema>;
+
+/** Records and finds the checkout an upstream order reference belongs to. */
+export interface OrderReferences {
+  /** Remember that `checkout`'s id is its orders' reference (once; called before it may place one). */
+  record(checkout: Pick<CheckoutRecord, 'id' | 'widgetId'>): Promise<void>;
+  /** The checkout and widget that own `externalRef`, or null when none of this BFF ever did. */
+  ownerOf(externalRef: string): Promise<OrderReference | null>;
+}
+
+/** The {@link OrderReferences} kept in `store`. */
+export function createOrderReferences(store: Store): OrderReferences {
+  return {
+    async record(checkout) {
+      const reference: OrderReference = { checkoutId: checkout.id, widgetId: checkout.widgetId };
+      // First writer wins: the reference is the checkout id, so a later write could only say the same.
+      await store.insert(
+        STORE_KEYS.orderReference(checkout.id),
+        JSON.stringify(reference),
+        REFERENCE_KEPT_MS,
+      );
+    },
+    async ownerOf(externalRef) {
+      const stored = await store.get(STORE_KEYS.orderReference(externalRef));
+      if (stored === null) return null;
+      const parsed = OrderReferenceSchema.safeParse(JSON.parse(stored.value));
+      return parsed.success ? parsed.data : null;
+    },
+  };
+}
