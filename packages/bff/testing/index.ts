@@ -45,4 +45,5 @@ export {
 } from './stack';
 export { startTestRelay, type TestRelay } from './test-relay';
 export { checkoutAsTraveller } from './traveller-checkout';
-export { startReceiver, type WebhookReceiver } from './webhook-receiver';
+
+export { startReceiver as startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';

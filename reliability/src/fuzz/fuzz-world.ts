@@ -18,8 +18,8 @@ import {
   PARTNER_SECRET,
   type RecordingStore,
   type Stack,
-  startReceiver,
   startStack,
+  startWebhookReceiver,
   testConfig,
   untilReady,
   type WebhookReceiver,
@@ -83,7 +83,7 @@ const GENEROUS_LIMITS = {
 /** Start the sandbox, the BFF and the receiver, and make the real resources. */
 export async function createFuzzWorld(): Promise<FuzzWorld> {
   const store = createRecordingStore();
-  const receiver = await startReceiver();
+  const receiver = await startWebhookReceiver();
   const stack = await startStack({
     store,
     env: {

@@ -76,6 +76,11 @@ export const ROUTE_INPUTS = {
   readPartnerAccount: { query: { widgetId: 'shop' } },
   readPartnerCheckout: { params: checkoutOfPartner },
   readPartnerInstallation: { params: (world) => ({ id: world.ready.id }) },
+  startPartnerPayment: {
+    params: checkoutOfPartner,
+    body: () => ({}),
+    others: (world) => worldIds(world).filter((id) => id !== world.waitingToCancel.id),
+  },
   confirmPartnerCheckout: {
     params: checkoutOfPartner,
     body: () => ({ paymentReference: 'pay_1' }),
