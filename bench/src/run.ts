@@ -3,7 +3,7 @@
  * `pnpm bench`: builds the widget and the demo, runs every section (or `--only a,b`), and writes the
  * dated report `bench/reports/YYYY-MM-DD.md` (a partial run writes `YYYY-MM-DD.partial.md.tmp`).
  *
- * Usage: `npx -y pnpm@12.21.0 bench [--only weight,page,lighthouse,bff,catalog,proxy,funding,funnel,backlog] [--no-build]`
+ * Usage: `npx -y pnpm@12.21.0 bench [--only weight,page,lighthouse,bff,catalog,proxy,funding,budget,funnel,backlog] [--no-build]`
  */
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { chromiumPath } from '@esim-embed/e2e/browser';
 import { type BacklogSettings, backlogSection } from './backlog';
 import { bffLoadSection, type LoadSettings } from './bff-load';
+import { budgetCostSection } from './budget-cost';
 import { catalogScaleSection } from './catalog-scale';
 import { startChild } from './child-process';
 import { fundingCostSection } from './funding-cost';
@@ -32,6 +33,7 @@ const ALL = [
   'catalog',
   'proxy',
   'funding',
+  'budget',
   'funnel',
   'backlog',
 ] as const;
@@ -122,6 +124,7 @@ async function main(): Promise<void> {
     }
   }
   if (wanted.has('funding')) sections.push(await fundingCostSection());
+  if (wanted.has('budget')) sections.push(await budgetCostSection());
   if (wanted.has('funnel')) sections.push(await funnelSection(FUNNEL));
   if (wanted.has('backlog')) sections.push(await backlogSection(BACKLOG));
 

@@ -30,11 +30,22 @@ export const TEST_ENV = {
   TEST_PARTNER_SECRET: PARTNER_SECRET,
 };
 
-/** A config with a `direct` widget (`shop`) and a `partner_confirm` widget (`shop-pay`) on the sandbox. */
+/**
+ * A config with a `direct` widget (`shop`) and a `partner_confirm` widget (`shop-pay`) on the sandbox. Tests buy
+ * many times a minute from one loopback address on keys the sandbox does not limit: the upstream budget gives
+ * them a large key and whole-key shares per address and session (the budget's own tests set `upstreamBudget: {}`).
+ */
 export function testConfig(sandboxUrl: string, overrides: Partial<BffConfigInput> = {}): BffConfigInput {
-  const upstream = { baseUrl: sandboxUrl, apiKeyEnv: 'TEST_UPSTREAM_KEY', timeoutMs: 2_000, maxRetries: 2 };
+  const upstream = {
+    baseUrl: sandboxUrl,
+    apiKeyEnv: 'TEST_UPSTREAM_KEY',
+    timeoutMs: 2_000,
+    maxRetries: 2,
+    rateLimitPerMinute: 100_000,
+  };
   return {
     statusCacheMs: 0,
+    upstreamBudget: { addressPercent: 100, sessionPercent: 100 },
     widgets: [
       {
         id: 'shop',
@@ -243,6 +254,15 @@ let keyCounter = 0;
 export function newKey(): string {
   keyCounter += 1;
   return `test-${Date.now()}-${keyCounter}-${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * Wait for the next minute of the clock when less than 10 s of this one are left: for tests of what is counted per
+ * minute of the clock (the upstream budget, the sandbox's key limit), so that a burst falls inside one minute.
+ */
+export async function awayFromTheMinuteEnd(): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 10_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
 
 /** Wait until `check` returns a value (polling), or fail after `timeoutMs`. */

@@ -202,6 +202,8 @@ export function createPartnerFunding(options: PartnerFundingOptions): PartnerFun
         }
         return null;
       }
+      // Over the upstream key's budget: the traveller hears "busy, try again in a moment", never a 503.
+      if (error instanceof ApiError && error.code === 'rate_limited') throw error;
       if (error instanceof ApiError && TRANSIENT.has(error.code)) {
         throw new ApiError('upstream_unavailable', {
           params: { stage: 'before_payment' },
