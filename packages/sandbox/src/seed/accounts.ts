@@ -7,7 +7,7 @@
  */
 import type { AccountKind, Brand, Currency, Environment, KeyScope, RetailBrand } from '@esim-embed/shared';
 import { KeyScopeSchema } from '@esim-embed/shared';
-import { HARBOUR_RETAIL_BRAND } from './retail-brands';
+import { AURORA_RETAIL_BRAND, HARBOUR_RETAIL_BRAND } from './retail-brands';
 
 /** The stable key strings of the seeded accounts. */
 export const SANDBOX_KEYS = {
@@ -148,7 +148,7 @@ export const SEED_ACCOUNTS: readonly SeedAccount[] = [
       customDomain: 'esim.aurora-travel.example',
       customDomainStatus: 'pending_verification',
     },
-    retailBrands: [],
+    retailBrands: [AURORA_RETAIL_BRAND],
     createdAt: '2026-03-01T08:30:00.000Z',
   },
   {
