@@ -141,8 +141,25 @@ const UNKNOWN_FITNESS: WidgetFitness = {
   problems: [],
   sellsNewEsims: true,
   offersTopUps: true,
+  issue: { sellable: true, perOfferCheck: false, availability: 'unknown', access: 'unknown' },
   warnings: [],
 };
+
+/**
+ * Refuse what a widget whose upstream supplies no new eSIMs through the API would show or sell: the store
+ * cannot sell (`storefront_app_disabled`, the words of a store that is not available), naming the supply.
+ */
+function requireIssueSupply(fitness: WidgetFitness): void {
+  if (fitness.sellsNewEsims) return;
+  throw new ApiError('storefront_app_disabled', {
+    params: {
+      reason: 'supply_not_sellable',
+      operation: 'issue',
+      availability: fitness.issue.availability,
+      access: fitness.issue.access,
+    },
+  });
+}
 
 /**
  * The catalog service of one widget.
@@ -167,11 +184,34 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
 
   const etagOf = (state: CatalogState, locale: Locale) => viewsOf(state, locale).etag;
 
+  /**
+   * The exact offer check a `route_dependent` issue supply requires: the upstream's own read of the offer, before
+   * the traveller is quoted (and pays). An offer whose route is not served now is `product_unavailable`.
+   */
+  async function requireRouteServed(offerId: string): Promise<void> {
+    try {
+      await options.upstream.getOffer(offerId);
+    } catch (error) {
+      if (
+        error instanceof ApiError &&
+        (error.code === 'product_unavailable' || error.code === 'offer_not_found')
+      ) {
+        logger.info('offer refused by the exact offer check of a route-dependent supply', {
+          offerId,
+          upstreamCode: error.code,
+        });
+        throw new ApiError('product_unavailable', { params: { offerId, reason: 'route_not_served' } });
+      }
+      throw error;
+    }
+  }
+
   return {
     start: () => cache.start(),
     async destinations(locale) {
       const state = await cache.get();
       requireControl(state.retailBrand, 'browse');
+      requireIssueSupply(state.fitness);
       return {
         catalogVersion: state.snapshot.catalogVersion,
         etag: etagOf(state, locale),
@@ -181,6 +221,7 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
     async plans(code, locale) {
       const state = await cache.get();
       requireControl(state.retailBrand, 'browse');
+      requireIssueSupply(state.fitness);
       const normalized = code.toUpperCase();
       const views = viewsOf(state, locale);
       const destination = views.byCode.get(normalized);
@@ -210,10 +251,11 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
         state = await cache.refresh().catch(() => state);
       }
       if (state.fitness.problems.length > 0) throw new ApiError('widget_misconfigured');
-      if (!state.fitness.sellsNewEsims) throw new ApiError('product_unavailable', { params: { offerId } });
+      requireIssueSupply(state.fitness);
       const offer = state.snapshot.offerById.get(offerId);
       const product = offer && state.snapshot.productById.get(offer.productId);
       if (!offer || !product) throw new ApiError('offer_not_found', { params: { offerId } });
+      if (state.fitness.issue.perOfferCheck) await requireRouteServed(offerId);
       if (state.maxWholesaleMinor !== null && offer.price.amountMinor > state.maxWholesaleMinor) {
         throw new ApiError('order_limit_exceeded', {
           params: { stage: 'before_payment', limit: 'single_order' },
@@ -271,7 +313,10 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
     async fitness() {
       const state = cache.peek() ?? (await cache.get().catch(() => undefined));
       const problem = credentialProblem(cache.status().lastError);
-      if (problem) return { problems: [problem], sellsNewEsims: false, offersTopUps: false, warnings: [] };
+      if (problem) {
+        const issue = { ...UNKNOWN_FITNESS.issue, sellable: false };
+        return { problems: [problem], sellsNewEsims: false, offersTopUps: false, issue, warnings: [] };
+      }
       return state?.fitness ?? UNKNOWN_FITNESS;
     },
     async refresh(refreshOptions) {

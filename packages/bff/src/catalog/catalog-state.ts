@@ -116,7 +116,8 @@ export function catalogLoader(options: CatalogServiceOptions, logger: Logger, fu
     return {
       snapshot,
       maxWholesaleMinor,
-      // Without the upstream's `issue` supply nothing is for sale: no destination is listed.
+      // Without the upstream's `issue` supply through the API nothing is for sale: no destination is indexed (the
+      // catalog answers `storefront_app_disabled`).
       index: sameOffers
         ? previous.index
         : fitness.sellsNewEsims
