@@ -26,7 +26,7 @@ import { type CatalogCacheStatus, createCatalogCache } from './catalog-cache';
 import { type CatalogState, catalogLoader, viewsOf } from './catalog-state';
 import { projectPlan, projectPlans } from './plans';
 import { DEFAULT_PRICING_RULE, type PricingRule, retailPrice } from './pricing';
-import { type AppliedRetailBrand, requireControl } from './retail-brand';
+import { requireControl, type WhiteLabel } from './retail-brand';
 
 /** Options of {@link createCatalogService}. */
 export interface CatalogServiceOptions {
@@ -116,8 +116,8 @@ export interface CatalogService {
    * logo or none, the account has none, or nothing was ever read).
    */
   accountLogoUrl(): Promise<string | null>;
-  /** The retail brand the widget sells under (its switches and legal pages), or null. */
-  retailBrand(): Promise<AppliedRetailBrand | null>;
+  /** The white label the widget sells under (its brand's status, readiness, switches and legal pages). */
+  whiteLabel(): Promise<WhiteLabel>;
   /** Settlement currency and `wholeRubOnly` (`GET /capabilities`). */
   settlement(): Promise<Settlement>;
   /**
@@ -210,7 +210,7 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
     start: () => cache.start(),
     async destinations(locale) {
       const state = await cache.get();
-      requireControl(state.retailBrand, 'browse');
+      requireControl(state.whiteLabel, 'browse');
       requireIssueSupply(state.fitness);
       return {
         catalogVersion: state.snapshot.catalogVersion,
@@ -220,7 +220,7 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
     },
     async plans(code, locale) {
       const state = await cache.get();
-      requireControl(state.retailBrand, 'browse');
+      requireControl(state.whiteLabel, 'browse');
       requireIssueSupply(state.fitness);
       const normalized = code.toUpperCase();
       const views = viewsOf(state, locale);
@@ -241,7 +241,7 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
     },
     async planForOffer(offerId, locale) {
       let state = await cache.get();
-      requireControl(state.retailBrand, 'checkout');
+      requireControl(state.whiteLabel, 'checkout');
       if (
         !state.snapshot.offerById.has(offerId) &&
         Date.now() - lastUnknownOfferRefresh > UNKNOWN_OFFER_REFRESH_MS
@@ -266,7 +266,7 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
     async quotedPlan(quote, locale) {
       const state = await cache.get();
       // Top-up quotes come here too: a brand that stopped selling sells no top-up either.
-      requireControl(state.retailBrand, 'checkout');
+      requireControl(state.whiteLabel, 'checkout');
       const price = retailPrice(quote.offer, rule, state.settlement);
       return { plan: projectPlan(quote.offer, quote.product, locale, () => price), price };
     },
@@ -304,8 +304,8 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
       const state = cache.peek() ?? (await cache.get().catch(() => undefined));
       return state?.accountLogoUrl ?? null;
     },
-    async retailBrand() {
-      return (await cache.get()).retailBrand;
+    async whiteLabel() {
+      return (await cache.get()).whiteLabel;
     },
     async settlement() {
       return (await cache.get()).settlement;

@@ -27,7 +27,18 @@ import {
   type RetailPricer,
 } from './destinations';
 import { DEFAULT_PRICING_RULE, type PricingRule, retailPrice } from './pricing';
-import { type AppliedRetailBrand, appliedRetailBrand } from './retail-brand';
+import { appliedBrandOf, type WhiteLabel, whiteLabelChange, whiteLabelOf } from './retail-brand';
+
+/** The white label as a log field: its kind, and the brand's key and status or why it is unknown. */
+function whiteLabelLog(whiteLabel: WhiteLabel) {
+  if (whiteLabel.kind === 'brand') {
+    const { key, status, readiness } = whiteLabel.brand;
+    return { kind: 'brand', brandKey: key, status, liveCheckoutReady: readiness.tracks.liveCheckout.ready };
+  }
+  return whiteLabel.kind === 'unknown'
+    ? { kind: 'unknown', cause: whiteLabel.cause, brandKey: whiteLabel.brandKey }
+    : { kind: 'none' };
+}
 
 /** The views of one locale. */
 export interface LocaleViews {
@@ -47,8 +58,8 @@ export interface CatalogState {
   settlement: Settlement;
   fitness: WidgetFitness;
   account: Account | null;
-  /** The retail brand (white label) the widget sells under, or null. */
-  retailBrand: AppliedRetailBrand | null;
+  /** The white label the widget sells under: none, a retail brand, or unknown (then nothing is sold). */
+  whiteLabel: WhiteLabel;
   brand: WidgetBrand;
   /** The upstream URL of the account's logo that `brand.logoUrl` serves from the BFF, or null. */
   accountLogoUrl: string | null;
@@ -95,7 +106,10 @@ export function catalogLoader(options: CatalogServiceOptions, logger: Logger, fu
       return retail;
     };
     const maxWholesaleMinor = singleOrderLimit(account, settlement.currency);
-    const retailBrand = appliedRetailBrand(account, capabilities, logger);
+    const whiteLabel = whiteLabelOf(account, capabilities, logger);
+    const change = whiteLabelChange(previous?.whiteLabel, whiteLabel);
+    if (change !== null) logger.warn(change, { whiteLabel: whiteLabelLog(whiteLabel) });
+    const retailBrand = appliedBrandOf(whiteLabel);
     let accountLogoUrl: string | null = null;
     const brand = resolveWidgetBrand({
       account,
@@ -126,7 +140,7 @@ export function catalogLoader(options: CatalogServiceOptions, logger: Logger, fu
       settlement,
       fitness,
       account,
-      retailBrand,
+      whiteLabel,
       brand,
       accountLogoUrl,
       price,
