@@ -144,7 +144,12 @@ export function catalogLoader(options: CatalogServiceOptions, logger: Logger, fu
       brand,
       accountLogoUrl,
       price,
-      digest: digestOf(snapshot, rule, settlement, maxWholesaleMinor),
+      // What the store may show and sell is part of the version: a paused brand or a supply that stops selling
+      // names a new catalog address, so no cached address of the old one is handed out after the change.
+      digest: digestOf(snapshot, rule, settlement, maxWholesaleMinor, [
+        whiteLabelLog(whiteLabel),
+        fitness.sellsNewEsims,
+      ]),
       views: new Map(),
     };
   }
@@ -189,6 +194,7 @@ function digestOf(
   rule: PricingRule,
   settlement: Settlement,
   maxWholesaleMinor: number | null,
+  sellState: unknown,
 ): string {
   const hash = createHash('sha256');
   hash.update(
@@ -198,6 +204,7 @@ function digestOf(
       settlement.currency,
       settlement.wholeRubOnly,
       maxWholesaleMinor,
+      sellState,
     ]),
   );
   for (const offer of snapshot.offers) {

@@ -192,7 +192,15 @@ describe("the retail brand's status and readiness", () => {
     const bought = await buyEsim(await openWidget(stack.server.url, 'harbour', HARBOUR_ORIGIN));
     const page = await openWidget(stack.server.url, 'harbour', HARBOUR_ORIGIN);
     const offerId = await firstOffer(page);
+    const catalogBefore = (await call(stack.server.url, '/v1/catalog/harbour')).body.data;
     await setLaunch({ retailBrandStatus: 'paused' });
+    // The public catalog moves to a new address, and that one refuses: no cached address of the old one is
+    // handed out.
+    const catalogAfter = (await call(stack.server.url, '/v1/catalog/harbour')).body.data;
+    expect(catalogAfter.version).not.toBe(catalogBefore.version);
+    const publicRead = await call(stack.server.url, `${catalogAfter.path}/en/destinations`);
+    expect(publicRead.status).toBe(403);
+    expect(publicRead.body.error.params).toMatchObject({ reason: 'retail_brand_status', status: 'paused' });
     const destinations = await page.get('/v1/destinations');
     expect(destinations.status).toBe(403);
     expect(destinations.body.error).toEqual({
