@@ -118,6 +118,12 @@ export interface CatalogService {
   accountLogoUrl(): Promise<string | null>;
   /** The white label the widget sells under (its brand's status, readiness, switches and legal pages). */
   whiteLabel(): Promise<WhiteLabel>;
+  /**
+   * Why the widget sells nothing now, from the catalog held (no upstream call): the `reason` a quote would be
+   * refused with (`supply_not_sellable`, `retail_brand_status`, `retail_brand_not_ready`, `retail_brand_unknown`,
+   * `retail_brand_control`), or null while it sells or nothing was read yet. For the sales-stopped gauge.
+   */
+  salesStopped(): string | null;
   /** Settlement currency and `wholeRubOnly` (`GET /capabilities`). */
   settlement(): Promise<Settlement>;
   /**
@@ -306,6 +312,17 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
     },
     async whiteLabel() {
       return (await cache.get()).whiteLabel;
+    },
+    salesStopped() {
+      const state = cache.peek();
+      if (state === undefined) return null;
+      try {
+        requireControl(state.whiteLabel, 'checkout');
+        requireIssueSupply(state.fitness);
+        return null;
+      } catch (error) {
+        return error instanceof ApiError ? String(error.params.reason ?? error.code) : 'unknown';
+      }
     },
     async settlement() {
       return (await cache.get()).settlement;

@@ -70,6 +70,7 @@ beforeAll(async () => {
       };
     },
     env: { TEST_HARBOUR_KEY: SANDBOX_KEYS.harbour, TEST_HARBOUR_LIVE_KEY: SANDBOX_KEYS.harbourLive },
+    bffOptions: { observability: { metrics: true } },
   });
 });
 afterAll(async () => {
@@ -216,6 +217,9 @@ describe("the retail brand's status and readiness", () => {
     expect(refused.status).toBe(403);
     expect(refused.body.error.params).toMatchObject({ reason: 'retail_brand_status', control: 'checkout' });
     expect(stack.logs.some((line) => line.includes('the retail brand is paused'))).toBe(true);
+    const metrics = (await call(stack.operations?.url ?? 'http://operations.invalid', '/metrics')).text;
+    expect(metrics).toContain('bff_widget_sales_stopped{widget="harbour",reason="retail_brand_status"} 1');
+    expect(metrics).not.toContain('bff_widget_sales_stopped{widget="shop"');
     expect((await myEsim(page, bought.manageToken)).status).toBe(200);
     await setLaunch({ retailBrandStatus: 'active' });
     expect((await quote(page, offerId)).status).toBe(201);

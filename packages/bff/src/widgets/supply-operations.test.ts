@@ -7,7 +7,15 @@
  */
 import { SANDBOX_ACCOUNTS, SANDBOX_KEYS, type SupplyControlRequest } from '@esim-embed/sandbox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { newKey, openWidget, type Stack, startStack, testConfig, type WidgetPage } from '../../testing/stack';
+import {
+  call,
+  newKey,
+  openWidget,
+  type Stack,
+  startStack,
+  testConfig,
+  type WidgetPage,
+} from '../../testing/stack';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -31,6 +39,7 @@ beforeAll(async () => {
       };
     },
     env: { TEST_LIVE_KEY: SANDBOX_KEYS.globetrotterLive },
+    bffOptions: { observability: { metrics: true } },
   });
 });
 afterAll(async () => {
@@ -86,6 +95,8 @@ describe('the issue supply', () => {
     expect(
       stack.logs.some((line) => line.includes('issue supply is available with access assisted in test')),
     ).toBe(true);
+    const metrics = (await call(stack.operations?.url ?? 'http://operations.invalid', '/metrics')).text;
+    expect(metrics).toContain('bff_widget_sales_stopped{widget="shop",reason="supply_not_sellable"} 1');
     await setSupply({ environment: 'test', reset: true });
     expect((await quote(page, offerId)).status).toBe(201);
   });
