@@ -114,6 +114,9 @@ export function testBffConfig(options: {
     sessionSecretEnv: 'E2E_SESSION_SECRET',
     sessionTtlSeconds: options.sessionTtlSeconds ?? 900,
     statusCacheMs: 0,
+    // The suite leaves checkouts unpaid (declines, reloads, forgeries) from one IP and in parallel: the address's
+    // and the session's unpaid caps are opened wide; the unpaid-holds tests of the BFF hold them to account.
+    unpaidHolds: { perAddress: 1_000, perSession: 20 },
     widgets: [
       widget(TEST_WIDGETS.direct, 'main', 'globetrotter', false),
       widget(TEST_WIDGETS.rub, 'main', 'aurora', false),

@@ -23,7 +23,7 @@ import { createEsimOwners } from './checkout/esim-owners';
 import { createOrderReconciliation, type OrderReconciliation } from './checkout/order-reconciliation';
 import { createOrderReferences } from './checkout/order-references';
 import type { LoadedConfig } from './config/load-config';
-import { createPartnerFunding, type PartnerFunding } from './funding/partner-funding';
+import { createPartnerFunding, type PartnerFunding, unpaidHoldOptions } from './funding/partner-funding';
 import { type AnswerCache, createAnswerCache } from './http/answer-cache';
 import type { AppEnv } from './http/app-env';
 import { requestScopedLogger } from './http/request-context';
@@ -169,6 +169,8 @@ export function createBff(options: CreateBffOptions): Bff {
     logger: scopedLogger,
     webhooks: webhookQueue,
     accountFreshMs: config.accountCacheMs,
+    unpaidHolds: unpaidHoldOptions(config.unpaidHolds),
+    onRefusal: (code, cap) => metrics?.fundingRefusals.inc({ code, cap }),
   });
   const orderReferences = createOrderReferences(store);
   const checkoutWatch = createCheckoutWatch({

@@ -211,20 +211,24 @@ export interface WidgetPage {
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Answer>;
 }
 
-/** Open a session as a page on `origin` would, and return a client bound to it. */
+/**
+ * Open a session as a page on `origin` would, and return a client bound to it; `headers` go with every call
+ * (an `X-Forwarded-For` to speak from another address behind `trustedProxyHops`).
+ */
 export async function openWidget(
   baseUrl: string,
   widgetId: string,
   origin = SHOP_ORIGIN,
+  headers: Record<string, string> = {},
 ): Promise<WidgetPage> {
   const answer = await call(baseUrl, '/v1/sessions', {
     method: 'POST',
-    headers: { Origin: origin },
+    headers: { ...headers, Origin: origin },
     body: { widgetId },
   });
   if (answer.status !== 201) throw new Error(`session refused: ${answer.status} ${answer.text}`);
   const token: string = answer.body.data.token;
-  const auth = { Origin: origin, Authorization: `Bearer ${token}` };
+  const auth = { ...headers, Origin: origin, Authorization: `Bearer ${token}` };
   return {
     token,
     session: answer.body.data,

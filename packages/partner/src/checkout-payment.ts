@@ -1,10 +1,10 @@
 /**
  * @module
  * The payment lifecycle of docs/payments.md around one `partner_confirm` checkout, in one call: read the checkout,
- * charge its amount only while it awaits payment (once: the charge is keyed by the checkout id), confirm with the
- * payment's reference, and refund at once when the confirm comes too late (`invalid_transition`: the checkout
- * expired or was cancelled meanwhile). Refunds for checkouts that end later (`checkout.failed`, `.expired`,
- * `.cancelled`) come by webhook.
+ * start the payment (the BFF funds the order firmly, or refuses before anyone is charged), charge its amount only
+ * while it awaits payment (once: the charge is keyed by the checkout id), confirm with the payment's reference,
+ * and refund at once when the confirm comes too late (`invalid_transition`: the checkout expired or was cancelled
+ * meanwhile). Refunds for checkouts that end later (`checkout.failed`, `.expired`, `.cancelled`) come by webhook.
  */
 import type { PartnerCheckout } from '@esim-embed/shared';
 import { PartnerApiError } from './partner-api-error';
@@ -30,13 +30,19 @@ export type CheckoutPaymentOutcome =
   /** Nothing left to pay for (`expired`, `cancelled`, `failed`, or a `direct` checkout): nothing charged. */
   | { outcome: 'not_payable'; checkout: PartnerCheckout; paymentReference: null }
   /** Charged, but the checkout ended before the confirm: refunded. */
-  | { outcome: 'refunded'; checkout: PartnerCheckout; paymentReference: string };
+  | { outcome: 'refunded'; checkout: PartnerCheckout; paymentReference: string }
+  /**
+   * Your account cannot fund the order now (`code`: `insufficient_balance`, `monthly_limit_exceeded`, …): nothing
+   * charged. Cancel the checkout (the widget then offers to start again) and top up.
+   */
+  | { outcome: 'unfunded'; checkout: PartnerCheckout; paymentReference: null; code: string };
 
 const PAID = new Set(['placing', 'provisioning', 'ready']);
 
 /** The calls {@link payForCheckout} makes. */
 interface CheckoutCalls {
   read(checkoutId: string): Promise<PartnerCheckout>;
+  startPayment(checkoutId: string): Promise<PartnerCheckout>;
   confirm(checkoutId: string, body: { paymentReference: string }): Promise<PartnerCheckout>;
 }
 
@@ -54,6 +60,17 @@ export async function payForCheckout(
     return { outcome: 'already_paid', checkout, paymentReference: checkout.paymentReference };
   if (checkout.status !== 'awaiting_payment' || checkout.mode !== 'partner_confirm')
     return { outcome: 'not_payable', checkout, paymentReference: null };
+  try {
+    await checkouts.startPayment(checkout.id);
+  } catch (error) {
+    if (!(error instanceof PartnerApiError)) throw error;
+    if (error.params.stage === 'before_payment')
+      return { outcome: 'unfunded', checkout, paymentReference: null, code: error.code };
+    // Ended between the read and the start: nothing to pay for, nothing charged.
+    if (error.code === 'invalid_transition')
+      return { outcome: 'not_payable', checkout: await checkouts.read(checkout.id), paymentReference: null };
+    throw error;
+  }
   const paymentReference = await payment.charge(checkout, checkout.id);
   try {
     const confirmed = await checkouts.confirm(checkout.id, { paymentReference });

@@ -42,14 +42,20 @@ export interface PartnerClient {
   checkouts: {
     /** `GET /v1/partner/checkouts/{id}`: status, the amount to charge, the upstream order. */
     read(checkoutId: string): Promise<PartnerRouteData<'readPartnerCheckout'>>;
+    /**
+     * `POST …/payment-started`: you are about to charge. The order is funded now and its hold made firm, so that
+     * the confirm is not refused for money; a refusal (`insufficient_balance`, `monthly_limit_exceeded`, …) comes
+     * before anyone is charged. Safe to repeat.
+     */
+    startPayment(checkoutId: string): Promise<PartnerRouteData<'startPartnerPayment'>>;
     /** `POST …/confirm`: you took the payment; place the order. Safe to repeat: one order however often. */
     confirm(
       checkoutId: string,
       body?: ConfirmCheckoutRequest,
     ): Promise<PartnerRouteData<'confirmPartnerCheckout'>>;
     /**
-     * Charge (with your provider) and confirm, refunding at once when the checkout ended meanwhile: the payment
-     * lifecycle of docs/payments.md in one call.
+     * Start the payment (funding it firmly), charge (with your provider) and confirm, refunding at once when the
+     * checkout ended meanwhile: the payment lifecycle of docs/payments.md in one call.
      */
     pay(checkoutId: string, payment: CheckoutPayment): Promise<CheckoutPaymentOutcome>;
     /** `POST …/cancel`: the payment failed or was abandoned (a cancelled checkout answers as it is). */
@@ -172,6 +178,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
 
   const checkouts: PartnerClient['checkouts'] = {
     read: (checkoutId) => call('readPartnerCheckout', { params: { id: checkoutId } }),
+    startPayment: (checkoutId) => call('startPartnerPayment', { params: { id: checkoutId } }),
     confirm: (checkoutId, body = {}) => call('confirmPartnerCheckout', { params: { id: checkoutId }, body }),
     pay: (checkoutId, payment) => payForCheckout(checkouts, checkoutId, payment),
     cancel: (checkoutId) => call('cancelPartnerCheckout', { params: { id: checkoutId } }),

@@ -44,7 +44,7 @@ describe('client answer types', () => {
       Promise<PartnerDeliveryLink>
     >();
     expectTypeOf<CheckoutPaymentOutcome['outcome']>().toEqualTypeOf<
-      'confirmed' | 'already_paid' | 'not_payable' | 'refunded'
+      'confirmed' | 'already_paid' | 'not_payable' | 'refunded' | 'unfunded'
     >();
   });
 });

@@ -49,6 +49,24 @@ export const WidgetLimitsSchema = z.strictObject({
 export type WidgetLimits = z.infer<typeof WidgetLimitsSchema>;
 
 /**
+ * How far checkouts awaiting the partner's payment may hold its money (docs/payments.md, "Unpaid checkouts"):
+ * per upstream account, whichever widgets sell through it. A paying traveller never waits for them.
+ */
+export const UnpaidHoldsSchema = z.strictObject({
+  /** How long an unpaid checkout holds its price's wholesale amount (at most until its payment deadline). */
+  holdSeconds: z.int().min(1).max(86_400).default(600),
+  /** Unpaid holds one client address (an IPv6 /64) may have open on one account. */
+  perAddress: z.int().min(1).max(1_000).default(3),
+  /** Unpaid holds one session may have open. */
+  perSession: z.int().min(1).max(100).default(2),
+  /** The percentage of what paying travellers could still spend (balance and monthly limit) unpaid holds may take. */
+  sharePercent: z.int().min(0).max(100).default(50),
+  /** Unpaid holds one account may have open at all. */
+  maxOpen: z.int().min(1).max(1_000).default(200),
+});
+export type UnpaidHolds = z.infer<typeof UnpaidHoldsSchema>;
+
+/**
  * The widget's own brand overrides, merged over the upstream account's brand. `logoUrl` may also be a path on
  * the BFF's own origin (`/brand/acme.svg`); the brand is validated again before it reaches a browser.
  */
@@ -282,6 +300,8 @@ export const BffConfigSchema = z
      * read again; it is read again at once after an order this instance placed.
      */
     accountCacheMs: z.int().min(0).max(60_000).default(5_000),
+    /** How far checkouts awaiting payment may hold the partner's money. */
+    unpaidHolds: UnpaidHoldsSchema.default(UnpaidHoldsSchema.parse({})),
     /** How often the catalog is refreshed in the background. */
     catalogRefreshSeconds: z.int().min(10).max(86_400).default(300),
     /** How often moving checkouts are read from the upstream when nobody polls them (webhooks see every change). */

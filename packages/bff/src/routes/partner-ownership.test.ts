@@ -137,6 +137,11 @@ const attempts: Record<string, { call: () => Promise<Answer>; code: string }> = 
     call: () => asPartner(RIVAL_SECRET, 'GET', `/v1/partner/checkouts/${bought.checkoutId}/installation`),
     code: 'checkout_not_found',
   },
+  startPartnerPayment: {
+    call: () =>
+      asPartner(RIVAL_SECRET, 'POST', `/v1/partner/checkouts/${unpaidCheckoutId}/payment-started`, {}),
+    code: 'checkout_not_found',
+  },
   confirmPartnerCheckout: {
     call: () =>
       asPartner(RIVAL_SECRET, 'POST', `/v1/partner/checkouts/${unpaidCheckoutId}/confirm`, {
