@@ -4,7 +4,7 @@
  * given) that names the reason and carries neither the body nor a secret; `onError` replaces the report.
  */
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from '@esim-embed/shared';
 import { getRequestListener } from '@hono/node-server';
@@ -20,14 +20,14 @@ const OTHER_SECRET = 'whsec_an_attacker_guess';
 const BODY = JSON.stringify({ id: 'evt_refused', type: 'checkout.completed', traveller: 'ana@example.com' });
 const servers: Server[] = [];
 
-type App = (options: WebhookHandlerOptions) => (req: never, res: never) => void;
+type App = (options: WebhookHandlerOptions) => RequestListener;
 const apps: Record<string, App> = {
   express: (options) => express().post('/hooks', expressWebhookHandler(options)) as never,
   hono: (options) =>
     getRequestListener(new Hono().post('/hooks', honoWebhookHandler(options)).fetch) as never,
 };
 
-async function deliverForged(app: (req: never, res: never) => void): Promise<number> {
+async function deliverForged(app: RequestListener): Promise<number> {
   const server = createServer(app).listen(0, '127.0.0.1');
   servers.push(server);
   await once(server, 'listening');
