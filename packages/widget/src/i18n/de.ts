@@ -82,14 +82,12 @@ export const de: Messages = {
   statusFailed: 'Ihre eSIM konnte nicht ausgestellt werden. Sie wurde Ihnen nicht berechnet.',
   statusExpired: 'Die Zahlung wurde nicht rechtzeitig abgeschlossen.',
   statusCancelled: 'Der Kauf wurde storniert.',
-  statusFailedRefund:
-    'Ihre eSIM konnte nicht ausgestellt werden. {brand} erstattet Ihnen die Zahlung jetzt; Ihre Bank zeigt die Erstattung eventuell erst nach einigen Tagen an.',
+  statusFailedRefund: 'Ihre eSIM konnte nicht ausgestellt werden. {brand} erstattet Ihnen die Zahlung jetzt.',
   statusExpiredRefund:
     'Die Zahlung wurde nicht rechtzeitig abgeschlossen. Falls Geld abgebucht wurde, erstattet {brand} es Ihnen.',
   statusCancelledRefund: 'Der Kauf wurde storniert. Falls Geld abgebucht wurde, erstattet {brand} es Ihnen.',
   headingDeclined: 'Zahlung abgelehnt',
-  paymentDeclined:
-    'Ihre Zahlung wurde abgelehnt. Versuchen Sie es mit einer anderen Karte oder Zahlungsart; der Preis bleibt für Sie reserviert.',
+  paymentDeclined: 'Ihre Zahlung wurde abgelehnt. Versuchen Sie es mit einer anderen Karte oder Zahlungsart.',
   tryAnotherCard: 'Andere Karte versuchen',
   startOver: 'Neu beginnen',
   buyAnother: 'Weitere eSIM kaufen',
@@ -145,7 +143,7 @@ export const de: Messages = {
   errorLink: 'Der Link konnte nicht erstellt werden. Bitte versuchen Sie es erneut.',
   errorGeneric: 'Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.',
   errorAfterPayment:
-    'Der Stand Ihres Kaufs kann gerade nicht angezeigt werden. Falls Sie bezahlt haben und keine eSIM erhalten, erstattet {brand} Ihnen die Zahlung. Bitte wenden Sie sich an {brand}.',
+    'Ihr Kauf kann gerade nicht angezeigt werden. Falls Sie bezahlt haben und keine eSIM erhalten, erstattet {brand} Ihnen die Zahlung.',
   errorReference: 'Referenz: {id}',
   retry: 'Erneut versuchen',
   requote: 'Aktuellen Preis abrufen',
@@ -156,7 +154,6 @@ export const de: Messages = {
   statusToppingUp: 'Datenvolumen wird hinzugefügt',
   statusToppedUp: 'Die Aufladung ist erledigt',
   statusTopUpFailed: 'Die Aufladung war nicht möglich. Sie wurde Ihnen nicht berechnet.',
-  statusTopUpFailedRefund:
-    'Die Aufladung war nicht möglich. {brand} erstattet Ihnen die Zahlung jetzt; Ihre Bank zeigt die Erstattung eventuell erst nach einigen Tagen an.',
+  statusTopUpFailedRefund: 'Die Aufladung war nicht möglich. {brand} erstattet Ihnen die Zahlung jetzt.',
   backToMyEsim: 'Zurück zu meiner eSIM',
 };

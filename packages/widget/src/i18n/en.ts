@@ -82,13 +82,11 @@ export const en = {
   statusExpired: 'The payment was not completed in time.',
   statusCancelled: 'The purchase was cancelled.',
   /** In `partner_confirm` the partner took the payment: it refunds, and the traveller is told who and when. */
-  statusFailedRefund:
-    'We could not issue your eSIM. {brand} is refunding your payment now; your bank may take a few days to show it.',
+  statusFailedRefund: 'We could not issue your eSIM. {brand} is refunding your payment now.',
   statusExpiredRefund: 'The payment was not completed in time. If any money was taken, {brand} refunds it.',
   statusCancelledRefund: 'The purchase was cancelled. If any money was taken, {brand} refunds it.',
   headingDeclined: 'Payment declined',
-  paymentDeclined:
-    'Your payment was declined. Try another card or another way to pay; the price is still held for you.',
+  paymentDeclined: 'Your payment was declined. Try another card or another way to pay.',
   tryAnotherCard: 'Try another card',
   startOver: 'Start again',
   buyAnother: 'Buy another eSIM',
@@ -141,7 +139,7 @@ export const en = {
   errorGeneric: 'Something went wrong. Please try again.',
   /** An error while a checkout is under way (maybe paid): no claim that nothing was charged. */
   errorAfterPayment:
-    'We cannot show how your purchase is going right now. If you paid and no eSIM comes of it, {brand} refunds you. Please contact {brand}.',
+    'We cannot show your purchase right now. If you paid and get no eSIM, {brand} refunds you.',
   errorReference: 'Reference: {id}',
   retry: 'Try again',
   requote: 'Get the current price',
@@ -152,7 +150,6 @@ export const en = {
   statusToppingUp: 'Adding the data to your eSIM',
   statusToppedUp: 'Your top-up is done',
   statusTopUpFailed: 'We could not add the top-up. You have not been charged for it.',
-  statusTopUpFailedRefund:
-    'We could not add the top-up. {brand} is refunding your payment now; your bank may take a few days to show it.',
+  statusTopUpFailedRefund: 'We could not add the top-up. {brand} is refunding your payment now.',
   backToMyEsim: 'Back to my eSIM',
 };

@@ -34,7 +34,7 @@ describe('waiting for the payment', () => {
       await widget.view.findByRole('heading', { name: 'Payment declined' }, { timeout: 5000 }),
     ).toBeTruthy();
     expect(widget.view.getByRole('alert').textContent).toBe(
-      'Your payment was declined. Try another card or another way to pay; the price is still held for you.',
+      'Your payment was declined. Try another card or another way to pay.',
     );
     expect(
       widget.events.filter((event) => event.type === 'esim-payment-declined').map((e) => e.detail),

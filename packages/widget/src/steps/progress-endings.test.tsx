@@ -31,9 +31,7 @@ describe('what a failed purchase says about the money', () => {
       await widget.view.findByRole('heading', { name: 'Purchase failed' }, { timeout: 5000 }),
     ).toBeTruthy();
     expect(
-      widget.view.getByText(
-        'We could not issue your eSIM. Acme Travel is refunding your payment now; your bank may take a few days to show it.',
-      ),
+      widget.view.getByText('We could not issue your eSIM. Acme Travel is refunding your payment now.'),
     ).toBeTruthy();
     expect(widget.view.queryByText(/not been charged/)).toBeNull();
     expect(widget.events.find((event) => event.type === 'esim-failed')?.detail).toEqual({
