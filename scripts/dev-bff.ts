@@ -11,10 +11,10 @@ import {
   type AppEnv,
   createBff,
   createLogger,
-  createMemoryStore,
-  createRedisStore,
   DEMO_SECRET_DEFAULTS,
+  describeStore,
   loadConfig,
+  openStoreFromEnvironment,
   serveBff,
 } from '@esim-embed/bff';
 import { partnerServer } from '@esim-embed/demo/partner-server';
@@ -28,12 +28,20 @@ const folder = (relative: string) => {
 
 const port = Number(env.PORT ?? 8787);
 const loaded = loadConfig(env, logger);
+/** Redis with ESIM_BFF_REDIS_URL, else the embedded store in ESIM_BFF_DATA_DIR (default: data/ where it runs). */
+function openStore() {
+  try {
+    return openStoreFromEnvironment(env, logger);
+  } catch (error) {
+    console.error(`esim-embed BFF: cannot start.\n${(error as Error).message}`);
+    process.exit(1);
+  }
+}
+const chosen = openStore();
 const bff = createBff({
   loaded,
   logger,
-  store: env.ESIM_BFF_REDIS_URL
-    ? createRedisStore({ url: env.ESIM_BFF_REDIS_URL, logger })
-    : createMemoryStore(),
+  store: chosen.store,
   widgetDist: folder('../packages/widget/dist'),
   siteRoot: folder('../demo/dist'),
   publicOrigin: `http://localhost:${port}`,
@@ -52,7 +60,11 @@ const server = await serveBff(bff, {
   hostname: env.HOST ?? '127.0.0.1',
   limits: { ...loaded.config.server, trustedProxyHops: loaded.config.trustedProxyHops },
 });
-logger.info('BFF listening', { url: `http://localhost:${server.port}`, config: loaded.source });
+logger.info('BFF listening', {
+  url: `http://localhost:${server.port}`,
+  config: loaded.source,
+  ...describeStore(chosen),
+});
 
 let stopping = false;
 function stop() {

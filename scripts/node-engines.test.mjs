@@ -34,13 +34,13 @@ function meets(wanted, comparator, range) {
   const bound = parts(version);
   const sameLine = wanted[0] === bound[0] && (bound[0] !== 0 || wanted[1] === bound[1]);
   if (operator === '^') return sameLine && compare(wanted, bound) >= 0;
-  if (/^\d+(\.\*)?$/.test(version)) return wanted[0] === bound[0];
+  if (/^\d+(\.[*x])?$/.test(version)) return wanted[0] === bound[0];
   throw new Error(`cannot read the engines range "${range}"`);
 }
 
 /**
  * Whether `version` satisfies an `engines.node` range of the forms npm packages use: alternatives (`||`) of
- * comparators that must all hold (`>=6 <7`), each `>=`, `>`, `<=`, `<`, `^` or `x.*`.
+ * comparators that must all hold (`>=6 <7`), each `>=`, `>`, `<=`, `<`, `^`, `x.*` or `x.x`.
  */
 function satisfies(version, range) {
   const wanted = parts(version);
@@ -64,6 +64,8 @@ describe('the Node.js the README names', () => {
     expect(satisfies('20.19.0', '^20.20.0')).toBe(false);
     expect(satisfies('20.19.0', '>=6 <7 || >=8')).toBe(true);
     expect(satisfies('20.19.0', '>=14 <20')).toBe(false);
+    expect(satisfies('20.19.0', '20.x || 22.x || 24.x')).toBe(true);
+    expect(satisfies('20.19.0', '22.x || 24.x')).toBe(false);
   });
 
   it(`is enough for every package in the lockfile (Node.js ${oldest})`, () => {

@@ -20,12 +20,19 @@ export function benchConfig(sandboxUrl: string, overrides: Partial<BffConfigInpu
   return {
     trustedProxyHops: 1,
     statusCacheMs: 0,
+    // One load generator: the upstream budget's shares per address, session and widget are the whole key.
+    upstreamBudget: { addressPercent: 100, sessionPercent: 100, widgetPercent: 100 },
     widgets: [
       {
         id: BENCH_WIDGET,
         displayName: 'Bench Shop',
         environment: 'test',
-        upstream: { baseUrl: sandboxUrl, apiKeyEnv: 'BENCH_UPSTREAM_KEY', timeoutMs: 10_000 },
+        upstream: {
+          baseUrl: sandboxUrl,
+          apiKeyEnv: 'BENCH_UPSTREAM_KEY',
+          timeoutMs: 10_000,
+          rateLimitPerMinute: 1_000_000,
+        },
         allowedOrigins: [BENCH_ORIGIN],
         checkoutMode: 'direct',
         limits: {

@@ -42,12 +42,19 @@ interface StoreFigures {
 function config(sandboxUrl: string): BffConfigInput {
   return {
     statusCacheMs: 0,
+    // One load generator: the upstream budget's shares per address, session and widget are the whole key.
+    upstreamBudget: { addressPercent: 100, sessionPercent: 100, widgetPercent: 100 },
     widgets: [
       {
         id: WIDGET,
         displayName: 'Bench Shop',
         environment: 'test',
-        upstream: { baseUrl: sandboxUrl, apiKeyEnv: 'BENCH_UPSTREAM_KEY', timeoutMs: 10_000 },
+        upstream: {
+          baseUrl: sandboxUrl,
+          apiKeyEnv: 'BENCH_UPSTREAM_KEY',
+          timeoutMs: 10_000,
+          rateLimitPerMinute: 1_000_000,
+        },
         allowedOrigins: [BENCH_ORIGIN],
         checkoutMode: 'partner_confirm',
         partnerSecretEnv: 'BENCH_PARTNER_SECRET',

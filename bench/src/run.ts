@@ -3,7 +3,7 @@
  * `pnpm bench`: builds the widget and the demo, runs every section (or `--only a,b`), and writes the
  * dated report `bench/reports/YYYY-MM-DD.md` (a partial run writes `YYYY-MM-DD.partial.md.tmp`).
  *
- * Usage: `npx -y pnpm@12.21.0 bench [--only weight,page,lighthouse,bff,catalog,proxy,funding,funnel] [--no-build]`
+ * Usage: `npx -y pnpm@12.21.0 bench [--only weight,page,lighthouse,bff,catalog,proxy,funding,budget,funnel] [--no-build]`
  */
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromiumPath } from '@esim-embed/e2e/browser';
 import { bffLoadSection, type LoadSettings } from './bff-load';
+import { budgetCostSection } from './budget-cost';
 import { catalogScaleSection } from './catalog-scale';
 import { startChild } from './child-process';
 import { fundingCostSection } from './funding-cost';
@@ -23,7 +24,17 @@ import { weighBuild, widgetWeightSection } from './widget-weight';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const PNPM = 'npx -y pnpm@12.21.0';
-const ALL = ['weight', 'page', 'lighthouse', 'bff', 'catalog', 'proxy', 'funding', 'funnel'] as const;
+const ALL = [
+  'weight',
+  'page',
+  'lighthouse',
+  'bff',
+  'catalog',
+  'proxy',
+  'funding',
+  'budget',
+  'funnel',
+] as const;
 type SectionName = (typeof ALL)[number];
 
 /** Bounded loads: 20 connections, 3 rounds of 2 s per server, then a 500-request sequential probe. */
@@ -98,6 +109,7 @@ async function main(): Promise<void> {
     }
   }
   if (wanted.has('funding')) sections.push(await fundingCostSection());
+  if (wanted.has('budget')) sections.push(await budgetCostSection());
   if (wanted.has('funnel')) sections.push(await funnelSection(FUNNEL));
 
   const date = new Date().toISOString().slice(0, 10);

@@ -1,9 +1,10 @@
 /**
  * @module
- * The payment lifecycle a partner implements around a `partner_confirm` checkout (docs/payments.md): charge the
- * amount the BFF holds, once per attempt; confirm; report a declined attempt (the widget asks for another card); refund when the confirm comes too late (409) or the order
- * fails after it; cancel when the traveller gives up; and the asynchronous variant, where the bank answers later
- * and the confirm follows the provider's webhook. Each step is written to the partner's ledger (memory here; a
+ * The payment lifecycle a partner implements around a `partner_confirm` checkout (docs/payments.md): start the
+ * payment (funded firmly, or refused before any charge); charge the amount the BFF holds, once per attempt;
+ * confirm; report a declined attempt (the widget asks for another card); refund when the confirm comes too late
+ * (409) or the order fails after it; cancel when the traveller gives up; and the asynchronous variant, where the
+ * bank answers later and the confirm follows the provider's webhook. Each step is written to the partner's ledger (memory here; a
  * real partner's database).
  */
 import { type PartnerCheckout, paymentAttemptKey, type WebhookEvent } from '@esim-embed/partner';
@@ -140,6 +141,11 @@ export function createPaymentLifecycle(deps: {
           code: 'invalid_transition',
           params: { status: checkout.status },
         };
+      }
+      // Before any charge: the BFF funds the order firmly, or says why it cannot (the balance, the monthly limit).
+      const started = await bff.startPayment(checkoutId);
+      if (!started.ok) {
+        return { outcome: 'refused', status: started.status, code: started.code, params: started.params };
       }
       let charge: Charge;
       try {

@@ -100,7 +100,12 @@ export function testBffConfig(options: {
     id,
     displayName: id,
     environment: 'test' as const,
-    upstream: { baseUrl: options.sandboxes[role], apiKeyEnv: keyEnv(key), timeoutMs: 5_000 },
+    upstream: {
+      baseUrl: options.sandboxes[role],
+      apiKeyEnv: keyEnv(key),
+      timeoutMs: 5_000,
+      rateLimitPerMinute: 100_000,
+    },
     allowedOrigins: options.allowedOrigins,
     // The sandbox's logo host does not resolve offline: the BFF serves the demo's partner logos itself.
     brand: { logoUrl: `/partners/${key === 'root' ? 'globetrotter' : key}.svg` },
@@ -114,6 +119,11 @@ export function testBffConfig(options: {
     sessionSecretEnv: 'E2E_SESSION_SECRET',
     sessionTtlSeconds: options.sessionTtlSeconds ?? 900,
     statusCacheMs: 0,
+    // The suite leaves checkouts unpaid (declines, reloads, forgeries) from one IP and in parallel: the address's
+    // and the session's unpaid caps are opened wide; the unpaid-holds tests of the BFF hold them to account.
+    unpaidHolds: { perAddress: 1_000, perSession: 20 },
+    // The suite buys from one address on keys the sandbox does not limit: the upstream budget's shares are whole.
+    upstreamBudget: { addressPercent: 100, sessionPercent: 100, widgetPercent: 100 },
     widgets: [
       widget(TEST_WIDGETS.direct, 'main', 'globetrotter', false),
       widget(TEST_WIDGETS.rub, 'main', 'aurora', false),

@@ -1,13 +1,14 @@
 /**
  * Issue 16's partner quickstart, as a new partner runs it. The BFF is the release folder (`pnpm release`) copied
- * outside the repository and started with `node server.mjs`; the partner's server is
+ * outside the repository and started with `node server.mjs` on the production Node.js line (its state in the
+ * embedded store, SQLite built into that Node.js); the partner's server is
  * `examples/partner-quickstart/server.ts` (the SDK, at most 30 lines), serving its page on another origin than
  * the BFF. The page pins the widget's version with Subresource Integrity — `/widget@<version>/widget.js` with its
  * `integrity`, the chunks through the import map — as the partner copies them from the release's
  * `integrity.json`. A traveller buys in `partner_confirm`: the partner's server charges and confirms, the eSIM is
  * installed, and the BFF's signed webhooks reach the partner's server verified.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -112,7 +113,12 @@ test.beforeAll(async () => {
     ),
   };
   writeFileSync(join(release, 'config.json'), JSON.stringify(config));
-  bff = run(process.execPath, ['server.mjs'], {
+  // As production runs it: Node.js 24, whose node:sqlite keeps the release's state in its data/ folder.
+  const productionNode = execFileSync(process.execPath, [join(REPO, 'scripts/production-node.mjs')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
+  bff = run(productionNode, ['server.mjs'], {
     cwd: release,
     env: {
       PATH: process.env.PATH ?? '',

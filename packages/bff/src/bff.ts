@@ -22,8 +22,9 @@ import { type CheckoutWatch, createCheckoutWatch } from './checkout/checkout-wat
 import { createEsimOwners } from './checkout/esim-owners';
 import { createOrderReconciliation, type OrderReconciliation } from './checkout/order-reconciliation';
 import { createOrderReferences } from './checkout/order-references';
+import type { WidgetConfig } from './config/config-schema';
 import type { LoadedConfig } from './config/load-config';
-import { createPartnerFunding, type PartnerFunding } from './funding/partner-funding';
+import { createPartnerFunding, type PartnerFunding, unpaidHoldOptions } from './funding/partner-funding';
 import { type AnswerCache, createAnswerCache } from './http/answer-cache';
 import type { AppEnv } from './http/app-env';
 import { requestScopedLogger } from './http/request-context';
@@ -38,7 +39,8 @@ import { createOriginPolicy } from './security/origin-policy';
 import { createSessionSigner, type SessionSigner } from './security/session-token';
 import { createMemoryStore } from './store/memory-store';
 import type { Store } from './store/store';
-import { createUpstreamClient } from './upstream/upstream-client';
+import { createUpstreamBudget, type UpstreamBudget } from './upstream/upstream-budget';
+import { createUpstreamClient, upstreamCredential } from './upstream/upstream-client';
 import { createWebhookEmitter } from './webhooks/webhook-events';
 import { createWebhookQueue, type WebhookQueue } from './webhooks/webhook-queue';
 import { createWebhookSender, type WebhookSender, type WorkerTimers } from './webhooks/webhook-sender';
@@ -102,6 +104,40 @@ export interface Bff {
   close(): Promise<void>;
 }
 
+/** One budget per upstream key, shared by the widgets that use the key (several partners' widgets may). */
+function upstreamBudgets(
+  options: CreateBffOptions,
+  store: Store,
+  logger: Logger,
+  metrics: BffMetrics | null,
+): ReadonlyMap<string, UpstreamBudget> {
+  const { config, secrets } = options.loaded;
+  const byCredential = new Map<string, WidgetConfig[]>();
+  for (const widget of config.widgets) {
+    const apiKey = secrets.get(widget.id)?.apiKey;
+    if (apiKey === undefined) continue;
+    const credential = upstreamCredential(widget.upstream.baseUrl, apiKey);
+    byCredential.set(credential, [...(byCredential.get(credential) ?? []), widget]);
+  }
+  const budgets = new Map<string, UpstreamBudget>();
+  for (const [credential, sharing] of byCredential) {
+    const configured = sharing.flatMap((widget) => widget.upstream.rateLimitPerMinute ?? []);
+    budgets.set(
+      credential,
+      createUpstreamBudget({
+        store,
+        credential,
+        configuredLimit: configured.length > 0 ? Math.min(...configured) : undefined,
+        widgetsOnKey: sharing.length,
+        percents: config.upstreamBudget,
+        logger: logger.child({ widgetIds: sharing.map((widget) => widget.id) }),
+        onRefusal: metrics === null ? undefined : (share) => metrics.upstreamBudgetRefusals.inc({ share }),
+      }),
+    );
+  }
+  return budgets;
+}
+
 /** Build the BFF from a loaded config. */
 export function createBff(options: CreateBffOptions): Bff {
   const { loaded, logger } = options;
@@ -113,10 +149,12 @@ export function createBff(options: CreateBffOptions): Bff {
   const baseStore = options.store ?? createMemoryStore();
   const store = metrics === null ? baseStore : countingStoreErrors(baseStore, metrics.storeErrors);
   const widgets = new Map<string, WidgetRuntime>();
+  const budgets = upstreamBudgets(options, store, scopedLogger, metrics);
   for (const widgetConfig of config.widgets) {
     const secrets = loaded.secrets.get(widgetConfig.id);
     if (secrets === undefined) throw new Error(`no secrets were resolved for widget ${widgetConfig.id}`);
     const widgetLogger = scopedLogger.child({ widgetId: widgetConfig.id });
+    const budget = budgets.get(upstreamCredential(widgetConfig.upstream.baseUrl, secrets.apiKey));
     const upstream = createUpstreamClient({
       baseUrl: widgetConfig.upstream.baseUrl,
       apiKey: secrets.apiKey,
@@ -125,6 +163,7 @@ export function createBff(options: CreateBffOptions): Bff {
       maxRetries: widgetConfig.upstream.maxRetries,
       logger: widgetLogger,
       observer,
+      budget: budget?.gate(widgetConfig.id),
     });
     const accountLogo = createAccountLogo({
       widgetId: widgetConfig.id,
@@ -168,6 +207,8 @@ export function createBff(options: CreateBffOptions): Bff {
     logger: scopedLogger,
     webhooks: webhookQueue,
     accountFreshMs: config.accountCacheMs,
+    unpaidHolds: unpaidHoldOptions(config.unpaidHolds),
+    onRefusal: (code, cap) => metrics?.fundingRefusals.inc({ code, cap }),
   });
   const orderReferences = createOrderReferences(store);
   const checkoutWatch = createCheckoutWatch({

@@ -28,4 +28,12 @@ export { type RunningOperations, serveOperations } from './observability/operati
 export { startTracing, type Tracing } from './observability/tracing';
 export { createMemoryStore } from './store/memory-store';
 export { createRedisStore } from './store/redis-store';
+export { DataDirError, openSqliteStore, type SqliteStore } from './store/sqlite-store';
 export type { Store } from './store/store';
+export {
+  type ChosenStore,
+  DEFAULT_DATA_DIR,
+  describeStore,
+  openStoreFromEnvironment,
+} from './store/store-from-environment';
+export type { WorkQueue } from './store/work-queue';

@@ -38,7 +38,8 @@ function run(env: Record<string, string>): {
   // signals, and the wrapper's own exit code (143 after a SIGTERM) would stand in for the server's.
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: packageRoot,
-    env: { ...process.env, ...env },
+    // Each process its own data directory (the embedded store allows one process per directory).
+    env: { ...process.env, ESIM_BFF_DATA_DIR: mkdtempSync(join(tmpdir(), 'bff-server-data-')), ...env },
   });
   child.stdout?.on('data', (chunk) => {
     output += String(chunk);
@@ -97,5 +98,30 @@ describe('server entry', () => {
     expect(await exited).toBe(0);
     expect(output()).toMatch(/"message":"BFF listening"/);
     expect(output()).not.toContain(SANDBOX_KEYS.globetrotter);
+  });
+
+  it('keeps its state in the embedded store and refuses a second process on the same data directory', async () => {
+    const port = await freePort();
+    const dataDir = mkdtempSync(join(tmpdir(), 'bff-server-shared-data-'));
+    const env = {
+      ESIM_BFF_CONFIG: writeConfig({ widgets: [widget(sandbox.url)] }),
+      ACME_KEY: SANDBOX_KEYS.globetrotter,
+      ESIM_BFF_SESSION_SECRET: randomBytes(32).toString('base64'),
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      ESIM_BFF_DATA_DIR: dataDir,
+    };
+    const first = run({ ...env, PORT: String(port) });
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline && !/"message":"BFF listening"/.test(first.output())) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(first.output()).toMatch(/"store":"embedded","dataDir":"[^"]+bff-server-shared-data-/);
+    const second = run({ ...env, PORT: '0' });
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toMatch(/cannot start\.\nthe data directory .* is in use by another BFF process/);
+    expect(second.output()).not.toMatch(/\n\s+at /);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
   });
 });

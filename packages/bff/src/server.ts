@@ -2,10 +2,11 @@
  * @module
  * The BFF's Node entry (`node server.mjs` in a release, `node dist/server.js` in the monorepo): config from
  * `ESIM_BFF_CONFIG` (or the built-in demo config outside production), the Redis store when
- * `ESIM_BFF_REDIS_URL` is set, the widget's versions from `ESIM_BFF_WIDGET_ROOT` (default: the release's
+ * `ESIM_BFF_REDIS_URL` is set, else the embedded store in `ESIM_BFF_DATA_DIR` (default `data/`), the widget's versions from `ESIM_BFF_WIDGET_ROOT` (default: the release's
  * `widget/`), `PORT` (default 8787) and `HOST` (default 0.0.0.0); the operations listener (`/metrics`) on
  * `ESIM_BFF_OPERATIONS_PORT` when set (on `ESIM_BFF_OPERATIONS_HOST`, default 127.0.0.1); OpenTelemetry traces
  * when the standard `OTEL_*` variables ask for them. Stops cleanly on SIGINT and SIGTERM.
+ * `server.mjs export-state` / `import-state` move the state between stores (`store/state-transfer-command.ts`).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -15,8 +16,10 @@ import { createLogger, type LogLevel, logLevelFrom } from './logger';
 import { serveBff } from './node-server';
 import { serveOperations } from './observability/operations-server';
 import { startTracing } from './observability/tracing';
-import { createMemoryStore } from './store/memory-store';
-import { createRedisStore } from './store/redis-store';
+import { SqliteEngineMissingError } from './store/sqlite-engine';
+import { DataDirError } from './store/sqlite-store';
+import { isStateCommand, runStateCommand } from './store/state-transfer-command';
+import { describeStore, openStoreFromEnvironment } from './store/store-from-environment';
 
 const env = process.env;
 const logger = createLogger({ level: levelOrExit(env.LOG_LEVEL) });
@@ -68,8 +71,8 @@ async function main(): Promise<void> {
   const tracing = await startTracing(env).catch((error: unknown) => {
     throw new ConfigError((error as Error).message);
   });
-  const redisUrl = env.ESIM_BFF_REDIS_URL;
-  const store = redisUrl ? createRedisStore({ url: redisUrl, logger }) : createMemoryStore();
+  const chosen = openStoreFromEnvironment(env, logger);
+  const store = chosen.store;
   const production = env.NODE_ENV === 'production';
   const files = defaultFiles();
   const bff = createBff({
@@ -98,7 +101,7 @@ async function main(): Promise<void> {
   logger.info('BFF listening', {
     url: `http://localhost:${server.port}`,
     config: loaded.source,
-    store: redisUrl ? 'redis' : 'memory',
+    ...describeStore(chosen),
     widgets: loaded.config.widgets.map((widget) => widget.id),
     operations: operations?.url,
     tracing: tracing !== null,
@@ -119,9 +122,19 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    console.error(`esim-embed BFF: cannot start.\n${error.message}`);
+/** Errors whose message tells the operator what to fix: printed alone, without a stack. */
+const isStartupError = (error: unknown) =>
+  error instanceof ConfigError || error instanceof DataDirError || error instanceof SqliteEngineMissingError;
+
+const command = process.argv[2];
+const run = isStateCommand(command)
+  ? runStateCommand(command, env, process).then((code) => process.exit(code))
+  : main();
+run.catch((error: unknown) => {
+  if (isStateCommand(command)) {
+    console.error(`esim-embed BFF ${command} failed: ${(error as Error).message}`);
+  } else if (isStartupError(error)) {
+    console.error(`esim-embed BFF: cannot start.\n${(error as Error).message}`);
   } else {
     logger.error('BFF failed to start', { error });
   }

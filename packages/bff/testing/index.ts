@@ -12,14 +12,25 @@ export const BFF_SERVER_ENTRY = fileURLToPath(new URL('../src/server.ts', import
 /** The built BFF, as production runs it (`pnpm --filter @esim-embed/bff build` writes it). */
 export const BFF_BUNDLE = fileURLToPath(new URL('../dist/server.js', import.meta.url));
 
-export { ROUTES, type RouteSpec } from '../src/routes/route-table';
+export { ROUTES, type RouteId, type RouteSpec } from '../src/routes/route-table';
 export { deriveKey } from '../src/security/key-ring';
+export { createUpstreamBudget } from '../src/upstream/upstream-budget';
+export { runForUpstreamCaller } from '../src/upstream/upstream-caller';
+export { type BoughtEsim, buyEsim, untilReady } from './after-sale-flow';
 export { type LogoAnswer, type LogoHost, startLogoHost, TINY_PNG } from './logo-host';
 export { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './otlp-receiver';
+export {
+  createRecordingStore,
+  type RecordingStore,
+  type StoreSnapshot,
+  type StoreWrite,
+  snapshotChanges,
+} from './recording-store';
 export { freePort, type RunningRedis, startRedisServer } from './redis-server';
 export { releaseOutsideTheRepo } from './release-folder';
 export {
   type Answer,
+  awayFromTheMinuteEnd,
   call,
   eventually,
   newKey,
@@ -37,3 +48,5 @@ export {
 } from './stack';
 export { startTestRelay, type TestRelay } from './test-relay';
 export { checkoutAsTraveller } from './traveller-checkout';
+
+export { startReceiver as startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';

@@ -30,11 +30,22 @@ export const TEST_ENV = {
   TEST_PARTNER_SECRET: PARTNER_SECRET,
 };
 
-/** A config with a `direct` widget (`shop`) and a `partner_confirm` widget (`shop-pay`) on the sandbox. */
+/**
+ * A config with a `direct` widget (`shop`) and a `partner_confirm` widget (`shop-pay`) on the sandbox. Tests buy
+ * many times a minute from one loopback address on keys the sandbox does not limit: the upstream budget gives
+ * them a large key and whole-key shares per address and session (the budget's own tests set `upstreamBudget: {}`).
+ */
 export function testConfig(sandboxUrl: string, overrides: Partial<BffConfigInput> = {}): BffConfigInput {
-  const upstream = { baseUrl: sandboxUrl, apiKeyEnv: 'TEST_UPSTREAM_KEY', timeoutMs: 2_000, maxRetries: 2 };
+  const upstream = {
+    baseUrl: sandboxUrl,
+    apiKeyEnv: 'TEST_UPSTREAM_KEY',
+    timeoutMs: 2_000,
+    maxRetries: 2,
+    rateLimitPerMinute: 100_000,
+  };
   return {
     statusCacheMs: 0,
+    upstreamBudget: { addressPercent: 100, sessionPercent: 100 },
     widgets: [
       {
         id: 'shop',
@@ -211,20 +222,24 @@ export interface WidgetPage {
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Answer>;
 }
 
-/** Open a session as a page on `origin` would, and return a client bound to it. */
+/**
+ * Open a session as a page on `origin` would, and return a client bound to it; `headers` go with every call
+ * (an `X-Forwarded-For` to speak from another address behind `trustedProxyHops`).
+ */
 export async function openWidget(
   baseUrl: string,
   widgetId: string,
   origin = SHOP_ORIGIN,
+  headers: Record<string, string> = {},
 ): Promise<WidgetPage> {
   const answer = await call(baseUrl, '/v1/sessions', {
     method: 'POST',
-    headers: { Origin: origin },
+    headers: { ...headers, Origin: origin },
     body: { widgetId },
   });
   if (answer.status !== 201) throw new Error(`session refused: ${answer.status} ${answer.text}`);
   const token: string = answer.body.data.token;
-  const auth = { Origin: origin, Authorization: `Bearer ${token}` };
+  const auth = { ...headers, Origin: origin, Authorization: `Bearer ${token}` };
   return {
     token,
     session: answer.body.data,
@@ -239,6 +254,15 @@ let keyCounter = 0;
 export function newKey(): string {
   keyCounter += 1;
   return `test-${Date.now()}-${keyCounter}-${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * Wait for the next minute of the clock when less than 10 s of this one are left: for tests of what is counted per
+ * minute of the clock (the upstream budget, the sandbox's key limit), so that a burst falls inside one minute.
+ */
+export async function awayFromTheMinuteEnd(): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 10_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
 
 /** Wait until `check` returns a value (polling), or fail after `timeoutMs`. */

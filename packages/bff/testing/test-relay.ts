@@ -13,6 +13,10 @@ export interface RelayedRequest {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;
+  /** When it arrived (ms since the epoch). */
+  at: number;
+  /** The status the client was answered (unset while in flight, or when the connection was dropped). */
+  status?: number;
 }
 
 /** Hooks of {@link startTestRelay}; replace them between tests. */
@@ -62,6 +66,7 @@ export async function startTestRelay(target: string): Promise<TestRelay> {
       method: incoming.method ?? 'GET',
       path: incoming.url ?? '/',
       headers: incoming.headers,
+      at: Date.now(),
     };
     requests.push(request);
     try {
@@ -69,6 +74,7 @@ export async function startTestRelay(target: string): Promise<TestRelay> {
       const own = relay.hooks.respond?.(request);
       if (own) {
         outgoing.setHeader('content-type', 'application/json');
+        request.status = own.status;
         outgoing.writeHead(own.status).end(JSON.stringify(own.body));
         return;
       }
@@ -85,11 +91,20 @@ export async function startTestRelay(target: string): Promise<TestRelay> {
       if (rewrite && String(answer.headers['content-type']).includes('json')) {
         text = JSON.stringify(rewrite(request, JSON.parse(text)));
       }
-      const passed = ['content-type', 'retry-after', 'x-request-id', 'idempotent-replayed'];
+      const passed = [
+        'content-type',
+        'retry-after',
+        'x-request-id',
+        'idempotent-replayed',
+        'ratelimit-limit',
+        'ratelimit-remaining',
+        'ratelimit-reset',
+      ];
       for (const name of passed) {
         const value = answer.headers[name];
         if (value !== undefined) outgoing.setHeader(name, value);
       }
+      request.status = answer.statusCode;
       outgoing.writeHead(answer.statusCode).end(text);
     } catch {
       // The sandbox dropped the connection: do the same to the client.

@@ -1,11 +1,12 @@
 /**
  * @module
  * The payment lifecycle of docs/payments.md around one `partner_confirm` checkout, in one call: read the checkout,
- * charge its amount only while it awaits payment (once per attempt: the charge is keyed by the checkout id, and
- * after a decline by `<id>:attempt-<n>`), confirm with the payment's reference, report a declined charge (the
- * widget asks the traveller for another card), and refund at once when the confirm comes too late
- * (`invalid_transition`: the checkout expired or was cancelled meanwhile). Refunds for checkouts that end later
- * (`checkout.failed`, `.expired`, `.cancelled`, `.refunded`) come by webhook.
+ * start the payment (the BFF funds the order firmly, or refuses before anyone is charged), charge its amount only
+ * while it awaits payment (once per attempt: the charge is keyed by the checkout id, and after a decline by
+ * `<id>:attempt-<n>`), confirm with the payment's reference, report a declined charge (the widget asks the
+ * traveller for another card), and refund at once when the confirm comes too late (`invalid_transition`: the
+ * checkout expired or was cancelled meanwhile). Refunds for checkouts that end later (`checkout.failed`,
+ * `.expired`, `.cancelled`, `.refunded`) come by webhook.
  */
 import { MAX_DECLINED_PAYMENT_ATTEMPTS, type PartnerCheckout, paymentAttemptKey } from '@esim-embed/shared';
 import { PartnerApiError } from './partner-api-error';
@@ -78,13 +79,19 @@ export type CheckoutPaymentOutcome =
       error: unknown;
     }
   /** Charged, but the checkout ended before the confirm: refunded. */
-  | { outcome: 'refunded'; checkout: PartnerCheckout; paymentReference: string };
+  | { outcome: 'refunded'; checkout: PartnerCheckout; paymentReference: string }
+  /**
+   * Your account cannot fund the order now (`code`: `insufficient_balance`, `monthly_limit_exceeded`, …): nothing
+   * charged. Cancel the checkout (the widget then offers to start again) and top up.
+   */
+  | { outcome: 'unfunded'; checkout: PartnerCheckout; paymentReference: null; code: string };
 
 const PAID = new Set(['placing', 'provisioning', 'ready']);
 
 /** The calls {@link payForCheckout} makes. */
 interface CheckoutCalls {
   read(checkoutId: string): Promise<PartnerCheckout>;
+  startPayment(checkoutId: string): Promise<PartnerCheckout>;
   confirm(checkoutId: string, body: { paymentReference: string }): Promise<PartnerCheckout>;
   decline(checkoutId: string, body: { attempt: number }): Promise<PartnerCheckout>;
 }
@@ -113,6 +120,17 @@ export async function payForCheckout(
     attempt > MAX_DECLINED_PAYMENT_ATTEMPTS
   )
     return { outcome: 'not_payable', checkout, paymentReference: null };
+  try {
+    await checkouts.startPayment(checkout.id);
+  } catch (error) {
+    if (!(error instanceof PartnerApiError)) throw error;
+    if (error.params.stage === 'before_payment')
+      return { outcome: 'unfunded', checkout, paymentReference: null, code: error.code };
+    // Ended between the read and the start: nothing to pay for, nothing charged.
+    if (endedMeanwhile(error))
+      return { outcome: 'not_payable', checkout: await checkouts.read(checkout.id), paymentReference: null };
+    throw error;
+  }
   let paymentReference: string;
   try {
     paymentReference = await payment.charge(checkout, paymentAttemptKey(checkout.id, attempt));

@@ -11,7 +11,9 @@ import {
   ROUTES,
   type Stack,
   startStack,
+  testConfig,
 } from '@esim-embed/bff/testing';
+import { SANDBOX_ACCOUNTS } from '@esim-embed/sandbox';
 import type { PartnerCheckout } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentDeclinedError } from './checkout-payment';
@@ -22,7 +24,8 @@ import { PARTNER_ROUTES } from './partner-routes';
 let stack: Stack;
 let esim: PartnerClient;
 beforeAll(async () => {
-  stack = await startStack();
+  // The account is read afresh on every check: a test moves the balance under an open checkout.
+  stack = await startStack({ config: (url) => testConfig(url, { accountCacheMs: 0 }) });
   esim = createPartnerClient({ baseUrl: stack.server.url, partnerSecret: PARTNER_SECRET });
 });
 afterAll(async () => {
@@ -177,6 +180,41 @@ describe('the partner client', () => {
     );
     expect(paid.outcome).toBe('confirmed');
     expect(keys).toEqual([checkoutId, `${checkoutId}:attempt-2`]);
+  });
+
+  it('pays: charges nothing when the account can no longer fund the order, and tells why', async () => {
+    const checkoutId = await checkoutAsTraveller(stack.server.url, 'shop-pay');
+    const { availableBalance } = await esim.account.read({ widgetId: 'shop-pay' });
+    const charges: string[] = [];
+    const payment = {
+      charge: async (_checkout: PartnerCheckout, key: string) => {
+        charges.push(key);
+        return `pay_${key}`;
+      },
+      refund: async () => {
+        throw new Error('nothing to refund');
+      },
+    };
+    // The balance went to other sales since the checkout was made (its unpaid hold did not keep it).
+    await stack.sandbox.control.setAccount(SANDBOX_ACCOUNTS.globetrotter, { balanceMinor: 0 });
+    try {
+      const unfunded = await esim.checkouts.pay(checkoutId, payment);
+      expect(unfunded).toMatchObject({
+        outcome: 'unfunded',
+        code: 'insufficient_balance',
+        paymentReference: null,
+      });
+      expect(unfunded.checkout.status).toBe('awaiting_payment');
+      expect(charges).toEqual([]);
+    } finally {
+      await stack.sandbox.control.setAccount(SANDBOX_ACCOUNTS.globetrotter, {
+        balanceMinor: availableBalance.amountMinor,
+      });
+    }
+    // Funded again, the same checkout pays: started (its hold firm), charged once, confirmed.
+    const paid = await esim.checkouts.pay(checkoutId, payment);
+    expect(paid).toMatchObject({ outcome: 'confirmed', paymentReference: `pay_${checkoutId}` });
+    expect(charges).toEqual([checkoutId]);
   });
 
   it('reads the account of one of the widgets the secret opens', async () => {

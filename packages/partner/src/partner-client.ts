@@ -48,6 +48,12 @@ export interface PartnerClient {
   checkouts: {
     /** `GET /v1/partner/checkouts/{id}`: status, the amount to charge, the upstream order. */
     read(checkoutId: string): Promise<PartnerRouteData<'readPartnerCheckout'>>;
+    /**
+     * `POST …/payment-started`: you are about to charge. The order is funded now and its hold made firm, so that
+     * the confirm is not refused for money; a refusal (`insufficient_balance`, `monthly_limit_exceeded`, …) comes
+     * before anyone is charged. Safe to repeat.
+     */
+    startPayment(checkoutId: string): Promise<PartnerRouteData<'startPartnerPayment'>>;
     /** `POST …/confirm`: you took the payment; place the order. Safe to repeat: one order however often. */
     confirm(
       checkoutId: string,
@@ -62,8 +68,9 @@ export interface PartnerClient {
       body: DeclineCheckoutPaymentRequest,
     ): Promise<PartnerRouteData<'declinePartnerCheckoutPayment'>>;
     /**
-     * Charge (with your provider, keyed per attempt) and confirm, reporting a declined charge and refunding at
-     * once when the checkout ended meanwhile: the payment lifecycle of docs/payments.md in one call.
+     * Start the payment (funding it firmly), charge (with your provider, keyed per attempt) and confirm,
+     * reporting a declined charge and refunding at once when the checkout ended meanwhile: the payment lifecycle
+     * of docs/payments.md in one call.
      */
     pay(checkoutId: string, payment: CheckoutPayment, options?: PayOptions): Promise<CheckoutPaymentOutcome>;
     /** `POST …/cancel`: the payment failed or was abandoned (a cancelled checkout answers as it is). */
@@ -186,6 +193,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
 
   const checkouts: PartnerClient['checkouts'] = {
     read: (checkoutId) => call('readPartnerCheckout', { params: { id: checkoutId } }),
+    startPayment: (checkoutId) => call('startPartnerPayment', { params: { id: checkoutId } }),
     confirm: (checkoutId, body = {}) => call('confirmPartnerCheckout', { params: { id: checkoutId }, body }),
     decline: (checkoutId, body) =>
       call('declinePartnerCheckoutPayment', { params: { id: checkoutId }, body }),

@@ -49,6 +49,12 @@ export const PARTNER_ROUTES = {
     idempotent: false,
     response: InstallationResponseSchema,
   },
+  startPartnerPayment: {
+    method: 'POST',
+    path: '/v1/partner/checkouts/{id}/payment-started',
+    idempotent: false,
+    response: PartnerCheckoutResponseSchema,
+  },
   confirmPartnerCheckout: {
     method: 'POST',
     path: '/v1/partner/checkouts/{id}/confirm',

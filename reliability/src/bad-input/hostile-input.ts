@@ -57,11 +57,26 @@ export const anyJson: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   ),
 })).value;
 
+/**
+ * Values at and just past the contract's limits: counts (`maxViews` 1–5, `expiresInMinutes` 5–1440), integers
+ * past 2^31 and 2^53, fractions, negative zero, strings of the lengths where ids and references stop (64, 128,
+ * 255, 1000, 254 for an email) and one past.
+ */
+export const limitValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom(0, -1, 1, 4, 5, 6, 1440, 1441, 2 ** 31, 2 ** 53 + 1, -(2 ** 63), 1.5, -0, 1e308, 5e-324),
+  fc.constantFrom(63, 64, 65, 127, 128, 129, 254, 255, 256, 1000, 1001).map((length) => 'a'.repeat(length)),
+  fc.constantFrom('5', ' 1', '1e1', '0x5', 'true', '', ' ', `${'a'.repeat(243)}@example.com`),
+);
+
 /** A body shaped like the endpoint's own request, each field replaced by something else or left alone. */
 export function nearMiss(template: Record<string, unknown>): fc.Arbitrary<unknown> {
   const entries = Object.entries(template);
   return fc
-    .tuple(...entries.map(([, value]) => fc.oneof(fc.constant(value), anyJson, fc.constant(undefined))))
+    .tuple(
+      ...entries.map(([, value]) =>
+        fc.oneof(fc.constant(value), anyJson, limitValue, fc.constant(undefined)),
+      ),
+    )
     .chain((values) =>
       fc
         .record({ extra: fc.option(fc.tuple(trickyString, anyJson), { nil: undefined }) })
@@ -74,6 +89,13 @@ export function nearMiss(template: Record<string, unknown>): fc.Arbitrary<unknow
           return body;
         }),
     );
+}
+
+/** The template as JSON with `__proto__` and `constructor.prototype` keys first (prototype pollution). */
+export function withPollutionKeys(template: Record<string, unknown>): string {
+  const fields = JSON.stringify(template).slice(1, -1);
+  const pollution = '"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}';
+  return `{${pollution}${fields === '' ? '' : `,${fields}`}}`;
 }
 
 /** JSON nested `depth` levels deep (arrays or objects). */
@@ -97,6 +119,7 @@ export function hostileBody(
       Buffer.from([0xc0, 0xaf, 0xed, 0xa0, 0x80]),
       Buffer.from('{"offerId":"\\ud800"}'),
       Buffer.from('{"a":1,"a":2}'),
+      Buffer.from(withPollutionKeys(template)),
       Buffer.from('{'),
       Buffer.from('nul'),
     ),

@@ -43,6 +43,7 @@ beforeAll(async () => {
         apiKeyEnv: 'TEST_UPSTREAM_KEY',
         timeoutMs: UPSTREAM_TIMEOUT_MS,
         maxRetries: 2,
+        rateLimitPerMinute: 100_000,
       };
       return { ...config, widgets: config.widgets.map((widget) => ({ ...widget, upstream, limits })) };
     },

@@ -36,7 +36,13 @@ beforeAll(async () => {
     sessionSecret: randomBytes(32),
     config: (url) => {
       const config = testConfig(url);
-      const upstream = { baseUrl: url, apiKeyEnv: 'TEST_UPSTREAM_KEY', timeoutMs: 1_000, maxRetries: 1 };
+      const upstream = {
+        baseUrl: url,
+        apiKeyEnv: 'TEST_UPSTREAM_KEY',
+        timeoutMs: 1_000,
+        maxRetries: 1,
+        rateLimitPerMinute: 100_000,
+      };
       return { ...config, widgets: config.widgets.map((widget) => ({ ...widget, upstream })) };
     },
   });
@@ -62,6 +68,8 @@ describe('an upstream outage', () => {
     const code: string = before.body.data[0].code;
     const plans = await page.get(`/v1/destinations/${code}/plans`);
     const offerId: string = plans.body.data[0].offerId;
+    const otherPlans = await page.get(`/v1/destinations/${before.body.data[1].code}/plans`);
+    const otherOfferId: string = otherPlans.body.data[0].offerId;
     const heldQuote = await page.post('/v1/quotes', { offerId }, { 'Idempotency-Key': newKey() });
     expect(heldQuote.status).toBe(201);
     const payPage = await openWidget(bff.server.url, 'shop-pay');
@@ -90,8 +98,8 @@ describe('an upstream outage', () => {
       `served stale (${stale.body.data.length} destinations, 200)`,
     ]);
 
-    // Quoting needs the upstream: a retryable refusal.
-    const quote = await page.post('/v1/quotes', { offerId }, { 'Idempotency-Key': newKey() });
+    // Quoting needs the upstream: a retryable refusal (another offer: the held one's live quote would come back).
+    const quote = await page.post('/v1/quotes', { offerId: otherOfferId }, { 'Idempotency-Key': newKey() });
     expectRetryable(quote);
     figures.push([
       'quote while down',

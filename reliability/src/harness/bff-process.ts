@@ -1,7 +1,8 @@
 /**
  * @module
  * A BFF as its own Node process, started the way production starts it (`server.ts` with a config file in
- * `ESIM_BFF_CONFIG`, secrets in the environment, `ESIM_BFF_REDIS_URL` for the shared store), with its stdout
+ * `ESIM_BFF_CONFIG`, secrets in the environment, `ESIM_BFF_REDIS_URL` for the shared store, else the embedded
+ * store in `ESIM_BFF_DATA_DIR`), with its stdout
  * captured line by line and a test-only memory probe over the IPC channel (nothing new is exposed over HTTP).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -39,6 +40,11 @@ export interface BffProcessOptions {
   /** Secrets and other variables (the config names the secrets' variables). */
   env: Record<string, string>;
   redisUrl?: string;
+  /**
+   * The embedded store's data directory when there is no `redisUrl` (default: a new one per process). Pass the
+   * same one to start a process again on the state of one that was killed.
+   */
+  dataDir?: string;
   /** Run with `--expose-gc` and the IPC memory probe (for the soak). */
   memoryProbe?: boolean;
   /** Run the built bundle (`packages/bff/dist/server.js`, see {@link buildBffBundle}) instead of the sources. */
@@ -81,6 +87,7 @@ export async function startBffProcess(options: BffProcessOptions): Promise<BffPr
       HOST: '127.0.0.1',
       PORT: '0',
       ESIM_BFF_CONFIG: configPath,
+      ESIM_BFF_DATA_DIR: options.dataDir ?? join(dir, 'data'),
       ...(options.redisUrl === undefined ? {} : { ESIM_BFF_REDIS_URL: options.redisUrl }),
       ...options.env,
     },

@@ -44,6 +44,7 @@ function config(sandboxUrl: string): BffConfigInput {
     apiKeyEnv: 'TEST_UPSTREAM_KEY',
     timeoutMs: ORDER_LATENCY_MS + 3_000,
     maxRetries: 1,
+    rateLimitPerMinute: 100_000,
   };
   return { ...base, statusCacheMs: 0, widgets: base.widgets.map((widget) => ({ ...widget, upstream })) };
 }

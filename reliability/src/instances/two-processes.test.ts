@@ -41,6 +41,7 @@ function config(sandboxUrl: string): BffConfigInput {
     apiKeyEnv: 'TEST_UPSTREAM_KEY',
     timeoutMs: PLACEMENT_LATENCY_MS + 3_000,
     maxRetries: 1,
+    rateLimitPerMinute: 100_000,
   };
   const shop = base.widgets[0] as (typeof base.widgets)[number];
   return {

@@ -4,9 +4,10 @@
  * config file that names its `$schema`, serves a sandbox started here — health, a session for an allowed
  * origin, a catalog read, and the pinned widget whose every file hashes to the integrity the release published.
  * The same folder also runs on the Node.js line production runs (24, fetched by `scripts/production-node.mjs`),
- * as well as on the project's own Node.js 20.
+ * keeping its state in the embedded store (SQLite built into Node.js), and on the project's own Node.js 20, which
+ * has no SQLite of its own: there it runs on Redis, and without Redis it refuses to start, naming the fixes.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,13 +17,26 @@ import { type RunningSandbox, startSandbox } from '@esim-embed/sandbox';
 import { WidgetIntegritySchema } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BffProcess, startBffProcess } from '../harness/bff-process';
-import { call, openWidget, releaseOutsideTheRepo, TEST_ENV, testConfig } from '../harness/bff-testing';
+import {
+  call,
+  openWidget,
+  type RunningRedis,
+  releaseOutsideTheRepo,
+  startRedisServer,
+  TEST_ENV,
+  testConfig,
+} from '../harness/bff-testing';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const temp = mkdtempSync(join(tmpdir(), 'esim-release-'));
+/** The data directory of the release on the production Node.js. */
+const productionDataDir = join(temp, 'production-data');
 
 let release: string;
 let sandbox: RunningSandbox;
+let redis: RunningRedis;
+let productionNode: string;
+/** The release on this Node.js 20, on Redis. */
 let bff: BffProcess;
 /** The same release on the production Node.js line. */
 let bffOnProductionNode: BffProcess;
@@ -32,24 +46,31 @@ beforeAll(async () => {
   // As an operator would: the folder alone, copied somewhere else.
   release = releaseOutsideTheRepo(temp);
   sandbox = await startSandbox({ offerCount: 50 });
-  const start = (node?: string) =>
-    startBffProcess({
-      release,
-      node,
-      config: { $schema: join(release, 'config.schema.json'), ...testConfig(sandbox.url) },
-      env: { ...TEST_ENV, ESIM_BFF_SESSION_SECRET: randomBytes(32).toString('base64url') },
-    });
-  const productionNode = execFileSync(process.execPath, [join(REPO, 'scripts/production-node.mjs')], {
+  redis = await startRedisServer();
+  productionNode = execFileSync(process.execPath, [join(REPO, 'scripts/production-node.mjs')], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   }).trim();
   productionNodeVersion = execFileSync(productionNode, ['--version'], { encoding: 'utf8' }).trim();
-  [bff, bffOnProductionNode] = await Promise.all([start(), start(productionNode)]);
+  [bff, bffOnProductionNode] = await Promise.all([
+    start({ redisUrl: redis.url }),
+    start({ node: productionNode, dataDir: productionDataDir }),
+  ]);
 }, 180_000);
+
+/** The release started as an operator would, on `node` (default: this Node.js 20). */
+const start = (options: { node?: string; redisUrl?: string; dataDir?: string } = {}) =>
+  startBffProcess({
+    release,
+    ...options,
+    config: { $schema: join(release, 'config.schema.json'), ...testConfig(sandbox.url) },
+    env: { ...TEST_ENV, ESIM_BFF_SESSION_SECRET: randomBytes(32).toString('base64url') },
+  });
 afterAll(async () => {
   await bff?.kill();
   await bffOnProductionNode?.kill();
   await sandbox?.close();
+  await redis?.stop();
   rmSync(temp, { recursive: true, force: true });
 });
 
@@ -74,13 +95,72 @@ describe('the release folder, outside the repository', () => {
     expect(destinations.body.data.length).toBeGreaterThan(0);
   });
 
-  it('runs the same on the Node.js line production runs', async () => {
+  it('runs the same on the Node.js line production runs, its state in the embedded store on node:sqlite', async () => {
     expect(productionNodeVersion).toMatch(/^v24\./);
+    const listening = bffOnProductionNode.logs.find((line) => line.includes('"message":"BFF listening"'));
+    expect(listening).toMatch(/"store":"embedded","dataDir":"[^"]+","engine":"node:sqlite"/);
     expect((await call(bffOnProductionNode.url, '/healthz')).status).toBe(200);
     const page = await openWidget(bffOnProductionNode.url, 'shop');
     const destinations = await page.get('/v1/destinations?locale=en');
     expect(destinations.status).toBe(200);
     expect(destinations.body.data.length).toBeGreaterThan(0);
+  });
+
+  it('moves its state with `node server.mjs export-state` / `import-state`, never from a directory in use', () => {
+    const state = (command: string, dataDir: string, input = '') =>
+      spawnSync(productionNode, ['server.mjs', command], {
+        cwd: release,
+        encoding: 'utf8',
+        input,
+        env: { PATH: process.env.PATH ?? '', ESIM_BFF_DATA_DIR: dataDir },
+      });
+    const inUse = state('export-state', productionDataDir);
+    expect(inUse.status).toBe(1);
+    expect(inUse.stderr).toMatch(
+      /export-state failed: the data directory .* is in use by another BFF process/,
+    );
+    const missing = state('export-state', join(temp, 'mistyped'));
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/export-state failed: no embedded store in .*mistyped/);
+    // A round trip through a new data directory.
+    const line = JSON.stringify({
+      type: 'entry',
+      key: 'checkout:chk_release',
+      value: 'ready',
+      version: 3,
+      ttlMs: 60_000,
+    });
+    const header = JSON.stringify({
+      type: 'esim-bff-state',
+      formatVersion: 1,
+      exportedAt: new Date().toISOString(),
+      from: 'redis',
+    });
+    const imported = state('import-state', join(temp, 'moved'), `${header}\n${line}\n`);
+    expect(imported.status, imported.stderr).toBe(0);
+    const exported = state('export-state', join(temp, 'moved'));
+    expect(exported.status, exported.stderr).toBe(0);
+    const [first, record] = exported.stdout
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text));
+    expect(first).toMatchObject({ type: 'esim-bff-state', from: 'embedded' });
+    expect(record).toMatchObject({ type: 'entry', key: 'checkout:chk_release', value: 'ready', version: 3 });
+  });
+
+  it('runs on Node.js 20 with Redis, and without it refuses to start, naming the fixes', async () => {
+    expect(bff.logs.find((line) => line.includes('"message":"BFF listening"'))).toMatch(/"store":"redis"/);
+    const refused = await start().then(
+      async (started) => {
+        await started.kill();
+        return 'started';
+      },
+      (error: unknown) => String(error),
+    );
+    expect(refused).toMatch(
+      /cannot start\.\nthe embedded store needs SQLite: Node\.js 20\.[\d.]+ has no node:sqlite/,
+    );
+    expect(refused).toMatch(/Node\.js 22\.13 or later.*better-sqlite3@12\.11\.1.*ESIM_BFF_REDIS_URL/s);
   });
 
   it('serves its widget version pinned, each file with the integrity the release published', async () => {

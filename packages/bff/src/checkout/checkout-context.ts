@@ -21,6 +21,8 @@ export interface SessionCaller {
   widget: WidgetRuntime;
   /** A verified manage token (`X-Manage-Token`), needed for a top-up of its eSIM. */
   manage?: ManageClaims | undefined;
+  /** The client's address as limits count it (an IPv6 /64): caps the checkouts it leaves unpaid. */
+  address?: string | undefined;
 }
 
 /** What the parts of the checkout service are built from (see `checkout-service.ts`). */

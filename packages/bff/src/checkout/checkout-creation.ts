@@ -74,8 +74,14 @@ export function checkoutCreation(context: CheckoutContext) {
           limit: config.limits.checkoutsPerSession,
           windowMs: SESSION_QUOTA_WINDOW_MS,
         });
-        // Before anyone is asked to pay: the partner's account must fund the order, less what others hold.
-        await funding?.hold(widget, id, quote.record.wholesale, funding.holdUntil({ status, expiresAt }));
+        // Before anyone is asked to pay: the partner's account must fund the order, less what others hold
+        // (a checkout awaiting payment within the unpaid caps of its address, its session and the account).
+        await funding?.hold(widget, id, quote.record.wholesale, {
+          status,
+          expiresAt,
+          address: caller.address ?? 'unknown',
+          session: claims.sid,
+        });
         // The spend is counted before the quote is taken: a checkout over a cap leaves the quote unused.
         const giveBackSpend = await reserveSpend(store, caller, quote.record.wholesale, now()).catch(
           async (error: unknown) => {

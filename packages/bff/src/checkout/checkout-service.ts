@@ -34,6 +34,7 @@ import type { CheckoutRecord, CheckoutRepository } from './checkout-record';
 import { createCheckoutSync } from './checkout-sync';
 import { confirmAndCancel } from './confirm-and-cancel';
 import { issuedEsim, type ReadyEsim } from './issued-esim';
+import { paymentStart } from './payment-start';
 import { quoting } from './quoting';
 
 // The routes, the after-sale service and the webhooks import the sale from here.
@@ -113,6 +114,9 @@ export interface CheckoutService {
   ): Promise<PartnerCheckout>;
   /** The traveller abandons a checkout that awaits payment (the holder of the client secret). */
   cancelCheckout(caller: SessionCaller, id: string, clientSecret: string | undefined): Promise<Checkout>;
+  // payment-start.ts
+  /** The partner starts taking the payment: the order is funded now and its hold made firm. */
+  partnerPaymentStarted(widgets: ReadonlyMap<string, WidgetRuntime>, id: string): Promise<PartnerCheckout>;
   /** Stops retrying postponed placements. */
   close(): void;
 }
@@ -135,6 +139,7 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
     ...checkoutReads(context),
     ...issuedEsim(context),
     ...confirmAndCancel(context),
+    ...paymentStart(context),
     close() {
       sync.close();
     },

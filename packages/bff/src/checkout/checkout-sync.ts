@@ -105,8 +105,12 @@ export function createCheckoutSync(options: CheckoutSyncOptions): CheckoutSync {
       try {
         order = await widget.upstream.getOrder(record.order.id);
       } catch (error) {
-        // A poll during an upstream outage shows the last known status rather than an error.
-        if (error instanceof ApiError && error.code === 'upstream_unavailable') return stored;
+        // A poll during an upstream outage, or over the key's budget, shows the last known status.
+        if (
+          error instanceof ApiError &&
+          (error.code === 'upstream_unavailable' || error.code === 'rate_limited')
+        )
+          return stored;
         throw error;
       }
       return (await repository.updateCheckout(stored, withOrder(record, order, now()))) ?? stored;

@@ -1,7 +1,8 @@
 /**
  * @module
  * What ends a checkout's wait for payment: the partner's confirm (a `partner_confirm` checkout moves to
- * `placing` and its order is placed) or a cancel, by the partner's server or by the traveller; and what does not
+ * `placing` and its order is placed — or to `failed`, nothing ordered, when its unpaid hold lapsed and the
+ * account can no longer fund it) or a cancel, by the partner's server or by the traveller; and what does not
  * end it: a payment attempt the partner reports declined (the traveller may try another card). Each is a
  * compare-and-set on the checkout read afresh, so two confirms, or a confirm and a cancel, never both win.
  */
@@ -23,10 +24,22 @@ import {
 } from './checkout-context';
 import { toCheckout, toPartnerCheckout } from './checkout-reads';
 import { type CheckoutRecord, checkoutSlot, type Stored } from './checkout-record';
+import { failureFor } from './order-status';
 
 /** `partnerConfirm`, `partnerCancel` and `cancelCheckout` of the checkout service. */
 export function confirmAndCancel(context: CheckoutContext) {
-  const { logger, repository, sync } = context;
+  const { logger, repository, sync, funding } = context;
+
+  /** The funding refusal of a confirmed checkout's order (its hold made firm otherwise), or null. */
+  async function fundingRefusalAtConfirm(widget: WidgetRuntime, record: CheckoutRecord) {
+    try {
+      await funding?.holdFirmly(widget, record);
+      return null;
+    } catch (error) {
+      if (error instanceof ApiError && error.params.stage === 'before_payment') return error;
+      throw error;
+    }
+  }
 
   /**
    * The checkout `load` reads (with the caller's access check), brought up to date with its order on every
@@ -73,9 +86,10 @@ export function confirmAndCancel(context: CheckoutContext) {
       body: ConfirmCheckoutRequest,
     ): Promise<PartnerCheckout> {
       const { widget } = await loadForPartner(context, widgets, id);
+      let heldFirm = false;
       const outcome = await versionedUpdate(
         slotOf(() => loadForPartner(context, widgets, id)),
-        (current) => {
+        async (current) => {
           const record = (current as Stored<CheckoutRecord>).record;
           if (record.mode !== 'partner_confirm') {
             throw new ApiError('invalid_transition', {
@@ -85,19 +99,35 @@ export function confirmAndCancel(context: CheckoutContext) {
           if (record.status !== 'awaiting_payment') {
             // Confirming twice is fine (the partner may retry); confirming a dead checkout is not.
             if (['placing', 'provisioning', 'ready'].includes(record.status)) return leaveValue(record);
+            // Ended while this confirm made its hold firm: the hold its end released must not come back.
+            if (heldFirm) await funding?.release(widget, id);
             throw new ApiError('invalid_transition', { params: { status: record.status } });
           }
-          const placing: CheckoutRecord = {
+          // An unpaid hold may have lapsed and its money gone to paying travellers: the order is funded again
+          // now, and a checkout that cannot be funded fails before anything is ordered (the partner refunds).
+          const refusal = await fundingRefusalAtConfirm(widget, record);
+          heldFirm = refusal === null;
+          const next: CheckoutRecord = {
             ...record,
-            status: 'placing',
+            status: refusal === null ? 'placing' : 'failed',
+            failure: refusal === null ? null : failureFor(refusal.code),
             paymentReference: body.paymentReference ?? null,
           };
-          return writeValue(placing, placing);
+          return writeValue(next, next);
         },
       );
       if (outcome.kind === 'left') return toPartnerCheckout(outcome.result);
       if (outcome.kind !== 'written') throw idempotencyConflict('in_progress');
-      logger.info('checkout confirmed', { checkoutId: id, widgetId: outcome.result.widgetId });
+      const moved = outcome.result;
+      if (moved.status === 'failed') {
+        logger.warn('confirmed checkout refused: the account cannot fund it', {
+          checkoutId: id,
+          widgetId: moved.widgetId,
+          code: moved.failure?.code,
+        });
+        return toPartnerCheckout(outcome.stored.record);
+      }
+      logger.info('checkout confirmed', { checkoutId: id, widgetId: moved.widgetId });
       return toPartnerCheckout((await sync.place(id, widget)).record);
     },
 

@@ -276,6 +276,12 @@ async function limitLagoonKey() {
     .catch(() => undefined);
 }
 
+/** The upstream refuses the next order with 429 and a Retry-After longer than any wait inside one call. */
+const refuseNextOrder = () =>
+  stack.sandbox.control.setFaults([
+    { kind: 'error', method: 'POST', path: '/orders', status: 429, retryAfterSeconds: 8, times: 1 },
+  ]);
+
 describe('upstream faults while the order is placed', () => {
   async function buyWithFaults(widgetId: string, arm: () => Promise<unknown>) {
     const page = await openWidget(stack.server.url, widgetId);
@@ -327,23 +333,51 @@ describe('upstream faults while the order is placed', () => {
   });
 
   it('429 with a long Retry-After: nothing lost, placed once the upstream lets us', async () => {
-    const { page, created } = await buyWithFaults('shop-429', () => limitLagoonKey());
+    const { page, created } = await buyWithFaults('shop-429', refuseNextOrder);
     expect(created.status).toBe('placing');
     expect(created.failure).toBeNull();
-    await stack.sandbox.control.setRateLimit(SANDBOX_KEYS.lagoon, null);
+    // Polled meanwhile, the checkout shows its status (the key waits out the Retry-After).
+    const polled = await page.get(`/v1/checkouts/${created.id}`, {
+      [CHECKOUT_SECRET_HEADER]: created.clientSecret,
+    });
+    expect(polled.status).toBe(200);
+    expect(polled.body.data.status).toBe('placing');
     await untilReady(page, created.id, created.clientSecret);
     expect(await ordersOf('shop-429', created.id)).toHaveLength(1);
   });
 
   it('retries a postponed placement in the background, with nobody polling (the traveller left)', async () => {
-    const { created } = await buyWithFaults('shop-429', () => limitLagoonKey());
+    const { created } = await buyWithFaults('shop-429', refuseNextOrder);
     expect(created.status).toBe('placing');
-    await stack.sandbox.control.setRateLimit(SANDBOX_KEYS.lagoon, null);
     const orders = await eventually(async () => {
-      const found = await ordersOf('shop-429', created.id);
+      // Asked outside any request, like background work: refused while the key is paused.
+      const found = await ordersOf('shop-429', created.id).catch(() => []);
       return found.length > 0 ? found : undefined;
     }, 20_000);
     expect(orders).toHaveLength(1);
+  });
+
+  it('a key spent for the minute: the order is not sent; the checkout is refused or waits in placing', async () => {
+    const page = await openWidget(stack.server.url, 'shop-429');
+    const quoteId = await quoteFor(page);
+    await limitLagoonKey();
+    const ordersSent = () =>
+      stack.logs.filter(
+        (line) => line.includes('"message":"upstream call"') && line.includes('"createOrder"'),
+      ).length;
+    const before = ordersSent();
+    const created = await page.post('/v1/checkouts', checkoutBody(quoteId), { 'Idempotency-Key': newKey() });
+    // The account read of the funding check comes first: refused by the budget unless it was cached; then the
+    // order is what the budget refuses, and the checkout waits to be placed.
+    if (created.status === 429) {
+      expect(created.body.error.code).toBe('rate_limited');
+      expect(Number(created.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    } else {
+      expect(created.status).toBe(201);
+      expect(created.body.data).toMatchObject({ status: 'placing', failure: null });
+    }
+    expect(ordersSent()).toBe(before);
+    await stack.sandbox.control.setRateLimit(SANDBOX_KEYS.lagoon, null);
   });
 
   it('a status poll during an outage shows the last known status instead of failing', async () => {

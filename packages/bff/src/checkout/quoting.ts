@@ -1,7 +1,8 @@
 /**
  * @module
  * Quotes: a price held with the upstream for an offer this widget sells (or a top-up of the eSIM the caller's
- * manage token opens), stored bound to the session that asked, within the session's quote quota.
+ * manage token opens), stored bound to the session that asked, within the session's quote quota; the same offer
+ * asked again in the session gets its live quote back without an upstream call.
  */
 import type { CreateQuoteRequest, Quote } from '@esim-embed/shared';
 import { assertManagesEsim } from '../after-sale/manage-token';
@@ -9,6 +10,7 @@ import { ApiError } from '../errors';
 import { enforceLimit } from '../security/rate-limit';
 import { type CheckoutContext, hash, newId, type SessionCaller } from './checkout-context';
 import type { QuoteRecord } from './checkout-record';
+import { liveQuotes } from './live-quotes';
 
 /** Quotes stay readable this long past their expiry, so a late checkout hears `quote_expired`, not "not found". */
 const QUOTE_GRACE_MS = 60 * 60 * 1000;
@@ -22,6 +24,17 @@ export const quoteTtlMs = (expiresAt: string, time: number) =>
 /** `createQuote` of the checkout service. */
 export function quoting(context: CheckoutContext) {
   const { store, repository, now } = context;
+  const live = liveQuotes(store, repository, now);
+  const asQuote = (record: QuoteRecord): Quote => ({
+    id: record.id,
+    offerId: record.offerId,
+    kind: record.kind,
+    esimId: record.esimId,
+    plan: record.plan,
+    price: record.price,
+    createdAt: record.createdAt,
+    expiresAt: record.expiresAt,
+  });
   return {
     async createQuote(
       caller: SessionCaller,
@@ -46,6 +59,9 @@ export function quoting(context: CheckoutContext) {
           throw new ApiError('action_not_available', { params: { action: 'top_up' } });
         }
       }
+      const subject = { sessionId: claims.sid, offerId: body.offerId, esimId, locale };
+      const reused = await live.find(subject);
+      if (reused !== null) return asQuote(reused);
       const upstreamQuote = await widget.upstream.createQuote(
         esimId === null ? { offerId: body.offerId } : { offerId: body.offerId, esimId },
         { idempotencyKey: `quote-${claims.sid}-${hash(idempotencyKey)}` },
@@ -67,16 +83,8 @@ export function quoting(context: CheckoutContext) {
         expiresAt: upstreamQuote.expiresAt,
       };
       await repository.insertQuote(record, quoteTtlMs(record.expiresAt, now()));
-      return {
-        id: record.id,
-        offerId: record.offerId,
-        kind: record.kind,
-        esimId: record.esimId,
-        plan,
-        price,
-        createdAt: record.createdAt,
-        expiresAt: record.expiresAt,
-      };
+      await live.remember(subject, record);
+      return asQuote(record);
     },
   };
 }

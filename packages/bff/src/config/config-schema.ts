@@ -49,6 +49,24 @@ export const WidgetLimitsSchema = z.strictObject({
 export type WidgetLimits = z.infer<typeof WidgetLimitsSchema>;
 
 /**
+ * How far checkouts awaiting the partner's payment may hold its money (docs/payments.md, "Unpaid checkouts"):
+ * per upstream account, whichever widgets sell through it. A paying traveller never waits for them.
+ */
+export const UnpaidHoldsSchema = z.strictObject({
+  /** How long an unpaid checkout holds its price's wholesale amount (at most until its payment deadline). */
+  holdSeconds: z.int().min(1).max(86_400).default(600),
+  /** Unpaid holds one client address (an IPv6 /64) may have open on one account. */
+  perAddress: z.int().min(1).max(1_000).default(3),
+  /** Unpaid holds one session may have open. */
+  perSession: z.int().min(1).max(100).default(2),
+  /** The percentage of what paying travellers could still spend (balance and monthly limit) unpaid holds may take. */
+  sharePercent: z.int().min(0).max(100).default(50),
+  /** Unpaid holds one account may have open at all. */
+  maxOpen: z.int().min(1).max(1_000).default(200),
+});
+export type UnpaidHolds = z.infer<typeof UnpaidHoldsSchema>;
+
+/**
  * The widget's own brand overrides, merged over the upstream account's brand. `logoUrl` may also be a path on
  * the BFF's own origin (`/brand/acme.svg`); the brand is validated again before it reaches a browser.
  */
@@ -61,6 +79,19 @@ export const BrandOverridesSchema = WidgetBrandSchema.partial().extend({
   privacyUrl: checkedBy(brandLinkProblem).nullable().optional(),
 });
 
+/** The shares of each upstream key's calls per minute (`upstream/budget-shares.ts`). */
+export const UpstreamBudgetSchema = z.strictObject({
+  /** What background work may use together. */
+  backgroundPercent: z.int().min(1).max(50).default(20),
+  /** What the travellers behind one client address may cause (never below 60 calls a minute). */
+  addressPercent: z.int().min(1).max(100).default(10),
+  /** What one session may cause (never below 30 calls a minute). */
+  sessionPercent: z.int().min(1).max(100).default(5),
+  /** What one widget may cause when several widgets share the key. */
+  widgetPercent: z.int().min(1).max(100).default(50),
+});
+export type UpstreamBudgetConfig = z.infer<typeof UpstreamBudgetSchema>;
+
 /** The upstream API a widget sells through. */
 export const UpstreamConfigSchema = z
   .strictObject({
@@ -69,6 +100,12 @@ export const UpstreamConfigSchema = z
     apiKeyEnv: EnvNameSchema,
     timeoutMs: z.int().min(100).max(120_000).default(8_000),
     maxRetries: z.int().min(0).max(5).default(2),
+    /**
+     * Calls per minute the key may make (the key's `rateLimitPerMinute`, or less). Widgets on one key share it;
+     * the smallest one configured among them counts. A limit the upstream states in its answers is used up to it;
+     * absent, the upstream's stated limit, and until it states one, 600.
+     */
+    rateLimitPerMinute: z.int().min(1).max(1_000_000).optional(),
     /**
      * The brand cell the key must be bound to (its capabilities' `tenantAttestation.brandKey`); a key bound to
      * another brand, or to none, stops the widget. Absent: not checked.
@@ -282,10 +319,18 @@ export const BffConfigSchema = z
      * read again; it is read again at once after an order this instance placed.
      */
     accountCacheMs: z.int().min(0).max(60_000).default(5_000),
+    /** How far checkouts awaiting payment may hold the partner's money. */
+    unpaidHolds: UnpaidHoldsSchema.default(UnpaidHoldsSchema.parse({})),
     /** How often the catalog is refreshed in the background. */
     catalogRefreshSeconds: z.int().min(10).max(86_400).default(300),
     /** How often moving checkouts are read from the upstream when nobody polls them (webhooks see every change). */
     checkoutWatchSeconds: z.int().min(1).max(3_600).default(10),
+    /**
+     * How each upstream key's calls per minute are shared (percentages of its limit): background work (status
+     * polling, reconciliation, catalog refreshes) may use its share and never the minute's last share; one client
+     * address, one session, one widget on a shared key may cause at most theirs (docs/configuration.md).
+     */
+    upstreamBudget: UpstreamBudgetSchema.default(UpstreamBudgetSchema.parse({})),
     /** How long a webhook event is retried (with exponential backoff) before it is given up: at least a day. */
     webhookRetryHours: z.int().min(24).max(168).default(26),
     widgets: z.array(WidgetConfigSchema).min(1),

@@ -44,6 +44,8 @@ export function defaultConfig(sandboxUrl: string = DEFAULT_SANDBOX_URL, port = 8
     ...new Set([...LOCAL_ORIGINS, `http://localhost:${port}`, `http://127.0.0.1:${port}`]),
   ];
   return {
+    // Every demo page runs on this machine, one client address: a traveller's shares of a key are the whole key.
+    upstreamBudget: { addressPercent: 100, sessionPercent: 100 },
     widgets: DEMO_PARTNERS.flatMap((partner) =>
       DEMO_CHECKOUT_MODES.map((checkoutMode) => ({
         id: demoWidgetId(partner.key, checkoutMode),

@@ -2,13 +2,21 @@
  * @module
  * Funding before payment: before a checkout exists (and so before the traveller is asked to pay), the
  * partner's account must be able to fund its order — read from the upstream account (cached for seconds),
- * less what open checkouts already hold in the reservation ledger. The holds then follow the checkout: kept
- * while it awaits payment or is placed, settled when the order is placed (the upstream's own balance then
- * covers it), released when it ends. Also the partner's view of its money and the `account.balance_low` event.
+ * less what open checkouts already hold in the reservation ledger. A checkout awaiting payment holds softly:
+ * for a short while, within the caps of its address, its session and the account, and never in a paying
+ * traveller's way; the partner's confirm checks the funding again and makes the hold firm. Holds are settled
+ * when the order is placed (the upstream's own balance then covers it) and released when the checkout ends.
+ * Also the partner's view of its money and the `account.balance_low` event.
  */
 import { createHash } from 'node:crypto';
-import type { BalanceLowWebhookEvent, NonNegativeMoney, PartnerAccount } from '@esim-embed/shared';
+import type {
+  BalanceLowWebhookEvent,
+  CheckoutStatus,
+  NonNegativeMoney,
+  PartnerAccount,
+} from '@esim-embed/shared';
 import type { CheckoutObserver, CheckoutRecord } from '../checkout/checkout-record';
+import { type UnpaidHolds, UnpaidHoldsSchema } from '../config/config-schema';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import { STORE_KEYS, type Store } from '../store/store';
@@ -17,17 +25,43 @@ import { eventId, queueWebhookEvent } from '../webhooks/webhook-events';
 import type { WebhookQueue } from '../webhooks/webhook-queue';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { type AccountSnapshot, type AccountSnapshots, createAccountSnapshots } from './account-snapshot';
-import { fundingRefusal } from './funding-decision';
-import { createReservationLedger, type HeldFunds, type ReservationLedger } from './reservation-ledger';
+import { firmHolds, fundingRefusal, type UnpaidHoldLimits, unpaidHoldRefusal } from './funding-decision';
+import {
+  createReservationLedger,
+  type HeldFunds,
+  type HoldRequest,
+  type ReservationLedger,
+  type UnpaidHolder,
+} from './reservation-ledger';
 
-/** How long past its payment deadline an unpaid checkout's hold is kept (the expiry is noticed late). */
-const UNPAID_GRACE_MS = 5 * 60_000;
 /** How long a confirmed (or direct) checkout's hold is kept while its order is being placed. */
 const PLACING_HOLD_MS = 60 * 60_000;
+/** How long past its payment deadline a firm hold of a checkout awaiting payment is kept (a confirm at the end). */
+const CONFIRM_GRACE_MS = 5 * 60_000;
 /** How long an `account.balance_low` crossing is remembered before it may be told again. */
 const BALANCE_LOW_MEMORY_MS = 24 * 60 * 60_000;
 /** How often an instance looks whether a crossing another instance told of has ended. */
 const BALANCE_RECOVERY_CHECK_MS = 30_000;
+
+/** The unpaid caps, and how long an unpaid hold counts (at most until its checkout's payment deadline). */
+export interface UnpaidHoldOptions extends UnpaidHoldLimits {
+  holdMs: number;
+}
+
+/** The unpaid caps and hold time of the config's `unpaidHolds`. */
+export function unpaidHoldOptions(config: UnpaidHolds): UnpaidHoldOptions {
+  const { holdSeconds, sharePercent, ...caps } = config;
+  return { ...caps, holdMs: holdSeconds * 1000, share: sharePercent / 100 };
+}
+
+/** A new checkout's hold: its status and deadline, and who makes it (the client's address and session). */
+export interface NewCheckoutHold {
+  status: CheckoutStatus;
+  expiresAt: string;
+  /** The client's address as limits count it (an IPv6 /64). */
+  address: string;
+  session: string;
+}
 
 export interface PartnerFundingOptions {
   store: Store;
@@ -37,25 +71,34 @@ export interface PartnerFundingOptions {
   webhooks?: WebhookQueue;
   /** How long an account read is used before the account is read again. Default 5 s. */
   accountFreshMs?: number;
+  /** The unpaid caps and hold time. Default: the config's defaults. */
+  unpaidHolds?: UnpaidHoldOptions;
+  /** Hears every refusal before payment, with its code and the cap or room that refused it (a metric). */
+  onRefusal?: (code: string, cap: string) => void;
   now?: () => number;
 }
 
 /** The funding side of checkouts. */
 export interface PartnerFunding {
   /**
-   * Refuse (the contract's code, `stage: 'before_payment'`) when the widget's partner cannot fund `wholesale`
-   * now; otherwise hold it for `checkoutId` until `holdUntilMs`. Holding again for one checkout holds once.
+   * Refuse (the contract's code, `stage: 'before_payment'`; `rate_limited` over an unpaid cap) when the widget's
+   * partner cannot fund `wholesale` now; otherwise hold it for the new checkout `checkoutId`: firm for a checkout
+   * being placed (`direct`), unpaid for one awaiting payment. Holding again for one checkout holds once.
    */
   hold(
     widget: WidgetRuntime,
     checkoutId: string,
     wholesale: NonNegativeMoney,
-    holdUntilMs: number,
+    checkout: NewCheckoutHold,
   ): Promise<void>;
+  /**
+   * The partner pays for `record` (it starts the payment, or confirms it): refuse, as {@link hold} does, when its
+   * order can no longer be funded beside the other firm holds; otherwise its hold is firm until the payment
+   * deadline (and a short grace for the confirm), then for as long as the order is placed.
+   */
+  holdFirmly(widget: WidgetRuntime, record: CheckoutRecord): Promise<void>;
   /** Give a hold back (the checkout was not made after all). */
   release(widget: WidgetRuntime, checkoutId: string): Promise<void>;
-  /** How long a new checkout's hold lasts: its payment window, or the placement for `direct`. */
-  holdUntil(record: Pick<CheckoutRecord, 'status' | 'expiresAt'>): number;
   /** A checkout observer: holds follow the checkout's status. */
   observe: CheckoutObserver;
   /** The partner's view of its money through one widget. */
@@ -71,6 +114,7 @@ const UNREADABLE = new Set(['scope_missing', 'forbidden']);
 export function createPartnerFunding(options: PartnerFundingOptions): PartnerFunding {
   const { store, widgets, logger } = options;
   const now = options.now ?? Date.now;
+  const unpaidHolds = options.unpaidHolds ?? unpaidHoldOptions(UnpaidHoldsSchema.parse({}));
   const snapshots = new Map<string, AccountSnapshots>();
   const ledgers = new Map<string, ReservationLedger>();
   const unreadableWarned = new Set<string>();
@@ -85,16 +129,58 @@ export function createPartnerFunding(options: PartnerFundingOptions): PartnerFun
     return found;
   }
 
+  const digest = (value: string, length: number) =>
+    createHash('sha256').update(value).digest('base64url').slice(0, length);
+  const ledgerKey = (widget: WidgetRuntime, snapshot: AccountSnapshot) =>
+    `${widget.config.environment}:${digest(widget.upstream.baseUrl, 12)}:${snapshot.account.id}`;
+
   /** One ledger per upstream account: widgets selling through one account share its balance. */
   function ledgerOf(widget: WidgetRuntime, snapshot: AccountSnapshot): ReservationLedger {
-    const origin = createHash('sha256').update(widget.upstream.baseUrl).digest('base64url').slice(0, 12);
-    const key = `${widget.config.environment}:${origin}:${snapshot.account.id}`;
+    const key = ledgerKey(widget, snapshot);
     let found = ledgers.get(key);
     if (found === undefined) {
       found = createReservationLedger(store, key, now);
       ledgers.set(key, found);
     }
     return found;
+  }
+
+  /** The maker of an unpaid hold as the ledger keeps it: digests, salted by the ledger, of address and session. */
+  const holderOf = (ledger: string, checkout: NewCheckoutHold): UnpaidHolder => ({
+    address: digest(`${ledger}:address:${checkout.address}`, 16),
+    session: digest(`${ledger}:session:${checkout.session}`, 16),
+  });
+
+  /** Hold in `ledger` if `decide` finds no refusal (logged and counted when it does). */
+  async function holdIn(
+    widget: WidgetRuntime,
+    snapshot: AccountSnapshot,
+    checkoutId: string,
+    request: HoldRequest,
+    decide: (others: HeldFunds) => ApiError | null,
+  ): Promise<void> {
+    const ledger = ledgerOf(widget, snapshot);
+    try {
+      await ledger.hold(
+        checkoutId,
+        request,
+        (others) => {
+          const refusal = decide(others);
+          if (refusal !== null) throw refusal;
+        },
+        snapshot.readAtMs,
+      );
+    } catch (error) {
+      if (error instanceof ApiError && error.params.reason !== 'busy') {
+        const cap = String(error.params.scope ?? error.params.held ?? error.params.limit ?? 'balance');
+        logger.info('checkout refused before payment', { widgetId: widget.config.id, code: error.code, cap });
+        options.onRefusal?.(error.code, cap);
+        // The store nears its limit: the partner hears of it as of a low balance.
+        if (error.params.held === 'unpaid') await afterHold(widget, snapshot, ledger);
+      }
+      throw error;
+    }
+    await afterHold(widget, snapshot, ledger);
   }
 
   /** The account, or null when the credential may not read it (then funding cannot be checked here). */
@@ -116,6 +202,8 @@ export function createPartnerFunding(options: PartnerFundingOptions): PartnerFun
         }
         return null;
       }
+      // Over the upstream key's budget: the traveller hears "busy, try again in a moment", never a 503.
+      if (error instanceof ApiError && error.code === 'rate_limited') throw error;
       if (error instanceof ApiError && TRANSIENT.has(error.code)) {
         throw new ApiError('upstream_unavailable', {
           params: { stage: 'before_payment' },
@@ -211,48 +299,62 @@ export function createPartnerFunding(options: PartnerFundingOptions): PartnerFun
     return snapshot === null ? null : { widget, ledger: ledgerOf(widget, snapshot) };
   }
 
-  return {
-    async hold(widget, checkoutId, wholesale, holdUntilMs) {
-      const snapshot = await readAccount(widget).catch((error: unknown) => {
-        // A `direct` checkout takes nobody's money before its order: the upstream's own check at the order
-        // decides, and a refusal there charges nothing. A traveller about to pay the partner must wait instead.
-        if (widget.config.checkoutMode !== 'direct' || !(error instanceof ApiError)) throw error;
-        if (error.code !== 'upstream_unavailable') throw error;
-        logger.warn('the upstream account is unreadable: a direct checkout goes on unchecked', {
-          widgetId: widget.config.id,
-        });
-        return null;
+  /** The account, or null when a paid order may go on unchecked (the upstream's own check at the order decides). */
+  async function readAccountUnlessPaid(
+    widget: WidgetRuntime,
+    paid: boolean,
+  ): Promise<AccountSnapshot | null> {
+    return await readAccount(widget).catch((error: unknown) => {
+      // A paid checkout (`direct`, or confirmed) takes nobody's money before its order, and a refusal there
+      // charges nothing. A traveller about to pay the partner must wait instead.
+      if (!paid || !(error instanceof ApiError) || error.code !== 'upstream_unavailable') throw error;
+      logger.warn('the upstream account is unreadable: a paid checkout goes on unchecked', {
+        widgetId: widget.config.id,
       });
+      return null;
+    });
+  }
+
+  return {
+    async hold(widget, checkoutId, wholesale, checkout) {
+      const unpaid = checkout.status === 'awaiting_payment';
+      const snapshot = await readAccountUnlessPaid(widget, !unpaid);
       if (snapshot === null) return;
-      const ledger = ledgerOf(widget, snapshot);
-      await ledger.hold(
-        checkoutId,
-        wholesale,
-        holdUntilMs,
-        (others) => {
-          const refusal = fundingRefusal(snapshot.account, wholesale, others);
-          if (refusal !== null) {
-            logger.info('checkout refused before payment', {
-              widgetId: widget.config.id,
-              code: refusal.code,
-            });
-            throw refusal;
-          }
-        },
-        snapshot.readAtMs,
+      const time = now();
+      if (!unpaid) {
+        const request = { amount: wholesale, holdUntilMs: time + PLACING_HOLD_MS, unpaidBy: null };
+        // A paying traveller leaves only the firm holds: nothing unpaid stands in its way.
+        await holdIn(widget, snapshot, checkoutId, request, (others) =>
+          fundingRefusal(snapshot.account, wholesale, firmHolds(others)),
+        );
+        return;
+      }
+      const request = {
+        amount: wholesale,
+        holdUntilMs: Math.min(Date.parse(checkout.expiresAt), time + unpaidHolds.holdMs),
+        unpaidBy: holderOf(ledgerKey(widget, snapshot), checkout),
+      };
+      await holdIn(widget, snapshot, checkoutId, request, (others) =>
+        unpaidHoldRefusal(snapshot.account, wholesale, others, unpaidHolds, now()),
       );
-      await afterHold(widget, snapshot, ledger);
+    },
+
+    async holdFirmly(widget, record) {
+      const snapshot = await readAccountUnlessPaid(widget, true);
+      if (snapshot === null) return;
+      const holdUntilMs =
+        record.status === 'awaiting_payment'
+          ? Math.max(now(), Date.parse(record.expiresAt)) + CONFIRM_GRACE_MS
+          : now() + PLACING_HOLD_MS;
+      const request = { amount: record.wholesale, holdUntilMs, unpaidBy: null };
+      await holdIn(widget, snapshot, record.id, request, (others) =>
+        fundingRefusal(snapshot.account, record.wholesale, firmHolds(others)),
+      );
     },
 
     async release(widget, checkoutId) {
       const snapshot = snapshotsOf(widget).peek();
       if (snapshot !== undefined) await ledgerOf(widget, snapshot).release(checkoutId);
-    },
-
-    holdUntil(record) {
-      return record.status === 'awaiting_payment'
-        ? Date.parse(record.expiresAt) + UNPAID_GRACE_MS
-        : now() + PLACING_HOLD_MS;
     },
 
     async observe(before, after) {

@@ -3,7 +3,9 @@
  * The reservation ledger: what this BFF has promised out of the partner's prepaid balance to checkouts that
  * are still open (awaiting payment or being placed), kept in the store so that every instance sees every
  * promise. One record per upstream account, changed only by compare-and-set: two instances can never both
- * promise the last of the balance.
+ * promise the last of the balance. A hold is firm (paid or being paid: `direct`, confirmed) or unpaid (a
+ * checkout awaiting the partner's payment, with the address and session that made it), and the sums tell the
+ * two apart, so that unpaid holds never stand in a paying traveller's way (docs/payments.md).
  */
 import { CurrencySchema, type NonNegativeMoney } from '@esim-embed/shared';
 import { z } from 'zod';
@@ -22,7 +24,7 @@ const CHANGE_ROUNDS = 40;
 const LEDGER_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** The version of the ledger record this release writes (records without one are version 1). */
-const LEDGER_SCHEMA_VERSION = 1;
+const LEDGER_SCHEMA_VERSION = 2;
 
 const HoldSchema = z.looseObject({
   amountMinor: z.int().min(0),
@@ -31,8 +33,25 @@ const HoldSchema = z.looseObject({
   holdUntilMs: z.number(),
   /** When the order was placed upstream; the hold counts until an account read newer than this. */
   settledAtMs: z.number().nullable().default(null),
+  /**
+   * Who made an unpaid hold (digests of the client's address and of its session); null for a firm hold. Holds of
+   * version 1 had none: they read as firm, which can hold back a sale for their last minutes, never over-promise.
+   */
+  unpaidBy: z.looseObject({ address: z.string(), session: z.string() }).nullable().default(null),
 });
 type Hold = z.infer<typeof HoldSchema>;
+
+/** Who makes an unpaid hold: digests of the client's address (an IPv6 /64) and of its session. */
+export type UnpaidHolder = NonNullable<Hold['unpaidBy']>;
+
+/** What a hold asks for. */
+export interface HoldRequest {
+  amount: NonNegativeMoney;
+  /** After this the hold counts no more. */
+  holdUntilMs: number;
+  /** The maker of an unpaid hold; null for a firm one (paid, or being paid). */
+  unpaidBy: UnpaidHolder | null;
+}
 
 /**
  * Read with defaults, so a record written by an earlier release still parses, and loose, so fields a newer
@@ -46,11 +65,26 @@ const LedgerSchema = z.looseObject({
 });
 type Ledger = z.infer<typeof LedgerSchema>;
 
+/** The unpaid holds of one address or one session. */
+export interface HolderHolds {
+  count: number;
+  /** When the first of them stops counting (ms since the epoch), or null when there are none. */
+  firstEndsAtMs: number | null;
+}
+
 /** What the open checkouts hold, as a funding decision sees it. */
 export interface HeldFunds {
   amountMinor: number;
   /** How many checkouts hold it. */
   count: number;
+  /** What firm holds (paid or being paid) hold: the part of `amountMinor` a paying traveller must leave. */
+  firmMinor: number;
+  /** What unpaid holds hold, and how many they are. */
+  unpaidMinor: number;
+  unpaidCount: number;
+  /** The unpaid holds of the holder asking (none when a firm hold is asked for). */
+  ofAddress: HolderHolds;
+  ofSession: HolderHolds;
   /** Wholesale spend of the orders this BFF placed this month (a lower bound of the account's). */
   spentThisMonthMinor: number;
 }
@@ -60,17 +94,18 @@ export interface ReservationLedger {
   /** What open checkouts hold in `currency`, seen from an account read made at `accountReadAtMs`. */
   held(currency: NonNegativeMoney['currency'], accountReadAtMs: number): Promise<HeldFunds>;
   /**
-   * Hold `amount` for `checkoutId` if `approve` (given what the others hold) does not throw; atomic against
-   * every other instance. Holding again for the same checkout keeps one hold (its expiry moved to the later).
+   * Hold `request.amount` for `checkoutId` if `approve` (given what the others hold) does not throw; atomic
+   * against every other instance. One hold per checkout: asked again, a firm hold only moves its expiry to the
+   * later, an unpaid one stays as it is (never renewed), and an unpaid one asked to be firm is approved again
+   * and becomes firm.
    */
   hold(
     checkoutId: string,
-    amount: NonNegativeMoney,
-    holdUntilMs: number,
+    request: HoldRequest,
     approve: (others: HeldFunds) => void,
     accountReadAtMs: number,
   ): Promise<void>;
-  /** Keep a checkout's hold until `holdUntilMs` (a confirmed checkout waits for its placement). */
+  /** Keep a checkout's hold, firm, until `holdUntilMs` (a confirmed checkout waits for its placement). */
   extend(checkoutId: string, holdUntilMs: number): Promise<void>;
   /** The order was placed: the hold counts until the account is read again; true when this call settled it. */
   settle(checkoutId: string, atMs: number): Promise<boolean>;
@@ -134,37 +169,72 @@ export function createReservationLedger(
     });
   }
 
-  function sum(ledger: Ledger, currency: string, readAtMs: number, except?: string): HeldFunds {
+  function sum(
+    ledger: Ledger,
+    currency: string,
+    readAtMs: number,
+    except?: string,
+    holder: UnpaidHolder | null = null,
+  ): HeldFunds {
     const time = now();
-    let amountMinor = 0;
-    let count = 0;
+    const held: HeldFunds = {
+      amountMinor: 0,
+      count: 0,
+      firmMinor: 0,
+      unpaidMinor: 0,
+      unpaidCount: 0,
+      ofAddress: { count: 0, firstEndsAtMs: null },
+      ofSession: { count: 0, firstEndsAtMs: null },
+      spentThisMonthMinor: ledger.monthlySpend[monthOf(time, currency)] ?? 0,
+    };
+    const add = (holds: HolderHolds, endsAtMs: number) => {
+      holds.count += 1;
+      holds.firstEndsAtMs = Math.min(holds.firstEndsAtMs ?? endsAtMs, endsAtMs);
+    };
     for (const [id, hold] of Object.entries(ledger.holds)) {
-      if (id === except || hold.currency !== currency || !counting(hold, time, readAtMs)) continue;
-      amountMinor += hold.amountMinor;
-      count += 1;
+      if (id === except || !counting(hold, time, readAtMs)) continue;
+      // An address's and a session's unpaid holds are counted in every currency: the caps are on checkouts.
+      if (hold.unpaidBy !== null && holder !== null) {
+        if (hold.unpaidBy.address === holder.address) add(held.ofAddress, hold.holdUntilMs);
+        if (hold.unpaidBy.session === holder.session) add(held.ofSession, hold.holdUntilMs);
+      }
+      if (hold.currency !== currency) continue;
+      held.amountMinor += hold.amountMinor;
+      held.count += 1;
+      if (hold.unpaidBy === null) held.firmMinor += hold.amountMinor;
+      else {
+        held.unpaidMinor += hold.amountMinor;
+        held.unpaidCount += 1;
+      }
     }
-    return { amountMinor, count, spentThisMonthMinor: ledger.monthlySpend[monthOf(time, currency)] ?? 0 };
+    return held;
   }
 
   return {
     async held(currency, accountReadAtMs) {
       return sum(parse(await store.get(key)), currency, accountReadAtMs);
     },
-    async hold(checkoutId, amount, holdUntilMs, approve, accountReadAtMs) {
-      await change((ledger) => {
+    async hold(checkoutId, request, approve, accountReadAtMs) {
+      const { amount, holdUntilMs, unpaidBy } = request;
+      await change((ledger, time) => {
         const existing = ledger.holds[checkoutId];
+        // The same checkout again (a retried or resumed create, a second confirm): one hold, never two, and an
+        // unpaid one never renewed. A firm hold asked for again keeps the later expiry.
         if (existing !== undefined) {
-          // The same checkout again (a retried or resumed create): one hold, never two.
-          if (existing.holdUntilMs >= holdUntilMs) return false;
-          existing.holdUntilMs = holdUntilMs;
-          return true;
+          if (unpaidBy !== null) return false;
+          if (existing.unpaidBy === null && existing.holdUntilMs > time) {
+            if (existing.holdUntilMs >= holdUntilMs) return false;
+            existing.holdUntilMs = holdUntilMs;
+            return true;
+          }
         }
-        approve(sum(ledger, amount.currency, accountReadAtMs, checkoutId));
+        approve(sum(ledger, amount.currency, accountReadAtMs, checkoutId, unpaidBy));
         ledger.holds[checkoutId] = {
           amountMinor: amount.amountMinor,
           currency: amount.currency,
           holdUntilMs,
           settledAtMs: null,
+          unpaidBy,
         };
         return true;
       });
@@ -172,10 +242,10 @@ export function createReservationLedger(
     async extend(checkoutId, holdUntilMs) {
       await change((ledger) => {
         const existing = ledger.holds[checkoutId];
-        if (existing === undefined || existing.settledAtMs !== null || existing.holdUntilMs >= holdUntilMs) {
-          return false;
-        }
-        existing.holdUntilMs = holdUntilMs;
+        if (existing === undefined || existing.settledAtMs !== null) return false;
+        if (existing.unpaidBy === null && existing.holdUntilMs >= holdUntilMs) return false;
+        existing.holdUntilMs = Math.max(existing.holdUntilMs, holdUntilMs);
+        existing.unpaidBy = null;
         return true;
       });
     },

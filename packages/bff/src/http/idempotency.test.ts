@@ -4,6 +4,7 @@
  * the second takes the key over with the same resource id, while a live holder's lease is kept by its
  * heartbeat; a stalled holder that wakes up cannot overwrite the newer answer; a "try again" answer keeps the id.
  */
+import { createHash } from 'node:crypto';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../errors';
@@ -205,7 +206,7 @@ describe('a kept answer with a bearer secret in it', () => {
       }),
       async function createLink(c) {
         const body = (await c.req.json()) as { fail?: boolean };
-        if (body.fail === true) throw new ApiError('validation_failed', { params: { field: 'fail' } });
+        if (body.fail === true) throw new ApiError('quote_expired');
         return c.json(
           { data: { id: 'lnk_1', url: 'https://links.example/lnk_1/secret-part' }, meta: {} },
           201,
@@ -233,8 +234,59 @@ describe('a kept answer with a bearer secret in it', () => {
 
     // A refusal carries no secret: it is kept and replayed as it was, with nothing put back.
     const refused = await post('key-refused', { fail: true });
-    expect(refused.status).toBe(422);
-    expect((await post('key-refused', { fail: true })).status).toBe(422);
+    expect(refused.status).toBe(410);
+    const replayed = await post('key-refused', { fail: true });
+    expect(replayed.status).toBe(410);
+    expect(replayed.headers.get('Idempotent-Replayed')).toBe('true');
     expect(putBacks).toEqual(['lnk_1']);
+  });
+});
+
+describe('a request refused as sent', () => {
+  it('keeps nothing under its key: the store is as before, and the corrected request with the key runs', async () => {
+    const store = createMemoryStore();
+    const written: string[] = [];
+    const watched: Store = {
+      ...store,
+      compareAndSet: async (key, version, value, ttlMs) => {
+        written.push(key);
+        return await store.compareAndSet(key, version, value, ttlMs);
+      },
+    };
+    const key = 'key-shape';
+    const app = new Hono<AppEnv>();
+    app.onError(createErrorHandler(logger));
+    app.use('*', answerHeaders({}));
+    app.use('*', requestContext(logger));
+    app.post(
+      '/things',
+      idempotency({ store: watched, ttlMs: 60_000, scope: () => 'test', resourceId: () => 'res_x', logger }),
+      async function createThing(c) {
+        if (c.req.header('X-Manage-Token') === 'forged')
+          throw new ApiError('widget_session_invalid', { params: { reason: 'manage_token_widget' } });
+        const body = (await c.req.json()) as { what?: unknown };
+        if (typeof body.what !== 'string')
+          throw new ApiError('validation_failed', { params: { field: 'what' } });
+        return c.json({ what: body.what }, 201);
+      },
+    );
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      app.request('/things', {
+        method: 'POST',
+        headers: { 'Idempotency-Key': key, 'Content-Type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+    const refused = await post({ what: 42 });
+    expect(refused.status).toBe(422);
+    // A route that names its resource keeps a "try again" key for it; a refused credential leaves none either.
+    const forged = await post({ what: 'a thing' }, { 'X-Manage-Token': 'forged' });
+    expect(forged.status).toBe(401);
+    expect(written).toEqual([]);
+    const hashed = createHash('sha256').update(key).digest('base64url');
+    expect(await store.get(`idempotency:test:${hashed}`)).toBeNull();
+    // Not a conflict with the refused body: the refusal was not kept, so the corrected request runs.
+    const corrected = await post({ what: 'a thing' });
+    expect(corrected.status).toBe(201);
+    expect(written).toHaveLength(1);
   });
 });

@@ -3,7 +3,9 @@
  * Idempotent creates, as the HTTP Idempotency-Key draft and Stripe do them. A create without
  * `Idempotency-Key` is refused; the first request with a key runs and its answer is kept (24 h by default);
  * a replay gets that answer again (`Idempotent-Replayed: true`); the same key with another body is a
- * conflict (422). Keys are scoped to the session, so two travellers can never collide.
+ * conflict (422). A request refused as sent (`validation_failed`, `unsupported_media_type`, a manage token
+ * `widget_session_invalid`) keeps nothing: its key stays free for the corrected request. Keys are scoped to the session, so two travellers can
+ * never collide.
  *
  * A running request holds its key with a short lease that a heartbeat renews while it works. A duplicate that
  * arrives meanwhile is a conflict (409, `Retry-After` the lease's remainder) that is safe to retry; one that
@@ -106,6 +108,32 @@ const conflict = (reason: 'different_request' | 'in_progress', retryAfterSeconds
  */
 function keepAnswer(status: number): boolean {
   return status < 500 && status !== 429 && status !== 401;
+}
+
+/**
+ * Refusals of the request as sent — its body, its content type, a credential the route checks itself (the
+ * manage token of a top-up) — answered before the create does anything.
+ */
+const REFUSED_AS_SENT = new Set([
+  'validation_failed',
+  'unsupported_media_type',
+  'payload_too_large',
+  'widget_session_invalid',
+]);
+
+/**
+ * True when the answer refuses the request as it was sent: nothing was done, so nothing is kept — the key is let
+ * go (as Stripe does for a request that fails validation), and a request refused only for its shape stores
+ * nothing. The same key with a corrected body then runs.
+ */
+async function refusedAsSent(response: Response): Promise<boolean> {
+  if (response.status < 400 || response.status >= 500) return false;
+  try {
+    const answer = (await response.clone().json()) as { error?: { code?: unknown } };
+    return REFUSED_AS_SENT.has(String(answer.error?.code));
+  } catch {
+    return false;
+  }
 }
 
 /** The idempotency middleware for one create route. */
@@ -237,6 +265,11 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppE
     // Every write below is a compare-and-set on the version this request last wrote: a holder that stalled past
     // its lease and was taken over cannot overwrite the newer holder's record.
     const status = c.res.status;
+    if (await refusedAsSent(c.res)) {
+      // Nothing of a named resource can exist yet: the key goes, its resource id with it.
+      await store.compareAndDelete(key, version);
+      return;
+    }
     if (!keepAnswer(status)) {
       // A "try again" answer: the key is let go at once. A named resource may exist in part already, so its id
       // stays with the key and the retry resumes it.

@@ -26,6 +26,10 @@ export interface BffMetrics {
   readonly checkoutTransitions: Counter<'status'>;
   /** Store operations that failed (the store unreachable or not answering in time). */
   readonly storeErrors: Counter<'operation'>;
+  /** Checkouts refused before payment by the funding check, by code and by the cap or room that refused them. */
+  readonly fundingRefusals: Counter<'code' | 'cap'>;
+  /** Upstream calls the key's budget refused before sending, by share (`address`, `session`, `key`, …). */
+  readonly upstreamBudgetRefusals: Counter<'share'>;
 }
 
 /** A fresh registry with the BFF's metrics and Node's default ones (`process_*`, `nodejs_*`). */
@@ -67,6 +71,18 @@ export function createBffMetrics(): BffMetrics {
       name: 'bff_store_errors_total',
       help: 'Store operations that failed, by operation (get, insert, compareAndSet, compareAndDelete, increment).',
       labelNames: ['operation'],
+      registers,
+    }),
+    fundingRefusals: new Counter({
+      name: 'bff_funding_refusals_total',
+      help: 'Checkouts and confirms refused by the funding check, by code and cap (session, address, account, unpaid, single_order, monthly_spend, balance).',
+      labelNames: ['code', 'cap'],
+      registers,
+    }),
+    upstreamBudgetRefusals: new Counter({
+      name: 'bff_upstream_budget_refusals_total',
+      help: 'Upstream calls the key budget refused before sending them, by share: address, session, widget, key, background, paused.',
+      labelNames: ['share'],
       registers,
     }),
   };

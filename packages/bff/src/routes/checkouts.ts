@@ -25,6 +25,7 @@ import type { AppEnv } from '../http/app-env';
 import type { IdempotencyOptions } from '../http/idempotency';
 import { readJsonBody } from '../http/json-body';
 import type { Logger } from '../logger';
+import { limitedAddress } from '../security/client-ip';
 import type { Store } from '../store/store';
 import type { RouteHandlers } from './mount-routes';
 
@@ -37,7 +38,11 @@ export interface CheckoutRoutesOptions {
   esimOwners: EsimOwners;
 }
 
-const caller = (c: Context<AppEnv>): SessionCaller => ({ claims: c.get('session'), widget: c.get('widget') });
+const caller = (c: Context<AppEnv>): SessionCaller => ({
+  claims: c.get('session'),
+  widget: c.get('widget'),
+  address: limitedAddress(c.get('clientIp')),
+});
 const meta = (c: Context<AppEnv>) => ({ requestId: c.get('requestId'), apiVersion: API_VERSION });
 /** The checkout id from the path: anything that cannot be an id is simply not found. */
 const checkoutId = (c: Context<AppEnv>) => {

@@ -117,6 +117,7 @@ describe('OpenAPI and docs', () => {
         '/v1/checkouts/{id}/installation',
         '/v1/checkouts/{id}/delivery-links',
         '/v1/partner/checkouts/{id}',
+        '/v1/partner/checkouts/{id}/payment-started',
         '/v1/partner/checkouts/{id}/confirm',
         '/v1/partner/checkouts/{id}/cancel',
         '/v1/checkouts/{id}/manage-link',

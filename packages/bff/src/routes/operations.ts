@@ -47,6 +47,10 @@ export function operationsHandlers(options: OperationsRoutesOptions): RouteHandl
     } catch (error) {
       const problem = credentialProblem(error);
       if (problem) return problem.check;
+      // The key's minute is spent (by sales, or a probe refused by the budget): the key itself is not at fault.
+      if (error instanceof ApiError && error.code === 'rate_limited') {
+        return (await widget.catalog.fitness()).problems[0]?.check ?? 'ok';
+      }
       return error instanceof ApiError && error.code === 'upstream_unavailable'
         ? 'upstream_unavailable'
         : 'upstream_key_invalid';

@@ -110,8 +110,13 @@ afterAll(async () => {
 
 /** The store as a test can compare it: B's own idempotency records left out, expired counters too. */
 async function storeNow(): Promise<Map<string, string>> {
-  // B's key keeps B's own answer (the refusal) for a replay of B's request: a record of B's, nothing of A's.
-  return new Map([...(await store.contents())].filter(([key]) => !key.startsWith(RIVAL_SCOPE)));
+  // B's key keeps B's own answer (the refusal) for a replay of B's request: a record of B's, nothing of A's. The
+  // upstream key's budget counts the upstream calls B's request made (tracing a seller): B's share, nothing of A's.
+  return new Map(
+    [...(await store.contents())].filter(
+      ([key]) => !key.startsWith(RIVAL_SCOPE) && !key.startsWith('counter counter:upstream:'),
+    ),
+  );
 }
 
 /** What a route under test changed: keys added, changed or removed (a counter that expired is no change). */
@@ -135,6 +140,11 @@ const attempts: Record<string, { call: () => Promise<Answer>; code: string }> = 
   },
   readPartnerInstallation: {
     call: () => asPartner(RIVAL_SECRET, 'GET', `/v1/partner/checkouts/${bought.checkoutId}/installation`),
+    code: 'checkout_not_found',
+  },
+  startPartnerPayment: {
+    call: () =>
+      asPartner(RIVAL_SECRET, 'POST', `/v1/partner/checkouts/${unpaidCheckoutId}/payment-started`, {}),
     code: 'checkout_not_found',
   },
   confirmPartnerCheckout: {

@@ -83,6 +83,7 @@ type PartnerRouteId =
   | 'readPartnerAccount'
   | 'readPartnerCheckout'
   | 'readPartnerInstallation'
+  | 'startPartnerPayment'
   | 'confirmPartnerCheckout'
   | 'declinePartnerCheckoutPayment'
   | 'cancelPartnerCheckout'
@@ -128,6 +129,13 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
     const installation = await options.checkouts.partnerInstallation(c.get('partnerWidgets'), checkoutId(c));
     // The installation data is the product itself: for the partner to send the traveller, kept by no cache.
     return answerJson(c, { data: installation, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+  }
+
+  async function startPartnerPayment(c: Context<AppEnv>) {
+    const id = checkoutId(c);
+    await readJsonBody(c, ConfirmCheckoutRequestSchema.pick({}));
+    const checkout = await options.checkouts.partnerPaymentStarted(c.get('partnerWidgets'), id);
+    return answerJson(c, { data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
   }
 
   async function confirmPartnerCheckout(c: Context<AppEnv>) {
@@ -243,6 +251,7 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
     readPartnerAccount,
     readPartnerCheckout,
     readPartnerInstallation,
+    startPartnerPayment,
     confirmPartnerCheckout,
     declinePartnerCheckoutPayment,
     cancelPartnerCheckout,

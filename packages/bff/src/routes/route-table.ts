@@ -282,6 +282,16 @@ const TABLE = [
     response: InstallationResponseSchema,
   },
   {
+    id: 'startPartnerPayment',
+    method: 'POST',
+    path: '/v1/partner/checkouts/{id}/payment-started',
+    summary:
+      'The partner is about to charge: fund the order now and hold it firmly until the confirm (402/422 before any charge when the account cannot; safe to retry).',
+    auth: 'partner',
+    status: 200,
+    response: PartnerCheckoutResponseSchema,
+  },
+  {
     id: 'confirmPartnerCheckout',
     method: 'POST',
     path: '/v1/partner/checkouts/{id}/confirm',

@@ -19,6 +19,7 @@ import { readJsonBody } from '../http/json-body';
 import { annotateRequest } from '../http/request-context';
 import type { AuthChains } from '../routes/mount-routes';
 import type { Store } from '../store/store';
+import { runForUpstreamCaller } from '../upstream/upstream-caller';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { limitedAddress } from './client-ip';
 import { assertBudgetLeft, enforceLimit } from './rate-limit';
@@ -70,7 +71,8 @@ export function originAuth(options: {
     if (origin === null) throw new ApiError('widget_origin_forbidden', { params: { widgetId } });
     c.set('widget', widget);
     c.set('origin', origin);
-    await next();
+    const address = limitedAddress(c.get('clientIp'));
+    await runForUpstreamCaller({ kind: 'traveller', address, sessionId: null }, next);
   };
 }
 
@@ -120,7 +122,8 @@ export function partnerAuth(options: {
     for (const id of matched) widgets.set(id, options.widgets.get(id) as WidgetRuntime);
     if (matched.size === 1) annotateRequest({ widgetId: [...matched][0] });
     c.set('partnerWidgets', widgets);
-    await next();
+    // A partner's server is not a traveller: its calls count in its widget's share only.
+    await runForUpstreamCaller({ kind: 'partner', address: null, sessionId: null }, next);
   };
 }
 

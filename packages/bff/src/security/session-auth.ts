@@ -9,7 +9,9 @@ import { ApiError } from '../errors';
 import type { AppEnv } from '../http/app-env';
 import { annotateRequest } from '../http/request-context';
 import type { Store } from '../store/store';
+import { runForUpstreamCaller } from '../upstream/upstream-caller';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
+import { limitedAddress } from './client-ip';
 import { enforceLimit } from './rate-limit';
 import type { SessionSigner } from './session-token';
 
@@ -62,6 +64,8 @@ export function sessionAuth(options: SessionAuthOptions): MiddlewareHandler<AppE
     });
     c.set('session', claims);
     c.set('widget', widget);
-    await next();
+    // The upstream calls this request causes count in its address's and session's shares of the key.
+    const address = limitedAddress(c.get('clientIp'));
+    await runForUpstreamCaller({ kind: 'traveller', address, sessionId: claims.sid }, next);
   };
 }

@@ -1,7 +1,8 @@
 /**
  * @module
- * The default store: state in this process's memory, expired entries swept in the background. Right
- * for one BFF instance; several instances behind a load balancer need the Redis store.
+ * State in this process's memory, expired entries swept in the background: the store of unit tests and of
+ * `createBff` when none is given. Never a running BFF's default — a restart loses everything; a process keeps
+ * its state in the embedded store or in Redis (`store-from-environment.ts`).
  */
 import { createMemoryWorkQueue } from './memory-work-queue';
 import type { CounterState, Store, Versioned } from './store';

@@ -2,9 +2,13 @@
  * Records written by earlier releases, committed as fixtures (record-fixtures/*.json, one file per record,
  * `<kind>.<what>.json`), are read back by this release through the same code that reads the store. A
  * release that can no longer read one breaks every checkout, hold or delivery kept across its deploy: add
- * fixtures when a record's shape changes, never edit or delete the old ones.
+ * fixtures when a record's shape changes, never edit or delete the old ones. The embedded store's database is
+ * covered the same way: a SQL dump per schema version (`embedded-store.schema-<n>.sql`), loaded into a data
+ * directory and opened by this release (its migrations run) and read through the store.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCheckoutRepository } from '../checkout/checkout-record';
 import { createOrderReferences } from '../checkout/order-references';
@@ -12,7 +16,11 @@ import { createReservationLedger } from '../funding/reservation-ledger';
 import { createWebhookQueue } from '../webhooks/webhook-queue';
 import { readIdList } from './id-list';
 import { createMemoryStore } from './memory-store';
+import { openSqlite } from './sqlite-engine';
+import { SCHEMA_VERSION, schemaVersionOf } from './sqlite-schema';
+import { DATABASE_FILE, openSqliteStore } from './sqlite-store';
 import { STORE_KEYS, type Store } from './store';
+import { QUEUE_NAMES } from './work-queue';
 
 const directory = new URL('./record-fixtures/', import.meta.url);
 const fixtures = readdirSync(directory)
@@ -89,7 +97,7 @@ describe('records written by earlier releases', () => {
       Object.keys(ledger.holds)[0] as string,
     );
     const rewritten = JSON.parse((await store.get(STORE_KEYS.fundingLedger('acct')))?.value ?? '{}');
-    expect(rewritten).toMatchObject({ reservedByPartner: 7, schemaVersion: 1 });
+    expect(rewritten).toMatchObject({ reservedByPartner: 7, schemaVersion: 2 });
 
     const delivery = { ...fixture('webhook-delivery.pending.json'), priority: 'high' };
     await store.insert(STORE_KEYS.webhookDelivery(delivery.id), JSON.stringify(delivery), 60_000);
@@ -99,5 +107,57 @@ describe('records written by earlier releases', () => {
     await queue.update(read, { ...read.delivery, attempts: read.delivery.attempts + 1 });
     const updated = JSON.parse((await store.get(STORE_KEYS.webhookDelivery(delivery.id)))?.value ?? '{}');
     expect(updated).toMatchObject({ priority: 'high', schemaVersion: 1 });
+  });
+});
+
+const dumps = readdirSync(directory).filter((name) => /^embedded-store\.schema-\d+\.sql$/.test(name));
+
+describe('embedded-store databases written by earlier releases', () => {
+  it('has a dump of every schema version up to this one', () => {
+    expect(dumps.map((name) => Number(/schema-(\d+)/.exec(name)?.[1])).sort()).toEqual(
+      Array.from({ length: SCHEMA_VERSION }, (_, index) => index + 1),
+    );
+  });
+
+  it.each(dumps)('opens %s and reads its values, counters and queues', async (name) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'esim-record-fixture-'));
+    try {
+      const db = openSqlite(join(dataDir, DATABASE_FILE));
+      db.exec(readFileSync(new URL(name, directory), 'utf8'));
+      db.close();
+      const store = openSqliteStore({ dataDir });
+      try {
+        const checkout = await createCheckoutRepository(store).getCheckout('chk_jV5y5_Zo7Oa-gT9mBCnPgw');
+        expect(checkout?.record).toMatchObject({ status: 'ready', widgetId: 'shop', mode: 'direct' });
+        expect(checkout?.version).toBe(2);
+        const quote = await createCheckoutRepository(store).getQuote('quo_VKxyGl1Y40vX7mNsyBKCzA');
+        expect(quote?.record).toMatchObject({ upstreamQuoteId: 'qte_7o7fc6trrnxotkcfd5mh' });
+        expect((await store.increment(STORE_KEYS.counter('sessions:203.0.113.7'), 1, 60_000)).count).toBe(4);
+        const watch = store.queue(QUEUE_NAMES.checkoutWatch);
+        expect(await watch.get('chk_jV5y5_Zo7Oa-gT9mBCnPgw')).toEqual({
+          id: 'chk_jV5y5_Zo7Oa-gT9mBCnPgw',
+          partition: 'shop',
+          dueAtMs: 1_795_000_001_000,
+        });
+        const deliveries = store.queue(QUEUE_NAMES.webhookDeliveries);
+        expect(await deliveries.stats()).toEqual({
+          size: 2,
+          nextClaimableAtMs: 1_795_000_005_000,
+          oldestAddedAtMs: 1_795_000_000_000,
+        });
+        // The paused partition stays paused: only the other one's item is claimed.
+        const claimed = await deliveries.claim(1_795_000_010_000, {
+          limit: 10,
+          perPartition: 10,
+          leaseMs: 1,
+        });
+        expect(claimed.map((item) => item.id)).toEqual(['evt_pending_1']);
+        expect(schemaVersionOf(store.database)).toBe(SCHEMA_VERSION);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -58,10 +58,13 @@ export interface RedisStoreOptions {
 
 const ttlArgument = (ms: number) => Math.max(1, Math.ceil(ms));
 
+/** The prefix of every key unless `keyPrefix` says otherwise. */
+export const DEFAULT_REDIS_KEY_PREFIX = 'esim-bff:';
+
 /** A {@link Store} in Redis. Connects at once in the background; `ping()` says whether Redis answers. */
 export function createRedisStore(options: RedisStoreOptions): Store {
   const { url, keyPrefix, commandTimeoutMs, connectWaitMs, logger } = {
-    keyPrefix: 'esim-bff:',
+    keyPrefix: DEFAULT_REDIS_KEY_PREFIX,
     commandTimeoutMs: 500,
     connectWaitMs: 250,
     ...options,

@@ -1,14 +1,20 @@
 /**
- * The store contract, run against the memory store and a real `redis-server`.
+ * The store contract, run against the memory store, the embedded store (SQLite, in a temporary data directory)
+ * and a real `redis-server`.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningRedis, startRedisServer } from '../../testing/redis-server';
 import { createMemoryStore } from './memory-store';
 import { createRedisStore } from './redis-store';
+import { openSqliteStore } from './sqlite-store';
 import type { Store } from './store';
 
 let redis: RunningRedis;
 const stores: Store[] = [];
+const dataDirs = mkdtempSync(join(tmpdir(), 'esim-store-'));
 
 beforeAll(async () => {
   redis = await startRedisServer();
@@ -17,10 +23,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(stores.map((store) => store.close()));
   await redis?.stop();
+  rmSync(dataDirs, { recursive: true, force: true });
 });
 
 const implementations: Array<[string, () => Store]> = [
   ['memory', () => createMemoryStore()],
+  ['embedded (SQLite)', () => openSqliteStore({ dataDir: mkdtempSync(join(dataDirs, 'data-')) })],
   ['redis', () => createRedisStore({ url: redis.url, keyPrefix: `test-${Math.random()}:` })],
 ];
 

@@ -84,6 +84,10 @@ export const STORE_KEYS = {
   checkoutWatch: () => 'checkout-watch',
   /** Where the next reconciliation pass reads one upstream credential's orders from. */
   orderReconciliation: (credential: string) => `order-reconciliation:${credential}`,
+  /** Until when (ms, as the value) the upstream asked one credential to pause (a 429's `Retry-After`). */
+  upstreamPause: (credential: string) => `upstream-pause:${credential}`,
+  /** The live quote of one session for one offer (its id), reused for a second quote of the same offer. */
+  sessionQuote: (sessionId: string, offer: string) => `session-quote:${sessionId}:${offer}`,
   /** The checkout (and widget) an upstream order reference — a checkout id — belongs to, kept past the checkout. */
   orderReference: (externalRef: string) => `order-reference:${externalRef}`,
   /** An upstream order without a checkout that was reported (so it is reported once, by one instance). */

@@ -1,17 +1,22 @@
 /**
- * The work-queue contract (`work-queue.ts`), run against every store: the same cases on the memory store and on a
- * real `redis-server`. A store joins by one line in `implementations`; `twin` answers a second handle on the same
+ * The work-queue contract (`work-queue.ts`), run against every store: the same cases on the memory store, the
+ * embedded store (SQLite, in a temporary data directory) and a real `redis-server`. A store joins by one line in `implementations`; `twin` answers a second handle on the same
  * state (another instance's connection), or the same store where there is only one process.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningRedis, startRedisServer } from '../../testing/redis-server';
 import { createMemoryStore } from './memory-store';
 import { createRedisStore } from './redis-store';
+import { openSqliteStore } from './sqlite-store';
 import type { Store } from './store';
 import type { ClaimOptions, QueueItem, WorkQueue } from './work-queue';
 
 let redis: RunningRedis;
 const opened: Store[] = [];
+const dataDirs = mkdtempSync(join(tmpdir(), 'esim-queue-test-'));
 
 beforeAll(async () => {
   redis = await startRedisServer();
@@ -20,6 +25,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(opened.map((store) => store.close()));
   await redis?.stop();
+  rmSync(dataDirs, { recursive: true, force: true });
 });
 
 /** A store, and a second handle on the same state (as a second BFF instance would have). */
@@ -33,6 +39,13 @@ const implementations: Array<[string, () => StorePair]> = [
     'memory',
     () => {
       const store = createMemoryStore();
+      return { store, twin: store };
+    },
+  ],
+  [
+    'embedded',
+    () => {
+      const store = openSqliteStore({ dataDir: mkdtempSync(join(dataDirs, 'data-')) });
       return { store, twin: store };
     },
   ],

@@ -166,7 +166,7 @@ describe('upstream client against the sandbox', () => {
     if (!error) throw new Error('the rate limit never refused');
     expect(performance.now() - before).toBeLessThan(450);
     expect(error).toMatchObject({
-      code: 'upstream_unavailable',
+      code: 'rate_limited',
       upstreamCode: 'rate_limited',
       upstreamStatus: 429,
     });

@@ -49,6 +49,7 @@ import type { UpstreamTls } from './client-tls';
 import { upstreamPaths } from './paths';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 import { tolerant, tolerantPage } from './tolerant-parsing';
+import type { UpstreamBudgetGate } from './upstream-budget';
 import type { UpstreamError } from './upstream-error';
 import { acquireUpstreamPool, type UpstreamPoolLease } from './upstream-pool';
 import { type CallSpec, createUpstreamTransport } from './upstream-transport';
@@ -74,6 +75,8 @@ export interface UpstreamClientOptions {
   random?: () => number;
   /** Told of every attempt (metrics, traces, `traceparent`); absent when both are off. */
   observer?: OutgoingCalls | undefined;
+  /** The key's budget as this widget uses it (absent: calls are not counted). */
+  budget?: UpstreamBudgetGate | undefined;
 }
 
 /** Query of a catalog page. `cursor` must come back unchanged with the same other parameters. */
@@ -170,6 +173,16 @@ const Schemas = {
   actionRequest: tolerant(ActionRequestResponseSchema),
 };
 
+/**
+ * An opaque name of an upstream base URL and API key (a digest, never the key): clients with the same one act as
+ * the same upstream account, see the same orders and share one rate limit.
+ */
+export function upstreamCredential(baseUrl: string, apiKey: string): string {
+  const base = new URL(baseUrl);
+  const normalized = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
+  return createHash('sha256').update(`${normalized}\n${apiKey}`).digest('base64url').slice(0, 16);
+}
+
 /** The most orders pages read when reconciling by `externalRef`. */
 const MAX_ORDER_PAGES = 10;
 
@@ -210,12 +223,13 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     logger,
     dispatcher,
     observer: options.observer,
+    budget: options.budget,
   });
   const data = async <T>(spec: CallSpec<{ data: T }>): Promise<T> => (await call(spec)).data;
 
   return {
     baseUrl,
-    credential: createHash('sha256').update(`${baseUrl}\n${options.apiKey}`).digest('base64url').slice(0, 16),
+    credential: upstreamCredential(baseUrl, options.apiKey),
     listProducts: (query = {}) =>
       call({
         operation: 'listProducts',

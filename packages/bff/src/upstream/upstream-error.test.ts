@@ -61,7 +61,7 @@ describe('errorFromUpstreamAnswer', () => {
     });
   });
 
-  it('hides credential problems as widget_misconfigured (503) and outages as upstream_unavailable', () => {
+  it('hides credential problems as widget_misconfigured (503) and outages as upstream_unavailable; a 429 stays rate_limited', () => {
     for (const code of ['unauthorized', 'forbidden', 'scope_missing'] as const) {
       expect(errorFromUpstreamAnswer(403, { error: { code, params: {} }, meta }, {})).toMatchObject({
         code: 'widget_misconfigured',
@@ -73,10 +73,15 @@ describe('errorFromUpstreamAnswer', () => {
     expect(
       errorFromUpstreamAnswer(
         429,
-        { error: { code: 'rate_limited', params: {} }, meta },
+        { error: { code: 'rate_limited', params: { limitPerMinute: 600 } }, meta },
         { retryAfterSeconds: 30 },
       ),
-    ).toMatchObject({ code: 'upstream_unavailable', status: 503, retryAfterSeconds: 30 });
+    ).toMatchObject({ code: 'rate_limited', status: 429, params: {}, retryAfterSeconds: 30 });
+    expect(errorFromUpstreamAnswer(429, 'slow down', { retryAfterSeconds: 5 })).toMatchObject({
+      code: 'rate_limited',
+      status: 429,
+      retryAfterSeconds: 5,
+    });
     expect(
       errorFromUpstreamAnswer(502, '<html>bad gateway</html>', { upstreamRequestId: 'hdr_1' }),
     ).toMatchObject({

@@ -53,8 +53,8 @@ const CREDENTIAL_CODES = new Set<ErrorCode>([
   'enterprise_auth_required',
 ]);
 
-/** Codes that mean "try later" rather than "this request is wrong". */
-const OUTAGE_CODES = new Set<ErrorCode>(['internal', 'rate_limited']);
+/** Codes that mean "the upstream failed" rather than "this request is wrong". */
+const OUTAGE_CODES = new Set<ErrorCode>(['internal']);
 
 /**
  * The upstream's error parameters a browser may see, per code: identifiers and reasons the widget can act on,
@@ -155,7 +155,8 @@ export function readErrorEnvelope(body: unknown) {
 /**
  * The {@link UpstreamError} for a final (not retried) upstream error answer. Credential codes become
  * `widget_misconfigured` (503: the BFF's key cannot do this, the traveller can do nothing); outage codes become
- * `upstream_unavailable`; other contract codes pass through with safe params.
+ * `upstream_unavailable`; a 429 is `rate_limited` with its `Retry-After` (the key's minute is spent: try later,
+ * never a 503); other contract codes pass through with safe params.
  */
 export function errorFromUpstreamAnswer(
   status: number,
@@ -165,8 +166,11 @@ export function errorFromUpstreamAnswer(
   const envelope = readErrorEnvelope(body);
   const upstreamRequestId = envelope?.meta.requestId ?? details.upstreamRequestId;
   const common = { upstreamRequestId, upstreamStatus: status, upstreamCode: envelope?.error.code };
+  if (status === 429) {
+    return new UpstreamError('rate_limited', { ...common, retryAfterSeconds: details.retryAfterSeconds });
+  }
   if (!envelope) {
-    if (status >= 500 || status === 429) {
+    if (status >= 500) {
       return new UpstreamError('upstream_unavailable', {
         ...common,
         retryAfterSeconds: details.retryAfterSeconds,
@@ -176,7 +180,7 @@ export function errorFromUpstreamAnswer(
   }
   const code = envelope.error.code;
   if (!isKnownErrorCode(code)) {
-    if (status >= 500 || status === 429) {
+    if (status >= 500) {
       return new UpstreamError('upstream_unavailable', {
         ...common,
         retryAfterSeconds: details.retryAfterSeconds,

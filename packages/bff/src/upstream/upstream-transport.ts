@@ -12,6 +12,7 @@ import type { Logger } from '../logger';
 import type { OutgoingCalls } from '../observability/outgoing-calls';
 import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, sleep } from './retry-policy';
 import { firstTimeSeen, parseNotingUnknownValues } from './unknown-values';
+import type { UpstreamBudgetGate } from './upstream-budget';
 import { errorFromUpstreamAnswer, readErrorEnvelope, UpstreamError } from './upstream-error';
 
 /** Query parameters; undefined ones are left out. */
@@ -37,6 +38,8 @@ interface Answer {
   bodyReadable: boolean;
   upstreamRequestId: string | undefined;
   retryAfterMs: number | undefined;
+  /** The calls per minute the answer says the key may make (`RateLimit-Limit`, or a 429's `limitPerMinute`). */
+  statedLimit: number | undefined;
 }
 
 /** What the transport needs to know. */
@@ -52,6 +55,8 @@ export interface UpstreamTransportOptions {
   dispatcher: Dispatcher;
   /** Told of every attempt (metrics, a trace span and its `traceparent`); absent when both are off. */
   observer?: OutgoingCalls | undefined;
+  /** The key's budget: asked before every attempt, told what each answer says of the key's rate. */
+  budget?: UpstreamBudgetGate | undefined;
 }
 
 /** Sends one logical request (with its retries). */
@@ -123,6 +128,11 @@ export function createUpstreamTransport(options: UpstreamTransportOptions): Upst
       bodyReadable,
       upstreamRequestId: bodyRequestId ?? (Array.isArray(header) ? header[0] : header),
       retryAfterMs: parseRetryAfterMs(response.headers['retry-after']),
+      // Only an error's body is read for a limit: a catalog page is never parsed twice.
+      statedLimit: statedLimitOf(
+        response.headers['ratelimit-limit'],
+        response.statusCode >= 400 ? body : undefined,
+      ),
     };
   }
 
@@ -131,6 +141,8 @@ export function createUpstreamTransport(options: UpstreamTransportOptions): Upst
     const logPath = path.split('?')[0];
     const retryable = spec.method === 'GET' || spec.idempotencyKey !== undefined;
     for (let retry = 0; ; retry += 1) {
+      // Over the budget nothing is sent: the caller hears `rate_limited` with the wait.
+      await options.budget?.beforeCall();
       const started = performance.now();
       const observed = options.observer?.upstreamCall(spec.operation, spec.method, retry);
       let answer: Answer;
@@ -165,6 +177,7 @@ export function createUpstreamTransport(options: UpstreamTransportOptions): Upst
       }
       const durationMs = Math.round(performance.now() - started);
       observed?.end(attemptOutcome(answer));
+      await options.budget?.afterAnswer(answer);
       logger.debug('upstream call', {
         operation: spec.operation,
         method: spec.method,
@@ -217,6 +230,8 @@ export function createUpstreamTransport(options: UpstreamTransportOptions): Upst
 
   /** How long to wait before trying again after an error answer, or undefined when it is final. */
   function retryWait(spec: CallSpec<unknown>, answer: Answer, retry: number): number | undefined {
+    // A 429 paused the key's budget for its `Retry-After`: a retry now would be refused before it is sent.
+    if (answer.status === 429 && options.budget !== undefined) return undefined;
     if (answer.status === 429 || answer.status >= 500) {
       if (answer.retryAfterMs === undefined) return backoffDelayMs(retry, policy, random);
       // A long Retry-After is not waited for here: the caller gets the hint instead.
@@ -279,6 +294,17 @@ function attemptOutcome(answer: Answer): string {
   // Only the contract's codes: a code the upstream makes up must not make series of its own.
   if (code !== undefined && ErrorCodeSchema.safeParse(code).success) return code;
   return `http_${answer.status}`;
+}
+
+/** The key's calls per minute as an answer states them: `RateLimit-Limit: 600`, or a 429's `params.limitPerMinute`. */
+function statedLimitOf(header: string | string[] | undefined, body: unknown): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  const fromHeader = value === undefined ? Number.NaN : Number.parseInt(value, 10);
+  if (Number.isSafeInteger(fromHeader) && fromHeader > 0) return fromHeader;
+  const fromParams = readErrorEnvelope(body)?.error.params.limitPerMinute;
+  return typeof fromParams === 'number' && Number.isSafeInteger(fromParams) && fromParams > 0
+    ? fromParams
+    : undefined;
 }
 
 function readRequestId(body: unknown): string | undefined {

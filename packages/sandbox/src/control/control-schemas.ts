@@ -20,7 +20,8 @@ import { z } from 'zod';
 export const FaultRuleSchema = z.strictObject({
   /**
    * `latency`: wait `latencyMs` first (inside the idempotency claim for creates). `error`: answer `status`
-   * with the `internal` envelope, touching no state. `drop`: close the connection without an answer, touching
+   * with the `internal` envelope (429: `rate_limited`, as if another client had spent the key's minute), touching
+   * no state. `drop`: close the connection without an answer, touching
    * no state. `drop_after_commit`: run the request (an order is created) then close the connection unanswered.
    */
   kind: z.enum(['latency', 'error', 'drop', 'drop_after_commit']),
@@ -33,7 +34,9 @@ export const FaultRuleSchema = z.strictObject({
   /** Path to match: exact, or a prefix when it ends with `*` (`/orders*`). Any when omitted. */
   path: z.string().startsWith('/').optional(),
   latencyMs: z.int().min(0).max(60_000).default(0),
-  status: z.int().min(500).max(599).default(503),
+  status: z.union([z.literal(429), z.int().min(500).max(599)]).default(503),
+  /** The `Retry-After` of an `error` answer, in seconds (default: 1 for a 503, none otherwise). */
+  retryAfterSeconds: z.int().min(1).max(3_600).optional(),
   /** How many matching requests the rule hits before it retires; null for every one. */
   times: z.int().min(1).nullable().default(null),
 });

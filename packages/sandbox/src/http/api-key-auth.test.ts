@@ -71,6 +71,17 @@ describe('X-Api-Key, scopes, rate limits and environments', () => {
     await api.get('/catalog/products?limit=1', ProductPageSchema);
   });
 
+  it('counts each request once against the limit, on every path (a collection path matches two patterns)', async () => {
+    await h.control.setRateLimit(SANDBOX_KEYS.globetrotter, 4);
+    for (let i = 0; i < 4; i++) {
+      const answer = await api.call('GET', '/account');
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('RateLimit-Remaining')).toBe(String(3 - i));
+    }
+    expectError(await api.fail('GET', '/account'), 'rate_limited', 429);
+    await h.control.setRateLimit(SANDBOX_KEYS.globetrotter, null);
+  });
+
   it('keeps live state separate from test state', async () => {
     const live = api.as(SANDBOX_KEYS.globetrotterLive);
     const quote = await live.create('/quotes', { offerId: 'off_fr_5gb-30d_1' }, UpstreamQuoteResponseSchema);

@@ -41,6 +41,8 @@ function enforceRateLimit(c: Context<SandboxEnv>, key: KeyState, nowMs: number):
 /** Authenticates the request by its API key and sets `c.var.auth`. */
 export function apiKeyAuth(state: SandboxState): MiddlewareHandler<SandboxEnv> {
   return async function apiKeyAuthMiddleware(c, next) {
+    // `/quotes` and `/quotes/*` both match `/quotes`: a request is authenticated, and counted, once.
+    if (c.get('auth') !== undefined) return await next();
     const secret = c.req.header(API_KEY_HEADER);
     if (!secret)
       throw new SandboxError('unauthorized', { params: { header: API_KEY_HEADER, reason: 'missing' } });

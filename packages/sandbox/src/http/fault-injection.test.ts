@@ -25,6 +25,20 @@ describe('fault injection over a real listener', () => {
     expect((await sandbox.control.state()).faults).toEqual([]);
   });
 
+  it('answers an injected 429 as rate_limited with the rule Retry-After', async () => {
+    const api = httpCaller(sandbox.url);
+    await sandbox.control.setFaults([
+      { kind: 'error', method: 'POST', path: '/quotes', status: 429, retryAfterSeconds: 8, times: 1 },
+    ]);
+    const refused = await api.fail('POST', '/quotes', {
+      body: { offerId: 'off_x' },
+      idempotencyKey: 'k-429',
+    });
+    expectError(refused, 'rate_limited', 429);
+    expect(refused.headers.get('Retry-After')).toBe('8');
+    expect((await sandbox.control.state()).faults).toEqual([]);
+  });
+
   it('drops the connection without touching state', async () => {
     const api = httpCaller(sandbox.url);
     await sandbox.control.setFaults([{ kind: 'drop', method: 'GET', path: '/capabilities', times: 1 }]);

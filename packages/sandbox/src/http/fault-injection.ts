@@ -55,10 +55,10 @@ export function faultInjection(state: SandboxState): MiddlewareHandler<SandboxEn
         else await new Promise((resolve) => setTimeout(resolve, rule.latencyMs));
         return next();
       case 'error':
-        throw new SandboxError('internal', {
+        throw new SandboxError(rule.status === 429 ? 'rate_limited' : 'internal', {
           status: rule.status as 500,
           params: { reason: 'injected_fault' },
-          retryAfterSeconds: rule.status === 503 ? 1 : undefined,
+          retryAfterSeconds: rule.retryAfterSeconds ?? (rule.status === 503 ? 1 : undefined),
         });
       case 'drop':
         // The socket is gone: this empty answer is never written.

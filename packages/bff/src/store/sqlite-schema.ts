@@ -1,0 +1,85 @@
+/**
+ * @module
+ * The embedded store's tables and their versions. The database carries its schema version in
+ * `PRAGMA user_version`; opening it runs every migration after that version, in one transaction, so a data
+ * directory written by one release is opened by the next. A database from a newer release is refused (its
+ * tables may mean something this release does not know).
+ */
+import type { SqliteDatabase } from './sqlite-engine';
+
+/**
+ * The migrations, in order: entry `i` takes a database from version `i` to `i + 1`. Append; never edit one
+ * that has shipped.
+ */
+const MIGRATIONS: readonly string[] = [
+  // 1: versioned values with a time to live, fixed-window counters, work queues with their partitions.
+  `
+  CREATE TABLE entries (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX entries_by_expiry ON entries (expires_at);
+
+  CREATE TABLE counters (
+    key TEXT PRIMARY KEY,
+    count INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX counters_by_expiry ON counters (expires_at);
+
+  CREATE TABLE queue_items (
+    queue TEXT NOT NULL,
+    id TEXT NOT NULL,
+    partition TEXT NOT NULL,
+    due_at INTEGER NOT NULL,
+    added_at INTEGER NOT NULL,
+    PRIMARY KEY (queue, id)
+  ) WITHOUT ROWID;
+  CREATE INDEX queue_items_by_partition ON queue_items (queue, partition, due_at);
+  CREATE INDEX queue_items_by_added ON queue_items (queue, added_at);
+
+  -- One row per partition that has items or a pause: its earliest due item, its item count and its pause, kept
+  -- with every change of its items, and when a claim can next take from it (the later of the two, null when it
+  -- has no items), so a claim reads partitions in that order without reading their items.
+  CREATE TABLE queue_partitions (
+    queue TEXT NOT NULL,
+    partition TEXT NOT NULL,
+    earliest_due_at INTEGER,
+    item_count INTEGER NOT NULL,
+    paused_until INTEGER NOT NULL,
+    claimable_at INTEGER,
+    PRIMARY KEY (queue, partition)
+  ) WITHOUT ROWID;
+  CREATE INDEX queue_partitions_by_claimable ON queue_partitions (queue, claimable_at);
+  `,
+];
+
+/** The schema version this release writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The database's schema version (0: a new, empty database). */
+export function schemaVersionOf(db: SqliteDatabase): number {
+  return Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
+}
+
+/**
+ * Bring the database to {@link SCHEMA_VERSION}; throws when it was written by a newer release.
+ * `migrations` is replaceable in tests (the next release's step, tried on this one's data).
+ */
+export function migrate(db: SqliteDatabase, migrations: readonly string[] = MIGRATIONS): void {
+  const found = schemaVersionOf(db);
+  if (found > migrations.length) {
+    throw new Error(
+      `the data was written by a newer release (schema version ${found}; this release knows up to ` +
+        `${migrations.length}). Run that release, or move the data directory aside.`,
+    );
+  }
+  if (found === migrations.length) return;
+  db.transaction(() => {
+    for (const step of migrations.slice(found)) db.exec(step);
+    // PRAGMA takes no bound parameters; the value is a number of this module's own.
+    db.exec(`PRAGMA user_version = ${migrations.length}`);
+  });
+}

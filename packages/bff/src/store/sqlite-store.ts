@@ -1,0 +1,259 @@
+/**
+ * @module
+ * The default store of one BFF instance: an embedded SQLite database in a data directory
+ * (`ESIM_BFF_DATA_DIR`, default `data/`). Every write is committed and synced (WAL, `synchronous=FULL`) before
+ * its promise resolves, so whatever the BFF answered for survives a crash or `SIGKILL` (counters, counted on
+ * every request, are committed without waiting for the sync: see `increment`). The database is held
+ * with an exclusive lock for as long as the process runs: a second process on the same directory is refused
+ * (the operating system drops the lock when the holder dies, however it dies). Expired rows are swept in the
+ * background in bounded batches.
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import {
+  openSqlite,
+  type SqliteDatabase,
+  SqliteEngineMissingError,
+  type SqliteEngineName,
+} from './sqlite-engine';
+import { migrate } from './sqlite-schema';
+import { createSqliteWorkQueue, prepareQueueStatements } from './sqlite-work-queue';
+import { type CounterState, type Store, StoreUnavailableError, type Versioned } from './store';
+import type { WorkQueue } from './work-queue';
+
+/** The database's file name inside the data directory. */
+export const DATABASE_FILE = 'esim-bff.sqlite';
+
+export interface SqliteStoreOptions {
+  /** The data directory; created when missing. */
+  dataDir: string;
+  /** How often expired rows are swept (they are also ignored when read). */
+  sweepIntervalMs?: number;
+  /** At most this many rows per table are deleted by one sweep step (a larger backlog takes several steps). */
+  sweepBatch?: number;
+  /** The engine to use instead of the one this Node.js offers (the benchmark compares both). */
+  engine?: SqliteEngineName;
+  /** The clock, replaceable in tests. */
+  now?: () => number;
+}
+
+/** The embedded store: a {@link Store} with its work queues. */
+export interface SqliteStore extends Store {
+  /** The work queue `name` (its own keyspace in the database). */
+  queue(name: string): WorkQueue;
+  /** The data directory's absolute path. */
+  readonly dataDir: string;
+  /** The SQLite engine in use. */
+  readonly engine: SqliteEngineName;
+  /** The open database, for the state export and import (`state-transfer.ts`). */
+  readonly database: SqliteDatabase;
+}
+
+/** The data directory cannot be used: the message says which and why, and what to do. */
+export class DataDirError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DataDirError';
+  }
+}
+
+/** SQLite's answer when another connection holds the lock (`SQLITE_BUSY`). */
+function isLocked(error: unknown): boolean {
+  const text = `${(error as { code?: string })?.code ?? ''} ${(error as Error)?.message ?? ''}`;
+  return /SQLITE_BUSY|database is locked/i.test(text);
+}
+
+/** Open the database in `dataDir` for this process alone, with its schema up to date. */
+function openDatabase(dataDir: string, engine: SqliteEngineName | undefined): SqliteDatabase {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    throw new DataDirError(
+      `cannot create the data directory ${dataDir} (${(error as Error).message}). Set ESIM_BFF_DATA_DIR to a ` +
+        'folder this process can write, or ESIM_BFF_REDIS_URL to keep state in Redis.',
+      { cause: error },
+    );
+  }
+  const file = join(dataDir, DATABASE_FILE);
+  let db: SqliteDatabase | undefined;
+  try {
+    db = openSqlite(file, engine);
+    // Fail at once instead of waiting when another process holds the database.
+    db.exec('PRAGMA busy_timeout = 0');
+    // Exclusive before WAL: SQLite then keeps the WAL index in this process and never shares the file.
+    db.exec('PRAGMA locking_mode = EXCLUSIVE');
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = FULL');
+    // Take the lock now (a write transaction), not at the first request.
+    db.transaction(() => undefined);
+    migrate(db);
+    return db;
+  } catch (error) {
+    db?.close();
+    if (error instanceof SqliteEngineMissingError) throw error;
+    if (isLocked(error)) {
+      throw new DataDirError(
+        `the data directory ${dataDir} is in use by another BFF process. One embedded store serves one ` +
+          'instance: stop the other process, give this one its own ESIM_BFF_DATA_DIR, or run several ' +
+          'instances on Redis (ESIM_BFF_REDIS_URL).',
+        { cause: error },
+      );
+    }
+    throw new DataDirError(
+      `cannot open the embedded store ${file} (${(error as Error).message}). Check that the data directory ` +
+        'is writable and its files are not damaged, or set ESIM_BFF_DATA_DIR to another folder.',
+      { cause: error },
+    );
+  }
+}
+
+/** Open the embedded store in `options.dataDir`. Throws {@link DataDirError} when it cannot. */
+export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  const sweepIntervalMs = options.sweepIntervalMs ?? 30_000;
+  const sweepBatch = options.sweepBatch ?? 500;
+  const now = options.now ?? Date.now;
+  const dataDir = resolve(options.dataDir);
+  const db = openDatabase(dataDir, options.engine);
+  let closed = false;
+
+  const statements = {
+    get: db.prepare('SELECT value, version FROM entries WHERE key = ? AND expires_at > ?'),
+    insert: db.prepare(
+      `INSERT INTO entries (key, value, version, expires_at) VALUES (?, ?, 1, ?)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value, version = 1, expires_at = excluded.expires_at
+       WHERE entries.expires_at <= ?`,
+    ),
+    compareAndSet: db.prepare(
+      `UPDATE entries SET value = ?, version = version + 1, expires_at = ?
+       WHERE key = ? AND version = ? AND expires_at > ?`,
+    ),
+    compareAndDelete: db.prepare('DELETE FROM entries WHERE key = ? AND version = ? AND expires_at > ?'),
+    counter: db.prepare(
+      `INSERT INTO counters (key, count, expires_at) VALUES (?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET
+         count = CASE WHEN counters.expires_at <= ? THEN excluded.count ELSE counters.count + excluded.count END,
+         expires_at = CASE WHEN counters.expires_at <= ? THEN excluded.expires_at ELSE counters.expires_at END
+       RETURNING count, expires_at`,
+    ),
+    sweepEntries: db.prepare(
+      'DELETE FROM entries WHERE key IN (SELECT key FROM entries WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)',
+    ),
+    sweepCounters: db.prepare(
+      'DELETE FROM counters WHERE key IN (SELECT key FROM counters WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)',
+    ),
+    sweepPartitions: db.prepare('DELETE FROM queue_partitions WHERE item_count = 0 AND paused_until <= ?'),
+    ping: db.prepare('SELECT 1 AS one'),
+    syncLater: db.prepare('PRAGMA synchronous = NORMAL'),
+    syncNow: db.prepare('PRAGMA synchronous = FULL'),
+  };
+  const queueStatements = prepareQueueStatements(db);
+
+  /** Run one synchronous database step as a store operation: a database failure is the store being unavailable. */
+  async function run<T>(what: string, work: () => T): Promise<T> {
+    if (closed) throw new StoreUnavailableError(`the embedded store is closed (${what})`);
+    try {
+      return work();
+    } catch (error) {
+      throw new StoreUnavailableError(`the embedded store could not ${what}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+  }
+
+  /** One bounded sweep step; true when a table had more expired rows than one batch. */
+  function sweepStep(): boolean {
+    const time = now();
+    return db.transaction(() => {
+      const entries = Number(statements.sweepEntries.run(time, sweepBatch).changes);
+      const counters = Number(statements.sweepCounters.run(time, sweepBatch).changes);
+      statements.sweepPartitions.run(time);
+      return entries >= sweepBatch || counters >= sweepBatch;
+    });
+  }
+
+  let sweeping = false;
+  const sweeper = setInterval(function sweepExpired() {
+    if (sweeping || closed) return;
+    sweeping = true;
+    // A backlog is swept a batch per turn of the event loop, so requests are served in between.
+    const step = () => {
+      try {
+        if (!closed && sweepStep()) {
+          setImmediate(step);
+          return;
+        }
+      } catch {
+        // A failed sweep is retried at the next interval; reads ignore expired rows meanwhile.
+      }
+      sweeping = false;
+    };
+    step();
+  }, sweepIntervalMs);
+  sweeper.unref();
+
+  const queues = new Map<string, WorkQueue>();
+
+  return {
+    dataDir,
+    engine: db.engine,
+    database: db,
+    get: (key) =>
+      run('read a value', (): Versioned | null => {
+        const row = statements.get.get(key, now());
+        return row === undefined ? null : { value: String(row.value), version: Number(row.version) };
+      }),
+    insert: (key, value, ttlMs) =>
+      run('insert a value', () => {
+        const time = now();
+        return Number(statements.insert.run(key, value, time + ttlMs, time).changes) === 1;
+      }),
+    compareAndSet: (key, expectedVersion, value, ttlMs) =>
+      run('update a value', () => {
+        const time = now();
+        return (
+          Number(statements.compareAndSet.run(value, time + ttlMs, key, expectedVersion, time).changes) === 1
+        );
+      }),
+    compareAndDelete: (key, expectedVersion) =>
+      run(
+        'delete a value',
+        () => Number(statements.compareAndDelete.run(key, expectedVersion, now()).changes) === 1,
+      ),
+    increment: (key, by, windowMs) =>
+      run('count', (): CounterState => {
+        const time = now();
+        // Counters (rate limits) are counted on every request: their commit is not waited on the disk's sync. It
+        // is in the operating system's hands at once (a killed process loses nothing), and synced with the
+        // next write that is, so a power cut can lose only the last instants of a window.
+        statements.syncLater.run();
+        try {
+          const row = statements.counter.get(key, by, time + windowMs, time, time);
+          return { count: Number(row?.count), resetInMs: Number(row?.expires_at) - time };
+        } finally {
+          statements.syncNow.run();
+        }
+      }),
+    queue(name) {
+      let queue = queues.get(name);
+      if (queue === undefined) {
+        queue = createSqliteWorkQueue(db, queueStatements, name, run, now);
+        queues.set(name, queue);
+      }
+      return queue;
+    },
+    async ping() {
+      if (closed) return false;
+      try {
+        return statements.ping.get()?.one === 1;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(sweeper);
+      db.close();
+    },
+  };
+}

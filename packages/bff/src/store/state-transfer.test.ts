@@ -1,0 +1,157 @@
+/**
+ * Moving a BFF from the embedded store to Redis (docs/deployment.md): a sale made on the embedded store is
+ * exported with `export-state` (the data directory), imported with `import-state` into a real redis-server, and
+ * a BFF on Redis then serves it — the partner API reads the checkout and the traveller's manage link opens. The
+ * way back (Redis to a new data directory) keeps every value with its version. Bad input is refused by line.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { MANAGE_TOKEN_HEADER, PARTNER_SECRET_HEADER } from '@esim-embed/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BoughtEsim, buyEsim } from '../../testing/after-sale-flow';
+import { type RunningRedis, startRedisServer } from '../../testing/redis-server';
+import { call, openWidget, PARTNER_SECRET, type Stack, startBff, startStack } from '../../testing/stack';
+import { createRedisStore } from './redis-store';
+import { openSqliteStore } from './sqlite-store';
+import { runStateCommand, type StateCommand } from './state-transfer-command';
+import { STORE_KEYS } from './store';
+import { QUEUE_NAMES } from './work-queue';
+
+/** A webhook delivery waiting on its queue when the state is moved. */
+const WAITING = { id: 'evt_waiting_move', partition: 'shop', dueAtMs: 1_900_000_000_000 };
+
+const root = mkdtempSync(join(tmpdir(), 'esim-state-transfer-'));
+const dataDir = join(root, 'data');
+let redis: RunningRedis;
+let stack: Stack;
+let bought: BoughtEsim;
+
+/** Run one command as `node server.mjs <command>` would, with `input` on stdin; its stdout and stderr. */
+async function command(name: StateCommand, env: NodeJS.ProcessEnv, input = '') {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: string[] = [];
+  const err: string[] = [];
+  stdout.on('data', (chunk) => out.push(String(chunk)));
+  stderr.on('data', (chunk) => err.push(String(chunk)));
+  const code = await runStateCommand(name, env, { stdin: Readable.from([input]), stdout, stderr });
+  return { code, stdout: out.join(''), stderr: err.join('') };
+}
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  // A sale on the embedded store, with its manage link; then the BFF stops (the data directory is free).
+  stack = await startStack({ store: openSqliteStore({ dataDir }) });
+  bought = await buyEsim(await openWidget(stack.server.url, 'shop'));
+  await stack.server.close();
+}, 60_000);
+afterAll(async () => {
+  await stack?.close();
+  await redis?.stop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('export-state and import-state', () => {
+  it('moves a sale from the embedded store to Redis, where a BFF serves it', async () => {
+    // A delivery waiting on a work queue moves too.
+    const embedded = openSqliteStore({ dataDir });
+    await embedded.queue(QUEUE_NAMES.webhookDeliveries).add(WAITING);
+    await embedded.close();
+    const exported = await command('export-state', { ESIM_BFF_DATA_DIR: dataDir });
+    expect(exported.code).toBe(0);
+    const lines = exported.stdout.trim().split('\n');
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      type: 'esim-bff-state',
+      formatVersion: 1,
+      from: 'embedded',
+    });
+    expect(exported.stdout).toContain(JSON.stringify(STORE_KEYS.checkout(bought.checkoutId)));
+
+    const imported = await command('import-state', { ESIM_BFF_REDIS_URL: redis.url }, exported.stdout);
+    expect(imported.code).toBe(0);
+    expect(imported.stderr).toMatch(
+      new RegExp(
+        `imported into the redis store: ${recordsOf(lines, 'entry')} entry, ${recordsOf(lines, 'counter')} counter, ` +
+          `${recordsOf(lines, 'queue-item')} queue-item`,
+      ),
+    );
+
+    // A BFF on Redis, with the same secrets, serves the sale.
+    const onRedis = await startBff(stack.sandbox.url, {
+      sessionSecret: stack.sessionSecret,
+      store: createRedisStore({ url: redis.url }),
+    });
+    try {
+      const read = await call(onRedis.server.url, `/v1/partner/checkouts/${bought.checkoutId}`, {
+        headers: { [PARTNER_SECRET_HEADER]: PARTNER_SECRET },
+      });
+      expect(read.status, read.text).toBe(200);
+      expect(read.body.data).toMatchObject({ status: 'ready', esimId: bought.esimId });
+      const page = await openWidget(onRedis.server.url, 'shop');
+      const view = await page.get('/v1/my-esim', { [MANAGE_TOKEN_HEADER]: bought.manageToken });
+      expect(view.status, view.text).toBe(200);
+      expect(view.body.data.esimId).toBe(bought.esimId);
+    } finally {
+      await onRedis.server.close();
+    }
+
+    const onRedisStore = createRedisStore({ url: redis.url });
+    try {
+      expect(await onRedisStore.queue(QUEUE_NAMES.webhookDeliveries).get(WAITING.id)).toEqual(WAITING);
+    } finally {
+      await onRedisStore.close();
+    }
+
+    // A second import keeps what is there.
+    const again = await command('import-state', { ESIM_BFF_REDIS_URL: redis.url }, exported.stdout);
+    expect(again.stderr).toMatch(/: 0 entry, 0 counter, 0 queue-item, 0 queue-pause; kept \d+ already there/);
+  });
+
+  it('moves the state back from Redis into a new data directory, values and versions alike', async () => {
+    const fromRedis = await command('export-state', { ESIM_BFF_REDIS_URL: redis.url });
+    expect(fromRedis.code).toBe(0);
+    const back = join(root, 'back');
+    const imported = await command('import-state', { ESIM_BFF_DATA_DIR: back }, fromRedis.stdout);
+    expect(imported.code).toBe(0);
+    // The BFF on Redis has written since (it read the order again): the copy is Redis's state, not the first one.
+    const onRedis = createRedisStore({ url: redis.url });
+    const copy = openSqliteStore({ dataDir: back });
+    try {
+      const key = STORE_KEYS.checkout(bought.checkoutId);
+      const there = await onRedis.get(key);
+      expect(there?.version).toBeGreaterThanOrEqual(1);
+      expect(await copy.get(key)).toEqual(there);
+      const entries = Number(copy.database.prepare('SELECT count(*) AS n FROM entries').get()?.n);
+      expect(entries).toBe(
+        fromRedis.stdout.split('\n').filter((line) => line.includes('"type":"entry"')).length,
+      );
+      expect(entries).toBeGreaterThan(3);
+      expect(await copy.queue(QUEUE_NAMES.webhookDeliveries).get(WAITING.id)).toEqual(WAITING);
+    } finally {
+      await onRedis.close();
+      await copy.close();
+    }
+  });
+
+  it('refuses input that is not an export, naming the line', async () => {
+    const target = { ESIM_BFF_DATA_DIR: join(root, 'refused') };
+    await expect(command('import-state', target, '{"type":"entry"}\n')).rejects.toThrow(
+      /line 1 is not the header of a state export/,
+    );
+    const header =
+      '{"type":"esim-bff-state","formatVersion":1,"exportedAt":"2026-11-26T00:00:00Z","from":"embedded"}';
+    await expect(command('import-state', target, `${header}\n{"type":"entry","key":"k"}\n`)).rejects.toThrow(
+      /line 2 of the state is not a record/,
+    );
+    await expect(command('import-state', target, `${header}\nnot json\n`)).rejects.toThrow(
+      /line 2 of the state is not JSON/,
+    );
+  });
+});
+
+/** How many records of `type` an export's lines hold. */
+function recordsOf(lines: string[], type: string): number {
+  return lines.filter((line) => line.includes(`"type":"${type}"`)).length;
+}

@@ -1,0 +1,35 @@
+/**
+ * @module
+ * Which store a BFF process keeps its state in, from its environment: Redis when `ESIM_BFF_REDIS_URL` is set
+ * (several instances), else the embedded store in `ESIM_BFF_DATA_DIR` (default `data/` in the working
+ * directory; one instance). The memory store is never chosen here: it loses everything on a restart.
+ */
+import type { Logger } from '../logger';
+import { createRedisStore } from './redis-store';
+import { openSqliteStore, type SqliteStore } from './sqlite-store';
+import type { Store } from './store';
+
+/** The data directory when `ESIM_BFF_DATA_DIR` is unset or empty. */
+export const DEFAULT_DATA_DIR = 'data';
+
+/** The store a process runs on, and how to say where its state lives. */
+export type ChosenStore =
+  | { kind: 'redis'; store: Store; url: string }
+  | { kind: 'embedded'; store: SqliteStore; dataDir: string };
+
+/** Open the store the environment asks for. Throws when the data directory cannot be used (the message says why). */
+export function openStoreFromEnvironment(env: NodeJS.ProcessEnv, logger?: Logger): ChosenStore {
+  const url = env.ESIM_BFF_REDIS_URL;
+  if (url) return { kind: 'redis', store: createRedisStore({ url, logger }), url };
+  const store = openSqliteStore({ dataDir: env.ESIM_BFF_DATA_DIR || DEFAULT_DATA_DIR });
+  return { kind: 'embedded', store, dataDir: store.dataDir };
+}
+
+/** Where the state lives, for a log line (never the Redis URL's password). */
+export function describeStore(chosen: ChosenStore): Record<string, string> {
+  if (chosen.kind === 'embedded') {
+    return { store: 'embedded', dataDir: chosen.dataDir, engine: chosen.store.engine };
+  }
+  const url = new URL(chosen.url);
+  return { store: 'redis', redis: `${url.protocol}//${url.host}${url.pathname}` };
+}
