@@ -51,7 +51,12 @@ export interface BenchChild<Info> {
 export async function startChild<Info>(
   script: string,
   options: unknown,
-  { timeoutMs = 120_000, nodeArgs = [] as string[], stdout = 'inherit' as 'inherit' | 'ignore' } = {},
+  {
+    timeoutMs = 120_000,
+    nodeArgs = [] as string[],
+    stdout = 'inherit' as 'inherit' | 'ignore',
+    env = {} as Record<string, string>,
+  } = {},
 ): Promise<BenchChild<Info>> {
   const child: ChildProcess = spawn(
     serverNode(),
@@ -62,7 +67,7 @@ export async function startChild<Info>(
       fileURLToPath(new URL(script, import.meta.url)),
       optionsArgument(options),
     ],
-    { cwd: BENCH_ROOT, stdio: ['ignore', stdout, 'inherit', 'ipc'], env: { ...process.env } },
+    { cwd: BENCH_ROOT, stdio: ['ignore', stdout, 'inherit', 'ipc'], env: { ...process.env, ...env } },
   );
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 1;

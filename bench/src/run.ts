@@ -3,13 +3,14 @@
  * `pnpm bench`: builds the widget and the demo, runs every section (or `--only a,b`), and writes the
  * dated report `bench/reports/YYYY-MM-DD.md` (a partial run writes `YYYY-MM-DD.partial.md.tmp`).
  *
- * Usage: `npx -y pnpm@12.21.0 bench [--only weight,page,lighthouse,bff,catalog,proxy,funding,budget,funnel] [--no-build]`
+ * Usage: `npx -y pnpm@12.21.0 bench [--only weight,page,lighthouse,bff,catalog,proxy,funding,budget,funnel,backlog] [--no-build]`
  */
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromiumPath } from '@esim-embed/e2e/browser';
+import { type BacklogSettings, backlogSection } from './backlog';
 import { bffLoadSection, type LoadSettings } from './bff-load';
 import { budgetCostSection } from './budget-cost';
 import { catalogScaleSection } from './catalog-scale';
@@ -34,6 +35,7 @@ const ALL = [
   'funding',
   'budget',
   'funnel',
+  'backlog',
 ] as const;
 type SectionName = (typeof ALL)[number];
 
@@ -41,6 +43,19 @@ type SectionName = (typeof ALL)[number];
 const LOAD: LoadSettings = { connections: 20, durationSeconds: 2, rounds: 3, probeRequests: 500 };
 /** The funnel: 40 travellers for 30 s, at most 2,000 purchases begun. */
 const FUNNEL: FunnelSettings = { travellers: 40, durationSeconds: 30, maxPurchases: 2_000 };
+
+/**
+ * The backlog: 100,000 deliveries pending for a dead endpoint; 60 purchases a phase (at most a minute), 10 s idle,
+ * at most 90 s of drain; two instances on Redis and one on the embedded store.
+ */
+const BACKLOG: BacklogSettings = {
+  backlog: 100_000,
+  purchases: 60,
+  phaseSeconds: 60,
+  idleSeconds: 10,
+  drainSeconds: 90,
+  stores: ['redis', 'embedded'],
+};
 
 /** Builds a package; a failing build (e.g. a broken size budget) is reported but measured all the same. */
 function build(filter: string, output: string): void {
@@ -111,6 +126,7 @@ async function main(): Promise<void> {
   if (wanted.has('funding')) sections.push(await fundingCostSection());
   if (wanted.has('budget')) sections.push(await budgetCostSection());
   if (wanted.has('funnel')) sections.push(await funnelSection(FUNNEL));
+  if (wanted.has('backlog')) sections.push(await backlogSection(BACKLOG));
 
   const date = new Date().toISOString().slice(0, 10);
   const folder = fileURLToPath(new URL('../reports/', import.meta.url));

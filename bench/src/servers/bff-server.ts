@@ -23,6 +23,8 @@ export interface BffChildOptions {
   /** Several instances: the same session secret (base64url) and one Redis store. */
   sessionSecret?: string;
   redisUrl?: string;
+  /** One instance on the embedded store in this folder (a BFF build without it uses its default store). */
+  dataDir?: string;
 }
 
 /** What the BFF child reports when ready. */
@@ -42,6 +44,12 @@ export interface SyncFigures {
   offers: number;
 }
 
+/** Webhook deliveries to put on the queue at once (`seedWebhooks`). */
+export interface SeedRequest {
+  widgetId: string;
+  count: number;
+}
+
 /** Memory of the process now. */
 export interface MemoryFigures {
   rss: number;
@@ -57,6 +65,7 @@ const bffModule: typeof import('@esim-embed/bff') = await import(
   process.env.BENCH_BFF_ENTRY || '@esim-embed/bff'
 );
 const { createBff, createLogger, createRedisStore, parseConfig, resolveSecrets, serveBff } = bffModule;
+const { openSqliteStore } = bffModule as Partial<typeof bffModule>;
 
 const collect = () => (globalThis as { gc?: () => void }).gc?.();
 const heap = () => {
@@ -84,7 +93,11 @@ const bff = createBff({
     sessionSecret: options.sessionSecret ? Buffer.from(options.sessionSecret, 'base64url') : randomBytes(32),
     source: 'bench',
   },
-  store: options.redisUrl ? createRedisStore({ url: options.redisUrl }) : undefined,
+  store: options.redisUrl
+    ? createRedisStore({ url: options.redisUrl })
+    : options.dataDir && openSqliteStore
+      ? openSqliteStore({ dataDir: options.dataDir })
+      : undefined,
   // Log lines go to stdout as in production; the harness points the child's stdout at /dev/null.
   logger: createLogger({ level: options.logLevel ?? 'info' }),
   widgetDist: options.widgetDist ?? null,
@@ -120,6 +133,72 @@ serveParent(
           0,
         ),
       };
+    },
+    /**
+     * Pending deliveries for one widget, through the queue's own API. The list-based queue of releases before
+     * the work queues (no `adoptLegacyList`) rewrote its whole list on every enqueue, so there the records and
+     * the list are written as that release stored them, in one go.
+     */
+    async seedWebhooks({ widgetId, count }: SeedRequest): Promise<void> {
+      const queue = bff.webhookQueue;
+      const now = Date.now();
+      const delivery = (index: number) => {
+        const id = `evt_seed_${now}_${index}`;
+        const body = JSON.stringify({ id, type: 'account.balance_low', widgetId, createdAt: new Date(now) });
+        return {
+          id,
+          type: 'account.balance_low',
+          widgetId,
+          body,
+          state: 'pending' as const,
+          attempts: 0,
+          createdAtMs: now,
+          nextAttemptAtMs: now,
+          leaseUntilMs: null,
+          lastResult: null,
+        };
+      };
+      const listBased = !('adoptLegacyList' in queue);
+      // A store refusal on a busy machine (a command past its timeout) is tried again: each write is idempotent.
+      const write = async (seeded: ReturnType<typeof delivery>) => {
+        for (let attempt = 1; ; attempt += 1) {
+          try {
+            return listBased
+              ? await bff.store.insert(
+                  `webhook-delivery:${seeded.id}`,
+                  JSON.stringify(seeded),
+                  8 * 86_400_000,
+                )
+              : await queue.enqueue(seeded);
+          } catch (error) {
+            if (attempt >= 10) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+          }
+        }
+      };
+      for (let start = 0; start < count; start += 100) {
+        const slice = Array.from({ length: Math.min(100, count - start) }, (_, offset) =>
+          delivery(start + offset),
+        );
+        await Promise.all(slice.map(write));
+      }
+      if (listBased) {
+        const ids = Array.from({ length: count }, (_, index) => delivery(index).id);
+        const key = 'webhook-queue';
+        const stored = await bff.store.get(key);
+        const value = JSON.stringify([...(stored === null ? [] : JSON.parse(stored.value)), ...ids]);
+        if (stored === null) await bff.store.insert(key, value, 8 * 86_400_000);
+        else await bff.store.compareAndSet(key, stored.version, value, 8 * 86_400_000);
+      }
+    },
+    /** Deliveries still on the webhook queue. */
+    async webhookDepth(): Promise<number> {
+      const queue = bff.webhookQueue as unknown as {
+        stats?: () => Promise<{ size: number }>;
+        pendingIds?: () => Promise<string[]>;
+      };
+      if (queue.stats) return (await queue.stats()).size;
+      return (await queue.pendingIds?.())?.length ?? 0;
     },
     memory: (): MemoryFigures => ({
       rss: process.memoryUsage().rss,

@@ -32,6 +32,7 @@ import type { Logger } from './logger';
 import { type BffMetrics, createBffMetrics } from './observability/metrics';
 import { createOperationsApp } from './observability/operations-server';
 import { outgoingCalls } from './observability/outgoing-calls';
+import { registerSalesGauge } from './observability/sales-gauge';
 import { registerStateGauges } from './observability/state-gauges';
 import { countingStoreErrors } from './observability/store-errors';
 import type { Tracing } from './observability/tracing';
@@ -250,6 +251,7 @@ export function createBff(options: CreateBffOptions): Bff {
   });
   const webhookSender = createWebhookSender({
     queue: webhookQueue,
+    store,
     widgets,
     logger: scopedLogger,
     retryForMs: config.webhookRetryHours * 60 * 60 * 1000,
@@ -303,6 +305,7 @@ export function createBff(options: CreateBffOptions): Bff {
   let operationsApp: Hono<AppEnv> | null = null;
   if (metrics !== null) {
     registerStateGauges(metrics.registry, { store, webhookQueue });
+    registerSalesGauge(metrics.registry, widgets);
     operationsApp = createOperationsApp({
       registry: metrics.registry,
       logger,

@@ -16,6 +16,7 @@ import {
   type OutboxQuery,
   type PricingBumpRequest,
   type ScenarioRequest,
+  type SupplyControlRequest,
 } from './control/control-schemas';
 
 /** The control API of one sandbox. Every call answers the sandbox's state after the change. */
@@ -31,8 +32,10 @@ export interface ControlClient {
   bumpCatalog(environment?: 'test' | 'live'): Promise<ControlState>;
   /** Makes a quote expire now. */
   expireQuote(quoteId: string): Promise<ControlState>;
-  /** Sets an account's balance, limits or status. */
+  /** Sets an account's balance, limits or status, and its retail brands' switches, status and readiness. */
   setAccount(accountId: string, request: AccountControlRequest): Promise<ControlState>;
+  /** Sets an account's supply operations (`GET /capabilities`) and the offers whose route is not served. */
+  setSupply(accountId: string, request: SupplyControlRequest): Promise<ControlState>;
   /** Sets a key's requests per minute (null: unlimited). */
   setRateLimit(apiKey: string, perMinute: number | null): Promise<ControlState>;
   /** Forces the provisioning path of an account's next orders. */
@@ -89,6 +92,8 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     bumpCatalog: (environment = 'test') => call('POST', '/catalog/bump', { environment }),
     expireQuote: (quoteId) => call('POST', `/quotes/${encodeURIComponent(quoteId)}/expire`),
     setAccount: (accountId, request) => call('POST', `/accounts/${encodeURIComponent(accountId)}`, request),
+    setSupply: (accountId, request) =>
+      call('POST', `/accounts/${encodeURIComponent(accountId)}/supply`, request),
     setRateLimit: (apiKey, perMinute) =>
       call('POST', `/keys/${encodeURIComponent(apiKey)}/rate-limit`, { perMinute }),
     armScenario: (request) => call('POST', '/scenarios', request),

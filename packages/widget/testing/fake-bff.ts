@@ -153,10 +153,13 @@ export function esimView(overrides: Partial<EsimView> = {}): EsimView {
       serviceExpiresAt: '2026-11-25T08:00:00.000Z',
     },
     topUp: { status: 'available', retryable: false, offers: [topUpOffer] },
+    // As the sandbox reports a used profile: a refund goes to the service's review over the API; a
+    // cancellation is listed as available but has no channel (availability alone makes no request possible).
     actions: [
-      { type: 'top_up', availability: 'available' },
-      { type: 'refund', availability: 'unavailable' },
-      { type: 'reissue', availability: 'available' },
+      { type: 'top_up', availability: 'available', access: 'api' },
+      { type: 'cancellation', availability: 'available', access: 'none' },
+      { type: 'refund', availability: 'manual_review', access: 'assisted' },
+      { type: 'reissue', availability: 'unavailable', access: 'none' },
     ],
     createdAt: '2026-11-18T07:55:00.000Z',
     ...overrides,

@@ -1,11 +1,12 @@
 /**
  * @module
  * The help requests the partner made through this BFF, followed until they end: each one's widget, eSIM and
- * last status are kept in the store; those not yet `completed` or `rejected` are read again in the background
- * (and whenever the partner reads one), and every status change is sent as a signed `action_request.updated`
- * webhook. A completed reissue's new eSIM is remembered so that the traveller's "my eSIM" opens it; a completed
- * refund or cancellation has the eSIM's checkout read again at once, so that its `checkout.cancelled` and
- * `checkout.refunded` go out now rather than when the partner next reads the checkout.
+ * last status are kept in the store; those not yet `completed` or `rejected` are on a work queue (by widget) and
+ * read again in the background in bounded batches (and whenever the partner reads one), and every status change
+ * is sent as a signed `action_request.updated` webhook. A completed reissue's new eSIM is remembered so that the
+ * traveller's "my eSIM" opens it; a completed refund or cancellation has the eSIM's checkout read again at once,
+ * so that its `checkout.cancelled` and `checkout.refunded` go out now rather than when the partner next reads the
+ * checkout.
  */
 import type { ActionRequestWebhookEvent, PartnerActionRequest } from '@esim-embed/shared';
 import { z } from 'zod';
@@ -13,9 +14,10 @@ import { createBackgroundLoop } from '../background-loop';
 import type { EsimOwners } from '../checkout/esim-owners';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
-import { editIdList, readIdList } from '../store/id-list';
+import { legacyIdListMover } from '../store/legacy-id-list';
 import { STORE_KEYS, type Store, type Versioned } from '../store/store';
 import { leaveValue, storeSlot, versionedUpdate, writeValue } from '../store/versioned-update';
+import { QUEUE_NAMES } from '../store/work-queue';
 import { eventId, queueWebhookEvent } from '../webhooks/webhook-events';
 import type { WebhookQueue } from '../webhooks/webhook-queue';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
@@ -25,6 +27,11 @@ import { fetchActionRequest } from './action-requests';
 const RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
 /** How many reissues in a row "my eSIM" follows (a chain longer than this is not expected). */
 const MAX_REPLACEMENTS = 5;
+/** Requests claimed at once, in all and of one widget; batches one sweep claims at most. */
+const BATCH = { limit: 100, perPartition: 25 } as const;
+const BATCHES_PER_SWEEP = 10;
+/** How long a claimed request is held for its reader (it comes back by itself after an instance dies). */
+const LEASE_MS = 60_000;
 
 /** A help request as stored: read with its own lenient schema (fields added later default). */
 const StoredActionRequestSchema = z.object({
@@ -67,7 +74,7 @@ export interface ActionRequestWatch {
    * upstream account: the partner may have asked through any of its widgets that sell through it.
    */
   currentEsim(widget: WidgetRuntime, esimId: string): Promise<string>;
-  /** Read every open request once (the loop calls this; tests may too). */
+  /** Read every open request that is due (the loop calls this; tests may too). */
   sweep(): Promise<void>;
   start(): void;
   close(): void;
@@ -75,9 +82,10 @@ export interface ActionRequestWatch {
 
 /** The {@link ActionRequestWatch}. */
 export function createActionRequestWatch(options: ActionRequestWatchOptions): ActionRequestWatch {
-  const { store, queue, widgets, logger, esimOwners } = options;
+  const { store, widgets, logger, esimOwners } = options;
+  const webhooks = options.queue;
   const now = options.now ?? Date.now;
-  const listKey = STORE_KEYS.actionRequestWatch();
+  const queue = store.queue(QUEUE_NAMES.actionRequestWatch);
 
   const parseStored = (found: Versioned) => StoredActionRequestSchema.parse(JSON.parse(found.value));
   async function stored(id: string) {
@@ -97,7 +105,7 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
       environment: widget.config.environment,
       data: { actionRequest: request },
     };
-    if (await queueWebhookEvent(queue, event, time)) {
+    if (await queueWebhookEvent(webhooks, event, time)) {
       logger.info('webhook event queued', {
         eventId: event.id,
         type: event.type,
@@ -122,6 +130,33 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
         actionRequestId: request.id,
       });
     }
+  }
+
+  const moveLegacyList = legacyIdListMover(
+    store,
+    STORE_KEYS.legacyActionRequestWatch(),
+    queue,
+    async (id) => (await stored(id))?.record.widgetId ?? null,
+  );
+
+  /** Read one open request again; it stays on the queue, due after the interval, until it ends. */
+  async function follow(id: string): Promise<void> {
+    try {
+      const found = await stored(id);
+      const widget = found === null ? undefined : widgets.get(found.record.widgetId);
+      if (found === null || widget === undefined) {
+        await queue.remove(id);
+        return;
+      }
+      await watch.observe(widget, await fetchActionRequest(widget, id, found.record.esimId));
+    } catch (error) {
+      logger.warn('a watched help request could not be read', {
+        actionRequestId: id,
+        code: error instanceof ApiError ? error.code : 'internal',
+      });
+    }
+    // A no-op when observing it ended it (it left the queue).
+    await queue.reschedule(id, now() + options.intervalMs);
   }
 
   const watch: ActionRequestWatch = {
@@ -151,17 +186,8 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
             : writeValue(JSON.stringify(record), null),
         { initial: seen === null ? null : seen.stored },
       );
-      await editIdList(
-        store,
-        listKey,
-        (ids) =>
-          terminal(request.status)
-            ? ids.filter((id) => id !== request.id)
-            : ids.includes(request.id)
-              ? ids
-              : [...ids, request.id],
-        RETENTION_MS,
-      );
+      if (terminal(request.status)) await queue.remove(request.id);
+      else await queue.add({ id: request.id, partition: widget.config.id, dueAtMs: now() });
       return request;
     },
     async known(id) {
@@ -178,26 +204,11 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
       return current;
     },
     async sweep() {
-      for (const id of await readIdList(store, listKey)) {
-        try {
-          const found = await stored(id);
-          const widget = found === null ? undefined : widgets.get(found.record.widgetId);
-          if (found === null || widget === undefined) {
-            await editIdList(
-              store,
-              listKey,
-              (ids) => ids.filter((candidate) => candidate !== id),
-              RETENTION_MS,
-            );
-            continue;
-          }
-          await watch.observe(widget, await fetchActionRequest(widget, id, found.record.esimId));
-        } catch (error) {
-          logger.warn('a watched help request could not be read', {
-            actionRequestId: id,
-            code: error instanceof ApiError ? error.code : 'internal',
-          });
-        }
+      await moveLegacyList(now());
+      for (let batch = 0; batch < BATCHES_PER_SWEEP; batch += 1) {
+        const claimed = await queue.claim(now(), { ...BATCH, leaseMs: LEASE_MS });
+        for (const { id } of claimed) await follow(id);
+        if (claimed.length < BATCH.limit) return;
       }
     },
     start() {

@@ -1,8 +1,8 @@
 /**
  * @module
  * Help requests of the partner's server: a cancellation, refund or reissue of an eSIM it sold, created
- * upstream when the eSIM's actions say that type is `available` or goes through `manual_review` (how refunds
- * and reissues normally go: access `api` or `assisted`); a browser never creates one. Read back by id, with
+ * upstream when the eSIM's actions say that type can be requested (`isActionRequestable` of the shared package:
+ * the same rule the widget's help panel reports to the page); a browser never creates one. Read back by id, with
  * the eSIM of a completed reissue's replacement order. One upstream request per partner `Idempotency-Key`
  * (the upstream key and `externalRef` are derived from it).
  */
@@ -11,6 +11,7 @@ import {
   ACTION_TYPE_BY_REASON,
   type ActionRequest,
   type CreateActionRequest,
+  isActionRequestable,
   type PartnerActionRequest,
 } from '@esim-embed/shared';
 import { ApiError } from '../errors';
@@ -19,11 +20,6 @@ import { readEsim } from './esim-view';
 
 /** The prefix of the `externalRef` of every action request this BFF makes (and of a reissue's new order). */
 export const ACTION_REQUEST_REF_PREFIX = 'areq-';
-
-/** Availabilities under which a request can be made: at once, or through the service's review. */
-const REQUESTABLE = new Set(['available', 'manual_review']);
-/** Channels through which the request is made over the API (`assisted`: the service's staff then act on it). */
-const REQUESTABLE_ACCESS = new Set(['api', 'assisted']);
 
 /** The partner's view of an upstream action request. */
 export function toPartnerActionRequest(
@@ -59,11 +55,7 @@ export async function createActionRequest(
   const esim = await readEsim(widget, esimId);
   const actions = await widget.upstream.getEsimActions(esim.actionsUrl);
   const action = actions.actions.find((candidate) => candidate.type === type);
-  if (
-    action === undefined ||
-    !REQUESTABLE.has(action.availability) ||
-    !REQUESTABLE_ACCESS.has(action.access)
-  ) {
+  if (action === undefined || !isActionRequestable(action)) {
     throw new ApiError('action_not_available', {
       params: {
         action: type,

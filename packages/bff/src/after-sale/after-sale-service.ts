@@ -87,7 +87,7 @@ export function createAfterSaleService(options: AfterSaleServiceOptions): AfterS
   /** The eSIM a manage token opens now: its own, or the replacement of a completed reissue. */
   const managedEsim = async (caller: SessionCaller) => {
     // A retail brand may turn the traveller's way back to an existing order off.
-    requireControl(await caller.widget.catalog.retailBrand(), 'existingOrderRecovery');
+    requireControl(await caller.widget.catalog.whiteLabel(), 'existingOrderRecovery');
     return manageOf(caller).esim;
   };
 
@@ -97,7 +97,7 @@ export function createAfterSaleService(options: AfterSaleServiceOptions): AfterS
     esimId: string,
     grant: { checkoutId: string; issuedAtMs: number } | null,
   ): Promise<ManageLink> {
-    requireControl(await widget.catalog.retailBrand(), 'existingOrderRecovery');
+    requireControl(await widget.catalog.whiteLabel(), 'existingOrderRecovery');
     // Reading the eSIM proves it is this account's and tells how long its plan can be used.
     const esim = await readEsim(widget, esimId);
     const serviceEnds = esim.activation.serviceExpiresAt ?? esim.activation.deadlineAt;

@@ -128,7 +128,7 @@ export async function esimView(
       serviceExpiresAt: activation.serviceExpiresAt,
     },
     topUp,
-    actions: actions.actions.map((action) => ({ type: action.type, availability: action.availability })),
+    actions: actions.actions.map(({ type, availability, access }) => ({ type, availability, access })),
     createdAt: esim.createdAt,
   };
 }

@@ -14,6 +14,7 @@ import {
   PartnerCheckoutResponseSchema,
   PartnerDeliveryLinkResponseSchema,
   RevokedDeliveryLinkResponseSchema,
+  requestableActionTypes,
   WEBHOOK_SIGNATURE_HEADER,
   WebhookEventSchema,
 } from '@esim-embed/shared';
@@ -244,6 +245,21 @@ describe('refunds and reissues through review', () => {
     expect(refunded?.data).toMatchObject({
       checkout: { id: bought.checkoutId, status: 'cancelled', order: { status: 'refunded' } },
     });
+  });
+
+  it('what the eSIM view says can be requested (the rule the help panel reports) is what is accepted', async () => {
+    const bought = await buyEsim(await openWidget(stack.server.url, 'shop'));
+    const view = EsimViewResponseSchema.parse(
+      (await partner(`/v1/partner/esims/${bought.esimId}`)).body,
+    ).data;
+    expect(view.actions.find((action) => action.type === 'refund')).toEqual({
+      type: 'refund',
+      availability: 'manual_review',
+      access: 'assisted',
+    });
+    // An unused profile: cancelled over the API at once; refunds and reissues through the service's review.
+    expect(requestableActionTypes(view.actions)).toEqual(['cancellation', 'refund', 'reissue']);
+    expect((await ask(bought.esimId, 'duplicate_charge')).type).toBe('refund');
   });
 
   it('refuses a request the actions rule out (unavailable), naming availability and access', async () => {

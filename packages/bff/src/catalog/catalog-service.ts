@@ -26,7 +26,7 @@ import { type CatalogCacheStatus, createCatalogCache } from './catalog-cache';
 import { type CatalogState, catalogLoader, viewsOf } from './catalog-state';
 import { projectPlan, projectPlans } from './plans';
 import { DEFAULT_PRICING_RULE, type PricingRule, retailPrice } from './pricing';
-import { type AppliedRetailBrand, requireControl } from './retail-brand';
+import { requireControl, type WhiteLabel } from './retail-brand';
 
 /** Options of {@link createCatalogService}. */
 export interface CatalogServiceOptions {
@@ -116,8 +116,14 @@ export interface CatalogService {
    * logo or none, the account has none, or nothing was ever read).
    */
   accountLogoUrl(): Promise<string | null>;
-  /** The retail brand the widget sells under (its switches and legal pages), or null. */
-  retailBrand(): Promise<AppliedRetailBrand | null>;
+  /** The white label the widget sells under (its brand's status, readiness, switches and legal pages). */
+  whiteLabel(): Promise<WhiteLabel>;
+  /**
+   * Why the widget sells nothing now, from the catalog held (no upstream call): the `reason` a quote would be
+   * refused with (`supply_not_sellable`, `retail_brand_status`, `retail_brand_not_ready`, `retail_brand_unknown`,
+   * `retail_brand_control`), or null while it sells or nothing was read yet. For the sales-stopped gauge.
+   */
+  salesStopped(): string | null;
   /** Settlement currency and `wholeRubOnly` (`GET /capabilities`). */
   settlement(): Promise<Settlement>;
   /**
@@ -141,8 +147,25 @@ const UNKNOWN_FITNESS: WidgetFitness = {
   problems: [],
   sellsNewEsims: true,
   offersTopUps: true,
+  issue: { sellable: true, perOfferCheck: false, availability: 'unknown', access: 'unknown' },
   warnings: [],
 };
+
+/**
+ * Refuse what a widget whose upstream supplies no new eSIMs through the API would show or sell: the store
+ * cannot sell (`storefront_app_disabled`, the words of a store that is not available), naming the supply.
+ */
+function requireIssueSupply(fitness: WidgetFitness): void {
+  if (fitness.sellsNewEsims) return;
+  throw new ApiError('storefront_app_disabled', {
+    params: {
+      reason: 'supply_not_sellable',
+      operation: 'issue',
+      availability: fitness.issue.availability,
+      access: fitness.issue.access,
+    },
+  });
+}
 
 /**
  * The catalog service of one widget.
@@ -167,11 +190,34 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
 
   const etagOf = (state: CatalogState, locale: Locale) => viewsOf(state, locale).etag;
 
+  /**
+   * The exact offer check a `route_dependent` issue supply requires: the upstream's own read of the offer, before
+   * the traveller is quoted (and pays). An offer whose route is not served now is `product_unavailable`.
+   */
+  async function requireRouteServed(offerId: string): Promise<void> {
+    try {
+      await options.upstream.getOffer(offerId);
+    } catch (error) {
+      if (
+        error instanceof ApiError &&
+        (error.code === 'product_unavailable' || error.code === 'offer_not_found')
+      ) {
+        logger.info('offer refused by the exact offer check of a route-dependent supply', {
+          offerId,
+          upstreamCode: error.code,
+        });
+        throw new ApiError('product_unavailable', { params: { offerId, reason: 'route_not_served' } });
+      }
+      throw error;
+    }
+  }
+
   return {
     start: () => cache.start(),
     async destinations(locale) {
       const state = await cache.get();
-      requireControl(state.retailBrand, 'browse');
+      requireControl(state.whiteLabel, 'browse');
+      requireIssueSupply(state.fitness);
       return {
         catalogVersion: state.snapshot.catalogVersion,
         etag: etagOf(state, locale),
@@ -180,7 +226,8 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
     },
     async plans(code, locale) {
       const state = await cache.get();
-      requireControl(state.retailBrand, 'browse');
+      requireControl(state.whiteLabel, 'browse');
+      requireIssueSupply(state.fitness);
       const normalized = code.toUpperCase();
       const views = viewsOf(state, locale);
       const destination = views.byCode.get(normalized);
@@ -200,7 +247,7 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
     },
     async planForOffer(offerId, locale) {
       let state = await cache.get();
-      requireControl(state.retailBrand, 'checkout');
+      requireControl(state.whiteLabel, 'checkout');
       if (
         !state.snapshot.offerById.has(offerId) &&
         Date.now() - lastUnknownOfferRefresh > UNKNOWN_OFFER_REFRESH_MS
@@ -210,10 +257,11 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
         state = await cache.refresh().catch(() => state);
       }
       if (state.fitness.problems.length > 0) throw new ApiError('widget_misconfigured');
-      if (!state.fitness.sellsNewEsims) throw new ApiError('product_unavailable', { params: { offerId } });
+      requireIssueSupply(state.fitness);
       const offer = state.snapshot.offerById.get(offerId);
       const product = offer && state.snapshot.productById.get(offer.productId);
       if (!offer || !product) throw new ApiError('offer_not_found', { params: { offerId } });
+      if (state.fitness.issue.perOfferCheck) await requireRouteServed(offerId);
       if (state.maxWholesaleMinor !== null && offer.price.amountMinor > state.maxWholesaleMinor) {
         throw new ApiError('order_limit_exceeded', {
           params: { stage: 'before_payment', limit: 'single_order' },
@@ -224,7 +272,7 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
     async quotedPlan(quote, locale) {
       const state = await cache.get();
       // Top-up quotes come here too: a brand that stopped selling sells no top-up either.
-      requireControl(state.retailBrand, 'checkout');
+      requireControl(state.whiteLabel, 'checkout');
       const price = retailPrice(quote.offer, rule, state.settlement);
       return { plan: projectPlan(quote.offer, quote.product, locale, () => price), price };
     },
@@ -262,8 +310,19 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
       const state = cache.peek() ?? (await cache.get().catch(() => undefined));
       return state?.accountLogoUrl ?? null;
     },
-    async retailBrand() {
-      return (await cache.get()).retailBrand;
+    async whiteLabel() {
+      return (await cache.get()).whiteLabel;
+    },
+    salesStopped() {
+      const state = cache.peek();
+      if (state === undefined) return null;
+      try {
+        requireControl(state.whiteLabel, 'checkout');
+        requireIssueSupply(state.fitness);
+        return null;
+      } catch (error) {
+        return error instanceof ApiError ? String(error.params.reason ?? error.code) : 'unknown';
+      }
     },
     async settlement() {
       return (await cache.get()).settlement;
@@ -271,7 +330,10 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
     async fitness() {
       const state = cache.peek() ?? (await cache.get().catch(() => undefined));
       const problem = credentialProblem(cache.status().lastError);
-      if (problem) return { problems: [problem], sellsNewEsims: false, offersTopUps: false, warnings: [] };
+      if (problem) {
+        const issue = { ...UNKNOWN_FITNESS.issue, sellable: false };
+        return { problems: [problem], sellsNewEsims: false, offersTopUps: false, issue, warnings: [] };
+      }
       return state?.fitness ?? UNKNOWN_FITNESS;
     },
     async refresh(refreshOptions) {

@@ -27,7 +27,18 @@ import {
   type RetailPricer,
 } from './destinations';
 import { DEFAULT_PRICING_RULE, type PricingRule, retailPrice } from './pricing';
-import { type AppliedRetailBrand, appliedRetailBrand } from './retail-brand';
+import { appliedBrandOf, type WhiteLabel, whiteLabelChange, whiteLabelOf } from './retail-brand';
+
+/** The white label as a log field: its kind, and the brand's key and status or why it is unknown. */
+function whiteLabelLog(whiteLabel: WhiteLabel) {
+  if (whiteLabel.kind === 'brand') {
+    const { key, status, readiness } = whiteLabel.brand;
+    return { kind: 'brand', brandKey: key, status, liveCheckoutReady: readiness.tracks.liveCheckout.ready };
+  }
+  return whiteLabel.kind === 'unknown'
+    ? { kind: 'unknown', cause: whiteLabel.cause, brandKey: whiteLabel.brandKey }
+    : { kind: 'none' };
+}
 
 /** The views of one locale. */
 export interface LocaleViews {
@@ -47,8 +58,8 @@ export interface CatalogState {
   settlement: Settlement;
   fitness: WidgetFitness;
   account: Account | null;
-  /** The retail brand (white label) the widget sells under, or null. */
-  retailBrand: AppliedRetailBrand | null;
+  /** The white label the widget sells under: none, a retail brand, or unknown (then nothing is sold). */
+  whiteLabel: WhiteLabel;
   brand: WidgetBrand;
   /** The upstream URL of the account's logo that `brand.logoUrl` serves from the BFF, or null. */
   accountLogoUrl: string | null;
@@ -95,7 +106,10 @@ export function catalogLoader(options: CatalogServiceOptions, logger: Logger, fu
       return retail;
     };
     const maxWholesaleMinor = singleOrderLimit(account, settlement.currency);
-    const retailBrand = appliedRetailBrand(account, capabilities, logger);
+    const whiteLabel = whiteLabelOf(account, capabilities, logger);
+    const change = whiteLabelChange(previous?.whiteLabel, whiteLabel);
+    if (change !== null) logger.warn(change, { whiteLabel: whiteLabelLog(whiteLabel) });
+    const retailBrand = appliedBrandOf(whiteLabel);
     let accountLogoUrl: string | null = null;
     const brand = resolveWidgetBrand({
       account,
@@ -116,7 +130,8 @@ export function catalogLoader(options: CatalogServiceOptions, logger: Logger, fu
     return {
       snapshot,
       maxWholesaleMinor,
-      // Without the upstream's `issue` supply nothing is for sale: no destination is listed.
+      // Without the upstream's `issue` supply through the API nothing is for sale: no destination is indexed (the
+      // catalog answers `storefront_app_disabled`).
       index: sameOffers
         ? previous.index
         : fitness.sellsNewEsims
@@ -125,11 +140,16 @@ export function catalogLoader(options: CatalogServiceOptions, logger: Logger, fu
       settlement,
       fitness,
       account,
-      retailBrand,
+      whiteLabel,
       brand,
       accountLogoUrl,
       price,
-      digest: digestOf(snapshot, rule, settlement, maxWholesaleMinor),
+      // What the store may show and sell is part of the version: a paused brand or a supply that stops selling
+      // names a new catalog address, so no cached address of the old one is handed out after the change.
+      digest: digestOf(snapshot, rule, settlement, maxWholesaleMinor, [
+        whiteLabelLog(whiteLabel),
+        fitness.sellsNewEsims,
+      ]),
       views: new Map(),
     };
   }
@@ -174,6 +194,7 @@ function digestOf(
   rule: PricingRule,
   settlement: Settlement,
   maxWholesaleMinor: number | null,
+  sellState: unknown,
 ): string {
   const hash = createHash('sha256');
   hash.update(
@@ -183,6 +204,7 @@ function digestOf(
       settlement.currency,
       settlement.wholeRubOnly,
       maxWholesaleMinor,
+      sellState,
     ]),
   );
   for (const offer of snapshot.offers) {

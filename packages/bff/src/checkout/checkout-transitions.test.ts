@@ -10,9 +10,9 @@ import { PARTNER_SECRET_HEADER } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, eventually, PARTNER_SECRET, type Stack, startStack, testConfig } from '../../testing/stack';
 import { checkoutAsTraveller } from '../../testing/traveller-checkout';
-import { readIdList } from '../store/id-list';
 import { createMemoryStore } from '../store/memory-store';
 import { STORE_KEYS, type Store } from '../store/store';
+import { QUEUE_NAMES } from '../store/work-queue';
 import { readCheckoutRecord } from './checkout-record';
 
 /** The memory store, except that the next write of a key starting with `failNext` (once armed) throws. */
@@ -60,8 +60,8 @@ const storedCheckout = async (id: string) => {
 async function settled(id: string) {
   await eventually(async () => {
     const record = await storedCheckout(id);
-    const watched = await readIdList(memory, STORE_KEYS.checkoutWatch());
-    return record.reactionsDue?.length === 0 && !watched.includes(id) ? true : undefined;
+    const watched = await memory.queue(QUEUE_NAMES.checkoutWatch).get(id);
+    return record.reactionsDue?.length === 0 && watched === null ? true : undefined;
   });
 }
 

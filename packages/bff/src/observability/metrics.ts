@@ -3,7 +3,8 @@
  * The BFF's Prometheus metrics, all in one place: their names, labels and meaning (docs/deployment.md,
  * "Operating it", lists the same). One registry per BFF, served on the operations listener
  * (`operations-server.ts`). Counters and histograms are kept by this instance; the state gauges (checkouts still
- * moving, the webhook queue) are read from the shared store at scrape time (`state-gauges.ts`).
+ * moving, the webhook queue) are read from the shared store at scrape time (`state-gauges.ts`), the widgets that sell
+ * nothing from their held catalogs (`sales-gauge.ts`).
  */
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { type RequestObserver, requestObserver } from './http-metrics';

@@ -1,23 +1,23 @@
 /**
  * @module
  * Gauges read from the store when Prometheus scrapes: the checkouts still moving (by status, and how old the
- * oldest of each is) from the checkout watch's list, and the webhook queue (its depth and its oldest pending
- * delivery). The store is shared, so with several instances on Redis every instance reports the same
- * cluster-wide values: aggregate them with `max`, not `sum`.
+ * oldest of each is) from the checkout watch's queue, and the webhook queue (its depth and its oldest pending
+ * delivery, from the queue's own counts: no scan). The store is shared, so with several instances on Redis every
+ * instance reports the same cluster-wide values: aggregate them with `max`, not `sum`.
  */
 import { Gauge, type Registry } from 'prom-client';
 import { readCheckoutRecord } from '../checkout/checkout-record';
-import { readIdList } from '../store/id-list';
 import { STORE_KEYS, type Store } from '../store/store';
+import { QUEUE_NAMES } from '../store/work-queue';
 import type { WebhookQueue } from '../webhooks/webhook-queue';
 
 /** The statuses a checkout moves on from by itself (the watch follows them until they end). */
 export const MOVING_STATUSES = ['awaiting_payment', 'placing', 'provisioning'] as const;
 
-/** Checkouts read at once while counting (a long list is read in slices, not all in flight). */
+/** Checkouts read at once while counting (a page of the watch's queue, not all in flight). */
 const READ_SLICE = 100;
-/** Queue entries looked at to find the oldest pending delivery (the list is in the order events were queued). */
-const OLDEST_LOOKAHEAD = 20;
+/** Watched checkouts read per scrape at most: past this the counts by status are a sample (a scrape stays cheap). */
+const MOST_SAMPLED = 5_000;
 
 export interface StateGaugeSources {
   store: Store;
@@ -50,11 +50,12 @@ export function registerStateGauges(registry: Registry, sources: StateGaugeSourc
     const moving = new Map<string, { count: number; oldestCreatedAtMs: number }>(
       MOVING_STATUSES.map((status) => [status, { count: 0, oldestCreatedAtMs: Infinity }]),
     );
-    const ids = await readIdList(store, STORE_KEYS.checkoutWatch());
-    for (let start = 0; start < ids.length; start += READ_SLICE) {
-      const stored = await Promise.all(
-        ids.slice(start, start + READ_SLICE).map((id) => store.get(STORE_KEYS.checkout(id))),
-      );
+    const watched = store.queue(QUEUE_NAMES.checkoutWatch);
+    let cursor: string | null = null;
+    for (let sampled = 0; sampled < MOST_SAMPLED; ) {
+      const page: Awaited<ReturnType<typeof watched.scan>> = await watched.scan(cursor, READ_SLICE);
+      sampled += page.items.length;
+      const stored = await Promise.all(page.items.map((item) => store.get(STORE_KEYS.checkout(item.id))));
       for (const entry of stored) {
         if (entry === null) continue;
         const record = readCheckoutRecord(entry.value);
@@ -63,17 +64,11 @@ export function registerStateGauges(registry: Registry, sources: StateGaugeSourc
         tally.count += 1;
         tally.oldestCreatedAtMs = Math.min(tally.oldestCreatedAtMs, Date.parse(record.createdAt));
       }
+      cursor = page.cursor;
+      if (cursor === null) break;
     }
-    const queued = await webhookQueue.pendingIds();
-    let oldestQueuedAtMs: number | null = null;
-    for (const id of queued.slice(0, OLDEST_LOOKAHEAD)) {
-      const delivery = (await webhookQueue.read(id))?.delivery;
-      if (delivery?.state === 'pending') {
-        oldestQueuedAtMs = delivery.createdAtMs;
-        break;
-      }
-    }
-    return { moving, queueDepth: queued.length, oldestQueuedAtMs };
+    const queued = await webhookQueue.stats();
+    return { moving, queueDepth: queued.size, oldestQueuedAtMs: queued.oldestAddedAtMs };
   }
 
   const ageSeconds = (sinceMs: number) => Math.max(0, (now() - sinceMs) / 1000);

@@ -14,7 +14,7 @@ import { createCheckoutRepository } from '../checkout/checkout-record';
 import { createOrderReferences } from '../checkout/order-references';
 import { createReservationLedger } from '../funding/reservation-ledger';
 import { createWebhookQueue } from '../webhooks/webhook-queue';
-import { readIdList } from './id-list';
+import { moveLegacyIdList } from './legacy-id-list';
 import { createMemoryStore } from './memory-store';
 import { openSqlite } from './sqlite-engine';
 import { SCHEMA_VERSION, schemaVersionOf } from './sqlite-schema';
@@ -61,8 +61,47 @@ const readers: Record<
     expect(owner).toMatchObject({ checkoutId: record.checkoutId, widgetId: record.widgetId });
   },
   async 'checkout-watch'(store, record, text) {
-    await store.insert(STORE_KEYS.checkoutWatch(), text, 60_000);
-    expect(await readIdList(store, STORE_KEYS.checkoutWatch())).toEqual(record);
+    // The release before's JSON list: moved onto the work queue once, then gone.
+    await store.insert(STORE_KEYS.legacyCheckoutWatch(), text, 60_000);
+    const queue = store.queue(QUEUE_NAMES.checkoutWatch);
+    const moved = await moveLegacyIdList(store, STORE_KEYS.legacyCheckoutWatch(), queue, async () => 'w', 1);
+    expect(moved).toBe(true);
+    for (const id of record as unknown as string[])
+      expect(await queue.get(id)).toEqual({ id, partition: 'w', dueAtMs: 1 });
+    expect(await store.get(STORE_KEYS.legacyCheckoutWatch())).toBeNull();
+  },
+  async 'webhook-queue'(store, record, text) {
+    // The release before's list of pending deliveries, with the pending delivery it names: adopted once.
+    const delivery = fixtures.find((fixture) => fixture.name === 'webhook-delivery.pending.json')?.text ?? '';
+    const { id, widgetId } = JSON.parse(delivery);
+    await store.insert(STORE_KEYS.webhookDelivery(id), delivery, 60_000);
+    await store.insert(STORE_KEYS.legacyWebhookQueue(), text, 60_000);
+    const webhooks = createWebhookQueue(store);
+    await webhooks.adoptLegacyList(1);
+    expect(await store.queue(QUEUE_NAMES.webhookDeliveries).get(id)).toEqual({
+      id,
+      partition: widgetId,
+      dueAtMs: 1,
+    });
+    // An id whose record is gone is dropped; the list is deleted.
+    expect((await webhooks.stats()).size).toBe(1);
+    expect((record as unknown as string[]).includes(id)).toBe(true);
+    expect(await store.get(STORE_KEYS.legacyWebhookQueue())).toBeNull();
+    expect((await webhooks.claim(1, { limit: 10, perPartition: 10, leaseMs: 1 }))[0]?.delivery.id).toBe(id);
+  },
+  async 'action-request-watch'(store, record, text) {
+    await store.insert(STORE_KEYS.legacyActionRequestWatch(), text, 60_000);
+    const queue = store.queue(QUEUE_NAMES.actionRequestWatch);
+    const moved = await moveLegacyIdList(
+      store,
+      STORE_KEYS.legacyActionRequestWatch(),
+      queue,
+      async () => 'w',
+      1,
+    );
+    expect(moved).toBe(true);
+    for (const id of record as unknown as string[])
+      expect(await queue.get(id)).toEqual({ id, partition: 'w', dueAtMs: 1 });
   },
   async 'webhook-delivery'(store, record, text) {
     await store.insert(STORE_KEYS.webhookDelivery(String(record.id)), text, 60_000);

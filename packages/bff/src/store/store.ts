@@ -78,10 +78,14 @@ export const STORE_KEYS = {
   manageNotBefore: (esimId: string) => `manage-not-before:${esimId}`,
   /** One webhook delivery (its event, attempts and next attempt time). */
   webhookDelivery: (id: string) => `webhook-delivery:${id}`,
-  /** The ids of the webhook deliveries still to make (one JSON list, changed by compare-and-set). */
-  webhookQueue: () => 'webhook-queue',
-  /** The ids of the checkouts still moving, watched in the background so every change is observed. */
-  checkoutWatch: () => 'checkout-watch',
+  /**
+   * The release before's JSON list of the webhook deliveries still to make: moved onto the work queue at start
+   * (`QUEUE_NAMES` in `work-queue.ts`) and deleted. The two below are the same for the watches.
+   */
+  legacyWebhookQueue: () => 'webhook-queue',
+  legacyCheckoutWatch: () => 'checkout-watch',
+  /** The consecutive failures of one widget's webhook endpoint (its circuit: how long its deliveries pause). */
+  webhookCircuit: (widgetId: string) => `webhook-circuit:${widgetId}`,
   /** Where the next reconciliation pass reads one upstream credential's orders from. */
   orderReconciliation: (credential: string) => `order-reconciliation:${credential}`,
   /** Until when (ms, as the value) the upstream asked one credential to pause (a 429's `Retry-After`). */
@@ -98,8 +102,7 @@ export const STORE_KEYS = {
   balanceLow: (widgetId: string) => `balance-low:${widgetId}`,
   /** A help request the partner made through this BFF: its widget, eSIM and last status seen. */
   actionRequest: (id: string) => `action-request:${id}`,
-  /** The ids of the help requests not yet completed or rejected (one JSON list, changed by compare-and-set). */
-  actionRequestWatch: () => 'action-request-watch',
+  legacyActionRequestWatch: () => 'action-request-watch',
   /** The eSIM that replaced one of an upstream account's eSIMs (a completed reissue), by credential digest. */
   esimReplacement: (credential: string, esimId: string) => `esim-replacement:${credential}:${esimId}`,
 } as const;

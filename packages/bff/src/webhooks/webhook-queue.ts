@@ -1,11 +1,14 @@
 /**
  * @module
- * The webhook delivery queue in the store (memory or Redis, the same small interface): one record per
- * delivery, and one list of the ids still to deliver, changed only by compare-and-set so that several BFF
- * instances can share it. An event is enqueued once (its id is the key), delivered at least once.
+ * The webhook delivery queue in the store (memory, Redis): one record per delivery under its event id, and the
+ * id on the store's work queue of webhook deliveries, partitioned by widget, so that a partner's endpoint that is
+ * down can be paused alone and several BFF instances share the work. An event is enqueued once (its id is the
+ * key), delivered at least once.
  */
 import { z } from 'zod';
-import { STORE_KEYS, type Store, type Versioned } from '../store/store';
+import { legacyIdListMover } from '../store/legacy-id-list';
+import { STORE_KEYS, type Store } from '../store/store';
+import { type ClaimOptions, QUEUE_NAMES, type QueueItem, type QueueStats } from '../store/work-queue';
 
 /** How long a delivery record is kept after its last change (a little over the longest retry span). */
 const DELIVERY_RETENTION_MS = 8 * 24 * 60 * 60 * 1000;
@@ -55,36 +58,32 @@ export interface StoredDelivery {
 export interface WebhookQueue {
   /** Add a delivery unless one with its id exists; true when added. */
   enqueue(delivery: WebhookDelivery): Promise<boolean>;
-  /** The pending deliveries whose next attempt is due at `nowMs` and that nobody holds. */
-  due(nowMs: number): Promise<StoredDelivery[]>;
+  /**
+   * Lease a bounded batch of due pending deliveries (see {@link WorkQueue.claim}); an id whose record is gone or
+   * finished is taken off the queue instead.
+   */
+  claim(nowMs: number, options: ClaimOptions): Promise<StoredDelivery[]>;
   /** Replace a delivery read at `version`; null when someone else changed it first. */
   update(current: StoredDelivery, next: WebhookDelivery): Promise<StoredDelivery | null>;
-  /** Take a finished delivery off the list (its record stays for the logs' sake until it expires). */
+  /** Make a queued delivery due at `atMs` (a retry's backoff, or given back unsent). */
+  reschedule(id: string, atMs: number): Promise<void>;
+  /** Claim nothing of one widget's deliveries before `untilMs` (0: go on now). A later call replaces it. */
+  pauseWidget(widgetId: string, untilMs: number): Promise<void>;
+  /** Take a finished delivery off the queue (its record stays for the logs' sake until it expires). */
   remove(id: string): Promise<void>;
   read(id: string): Promise<StoredDelivery | null>;
-  /** The ids still on the list. */
-  pendingIds(): Promise<string[]>;
+  /** Depth, and when the longest-waiting delivery was queued (metrics). */
+  stats(): Promise<QueueStats>;
+  /**
+   * Move the deliveries still pending on the release before's list onto the queue (the sender calls it every
+   * round; it reads the store at once, then at most once a minute).
+   */
+  adoptLegacyList(nowMs: number): Promise<void>;
 }
 
-const parseList = (stored: Versioned | null): string[] =>
-  stored === null ? [] : z.array(z.string()).parse(JSON.parse(stored.value));
-
-/** The {@link WebhookQueue} over a store. */
+/** The {@link WebhookQueue} over a store: records under their event id, ids on the store's work queue by widget. */
 export function createWebhookQueue(store: Store): WebhookQueue {
-  const listKey = STORE_KEYS.webhookQueue();
-
-  async function changeList(change: (ids: string[]) => string[]): Promise<void> {
-    for (let round = 0; round < 50; round += 1) {
-      const stored = await store.get(listKey);
-      const next = JSON.stringify(change(parseList(stored)));
-      const ok =
-        stored === null
-          ? await store.insert(listKey, next, DELIVERY_RETENTION_MS)
-          : await store.compareAndSet(listKey, stored.version, next, DELIVERY_RETENTION_MS);
-      if (ok) return;
-    }
-    throw new Error('the webhook queue kept changing: could not update its list');
-  }
+  const queue = store.queue(QUEUE_NAMES.webhookDeliveries);
 
   async function read(id: string): Promise<StoredDelivery | null> {
     const stored = await store.get(STORE_KEYS.webhookDelivery(id));
@@ -92,27 +91,32 @@ export function createWebhookQueue(store: Store): WebhookQueue {
     return { delivery: WebhookDeliverySchema.parse(JSON.parse(stored.value)), version: stored.version };
   }
 
+  const onQueue = (delivery: WebhookDelivery) =>
+    queue.add({ id: delivery.id, partition: delivery.widgetId, dueAtMs: delivery.nextAttemptAtMs });
+
   return {
     async enqueue(delivery) {
       const key = STORE_KEYS.webhookDelivery(delivery.id);
       const inserted = await store.insert(key, written(delivery), DELIVERY_RETENTION_MS);
-      // Queued again (the same event id): a delivery still pending must be on the list, even if the write that
+      // Queued again (the same event id): a delivery still pending must be on the queue, even if the write that
       // put it there failed the first time; one already sent or given up stays off it.
-      if (!inserted && (await read(delivery.id))?.delivery.state !== 'pending') return false;
-      await changeList((ids) => (ids.includes(delivery.id) ? ids : [...ids, delivery.id]));
-      return inserted;
-    },
-    async due(nowMs) {
-      const found: StoredDelivery[] = [];
-      for (const id of parseList(await store.get(listKey))) {
-        const stored = await read(id);
-        if (stored === null) continue;
-        const { delivery } = stored;
-        if (delivery.state !== 'pending' || delivery.nextAttemptAtMs > nowMs) continue;
-        if (delivery.leaseUntilMs !== null && delivery.leaseUntilMs > nowMs) continue;
-        found.push(stored);
+      if (!inserted) {
+        const existing = await read(delivery.id);
+        if (existing?.delivery.state === 'pending') await onQueue(existing.delivery);
+        return false;
       }
-      return found;
+      await onQueue(delivery);
+      return true;
+    },
+    async claim(nowMs, options) {
+      const items = await queue.claim(nowMs, options);
+      const found = await Promise.all(items.map((item) => read(item.id)));
+      const claimed: StoredDelivery[] = [];
+      for (const [index, stored] of found.entries()) {
+        if (stored?.delivery.state === 'pending') claimed.push(stored);
+        else await queue.remove((items[index] as QueueItem).id);
+      }
+      return claimed;
     },
     async update(current, next) {
       const ok = await store.compareAndSet(
@@ -123,12 +127,14 @@ export function createWebhookQueue(store: Store): WebhookQueue {
       );
       return ok ? { delivery: next, version: current.version + 1 } : null;
     },
-    async remove(id) {
-      await changeList((ids) => ids.filter((candidate) => candidate !== id));
-    },
+    reschedule: (id, atMs) => queue.reschedule(id, atMs),
+    pauseWidget: (widgetId, untilMs) => queue.pausePartition(widgetId, untilMs),
+    remove: (id) => queue.remove(id),
     read,
-    async pendingIds() {
-      return parseList(await store.get(listKey));
-    },
+    stats: () => queue.stats(),
+    adoptLegacyList: legacyIdListMover(store, STORE_KEYS.legacyWebhookQueue(), queue, async (id) => {
+      const stored = await read(id);
+      return stored?.delivery.state === 'pending' ? stored.delivery.widgetId : null;
+    }),
   };
 }

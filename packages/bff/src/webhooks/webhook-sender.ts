@@ -1,15 +1,20 @@
 /**
  * @module
- * Delivers queued webhook events: a worker loop POSTs each due event to its widget's `webhookUrl`, signed
- * (`Esim-Signature`), and retries a failure (non-2xx, timeout, refused connection) with exponential backoff —
- * 10 s, 20 s, 40 s … at most an hour apart — until it is delivered or older than the retry span (≥ a day).
- * Every attempt is logged with the event id, type, attempt and result; never the secret or the body.
+ * Delivers queued webhook events: a worker loop claims due deliveries in bounded batches, a few from each widget,
+ * and POSTs each to its widget's `webhookUrl`, signed (`Esim-Signature`). A failure (non-2xx, timeout, refused
+ * connection) is retried with exponential backoff — 10 s, 20 s, 40 s … at most an hour apart — until it is
+ * delivered or older than the retry span (≥ a day). Each widget's endpoint has a circuit: the first delivery of a
+ * batch goes alone, and when it fails the widget's deliveries pause until the endpoint's next backoff step (one
+ * probe per step, however many events wait, while other widgets go on); when it succeeds the rest go at full
+ * speed. Every attempt is logged with the event id, type, attempt and result; never the secret or the body.
  */
 import { signWebhook, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER } from '@esim-embed/shared';
+import { z } from 'zod';
 import type { Logger } from '../logger';
 import type { OutgoingCalls } from '../observability/outgoing-calls';
+import { STORE_KEYS, type Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
-import type { StoredDelivery, WebhookQueue } from './webhook-queue';
+import type { StoredDelivery, WebhookDelivery, WebhookQueue } from './webhook-queue';
 
 /** The pause after `attempts` failed attempts: 10 s doubling, at most an hour. */
 export function webhookBackoffMs(attempts: number): number {
@@ -22,13 +27,24 @@ export interface WorkerTimers {
   clearInterval(handle: unknown): void;
 }
 
+/** Deliveries claimed at once, in all. */
+const BATCH_LIMIT = 500;
+/** Deliveries claimed at once for one widget (so a backlog of one never fills a whole batch). */
+const PER_WIDGET = 100;
+/** Deliveries of one widget in flight at once after its probe succeeded. */
+const CONCURRENCY = 16;
+
+const CircuitSchema = z.looseObject({ failures: z.int().min(1) });
+
 export interface WebhookSenderOptions {
   queue: WebhookQueue;
+  /** Where each endpoint's circuit (its consecutive failures) is kept, shared by the instances. */
+  store: Store;
   widgets: ReadonlyMap<string, WidgetRuntime>;
   logger: Logger;
   /** How long an event is retried before it is given up. */
   retryForMs: number;
-  /** How often the worker looks for due deliveries. Default 1 s. */
+  /** How often the worker claims due deliveries. Default 1 s. */
   intervalMs?: number;
   /** One attempt's timeout. Default 10 s. */
   timeoutMs?: number;
@@ -40,7 +56,10 @@ export interface WebhookSenderOptions {
 
 /** The worker. */
 export interface WebhookSender {
-  /** Deliver what is due now (the loop calls this; tests may too). Resolves when this round is done. */
+  /**
+   * Claim what is due now and deliver it (the loop calls this; tests may too). Resolves when every delivery this
+   * round claimed is done; the loop does not wait for a slow endpoint before it claims again.
+   */
   deliverDue(): Promise<void>;
   start(): void;
   close(): void;
@@ -48,23 +67,26 @@ export interface WebhookSender {
 
 /** The {@link WebhookSender}. */
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
-  const { queue, widgets, logger, retryForMs } = options;
+  const { queue, store, widgets, logger, retryForMs } = options;
   const now = options.now ?? Date.now;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const timers: WorkerTimers = options.timers ?? {
     setInterval: (run, ms) => setInterval(run, ms),
     clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout),
   };
+  // A widget's batch is held this long: its probe, then the rest a few at a time, each within the timeout.
+  const leaseMs = timeoutMs * (1 + Math.ceil(PER_WIDGET / CONCURRENCY)) + 5_000;
   let handle: unknown;
-  let running: Promise<void> | null = null;
+  let claiming = false;
+  /** A full batch finished while a claim was under way: claim again when it ends. */
+  let claimAgain = false;
 
   async function post(
     url: string,
     secret: string,
-    stored: StoredDelivery,
+    delivery: WebhookDelivery,
     traceHeaders: Record<string, string> | undefined,
   ): Promise<string> {
-    const { delivery } = stored;
     try {
       const response = await fetch(url, {
         method: 'POST',
@@ -86,16 +108,35 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     }
   }
 
-  async function attempt(stored: StoredDelivery): Promise<void> {
-    const time = now();
-    // The lease keeps another instance (or an overlapping round) from sending it at the same time.
-    const leased = await queue.update(stored, {
-      ...stored.delivery,
-      attempts: stored.delivery.attempts + 1,
-      leaseUntilMs: time + timeoutMs + 5_000,
-    });
-    if (leased === null) return;
-    const { delivery } = leased;
+  const logFields = (delivery: WebhookDelivery, result: string) => ({
+    eventId: delivery.id,
+    type: delivery.type,
+    widgetId: delivery.widgetId,
+    attempt: delivery.attempts,
+    result,
+  });
+
+  /** Write the outcome and take a finished delivery off the queue (a pending one is rescheduled). */
+  async function settle(stored: StoredDelivery, next: WebhookDelivery): Promise<void> {
+    if ((await queue.update(stored, next)) === null) return;
+    if (next.state === 'pending') await queue.reschedule(next.id, next.nextAttemptAtMs);
+    else await queue.remove(next.id);
+  }
+
+  /** Give up a delivery older than the retry span without calling its endpoint (it waited behind a pause, or its
+   * next step came after the span). */
+  async function giveUpUnsent(stored: StoredDelivery): Promise<void> {
+    const { delivery } = stored;
+    options.observer?.webhookDelivery(delivery.type, delivery.attempts).end('gave_up');
+    await settle(stored, { ...delivery, state: 'gave_up', leaseUntilMs: null, lastResult: 'expired_unsent' });
+    logger.error('webhook given up', logFields(delivery, 'expired_unsent'));
+  }
+
+  const expired = (delivery: WebhookDelivery) => now() - delivery.createdAtMs >= retryForMs;
+
+  /** One attempt; answers whether the endpoint took it (null: no endpoint is configured, nothing was learnt). */
+  async function attempt(stored: StoredDelivery): Promise<boolean | null> {
+    const delivery = { ...stored.delivery, attempts: stored.delivery.attempts + 1 };
     const widget = widgets.get(delivery.widgetId);
     const url = widget?.config.webhookUrl;
     const secret = widget?.webhookSecret;
@@ -103,63 +144,126 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     const result =
       url === undefined || secret === undefined
         ? 'not_configured'
-        : await post(url, secret, leased, observed?.headers);
+        : await post(url, secret, delivery, observed?.headers);
     const ok = /^2\d\d$/.test(result);
-    const expired = now() - delivery.createdAtMs >= retryForMs;
-    const state = ok ? 'delivered' : expired || result === 'not_configured' ? 'gave_up' : 'pending';
+    const state = ok ? 'delivered' : expired(delivery) || result === 'not_configured' ? 'gave_up' : 'pending';
     observed?.end(state === 'pending' ? 'failed' : state);
     const nextAttemptAtMs = now() + webhookBackoffMs(delivery.attempts);
-    await queue.update(leased, {
-      ...delivery,
-      state,
-      nextAttemptAtMs,
-      leaseUntilMs: null,
-      lastResult: result,
-    });
-    const fields = {
-      eventId: delivery.id,
-      type: delivery.type,
-      widgetId: delivery.widgetId,
-      attempt: delivery.attempts,
-      result,
-    };
+    await settle(stored, { ...delivery, state, nextAttemptAtMs, leaseUntilMs: null, lastResult: result });
+    const fields = logFields(delivery, result);
     if (ok) logger.info('webhook delivered', fields);
     else if (state === 'gave_up') logger.error('webhook given up', fields);
     else
       logger.warn('webhook delivery failed, will retry', { ...fields, retryInMs: nextAttemptAtMs - now() });
-    if (state !== 'pending') await queue.remove(delivery.id);
+    return result === 'not_configured' ? null : ok;
   }
 
-  async function round(): Promise<void> {
-    for (const stored of await queue.due(now())) {
-      await attempt(stored).catch((error: unknown) => {
-        logger.error('webhook attempt crashed', { eventId: stored.delivery.id, cause: String(error) });
+  /** The endpoint failed once more: how long its deliveries pause (its next backoff step). */
+  async function openCircuit(widgetId: string): Promise<number> {
+    const key = STORE_KEYS.webhookCircuit(widgetId);
+    const stored = await store.get(key);
+    const failures = (stored === null ? 0 : CircuitSchema.parse(JSON.parse(stored.value)).failures) + 1;
+    const value = JSON.stringify({ failures });
+    // One writer per widget at a time (its batch is held): a lost race only means the same step again.
+    if (stored === null) await store.insert(key, value, retryForMs);
+    else await store.compareAndSet(key, stored.version, value, retryForMs);
+    return now() + webhookBackoffMs(failures);
+  }
+
+  async function closeCircuit(widgetId: string): Promise<void> {
+    const key = STORE_KEYS.webhookCircuit(widgetId);
+    const stored = await store.get(key);
+    if (stored !== null) await store.compareAndDelete(key, stored.version);
+  }
+
+  /**
+   * Deliver one widget's claimed batch: what is past the retry span given up unsent, then a probe alone, then the
+   * rest a few at a time — or, when the probe failed, all of it back behind the circuit's pause.
+   */
+  async function deliverWidget(widgetId: string, batch: StoredDelivery[]): Promise<void> {
+    // Held while this instance works it, so no other round or instance calls the endpoint meanwhile.
+    await queue.pauseWidget(widgetId, now() + leaseMs);
+    let pausedUntilMs = 0;
+    try {
+      const waiting: StoredDelivery[] = [];
+      for (const stored of batch) {
+        if (expired(stored.delivery)) await giveUpUnsent(stored);
+        else waiting.push(stored);
+      }
+      let probed: boolean | null = null;
+      while (probed === null && waiting.length > 0) {
+        probed = await attempt(waiting.shift() as StoredDelivery);
+      }
+      if (probed === false) {
+        pausedUntilMs = await openCircuit(widgetId);
+        for (const stored of waiting) await queue.reschedule(stored.delivery.id, now());
+        return;
+      }
+      if (probed === true) await closeCircuit(widgetId);
+      const workers = Array.from({ length: Math.min(CONCURRENCY, waiting.length) }, async () => {
+        for (let stored = waiting.shift(); stored !== undefined; stored = waiting.shift())
+          await attempt(stored);
       });
+      await Promise.all(workers);
+    } finally {
+      await queue.pauseWidget(widgetId, pausedUntilMs);
     }
   }
 
-  function deliverDue(): Promise<void> {
-    // One round at a time on this instance; a call during a round waits for it, then runs again.
-    const next = (running ?? Promise.resolve()).then(round);
-    const tracked: Promise<void> = next
-      .catch(() => {})
+  /** Claim one batch and start delivering it; answers the deliveries under way. */
+  async function claimRound(): Promise<Promise<void>[]> {
+    await queue.adoptLegacyList(now());
+    const claimed = await queue.claim(now(), { limit: BATCH_LIMIT, perPartition: PER_WIDGET, leaseMs });
+    const byWidget = new Map<string, StoredDelivery[]>();
+    for (const stored of claimed) {
+      const batch = byWidget.get(stored.delivery.widgetId) ?? [];
+      batch.push(stored);
+      byWidget.set(stored.delivery.widgetId, batch);
+    }
+    return [...byWidget].map(([widgetId, batch]) =>
+      deliverWidget(widgetId, batch).then(
+        // A full batch means more may wait: claim again now rather than at the next tick (a backlog drains at
+        // the speed of the endpoint, not one batch a period).
+        () => {
+          if (batch.length >= PER_WIDGET) claimInBackground();
+        },
+        (error: unknown) => {
+          logger.error('webhook delivery crashed', { widgetId, cause: String(error) });
+        },
+      ),
+    );
+  }
+
+  /** The loop's claim: one at a time on this instance; deliveries under way do not hold the next claim back. */
+  function claimInBackground(): void {
+    if (handle === undefined) return;
+    if (claiming) {
+      claimAgain = true;
+      return;
+    }
+    claiming = true;
+    claimRound()
+      .catch((error: unknown) => {
+        logger.error('webhook round failed', { cause: String(error) });
+      })
       .finally(() => {
-        if (running === tracked) running = null;
+        claiming = false;
+        if (claimAgain) {
+          claimAgain = false;
+          claimInBackground();
+        }
       });
-    running = tracked;
-    return next;
+  }
+
+  async function deliverDue(): Promise<void> {
+    await Promise.all(await claimRound());
   }
 
   return {
     deliverDue,
     start() {
       if (handle !== undefined) return;
-      const timer = timers.setInterval(() => {
-        if (running !== null) return;
-        deliverDue().catch((error: unknown) => {
-          logger.error('webhook round failed', { cause: String(error) });
-        });
-      }, options.intervalMs ?? 1_000);
+      const timer = timers.setInterval(claimInBackground, options.intervalMs ?? 1_000);
       timer.unref?.();
       handle = timer;
     },

@@ -28,7 +28,8 @@ import {
 import { startReceiver, verifyEsimWebhook, type WebhookReceiver } from '../../testing/webhook-receiver';
 import { createLogger } from '../logger';
 import { createMemoryStore } from '../store/memory-store';
-import { STORE_KEYS, type Store } from '../store/store';
+import type { Store } from '../store/store';
+import { QUEUE_NAMES } from '../store/work-queue';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { createWebhookQueue } from './webhook-queue';
 import { createWebhookSender, webhookBackoffMs } from './webhook-sender';
@@ -217,7 +218,8 @@ describe('webhook retry span', () => {
     const failing = await startReceiver(Number.POSITIVE_INFINITY);
     const logs: string[] = [];
     const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
-    const queue = createWebhookQueue(createMemoryStore());
+    const store = createMemoryStore();
+    const queue = createWebhookQueue(store);
     let now = Date.parse('2026-01-01T00:00:00Z');
     const widget = {
       config: { id: 'shop', webhookUrl: failing.url },
@@ -225,6 +227,7 @@ describe('webhook retry span', () => {
     } as unknown as WidgetRuntime;
     const sender = createWebhookSender({
       queue,
+      store,
       widgets: new Map([['shop', widget]]),
       logger,
       retryForMs: 26 * 60 * 60 * 1000,
@@ -257,7 +260,7 @@ describe('webhook retry span', () => {
     expect(gaps.slice(0, 4)).toEqual([10_000, 20_000, 40_000, 80_000]);
     expect(Math.max(...gaps)).toBe(60 * 60 * 1000);
     expect(failing.received.length).toBe(final?.delivery.attempts);
-    expect(await queue.pendingIds()).toEqual([]);
+    expect((await queue.stats()).size).toBe(0);
     expect(logs.some((line) => line.includes('webhook given up') && line.includes('evt_span'))).toBe(true);
     await failing.close();
   });
@@ -266,21 +269,21 @@ describe('webhook retry span', () => {
 describe('an event whose queueing failed', () => {
   it('is queued again by the background watch and delivered once the store answers', async () => {
     const own = await startReceiver(0);
-    // The store fails every write of the webhook queue's list while `queueDown` is set.
+    // The store fails every addition to the webhook queue while `queueDown` is set.
     let queueDown = false;
     const memory = createMemoryStore();
-    const down = (key: string) => {
-      if (queueDown && key === STORE_KEYS.webhookQueue()) throw new Error('store unavailable');
-    };
     const store: Store = {
       ...memory,
-      insert: async (key, value, ttlMs) => {
-        down(key);
-        return await memory.insert(key, value, ttlMs);
-      },
-      compareAndSet: async (key, version, value, ttlMs) => {
-        down(key);
-        return await memory.compareAndSet(key, version, value, ttlMs);
+      queue(name) {
+        const queue = memory.queue(name);
+        if (name !== QUEUE_NAMES.webhookDeliveries) return queue;
+        return {
+          ...queue,
+          add: async (item) => {
+            if (queueDown) throw new Error('store unavailable');
+            return await queue.add(item);
+          },
+        };
       },
     };
     const flaky = await startStack({

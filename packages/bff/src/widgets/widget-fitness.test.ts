@@ -157,10 +157,13 @@ describe('what the upstream supplies', () => {
     await refresh({ issue: 'unavailable', contractStatus: 'preview' });
     const page = await openWidget(bff.server.url, 'shop');
     const destinations = await page.get('/v1/destinations?locale=en');
-    expect(destinations.status).toBe(200);
-    expect(destinations.body.data).toEqual([]);
+    expect(destinations.status).toBe(403);
+    expect(destinations.body.error).toMatchObject({
+      code: 'storefront_app_disabled',
+      params: { reason: 'supply_not_sellable', availability: 'unavailable' },
+    });
     expect(bff.logs.some((line) => line.includes('contract is in preview'))).toBe(true);
-    expect(bff.logs.some((line) => line.includes('offers no new eSIMs'))).toBe(true);
+    expect(bff.logs.some((line) => line.includes('new eSIMs cannot be sold through the API'))).toBe(true);
     await refresh({});
     expect((await page.get('/v1/destinations?locale=en')).body.data.length).toBeGreaterThan(0);
   });

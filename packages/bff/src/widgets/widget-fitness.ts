@@ -3,10 +3,17 @@
  * Whether a widget can sell as configured, decided from the upstream's capabilities (read at start-up and on
  * every catalog refresh) and from the upstream's refusals of the credential itself. A widget that cannot
  * sell is stopped before a traveller pays: `/readyz` names the check that fails and sessions are refused with
- * `widget_misconfigured`. What the upstream's supply allows (new eSIMs, top-ups) shapes what is offered.
+ * `widget_misconfigured`. What the upstream's supply allows (new eSIMs, top-ups) shapes what is offered, read
+ * strictly ({@link supplyReach}): availability alone does not make an operation usable through the API.
  * docs/configuration.md ("Upstream key and scopes") lists every check; keep it in step.
  */
-import type { Capabilities, GrantedScope } from '@esim-embed/shared';
+import type {
+  Capabilities,
+  Environment,
+  GrantedScope,
+  SupplyAccess,
+  SupplyAvailability,
+} from '@esim-embed/shared';
 import type { WidgetConfig } from '../config/config-schema';
 import { UpstreamError } from '../upstream/upstream-error';
 
@@ -25,14 +32,30 @@ export interface FitnessProblem {
   detail: string;
 }
 
+/** Whether the API can sell what one supply operation supplies, and how the upstream reported it. */
+export interface SupplyReach {
+  /** It can be sold through the API (`POST /orders`). */
+  sellable: boolean;
+  /** `route_dependent`: each offer (issue) or issued profile (top-up) is checked before it is sold. */
+  perOfferCheck: boolean;
+  /**
+   * As the upstream reported it; `not_listed` when its capabilities do not list the operation, `unknown` while
+   * they were never read.
+   */
+  availability: SupplyAvailability | 'not_listed' | 'unknown';
+  access: SupplyAccess | 'not_listed' | 'unknown';
+}
+
 /** What the capabilities allow this widget. */
 export interface WidgetFitness {
   /** Empty when the widget can sell; otherwise it is stopped. */
   problems: FitnessProblem[];
-  /** New eSIMs can be bought (`supplyOperations` `issue` is reachable). */
+  /** New eSIMs can be bought (`supplyOperations` `issue` can be sold through the API). */
   sellsNewEsims: boolean;
-  /** Top-ups are offered (`supplyOperations` `top_up` is reachable). */
+  /** Top-ups are offered (`supplyOperations` `top_up` can be sold through the API). */
   offersTopUps: boolean;
+  /** The `issue` supply as read: why nothing is sold, and whether each offer is checked first. */
+  issue: SupplyReach;
   /** Worth an operator's look, not a reason to stop (a preview contract, an optional scope missing). */
   warnings: string[];
 }
@@ -102,19 +125,47 @@ export function assessCapabilities(capabilities: Capabilities, widget: FitnessSu
   if (capabilities.contractStatus !== 'stable') {
     warnings.push('the upstream contract is in preview: fields may change without a new version');
   }
-  const sellsNewEsims = reachable(capabilities, 'issue');
-  const offersTopUps = reachable(capabilities, 'top_up');
-  if (!sellsNewEsims)
-    warnings.push('the upstream offers no new eSIMs (supplyOperations issue): nothing is sold');
-  return { problems, sellsNewEsims, offersTopUps, warnings };
+  const issue = supplyReach(capabilities, 'issue');
+  const topUp = supplyReach(capabilities, 'top_up');
+  if (!issue.sellable) {
+    warnings.push(
+      `the upstream's issue supply is ${issue.availability} with access ${issue.access}` +
+        ` in ${capabilities.environment}: new eSIMs cannot be sold through the API, nothing is sold`,
+    );
+  }
+  if (!topUp.sellable) {
+    warnings.push(
+      `the upstream's top_up supply is ${topUp.availability} with access ${topUp.access}` +
+        ` in ${capabilities.environment}: no top-up is offered`,
+    );
+  }
+  return { problems, sellsNewEsims: issue.sellable, offersTopUps: topUp.sellable, issue, warnings };
 }
 
-/** Whether a supply operation can be used through the API (`unavailable`, or no access, means no). */
-function reachable(capabilities: Capabilities, id: 'issue' | 'top_up'): boolean {
+/**
+ * Whether what a supply operation supplies can be sold through the API, the contract read strictly ("availability
+ * alone does not create an endpoint"): access `api` (not `bridge`, `assisted` or `none`), and availability
+ * `available`, `route_dependent` (then each offer or issued profile is checked before it is sold) or, in the
+ * `test` environment only, `simulated`. An operation the capabilities do not list is not sold.
+ */
+export function supplyReach(
+  capabilities: Pick<Capabilities, 'supplyOperations' | 'environment'>,
+  id: 'issue' | 'top_up',
+): SupplyReach {
   const operation = capabilities.supplyOperations.find((candidate) => candidate.id === id);
-  // An upstream that does not list the operation says nothing against it (older upstreams list none).
-  if (!operation) return true;
-  return operation.availability !== 'unavailable' && operation.access !== 'none';
+  if (!operation)
+    return { sellable: false, perOfferCheck: false, availability: 'not_listed', access: 'not_listed' };
+  const { availability, access } = operation;
+  const supplied =
+    availability === 'available' ||
+    availability === 'route_dependent' ||
+    (availability === 'simulated' && capabilities.environment === ('test' satisfies Environment));
+  return {
+    sellable: access === 'api' && supplied,
+    perOfferCheck: availability === 'route_dependent',
+    availability,
+    access,
+  };
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * @module
  * The control API (`/__sandbox/*`, header `X-Sandbox-Control: <secret>`): reset, move the clock, bump
- * pricing or the catalog snapshot, expire a quote, set balances, limits, rate limits and retail-brand
- * switches, arm provisioning and payment scenarios, simulate eSIM use, resolve refunds and reissues under
+ * pricing or the catalog snapshot, expire a quote, set balances, limits, rate limits, retail-brand
+ * switches, status and live-checkout readiness, supply operations and unserved routes, arm provisioning and payment scenarios, simulate eSIM use, resolve refunds and reissues under
  * review, and set fault rules. Every answer is `{ data: ControlState, meta }`, but the outbox's
  * (`GET /__sandbox/outbox`: `{ data: OutboxEmail[], meta }`).
  */
@@ -12,6 +12,7 @@ import { linkBase, responseMeta } from '../http/envelope';
 import { readJsonBody, validate } from '../http/request-body';
 import type { SandboxEnv } from '../http/sandbox-env';
 import { SandboxError } from '../http/sandbox-error';
+import { SEED_SUPPLY_OPERATIONS } from '../seed/supply-operations';
 import type { ProvisioningScenario } from '../state/environment-state';
 import { advanceEnvironment, refreshAllowance, resolveActionRequest } from '../state/order-lifecycle';
 import type { SandboxState } from '../state/sandbox-state';
@@ -29,6 +30,7 @@ import {
   PricingBumpRequestSchema,
   RateLimitRequestSchema,
   ScenarioRequestSchema,
+  SupplyControlRequestSchema,
 } from './control-schemas';
 
 const SCENARIOS: Record<string, ProvisioningScenario> = {
@@ -141,7 +143,30 @@ export function controlRoutes(state: SandboxState) {
         account.retailBrandControls.set(key, { ...controls, ...request.retailBrandControls });
       }
     }
+    for (const launch of account.retailBrandLaunch.values()) {
+      if (request.retailBrandStatus !== undefined) launch.status = request.retailBrandStatus;
+      if (request.retailBrandLiveCheckoutReady !== undefined)
+        launch.liveCheckoutReady = request.retailBrandLiveCheckoutReady;
+    }
     account.updatedAtMs = state.now();
+    return answer(c);
+  });
+
+  routes.post('/accounts/:id/supply', async function controlSupply(c) {
+    const request = validate(SupplyControlRequestSchema, await readJsonBody(c), 'body');
+    const account = state.environments[request.environment].accounts.get(c.req.param('id'));
+    if (!account) throw new SandboxError('account_not_found', { params: { accountId: c.req.param('id') } });
+    if (request.reset) {
+      account.supplyOperations = SEED_SUPPLY_OPERATIONS.map((operation) => ({ ...operation }));
+      account.routeUnservedOfferIds = new Set();
+    }
+    for (const operation of request.operations ?? []) {
+      const others = account.supplyOperations.filter((candidate) => candidate.id !== operation.id);
+      account.supplyOperations = [...others, { ...operation }];
+    }
+    if (request.routeUnservedOfferIds !== undefined) {
+      account.routeUnservedOfferIds = new Set(request.routeUnservedOfferIds);
+    }
     return answer(c);
   });
 

@@ -11,6 +11,10 @@ import {
   EsimServiceStateSchema,
   LocaleSchema,
   RetailBrandControlsSchema,
+  RetailBrandStatusSchema,
+  SupplyAccessSchema,
+  SupplyAvailabilitySchema,
+  SupplyOperationIdSchema,
   TopUpStatusSchema,
   UsageStatusSchema,
 } from '@esim-embed/shared';
@@ -73,8 +77,36 @@ export const AccountControlRequestSchema = z.strictObject({
   status: z.enum(['active', 'blocked', 'archived']).optional(),
   /** Switches of the account's retail brands to change (white label: `checkout: false` stops sales). */
   retailBrandControls: RetailBrandControlsSchema.partial().optional(),
+  /** The status of the account's retail brands (`paused`: the brand stops selling). */
+  retailBrandStatus: RetailBrandStatusSchema.optional(),
+  /** Whether the brands' `readiness.tracks.liveCheckout` is ready (false: blocked by a payment blocker). */
+  retailBrandLiveCheckoutReady: z.boolean().optional(),
 });
 export type AccountControlRequest = z.input<typeof AccountControlRequestSchema>;
+
+/**
+ * `POST /__sandbox/accounts/{id}/supply`: what `GET /capabilities` reports in `supplyOperations` for the
+ * account in one environment, and which offers a `route_dependent` issue does not serve now.
+ */
+export const SupplyControlRequestSchema = z.strictObject({
+  environment,
+  /** Operations to set, by id (the others keep theirs). */
+  operations: z
+    .array(
+      z.strictObject({
+        id: SupplyOperationIdSchema,
+        availability: SupplyAvailabilitySchema,
+        access: SupplyAccessSchema,
+      }),
+    )
+    .max(5)
+    .optional(),
+  /** Replaces the offers whose route is not served (refused while `issue` is `route_dependent`). */
+  routeUnservedOfferIds: z.array(z.string().min(1)).max(1000).optional(),
+  /** Back to the seeded operations, every route served (before the rest of the request applies). */
+  reset: z.boolean().optional(),
+});
+export type SupplyControlRequest = z.input<typeof SupplyControlRequestSchema>;
 
 /** `POST /__sandbox/keys/{key}/rate-limit`: requests per minute, or null for none. */
 export const RateLimitRequestSchema = z.strictObject({ perMinute: z.int().min(1).nullable() });

@@ -15,7 +15,9 @@ import type {
   EsimListItem,
   Order,
   UpstreamQuote as Quote,
+  ReadinessBlocker,
   Recipient,
+  RetailBrand,
 } from '@esim-embed/shared';
 import { isoTime } from '../clock';
 import type {
@@ -27,6 +29,7 @@ import type {
   OrderRecord,
   QuoteRecord,
   RecipientRecord,
+  RetailBrandLaunch,
 } from '../state/environment-state';
 import { esimActionEligibility } from '../state/esim-action-policy';
 import type { AuthContext } from './sandbox-env';
@@ -283,10 +286,15 @@ export function accountView(account: AccountState, brandAssetsBaseUrl: string): 
       logoUrl: logoFile ? `${brandAssetsBaseUrl.replace(/\/+$/, '')}/assets/logos/${logoFile}` : null,
     },
     brandOverrides: null,
-    retailBrands: seed.retailBrands.map((brand) => ({
-      ...brand,
-      controls: { ...(account.retailBrandControls.get(brand.key) ?? brand.controls) },
-    })),
+    retailBrands: seed.retailBrands.map((brand) =>
+      launched(
+        {
+          ...brand,
+          controls: { ...(account.retailBrandControls.get(brand.key) ?? brand.controls) },
+        },
+        account.retailBrandLaunch.get(brand.key),
+      ),
+    ),
     balance: {
       balance: money(account.balanceMinor),
       reserved: money(account.reservedMinor),
@@ -294,5 +302,30 @@ export function accountView(account: AccountState, brandAssetsBaseUrl: string): 
     },
     createdAt: seed.createdAt,
     updatedAt: isoTime(Math.max(account.updatedAtMs, Date.parse(seed.createdAt))),
+  };
+}
+
+/** A payment blocker on the live-checkout track, as the control API sets it. */
+const LIVE_CHECKOUT_BLOCKER: ReadinessBlocker = {
+  code: 'payment_provider_not_ready',
+  category: 'payment',
+  owner: 'brand_owner',
+  evidence: 'missing',
+  actionKey: 'connect_payment_provider',
+  sensitive: false,
+};
+
+/** The brand with the status and live-checkout readiness the control API set (the seed's when none). */
+function launched(brand: RetailBrand, launch: RetailBrandLaunch | undefined): RetailBrand {
+  if (launch === undefined) return brand;
+  const tracks = { ...brand.readiness.tracks };
+  tracks.liveCheckout = launch.liveCheckoutReady
+    ? { state: 'ready', ready: true, blockers: [] }
+    : { state: 'blocked', ready: false, blockers: [LIVE_CHECKOUT_BLOCKER] };
+  const blockers = Object.values(tracks).flatMap((track) => track.blockers);
+  return {
+    ...brand,
+    status: launch.status,
+    readiness: { ready: blockers.length === 0, blockers, tracks },
   };
 }

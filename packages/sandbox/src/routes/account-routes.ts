@@ -18,6 +18,7 @@ import { sendResource } from '../http/envelope';
 import { accountView } from '../http/resource-views';
 import type { SandboxEnv } from '../http/sandbox-env';
 import { SANDBOX_ACCOUNTS } from '../seed/accounts';
+import { AURORA_BRAND_KEY } from '../seed/retail-brands';
 import type { SandboxState } from '../state/sandbox-state';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -31,7 +32,7 @@ function attestationFor(
   return {
     schemaVersion: 1,
     kind: 'retail_brand_cell',
-    brandKey: 'aurora-travel',
+    brandKey: AURORA_BRAND_KEY,
     environment,
     manifest: { configVersion: 3, digest: sha256('aurora-travel:manifest:3') },
     factory: {
@@ -62,13 +63,7 @@ export function accountRoutes(state: SandboxState) {
         fundingMode: 'prepaid',
       },
       capabilities: CapabilityIdSchema.options.map((id) => ({ id, state: 'available' as const })),
-      supplyOperations: [
-        { id: 'issue', availability: 'available', access: 'api' },
-        { id: 'usage', availability: 'simulated', access: 'api' },
-        { id: 'top_up', availability: 'route_dependent', access: 'api' },
-        { id: 'cancel_unused', availability: 'available', access: 'api' },
-        { id: 'reissue', availability: 'available', access: 'assisted' },
-      ],
+      supplyOperations: account.supplyOperations.map((operation) => ({ ...operation })),
     };
     return sendResource(c, capabilities);
   });

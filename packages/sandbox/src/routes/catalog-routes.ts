@@ -15,7 +15,7 @@ import { sendPage, sendResource } from '../http/envelope';
 import { validate } from '../http/request-body';
 import type { SandboxEnv } from '../http/sandbox-env';
 import { SandboxError } from '../http/sandbox-error';
-import { pricedOffer } from '../state/order-desk';
+import { pricedOffer, requireRouteServed } from '../state/order-desk';
 import type { SandboxState } from '../state/sandbox-state';
 
 /** Default and largest page size of list operations. */
@@ -105,7 +105,9 @@ export function catalogRoutes(state: SandboxState) {
 
   routes.get('/catalog/offers/:id', function readOffer(c) {
     const auth = requireScope(c, 'catalog:read');
-    return sendResource(c, pricedOffer(state, auth.env, auth.account, c.req.param('id')));
+    const offer = pricedOffer(state, auth.env, auth.account, c.req.param('id'));
+    requireRouteServed(auth.account, offer.id);
+    return sendResource(c, offer);
   });
 
   return routes;

@@ -7,7 +7,7 @@
  */
 import type { AccountKind, Brand, Currency, Environment, KeyScope, RetailBrand } from '@esim-embed/shared';
 import { KeyScopeSchema } from '@esim-embed/shared';
-import { HARBOUR_RETAIL_BRAND } from './retail-brands';
+import { AURORA_RETAIL_BRAND, HARBOUR_RETAIL_BRAND } from './retail-brands';
 
 /** The stable key strings of the seeded accounts. */
 export const SANDBOX_KEYS = {
@@ -29,6 +29,8 @@ export const SANDBOX_KEYS = {
   root: 'sk_test_root_full_1Zx6Cv3Bn8Mq',
   /** Harbour Travel (USD): every scope; runs the retail brand (white label) Harbour Mobile. */
   harbour: 'sk_test_harbour_whitelabel_9Lt3Qw6Ep2Ds',
+  /** Harbour Travel in `live`: the retail brand's live checkout (its `readiness.tracks.liveCheckout`). */
+  harbourLive: 'sk_live_harbour_whitelabel_3Fq8Rm5Tz1Wa',
 } as const;
 
 /** The seeded account ids. */
@@ -148,7 +150,7 @@ export const SEED_ACCOUNTS: readonly SeedAccount[] = [
       customDomain: 'esim.aurora-travel.example',
       customDomainStatus: 'pending_verification',
     },
-    retailBrands: [],
+    retailBrands: [AURORA_RETAIL_BRAND],
     createdAt: '2026-03-01T08:30:00.000Z',
   },
   {
@@ -296,6 +298,15 @@ export const SEED_KEYS: readonly SeedKey[] = [
     accountId: SANDBOX_ACCOUNTS.harbour,
     environment: 'test',
     label: 'Harbour test (all scopes, retail brand)',
+    scopes: ALL_SCOPES,
+    rateLimitPerMinute: null,
+  },
+  {
+    key: SANDBOX_KEYS.harbourLive,
+    id: 'key_harbour_live',
+    accountId: SANDBOX_ACCOUNTS.harbour,
+    environment: 'live',
+    label: 'Harbour live (all scopes, retail brand)',
     scopes: ALL_SCOPES,
     rateLimitPerMinute: null,
   },

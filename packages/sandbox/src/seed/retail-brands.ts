@@ -1,8 +1,10 @@
 /**
  * @module
- * The seeded retail brand (white label): Harbour Mobile, a brand cell run on the Harbour Travel account,
- * with its legal pages, support address, feature switches (`controls`) and launch readiness. The control API
- * changes its switches per environment (`POST /__sandbox/accounts/{id} { retailBrandControls }`).
+ * The seeded retail brands (white label): Harbour Mobile, a brand cell run on the Harbour Travel account,
+ * with its legal pages, support address, feature switches (`controls`) and launch readiness; and Aurora Travel,
+ * the brand cell that the Aurora account's keys attest (`tenantAttestation.brandKey`), launched, every switch
+ * on, no legal pages of its own. The control API changes their switches, status and live-checkout readiness
+ * per environment (`POST /__sandbox/accounts/{id}`).
  */
 import type { ReadinessTrack, RetailBrand } from '@esim-embed/shared';
 
@@ -68,6 +70,45 @@ export const HARBOUR_RETAIL_BRAND: RetailBrand = {
       androidRelease: notRequired,
       liveCheckout: readyTrack,
       financeClose: readyTrack,
+    },
+  },
+};
+
+/** The key of the brand cell the Aurora account's keys are bound to. */
+export const AURORA_BRAND_KEY = 'aurora-travel';
+
+/** Aurora Travel: the attested brand of the Aurora account, active, every switch on. */
+export const AURORA_RETAIL_BRAND: RetailBrand = {
+  id: 'rbr_aurora_travel',
+  key: AURORA_BRAND_KEY,
+  publicName: 'Аврора',
+  status: 'active',
+  locale: 'ru',
+  timezone: 'Europe/Moscow',
+  manifest: { version: 3, digest: null },
+  controls: {
+    browse: true,
+    checkout: true,
+    brandPayment: false,
+    wholesaleFunding: true,
+    periodClose: true,
+    existingOrderRecovery: true,
+  },
+  legal: { supportUrl: null, privacyUrl: null, termsUrl: null, refundUrl: null, accountDeletionUrl: null },
+  communication: { supportEmail: null, ready: true, blockers: [] },
+  commercial: null,
+  domains: [],
+  apps: [],
+  readiness: {
+    ready: true,
+    blockers: [],
+    tracks: {
+      review: readyTrack,
+      web: readyTrack,
+      iosRelease: notRequired,
+      androidRelease: notRequired,
+      liveCheckout: readyTrack,
+      financeClose: notRequired,
     },
   },
 };

@@ -24,12 +24,15 @@ import type {
   Product,
   PurchaseKind,
   RetailBrandControls,
+  RetailBrandStatus,
+  SupplyOperation,
   TopUpStatus,
   UsageStatus,
 } from '@esim-embed/shared';
 import type { PricingSnapshot } from '../catalog/pricing';
 import { IdempotencyStore } from '../http/idempotency-store';
 import { SEED_ACCOUNTS, type SeedAccount } from '../seed/accounts';
+import { SEED_SUPPLY_OPERATIONS } from '../seed/supply-operations';
 import { IdFactory } from './id-factory';
 
 /** What happens to an order's provisioning. */
@@ -50,6 +53,22 @@ export interface AccountState {
   armedScenarios: ProvisioningScenario[];
   /** The feature switches of the account's retail brands, by brand key (changed by the control API). */
   retailBrandControls: Map<string, RetailBrandControls>;
+  /** The status and live-checkout readiness of the account's retail brands, by brand key (control API). */
+  retailBrandLaunch: Map<string, RetailBrandLaunch>;
+  /** What `GET /capabilities` reports in `supplyOperations` (changed by the control API). */
+  supplyOperations: SupplyOperation[];
+  /**
+   * Offers whose route the supply does not serve now: while `issue` is `route_dependent`, the exact offer
+   * check (`GET /catalog/offers/{id}`) and an order of one answer `product_unavailable`.
+   */
+  routeUnservedOfferIds: Set<string>;
+}
+
+/** A retail brand's launch state that the control API changes. */
+export interface RetailBrandLaunch {
+  status: RetailBrandStatus;
+  /** The `liveCheckout` readiness track is ready (false: blocked by a payment blocker). */
+  liveCheckoutReady: boolean;
 }
 
 export interface QuoteRecord {
@@ -245,6 +264,14 @@ export class EnvironmentState {
         updatedAtMs: Date.parse(seed.createdAt),
         armedScenarios: [],
         retailBrandControls: new Map(seed.retailBrands.map((brand) => [brand.key, { ...brand.controls }])),
+        retailBrandLaunch: new Map(
+          seed.retailBrands.map((brand) => [
+            brand.key,
+            { status: brand.status, liveCheckoutReady: brand.readiness.tracks.liveCheckout.ready },
+          ]),
+        ),
+        supplyOperations: SEED_SUPPLY_OPERATIONS.map((operation) => ({ ...operation })),
+        routeUnservedOfferIds: new Set(),
       });
     }
   }

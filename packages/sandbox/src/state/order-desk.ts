@@ -73,6 +73,16 @@ export function topUpOptions(
 }
 
 /** `POST /quotes`: holds the offer's current price until `expiresAt`. */
+/**
+ * The exact offer check of a `route_dependent` issue supply: an offer whose route the supply does not serve now
+ * is refused with `product_unavailable` (by `GET /catalog/offers/{id}` and by an order of it).
+ */
+export function requireRouteServed(account: AccountState, offerId: string): void {
+  const issue = account.supplyOperations.find((operation) => operation.id === 'issue');
+  if (issue?.availability !== 'route_dependent' || !account.routeUnservedOfferIds.has(offerId)) return;
+  throw new SandboxError('product_unavailable', { params: { offerId, reason: 'route_not_served' } });
+}
+
 export function createQuote(
   state: SandboxState,
   env: EnvironmentState,
@@ -195,6 +205,7 @@ export function placeOrder(
       params: { accountId: account.seed.id, status: account.status },
     });
   }
+  if (quote.kind === 'issue') requireRouteServed(account, quote.offer.id);
   if (quote.kind === 'top_up') {
     const esim = quote.targetEsimId ? env.esims.get(quote.targetEsimId) : undefined;
     if (!esim || isProfileGone(esim)) {

@@ -44,7 +44,12 @@
 import { z } from 'zod';
 import { ActionReasonCodeSchema, ActionRequestTypeSchema } from '../partner/action-request';
 import { DateTimeSchema, LocaleSchema } from '../partner/common';
-import { EsimActionAvailabilitySchema, EsimActionTypeSchema, TopUpStatusSchema } from '../partner/esim';
+import {
+  EsimActionAccessSchema,
+  EsimActionAvailabilitySchema,
+  EsimActionTypeSchema,
+  TopUpStatusSchema,
+} from '../partner/esim';
 import {
   ActionRequestStatusSchema,
   EsimProfileStateSchema,
@@ -122,10 +127,11 @@ export const EsimTopUpViewSchema = z.strictObject({
 });
 export type EsimTopUpView = z.infer<typeof EsimTopUpViewSchema>;
 
-/** One post-sale action of the eSIM, as the upstream reports it now. */
+/** One post-sale action of the eSIM, as the upstream reports it now (`requestable-actions.ts` reads it). */
 export const EsimActionViewSchema = z.strictObject({
   type: EsimActionTypeSchema,
   availability: EsimActionAvailabilitySchema,
+  access: EsimActionAccessSchema,
 });
 export type EsimActionView = z.infer<typeof EsimActionViewSchema>;
 

@@ -8,6 +8,7 @@ export * from './checkout';
 export * from './common';
 export * from './partner-account';
 export * from './plan-order';
+export * from './requestable-actions';
 export * from './session';
 export * from './webhook-signature';
 export * from './webhooks';

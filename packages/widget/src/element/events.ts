@@ -153,7 +153,11 @@ export interface EsimHelpDetail {
   /** The purchase's checkout, when the help comes from the install step. */
   checkoutId: string | null;
   reason: EsimHelpReason;
-  /** Action requests the eSIM's actions say are `available` now (empty when unknown). */
+  /**
+   * Action requests your server can make now (`POST /v1/partner/esims/{esimId}/action-requests` accepts
+   * them): the eSIM's actions that are `available` or go through the service's `manual_review`, with access
+   * `api` or `assisted`. Empty when unknown.
+   */
   availableActions: ('cancellation' | 'refund' | 'reissue')[];
 }
 

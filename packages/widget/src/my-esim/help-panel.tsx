@@ -5,7 +5,7 @@
  * page through `esim-help` (with the eSIM, the reason and the action requests available), so that the
  * partner's server can act. The browser never requests a refund, a cancellation or a reissue itself.
  */
-import type { EsimActionView } from '@esim-embed/shared';
+import { type EsimActionView, requestableActionTypes } from '@esim-embed/shared';
 import { useState } from 'preact/hooks';
 import { useWidget } from '../app/widget-context';
 import { type EsimHelpDetail, EsimHelpEvent, type EsimHelpReason } from '../element/events';
@@ -38,10 +38,8 @@ export function HelpPanel({ esimId, checkoutId, reasons, actions }: HelpPanelPro
 
   function ask(chosen: EsimHelpReason) {
     setReason(chosen);
-    const availableActions: EsimHelpDetail['availableActions'] = [];
-    for (const action of actions) {
-      if (action.availability === 'available' && action.type !== 'top_up') availableActions.push(action.type);
-    }
+    // The same rule the BFF's action-request endpoint enforces: what is offered here can be requested there.
+    const availableActions: EsimHelpDetail['availableActions'] = requestableActionTypes(actions);
     emit(new EsimHelpEvent({ esimId, checkoutId, reason: chosen, availableActions }));
   }
 

@@ -189,12 +189,14 @@ describe('help', () => {
       'mailto:help@acme.test',
     );
     const help = widget.events.find((event) => event.type === 'esim-help');
-    // Top-up is not a help request; refund is unavailable; reissue is available to the partner's server.
+    // The BFF's rule (shared): a top-up is not a help request; the cancellation has no channel (access
+    // none) though `available`; the refund goes through the service's review (`manual_review`, `assisted`)
+    // and the partner's server can request it; the reissue is unavailable.
     expect(help?.detail).toEqual({
       esimId: 'esim_1',
       checkoutId: null,
       reason: 'service_defective',
-      availableActions: ['reissue'],
+      availableActions: ['refund'],
     });
     expect(help?.bubbles && help.composed).toBe(true);
   });
