@@ -25,6 +25,11 @@ export interface BffChildOptions {
   redisUrl?: string;
   /** One instance on the embedded store in this folder (a BFF build without it uses its default store). */
   dataDir?: string;
+  /**
+   * One instance on the memory store, named rather than left to a default: the reference the embedded store is
+   * measured against. Bench-only: the server entry never chooses the memory store.
+   */
+  memoryStore?: boolean;
 }
 
 /** What the BFF child reports when ready. */
@@ -64,7 +69,15 @@ export interface MemoryFigures {
 const bffModule: typeof import('@esim-embed/bff') = await import(
   process.env.BENCH_BFF_ENTRY || '@esim-embed/bff'
 );
-const { createBff, createLogger, createRedisStore, parseConfig, resolveSecrets, serveBff } = bffModule;
+const {
+  createBff,
+  createLogger,
+  createMemoryStore,
+  createRedisStore,
+  parseConfig,
+  resolveSecrets,
+  serveBff,
+} = bffModule;
 const { openSqliteStore } = bffModule as Partial<typeof bffModule>;
 
 const collect = () => (globalThis as { gc?: () => void }).gc?.();
@@ -97,7 +110,9 @@ const bff = createBff({
     ? createRedisStore({ url: options.redisUrl })
     : options.dataDir && openSqliteStore
       ? openSqliteStore({ dataDir: options.dataDir })
-      : undefined,
+      : options.memoryStore
+        ? createMemoryStore()
+        : undefined,
   // Log lines go to stdout as in production; the harness points the child's stdout at /dev/null.
   logger: createLogger({ level: options.logLevel ?? 'info' }),
   widgetDist: options.widgetDist ?? null,
