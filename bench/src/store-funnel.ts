@@ -38,6 +38,8 @@ export interface StoreFunnelSettings {
 }
 
 type StoreKind = 'memory' | 'embedded';
+/** `BENCH_PROFILE_DIR=/tmp/prof` writes a CPU profile of each instance over its measured runs there. */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 const STORES: readonly StoreKind[] = ['memory', 'embedded'];
 
 /** What one store reached. */
@@ -86,10 +88,18 @@ export async function storeFunnelSection(settings: StoreFunnelSettings): Promise
     const instance = (store: StoreKind) => [instances.get(store) as BenchChild<BffInfo>];
     for (const store of STORES) await driveFunnel(instance(store), settings.warmUp);
     const runs = new Map(STORES.map((store) => [store, emptyFunnelRun()]));
+    if (PROFILE_DIR) await Promise.all([...instances.values()].map((child) => child.ask('profileStart')));
     for (let round = 1; round <= settings.rounds; round += 1) {
       for (const store of STORES) {
         console.log(`[bench] store funnel: round ${round} of ${settings.rounds} on the ${store} store`);
         await driveFunnel(instance(store), settings.run, runs.get(store));
+      }
+    }
+    if (PROFILE_DIR) {
+      for (const store of STORES) {
+        await instances
+          .get(store)
+          ?.ask('profileStop', { file: `${PROFILE_DIR}/store-funnel-${store}.cpuprofile` });
       }
     }
     const [memory, embedded] = STORES.map((store) => figures(store, runs.get(store) as FunnelRun)) as [

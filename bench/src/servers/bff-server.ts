@@ -1,7 +1,7 @@
 /**
  * @module
- * Child process: a BFF built from a config (as the server entry builds it) on a loopback port, alone or as one
- * of several instances on one Redis, with commands to time a full catalog sync and to read the process's memory. With `allowOwnOrigin` its own
+ * Child process: a BFF built from a config (as the server entry builds it) on a loopback port, alone (on the
+ * embedded store in a data folder, or on the memory store when told so) or as one of several instances on one Redis, with commands to time a full catalog sync and to read the process's memory. With `allowOwnOrigin` its own
  * origin is added to every widget's allowed origins, so pages it serves itself may open sessions.
  */
 import { randomBytes } from 'node:crypto';
