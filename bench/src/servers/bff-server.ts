@@ -1,8 +1,9 @@
 /**
  * @module
  * Child process: a BFF built from a config (as the server entry builds it) on a loopback port, alone (on the
- * embedded store in a data folder, or on the memory store when told so) or as one of several instances on one Redis, with commands to time a full catalog sync and to read the process's memory. With `allowOwnOrigin` its own
- * origin is added to every widget's allowed origins, so pages it serves itself may open sessions.
+ * embedded store in a data folder, or on the memory store when told so) or as one of several instances on one
+ * Redis, with commands to time a full catalog sync and to read the process's memory. With `allowOwnOrigin` its
+ * own origin is added to every widget's allowed origins, so pages it serves itself may open sessions.
  */
 import { randomBytes } from 'node:crypto';
 import type { BffConfigInput } from '@esim-embed/bff';
