@@ -2,8 +2,10 @@
  * @module
  * The partner server's calls to the BFF's partner API through the partner SDK (`@esim-embed/partner`), with the
  * partner secret that never leaves the server: read a checkout, start its payment (the BFF funds it firmly, or
- * refuses before anything is charged), confirm it once paid, cancel it when the traveller gives up. Each call answers the checkout or the refusal's code and params as data, for the payment lifecycle to
- * branch on; the SDK sends a confirm again after a network error or a 5xx (one order, however many confirms).
+ * refuses before anything is charged), confirm it once paid, report a declined payment attempt (the widget asks
+ * for another card), cancel it when the traveller gives up. Each call answers the checkout or the refusal's code
+ * and params as data, for the payment lifecycle to branch on; the SDK sends a confirm again after a network error
+ * or a 5xx (one order, however many confirms).
  */
 import { createPartnerClient, PartnerApiError, type PartnerCheckout } from '@esim-embed/partner';
 
@@ -16,6 +18,7 @@ export interface PartnerApiClient {
   read(checkoutId: string): Promise<BffAnswer>;
   startPayment(checkoutId: string): Promise<BffAnswer>;
   confirm(checkoutId: string, paymentReference: string): Promise<BffAnswer>;
+  decline(checkoutId: string, attempt: number): Promise<BffAnswer>;
   cancel(checkoutId: string): Promise<BffAnswer>;
 }
 
@@ -37,6 +40,7 @@ export function createPartnerApiClient(options: { bffUrl: string; partnerSecret:
     startPayment: (checkoutId) => answerOf(esim.checkouts.startPayment(checkoutId)),
     confirm: (checkoutId, paymentReference) =>
       answerOf(esim.checkouts.confirm(checkoutId, { paymentReference })),
+    decline: (checkoutId, attempt) => answerOf(esim.checkouts.decline(checkoutId, { attempt })),
     cancel: (checkoutId) => answerOf(esim.checkouts.cancel(checkoutId)),
   };
 }

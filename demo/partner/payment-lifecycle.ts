@@ -1,12 +1,13 @@
 /**
  * @module
  * The payment lifecycle a partner implements around a `partner_confirm` checkout (docs/payments.md): start the
- * payment (funded firmly, or refused before any charge); charge the amount the BFF holds, once per checkout; confirm; refund when the confirm comes too late (409) or the order
- * fails after it; cancel when the traveller gives up; and the asynchronous variant, where the bank answers later
- * and the confirm follows the provider's webhook. Each step is written to the partner's ledger (memory here; a
+ * payment (funded firmly, or refused before any charge); charge the amount the BFF holds, once per attempt;
+ * confirm; report a declined attempt (the widget asks for another card); refund when the confirm comes too late
+ * (409) or the order fails after it; cancel when the traveller gives up; and the asynchronous variant, where the
+ * bank answers later and the confirm follows the provider's webhook. Each step is written to the partner's ledger (memory here; a
  * real partner's database).
  */
-import type { PartnerCheckout, WebhookEvent } from '@esim-embed/partner';
+import { type PartnerCheckout, paymentAttemptKey, type WebhookEvent } from '@esim-embed/partner';
 import type { PartnerApiClient } from './partner-api-client';
 import {
   type Charge,
@@ -32,7 +33,7 @@ export type PaymentOutcome =
 export interface LedgerEvent {
   at: string;
   checkoutId: string;
-  kind: 'confirm' | 'cancel' | 'esim_webhook' | 'provider_webhook';
+  kind: 'confirm' | 'decline' | 'cancel' | 'esim_webhook' | 'provider_webhook';
   /** The BFF's answer status (calls), the event type (BFF webhooks) or the charge status (provider webhooks). */
   result: string;
   detail?: Record<string, unknown>;
@@ -81,7 +82,21 @@ export function createPaymentLifecycle(deps: {
     const over = charges(checkoutId).filter(
       (charge) => charge.status === 'failed' || charge.status === 'cancelled',
     );
-    return over.length === 0 ? checkoutId : `${checkoutId}:attempt-${over.length + 1}`;
+    return paymentAttemptKey(checkoutId, over.length + 1);
+  }
+
+  /** A declined charge is reported to the BFF under its attempt's number: the widget asks for another card. */
+  async function declined(charge: Charge): Promise<void> {
+    const attempt = Number(charge.idempotencyKey.split(':attempt-')[1] ?? 1);
+    const answer = await bff.decline(charge.reference, attempt);
+    record({
+      checkoutId: charge.reference,
+      kind: 'decline',
+      result: String(answer.status),
+      detail: answer.ok
+        ? { chargeId: charge.id, attempt }
+        : { chargeId: charge.id, attempt, code: answer.code },
+    });
   }
 
   function refund(charge: Charge, reason: string): Refund | undefined {
@@ -153,6 +168,7 @@ export function createPaymentLifecycle(deps: {
         case 'requires_action':
           return { outcome: 'requires_action', chargeId: charge.id };
         case 'failed':
+          await declined(charge);
           return { outcome: 'declined', chargeId: charge.id };
         default:
           return { outcome: 'refused', status: 409, code: 'payment_cancelled', params: {} };
@@ -170,6 +186,7 @@ export function createPaymentLifecycle(deps: {
         detail: { chargeId },
       });
       if (charge.status === 'succeeded') await confirmPaid(charge.reference, charge);
+      else if (charge.status === 'failed') await declined(charge);
     },
 
     async abandon(checkoutId) {

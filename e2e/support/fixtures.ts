@@ -26,7 +26,16 @@ interface Fixtures {
 
 const RECORDER = `(() => {
   window.__esimEvents = window.__esimEvents || [];
-  for (const type of ['esim-ready', 'esim-quote', 'esim-checkout', 'esim-purchase', 'esim-error']) {
+  for (const type of [
+    'esim-ready',
+    'esim-quote',
+    'esim-checkout',
+    'esim-cancel',
+    'esim-payment-declined',
+    'esim-failed',
+    'esim-purchase',
+    'esim-error',
+  ]) {
     document.addEventListener(type, (event) => {
       const source = event.composedPath()[0];
       window.__esimEvents.push({

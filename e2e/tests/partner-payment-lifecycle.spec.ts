@@ -3,7 +3,9 @@
  * pretend payment provider: a double submit charges once; a 3-D Secure payment keeps the widget waiting until
  * the provider's webhook leads to the confirm; a payment that completes after the checkout expired is refunded
  * when the confirm answers 409; closing the payment form cancels the checkout (the partner hears
- * `checkout.cancelled`); an order that fails after the confirm is refunded on `checkout.failed`. What the partner
+ * `checkout.cancelled`); an order that fails after the confirm is refunded on `checkout.failed` while the widget
+ * says that the partner refunds (`esim-failed`); a declined card is reported, shown to the traveller
+ * (`esim-payment-declined`) and followed by another card under the next attempt's key. What the partner
  * charged, refunded and received is read from its ledger (`GET /demo-partner/ledger`, test environment only).
  */
 import type { APIRequestContext, Page } from '@playwright/test';
@@ -192,10 +194,11 @@ test('closing the payment form cancels the checkout, and the partner hears check
   expect(refunds).toEqual([]);
 });
 
-test('an order that fails after the confirm is refunded when checkout.failed arrives', async ({
+test('an order that fails after the confirm: the traveller is told the partner refunds, the page hears esim-failed, and checkout.failed refunds', async ({
   page,
   stack,
   request,
+  widgetEvents,
 }) => {
   await new SandboxControl(stack.sandboxes.failure).scenario('lagoon', 'provisioning_failed', 1);
   const { widget, checkoutId } = await embedCheckout(page, stack, TEST_WIDGETS.confirmFailing);
@@ -206,9 +209,18 @@ test('an order that fails after the confirm is refunded when checkout.failed arr
   expect(paid.status()).toBe(200);
   const { chargeId } = (await paid.json()).data;
 
+  // The partner charged: the widget names who refunds, and never says the traveller was not charged.
   await expect(
-    widget.root.getByText('We could not issue your eSIM. You have not been charged for it.'),
+    widget.root.getByText(/^We could not issue your eSIM\. .+ is refunding your payment now\.$/),
   ).toBeVisible({ timeout: 20_000 });
+  await expect(widget.root.getByText(/not been charged/)).toHaveCount(0);
+  expect((await waitForWidgetEvent(page, 'esim-failed')).detail).toMatchObject({
+    checkoutId,
+    mode: 'partner_confirm',
+    code: 'provisioning_failed',
+    refundedBy: 'partner',
+  });
+  expect((await widgetEvents()).some((event) => event.type === 'esim-purchase')).toBe(false);
   await expect.poll(async () => (await ledger(request, stack, checkoutId)).refunds.length).toBe(1);
   const { refunds, events } = await ledger(request, stack, checkoutId);
   expect(refunds[0]).toMatchObject({ chargeId });
@@ -216,6 +228,63 @@ test('an order that fails after the confirm is refunded when checkout.failed arr
   expect(events.map((event) => `${event.kind}:${event.result}`)).toEqual(
     expect.arrayContaining(['confirm:200', 'esim_webhook:checkout.failed']),
   );
+});
+
+test('a declined card: the widget says so, the page hears esim-payment-declined, and another card pays under the next key', async ({
+  page,
+  stack,
+  request,
+  widgetEvents,
+}) => {
+  const { widget, checkoutId } = await embedCheckout(page, stack, TEST_WIDGETS.confirm);
+  const pay = (paymentMethod: string) =>
+    request.post(`${stack.bff}/demo-partner/payments`, {
+      headers: { Origin: stack.bff },
+      data: { checkoutId, paymentMethod },
+    });
+  const declined = await pay('pm_card_declined');
+  expect(declined.status()).toBe(402);
+
+  // The partner server reported the decline: the traveller reads it, the checkout still awaits payment.
+  await expect(widget.root.getByRole('heading', { name: 'Payment declined' })).toBeVisible({
+    timeout: 15_000,
+  });
+  await expect(widget.root.getByText(/^Your payment was declined\. Try another card/)).toBeVisible();
+  await expect(widget.root.getByRole('timer')).toBeVisible();
+  expect((await waitForWidgetEvent(page, 'esim-payment-declined')).detail).toEqual({
+    checkoutId,
+    kind: 'issue',
+    esimId: null,
+    attempt: 1,
+    nextAttempt: 2,
+  });
+  expect((await partnerView(request, stack, checkoutId)).status).toBe('awaiting_payment');
+
+  // Another card: the page is handed the checkout again, for the second attempt.
+  await widget.root.getByRole('button', { name: 'Try another card' }).click();
+  await expect(widget.root.getByRole('heading', { name: 'Complete your payment' })).toBeVisible();
+  await expect
+    .poll(async () =>
+      (await widgetEvents())
+        .filter((event) => event.type === 'esim-checkout')
+        .map((event) => event.detail.attempt),
+    )
+    .toEqual([1, 2]);
+  expect((await pay('pm_card_visa')).status()).toBe(200);
+  await widget.installed();
+
+  const { charges, events, refunds } = await ledger(request, stack, checkoutId);
+  expect(
+    charges.map((charge) => [charge.status, (charge as { idempotencyKey?: string }).idempotencyKey]),
+  ).toEqual([
+    ['failed', checkoutId],
+    ['succeeded', `${checkoutId}:attempt-2`],
+  ]);
+  expect(events.map((event) => `${event.kind}:${event.result}`)).toEqual(
+    expect.arrayContaining(['decline:200', 'confirm:200']),
+  );
+  expect(refunds).toEqual([]);
+  expect((await partnerView(request, stack, checkoutId)).paymentReference).toBe(charges[1]?.id);
 });
 
 test('the partner server refuses a webhook without a valid signature', async ({ stack, request }) => {

@@ -266,6 +266,12 @@ export function createBff(options: CreateBffOptions): Bff {
     widgets,
     logger: scopedLogger,
     intervalMs: config.checkoutWatchSeconds * 1000,
+    async refundCompleted(widget, esimId) {
+      const checkoutId = await esimOwners.checkoutOf(esimId);
+      // The partner's read brings a sold checkout up to date with its order (a refunded order ends it).
+      if (checkoutId !== null)
+        await checkouts.partnerRead(new Map([[widget.config.id, widget]]), checkoutId, { fresh: true });
+    },
   });
   const afterSale = createAfterSaleService({
     checkouts,

@@ -2,23 +2,58 @@
  * @module
  * The payment lifecycle of docs/payments.md around one `partner_confirm` checkout, in one call: read the checkout,
  * start the payment (the BFF funds the order firmly, or refuses before anyone is charged), charge its amount only
- * while it awaits payment (once: the charge is keyed by the checkout id), confirm with the payment's reference,
- * and refund at once when the confirm comes too late (`invalid_transition`: the checkout expired or was cancelled
- * meanwhile). Refunds for checkouts that end later (`checkout.failed`, `.expired`, `.cancelled`) come by webhook.
+ * while it awaits payment (once per attempt: the charge is keyed by the checkout id, and after a decline by
+ * `<id>:attempt-<n>`), confirm with the payment's reference, report a declined charge (the widget asks the
+ * traveller for another card), and refund at once when the confirm comes too late (`invalid_transition`: the
+ * checkout expired or was cancelled meanwhile). Refunds for checkouts that end later (`checkout.failed`,
+ * `.expired`, `.cancelled`, `.refunded`) come by webhook.
  */
-import type { PartnerCheckout } from '@esim-embed/shared';
+import { MAX_DECLINED_PAYMENT_ATTEMPTS, type PartnerCheckout, paymentAttemptKey } from '@esim-embed/shared';
 import { PartnerApiError } from './partner-api-error';
+
+/**
+ * Thrown by your `charge` when the payment was definitively refused (the card was declined, the bank said no):
+ * nothing was taken, and the traveller may try another card under the next attempt's key.
+ *
+ * @example
+ * charge: async (checkout, key) => {
+ *   const result = await provider.charge(checkout.amount, key);
+ *   if (result.status === 'declined') throw new PaymentDeclinedError(result.declineCode);
+ *   return result.id;
+ * }
+ */
+export class PaymentDeclinedError extends Error {
+  /** Your provider's reason, for your logs (never sent to the BFF). */
+  readonly reason: string | null;
+  constructor(reason?: string, options?: { cause?: unknown }) {
+    super(`the payment was declined${reason ? `: ${reason}` : ''}`, options);
+    this.name = 'PaymentDeclinedError';
+    this.reason = reason ?? null;
+  }
+}
 
 /** Your payment provider, as {@link payForCheckout} uses it. */
 export interface CheckoutPayment {
   /**
    * Charge `checkout.amount` (the BFF's, never the page's) and answer the payment's reference. Use
-   * `idempotencyKey` as your provider's idempotency key, so that a double submit charges once. Throw when the
-   * charge fails (declined): nothing is confirmed.
+   * `idempotencyKey` as your provider's idempotency key, so that a double submit charges once. Throw a
+   * {@link PaymentDeclinedError} when the charge was declined (or answer true from `isDeclined`); any other
+   * throw means the charge's fate is unknown: nothing is confirmed, and a later `pay` charges under the same key.
    */
   charge(checkout: PartnerCheckout, idempotencyKey: string): Promise<string> | string;
   /** Give back a charge whose checkout can no longer be confirmed (key the refund by the charge). */
   refund(checkout: PartnerCheckout, paymentReference: string): unknown;
+  /** Whether an error your `charge` threw is a definitive decline (besides {@link PaymentDeclinedError}). */
+  isDeclined?(error: unknown): boolean;
+}
+
+/** Options of one payment. */
+export interface PayOptions {
+  /**
+   * The attempt to charge: 1 is keyed by the checkout id, n ≥ 2 by `<id>:attempt-<n>`. Default: the one after
+   * the attempts the checkout says were declined (`declinedAttempts + 1`).
+   */
+  attempt?: number;
 }
 
 /** What a payment came to. */
@@ -27,8 +62,22 @@ export type CheckoutPaymentOutcome =
   | { outcome: 'confirmed'; checkout: PartnerCheckout; paymentReference: string }
   /** Paid before (`placing`, `provisioning`, `ready`): nothing charged now. */
   | { outcome: 'already_paid'; checkout: PartnerCheckout; paymentReference: string | null }
-  /** Nothing left to pay for (`expired`, `cancelled`, `failed`, or a `direct` checkout): nothing charged. */
+  /**
+   * Nothing left to pay for (`expired`, `cancelled`, `failed`, a `direct` checkout, or too many declined
+   * attempts): nothing charged.
+   */
   | { outcome: 'not_payable'; checkout: PartnerCheckout; paymentReference: null }
+  /**
+   * The charge was declined and reported: the checkout still awaits payment, the widget asks the traveller for
+   * another card (`esim-payment-declined`), and the next `pay` charges attempt `attempt + 1`.
+   */
+  | {
+      outcome: 'declined';
+      checkout: PartnerCheckout;
+      paymentReference: null;
+      attempt: number;
+      error: unknown;
+    }
   /** Charged, but the checkout ended before the confirm: refunded. */
   | { outcome: 'refunded'; checkout: PartnerCheckout; paymentReference: string }
   /**
@@ -44,21 +93,32 @@ interface CheckoutCalls {
   read(checkoutId: string): Promise<PartnerCheckout>;
   startPayment(checkoutId: string): Promise<PartnerCheckout>;
   confirm(checkoutId: string, body: { paymentReference: string }): Promise<PartnerCheckout>;
+  decline(checkoutId: string, body: { attempt: number }): Promise<PartnerCheckout>;
 }
+
+const endedMeanwhile = (error: unknown) =>
+  error instanceof PartnerApiError && error.code === 'invalid_transition';
 
 /**
  * Pays for a checkout as docs/payments.md says; a confirm that got no answer after the client's retries is
- * thrown (charged, unconfirmed: a later `pay` confirms it, or the checkout's end refunds it by webhook).
+ * thrown (charged, unconfirmed: a later `pay` confirms it, or the checkout's end refunds it by webhook), and so
+ * is a charge that failed without being declined (its fate unknown: a later `pay` uses the same key).
  */
 export async function payForCheckout(
   checkouts: CheckoutCalls,
   checkoutId: string,
   payment: CheckoutPayment,
+  options: PayOptions = {},
 ): Promise<CheckoutPaymentOutcome> {
   const checkout = await checkouts.read(checkoutId);
   if (PAID.has(checkout.status))
     return { outcome: 'already_paid', checkout, paymentReference: checkout.paymentReference };
-  if (checkout.status !== 'awaiting_payment' || checkout.mode !== 'partner_confirm')
+  const attempt = options.attempt ?? checkout.declinedAttempts + 1;
+  if (
+    checkout.status !== 'awaiting_payment' ||
+    checkout.mode !== 'partner_confirm' ||
+    attempt > MAX_DECLINED_PAYMENT_ATTEMPTS
+  )
     return { outcome: 'not_payable', checkout, paymentReference: null };
   try {
     await checkouts.startPayment(checkout.id);
@@ -67,16 +127,29 @@ export async function payForCheckout(
     if (error.params.stage === 'before_payment')
       return { outcome: 'unfunded', checkout, paymentReference: null, code: error.code };
     // Ended between the read and the start: nothing to pay for, nothing charged.
-    if (error.code === 'invalid_transition')
+    if (endedMeanwhile(error))
       return { outcome: 'not_payable', checkout: await checkouts.read(checkout.id), paymentReference: null };
     throw error;
   }
-  const paymentReference = await payment.charge(checkout, checkout.id);
+  let paymentReference: string;
+  try {
+    paymentReference = await payment.charge(checkout, paymentAttemptKey(checkout.id, attempt));
+  } catch (error) {
+    if (!(error instanceof PaymentDeclinedError || payment.isDeclined?.(error) === true)) throw error;
+    try {
+      const declined = await checkouts.decline(checkout.id, { attempt });
+      return { outcome: 'declined', checkout: declined, paymentReference: null, attempt, error };
+    } catch (failure) {
+      if (!endedMeanwhile(failure)) throw failure;
+      // Ended while the card was tried (expired, cancelled): nothing was taken, nothing is left to pay for.
+      return { outcome: 'not_payable', checkout: await checkouts.read(checkout.id), paymentReference: null };
+    }
+  }
   try {
     const confirmed = await checkouts.confirm(checkout.id, { paymentReference });
     return { outcome: 'confirmed', checkout: confirmed, paymentReference };
   } catch (error) {
-    if (!(error instanceof PartnerApiError && error.code === 'invalid_transition')) throw error;
+    if (!endedMeanwhile(error)) throw error;
     await payment.refund(checkout, paymentReference);
     return { outcome: 'refunded', checkout: await checkouts.read(checkout.id), paymentReference };
   }

@@ -8,7 +8,9 @@
 export {
   checkWebhookSignature,
   IDEMPOTENCY_KEY_HEADER,
+  MAX_DECLINED_PAYMENT_ATTEMPTS,
   PARTNER_SECRET_HEADER,
+  paymentAttemptKey,
   signWebhook,
   WEBHOOK_ID_HEADER,
   WEBHOOK_SIGNATURE_HEADER,
@@ -20,6 +22,8 @@ export {
 export {
   type CheckoutPayment,
   type CheckoutPaymentOutcome,
+  PaymentDeclinedError,
+  type PayOptions,
   payForCheckout,
 } from './checkout-payment';
 export { PartnerApiError, type PartnerApiErrorCode, type PartnerApiErrorDetails } from './partner-api-error';

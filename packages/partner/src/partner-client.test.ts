@@ -16,6 +16,7 @@ import {
 import { SANDBOX_ACCOUNTS } from '@esim-embed/sandbox';
 import type { PartnerCheckout } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PaymentDeclinedError } from './checkout-payment';
 import { PartnerApiError } from './partner-api-error';
 import { createPartnerClient, type PartnerClient } from './partner-client';
 import { PARTNER_ROUTES } from './partner-routes';
@@ -108,6 +109,77 @@ describe('the partner client', () => {
     const over = await esim.checkouts.pay(checkoutId, payment);
     expect(over).toMatchObject({ outcome: 'not_payable', paymentReference: null });
     expect(refunds).toHaveLength(1);
+  });
+
+  it('pays after a decline under the next attempt key: the decline is reported and the checkout awaits another card', async () => {
+    const checkoutId = await checkoutAsTraveller(stack.server.url, 'shop-pay');
+    const keys: string[] = [];
+    const declining = {
+      charge: async (_checkout: PartnerCheckout, key: string): Promise<string> => {
+        keys.push(key);
+        throw new PaymentDeclinedError('insufficient_funds');
+      },
+      refund: () => undefined,
+    };
+    const declined = await esim.checkouts.pay(checkoutId, declining);
+    expect(declined).toMatchObject({ outcome: 'declined', attempt: 1, paymentReference: null });
+    expect(declined.checkout).toMatchObject({ status: 'awaiting_payment', declinedAttempts: 1 });
+    // The partner's own decline errors count too, through isDeclined.
+    const cardRefused = Object.assign(new Error('card_declined'), { type: 'card_error' });
+    const again = await esim.checkouts.pay(checkoutId, {
+      charge: (_checkout, key) => {
+        keys.push(key);
+        throw cardRefused;
+      },
+      refund: () => undefined,
+      isDeclined: (error) => error === cardRefused,
+    });
+    expect(again).toMatchObject({ outcome: 'declined', attempt: 2, error: cardRefused });
+    expect((await esim.checkouts.read(checkoutId)).declinedAttempts).toBe(2);
+
+    const paid = await esim.checkouts.pay(checkoutId, {
+      charge: (_checkout, key) => {
+        keys.push(key);
+        return `pay_${key}`;
+      },
+      refund: () => undefined,
+    });
+    expect(paid).toMatchObject({ outcome: 'confirmed', paymentReference: `pay_${checkoutId}:attempt-3` });
+    expect(keys).toEqual([checkoutId, `${checkoutId}:attempt-2`, `${checkoutId}:attempt-3`]);
+  });
+
+  it('pays: a charge that fails without a decline is thrown, nothing reported, and retried under its key', async () => {
+    const checkoutId = await checkoutAsTraveller(stack.server.url, 'shop-pay');
+    const keys: string[] = [];
+    const timeout = new Error('provider timed out');
+    const failed = await esim.checkouts
+      .pay(checkoutId, {
+        charge: (_checkout, key) => {
+          keys.push(key);
+          throw timeout;
+        },
+        refund: () => undefined,
+      })
+      .catch((error: unknown) => error);
+    expect(failed).toBe(timeout);
+    expect(await esim.checkouts.read(checkoutId)).toMatchObject({
+      status: 'awaiting_payment',
+      declinedAttempts: 0,
+    });
+    // An explicit attempt is charged under its own key.
+    const paid = await esim.checkouts.pay(
+      checkoutId,
+      {
+        charge: (_checkout, key) => {
+          keys.push(key);
+          return 'pay_explicit';
+        },
+        refund: () => undefined,
+      },
+      { attempt: 2 },
+    );
+    expect(paid.outcome).toBe('confirmed');
+    expect(keys).toEqual([checkoutId, `${checkoutId}:attempt-2`]);
   });
 
   it('pays: charges nothing when the account can no longer fund the order, and tells why', async () => {

@@ -10,10 +10,16 @@ import {
   type CreateActionRequest,
   type CreateManageLinkRequest,
   type CreatePartnerDeliveryLinkRequest,
+  type DeclineCheckoutPaymentRequest,
   IDEMPOTENCY_KEY_HEADER,
   PARTNER_SECRET_HEADER,
 } from '@esim-embed/shared';
-import { type CheckoutPayment, type CheckoutPaymentOutcome, payForCheckout } from './checkout-payment';
+import {
+  type CheckoutPayment,
+  type CheckoutPaymentOutcome,
+  type PayOptions,
+  payForCheckout,
+} from './checkout-payment';
 import { PartnerApiError, type PartnerApiErrorCode } from './partner-api-error';
 import { PARTNER_ROUTES, type PartnerRouteData, type PartnerRouteId } from './partner-routes';
 
@@ -54,10 +60,19 @@ export interface PartnerClient {
       body?: ConfirmCheckoutRequest,
     ): Promise<PartnerRouteData<'confirmPartnerCheckout'>>;
     /**
-     * Start the payment (funding it firmly), charge (with your provider) and confirm, refunding at once when the
-     * checkout ended meanwhile: the payment lifecycle of docs/payments.md in one call.
+     * `POST …/decline`: the payment attempt `attempt` was declined (nothing taken). The checkout keeps awaiting
+     * payment; the widget asks the traveller for another card. Safe to repeat.
      */
-    pay(checkoutId: string, payment: CheckoutPayment): Promise<CheckoutPaymentOutcome>;
+    decline(
+      checkoutId: string,
+      body: DeclineCheckoutPaymentRequest,
+    ): Promise<PartnerRouteData<'declinePartnerCheckoutPayment'>>;
+    /**
+     * Start the payment (funding it firmly), charge (with your provider, keyed per attempt) and confirm,
+     * reporting a declined charge and refunding at once when the checkout ended meanwhile: the payment lifecycle
+     * of docs/payments.md in one call.
+     */
+    pay(checkoutId: string, payment: CheckoutPayment, options?: PayOptions): Promise<CheckoutPaymentOutcome>;
     /** `POST …/cancel`: the payment failed or was abandoned (a cancelled checkout answers as it is). */
     cancel(checkoutId: string): Promise<PartnerRouteData<'cancelPartnerCheckout'>>;
     /** `GET …/installation`: the installation data of a ready checkout's eSIM, to send the traveller. */
@@ -180,7 +195,9 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     read: (checkoutId) => call('readPartnerCheckout', { params: { id: checkoutId } }),
     startPayment: (checkoutId) => call('startPartnerPayment', { params: { id: checkoutId } }),
     confirm: (checkoutId, body = {}) => call('confirmPartnerCheckout', { params: { id: checkoutId }, body }),
-    pay: (checkoutId, payment) => payForCheckout(checkouts, checkoutId, payment),
+    decline: (checkoutId, body) =>
+      call('declinePartnerCheckoutPayment', { params: { id: checkoutId }, body }),
+    pay: (checkoutId, payment, options) => payForCheckout(checkouts, checkoutId, payment, options),
     cancel: (checkoutId) => call('cancelPartnerCheckout', { params: { id: checkoutId } }),
     installation: (checkoutId) => call('readPartnerInstallation', { params: { id: checkoutId } }),
   };

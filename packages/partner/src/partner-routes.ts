@@ -61,6 +61,12 @@ export const PARTNER_ROUTES = {
     idempotent: false,
     response: PartnerCheckoutResponseSchema,
   },
+  declinePartnerCheckoutPayment: {
+    method: 'POST',
+    path: '/v1/partner/checkouts/{id}/decline',
+    idempotent: false,
+    response: PartnerCheckoutResponseSchema,
+  },
   cancelPartnerCheckout: {
     method: 'POST',
     path: '/v1/partner/checkouts/{id}/cancel',

@@ -25,6 +25,8 @@ export {
   CreateManageLinkRequestSchema,
   type CreatePartnerDeliveryLinkRequest,
   CreatePartnerDeliveryLinkRequestSchema,
+  type DeclineCheckoutPaymentRequest,
+  DeclineCheckoutPaymentRequestSchema,
   type EsimView,
   EsimViewSchema,
   type Installation,

@@ -44,7 +44,10 @@ describe('client answer types', () => {
       Promise<PartnerDeliveryLink>
     >();
     expectTypeOf<CheckoutPaymentOutcome['outcome']>().toEqualTypeOf<
-      'confirmed' | 'already_paid' | 'not_payable' | 'refunded' | 'unfunded'
+      'confirmed' | 'already_paid' | 'not_payable' | 'declined' | 'refunded' | 'unfunded'
+    >();
+    expectTypeOf<Parameters<PartnerClient['checkouts']['pay']>[2]>().toEqualTypeOf<
+      { attempt?: number } | undefined
     >();
   });
 });

@@ -237,6 +237,13 @@ export class FakeBff {
   /** The version the public catalog holds now (a test moves it to make the start's one stale). */
   publicCatalogVersion: string;
 
+  /** The partner reports a declined payment attempt on a checkout (the next status reads count it). */
+  declinePayment(checkoutId: string): void {
+    const entry = this.#checkouts.get(checkoutId);
+    if (!entry) throw new Error(`no checkout ${checkoutId}`);
+    entry.checkout = { ...entry.checkout, declinedAttempts: entry.checkout.declinedAttempts + 1 };
+  }
+
   constructor(options: FakeBffOptions = {}) {
     this.#options = options;
     this.config = { ...defaultConfig, ...options.config };
@@ -405,6 +412,7 @@ export class FakeBff {
         email: request.email ?? null,
         locale: request.locale,
         failure: null,
+        declinedAttempts: 0,
         expiresAt: new Date(Date.now() + 1_800_000).toISOString(),
         createdAt: now,
         updatedAt: now,

@@ -7,6 +7,7 @@ import { type BoundFunctions, type queries, waitFor, within } from '@testing-lib
 import { vi } from 'vitest';
 import { defineEsimWidget } from '../src/define';
 import type { EsimWidgetElement } from '../src/element/esim-widget.element';
+import { ESIM_WIDGET_EVENT_NAMES } from '../src/element/jsx-attributes.gen';
 import type { FakeBff } from './fake-bff';
 
 /** A mounted widget and queries inside its shadow root. */
@@ -25,16 +26,7 @@ export async function mountWidget(
   defineEsimWidget();
   const element = document.createElement('esim-widget');
   const events: CustomEvent[] = [];
-  for (const name of [
-    'esim-ready',
-    'esim-quote',
-    'esim-checkout',
-    'esim-cancel',
-    'esim-purchase',
-    'esim-error',
-    'esim-manage-link',
-    'esim-help',
-  ]) {
+  for (const name of ESIM_WIDGET_EVENT_NAMES) {
     element.addEventListener(name, (event) => events.push(event as CustomEvent));
   }
   for (const [name, value] of Object.entries({

@@ -86,6 +86,11 @@ export const ROUTE_INPUTS = {
     body: () => ({ paymentReference: 'pay_1' }),
     others: (world) => worldIds(world).filter((id) => id !== world.waitingToCancel.id),
   },
+  declinePartnerCheckoutPayment: {
+    params: checkoutOfPartner,
+    body: () => ({ attempt: 1 }),
+    others: (world) => worldIds(world).filter((id) => id !== world.waitingToCancel.id),
+  },
   cancelPartnerCheckout: { params: (world) => ({ id: world.waitingToCancel.id }), body: () => ({}) },
   createPartnerManageLink: { params: esimOfPartner, body: () => ({ widgetId: 'shop' }) },
   revokeManageLink: { params: (world) => ({ id: world.esim.manageLinkId }), body: () => ({}) },

@@ -3,7 +3,10 @@
  * The help requests the partner made through this BFF, followed until they end: each one's widget, eSIM and
  * last status are kept in the store; those not yet `completed` or `rejected` are on a work queue (by widget) and
  * read again in the background in bounded batches (and whenever the partner reads one), and every status change
- * is sent as a signed `action_request.updated` webhook. A completed reissue's new eSIM is remembered so that the traveller's "my eSIM" opens it.
+ * is sent as a signed `action_request.updated` webhook. A completed reissue's new eSIM is remembered so that the
+ * traveller's "my eSIM" opens it; a completed refund or cancellation has the eSIM's checkout read again at once,
+ * so that its `checkout.cancelled` and `checkout.refunded` go out now rather than when the partner next reads the
+ * checkout.
  */
 import type { ActionRequestWebhookEvent, PartnerActionRequest } from '@esim-embed/shared';
 import { z } from 'zod';
@@ -52,6 +55,11 @@ export interface ActionRequestWatchOptions {
   logger: Logger;
   /** How often the open requests are read. */
   intervalMs: number;
+  /**
+   * A refund or cancellation of `esimId` completed: read the checkout that sold it again (its order is refunded
+   * now, which ends the checkout and sends its webhooks). Idempotent; a failure has the status told again later.
+   */
+  refundCompleted?: ((widget: WidgetRuntime, esimId: string) => Promise<void>) | undefined;
   now?: () => number;
 }
 
@@ -158,6 +166,8 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
       const seen = await stored(request.id);
       if (seen?.record.status === request.status) return request;
       await rememberReplacement(widget, request);
+      if (request.status === 'completed' && (request.type === 'refund' || request.type === 'cancellation'))
+        await options.refundCompleted?.(widget, request.esimId);
       await queueEvent(widget, request);
       const record: StoredActionRequest = {
         schemaVersion: 1,

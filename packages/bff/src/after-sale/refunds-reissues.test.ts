@@ -226,6 +226,27 @@ describe('refunds and reissues through review', () => {
     );
   });
 
+  it('a completed refund is sent by itself: checkout.cancelled and checkout.refunded name the checkout', async () => {
+    const bought = await buyEsim(await openWidget(stack.server.url, 'shop'));
+    const request = await ask(bought.esimId, 'duplicate_charge');
+    await stack.sandbox.control.resolveActionRequest(request.id, { outcome: 'completed' });
+    // Nobody reads the checkout or the request: the background watch of the request sees it complete.
+    const checkoutEvents = async () =>
+      (await Promise.all(receiver.received.map((hook) => WebhookEventSchema.parse(JSON.parse(hook.body)))))
+        .filter((event) => 'checkout' in event.data && event.data.checkout.id === bought.checkoutId)
+        .map((event) => event.type);
+    await eventually(async () => ((await checkoutEvents()).includes('checkout.refunded') ? true : undefined));
+    expect(await checkoutEvents()).toEqual(
+      expect.arrayContaining(['checkout.completed', 'checkout.cancelled', 'checkout.refunded']),
+    );
+    const refunded = receiver.received
+      .map((hook) => WebhookEventSchema.parse(JSON.parse(hook.body)))
+      .find((event) => event.type === 'checkout.refunded' && event.data.checkout.id === bought.checkoutId);
+    expect(refunded?.data).toMatchObject({
+      checkout: { id: bought.checkoutId, status: 'cancelled', order: { status: 'refunded' } },
+    });
+  });
+
   it('what the eSIM view says can be requested (the rule the help panel reports) is what is accepted', async () => {
     const bought = await buyEsim(await openWidget(stack.server.url, 'shop'));
     const view = EsimViewResponseSchema.parse(

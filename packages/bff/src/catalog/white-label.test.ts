@@ -35,6 +35,8 @@ beforeAll(async () => {
         apiKeyEnv: 'TEST_HARBOUR_KEY',
         timeoutMs: 2_000,
         maxRetries: 2,
+        // The tests refresh the catalogs many times a minute: background work's share of a small key would run out.
+        rateLimitPerMinute: 100_000,
       };
       return {
         ...base,

@@ -132,6 +132,7 @@ export function checkoutCreation(context: CheckoutContext) {
         locale: body.locale,
         failure: null,
         paymentReference: null,
+        declinedAttempts: 0,
         order: null,
         placement: { attempts: 0, leaseUntil: null },
         syncedAt: null,

@@ -22,6 +22,7 @@ export function toCheckout(record: CheckoutRecord): Checkout {
     email: record.email,
     locale: record.locale,
     failure: record.failure,
+    declinedAttempts: record.declinedAttempts,
     expiresAt: record.expiresAt,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
@@ -52,9 +53,13 @@ export function checkoutReads(context: CheckoutContext) {
       return toCheckout((await sync.refresh(stored, caller.widget)).record);
     },
 
-    async partnerRead(widgets: ReadonlyMap<string, WidgetRuntime>, id: string): Promise<PartnerCheckout> {
+    async partnerRead(
+      widgets: ReadonlyMap<string, WidgetRuntime>,
+      id: string,
+      options: { fresh?: boolean } = {},
+    ): Promise<PartnerCheckout> {
       const { stored, widget } = await loadForPartner(context, widgets, id);
-      return toPartnerCheckout((await sync.refresh(stored, widget, { afterSale: true })).record);
+      return toPartnerCheckout((await sync.refresh(stored, widget, { ...options, afterSale: true })).record);
     },
 
     async watch(id: string, widgets: ReadonlyMap<string, WidgetRuntime>): Promise<CheckoutRecord | null> {

@@ -16,6 +16,7 @@ import type {
   CreateDeliveryLinkRequest,
   CreatedCheckout,
   CreateQuoteRequest,
+  DeclineCheckoutPaymentRequest,
   Installation,
   PartnerCheckout,
   Quote,
@@ -74,8 +75,15 @@ export interface CheckoutService {
   clientSecretOf(id: string): string;
   // checkout-reads.ts
   readCheckout(caller: SessionCaller, id: string, clientSecret: string | undefined): Promise<Checkout>;
-  /** The partner's view; `widgets` are the widgets whose partner secret the caller presented. */
-  partnerRead(widgets: ReadonlyMap<string, WidgetRuntime>, id: string): Promise<PartnerCheckout>;
+  /**
+   * The partner's view; `widgets` are the widgets whose partner secret the caller presented. `fresh`: the
+   * upstream order is read past the status cache (a refund that just completed).
+   */
+  partnerRead(
+    widgets: ReadonlyMap<string, WidgetRuntime>,
+    id: string,
+    options?: { fresh?: boolean },
+  ): Promise<PartnerCheckout>;
   /** The checkout brought up to date with its upstream order (the background watch), or null when gone. */
   watch(id: string, widgets: ReadonlyMap<string, WidgetRuntime>): Promise<CheckoutRecord | null>;
   // issued-esim.ts
@@ -98,6 +106,12 @@ export interface CheckoutService {
     body: ConfirmCheckoutRequest,
   ): Promise<PartnerCheckout>;
   partnerCancel(widgets: ReadonlyMap<string, WidgetRuntime>, id: string): Promise<PartnerCheckout>;
+  /** The partner reports a declined payment attempt: the checkout keeps awaiting payment (another card). */
+  partnerDeclinePayment(
+    widgets: ReadonlyMap<string, WidgetRuntime>,
+    id: string,
+    body: DeclineCheckoutPaymentRequest,
+  ): Promise<PartnerCheckout>;
   /** The traveller abandons a checkout that awaits payment (the holder of the client secret). */
   cancelCheckout(caller: SessionCaller, id: string, clientSecret: string | undefined): Promise<Checkout>;
   // payment-start.ts

@@ -27,12 +27,13 @@ export interface CheckoutSync {
   place(id: string, widget: WidgetRuntime): Promise<Stored<CheckoutRecord>>;
   /**
    * The checkout brought up to date: expired, placed, or its order's status read again once the cache is stale.
-   * `afterSale`: a `ready` checkout's order is read again too (the partner's reads: a refund moves it on).
+   * `afterSale`: a `ready` checkout's order is read again too (the partner's reads: a refund moves it on);
+   * `fresh`: read past the cache (a refund just completed).
    */
   refresh(
     stored: Stored<CheckoutRecord>,
     widget: WidgetRuntime,
-    options?: { afterSale?: boolean },
+    options?: { afterSale?: boolean; fresh?: boolean },
   ): Promise<Stored<CheckoutRecord>>;
   /** Stops the background retries. */
   close(): void;
@@ -78,7 +79,7 @@ export function createCheckoutSync(options: CheckoutSyncOptions): CheckoutSync {
   async function refresh(
     stored: Stored<CheckoutRecord>,
     widget: WidgetRuntime,
-    refreshOptions: { afterSale?: boolean } = {},
+    refreshOptions: { afterSale?: boolean; fresh?: boolean } = {},
   ): Promise<Stored<CheckoutRecord>> {
     const id = stored.record.id;
     const running = refreshing.get(id);
@@ -96,7 +97,7 @@ export function createCheckoutSync(options: CheckoutSyncOptions): CheckoutSync {
       if (
         record.order === null ||
         terminal ||
-        (record.syncedAt !== null && time - record.syncedAt < statusCacheMs)
+        (refreshOptions.fresh !== true && record.syncedAt !== null && time - record.syncedAt < statusCacheMs)
       ) {
         return stored;
       }

@@ -2,10 +2,16 @@
  * @module
  * What ends a checkout's wait for payment: the partner's confirm (a `partner_confirm` checkout moves to
  * `placing` and its order is placed — or to `failed`, nothing ordered, when its unpaid hold lapsed and the
- * account can no longer fund it) or a cancel, by the partner's server or by the traveller. Each is a
+ * account can no longer fund it) or a cancel, by the partner's server or by the traveller; and what does not
+ * end it: a payment attempt the partner reports declined (the traveller may try another card). Each is a
  * compare-and-set on the checkout read afresh, so two confirms, or a confirm and a cancel, never both win.
  */
-import type { Checkout, ConfirmCheckoutRequest, PartnerCheckout } from '@esim-embed/shared';
+import type {
+  Checkout,
+  ConfirmCheckoutRequest,
+  DeclineCheckoutPaymentRequest,
+  PartnerCheckout,
+} from '@esim-embed/shared';
 import { ApiError, idempotencyConflict } from '../errors';
 import { leaveValue, type VersionedSlot, versionedUpdate, writeValue } from '../store/versioned-update';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
@@ -123,6 +129,40 @@ export function confirmAndCancel(context: CheckoutContext) {
       }
       logger.info('checkout confirmed', { checkoutId: id, widgetId: moved.widgetId });
       return toPartnerCheckout((await sync.place(id, widget)).record);
+    },
+
+    async partnerDeclinePayment(
+      widgets: ReadonlyMap<string, WidgetRuntime>,
+      id: string,
+      body: DeclineCheckoutPaymentRequest,
+    ): Promise<PartnerCheckout> {
+      const outcome = await versionedUpdate(
+        slotOf(() => loadForPartner(context, widgets, id)),
+        (current) => {
+          const record = (current as Stored<CheckoutRecord>).record;
+          if (record.mode !== 'partner_confirm') {
+            throw new ApiError('invalid_transition', {
+              params: { status: record.status, reason: 'direct_checkout' },
+            });
+          }
+          // Reported again (a retried call): the checkout as it is, whatever happened since.
+          if (body.attempt <= record.declinedAttempts) return leaveValue(record);
+          // Only a payment still awaited can be declined: a confirmed one was taken, an ended one refunded.
+          if (record.status !== 'awaiting_payment') {
+            throw new ApiError('invalid_transition', { params: { status: record.status } });
+          }
+          const declined: CheckoutRecord = { ...record, declinedAttempts: body.attempt };
+          return writeValue(declined, declined);
+        },
+      );
+      if (outcome.kind === 'left') return toPartnerCheckout(outcome.result);
+      if (outcome.kind !== 'written') throw idempotencyConflict('in_progress');
+      logger.info('checkout payment declined', {
+        checkoutId: id,
+        widgetId: outcome.result.widgetId,
+        attempt: body.attempt,
+      });
+      return toPartnerCheckout(outcome.stored.record);
     },
 
     async partnerCancel(widgets: ReadonlyMap<string, WidgetRuntime>, id: string): Promise<PartnerCheckout> {

@@ -29,6 +29,8 @@ export interface EsimOwners {
   recordReplacement(esimId: string, replacementEsimId: string): Promise<void>;
   /** The one of `candidates` (the caller's widgets) that sold `esimId`; `esim_not_found` for any other. */
   sellerAmong(candidates: ReadonlyMap<string, WidgetRuntime>, esimId: string): Promise<WidgetRuntime>;
+  /** The checkout that sold `esimId` (for a reissue's replacement: the one that sold the first eSIM), or null. */
+  checkoutOf(esimId: string): Promise<string | null>;
   /** Remember that `widgetId` made the delivery link `linkId` (for its traveller or its partner's server). */
   recordLink(linkId: string, widgetId: string): Promise<void>;
   /** The one of `candidates` that made `linkId`; `delivery_link_invalid` for a link none of them made. */
@@ -96,6 +98,9 @@ export function createEsimOwners(
       // Another partner's eSIM reads exactly as an unknown one: nothing to probe.
       if (widget === undefined) throw new ApiError('esim_not_found', { params: { esimId } });
       return widget;
+    },
+    async checkoutOf(esimId) {
+      return (await recorded(esimId))?.checkoutId ?? null;
     },
     async recordLink(linkId, widgetId) {
       await store.insert(STORE_KEYS.deliveryLinkMaker(linkId), widgetId, LINK_MAKER_KEPT_MS);

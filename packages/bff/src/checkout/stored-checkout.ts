@@ -99,6 +99,8 @@ const checkoutShape = {
   locale: LocaleSchema.catch('en'),
   failure: z.looseObject({ code: z.string(), retryable: z.boolean() }).nullable().default(null),
   paymentReference: z.string().nullable().default(null),
+  /** How many payment attempts the partner reported declined while the checkout awaited payment. */
+  declinedAttempts: z.int().min(0).default(0),
   order: z
     .looseObject({
       id: z.string(),

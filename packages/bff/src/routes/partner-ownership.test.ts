@@ -154,6 +154,11 @@ const attempts: Record<string, { call: () => Promise<Answer>; code: string }> = 
       }),
     code: 'checkout_not_found',
   },
+  declinePartnerCheckoutPayment: {
+    call: () =>
+      asPartner(RIVAL_SECRET, 'POST', `/v1/partner/checkouts/${unpaidCheckoutId}/decline`, { attempt: 1 }),
+    code: 'checkout_not_found',
+  },
   cancelPartnerCheckout: {
     call: () => asPartner(RIVAL_SECRET, 'POST', `/v1/partner/checkouts/${unpaidCheckoutId}/cancel`, {}),
     code: 'checkout_not_found',

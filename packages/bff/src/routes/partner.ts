@@ -2,7 +2,8 @@
  * @module
  * The partner server's API: `GET /v1/partner/account` (its balance, what open checkouts hold, its limits),
  * `GET /v1/partner/checkouts/{id}`, `POST …/confirm` (the partner took the
- * payment: place the order) and `POST …/cancel`; after the sale, the manage link of an eSIM it sold (and the
+ * payment: place the order), `POST …/decline` (a payment attempt was declined: another card may follow) and
+ * `POST …/cancel`; after the sale, the manage link of an eSIM it sold (and the
  * revocation of one link of its own widgets, or of every link of the eSIM), the eSIM's view, help requests
  * (cancellation, refund, reissue) with their status, and delivery links (create, revoke). Behind the partner
  * auth (`security/route-auth.ts`): the widget's partner secret in `X-Partner-Secret`; never callable from a
@@ -15,6 +16,7 @@ import {
   CreateActionRequestSchema,
   CreateManageLinkRequestSchema,
   CreatePartnerDeliveryLinkRequestSchema,
+  DeclineCheckoutPaymentRequestSchema,
   IDEMPOTENCY_KEY_HEADER,
   PARTNER_SECRET_HEADER,
 } from '@esim-embed/shared';
@@ -83,6 +85,7 @@ type PartnerRouteId =
   | 'readPartnerInstallation'
   | 'startPartnerPayment'
   | 'confirmPartnerCheckout'
+  | 'declinePartnerCheckoutPayment'
   | 'cancelPartnerCheckout'
   | 'createPartnerManageLink'
   | 'revokeManageLink'
@@ -139,6 +142,13 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
     const id = checkoutId(c);
     const body = await readJsonBody(c, ConfirmCheckoutRequestSchema);
     const checkout = await options.checkouts.partnerConfirm(c.get('partnerWidgets'), id, body);
+    return answerJson(c, { data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+  }
+
+  async function declinePartnerCheckoutPayment(c: Context<AppEnv>) {
+    const id = checkoutId(c);
+    const body = await readJsonBody(c, DeclineCheckoutPaymentRequestSchema);
+    const checkout = await options.checkouts.partnerDeclinePayment(c.get('partnerWidgets'), id, body);
     return answerJson(c, { data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
   }
 
@@ -243,6 +253,7 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
     readPartnerInstallation,
     startPartnerPayment,
     confirmPartnerCheckout,
+    declinePartnerCheckoutPayment,
     cancelPartnerCheckout,
     createPartnerManageLink,
     revokeManageLink,

@@ -26,7 +26,10 @@ export function eventTypesFor(after: CheckoutRecord): CheckoutEventType[] {
     case 'expired':
       return ['checkout.expired'];
     case 'cancelled':
-      return ['checkout.cancelled'];
+      // Ended after the sale by the upstream's refund: the partner refunds the payment this checkout took.
+      return after.order?.status === 'refunded'
+        ? ['checkout.cancelled', 'checkout.refunded']
+        : ['checkout.cancelled'];
     default:
       return [];
   }

@@ -88,6 +88,11 @@ export const CheckoutSchema = z.strictObject({
   email: z.string().nullable(),
   locale: LocaleSchema,
   failure: CheckoutFailureSchema.nullable(),
+  /**
+   * How many of the traveller's payment attempts the partner reported declined (partner_confirm): the checkout
+   * still awaits payment, and the next attempt is number `declinedAttempts + 1`. Absent from older BFFs: 0.
+   */
+  declinedAttempts: z.int().min(0).default(0),
   /** Until when a payment (partner_confirm) is awaited. */
   expiresAt: DateTimeSchema,
   createdAt: DateTimeSchema,
@@ -147,6 +152,28 @@ export const ConfirmCheckoutRequestSchema = z.strictObject({
   paymentReference: z.string().min(1).max(128).optional(),
 });
 export type ConfirmCheckoutRequest = z.infer<typeof ConfirmCheckoutRequestSchema>;
+
+/** The most payment attempts one checkout may have declined (a traveller trying card after card is stopped). */
+export const MAX_DECLINED_PAYMENT_ATTEMPTS = 10;
+
+/**
+ * `POST /v1/partner/checkouts/{id}/decline`: the traveller's payment attempt number `attempt` was declined (the
+ * card or the bank refused it; nothing was taken). The checkout keeps awaiting payment and the widget tells the
+ * traveller to try another card; the next attempt is charged under the key `<checkout id>:attempt-<attempt + 1>`.
+ */
+export const DeclineCheckoutPaymentRequestSchema = z.strictObject({
+  /** The attempt that was declined: 1 for the first charge (keyed by the checkout id), 2 for the next… */
+  attempt: z.int().min(1).max(MAX_DECLINED_PAYMENT_ATTEMPTS),
+});
+export type DeclineCheckoutPaymentRequest = z.infer<typeof DeclineCheckoutPaymentRequestSchema>;
+
+/**
+ * The idempotency key of a checkout's payment attempt: the checkout id for the first, `<id>:attempt-<n>` after
+ * a decline, so that a double submit charges once and a new card after a decline is a new charge.
+ */
+export function paymentAttemptKey(checkoutId: string, attempt: number): string {
+  return attempt <= 1 ? checkoutId : `${checkoutId}:attempt-${attempt}`;
+}
 
 /** A checkout as the partner's server sees it: the widget's view plus the upstream order. */
 export const PartnerCheckoutSchema = CheckoutSchema.extend({

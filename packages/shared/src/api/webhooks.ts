@@ -28,8 +28,13 @@ export const CheckoutEventTypeSchema = z.enum([
   'checkout.failed',
   /** Nobody paid within the payment window. */
   'checkout.expired',
-  /** The partner or the traveller cancelled it, or the upstream refunded the order. */
+  /** The partner or the traveller cancelled it, or the upstream refunded its order after the sale. */
   'checkout.cancelled',
+  /**
+   * The upstream refunded the checkout's order after the sale (a refund or cancellation help request approved):
+   * sent with `checkout.cancelled`; refund the traveller the payment of this checkout (`paymentReference`).
+   */
+  'checkout.refunded',
   /** A new eSIM can be installed (`esimId`). */
   'esim.ready',
   /** A top-up is on its eSIM (`esimId`). */

@@ -1,7 +1,8 @@
 /**
  * @module
- * The current step of the flow: the first steps are in the app chunk; the install step (with its QR encoder)
- * and the eSIM's own view load lazily, with their after-sale messages, and a failed load offers a retry.
+ * The current step of the flow: the first steps are in the app chunk; the order's progress (fetched ahead while
+ * the traveller is at the checkout), the install step (with its QR encoder) and the eSIM's own view load lazily,
+ * the last two with their after-sale messages, and a failed load offers a retry.
  */
 import type { ComponentType } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
@@ -12,7 +13,7 @@ import type { MyEsimStepProps } from '../my-esim/my-esim-step';
 import { CheckoutStep } from '../steps/checkout-step';
 import { DestinationsStep } from '../steps/destinations-step';
 import { PlansStep } from '../steps/plans-step';
-import { ProgressStep } from '../steps/progress-step';
+import type { ProgressStepProps } from '../steps/progress-step';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
 import type { Step } from './flow-steps';
@@ -20,13 +21,23 @@ import { useWidget } from './widget-context';
 
 /** The step `step` names. */
 export function CurrentStep({ step }: { step: Step }) {
+  // The next step after the checkout is the order's progress: its code is on the way before the traveller buys.
+  useEffect(() => {
+    if (step.name === 'checkout') loadProgressStep().catch(() => undefined);
+  }, [step.name]);
   switch (step.name) {
     case 'destinations':
       return <DestinationsStep />;
     case 'plans':
       return <PlansStep destination={step.destination} />;
     case 'progress':
-      return <ProgressStep handle={step.handle} resumed={step.resumed} />;
+      return (
+        <LazyStep
+          load={loadProgressStep}
+          props={{ handle: step.handle, resumed: step.resumed }}
+          afterSale={false}
+        />
+      );
     case 'checkout':
       return (
         <CheckoutStep
@@ -54,17 +65,20 @@ export function CurrentStep({ step }: { step: Step }) {
   }
 }
 
-// The install step (with its QR encoder) and the eSIM's own view load only when they are needed.
+// The progress, the install step (with its QR encoder) and the eSIM's own view load only when they are needed.
+const loadProgressStep = () => import('../steps/progress-step').then((module) => module.ProgressStep);
 const loadInstallStep = () => import('../install/install-step').then((module) => module.InstallStep);
 const loadMyEsimStep = () => import('../my-esim/my-esim-step').then((module) => module.MyEsimStep);
 
-/** A step whose code loads lazily; a failed load offers a retry. */
-function LazyStep<P extends InstallStepProps | MyEsimStepProps>({
+/** A step whose code loads lazily (with the after-sale messages unless `afterSale` is false); a failed load offers a retry. */
+function LazyStep<P extends ProgressStepProps | InstallStepProps | MyEsimStepProps>({
   load,
   props,
+  afterSale: withAfterSale = true,
 }: {
   load: () => Promise<ComponentType<P>>;
   props: P;
+  afterSale?: boolean;
 }) {
   const { locale, afterSaleReady, provideAfterSale } = useWidget();
   const [Loaded, setLoaded] = useState<ComponentType<P> | null>(null);
@@ -72,17 +86,17 @@ function LazyStep<P extends InstallStepProps | MyEsimStepProps>({
   const start = useCallback(() => {
     setFailed(null);
     // The view's code and its messages come together; both are cached after the first load.
-    Promise.all([load(), loadAfterSaleMessages(locale)]).then(
+    Promise.all([load(), withAfterSale ? loadAfterSaleMessages(locale) : null]).then(
       ([component, afterSale]) => {
-        provideAfterSale(locale, afterSale);
+        if (afterSale) provideAfterSale(locale, afterSale);
         setLoaded(() => component);
       },
       (error: unknown) => setFailed(new WidgetApiError('network_error', {}, null, { cause: error })),
     );
-  }, [load, locale]);
+  }, [load, locale, withAfterSale]);
   useEffect(start, [start]);
   if (failed) return <ErrorNotice error={failed} actions={{ retry: start }} />;
-  return Loaded && afterSaleReady ? (
+  return Loaded && (afterSaleReady || !withAfterSale) ? (
     <Loaded {...props} />
   ) : (
     <span class={controls.spinner} aria-hidden="true" />

@@ -1,6 +1,6 @@
 /**
- * Type test: `esim-checkout` says whether a reload resumed the checkout, every event's `amount` is one money
- * object, and `esim-cancel` is typed on `addEventListener` (through `GlobalEventHandlersEventMap`) and in
+ * Type test: `esim-checkout` says whether a reload resumed the checkout and which payment attempt to take, every
+ * event's `amount` is one money object, and `esim-cancel`, `esim-payment-declined` and `esim-failed` are typed on `addEventListener` (through `GlobalEventHandlersEventMap`) and in
  * the JSX typings. Checked by `tsc`.
  */
 import { expectTypeOf } from 'vitest';
@@ -9,7 +9,9 @@ import {
   EsimCancelEvent,
   type EsimCheckoutDetail,
   EsimCheckoutEvent,
+  EsimFailedEvent,
   type EsimMoney,
+  type EsimPaymentDeclinedEvent,
   type EsimPurchaseDetail,
   type EsimQuoteDetail,
 } from './events';
@@ -38,6 +40,38 @@ export const checkout = new EsimCheckoutEvent({
   amount: 450,
   email: null,
   resumed: false,
+  attempt: 1,
+});
+
+element.addEventListener('esim-payment-declined', (event) => {
+  expectTypeOf(event).toEqualTypeOf<EsimPaymentDeclinedEvent>();
+  expectTypeOf(event.detail.attempt).toBeNumber();
+  expectTypeOf(event.detail.nextAttempt).toBeNumber();
+});
+
+element.addEventListener('esim-failed', (event) => {
+  expectTypeOf(event).toEqualTypeOf<EsimFailedEvent>();
+  expectTypeOf(event.detail.refundedBy).toEqualTypeOf<'partner' | null>();
+  expectTypeOf(event.detail.mode).toEqualTypeOf<'partner_confirm' | 'direct'>();
+});
+
+expectTypeOf<NonNullable<EsimWidgetEventHandlers['onesim-failed']>>()
+  .parameter(0)
+  .toEqualTypeOf<EsimFailedEvent>();
+expectTypeOf<NonNullable<EsimWidgetEventHandlers['onesim-payment-declined']>>()
+  .parameter(0)
+  .toEqualTypeOf<EsimPaymentDeclinedEvent>();
+expectTypeOf<EsimCheckoutDetail['attempt']>().toBeNumber();
+
+export const failed = new EsimFailedEvent({
+  checkoutId: 'chk_1',
+  kind: 'issue',
+  esimId: null,
+  mode: 'partner_confirm',
+  code: 'provisioning_failed',
+  retryable: true,
+  // @ts-expect-error only the partner refunds, or nobody
+  refundedBy: 'upstream',
 });
 
 element.addEventListener('esim-cancel', (event) => {

@@ -23,8 +23,10 @@ const ElementBase = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
  *
  * @event {EsimReadyEvent} esim-ready - The widget has started and the first screen is shown (the session opens at the quote).
  * @event {EsimQuoteEvent} esim-quote - A plan was quoted; the price is held until `detail.expiresAt`.
- * @event {EsimCheckoutEvent} esim-checkout - A checkout was created. In `partner_confirm` mode take the payment now and confirm the checkout from your server. Fired again with `detail.resumed` true when a reloaded page resumes a checkout that awaits payment.
+ * @event {EsimCheckoutEvent} esim-checkout - A checkout was created. In `partner_confirm` mode take the payment now and confirm the checkout from your server. Fired again with `detail.resumed` true when a reloaded page resumes a checkout that awaits payment, and with the next `detail.attempt` when the traveller tries another card after a decline.
+ * @event {EsimPaymentDeclinedEvent} esim-payment-declined - Your server reported the payment attempt `detail.attempt` declined. The checkout still awaits payment; the widget says the card was declined and offers to try another (then `esim-checkout` with `detail.attempt` = `detail.nextAttempt`).
  * @event {EsimCancelEvent} esim-cancel - The traveller cancelled a checkout that awaited payment (`detail.reason`: `cancelled`, or `other_plan` to choose another plan). Close your payment form: the checkout can no longer be confirmed.
+ * @event {EsimFailedEvent} esim-failed - The purchase failed after the checkout was made: no eSIM comes of it. In `partner_confirm` mode your server refunds the payment (`detail.refundedBy` is `partner`); update your page's payment status.
  * @event {EsimPurchaseEvent} esim-purchase - The eSIM is issued and its installation is shown, or a top-up is on the eSIM (`detail.kind` is `top_up`).
  * @event {EsimErrorEvent} esim-error - A request failed; the widget offers the traveller a way forward.
  * @event {EsimManageLinkEvent} esim-manage-link - After a purchase: the link that brings the traveller back to this eSIM (`#esim=<widget id>.<token>`); keep it for them.

@@ -47,6 +47,48 @@ export interface EsimCheckoutDetail {
   email: string | null;
   /** False when the checkout was just created; true when a reloaded page resumed it awaiting payment. */
   resumed: boolean;
+  /**
+   * The payment attempt to take now: 1 at first; after a declined payment, when the traveller chose to try
+   * another card, the next one (charge it under the key `<checkoutId>:attempt-<attempt>`).
+   */
+  attempt: number;
+}
+
+/**
+ * `esim-payment-declined`: your server reported the payment attempt `attempt` declined
+ * (`POST /v1/partner/checkouts/{id}/decline`, or the partner SDK's `pay()`). The checkout still awaits
+ * payment; the widget says the card was declined and offers to try another, which fires `esim-checkout` again
+ * with `attempt: nextAttempt`.
+ */
+export interface EsimPaymentDeclinedDetail {
+  checkoutId: string;
+  kind: EsimPurchaseKind;
+  /** The eSIM a top-up is for; null for a new eSIM. */
+  esimId: string | null;
+  /** The attempt that was declined. */
+  attempt: number;
+  /** The attempt a new card is charged as. */
+  nextAttempt: number;
+}
+
+/**
+ * `esim-failed`: the purchase failed after the checkout was made (the upstream refused the order or could not
+ * issue the eSIM): no eSIM comes of it. In `partner_confirm` mode your server charged and now refunds (it hears
+ * `checkout.failed`): `refundedBy` is `partner`, and the widget tells the traveller so. In `direct` mode no
+ * payment was taken by the widget's flow: `refundedBy` is null.
+ */
+export interface EsimFailedDetail {
+  checkoutId: string;
+  kind: EsimPurchaseKind;
+  /** The eSIM a top-up was for; null for a new eSIM. */
+  esimId: string | null;
+  mode: 'partner_confirm' | 'direct';
+  /** Why (`provisioning_failed`, `insufficient_balance`, `upstream_unavailable`, …). */
+  code: string;
+  /** A new purchase may well succeed. */
+  retryable: boolean;
+  /** Who gives the traveller's money back: `partner` (your server, on `checkout.failed`), or null. */
+  refundedBy: 'partner' | null;
 }
 
 /** Why the traveller left a checkout that awaited payment. */
@@ -157,6 +199,22 @@ export class EsimCancelEvent extends CustomEventBase<EsimCancelDetail> {
   }
 }
 
+/** Fired when the partner reported a declined payment; the widget offers the traveller another card. */
+export class EsimPaymentDeclinedEvent extends CustomEventBase<EsimPaymentDeclinedDetail> {
+  static readonly eventName = 'esim-payment-declined';
+  constructor(detail: EsimPaymentDeclinedDetail) {
+    super(EsimPaymentDeclinedEvent.eventName, { ...EVENT_INIT, detail });
+  }
+}
+
+/** Fired when a purchase failed after its checkout was made; in `partner_confirm` the partner refunds. */
+export class EsimFailedEvent extends CustomEventBase<EsimFailedDetail> {
+  static readonly eventName = 'esim-failed';
+  constructor(detail: EsimFailedDetail) {
+    super(EsimFailedEvent.eventName, { ...EVENT_INIT, detail });
+  }
+}
+
 /** Fired when the eSIM is ready to install. */
 export class EsimPurchaseEvent extends CustomEventBase<EsimPurchaseDetail> {
   static readonly eventName = 'esim-purchase';
@@ -195,6 +253,8 @@ declare global {
     'esim-quote': EsimQuoteEvent;
     'esim-checkout': EsimCheckoutEvent;
     'esim-cancel': EsimCancelEvent;
+    'esim-payment-declined': EsimPaymentDeclinedEvent;
+    'esim-failed': EsimFailedEvent;
     'esim-purchase': EsimPurchaseEvent;
     'esim-error': EsimErrorEvent;
     'esim-manage-link': EsimManageLinkEvent;

@@ -4,7 +4,7 @@
  * The attributes, event props and event names of `<esim-widget>`, shared by the React, Preact and Vue typings
  * and the React component.
  */
-import type { EsimCancelEvent, EsimCheckoutEvent, EsimErrorEvent, EsimHelpEvent, EsimManageLinkEvent, EsimPurchaseEvent, EsimQuoteEvent, EsimReadyEvent } from './events';
+import type { EsimCancelEvent, EsimCheckoutEvent, EsimErrorEvent, EsimFailedEvent, EsimHelpEvent, EsimManageLinkEvent, EsimPaymentDeclinedEvent, EsimPurchaseEvent, EsimQuoteEvent, EsimReadyEvent } from './events';
 
 /** The element's attributes. */
 export interface EsimWidgetAttributes {
@@ -26,10 +26,14 @@ export interface EsimWidgetEventHandlers {
   'onesim-ready'?: (event: EsimReadyEvent) => void;
   /** A plan was quoted; the price is held until `detail.expiresAt`. */
   'onesim-quote'?: (event: EsimQuoteEvent) => void;
-  /** A checkout was created. In `partner_confirm` mode take the payment now and confirm the checkout from your server. Fired again with `detail.resumed` true when a reloaded page resumes a checkout that awaits payment. */
+  /** A checkout was created. In `partner_confirm` mode take the payment now and confirm the checkout from your server. Fired again with `detail.resumed` true when a reloaded page resumes a checkout that awaits payment, and with the next `detail.attempt` when the traveller tries another card after a decline. */
   'onesim-checkout'?: (event: EsimCheckoutEvent) => void;
+  /** Your server reported the payment attempt `detail.attempt` declined. The checkout still awaits payment; the widget says the card was declined and offers to try another (then `esim-checkout` with `detail.attempt` = `detail.nextAttempt`). */
+  'onesim-payment-declined'?: (event: EsimPaymentDeclinedEvent) => void;
   /** The traveller cancelled a checkout that awaited payment (`detail.reason`: `cancelled`, or `other_plan` to choose another plan). Close your payment form: the checkout can no longer be confirmed. */
   'onesim-cancel'?: (event: EsimCancelEvent) => void;
+  /** The purchase failed after the checkout was made: no eSIM comes of it. In `partner_confirm` mode your server refunds the payment (`detail.refundedBy` is `partner`); update your page's payment status. */
+  'onesim-failed'?: (event: EsimFailedEvent) => void;
   /** The eSIM is issued and its installation is shown, or a top-up is on the eSIM (`detail.kind` is `top_up`). */
   'onesim-purchase'?: (event: EsimPurchaseEvent) => void;
   /** A request failed; the widget offers the traveller a way forward. */
@@ -41,4 +45,4 @@ export interface EsimWidgetEventHandlers {
 }
 
 /** Every event the element fires, as `addEventListener` names it. */
-export const ESIM_WIDGET_EVENT_NAMES = ['esim-ready', 'esim-quote', 'esim-checkout', 'esim-cancel', 'esim-purchase', 'esim-error', 'esim-manage-link', 'esim-help'] as const;
+export const ESIM_WIDGET_EVENT_NAMES = ['esim-ready', 'esim-quote', 'esim-checkout', 'esim-payment-declined', 'esim-cancel', 'esim-failed', 'esim-purchase', 'esim-error', 'esim-manage-link', 'esim-help'] as const;

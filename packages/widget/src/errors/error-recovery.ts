@@ -133,3 +133,22 @@ export function handlingOf(error: unknown): ErrorHandling {
   if (code === 'account_not_active' && params.stage === 'before_payment') return unfunded;
   return ERROR_HANDLING[code];
 }
+
+/** Messages that say nothing was charged: untrue once the checkout may be paid (partner_confirm after the charge). */
+const CLAIMS_NOTHING_CHARGED: ReadonlySet<MessageKey> = new Set([
+  'errorRefused',
+  'errorMisconfigured',
+  'errorCannotSell',
+  'errorCannotSellPlan',
+]);
+
+/**
+ * The handling of an error met while a checkout is under way (it may be paid): a message that would say nothing
+ * was charged says instead who refunds, and the way forward is the partner's support.
+ */
+export function handlingAfterPayment(error: unknown): ErrorHandling {
+  const handling = handlingOf(error);
+  return CLAIMS_NOTHING_CHARGED.has(handling.message)
+    ? { message: 'errorAfterPayment', recovery: 'contact_support' }
+    : handling;
+}

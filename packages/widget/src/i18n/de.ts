@@ -82,6 +82,13 @@ export const de: Messages = {
   statusFailed: 'Ihre eSIM konnte nicht ausgestellt werden. Sie wurde Ihnen nicht berechnet.',
   statusExpired: 'Die Zahlung wurde nicht rechtzeitig abgeschlossen.',
   statusCancelled: 'Der Kauf wurde storniert.',
+  statusFailedRefund: 'Ihre eSIM konnte nicht ausgestellt werden. {brand} erstattet Ihnen die Zahlung jetzt.',
+  statusExpiredRefund:
+    'Die Zahlung wurde nicht rechtzeitig abgeschlossen. Falls Geld abgebucht wurde, erstattet {brand} es Ihnen.',
+  statusCancelledRefund: 'Der Kauf wurde storniert. Falls Geld abgebucht wurde, erstattet {brand} es Ihnen.',
+  headingDeclined: 'Zahlung abgelehnt',
+  paymentDeclined: 'Ihre Zahlung wurde abgelehnt. Versuchen Sie es mit einer anderen Karte oder Zahlungsart.',
+  tryAnotherCard: 'Andere Karte versuchen',
   startOver: 'Neu beginnen',
   buyAnother: 'Weitere eSIM kaufen',
 
@@ -118,9 +125,9 @@ export const de: Messages = {
   errorSession: 'Ihre Sitzung ist abgelaufen. Bitte beginnen Sie neu.',
   errorStoreClosed: 'Dieser Shop ist auf dieser Website gerade nicht verfügbar.',
   errorMisconfigured:
-    'Dieser Shop ist noch nicht für den Verkauf von eSIMs eingerichtet. Es wurde nichts berechnet. Bitte versuche es später erneut.',
+    'Dieser Shop ist noch nicht für den Verkauf von eSIMs eingerichtet. Es wurde nichts berechnet. Bitte versuchen Sie es später erneut.',
   errorRefused:
-    'Diese Anfrage konnte nicht ausgeführt werden. Es wurde nichts berechnet. Versuche es erneut oder wende dich an {brand}.',
+    'Diese Anfrage konnte nicht ausgeführt werden. Es wurde nichts berechnet. Versuchen Sie es erneut oder wenden Sie sich an {brand}.',
   errorNotAvailableHere:
     'Dieser Shop ist auf dieser Website gerade nicht verfügbar. Bitte wenden Sie sich an {brand}.',
   errorPlanGone: 'Dieser Tarif ist nicht mehr verfügbar. Bitte wählen Sie einen anderen.',
@@ -135,6 +142,8 @@ export const de: Messages = {
   errorInvalid: 'Eine Eingabe wurde nicht akzeptiert. Bitte prüfen Sie sie und versuchen Sie es erneut.',
   errorLink: 'Der Link konnte nicht erstellt werden. Bitte versuchen Sie es erneut.',
   errorGeneric: 'Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.',
+  errorAfterPayment:
+    'Ihr Kauf kann gerade nicht angezeigt werden. Falls Sie bezahlt haben und keine eSIM erhalten, erstattet {brand} Ihnen die Zahlung.',
   errorReference: 'Referenz: {id}',
   retry: 'Erneut versuchen',
   requote: 'Aktuellen Preis abrufen',
@@ -145,5 +154,6 @@ export const de: Messages = {
   statusToppingUp: 'Datenvolumen wird hinzugefügt',
   statusToppedUp: 'Die Aufladung ist erledigt',
   statusTopUpFailed: 'Die Aufladung war nicht möglich. Sie wurde Ihnen nicht berechnet.',
+  statusTopUpFailedRefund: 'Die Aufladung war nicht möglich. {brand} erstattet Ihnen die Zahlung jetzt.',
   backToMyEsim: 'Zurück zu meiner eSIM',
 };

@@ -81,6 +81,13 @@ export const en = {
   statusFailed: 'We could not issue your eSIM. You have not been charged for it.',
   statusExpired: 'The payment was not completed in time.',
   statusCancelled: 'The purchase was cancelled.',
+  /** In `partner_confirm` the partner took the payment: it refunds, and the traveller is told who and when. */
+  statusFailedRefund: 'We could not issue your eSIM. {brand} is refunding your payment now.',
+  statusExpiredRefund: 'The payment was not completed in time. If any money was taken, {brand} refunds it.',
+  statusCancelledRefund: 'The purchase was cancelled. If any money was taken, {brand} refunds it.',
+  headingDeclined: 'Payment declined',
+  paymentDeclined: 'Your payment was declined. Try another card or another way to pay.',
+  tryAnotherCard: 'Try another card',
   startOver: 'Start again',
   buyAnother: 'Buy another eSIM',
 
@@ -130,6 +137,9 @@ export const en = {
   errorInvalid: 'Something you entered was not accepted. Please check it and try again.',
   errorLink: 'The link could not be created. Please try again.',
   errorGeneric: 'Something went wrong. Please try again.',
+  /** An error while a checkout is under way (maybe paid): no claim that nothing was charged. */
+  errorAfterPayment:
+    'We cannot show your purchase right now. If you paid and get no eSIM, {brand} refunds you.',
   errorReference: 'Reference: {id}',
   retry: 'Try again',
   requote: 'Get the current price',
@@ -140,5 +150,6 @@ export const en = {
   statusToppingUp: 'Adding the data to your eSIM',
   statusToppedUp: 'Your top-up is done',
   statusTopUpFailed: 'We could not add the top-up. You have not been charged for it.',
+  statusTopUpFailedRefund: 'We could not add the top-up. {brand} is refunding your payment now.',
   backToMyEsim: 'Back to my eSIM',
 };

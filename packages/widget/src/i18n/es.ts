@@ -87,6 +87,12 @@ export const es: Messages = {
   statusFailed: 'No hemos podido emitir tu eSIM. No se te ha cobrado.',
   statusExpired: 'El pago no se completó a tiempo.',
   statusCancelled: 'La compra se ha cancelado.',
+  statusFailedRefund: 'No hemos podido emitir tu eSIM. {brand} te devuelve el pago ahora.',
+  statusExpiredRefund: 'El pago no se completó a tiempo. Si se te cobró algo, {brand} te lo devuelve.',
+  statusCancelledRefund: 'La compra se ha cancelado. Si se te cobró algo, {brand} te lo devuelve.',
+  headingDeclined: 'Pago rechazado',
+  paymentDeclined: 'Tu pago ha sido rechazado. Prueba con otra tarjeta u otra forma de pago.',
+  tryAnotherCard: 'Probar otra tarjeta',
   startOver: 'Empezar de nuevo',
   buyAnother: 'Comprar otra eSIM',
 
@@ -135,6 +141,8 @@ export const es: Messages = {
   errorInvalid: 'Algún dato no se ha aceptado. Revísalo y vuelve a intentarlo.',
   errorLink: 'No se ha podido crear el enlace. Vuelve a intentarlo.',
   errorGeneric: 'Algo ha salido mal. Vuelve a intentarlo.',
+  errorAfterPayment:
+    'Ahora no podemos mostrar tu compra. Si pagaste y no recibes la eSIM, {brand} te devuelve el dinero.',
   errorReference: 'Referencia: {id}',
   retry: 'Reintentar',
   requote: 'Ver el precio actual',
@@ -145,5 +153,6 @@ export const es: Messages = {
   statusToppingUp: 'Añadiendo los datos a tu eSIM',
   statusToppedUp: 'Recarga completada',
   statusTopUpFailed: 'No pudimos añadir la recarga. No se te ha cobrado.',
+  statusTopUpFailedRefund: 'No pudimos añadir la recarga. {brand} te devuelve el pago ahora.',
   backToMyEsim: 'Volver a mi eSIM',
 };

@@ -89,6 +89,13 @@ export const fr: Messages = {
   statusFailed: 'Nous n’avons pas pu émettre votre eSIM. Elle ne vous a pas été facturée.',
   statusExpired: 'Le paiement n’a pas été finalisé à temps.',
   statusCancelled: 'L’achat a été annulé.',
+  statusFailedRefund: 'Nous n’avons pas pu émettre votre eSIM. {brand} vous rembourse maintenant.',
+  statusExpiredRefund:
+    'Le paiement n’a pas été finalisé à temps. Si un montant a été débité, {brand} vous le rembourse.',
+  statusCancelledRefund: 'L’achat a été annulé. Si un montant a été débité, {brand} vous le rembourse.',
+  headingDeclined: 'Paiement refusé',
+  paymentDeclined: 'Votre paiement a été refusé. Essayez une autre carte ou un autre moyen de paiement.',
+  tryAnotherCard: 'Essayer une autre carte',
   startOver: 'Recommencer',
   buyAnother: 'Acheter une autre eSIM',
 
@@ -139,6 +146,8 @@ export const fr: Messages = {
   errorInvalid: 'Une saisie n’a pas été acceptée. Vérifiez-la et réessayez.',
   errorLink: 'Le lien n’a pas pu être créé. Réessayez.',
   errorGeneric: 'Un problème est survenu. Réessayez.',
+  errorAfterPayment:
+    'Nous ne pouvons pas afficher votre achat pour le moment. Si vous avez payé sans recevoir d’eSIM, {brand} vous rembourse.',
   errorReference: 'Référence : {id}',
   retry: 'Réessayer',
   requote: 'Voir le prix actuel',
@@ -149,5 +158,6 @@ export const fr: Messages = {
   statusToppingUp: 'Ajout des données à votre eSIM',
   statusToppedUp: 'Votre recharge est faite',
   statusTopUpFailed: 'La recharge n’a pas pu être ajoutée. Elle ne vous a pas été facturée.',
+  statusTopUpFailedRefund: 'La recharge n’a pas pu être ajoutée. {brand} vous rembourse maintenant.',
   backToMyEsim: 'Retour à mon eSIM',
 };

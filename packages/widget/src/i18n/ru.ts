@@ -89,6 +89,12 @@ export const ru: Messages = {
   statusFailed: 'Не удалось выпустить eSIM. Деньги за неё не списаны.',
   statusExpired: 'Оплата не была завершена вовремя.',
   statusCancelled: 'Покупка отменена.',
+  statusFailedRefund: 'Не удалось выпустить eSIM. {brand} сейчас возвращает вам оплату.',
+  statusExpiredRefund: 'Оплата не была завершена вовремя. Если деньги были списаны, {brand} их вернёт.',
+  statusCancelledRefund: 'Покупка отменена. Если деньги были списаны, {brand} их вернёт.',
+  headingDeclined: 'Оплата отклонена',
+  paymentDeclined: 'Оплата отклонена. Попробуйте другую карту или другой способ оплаты.',
+  tryAnotherCard: 'Попробовать другую карту',
   startOver: 'Начать заново',
   buyAnother: 'Купить ещё одну eSIM',
 
@@ -135,6 +141,8 @@ export const ru: Messages = {
   errorInvalid: 'Введённые данные не приняты. Проверьте их и попробуйте снова.',
   errorLink: 'Не удалось создать ссылку. Попробуйте снова.',
   errorGeneric: 'Что-то пошло не так. Попробуйте снова.',
+  errorAfterPayment:
+    'Сейчас не удаётся показать покупку. Если вы заплатили и не получите eSIM, {brand} вернёт деньги.',
   errorReference: 'Номер обращения: {id}',
   retry: 'Попробовать снова',
   requote: 'Узнать актуальную цену',
@@ -145,5 +153,6 @@ export const ru: Messages = {
   statusToppingUp: 'Добавляем трафик на eSIM',
   statusToppedUp: 'Пополнение выполнено',
   statusTopUpFailed: 'Не удалось выполнить пополнение. Деньги за него не списаны.',
+  statusTopUpFailedRefund: 'Не удалось выполнить пополнение. {brand} сейчас возвращает вам оплату.',
   backToMyEsim: 'Вернуться к моей eSIM',
 };

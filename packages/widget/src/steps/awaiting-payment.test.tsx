@@ -26,6 +26,37 @@ const confirmMode = (options: ConstructorParameters<typeof FakeBff>[0]) =>
   new FakeBff({ config: { checkoutMode: 'partner_confirm' }, ...options });
 
 describe('waiting for the payment', () => {
+  it('a declined payment: said so, the page told, and another card opens the payment again', async () => {
+    const bff = confirmMode({ journey: ['awaiting_payment'] });
+    const widget = await awaitingPayment(bff);
+    bff.declinePayment('chk_quote_1');
+    expect(
+      await widget.view.findByRole('heading', { name: 'Payment declined' }, { timeout: 5000 }),
+    ).toBeTruthy();
+    expect(widget.view.getByRole('alert').textContent).toBe(
+      'Your payment was declined. Try another card or another way to pay.',
+    );
+    expect(
+      widget.events.filter((event) => event.type === 'esim-payment-declined').map((e) => e.detail),
+    ).toEqual([{ checkoutId: 'chk_quote_1', kind: 'issue', esimId: null, attempt: 1, nextAttempt: 2 }]);
+    // Still payable: the time left, Cancel, and another card.
+    expect(widget.view.getByRole('timer')).toBeTruthy();
+    expect(widget.view.getByRole('button', { name: 'Cancel' })).toBeTruthy();
+    fireEvent.click(widget.view.getByRole('button', { name: 'Try another card' }));
+    expect(widget.view.getByRole('heading', { name: 'Complete your payment' })).toBeTruthy();
+    const checkouts = widget.events.filter((event) => event.type === 'esim-checkout');
+    expect(checkouts.map((event) => [event.detail.attempt, event.detail.resumed])).toEqual([
+      [1, false],
+      [2, false],
+    ]);
+    // A second decline is told again, once.
+    bff.declinePayment('chk_quote_1');
+    expect(
+      await widget.view.findByRole('heading', { name: 'Payment declined' }, { timeout: 10_000 }),
+    ).toBeTruthy();
+    expect(widget.events.filter((event) => event.type === 'esim-payment-declined')).toHaveLength(2);
+  });
+
   it('counts down the payment window', async () => {
     const widget = await awaitingPayment(confirmMode({ journey: ['awaiting_payment'] }));
     const timer = await widget.view.findByRole('timer');
@@ -41,7 +72,12 @@ describe('waiting for the payment', () => {
     const bff = confirmMode({ journey: ['awaiting_payment'] });
     const widget = await awaitingPayment(bff);
     fireEvent.click(widget.view.getByRole('button', { name: 'Cancel' }));
-    expect(await widget.view.findByText('The purchase was cancelled.')).toBeTruthy();
+    // The partner may have charged meanwhile: the widget says who refunds, never that nothing was charged.
+    expect(
+      await widget.view.findByText(
+        'The purchase was cancelled. If any money was taken, Acme Travel refunds it.',
+      ),
+    ).toBeTruthy();
     const [request] = bff.requestsTo('POST', /\/cancel$/);
     expect(request?.path).toBe('/v1/checkouts/chk_quote_1/cancel');
     expect(request?.headers['x-checkout-secret']).toBe('secret_chk_quote_1_0123456789abcdef');
@@ -104,6 +140,7 @@ describe('a reload while the payment is awaited', () => {
         kind: 'issue',
         esimId: null,
         mode: 'partner_confirm',
+        attempt: 1,
         amount: { amountMinor: 450, currency: 'USD' },
         email: 'traveller@example.com',
         resumed: true,

@@ -1,7 +1,8 @@
 /**
  * @module
  * The `esim-checkout` event of a checkout: fired when the checkout is created, and again (`resumed: true`)
- * when a reload finds it still awaiting payment, so that the host page can open its payment form again.
+ * when a reload finds it still awaiting payment, so that the host page can open its payment form again, and
+ * when the traveller tries another card after a decline (with the next attempt).
  */
 import type { Checkout } from '@esim-embed/shared';
 import { EsimCheckoutEvent } from '../element/events';
@@ -16,5 +17,6 @@ export function checkoutEvent(checkout: Checkout, resumed: boolean): EsimCheckou
     amount: checkout.amount,
     email: checkout.email,
     resumed,
+    attempt: checkout.declinedAttempts + 1,
   });
 }

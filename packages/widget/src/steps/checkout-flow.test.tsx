@@ -111,6 +111,7 @@ describe('quote and checkout', () => {
       amount: { amountMinor: 450, currency: 'USD' },
       email: 'traveller@example.com',
       resumed: false,
+      attempt: 1,
     });
   });
 

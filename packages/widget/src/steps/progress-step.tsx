@@ -2,7 +2,11 @@
  * @module
  * Step 5: the order's journey (payment, placing, issuing, ready), polled with backoff and honest about
  * waiting. In `partner_confirm` mode it first waits, visibly, for the partner to confirm the payment, with
- * the time left to pay, and lets the traveller cancel or cancel for another plan (`esim-cancel`). It resumes
+ * the time left to pay, and lets the traveller cancel or cancel for another plan (`esim-cancel`); a payment the
+ * partner reports declined is said so (`esim-payment-declined`), with another card to try (`esim-checkout` again,
+ * for the next attempt). A checkout that ends without an eSIM says what happens to the money: in
+ * `partner_confirm` the partner took it and refunds it (`esim-failed` tells the page), so the widget never claims
+ * the traveller was not charged. It resumes
  * after a page reload from the checkout kept in `sessionStorage`, and tells the host page again about a
  * checkout that still awaits payment. A top-up has no installation: when it is ready the traveller goes back
  * to the eSIM's own view.
@@ -12,7 +16,13 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { errorCodeOf } from '../api/api-error';
 import { type CheckoutHandle, forgetCheckout } from '../app/flow-steps';
 import { useWidget } from '../app/widget-context';
-import { EsimCancelEvent, type EsimCancelReason, EsimPurchaseEvent } from '../element/events';
+import {
+  EsimCancelEvent,
+  type EsimCancelReason,
+  EsimFailedEvent,
+  EsimPaymentDeclinedEvent,
+  EsimPurchaseEvent,
+} from '../element/events';
 import { useWriteAction } from '../hooks/use-write-action';
 import type { MessageKey } from '../i18n/messages';
 import * as controls from '../ui/controls.css';
@@ -41,11 +51,22 @@ const ENDINGS: Partial<Record<CheckoutStatus, { heading: MessageKey; message: Me
   cancelled: { heading: 'headingCancelled', message: 'statusCancelled' },
 };
 
+/**
+ * In `partner_confirm` the partner's server charged before it confirmed: an ending says that the partner refunds
+ * (it does on `checkout.failed`, `.expired`, `.cancelled`), never that nothing was charged.
+ */
+const PARTNER_PAYMENT_WORDING: Partial<Record<MessageKey, MessageKey>> = {
+  statusFailed: 'statusFailedRefund',
+  statusExpired: 'statusExpiredRefund',
+  statusCancelled: 'statusCancelledRefund',
+};
+
 /** A top-up says what it does: it adds data, it issues nothing. */
 const TOP_UP_WORDING: Partial<Record<MessageKey, MessageKey>> = {
   statusProvisioning: 'statusToppingUp',
   statusReady: 'statusToppedUp',
   statusFailed: 'statusTopUpFailed',
+  statusFailedRefund: 'statusTopUpFailedRefund',
 };
 
 /** Props of `ProgressStep`. */
@@ -68,6 +89,9 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
   // Set when the traveller cancelled here: the way forward then takes the focus the cancel button had.
   const cancelledHere = useRef(false);
   const startOverButton = useRef<HTMLButtonElement>(null);
+  // The declined attempts the page was told of (`esim-payment-declined`), and those the traveller moved past.
+  const declinesTold = useRef(0);
+  const [declinesSeen, setDeclinesSeen] = useState(0);
 
   const topUp = handle.topUp;
   const startOver = useCallback(() => {
@@ -93,6 +117,18 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
         // After a reload the host page has lost its payment form: `esim-checkout` again lets it reopen it.
         if (announce.current && latest.status === 'awaiting_payment') emit(checkoutEvent(latest, true));
         announce.current = false;
+        if (latest.status === 'awaiting_payment' && latest.declinedAttempts > declinesTold.current) {
+          declinesTold.current = latest.declinedAttempts;
+          emit(
+            new EsimPaymentDeclinedEvent({
+              checkoutId: latest.id,
+              kind: latest.kind ?? 'issue',
+              esimId: latest.esimId ?? null,
+              attempt: latest.declinedAttempts,
+              nextAttempt: latest.declinedAttempts + 1,
+            }),
+          );
+        }
         if (latest.status === 'ready') {
           // A top-up has no installation: the traveller goes back to the eSIM's own view.
           const installation = topUp ? null : await client.installation(handle.id, handle.clientSecret);
@@ -112,6 +148,19 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
         }
         if (latest.status in ENDINGS) {
           forgetCheckout(config.widgetId);
+          if (latest.status === 'failed') {
+            emit(
+              new EsimFailedEvent({
+                checkoutId: latest.id,
+                kind: latest.kind ?? 'issue',
+                esimId: latest.esimId ?? null,
+                mode: latest.mode,
+                code: latest.failure?.code ?? 'unknown',
+                retryable: latest.failure?.retryable ?? false,
+                refundedBy: latest.mode === 'partner_confirm' ? 'partner' : null,
+              }),
+            );
+          }
           return;
         }
       } catch (failure) {
@@ -191,7 +240,19 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
     (entry) => entry.status !== 'awaiting_payment' || checkout?.mode !== 'direct',
   );
   const reached = journey.findIndex((entry) => entry.status === status);
-  const say = (key: MessageKey) => t((topUp && TOP_UP_WORDING[key]) || key);
+  const partnerPaid = checkout?.mode === 'partner_confirm';
+  const declined = checkout !== null && awaitingPayment && checkout.declinedAttempts > declinesSeen;
+  const say = (key: MessageKey) => {
+    const paid = (partnerPaid && PARTNER_PAYMENT_WORDING[key]) || key;
+    return t((topUp && TOP_UP_WORDING[paid]) || paid, { brand: config.brand.displayName });
+  };
+
+  /** The traveller tries another card: the page opens its payment form again, for the next attempt. */
+  const tryAnotherCard = useCallback(() => {
+    if (checkout === null) return;
+    setDeclinesSeen(checkout.declinedAttempts);
+    emit(checkoutEvent(checkout, false));
+  }, [checkout]);
 
   useEffect(() => {
     if (ending && cancelledHere.current) startOverButton.current?.focus();
@@ -200,11 +261,23 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
   return (
     <section>
       <StepHeading>
-        {t(ending ? ending.heading : awaitingPayment ? 'paymentHeading' : 'progressHeading')}
+        {t(
+          ending
+            ? ending.heading
+            : declined
+              ? 'headingDeclined'
+              : awaitingPayment
+                ? 'paymentHeading'
+                : 'progressHeading',
+        )}
       </StepHeading>
       {checkout && awaitingPayment && (
         <>
-          <p>{t('paymentWaiting', { brand: config.brand.displayName })}</p>
+          {declined ? (
+            <p role="alert">{t('paymentDeclined')}</p>
+          ) : (
+            <p>{t('paymentWaiting', { brand: config.brand.displayName })}</p>
+          )}
           <DeadlineCountdown expiresAt={checkout.expiresAt} message="paymentWindow" onExpired={retry} />
         </>
       )}
@@ -242,9 +315,25 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
           <p class={controls.hint}>{t(slow ? 'progressSlow' : 'progressPatience')}</p>
         )}
       </div>
-      {error !== null && <ErrorNotice error={error} actions={{ retry, start_over: startOver }} />}
+      {error !== null && (
+        <ErrorNotice
+          error={error}
+          actions={{ retry, start_over: startOver }}
+          afterPayment={(checkout?.mode ?? config.checkoutMode) !== 'direct'}
+        />
+      )}
       {awaitingPayment && (
         <div class={controls.actions}>
+          {declined && (
+            <button
+              type="button"
+              class={controls.primaryButton}
+              part="button primary-button"
+              onClick={tryAnotherCard}
+            >
+              {t('tryAnotherCard')}
+            </button>
+          )}
           <button
             type="button"
             class={controls.button}

@@ -7,7 +7,7 @@
 import { useEffect } from 'preact/hooks';
 import { errorCodeOf, WidgetApiError } from '../api/api-error';
 import { useWidget } from '../app/widget-context';
-import { handlingOf, type Recovery } from '../errors/error-recovery';
+import { handlingAfterPayment, handlingOf, type Recovery } from '../errors/error-recovery';
 import * as css from './controls.css';
 
 /** How long the notice of an unavailable store waits before it tries again by itself. */
@@ -20,13 +20,15 @@ export type RecoveryActions = Partial<Record<Exclude<Recovery, 'contact_support'
 export interface ErrorNoticeProps {
   error: unknown;
   actions: RecoveryActions;
+  /** A checkout is under way and may be paid: never say that nothing was charged. */
+  afterPayment?: boolean | undefined;
 }
 
 /** Shows an error with its way forward. */
-export function ErrorNotice({ error, actions }: ErrorNoticeProps) {
+export function ErrorNotice({ error, actions, afterPayment = false }: ErrorNoticeProps) {
   const { t, config } = useWidget();
   const code = errorCodeOf(error);
-  const handling = handlingOf(error);
+  const handling = afterPayment ? handlingAfterPayment(error) : handlingOf(error);
   const brand = config.brand.displayName;
   const requestId = error instanceof WidgetApiError ? error.requestId : null;
   const retry = actions.retry;
