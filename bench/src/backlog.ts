@@ -195,8 +195,7 @@ async function measure(
           env: { ...BENCH_ENV, BENCH_WEBHOOK_SECRET: SECRET },
           sessionSecret,
           redisUrl: redisDb,
-          dataDir:
-            setup.store === 'embedded' ? mkdtempSync(join(tmpdir(), 'esim-bench-backlog-')) : undefined,
+          dataDir,
           logLevel: 'error',
         },
         { stdout: 'ignore', env: setup.entry === undefined ? {} : { BENCH_BFF_ENTRY: setup.entry } },

@@ -7,14 +7,16 @@
  * second until it is ready and reads the installation — then starts again, until the run's time is up. No cache
  * stands in front (each start and catalog read reaches a BFF): the figures are those of a BFF alone.
  * Reported: purchases per minute, per minute of BFF CPU (both instances), p50 / p99 of every step, failures.
- * Bounded in travellers, purchases and time; loopback only.
+ * Bounded in travellers, purchases and time; loopback only. The same drive (`driveFunnel`) runs the store funnel
+ * (`store-funnel.ts`: one instance on the embedded store against one on the memory store).
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import type { BffConfigInput } from '@esim-embed/bff';
 import { startRedisServer } from '@esim-embed/bff/testing';
 import { BENCH_ENV, BENCH_ORIGIN, BENCH_WIDGET, benchConfig } from './bench-config';
 import { call } from './bench-http';
-import { startChild } from './child-process';
+import { type BenchChild, startChild } from './child-process';
 import { percentile } from './load-spec';
 import { check, fmt, type Section, table } from './report';
 import type { BffInfo } from './servers/bff-server';
@@ -45,13 +47,7 @@ const POLL_MS = 1_000;
 /** Upstream provisioning time per order, as a fast real service would take. */
 const PROVISIONING_MS = 1_500;
 
-interface Run {
-  timings: Record<Step, number[]>;
-  purchases: number;
-  failures: string[];
-}
-
-async function purchase(next: () => string, run: Run, traveller: number, round: number) {
+async function purchase(next: () => string, run: FunnelRun, traveller: number, round: number) {
   const timed = async <T>(step: Step, work: () => Promise<T>): Promise<T> => {
     const started = performance.now();
     const result = await work();
@@ -116,17 +112,90 @@ async function purchase(next: () => string, run: Run, traveller: number, round: 
   run.purchases += 1;
 }
 
-/** The funnel section of `pnpm bench`. */
-export async function funnelSection(settings: FunnelSettings): Promise<Section> {
-  const redis = await startRedisServer();
-  const sandbox = await startChild<SandboxInfo>('servers/sandbox-server.ts', {
+/** A funnel run's figures, added up over one or more runs against the same instances. */
+export interface FunnelRun {
+  timings: Record<Step, number[]>;
+  purchases: number;
+  failures: string[];
+  /** Wall-clock seconds of the runs, from the first purchase begun to the last one ended. */
+  seconds: number;
+  /** BFF CPU (user + system) of all instances during the runs. */
+  cpuSeconds: number;
+}
+
+/** A run with nothing in it yet. */
+export function emptyFunnelRun(): FunnelRun {
+  return {
+    timings: Object.fromEntries(STEPS.map((step) => [step, []])) as unknown as Record<Step, number[]>,
+    purchases: 0,
+    failures: [],
+    seconds: 0,
+    cpuSeconds: 0,
+  };
+}
+
+/** The sandbox the funnel buys from: provisioning takes `PROVISIONING_MS`, as a fast real service would. */
+export function startFunnelSandbox(): Promise<BenchChild<SandboxInfo>> {
+  return startChild<SandboxInfo>('servers/sandbox-server.ts', {
     offerCount: 1_000,
     stepDelaysMs: { provisioning: PROVISIONING_MS, delivery: 0, completion: 0 },
   });
-  const sessionSecret = randomBytes(32).toString('base64url');
-  const config = benchConfig(sandbox.info.url, { statusCacheMs: 1_000 });
+}
+
+/** The BFF config of the funnel: the bench config, status answers cached for a second, five checkouts a session. */
+export function funnelConfig(sandboxUrl: string): BffConfigInput {
+  const config = benchConfig(sandboxUrl, { statusCacheMs: 1_000 });
   const widget = config.widgets[0] as (typeof config.widgets)[number];
   config.widgets = [{ ...widget, limits: { ...widget.limits, checkoutsPerSession: 5 } }];
+  return config;
+}
+
+/**
+ * `settings.travellers` travellers buying one after another through `instances` (each request to the next one)
+ * until `settings.durationSeconds` pass or `settings.maxPurchases` were begun; the figures are added to `run`.
+ */
+export async function driveFunnel(
+  instances: BenchChild<BffInfo>[],
+  settings: FunnelSettings,
+  run: FunnelRun = emptyFunnelRun(),
+): Promise<FunnelRun> {
+  const urls = instances.map((instance) => instance.info.url);
+  let turn = 0;
+  const next = () => urls[turn++ % urls.length] as string;
+  const cpuBefore = await Promise.all(instances.map((instance) => instance.ask<number>('cpu')));
+  const started = performance.now();
+  const deadline = started + settings.durationSeconds * 1000;
+  let begun = 0;
+  await Promise.all(
+    Array.from({ length: settings.travellers }, async (_, traveller) => {
+      for (let round = 0; performance.now() < deadline && begun < settings.maxPurchases; round += 1) {
+        begun += 1;
+        await purchase(next, run, traveller, round).catch((error: unknown) => {
+          run.failures.push(String(error));
+        });
+      }
+    }),
+  );
+  run.seconds += (performance.now() - started) / 1000;
+  const cpuAfter = await Promise.all(instances.map((instance) => instance.ask<number>('cpu')));
+  run.cpuSeconds += cpuAfter.reduce((sum, after, index) => sum + after - (cpuBefore[index] ?? 0), 0) / 1e6;
+  return run;
+}
+
+/** p50 and p99 of every step of `run`, in `STEPS` order. */
+export function stepLatencies(run: FunnelRun): { step: Step; requests: number; p50: number; p99: number }[] {
+  return STEPS.map((step) => {
+    const sorted = [...run.timings[step]].sort((a, b) => a - b);
+    return { step, requests: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+  });
+}
+
+/** The funnel section of `pnpm bench`. */
+export async function funnelSection(settings: FunnelSettings): Promise<Section> {
+  const redis = await startRedisServer();
+  const sandbox = await startFunnelSandbox();
+  const sessionSecret = randomBytes(32).toString('base64url');
+  const config = funnelConfig(sandbox.info.url);
   const instances = await Promise.all(
     [0, 1].map(() =>
       startChild<BffInfo>(
@@ -137,38 +206,15 @@ export async function funnelSection(settings: FunnelSettings): Promise<Section> 
     ),
   );
   try {
-    const urls = instances.map((instance) => instance.info.url);
-    let turn = 0;
-    const next = () => urls[turn++ % urls.length] as string;
-    const run: Run = {
-      timings: Object.fromEntries(STEPS.map((step) => [step, []])) as unknown as Record<Step, number[]>,
-      purchases: 0,
-      failures: [],
-    };
-    const cpuBefore = await Promise.all(instances.map((instance) => instance.ask<number>('cpu')));
-    const started = performance.now();
-    const deadline = started + settings.durationSeconds * 1000;
-    let begun = 0;
-    await Promise.all(
-      Array.from({ length: settings.travellers }, async (_, traveller) => {
-        for (let round = 0; performance.now() < deadline && begun < settings.maxPurchases; round += 1) {
-          begun += 1;
-          await purchase(next, run, traveller, round).catch((error: unknown) => {
-            run.failures.push(String(error));
-          });
-        }
-      }),
-    );
-    const minutes = (performance.now() - started) / 60_000;
-    const cpuAfter = await Promise.all(instances.map((instance) => instance.ask<number>('cpu')));
-    const cpuMinutes =
-      cpuAfter.reduce((sum, after, index) => sum + after - (cpuBefore[index] ?? 0), 0) / 60e6;
-    const perMinute = run.purchases / minutes;
-    const perCpuMinute = run.purchases / cpuMinutes;
-    const rows = STEPS.map((step) => {
-      const sorted = [...run.timings[step]].sort((a, b) => a - b);
-      return [step, fmt.int(sorted.length), fmt.ms(percentile(sorted, 50)), fmt.ms(percentile(sorted, 99))];
-    });
+    const run = await driveFunnel(instances, settings);
+    const perMinute = run.purchases / (run.seconds / 60);
+    const perCpuMinute = run.purchases / (run.cpuSeconds / 60);
+    const rows = stepLatencies(run).map(({ step, requests, p50, p99 }) => [
+      step,
+      fmt.int(requests),
+      fmt.ms(p50),
+      fmt.ms(p99),
+    ]);
     return {
       title: 'Capacity: whole purchases through two instances on Redis',
       command: 'npx -y pnpm@12.21.0 bench --only funnel',
@@ -186,7 +232,7 @@ export async function funnelSection(settings: FunnelSettings): Promise<Section> 
             ['purchases completed', fmt.int(run.purchases)],
             ['failed purchases', fmt.int(run.failures.length)],
             ['purchases per minute (wall)', fmt.int(perMinute)],
-            ['BFF CPU, both instances', `${(cpuMinutes * 60).toFixed(1)} s`],
+            ['BFF CPU, both instances', `${run.cpuSeconds.toFixed(1)} s`],
             ['purchases per minute of BFF CPU (one core)', fmt.int(perCpuMinute)],
           ],
         ),

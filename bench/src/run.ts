@@ -3,7 +3,7 @@
  * `pnpm bench`: builds the widget and the demo, runs every section (or `--only a,b`), and writes the
  * dated report `bench/reports/YYYY-MM-DD.md` (a partial run writes `YYYY-MM-DD.partial.md.tmp`).
  *
- * Usage: `npx -y pnpm@12.21.0 bench [--only weight,page,lighthouse,bff,catalog,proxy,funding,budget,funnel,backlog] [--no-build]`
+ * Usage: `npx -y pnpm@12.21.0 bench [--only weight,page,lighthouse,bff,catalog,proxy,funding,budget,funnel,backlog,store-funnel] [--no-build]`
  */
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -20,6 +20,7 @@ import { type FunnelSettings, funnelSection } from './funnel';
 import { lighthouseSection } from './lighthouse';
 import { proxyCacheSection } from './proxy-cache';
 import { machineInfo, renderReport, type Section } from './report';
+import { type StoreFunnelSettings, storeFunnelSection } from './store-funnel';
 import { widgetOnPageSection } from './widget-on-page';
 import { weighBuild, widgetWeightSection } from './widget-weight';
 
@@ -36,6 +37,7 @@ const ALL = [
   'budget',
   'funnel',
   'backlog',
+  'store-funnel',
 ] as const;
 type SectionName = (typeof ALL)[number];
 
@@ -55,6 +57,16 @@ const BACKLOG: BacklogSettings = {
   idleSeconds: 10,
   drainSeconds: 90,
   stores: ['redis', 'embedded'],
+};
+
+/**
+ * The store funnel: one instance on the embedded store, one on the memory store; after a 5 s warm-up each, two
+ * runs per store of 40 travellers for 20 s (at most 1,000 purchases begun a run), alternating.
+ */
+const STORE_FUNNEL: StoreFunnelSettings = {
+  run: { travellers: 40, durationSeconds: 20, maxPurchases: 1_000 },
+  rounds: 2,
+  warmUp: { travellers: 10, durationSeconds: 5, maxPurchases: 100 },
 };
 
 /** Builds a package; a failing build (e.g. a broken size budget) is reported but measured all the same. */
@@ -127,6 +139,7 @@ async function main(): Promise<void> {
   if (wanted.has('budget')) sections.push(await budgetCostSection());
   if (wanted.has('funnel')) sections.push(await funnelSection(FUNNEL));
   if (wanted.has('backlog')) sections.push(await backlogSection(BACKLOG));
+  if (wanted.has('store-funnel')) sections.push(await storeFunnelSection(STORE_FUNNEL));
 
   const date = new Date().toISOString().slice(0, 10);
   const folder = fileURLToPath(new URL('../reports/', import.meta.url));

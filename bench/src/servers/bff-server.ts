@@ -1,8 +1,9 @@
 /**
  * @module
- * Child process: a BFF built from a config (as the server entry builds it) on a loopback port, alone or as one
- * of several instances on one Redis, with commands to time a full catalog sync and to read the process's memory. With `allowOwnOrigin` its own
- * origin is added to every widget's allowed origins, so pages it serves itself may open sessions.
+ * Child process: a BFF built from a config (as the server entry builds it) on a loopback port, alone (on the
+ * embedded store in a data folder, or on the memory store when told so) or as one of several instances on one
+ * Redis, with commands to time a full catalog sync and to read the process's memory. With `allowOwnOrigin` its
+ * own origin is added to every widget's allowed origins, so pages it serves itself may open sessions.
  */
 import { randomBytes } from 'node:crypto';
 import type { BffConfigInput } from '@esim-embed/bff';
@@ -25,6 +26,11 @@ export interface BffChildOptions {
   redisUrl?: string;
   /** One instance on the embedded store in this folder (a BFF build without it uses its default store). */
   dataDir?: string;
+  /**
+   * One instance on the memory store, named rather than left to a default: the reference the embedded store is
+   * measured against. Bench-only: the server entry never chooses the memory store.
+   */
+  memoryStore?: boolean;
 }
 
 /** What the BFF child reports when ready. */
@@ -64,7 +70,15 @@ export interface MemoryFigures {
 const bffModule: typeof import('@esim-embed/bff') = await import(
   process.env.BENCH_BFF_ENTRY || '@esim-embed/bff'
 );
-const { createBff, createLogger, createRedisStore, parseConfig, resolveSecrets, serveBff } = bffModule;
+const {
+  createBff,
+  createLogger,
+  createMemoryStore,
+  createRedisStore,
+  parseConfig,
+  resolveSecrets,
+  serveBff,
+} = bffModule;
 const { openSqliteStore } = bffModule as Partial<typeof bffModule>;
 
 const collect = () => (globalThis as { gc?: () => void }).gc?.();
@@ -97,7 +111,9 @@ const bff = createBff({
     ? createRedisStore({ url: options.redisUrl })
     : options.dataDir && openSqliteStore
       ? openSqliteStore({ dataDir: options.dataDir })
-      : undefined,
+      : options.memoryStore
+        ? createMemoryStore()
+        : undefined,
   // Log lines go to stdout as in production; the harness points the child's stdout at /dev/null.
   logger: createLogger({ level: options.logLevel ?? 'info' }),
   widgetDist: options.widgetDist ?? null,

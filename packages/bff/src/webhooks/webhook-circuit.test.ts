@@ -1,16 +1,20 @@
 /**
- * One partner's dead endpoint, over real HTTP to local receivers, on the memory store and a real `redis-server`:
- * another partner's event still goes out in the same sweep, the dead endpoint is called once per backoff step
- * (not once per waiting event), the backlog drains once it answers again, and what waited past the retry span
+ * One partner's dead endpoint, over real HTTP to local receivers, on the memory store, the embedded store (in a
+ * temporary data directory) and a real `redis-server`: another partner's event still goes out in the same sweep,
+ * the dead endpoint is called once per backoff step (not once per waiting event), the backlog drains once it answers again, and what waited past the retry span
  * is given up without a call. The sender runs on an injected clock, so backoff steps pass without waiting.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningRedis, startRedisServer } from '../../testing/redis-server';
 import { startReceiver, type WebhookReceiver } from '../../testing/webhook-receiver';
 import { createLogger } from '../logger';
 import { createMemoryStore } from '../store/memory-store';
 import { createRedisStore } from '../store/redis-store';
+import { openSqliteStore } from '../store/sqlite-store';
 import type { Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { queueWebhookEvent } from './webhook-events';
@@ -23,6 +27,7 @@ const HOUR = 60 * 60 * 1000;
 let redis: RunningRedis;
 const opened: Store[] = [];
 const receivers: WebhookReceiver[] = [];
+const dataDirs = mkdtempSync(join(tmpdir(), 'esim-circuit-test-'));
 beforeAll(async () => {
   redis = await startRedisServer();
 });
@@ -30,10 +35,12 @@ afterAll(async () => {
   await Promise.all(opened.map((store) => store.close()));
   await Promise.all(receivers.map((receiver) => receiver.close()));
   await redis?.stop();
+  rmSync(dataDirs, { recursive: true, force: true });
 });
 
 const implementations: Array<[string, () => Store]> = [
   ['memory', () => createMemoryStore()],
+  ['embedded', () => openSqliteStore({ dataDir: mkdtempSync(join(dataDirs, 'data-')) })],
   [
     'redis',
     () => createRedisStore({ url: redis.url, keyPrefix: `circuit-${randomBytes(4).toString('hex')}:` }),
