@@ -1,20 +1,25 @@
 /**
  * @module
  * Group commit for the embedded store: the durability of its writes, off the event loop. SQLite commits every
- * write at once without syncing (WAL, `synchronous=NORMAL`: the commit is in the operating system's page cache, so
- * a killed process already keeps it); the write's promise then waits on {@link GroupCommit.durable}, which
- * collects the writes of one turn of the event loop and resolves them all after ONE sync of the database files
- * with Node's asynchronous `fs.fsync` (on libuv's thread pool, so the process serves other requests meanwhile):
- * the main database file first, then the `-wal` file, so that pages a checkpoint copied into the database are on
- * disk before the log that held them is trusted again. A write that arrives while a sync runs joins the next batch.
+ * write at once without syncing it (WAL, `synchronous=NORMAL`: the commit is in the operating system's page cache,
+ * so a killed process already keeps it); the write's promise then waits on {@link GroupCommit.durable}, which
+ * collects the writes of one turn of the event loop and resolves them all after ONE `fsync` of the `-wal` file
+ * with Node's asynchronous `fs.fsync` (on libuv's thread pool, so the process serves other requests meanwhile).
+ * A write that arrives while a sync runs joins the next batch.
+ *
+ * Only the WAL needs it: in WAL mode a commit writes nothing else, and the main database file is written only by
+ * a checkpoint, which SQLite itself syncs at `synchronous=NORMAL` — the WAL before it copies pages into the
+ * database, the database before the WAL's frames are overwritten — so a checkpoint's pages are on disk before the
+ * log that held them is reused (a checkpoint runs about every thousand pages written, on the event loop: rare).
+ * The WAL's directory is synced once, so that the file's name is durable too.
  *
  * A failed sync (an I/O error of the disk) rejects every write of its batch with {@link StoreUnavailableError} and
  * is logged: those writes are committed in the database and will be read back, but the disk did not confirm them,
  * so the BFF answers them as a store failure (the caller retries, and the store's compare-and-set and idempotency
  * records make the retry safe). A later sync that succeeds covers them again.
  *
- * The files are opened once and held open until the store closes: closing any descriptor of the database file
- * would drop SQLite's POSIX locks on it (they belong to the process, not to the descriptor).
+ * The WAL is opened once and held open until the store closes (so is never the database file: closing any
+ * descriptor of it would drop SQLite's POSIX locks on it, which belong to the process, not to a descriptor).
  */
 import { fsync as fsyncCallback } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
@@ -29,7 +34,7 @@ export type FsyncFunction = (fd: number) => Promise<void>;
 export const nodeFsync: FsyncFunction = promisify(fsyncCallback);
 
 export interface GroupCommitOptions {
-  /** The database file; its `-wal` file is synced after it. */
+  /** The database file; its `-wal` file is the one synced. */
   databaseFile: string;
   fsync?: FsyncFunction;
   /** Told of a failed sync (the writes it rejected). */
@@ -76,25 +81,21 @@ async function openIfPresent(path: string): Promise<FileHandle | null> {
 /** Group commit for the database at `options.databaseFile`. */
 export function createGroupCommit(options: GroupCommitOptions): GroupCommit {
   const fsync = options.fsync ?? nodeFsync;
-  const files = [options.databaseFile, `${options.databaseFile}-wal`];
-  const handles: (FileHandle | null)[] = [null, null];
+  const walFile = `${options.databaseFile}-wal`;
+  let wal: FileHandle | null = null;
   let directorySynced = false;
   let collecting: Batch | null = null;
   let running: Promise<void> | null = null;
   let syncs = 0;
 
-  /** Sync both files, opening each at its first sync (the WAL appears with the first write). */
+  /** Sync the WAL, opening it at its first sync (it appears with the first write). */
   async function syncFiles(): Promise<void> {
-    for (const [index, file] of files.entries()) {
-      if (handles[index] === null) {
-        handles[index] = await openIfPresent(file);
-      }
-      const handle = handles[index];
-      if (handle) await fsync(handle.fd);
-    }
+    wal ??= await openIfPresent(walFile);
+    if (wal === null) return;
+    await fsync(wal.fd);
     // A newly created WAL's name is durable only once its directory is synced: once per store is enough.
-    if (!directorySynced && handles[1] !== null) {
-      const directory = await open(dirname(options.databaseFile), 'r');
+    if (!directorySynced) {
+      const directory = await open(dirname(walFile), 'r');
       try {
         await fsync(directory.fd);
       } finally {
@@ -144,10 +145,9 @@ export function createGroupCommit(options: GroupCommitOptions): GroupCommit {
     },
     async close() {
       while (running !== null) await running;
-      for (const [index, handle] of handles.entries()) {
-        handles[index] = null;
-        await handle?.close();
-      }
+      const handle = wal;
+      wal = null;
+      await handle?.close();
     },
     get syncs() {
       return syncs;

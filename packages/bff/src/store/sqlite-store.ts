@@ -2,7 +2,7 @@
  * @module
  * The default store of one BFF instance: an embedded SQLite database in a data directory
  * (`ESIM_BFF_DATA_DIR`, default `data/`). Every write is committed at once (WAL, `synchronous=NORMAL`: SQLite does
- * not sync a commit) and its promise resolves only after one `fsync` of the database files that covers it, issued
+ * not sync a commit) and its promise resolves only after one `fsync` of the WAL that covers it, issued
  * off the event loop for all the writes of a turn (group commit, `sqlite-group-commit.ts`), so whatever the BFF
  * answered for survives a crash, `SIGKILL` or power cut; a failed sync rejects its writes as the store being
  * unavailable. Counters, counted on every request, are committed without waiting for a sync (see `increment`).
@@ -92,9 +92,9 @@ function openDatabase(dataDir: string, engine: SqliteEngineName | undefined): Sq
     // Exclusive before WAL: SQLite then keeps the WAL index in this process and never shares the file.
     db.exec('PRAGMA locking_mode = EXCLUSIVE');
     db.exec('PRAGMA journal_mode = WAL');
-    // Commits are not synced by SQLite but by the group commit, off the event loop. NORMAL rather than OFF: SQLite
-    // still syncs around its checkpoints (the WAL before, the database after), so a checkpoint's pages are on disk
-    // before the WAL frames that held them are overwritten — rare (about every thousand pages written).
+    // Commits are not synced by SQLite but by the group commit (the WAL, off the event loop). NORMAL rather than
+    // OFF: SQLite still syncs around its checkpoints (the WAL before, the database after), so a checkpoint's pages
+    // are on disk before the WAL frames that held them are overwritten — rare (about every thousand pages).
     db.exec('PRAGMA synchronous = NORMAL');
     // Take the lock now (a write transaction), not at the first request.
     db.transaction(() => undefined);
