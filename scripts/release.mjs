@@ -4,20 +4,26 @@
  * `pnpm release`: one folder that runs the BFF on a machine with only Node.js —
  * `release/esim-embed-bff-<version>/` (or under `--out-dir <dir>`) with `server.mjs` (the BFF bundled with every
  * dependency), `widget/<widget version>/` (the widget's script-tag build and its `integrity.json`),
- * `config.schema.json`, `config.example.json`, a README, a Dockerfile and a compose file.
+ * `config.schema.json`, `config.example.json`, a README, a Dockerfile and a compose file; and the partner SDK and the
+ * widget packed for npm (`esim-embed-partner-<version>.tgz`, `esim-embed-widget-<version>.tgz`: what `npm publish`
+ * sends the registry), their `sha512` integrity in `packages.json`. The BFF, the widget and the SDK share one
+ * version (`scripts/one-version.mjs`); the release refuses to build otherwise.
  *
  * Usage: `node scripts/release.mjs [--out-dir <dir>]`; prints the folder's path last.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { releaseVersion } from './one-version.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const bffDir = join(root, 'packages/bff');
 const widgetDir = join(root, 'packages/widget');
+const partnerDir = join(root, 'packages/partner');
 const templates = join(root, 'scripts/release');
 
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
@@ -89,6 +95,31 @@ function buildWidget(outDir) {
     throw new Error('the widget build wrote no integrity.json');
 }
 
+/**
+ * The package in `dir` as npm publishes it: built (its `prepack`, as `npm publish` runs it), then `npm pack` into
+ * `outDir`. Returns its name, version, file and integrity, the integrity checked against the file written.
+ */
+function packForNpm(dir, outDir) {
+  // As a publish runs it (a test runner's NODE_ENV=test would build the widget's development bundle).
+  execFileSync('npm', ['run', 'prepack', '--silent'], {
+    cwd: dir,
+    stdio: ['ignore', 2, 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  const [packed] = JSON.parse(
+    execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', outDir], {
+      cwd: dir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
+  const integrity = `sha512-${createHash('sha512')
+    .update(readFileSync(join(outDir, packed.filename)))
+    .digest('base64')}`;
+  if (integrity !== packed.integrity) throw new Error(`${packed.filename}: npm reported another integrity`);
+  return { name: packed.name, version: packed.version, file: packed.filename, integrity };
+}
+
 /** `templates/<name>` with `{{key}}` replaced by `values[key]`. */
 function fromTemplate(name, values) {
   return readFileSync(join(templates, name), 'utf8').replace(/\{\{(\w+)\}\}/g, (placeholder, key) => {
@@ -99,8 +130,8 @@ function fromTemplate(name, values) {
 
 async function main() {
   const { values: options } = parseArgs({ options: { 'out-dir': { type: 'string' } } });
-  const version = readJson(join(bffDir, 'package.json')).version;
-  const widgetVersion = readJson(join(widgetDir, 'package.json')).version;
+  const version = releaseVersion();
+  const widgetVersion = version;
   const name = `esim-embed-bff-${version}`;
   const out = join(resolve(options['out-dir'] ?? join(root, 'release')), name);
   rmSync(out, { recursive: true, force: true });
@@ -125,7 +156,20 @@ async function main() {
     `${JSON.stringify({ ...example, $schema: './config.schema.json' }, null, 2)}\n`,
   );
 
-  const values = { version, widgetVersion, name };
+  log(`packing the partner SDK and the widget for npm into ${name}/ …`);
+  const packages = [packForNpm(partnerDir, out), packForNpm(widgetDir, out)];
+  writeFileSync(join(out, 'packages.json'), `${JSON.stringify({ version, packages }, null, 2)}\n`);
+  const [sdk, widgetPackage] = packages;
+
+  const values = {
+    version,
+    widgetVersion,
+    name,
+    sdkFile: sdk.file,
+    sdkIntegrity: sdk.integrity,
+    widgetFile: widgetPackage.file,
+    widgetIntegrity: widgetPackage.integrity,
+  };
   for (const file of ['README.md', 'Dockerfile', 'compose.yaml', '.dockerignore']) {
     writeFileSync(join(out, file), fromTemplate(file, values));
   }

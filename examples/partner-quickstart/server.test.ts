@@ -2,7 +2,7 @@
  * The partner quickstart as a partner runs it: `server.ts` (at most 30 lines) started as its own process, configured
  * by its environment, against the real sandbox and BFF. A traveller's `partner_confirm` checkout is paid through
  * its `/pay` (charged once, confirmed, nothing charged again), and the BFF's signed webhooks reach it verified
- * while a forged one is refused.
+ * while a forged one is refused, and the refusal is logged.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
@@ -135,6 +135,11 @@ describe('the partner quickstart', () => {
     expect(forged.status).toBe(400);
     expect(output).not.toContain(`refunded ${paidCheckout.id}`);
     expect(output).not.toContain('evt_forged');
+    // Logged without a line of the partner's own: the SDK warns of a refused delivery by default.
+    await eventually(async () =>
+      output.includes('eSIM Embed webhook refused with 400: signature_mismatch') ? true : undefined,
+    );
+    expect(output).not.toContain('whsec_');
 
     const checkoutId = await checkoutAsTraveller(stack.server.url, 'shop-pay');
     const cancel = await fetch(`${stack.server.url}/v1/partner/checkouts/${checkoutId}/cancel`, {

@@ -57,4 +57,5 @@ export type {
   WebhookEventOf,
   WebhookHandlerOptions,
   WebhookHandlers,
+  WebhookLogger,
 } from './webhook-handler';

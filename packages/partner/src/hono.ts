@@ -32,4 +32,5 @@ export type {
   WebhookEventOf,
   WebhookHandlerOptions,
   WebhookHandlers,
+  WebhookLogger,
 } from './webhook-handler';

@@ -53,4 +53,5 @@ export {
   type WebhookEventOf,
   type WebhookHandlerOptions,
   type WebhookHandlers,
+  type WebhookLogger,
 } from './webhook-handler';

@@ -39,8 +39,19 @@ export interface WebhookHandlerOptions extends VerifyWebhookOptions {
   handlers?: WebhookHandlers;
   /** Runs for every verified event before the handler of its type (to record or de-duplicate them all). */
   onEvent?: (event: WebhookEvent) => unknown;
-  /** Hears every refused delivery and failed handler (default: failed handlers are logged with console.error). */
+  /**
+   * Hears every refused delivery and failed handler, instead of the default report: a refused delivery is one
+   * warning line through `logger` (its reason, never the body or a secret), a failed handler an error through it.
+   */
   onError?: (error: unknown, event?: WebhookEvent) => void;
+  /** Where the default report goes (default `console`: refusals with `console.warn`, failed handlers `console.error`). */
+  logger?: WebhookLogger;
+}
+
+/** What the default report writes to: `console`, or your logger (pino, winston and the like have both methods). */
+export interface WebhookLogger {
+  warn(message: string): void;
+  error(message: string, error?: unknown): void;
 }
 
 /** What to answer a delivery. */
@@ -65,10 +76,18 @@ export function checkedWebhookOptions(options: WebhookHandlerOptions): WebhookHa
   return options;
 }
 
-const reportByDefault = (error: unknown, event?: WebhookEvent) => {
-  if (event !== undefined)
-    console.error(`eSIM Embed webhook ${event.id} (${event.type}) handler failed`, error);
-};
+/** The default report: one warning line per refused delivery (why, not what it carried), an error per failed handler. */
+const reportTo =
+  (logger: WebhookLogger) =>
+  (error: unknown, event?: WebhookEvent): void => {
+    if (event !== undefined) {
+      logger.error(`eSIM Embed webhook ${event.id} (${event.type}) handler failed`, error);
+    } else if (error instanceof WebhookVerificationError) {
+      logger.warn(
+        `eSIM Embed webhook refused with 400: ${error.reason} (check that the secret is the BFF's webhookSecretEnv and the body reaches the handler unparsed)`,
+      );
+    }
+  };
 
 /**
  * Verifies one delivery and runs its handler.
@@ -82,7 +101,7 @@ export async function handleWebhookRequest(
   rawBody: string | Uint8Array,
   headers: WebhookHeaders,
 ): Promise<WebhookAnswer> {
-  const report = options.onError ?? reportByDefault;
+  const report = options.onError ?? reportTo(options.logger ?? console);
   let event: WebhookEvent;
   try {
     event = await verifyWebhook(rawBody, headers, options.secret, options);

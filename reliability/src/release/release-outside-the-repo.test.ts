@@ -6,10 +6,24 @@
  * The same folder also runs on the Node.js line production runs (24, fetched by `scripts/production-node.mjs`),
  * keeping its state in the embedded store (SQLite built into Node.js), and on the project's own Node.js 20, which
  * has no SQLite of its own: there it runs on Redis, and without Redis it refuses to start, naming the fixes.
+ * It carries the partner SDK and the widget packed for npm, at the one version the BFF, the widget and the SDK
+ * share, each with the `sha512` integrity its `packages.json` and README list; the SDK tarball installs with plain
+ * `npm install` in a directory outside the repository, and a script there calls this release's BFF's partner API
+ * with it and verifies a signed webhook.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +34,7 @@ import { type BffProcess, startBffProcess } from '../harness/bff-process';
 import {
   call,
   openWidget,
+  PARTNER_SECRET,
   type RunningRedis,
   releaseOutsideTheRepo,
   startRedisServer,
@@ -181,5 +196,102 @@ describe('the release folder, outside the repository', () => {
     }
     const served = await call(bff.url, `/widget@${integrity.version}/integrity.json`);
     expect(served.body).toEqual(integrity);
+  });
+});
+
+/** `packages.json` of the release: the packages it carries. */
+interface ReleasePackages {
+  version: string;
+  packages: { name: string; version: string; file: string; integrity: string }[];
+}
+
+describe('the packages the release carries', () => {
+  const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
+  const listed = (): ReleasePackages => readJson(join(release, 'packages.json'));
+
+  it('share one version with the BFF and the widget it serves, as every package.json states', () => {
+    const versions = ['bff', 'widget', 'partner'].map(
+      (folder) => readJson(join(REPO, 'packages', folder, 'package.json')).version as string,
+    );
+    const [version] = versions;
+    expect(new Set(versions)).toEqual(new Set([version]));
+    const { version: released, packages } = listed();
+    expect(released).toBe(version);
+    expect(release.endsWith(`esim-embed-bff-${version}`)).toBe(true);
+    expect(readdirSync(join(release, 'widget'))).toEqual([version]);
+    expect(packages.map(({ name, version, file }) => ({ name, version, file }))).toEqual([
+      { name: '@esim-embed/partner', version, file: `esim-embed-partner-${version}.tgz` },
+      { name: '@esim-embed/widget', version, file: `esim-embed-widget-${version}.tgz` },
+    ]);
+  });
+
+  it('are the files their integrity names, and the README says how to install them', () => {
+    const readme = readFileSync(join(release, 'README.md'), 'utf8');
+    for (const { file, integrity } of listed().packages) {
+      const hash = createHash('sha512')
+        .update(readFileSync(join(release, file)))
+        .digest('base64');
+      expect(`sha512-${hash}`, file).toBe(integrity);
+      expect(readme, file).toContain(`npm install ./${file}`);
+      expect(readme, file).toContain(integrity);
+    }
+    expect(readme).not.toMatch(/\{\{\w+\}\}/);
+  });
+
+  it('installs the SDK with plain npm outside the repository, and it talks to this BFF and verifies webhooks', () => {
+    const sdk = listed().packages.find(({ name }) => name === '@esim-embed/partner');
+    if (sdk === undefined) throw new Error('no SDK in packages.json');
+    const project = join(temp, 'partner-server');
+    mkdirSync(project);
+    writeFileSync(
+      join(project, 'package.json'),
+      '{ "name": "partner-server", "private": true, "type": "module" }\n',
+    );
+    copyFileSync(join(release, sdk.file), join(project, sdk.file));
+    // As the README says; the SDK's one dependency (zod) comes from npm's cache when it is there.
+    execFileSync('npm', ['install', `./${sdk.file}`, '--prefer-offline', '--no-audit', '--no-fund'], {
+      cwd: project,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const lock = readJson(join(project, 'package-lock.json'));
+    expect(lock.packages['node_modules/@esim-embed/partner']).toMatchObject({
+      version: sdk.version,
+      integrity: sdk.integrity,
+    });
+    writeFileSync(
+      join(project, 'smoke.mjs'),
+      `import { createPartnerClient, signWebhook, verifyWebhook, WebhookVerificationError } from '@esim-embed/partner';
+import { webhookHandler } from '@esim-embed/partner/hono';
+const esim = createPartnerClient({ baseUrl: process.env.ESIM_BFF_URL, partnerSecret: process.env.ESIM_PARTNER_SECRET });
+const codeOf = (client) => client.checkouts.read('chk_none').then(() => 'read', (error) => error.code);
+const wrong = createPartnerClient({ baseUrl: process.env.ESIM_BFF_URL, partnerSecret: 'not-the-secret' });
+const body = JSON.stringify({ id: 'evt_1', type: 'checkout.completed' });
+const header = await signWebhook('whsec_release', body, Math.floor(Date.now() / 1000));
+const reason = (secret) => verifyWebhook(body, { 'esim-signature': header }, secret).catch((error) =>
+  error instanceof WebhookVerificationError ? error.reason : String(error));
+console.log(JSON.stringify({
+  ownSecret: await codeOf(esim),
+  otherSecret: await codeOf(wrong),
+  rightSecret: await reason('whsec_release'),
+  wrongSecret: await reason('whsec_other'),
+  handler: typeof webhookHandler,
+}));
+`,
+    );
+    const output = execFileSync(process.execPath, ['smoke.mjs'], {
+      cwd: project,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', ESIM_BFF_URL: bff.url, ESIM_PARTNER_SECRET: PARTNER_SECRET },
+    });
+    // The BFF knows the partner by its secret (an unknown checkout, not an unknown caller); the right webhook
+    // secret passes the signature (the made-up body is then no event), the wrong one does not.
+    expect(JSON.parse(output)).toEqual({
+      ownSecret: 'checkout_not_found',
+      otherSecret: 'unauthorized',
+      rightSecret: 'payload_invalid',
+      wrongSecret: 'signature_mismatch',
+      handler: 'function',
+    });
+    expect(realpathSync(join(project, 'node_modules/@esim-embed/partner')).startsWith(REPO)).toBe(false);
   });
 });

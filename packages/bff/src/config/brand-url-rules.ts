@@ -11,6 +11,12 @@ const CONTRACT_LOGO_TYPE = /^(png|jpe?g|gif)$/i;
 const OWN_LOGO_TYPE = /^(png|jpe?g|gif|svg)$/i;
 const BFF_PATH = /^\/(?!\/)\S*$/;
 
+/**
+ * The support link of the example config (`docs/examples/bff.config.json`, the release's `config.example.json`):
+ * a placeholder for the reseller's own page, refused in `live` so that a copied example cannot go live with it.
+ */
+export const SUPPORT_URL_PLACEHOLDER = 'https://support.example/replace-with-your-support-page';
+
 /** Why `value` is not an allowed brand link (support, terms, privacy), or undefined when it is one. */
 export function brandLinkProblem(value: string): string | undefined {
   let url: URL;

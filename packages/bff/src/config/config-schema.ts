@@ -15,7 +15,7 @@ import {
 import { z } from 'zod';
 import { DEFAULT_PRICING_RULE, PricingRuleSchema } from '../catalog/pricing';
 import { parseOriginPattern } from '../security/origin-policy';
-import { brandLinkProblem, checkedBy, logoProblem } from './brand-url-rules';
+import { brandLinkProblem, checkedBy, logoProblem, SUPPORT_URL_PLACEHOLDER } from './brand-url-rules';
 
 /** The name of an environment variable that holds a secret (never the secret itself). */
 export const EnvNameSchema = z
@@ -225,6 +225,14 @@ export const WidgetConfigSchema = z
         code: 'custom',
         path: ['webhookUrl'],
         message: 'live widgets need an HTTPS webhook URL',
+      });
+    }
+    if (widget.environment === 'live' && widget.brand.supportUrl === SUPPORT_URL_PLACEHOLDER) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['brand', 'supportUrl'],
+        message:
+          'still the example config’s placeholder: set your own support page (https://…), or null for no support link, before going live',
       });
     }
     if (widget.environment === 'live') {

@@ -16,7 +16,7 @@ import * as css from './install-step.css';
 import { InstallationDetails } from './installation-details';
 import { ManageLinkOffer } from './manage-link-offer';
 import { SendToPhone } from './send-to-phone';
-import { currentPlatform } from './traveller-platform';
+import { currentlyAtComputer } from './traveller-platform';
 
 /** Props of `InstallStep`. */
 export interface InstallStepProps {
@@ -39,7 +39,7 @@ export function InstallStep({ handle, installation }: InstallStepProps) {
     <section>
       <StepHeading>{t('installHeading')}</StepHeading>
       <InstallationDetails installation={installation} />
-      {currentPlatform() === 'desktop' && <SendToPhone handle={handle} />}
+      {currentlyAtComputer() && <SendToPhone handle={handle} />}
       <ManageLinkOffer handle={handle} onCreated={setManageLink} />
       <HelpPanel
         esimId={manageLink?.esimId ?? null}

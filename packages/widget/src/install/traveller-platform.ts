@@ -1,7 +1,9 @@
 /**
  * @module
- * Which phone the traveller is holding, to put the right install link and steps first. A guess from the
- * user agent; both platforms, the QR code and manual entry are always shown.
+ * Which phone the traveller is holding, to put the right install link and steps first (a guess from the user
+ * agent; both platforms, the QR code and manual entry are always shown), and whether the traveller is at a
+ * computer, to offer "Send to my phone": that follows the device's input and its own word
+ * (`navigator.userAgentData.mobile`), not the window's width nor the user agent alone.
  */
 
 /** The traveller's platform. */
@@ -19,4 +21,40 @@ export function detectPlatform(userAgent: string, maxTouchPoints = 0): Traveller
 export function currentPlatform(): TravellerPlatform {
   if (typeof navigator === 'undefined') return 'desktop';
   return detectPlatform(navigator.userAgent, navigator.maxTouchPoints);
+}
+
+/** What the browser says of its device. */
+export interface DeviceSignals {
+  userAgent: string;
+  maxTouchPoints?: number;
+  /** `navigator.userAgentData.mobile`, where the browser has it. */
+  mobile?: boolean;
+  /** Whether the primary input hovers and points finely (`(hover: hover) and (pointer: fine)`), where known. */
+  finePointer?: boolean;
+}
+
+/**
+ * Whether the traveller is at a computer rather than holding the phone to install on: a computer's user agent,
+ * not declared mobile, and a primary input that hovers and points finely (a mouse or touchpad). A phone showing
+ * the desktop version of a site sends a computer's user agent but still has a coarse, touch-only input; a narrow
+ * window on a computer keeps its mouse.
+ */
+export function atComputer(signals: DeviceSignals): boolean {
+  if (detectPlatform(signals.userAgent, signals.maxTouchPoints) !== 'desktop') return false;
+  if (signals.mobile === true) return false;
+  return signals.finePointer !== false;
+}
+
+/** Whether this browser is at a computer (`atComputer`); on a server, yes. */
+export function currentlyAtComputer(): boolean {
+  if (typeof navigator === 'undefined') return true;
+  const { userAgentData } = navigator as Navigator & { userAgentData?: { mobile?: boolean } };
+  const finePointer =
+    typeof matchMedia === 'function' ? matchMedia('(hover: hover) and (pointer: fine)').matches : undefined;
+  return atComputer({
+    userAgent: navigator.userAgent,
+    maxTouchPoints: navigator.maxTouchPoints,
+    mobile: userAgentData?.mobile,
+    finePointer,
+  });
 }
