@@ -1,21 +1,26 @@
 /**
  * @module
  * The default store of one BFF instance: an embedded SQLite database in a data directory
- * (`ESIM_BFF_DATA_DIR`, default `data/`). Every write is committed and synced (WAL, `synchronous=FULL`) before
- * its promise resolves, so whatever the BFF answered for survives a crash or `SIGKILL` (counters, counted on
- * every request, are committed without waiting for the sync: see `increment`). The database is held
+ * (`ESIM_BFF_DATA_DIR`, default `data/`). Every write is committed at once (WAL, `synchronous=NORMAL`: SQLite does
+ * not sync a commit) and its promise resolves only after one `fsync` of the WAL that covers it, issued
+ * off the event loop for all the writes of a turn (group commit, `sqlite-group-commit.ts`), so whatever the BFF
+ * answered for survives a crash, `SIGKILL` or power cut; a failed sync rejects its writes as the store being
+ * unavailable. Counters, counted on every request, are committed without waiting for a sync (see `increment`).
+ * The database is held
  * with an exclusive lock for as long as the process runs: a second process on the same directory is refused
  * (the operating system drops the lock when the holder dies, however it dies). Expired rows are swept in the
  * background in bounded batches.
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { Logger } from '../logger';
 import {
   openSqlite,
   type SqliteDatabase,
   SqliteEngineMissingError,
   type SqliteEngineName,
 } from './sqlite-engine';
+import { createGroupCommit, type FsyncFunction, type GroupCommit } from './sqlite-group-commit';
 import { migrate } from './sqlite-schema';
 import { createSqliteWorkQueue, prepareQueueStatements } from './sqlite-work-queue';
 import { type CounterState, type Store, StoreUnavailableError, type Versioned } from './store';
@@ -35,6 +40,10 @@ export interface SqliteStoreOptions {
   engine?: SqliteEngineName;
   /** The clock, replaceable in tests. */
   now?: () => number;
+  /** Syncs a file to disk (Node's asynchronous `fs.fsync`); replaceable in tests. */
+  fsync?: FsyncFunction;
+  /** Where a failed sync of the database files is logged (default: standard error). */
+  logger?: Logger;
 }
 
 /** The embedded store: a {@link Store} with its work queues. */
@@ -83,7 +92,10 @@ function openDatabase(dataDir: string, engine: SqliteEngineName | undefined): Sq
     // Exclusive before WAL: SQLite then keeps the WAL index in this process and never shares the file.
     db.exec('PRAGMA locking_mode = EXCLUSIVE');
     db.exec('PRAGMA journal_mode = WAL');
-    db.exec('PRAGMA synchronous = FULL');
+    // Commits are not synced by SQLite but by the group commit (the WAL, off the event loop). NORMAL rather than
+    // OFF: SQLite still syncs around its checkpoints (the WAL before, the database after), so a checkpoint's pages
+    // are on disk before the WAL frames that held them are overwritten — rare (about every thousand pages).
+    db.exec('PRAGMA synchronous = NORMAL');
     // Take the lock now (a write transaction), not at the first request.
     db.transaction(() => undefined);
     migrate(db);
@@ -107,6 +119,9 @@ function openDatabase(dataDir: string, engine: SqliteEngineName | undefined): Sq
   }
 }
 
+/** How a store operation runs: `durable` ones (writes) resolve only after a sync that covers them. */
+export type StoreStep = <T>(what: string, work: () => T, durability?: 'durable') => Promise<T>;
+
 /** Open the embedded store in `options.dataDir`. Throws {@link DataDirError} when it cannot. */
 export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const sweepIntervalMs = options.sweepIntervalMs ?? 30_000;
@@ -115,6 +130,16 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const dataDir = resolve(options.dataDir);
   const db = openDatabase(dataDir, options.engine);
   let closed = false;
+  const groupCommit: GroupCommit = createGroupCommit({
+    databaseFile: join(dataDir, DATABASE_FILE),
+    fsync: options.fsync,
+    onSyncFailure(error, writes) {
+      const message = 'embedded store: a sync to disk failed; its writes were answered as store_unavailable';
+      const fields = { dataDir, writes, error: (error as Error).message };
+      if (options.logger) options.logger.error(message, fields);
+      else console.error(message, fields);
+    },
+  });
 
   const statements = {
     get: db.prepare('SELECT value, version FROM entries WHERE key = ? AND expires_at > ?'),
@@ -143,22 +168,26 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     ),
     sweepPartitions: db.prepare('DELETE FROM queue_partitions WHERE item_count = 0 AND paused_until <= ?'),
     ping: db.prepare('SELECT 1 AS one'),
-    syncLater: db.prepare('PRAGMA synchronous = NORMAL'),
-    syncNow: db.prepare('PRAGMA synchronous = FULL'),
   };
   const queueStatements = prepareQueueStatements(db);
 
-  /** Run one synchronous database step as a store operation: a database failure is the store being unavailable. */
-  async function run<T>(what: string, work: () => T): Promise<T> {
+  /**
+   * Run one synchronous database step as a store operation: a database failure is the store being unavailable.
+   * A `durable` step (a write) resolves after the group commit's sync that covers it.
+   */
+  const run: StoreStep = async (what, work, durability) => {
     if (closed) throw new StoreUnavailableError(`the embedded store is closed (${what})`);
+    let result: ReturnType<typeof work>;
     try {
-      return work();
+      result = work();
     } catch (error) {
       throw new StoreUnavailableError(`the embedded store could not ${what}: ${(error as Error).message}`, {
         cause: error,
       });
     }
-  }
+    if (durability === 'durable') await groupCommit.durable();
+    return result;
+  };
 
   /** One bounded sweep step; true when a table had more expired rows than one batch. */
   function sweepStep(): boolean {
@@ -203,35 +232,40 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
         return row === undefined ? null : { value: String(row.value), version: Number(row.version) };
       }),
     insert: (key, value, ttlMs) =>
-      run('insert a value', () => {
-        const time = now();
-        return Number(statements.insert.run(key, value, time + ttlMs, time).changes) === 1;
-      }),
+      run(
+        'insert a value',
+        () => {
+          const time = now();
+          return Number(statements.insert.run(key, value, time + ttlMs, time).changes) === 1;
+        },
+        'durable',
+      ),
     compareAndSet: (key, expectedVersion, value, ttlMs) =>
-      run('update a value', () => {
-        const time = now();
-        return (
-          Number(statements.compareAndSet.run(value, time + ttlMs, key, expectedVersion, time).changes) === 1
-        );
-      }),
+      run(
+        'update a value',
+        () => {
+          const time = now();
+          return (
+            Number(statements.compareAndSet.run(value, time + ttlMs, key, expectedVersion, time).changes) ===
+            1
+          );
+        },
+        'durable',
+      ),
     compareAndDelete: (key, expectedVersion) =>
       run(
         'delete a value',
         () => Number(statements.compareAndDelete.run(key, expectedVersion, now()).changes) === 1,
+        'durable',
       ),
     increment: (key, by, windowMs) =>
       run('count', (): CounterState => {
         const time = now();
-        // Counters (rate limits) are counted on every request: their commit is not waited on the disk's sync. It
-        // is in the operating system's hands at once (a killed process loses nothing), and synced with the
-        // next write that is, so a power cut can lose only the last instants of a window.
-        statements.syncLater.run();
-        try {
-          const row = statements.counter.get(key, by, time + windowMs, time, time);
-          return { count: Number(row?.count), resetInMs: Number(row?.expires_at) - time };
-        } finally {
-          statements.syncNow.run();
-        }
+        // Counters (rate limits) are counted on every request: their commit does not wait for a sync. It is in
+        // the operating system's hands at once (a killed process loses nothing), and synced with the next write
+        // that waits, so a power cut can lose only the last instants of a window.
+        const row = statements.counter.get(key, by, time + windowMs, time, time);
+        return { count: Number(row?.count), resetInMs: Number(row?.expires_at) - time };
       }),
     queue(name) {
       let queue = queues.get(name);
@@ -253,6 +287,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       if (closed) return;
       closed = true;
       clearInterval(sweeper);
+      // The writes already made are answered by their sync before the files close.
+      await groupCommit.close();
       db.close();
     },
   };

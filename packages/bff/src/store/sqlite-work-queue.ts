@@ -7,6 +7,7 @@
  * each, so no call reads the backlog whole.
  */
 import type { SqliteDatabase } from './sqlite-engine';
+import type { StoreStep } from './sqlite-store';
 import type { ClaimOptions, QueueItem, QueueStats, WorkQueue } from './work-queue';
 
 /** The statements of every queue in one database, prepared once. */
@@ -65,13 +66,13 @@ export function prepareQueueStatements(db: SqliteDatabase) {
 
 /**
  * The queue `name` in `db`. Each operation runs synchronously in one transaction, through `run` (the store's
- * error handling); `now` stamps when an item was added.
+ * error handling; a change resolves once the store's sync covers it); `now` stamps when an item was added.
  */
 export function createSqliteWorkQueue(
   db: SqliteDatabase,
   statements: SqliteQueueStatements,
   name: string,
-  run: <T>(what: string, work: () => T) => Promise<T>,
+  run: StoreStep,
   now: () => number,
 ): WorkQueue {
   const s = statements;
@@ -92,64 +93,79 @@ export function createSqliteWorkQueue(
 
   return {
     add: (item) =>
-      run('add a queue item', () =>
-        db.transaction(() => {
-          const inserted = s.insertItem.run(name, item.id, item.partition, item.dueAtMs, now());
-          if (Number(inserted.changes) !== 1) return false;
-          s.countItems.run(name, item.partition, 1);
-          settle(item.partition);
-          return true;
-        }),
+      run(
+        'add a queue item',
+        () =>
+          db.transaction(() => {
+            const inserted = s.insertItem.run(name, item.id, item.partition, item.dueAtMs, now());
+            if (Number(inserted.changes) !== 1) return false;
+            s.countItems.run(name, item.partition, 1);
+            settle(item.partition);
+            return true;
+          }),
+        'durable',
       ),
 
     claim: (nowMs, options: ClaimOptions) =>
-      run('claim queue items', () =>
-        db.transaction(() => {
-          const claimed: QueueItem[] = [];
-          if (options.limit <= 0 || options.perPartition <= 0) return claimed;
-          const leasedUntil = nowMs + options.leaseMs;
-          // Each claimable partition gives at least one item, so `limit` partitions are enough.
-          for (const row of s.claimablePartitions.all(name, nowMs, options.limit)) {
-            const partition = String(row.partition);
-            const take = Math.min(options.perPartition, options.limit - claimed.length);
-            if (take <= 0) break;
-            for (const item of s.dueItemsOf.all(name, partition, nowMs, take)) {
-              s.moveItem.run(leasedUntil, name, String(item.id));
-              claimed.push({ id: String(item.id), partition, dueAtMs: leasedUntil });
+      run(
+        'claim queue items',
+        () =>
+          db.transaction(() => {
+            const claimed: QueueItem[] = [];
+            if (options.limit <= 0 || options.perPartition <= 0) return claimed;
+            const leasedUntil = nowMs + options.leaseMs;
+            // Each claimable partition gives at least one item, so `limit` partitions are enough.
+            for (const row of s.claimablePartitions.all(name, nowMs, options.limit)) {
+              const partition = String(row.partition);
+              const take = Math.min(options.perPartition, options.limit - claimed.length);
+              if (take <= 0) break;
+              for (const item of s.dueItemsOf.all(name, partition, nowMs, take)) {
+                s.moveItem.run(leasedUntil, name, String(item.id));
+                claimed.push({ id: String(item.id), partition, dueAtMs: leasedUntil });
+              }
+              settle(partition);
             }
-            settle(partition);
-          }
-          return claimed;
-        }),
+            return claimed;
+          }),
+        'durable',
       ),
 
     reschedule: (id, dueAtMs) =>
-      run('reschedule a queue item', () =>
-        db.transaction(() => {
-          const item = s.selectItem.get(name, id);
-          if (item === undefined) return;
-          s.moveItem.run(dueAtMs, name, id);
-          settle(String(item.partition));
-        }),
+      run(
+        'reschedule a queue item',
+        () =>
+          db.transaction(() => {
+            const item = s.selectItem.get(name, id);
+            if (item === undefined) return;
+            s.moveItem.run(dueAtMs, name, id);
+            settle(String(item.partition));
+          }),
+        'durable',
       ),
 
     pausePartition: (partition, untilMs) =>
-      run('pause a queue partition', () =>
-        db.transaction(() => {
-          s.pause.run(name, partition, untilMs);
-          settle(partition);
-        }),
+      run(
+        'pause a queue partition',
+        () =>
+          db.transaction(() => {
+            s.pause.run(name, partition, untilMs);
+            settle(partition);
+          }),
+        'durable',
       ),
 
     remove: (id) =>
-      run('remove a queue item', () =>
-        db.transaction(() => {
-          const item = s.selectItem.get(name, id);
-          if (item === undefined) return;
-          s.deleteItem.run(name, id);
-          s.countItems.run(name, String(item.partition), -1);
-          settle(String(item.partition));
-        }),
+      run(
+        'remove a queue item',
+        () =>
+          db.transaction(() => {
+            const item = s.selectItem.get(name, id);
+            if (item === undefined) return;
+            s.deleteItem.run(name, id);
+            s.countItems.run(name, String(item.partition), -1);
+            settle(String(item.partition));
+          }),
+        'durable',
       ),
 
     get: (id) =>

@@ -21,7 +21,7 @@ export type ChosenStore =
 export function openStoreFromEnvironment(env: NodeJS.ProcessEnv, logger?: Logger): ChosenStore {
   const url = env.ESIM_BFF_REDIS_URL;
   if (url) return { kind: 'redis', store: createRedisStore({ url, logger }), url };
-  const store = openSqliteStore({ dataDir: env.ESIM_BFF_DATA_DIR || DEFAULT_DATA_DIR });
+  const store = openSqliteStore({ dataDir: env.ESIM_BFF_DATA_DIR || DEFAULT_DATA_DIR, logger });
   return { kind: 'embedded', store, dataDir: store.dataDir };
 }
 
