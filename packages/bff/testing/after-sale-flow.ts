@@ -32,7 +32,7 @@ export async function topUpablePlan(page: WidgetPage): Promise<Plan> {
 }
 
 /** Wait until a checkout is `ready` (or fail on a terminal failure). */
-export async function untilReady(page: WidgetPage, checkoutId: string, clientSecret: string) {
+export async function untilReady(page: Pick<WidgetPage, 'get'>, checkoutId: string, clientSecret: string) {
   return await eventually(async () => {
     const status = await page.get(`/v1/checkouts/${checkoutId}`, { [CHECKOUT_SECRET_HEADER]: clientSecret });
     if (status.status !== 200) throw new Error(`checkout read: ${status.text}`);

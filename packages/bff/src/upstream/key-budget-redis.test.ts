@@ -4,14 +4,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
-import { CHECKOUT_SECRET_HEADER, type Plan } from '@esim-embed/shared';
+import type { Plan } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { untilReady } from '../../testing/after-sale-flow';
 import { type RunningRedis, startRedisServer } from '../../testing/redis-server';
 import {
   type Answer,
   awayFromTheMinuteEnd,
   call,
-  eventually,
   newKey,
   type RunningBff,
   SHOP_ORIGIN,
@@ -142,11 +142,7 @@ describe('the upstream budget on two instances sharing Redis', () => {
     );
     expect(checkout.status).toBe(201);
     const { id, clientSecret } = checkout.body.data;
-    await eventually(async () => {
-      const status = await traveller.get(`/v1/checkouts/${id}`, { [CHECKOUT_SECRET_HEADER]: clientSecret });
-      expect(status.status).toBe(200);
-      return status.body.data.status === 'ready' ? true : undefined;
-    });
+    await untilReady(traveller, id, clientSecret);
     expect(relay.requests.slice(from).filter((request) => request.status === 429)).toEqual([]);
   });
 });

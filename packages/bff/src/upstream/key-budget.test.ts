@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
 import { CHECKOUT_SECRET_HEADER, type Plan } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { untilReady } from '../../testing/after-sale-flow';
 import {
   type Answer,
   awayFromTheMinuteEnd,
@@ -202,11 +203,7 @@ describe('one address flooding quotes across sessions and widgets of one key', (
     );
     expect(checkout.status).toBe(201);
     const { id, clientSecret } = checkout.body.data;
-    await eventually(async () => {
-      const status = await traveller.get(`/v1/checkouts/${id}`, { [CHECKOUT_SECRET_HEADER]: clientSecret });
-      expect(status.status).toBe(200);
-      return status.body.data.status === 'ready' ? true : undefined;
-    });
+    await untilReady(traveller, id, clientSecret);
     const installation = await traveller.get(`/v1/checkouts/${id}/installation`, {
       [CHECKOUT_SECRET_HEADER]: clientSecret,
     });
