@@ -3,7 +3,7 @@
  * those on it): claims from a large backlog through indexes, state kept across a reopen of the data directory, one
  * process per data directory, its schema version, and sweeps in bounded batches.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -97,6 +97,12 @@ describe('the embedded store’s data directory', () => {
       partition: 'shop',
       dueAtMs: 42,
     });
+  });
+
+  it('creates a data directory only its own user can enter (checkouts and e-mail addresses live there)', () => {
+    const dataDir = join(newDataDir(), 'new');
+    store(dataDir);
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
   });
 
   it('refuses a second store on a data directory in use, with a message that says what to do', async () => {

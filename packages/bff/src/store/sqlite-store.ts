@@ -75,7 +75,8 @@ function isLocked(error: unknown): boolean {
 /** Open the database in `dataDir` for this process alone, with its schema up to date. */
 function openDatabase(dataDir: string, engine: SqliteEngineName | undefined): SqliteDatabase {
   try {
-    mkdirSync(dataDir, { recursive: true });
+    // Checkouts and travellers' e-mail addresses live here: a new data directory is the BFF's user's alone.
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   } catch (error) {
     throw new DataDirError(
       `cannot create the data directory ${dataDir} (${(error as Error).message}). Set ESIM_BFF_DATA_DIR to a ` +
