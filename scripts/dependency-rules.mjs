@@ -9,6 +9,21 @@
  * test support lives in a runtime package's `src/`; a tsconfig `paths` name may lead into another package only
  * to its `testing/` folder or as that package's own name; `shared`'s runtime code does no I/O (no Node
  * built-ins).
+ *
+ * Folders do not loop: in each package of `LAYERED_SOURCES` (`packages/bff/src`, `packages/widget/src`) the
+ * top-level folders (and each file directly in `src/`, as its own node) form a graph by the imports of runtime
+ * files (tests and test support do not count; `import type` does, a type is a dependency too); no two nodes may
+ * reach each other, directly or around a loop. Each loop is reported once, as its strongly connected component,
+ * with one import (file:line → file) for every edge inside it, so a maintainer sees what to cut.
+ * The layers this keeps, lowest first (a layer imports only from layers below it):
+ *   BFF: shared helpers (`errors.ts`, `logger.ts`, `background-loop.ts`, `backoff.ts`) → `store/`, `config/` →
+ *   `upstream/` → `security/`, `http/`, `observability/` → the domain (`catalog/`, `widgets/`, `funding/`,
+ *   `checkout/`, `after-sale/`, `webhooks/`) → `routes/` → `app.ts`, `bff.ts`, `server.ts`. Lower layers never
+ *   import `routes/`; concerns of the domain meet in `checkout/checkout-transitions.ts`, which owns a checkout's
+ *   changes of status: funding and webhooks react to them through the callbacks it is given.
+ *   Widget: `i18n/`, `theme/`, `errors/`, `api/` → `hooks/`, `ui/`, `csp/` → `steps/`, `install/`, `my-esim/` →
+ *   `app/` → `element/` → the entries (`widget.ts`, `define.ts`, `react.ts`, `vue.ts`, …).
+ *
  * Dependency-free on purpose: dependency-cruiser reads TypeScript through the `typescript` compiler API, which
  * the TypeScript 7 native compiler used here does not offer.
  *
@@ -18,6 +33,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** The `src/` folders whose top-level folders must not import each other around a loop. */
+const LAYERED_SOURCES = ['packages/bff/src', 'packages/widget/src'];
 const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs|jsx)$/;
 const SKIPPED_FOLDERS = new Set([
   'node_modules',
@@ -222,7 +239,110 @@ export function dependencyBreaches(root) {
       }
     }
   }
+  for (const source of LAYERED_SOURCES) {
+    if (existsSync(join(root, source))) breaches.push(...folderLoops(root, source));
+  }
   return breaches;
+}
+
+/**
+ * The file a relative specifier leads to, relative to the root (a written `.js` may stand for `.ts`; a folder
+ * for its `index`), or undefined when it leads to no source file.
+ */
+function resolvedSource(root, fromFile, specifier) {
+  const base = relative(root, resolve(root, dirname(fromFile), specifier))
+    .split(sep)
+    .join('/');
+  const stem = base.replace(/\.[cm]?[jt]sx?$/, '');
+  const candidates = [
+    base,
+    ...['.ts', '.tsx', '.mts', '.js', '.jsx', '.mjs'].map((extension) => `${stem}${extension}`),
+    ...['ts', 'tsx', 'js'].map((extension) => `${base}/index.${extension}`),
+  ];
+  return candidates.find((candidate) => SOURCE.test(candidate) && existsSync(join(root, candidate)));
+}
+
+/**
+ * The import loops between the top-level folders of `source` (a package's `src/`): one breach per strongly
+ * connected component of more than one node, listing its nodes and one import for each edge inside it.
+ */
+export function folderLoops(root, source) {
+  /** The node of a file under `source`: its top-level folder (`routes/`) or, directly in `src/`, its name. */
+  const nodeOf = (file) => {
+    const inside = file.slice(source.length + 1);
+    const slash = inside.indexOf('/');
+    return slash === -1 ? inside : `${inside.slice(0, slash)}/`;
+  };
+  /** from → to → the first import seen that makes the edge. */
+  const edges = new Map();
+  for (const file of sourceFiles(root, source).sort()) {
+    if (isTestCode(file.slice(source.length + 1))) continue;
+    const from = nodeOf(file);
+    const text = readFileSync(join(root, file), 'utf8');
+    for (const { specifier, line, path } of importSpecifiers(text)) {
+      if (path || !specifier.startsWith('.')) continue;
+      const target = resolvedSource(root, file, specifier);
+      if (!target?.startsWith(`${source}/`) || isTestCode(target.slice(source.length + 1))) continue;
+      const to = nodeOf(target);
+      if (to === from) continue;
+      if (!edges.has(from)) edges.set(from, new Map());
+      const out = edges.get(from);
+      if (!out.has(to)) out.set(to, `${file}:${line} imports ${target}`);
+    }
+  }
+  return stronglyConnected(edges)
+    .filter((component) => component.length > 1)
+    .map((component) => {
+      const members = new Set(component);
+      const lines = component.flatMap((from) =>
+        [...(edges.get(from) ?? new Map())]
+          .filter(([to]) => members.has(to))
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([to, witness]) => `  ${from} → ${to}: ${witness}`),
+      );
+      return [
+        `${source}: ${component.length} top-level folders import each other around a loop (${component.join(', ')}); cut one of these imports:`,
+        ...lines,
+      ].join('\n');
+    });
+}
+
+/** Tarjan's strongly connected components of a graph given as node → (node → anything); each sorted, in order. */
+function stronglyConnected(edges) {
+  const nodes = [
+    ...new Set([...edges.keys(), ...[...edges.values()].flatMap((out) => [...out.keys()])]),
+  ].sort();
+  const index = new Map();
+  const lowLink = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const components = [];
+  const visit = (node) => {
+    index.set(node, index.size);
+    lowLink.set(node, index.get(node));
+    stack.push(node);
+    onStack.add(node);
+    for (const next of [...(edges.get(node)?.keys() ?? [])].sort()) {
+      if (!index.has(next)) {
+        visit(next);
+        lowLink.set(node, Math.min(lowLink.get(node), lowLink.get(next)));
+      } else if (onStack.has(next)) {
+        lowLink.set(node, Math.min(lowLink.get(node), index.get(next)));
+      }
+    }
+    if (lowLink.get(node) === index.get(node)) {
+      const component = [];
+      let member;
+      do {
+        member = stack.pop();
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      components.push(component.sort());
+    }
+  };
+  for (const node of nodes) if (!index.has(node)) visit(node);
+  return components.sort((a, b) => a[0].localeCompare(b[0]));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
