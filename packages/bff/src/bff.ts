@@ -30,19 +30,19 @@ import type { AppEnv } from './http/app-env';
 import { requestScopedLogger } from './http/request-context';
 import type { Logger } from './logger';
 import { type BffMetrics, createBffMetrics } from './observability/metrics';
-import { createOperationsApp } from './observability/operations-server';
 import { outgoingCalls } from './observability/outgoing-calls';
 import { registerSalesGauge } from './observability/sales-gauge';
 import { registerStateGauges } from './observability/state-gauges';
 import { countingStoreErrors } from './observability/store-errors';
 import type { Tracing } from './observability/tracing';
+import { createOperationsApp } from './operations-app';
 import { createOriginPolicy } from './security/origin-policy';
 import { createSessionSigner, type SessionSigner } from './security/session-token';
 import { createMemoryStore } from './store/memory-store';
 import type { Store } from './store/store';
 import { createUpstreamBudget, type UpstreamBudget } from './upstream/upstream-budget';
 import { createUpstreamClient, upstreamCredential } from './upstream/upstream-client';
-import { createWebhookEmitter } from './webhooks/webhook-events';
+import { createWebhookEmitter, queueOrderUnmatched } from './webhooks/webhook-events';
 import { createWebhookQueue, type WebhookQueue } from './webhooks/webhook-queue';
 import { createWebhookSender, type WebhookSender, type WorkerTimers } from './webhooks/webhook-sender';
 import type { WidgetRuntime } from './widgets/widget-runtime';
@@ -246,7 +246,7 @@ export function createBff(options: CreateBffOptions): Bff {
     widgets,
     repository,
     orderReferences,
-    queue: webhookQueue,
+    reportUnmatched: (widget, order, time) => queueOrderUnmatched(webhookQueue, widget, order, time),
     logger: scopedLogger,
   });
   const webhookSender = createWebhookSender({

@@ -13,9 +13,9 @@ import {
   WidgetIdSchema,
 } from '@esim-embed/shared';
 import { z } from 'zod';
-import { DEFAULT_PRICING_RULE, PricingRuleSchema } from '../catalog/pricing';
 import { parseOriginPattern } from '../security/origin-policy';
 import { brandLinkProblem, checkedBy, logoProblem, SUPPORT_URL_PLACEHOLDER } from './brand-url-rules';
+import { DEFAULT_PRICING_RULE, PricingRuleSchema } from './pricing-rule';
 
 /** The name of an environment variable that holds a secret (never the secret itself). */
 export const EnvNameSchema = z

@@ -17,10 +17,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger';
-import type { RequestObserver } from '../observability/http-metrics';
 import type { RouteSpec } from '../routes/route-table';
 import type { HeaderRecord } from './answer';
 import { newRequestId } from './request-context';
+import type { RequestObserver } from './request-observer';
 
 /** What a route registers: its whole answer but the request id, and what keeps it valid. */
 export interface KeptAnswer {

@@ -6,12 +6,12 @@
  * which widgets exist) only the holder of the operations token.
  */
 import type { Context } from 'hono';
+import { assessCapabilities, credentialProblem, type FitnessCheck } from '../catalog/widget-fitness';
 import { constantTimeEqual } from '../checkout/checkout-access';
 import { ApiError } from '../errors';
 import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import type { Store } from '../store/store';
-import { assessCapabilities, credentialProblem, type FitnessCheck } from '../widgets/widget-fitness';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { RouteHandlers } from './mount-routes';
 

@@ -6,7 +6,7 @@
  * `POST …/cancel`; after the sale, the manage link of an eSIM it sold (and the
  * revocation of one link of its own widgets, or of every link of the eSIM), the eSIM's view, help requests
  * (cancellation, refund, reissue) with their status, and delivery links (create, revoke). Behind the partner
- * auth (`security/route-auth.ts`): the widget's partner secret in `X-Partner-Secret`; never callable from a
+ * auth (`routes/route-auth.ts`): the widget's partner secret in `X-Partner-Secret`; never callable from a
  * browser (no CORS).
  */
 import { createHash } from 'node:crypto';

@@ -11,8 +11,8 @@
 import { signWebhook, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER } from '@esim-embed/shared';
 import { z } from 'zod';
 import type { Logger } from '../logger';
-import type { OutgoingCalls } from '../observability/outgoing-calls';
 import { STORE_KEYS, type Store } from '../store/store';
+import type { OutgoingCalls } from '../upstream/outgoing-call-observer';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { StoredDelivery, WebhookDelivery, WebhookQueue } from './webhook-queue';
 
