@@ -33,7 +33,7 @@ export function renderJsxTypes(manifest) {
  * The attributes, event props and event names of \`<esim-widget>\`, shared by the React, Preact and Vue typings
  * and the React component.
  */
-import type { ${eventTypes.join(', ')} } from './events';
+import type { ${eventTypes.join(', ')} } from '../events';
 
 /** The element's attributes. */
 export interface EsimWidgetAttributes {

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { EsimWidgetElement } from '../src/element/esim-widget.element';
-import * as events from '../src/element/events';
+import * as events from '../src/events';
 import { MANIFEST_PATH, OUTPUT_PATH, renderJsxTypes } from './generate-jsx-types.mjs';
 
 interface ManifestElement {

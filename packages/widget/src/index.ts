@@ -15,5 +15,5 @@ export {
 } from './csp/partner-csp';
 export { defineEsimWidget, ESIM_WIDGET_TAG } from './define';
 export { EsimWidgetElement, type EsimWidgetTheme } from './element/esim-widget.element';
-export * from './element/events';
 export type { EsimWidgetAttributes, EsimWidgetEventHandlers } from './element/jsx-attributes.gen';
+export * from './events';

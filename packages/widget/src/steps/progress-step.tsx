@@ -14,15 +14,15 @@
 import type { Checkout, CheckoutStatus } from '@esim-embed/shared';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { errorCodeOf } from '../api/api-error';
-import { type CheckoutHandle, forgetCheckout } from '../app/flow-steps';
-import { useWidget } from '../app/widget-context';
 import {
   EsimCancelEvent,
   type EsimCancelReason,
   EsimFailedEvent,
   EsimPaymentDeclinedEvent,
   EsimPurchaseEvent,
-} from '../element/events';
+} from '../events';
+import { type CheckoutHandle, forgetCheckout } from '../flow/flow-steps';
+import { useWidget } from '../flow/widget-context';
 import { useWriteAction } from '../hooks/use-write-action';
 import type { MessageKey } from '../i18n/messages';
 import * as controls from '../ui/controls.css';
