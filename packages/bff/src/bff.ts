@@ -44,7 +44,7 @@ import { createUpstreamBudget, type UpstreamBudget } from './upstream/upstream-b
 import { createUpstreamClient, upstreamCredential } from './upstream/upstream-client';
 import { createWebhookEmitter, queueOrderUnmatched } from './webhooks/webhook-events';
 import { createWebhookQueue, type WebhookQueue } from './webhooks/webhook-queue';
-import { createWebhookSender, type WebhookSender, type WorkerTimers } from './webhooks/webhook-sender';
+import { createWebhookSender, type WebhookSender } from './webhooks/webhook-sender';
 import type { WidgetRuntime } from './widgets/widget-runtime';
 
 export interface CreateBffOptions {
@@ -69,8 +69,8 @@ export interface CreateBffOptions {
   logoTestHost?: LogoTestHost;
   /** Start the webhook sender and the checkout watch loops at once (default true). */
   startWorkers?: boolean;
-  /** The webhook sender's loop period, clock and timers (tests). */
-  webhooks?: { intervalMs?: number; timeoutMs?: number; now?: () => number; timers?: WorkerTimers };
+  /** The webhook sender's loop period, timeout and clock (tests). */
+  webhooks?: { intervalMs?: number; timeoutMs?: number; now?: () => number };
   /** The clock of session and manage tokens (tests). */
   now?: () => number;
   /**

@@ -12,6 +12,7 @@
 
 import type { Order } from '@esim-embed/shared';
 import { z } from 'zod';
+import { createBackgroundLoop } from '../background-loop';
 import type { Logger } from '../logger';
 import { STORE_KEYS, type Store } from '../store/store';
 import { leaveValue, storeSlot, versionedUpdate, writeValue } from '../store/versioned-update';
@@ -229,7 +230,6 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
     await advance(progressKey, newestMs + OVERLAP_MS);
   }
 
-  let timer: NodeJS.Timeout | undefined;
   let running: Promise<ReconciliationPass> | undefined;
 
   const reconciliation: OrderReconciliation = {
@@ -257,15 +257,17 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
       return running;
     },
     start() {
-      if (timer !== undefined) return;
-      void reconciliation.run();
-      timer = setInterval(() => void reconciliation.run(), options.intervalMs ?? DEFAULT_INTERVAL_MS);
-      timer.unref();
+      loop.start();
     },
     close() {
-      clearInterval(timer);
-      timer = undefined;
+      void loop.close();
     },
   };
+  const loop = createBackgroundLoop(() => reconciliation.run(), {
+    intervalMs: options.intervalMs ?? DEFAULT_INTERVAL_MS,
+    runAtStart: true,
+    logger,
+    failure: 'order reconciliation failed',
+  });
   return reconciliation;
 }
