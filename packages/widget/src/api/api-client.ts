@@ -44,7 +44,7 @@ import {
   type WidgetStart,
   WidgetStartResponseSchema,
 } from '@esim-embed/shared';
-import { WidgetApiError } from './api-error';
+import { retryWorth, WidgetApiError } from './api-error';
 
 /**
  * The response schema of each call. Referenced only under `import.meta.env.DEV`, so a production build
@@ -93,19 +93,6 @@ const DEFAULTS = {
 /** The pause before repeating a "not yet" answer without a usable `Retry-After`, and the shortest one. */
 const NOT_YET_DELAY_MS = 1000;
 const MIN_NOT_YET_DELAY_MS = 250;
-
-/**
- * Whether an error says "the same request will work a moment later": the first request with this idempotency
- * key is still running (its answer will be replayed), or the BFF's store is briefly unavailable. Repeating
- * them is safe: every create carries its idempotency key, and the rest are reads or idempotent by nature.
- */
-function notYet(error: unknown): boolean {
-  if (!(error instanceof WidgetApiError)) return false;
-  return (
-    error.code === 'store_unavailable' ||
-    (error.code === 'idempotency_conflict' && error.params.reason === 'in_progress')
-  );
-}
 
 interface RequestOptions<K extends ResponseKind> {
   method?: 'GET' | 'POST';
@@ -347,7 +334,7 @@ export class ApiClient {
       try {
         return await this.#read(response, request.response);
       } catch (error) {
-        if (!notYet(error)) throw error;
+        if (retryWorth(error) !== 'moment') throw error;
         const seconds = Number(response.headers.get('Retry-After') ?? Number.NaN);
         const delay = seconds >= 0 ? Math.max(MIN_NOT_YET_DELAY_MS, seconds * 1000) : NOT_YET_DELAY_MS;
         if (Date.now() + delay > giveUpAt) throw error;

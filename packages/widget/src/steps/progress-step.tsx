@@ -13,7 +13,7 @@
  */
 import type { Checkout, CheckoutStatus } from '@esim-embed/shared';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { errorCodeOf } from '../api/api-error';
+import { errorCodeOf, retryWorth } from '../api/api-error';
 import {
   EsimCancelEvent,
   type EsimCancelReason,
@@ -168,16 +168,7 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
         setError(failure);
         report(failure);
         // Only a passing failure is worth checking again by itself; the rest wait for the traveller.
-        if (
-          ![
-            'network_error',
-            'rate_limited',
-            'internal',
-            'upstream_unavailable',
-            'store_unavailable',
-          ].includes(errorCodeOf(failure))
-        )
-          return;
+        if (retryWorth(failure) === null) return;
       }
       const delay = POLL_DELAYS[Math.min(attempt.current++, POLL_DELAYS.length - 1)];
       timer = setTimeout(check, delay);
