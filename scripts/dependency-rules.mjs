@@ -15,14 +15,16 @@
  * files (tests and test support do not count; `import type` does, a type is a dependency too); no two nodes may
  * reach each other, directly or around a loop. Each loop is reported once, as its strongly connected component,
  * with one import (file:line → file) for every edge inside it, so a maintainer sees what to cut.
- * The layers this keeps, lowest first (a layer imports only from layers below it):
- *   BFF: shared helpers (`errors.ts`, `logger.ts`, `background-loop.ts`, `backoff.ts`) → `store/`, `config/` →
- *   `upstream/` → `security/`, `http/`, `observability/` → the domain (`catalog/`, `widgets/`, `funding/`,
- *   `checkout/`, `after-sale/`, `webhooks/`) → `routes/` → `app.ts`, `bff.ts`, `server.ts`. Lower layers never
- *   import `routes/`; concerns of the domain meet in `checkout/checkout-transitions.ts`, which owns a checkout's
- *   changes of status: funding and webhooks react to them through the callbacks it is given.
- *   Widget: `i18n/`, `theme/`, `errors/`, `api/` → `hooks/`, `ui/`, `csp/` → `steps/`, `install/`, `my-esim/` →
- *   `app/` → `element/` → the entries (`widget.ts`, `define.ts`, `react.ts`, `vue.ts`, …).
+ * Layers: a node imports only from its own layer or those below (`LAYERED_SOURCES`; a node in none is held by the
+ * loop rule alone). The layers, lowest first (docs/architecture.md draws them):
+ *   BFF: shared helpers (`errors.ts`, `logger.ts`, `backoff.ts`, `background-loop.ts`) → `store/` → `security/` →
+ *   `config/` → `upstream/` → the domain (`catalog/` → `widgets/` → `checkout/` → `webhooks/` → `funding/` →
+ *   `after-sale/`) → `http/` → `observability/` → `routes/` → `app.ts`, `operations-app.ts`, `bff.ts`,
+ *   `node-server.ts`, `server.ts`. Lower layers never import `routes/`; a checkout's changes of status are owned by
+ *   `checkout/checkout-transitions.ts`, and funding and webhooks react to them through the observers and ports it
+ *   is given instead of the checkout importing them.
+ *   Widget: `i18n/`, `theme/`, `api/`, `events.ts` → `errors/`, `flow/`, `hooks/`, `ui/` → `steps/` → `install/` →
+ *   `my-esim/` → `app/` → `element/` (which loads the app lazily) → the entries (`define.ts`, `widget.ts`, …).
  *
  * Dependency-free on purpose: dependency-cruiser reads TypeScript through the `typescript` compiler API, which
  * the TypeScript 7 native compiler used here does not offer.
@@ -33,8 +35,40 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The `src/` folders whose top-level folders must not import each other around a loop. */
-const LAYERED_SOURCES = ['packages/bff/src', 'packages/widget/src'];
+/**
+ * The `src/` folders whose top-level folders must not import each other around a loop, each with its layers,
+ * lowest first: a node (`name/` for a folder, `name.ts` for a file directly in `src/`) imports only from its own
+ * layer or those below. A node in no layer is held by the loop rule alone.
+ */
+const LAYERED_SOURCES = {
+  'packages/bff/src': [
+    ['errors.ts', 'logger.ts', 'backoff.ts', 'background-loop.ts'],
+    ['store/'],
+    ['security/'],
+    ['config/'],
+    ['upstream/'],
+    ['catalog/'],
+    ['widgets/'],
+    ['checkout/'],
+    ['webhooks/'],
+    ['funding/'],
+    ['after-sale/'],
+    ['http/'],
+    ['observability/'],
+    ['routes/'],
+    ['app.ts', 'operations-app.ts', 'bff.ts', 'node-server.ts', 'server.ts', 'index.ts'],
+  ],
+  'packages/widget/src': [
+    ['i18n/', 'theme/', 'api/', 'events.ts', 'csp/'],
+    ['errors/', 'flow/', 'hooks/', 'ui/'],
+    ['steps/'],
+    ['install/'],
+    ['my-esim/'],
+    ['app/'],
+    ['element/'],
+    ['define.ts', 'auto-define.ts', 'widget.ts', 'index.ts', 'react/', 'react.ts', 'vue.ts'],
+  ],
+};
 const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs|jsx)$/;
 const SKIPPED_FOLDERS = new Set([
   'node_modules',
@@ -239,8 +273,8 @@ export function dependencyBreaches(root) {
       }
     }
   }
-  for (const source of LAYERED_SOURCES) {
-    if (existsSync(join(root, source))) breaches.push(...folderLoops(root, source));
+  for (const [source, layers] of Object.entries(LAYERED_SOURCES)) {
+    if (existsSync(join(root, source))) breaches.push(...folderLoops(root, source, layers));
   }
   return breaches;
 }
@@ -264,9 +298,10 @@ function resolvedSource(root, fromFile, specifier) {
 
 /**
  * The import loops between the top-level folders of `source` (a package's `src/`): one breach per strongly
- * connected component of more than one node, listing its nodes and one import for each edge inside it.
+ * connected component of more than one node, listing its nodes and one import for each edge inside it; then
+ * one breach per import of a node from a layer above its own (`layers`, lowest first).
  */
-export function folderLoops(root, source) {
+export function folderLoops(root, source, layers = []) {
   /** The node of a file under `source`: its top-level folder (`routes/`) or, directly in `src/`, its name. */
   const nodeOf = (file) => {
     const inside = file.slice(source.length + 1);
@@ -290,7 +325,16 @@ export function folderLoops(root, source) {
       if (!out.has(to)) out.set(to, `${file}:${line} imports ${target}`);
     }
   }
-  return stronglyConnected(edges)
+  const layerOf = new Map(layers.flatMap((layer, index) => layer.map((node) => [node, index])));
+  const upwards = [...edges]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .flatMap(([from, out]) =>
+      [...out]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .filter(([to]) => layerOf.has(from) && layerOf.has(to) && layerOf.get(to) > layerOf.get(from))
+        .map(([to, witness]) => `${source}: ${from} imports ${to}, a layer above it: ${witness}`),
+    );
+  const loops = stronglyConnected(edges)
     .filter((component) => component.length > 1)
     .map((component) => {
       const members = new Set(component);
@@ -305,6 +349,7 @@ export function folderLoops(root, source) {
         ...lines,
       ].join('\n');
     });
+  return [...loops, ...upwards];
 }
 
 /** Tarjan's strongly connected components of a graph given as node → (node → anything); each sorted, in order. */
