@@ -24,7 +24,7 @@ export interface OperationsRoutesOptions {
   operationsToken?: string | undefined;
 }
 
-/** A check's result: ok, an outage, or what stops a widget (widget-fitness.ts). */
+/** A check's result: ok, an outage, or what stops a widget (`catalog/widget-fitness.ts`). */
 type Check = 'ok' | 'upstream_unavailable' | 'store_unavailable' | FitnessCheck;
 interface Readiness {
   ready: boolean;
