@@ -3,7 +3,6 @@
  * A value loaded from the upstream and kept fresh: one load in flight at a time (no stampede), refreshed
  * on an interval and on demand, and the last good value served while the upstream is down.
  */
-
 import { type BackgroundLoop, createBackgroundLoop } from '../background-loop';
 import type { Logger } from '../logger';
 
