@@ -12,6 +12,7 @@ import { defineConfig } from 'vite';
 import packageJson from './package.json' with { type: 'json' };
 import { adoptedStylesPlugin } from './scripts/adopted-styles-plugin.ts';
 import { integrityPlugin } from './scripts/integrity-plugin.ts';
+import { parallelImportsPlugin } from './scripts/parallel-imports-plugin.ts';
 
 export default defineConfig(({ mode }) => {
   const library = mode === 'lib';
@@ -32,6 +33,8 @@ export default defineConfig(({ mode }) => {
       adoptedStylesPlugin(),
       // The script-tag build publishes its Subresource Integrity (`integrity.json`) beside `widget.js`.
       ...(library ? [] : [integrityPlugin(packageJson.version)]),
+      // A lazy chunk and its own imports are fetched together: one round trip, not one per level.
+      ...(library ? [] : [parallelImportsPlugin()]),
     ],
     build: {
       target: 'es2022',
