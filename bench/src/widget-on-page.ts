@@ -27,7 +27,7 @@ interface PageLoad {
   longTasks: { start: number; duration: number }[];
   scripts: { name: string; transferSize: number; responseEnd: number }[];
   /** Every resource the page fetched: what waits on what. */
-  requests: { name: string; startTime: number; responseEnd: number }[];
+  requests: { name: string; startTime: number; responseEnd: number; transferSize: number }[];
 }
 
 /** A throttled network, as CDP's `Network.emulateNetworkConditions` takes it (bytes per second). */
@@ -102,7 +102,7 @@ const COLLECT = `(() => {
     scripts: resources
       .filter((entry) => entry.name.endsWith('.js'))
       .map((entry) => ({ name: new URL(entry.name).pathname.slice(1), transferSize: entry.transferSize, responseEnd: entry.responseEnd })),
-    requests: resources.map((entry) => ({ name: new URL(entry.name).pathname, startTime: entry.startTime, responseEnd: entry.responseEnd })),
+    requests: resources.map((entry) => ({ name: new URL(entry.name).pathname, startTime: entry.startTime, responseEnd: entry.responseEnd, transferSize: entry.transferSize })),
   };
 })()`;
 
@@ -253,10 +253,15 @@ export async function widgetOnPageSection(weights: FileWeight[]): Promise<Sectio
       'from navigation):',
       '',
       ...table(
-        ['resource', 'requested', 'answered'],
+        ['resource', 'requested', 'answered', 'transferred'],
         medianSlowLoad.requests
           .filter((request) => request.startTime <= medianSlowLoad.usable)
-          .map((request) => [`\`${request.name}\``, fmt.ms(request.startTime), fmt.ms(request.responseEnd)]),
+          .map((request) => [
+            `\`${request.name}\``,
+            fmt.ms(request.startTime),
+            fmt.ms(request.responseEnd),
+            fmt.kb(request.transferSize),
+          ]),
       ),
       '',
     ],
