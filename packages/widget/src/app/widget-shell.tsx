@@ -103,8 +103,8 @@ export function WidgetShell({ host, options, brandSheet, earlyStart = null }: Wi
   const started = useWriteAction(
     async () => {
       const { widget } = await client.start();
-      // The destinations' read goes out with the first screen's messages, not after them.
-      if (!country && !recalledCheckout(widgetId))
+      // When the first step is the destinations, their read goes out now, beside the messages, not after them.
+      if (initialStep(widgetId, country).name === 'destinations')
         client.prefetchDestinations(chooseLocale(candidates, widget.locales, widget.defaultLocale));
       setConfig(widget);
       brandSheet.replaceSync(brandCss(widget.brand));
