@@ -6,6 +6,7 @@ export * from './after-sale';
 export * from './catalog';
 export * from './checkout';
 export * from './common';
+export * from './list-page';
 export * from './partner-account';
 export * from './plan-order';
 export * from './requestable-actions';
