@@ -43,6 +43,7 @@ import type { Store } from './store/store';
 import { createUpstreamBudget, type UpstreamBudget } from './upstream/upstream-budget';
 import { createUpstreamClient, upstreamCredential } from './upstream/upstream-client';
 import { createWebhookEmitter } from './webhooks/webhook-events';
+import { createWebhookDeliveryDesk } from './webhooks/webhook-delivery-desk';
 import { createWebhookQueue, type WebhookQueue } from './webhooks/webhook-queue';
 import { createWebhookSender, type WebhookSender, type WorkerTimers } from './webhooks/webhook-sender';
 import type { WidgetRuntime } from './widgets/widget-runtime';
@@ -292,6 +293,7 @@ export function createBff(options: CreateBffOptions): Bff {
     afterSale,
     manageTokens,
     esimOwners,
+    webhookDesk: createWebhookDeliveryDesk({ queue: webhookQueue, store, now: options.now }),
     logger,
     widgetRoot: options.widgetRoot,
     widgetDist: options.widgetDist,

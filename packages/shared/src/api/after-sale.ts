@@ -210,7 +210,10 @@ export const ActionRequestListQuerySchema = z.strictObject({
   /** Required when the partner secret opens several widgets: the widget whose requests are listed. */
   widgetId: WidgetIdSchema.optional(),
   status: ActionRequestStatusSchema.optional(),
-  esimId: z.string().min(1).max(128).optional(),
+  esimId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,128}$/)
+    .optional(),
 });
 export type ActionRequestListQuery = z.input<typeof ActionRequestListQuerySchema>;
 export const PartnerActionRequestListResponseSchema = listPageEnvelope(PartnerActionRequestSchema);

@@ -73,7 +73,10 @@ export const WebhookDeliveryListQuerySchema = z.strictObject({
   widgetId: WidgetIdSchema.optional(),
   status: WebhookDeliveryStatusSchema.optional(),
   type: WebhookEventTypeSchema.optional(),
-  checkoutId: z.string().min(1).max(128).optional(),
+  checkoutId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,128}$/)
+    .optional(),
 });
 export type WebhookDeliveryListQuery = z.input<typeof WebhookDeliveryListQuerySchema>;
 

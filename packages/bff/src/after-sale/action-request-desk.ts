@@ -1,0 +1,64 @@
+/**
+ * @module
+ * The help requests the partner made through this BFF, as its support desk lists them: newest first, by widget,
+ * filtered by status or eSIM through sorted indexes the help-request watch keeps as it records each status (never
+ * a scan). Each is answered as the BFF last read it from the upstream; reading one by id asks afresh.
+ */
+import type { ActionRequestListQuery, PartnerActionRequest } from '@esim-embed/shared';
+import { PartnerActionRequestSchema } from '@esim-embed/shared';
+import { z } from 'zod';
+import type { ListPage, ListPosition } from '../http/list-page';
+import { readIndexPage } from '../store/index-page';
+import { STORE_KEYS, type Store } from '../store/store';
+
+/** The names of the sorted indexes a help request is in (members: request ids; score: its `createdAt`, ms). */
+export const ACTION_REQUEST_INDEXES = {
+  /** Every request of one widget. */
+  all: (widgetId: string) => `action-requests:${widgetId}`,
+  /** One widget's requests in one status. */
+  status: (widgetId: string, status: string) => `action-requests:${widgetId}:status:${status}`,
+  /** One widget's requests about one eSIM. */
+  esim: (widgetId: string, esimId: string) => `action-requests:${widgetId}:esim:${esimId}`,
+} as const;
+
+/** The desk's filters, as the query validated them. */
+export type ActionRequestFilters = Pick<ActionRequestListQuery, 'status' | 'esimId'>;
+
+/** The part of a stored help request the desk reads: its widget and its last view (records of the release before have none). */
+const DeskRecordSchema = z.looseObject({
+  widgetId: z.string(),
+  view: z.unknown().optional(),
+});
+
+/** One page of `widgetId`'s help requests, newest first, after `after`. */
+export async function listActionRequests(
+  store: Store,
+  widgetId: string,
+  filters: ActionRequestFilters,
+  after: ListPosition | null,
+  limit: number,
+): Promise<ListPage<PartnerActionRequest>> {
+  const index =
+    filters.esimId !== undefined
+      ? ACTION_REQUEST_INDEXES.esim(widgetId, filters.esimId)
+      : filters.status !== undefined
+        ? ACTION_REQUEST_INDEXES.status(widgetId, filters.status)
+        : ACTION_REQUEST_INDEXES.all(widgetId);
+  return await readIndexPage({
+    index: store.sortedIndex(index),
+    after,
+    limit,
+    load: async (id) => {
+      const stored = await store.get(STORE_KEYS.actionRequest(id));
+      if (stored === null) return null;
+      const record = DeskRecordSchema.parse(JSON.parse(stored.value));
+      // Only this widget's, whatever an index holds; a view this release cannot read is left out.
+      if (record.widgetId !== widgetId) return null;
+      const view = PartnerActionRequestSchema.safeParse(record.view);
+      return view.success ? view.data : null;
+    },
+    keep: (request) =>
+      (filters.status === undefined || request.status === filters.status) &&
+      (filters.esimId === undefined || request.esimId === filters.esimId),
+  });
+}
