@@ -40,10 +40,66 @@ export interface Store {
    * Asking twice for one name answers the same queue.
    */
   queue(name: string): WorkQueue;
+  /**
+   * The sorted index called `name`: members ordered by a score (a time), read newest first a page at a time.
+   * Asking twice for one name answers the same index. See {@link SortedIndex}.
+   */
+  sortedIndex(name: string): SortedIndex;
+  /**
+   * A page of the live keys that start with `prefix`, in no particular order: start with `cursor` null and pass
+   * the answered cursor until it is null; about `count` keys a page. A key written or deleted meanwhile may or may
+   * not be seen. For rebuilding an index once (at start, after an upgrade or a state import), never per request.
+   */
+  scanKeys(
+    prefix: string,
+    cursor: string | null,
+    count: number,
+  ): Promise<{ keys: string[]; cursor: string | null }>;
   /** True when the store answers (readiness). */
   ping(): Promise<boolean>;
   /** Release connections and timers. */
   close(): Promise<void>;
+}
+
+/** One member of a {@link SortedIndex} and its score. */
+export interface IndexEntry {
+  member: string;
+  score: number;
+}
+
+/** What one {@link SortedIndex.range} reads. */
+export interface IndexRange {
+  /** The lowest score read (inclusive); `-Infinity` for none. */
+  fromScore: number;
+  /** The highest score read (inclusive); `Infinity` for none. */
+  toScore: number;
+  /** Start strictly after this entry in the index's order (the last one of the page before), or at the top. */
+  after: IndexEntry | null;
+  /** At most this many entries. */
+  limit: number;
+}
+
+/**
+ * Members (ids) ordered by score, then by member, read from the highest down: what a list of the partner API
+ * pages through by keyset, so that a page costs O(log n + limit) and members added meanwhile never shift it.
+ * Each member lives its own time: an expired one is not read, and is dropped as the index is read or swept.
+ */
+export interface SortedIndex {
+  /** Put `member` at `score` (moved when it is there), living `ttlMs` from now. */
+  add(member: string, score: number, ttlMs: number): Promise<void>;
+  /** Take `member` out; no-op when it is not there. */
+  remove(member: string): Promise<void>;
+  /**
+   * The live entries with `fromScore ≤ score ≤ toScore`, highest (score, member) first, strictly after `after`;
+   * at most `limit`, and fewer only when no more follow.
+   */
+  range(range: IndexRange): Promise<IndexEntry[]>;
+}
+
+/** True when `entry` comes strictly after `after` in an index's order (highest score, then member, first). */
+export function comesAfter(entry: IndexEntry, after: IndexEntry | null): boolean {
+  if (after === null) return true;
+  return entry.score < after.score || (entry.score === after.score && entry.member < after.member);
 }
 
 /**
