@@ -8,7 +8,7 @@ import type { ActionRequestListQuery, PartnerActionRequest } from '@esim-embed/s
 import { PartnerActionRequestSchema } from '@esim-embed/shared';
 import { z } from 'zod';
 import type { ListPage, ListPosition } from '../http/list-page';
-import { readIndexPage } from '../store/index-page';
+import { readIndexPage } from '../store/index-pages';
 import { STORE_KEYS, type Store } from '../store/store';
 
 /** The names of the sorted indexes a help request is in (members: request ids; score: its `createdAt`, ms). */
@@ -30,35 +30,41 @@ const DeskRecordSchema = z.looseObject({
   view: z.unknown().optional(),
 });
 
-/** One page of `widgetId`'s help requests, newest first, after `after`. */
+/** The index of one widget that holds the fewest of the requests a filter asks for. */
+function indexFor(widgetId: string, filters: ActionRequestFilters): string {
+  if (filters.esimId !== undefined) return ACTION_REQUEST_INDEXES.esim(widgetId, filters.esimId);
+  if (filters.status !== undefined) return ACTION_REQUEST_INDEXES.status(widgetId, filters.status);
+  return ACTION_REQUEST_INDEXES.all(widgetId);
+}
+
+/** One page of the help requests of `widgetIds` (the caller's), newest first, after `after`. */
 export async function listActionRequests(
   store: Store,
-  widgetId: string,
+  widgetIds: readonly string[],
   filters: ActionRequestFilters,
   after: ListPosition | null,
   limit: number,
 ): Promise<ListPage<PartnerActionRequest>> {
-  const index =
-    filters.esimId !== undefined
-      ? ACTION_REQUEST_INDEXES.esim(widgetId, filters.esimId)
-      : filters.status !== undefined
-        ? ACTION_REQUEST_INDEXES.status(widgetId, filters.status)
-        : ACTION_REQUEST_INDEXES.all(widgetId);
+  const own = new Set(widgetIds);
   return await readIndexPage({
-    index: store.sortedIndex(index),
+    store,
+    names: widgetIds.map((widgetId) => indexFor(widgetId, filters)),
+    fromScore: -Infinity,
+    toScore: Infinity,
     after,
     limit,
-    load: async (id) => {
-      const stored = await store.get(STORE_KEYS.actionRequest(id));
-      if (stored === null) return null;
+    resolve: async (entry) => {
+      const stored = await store.get(STORE_KEYS.actionRequest(entry.member));
+      if (stored === null) return undefined;
       const record = DeskRecordSchema.parse(JSON.parse(stored.value));
-      // Only this widget's, whatever an index holds; a view this release cannot read is left out.
-      if (record.widgetId !== widgetId) return null;
+      // Only the caller's widgets', whatever an index holds; a view this release cannot read is left out.
+      if (!own.has(record.widgetId)) return undefined;
       const view = PartnerActionRequestSchema.safeParse(record.view);
-      return view.success ? view.data : null;
+      if (!view.success) return undefined;
+      const fits =
+        (filters.status === undefined || view.data.status === filters.status) &&
+        (filters.esimId === undefined || view.data.esimId === filters.esimId);
+      return fits ? view.data : undefined;
     },
-    keep: (request) =>
-      (filters.status === undefined || request.status === filters.status) &&
-      (filters.esimId === undefined || request.esimId === filters.esimId),
   });
 }

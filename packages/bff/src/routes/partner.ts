@@ -35,9 +35,9 @@ import { ApiError } from '../errors';
 import type { PartnerFunding } from '../funding/partner-funding';
 import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
-import { answerListPage, type CursorBinding, decodeListCursor } from '../http/list-page';
 import type { IdempotencyOptions } from '../http/idempotency';
 import { parseOrThrow, readJsonBody } from '../http/json-body';
+import { answerListPage, type CursorBinding, decodeListCursor } from '../http/list-page';
 import type { Logger } from '../logger';
 import type { Store } from '../store/store';
 import type { WebhookDeliveryDesk } from '../webhooks/webhook-delivery-desk';
@@ -87,10 +87,22 @@ function widgetOfQuery(c: Context<AppEnv>, widgetId: string | undefined): Widget
   return widget;
 }
 
-/** A list's cursor binding: the caller's secret, the list and its filters (a cursor serves only them). */
-const cursorBinding = (c: Context<AppEnv>, list: string, filters: Record<string, unknown>): CursorBinding => ({
+/**
+ * The widgets a support-desk list reads: every widget the partner secret opens, or the one `?widgetId=` names
+ * (`validation_failed` when the secret does not open it).
+ */
+function listedWidgets(c: Context<AppEnv>, widgetId: string | undefined): string[] {
+  const widgets = c.get('partnerWidgets');
+  if (widgetId === undefined) return [...widgets.keys()];
+  if (!widgets.has(widgetId))
+    throw new ApiError('validation_failed', { params: { field: 'widgetId', reason: 'unknown' } });
+  return [widgetId];
+}
+
+/** What a list's cursors are bound to: the caller's partner secret, the list and its filters. */
+const cursorBinding = (c: Context<AppEnv>, list: string): CursorBinding => ({
   partnerSecret: c.req.header(PARTNER_SECRET_HEADER) ?? '',
-  list: `${list}?${JSON.stringify(filters)}`,
+  list,
 });
 
 /**
@@ -278,20 +290,30 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
   }
 
   async function listPartnerActionRequests(c: Context<AppEnv>) {
-    const { limit, cursor, widgetId, ...filters } = parseOrThrow(ActionRequestListQuerySchema, c.req.query(), 400, 'query');
-    const widget = widgetOfQuery(c, widgetId);
-    const binding = cursorBinding(c, 'action-requests', { widgetId: widget.config.id, ...filters });
+    const { limit, cursor, widgetId, ...filters } = parseOrThrow(
+      ActionRequestListQuerySchema,
+      c.req.query(),
+      400,
+      'query',
+    );
+    const widgetIds = listedWidgets(c, widgetId);
+    const binding = cursorBinding(c, `action-requests ${JSON.stringify({ widgetId, ...filters })}`);
     const after = cursor === undefined ? null : decodeListCursor(cursor, binding);
-    const page = await listActionRequests(options.store, widget.config.id, filters, after, limit);
+    const page = await listActionRequests(options.store, widgetIds, filters, after, limit);
     return answerListPage(c, page, binding);
   }
 
   async function listPartnerWebhookDeliveries(c: Context<AppEnv>) {
-    const { limit, cursor, widgetId, ...filters } = parseOrThrow(WebhookDeliveryListQuerySchema, c.req.query(), 400, 'query');
-    const widget = widgetOfQuery(c, widgetId);
-    const binding = cursorBinding(c, 'webhook-deliveries', { widgetId: widget.config.id, ...filters });
+    const { limit, cursor, widgetId, ...filters } = parseOrThrow(
+      WebhookDeliveryListQuerySchema,
+      c.req.query(),
+      400,
+      'query',
+    );
+    const widgetIds = listedWidgets(c, widgetId);
+    const binding = cursorBinding(c, `webhook-deliveries ${JSON.stringify({ widgetId, ...filters })}`);
     const after = cursor === undefined ? null : decodeListCursor(cursor, binding);
-    const page = await options.webhookDesk.list(widget.config.id, filters, after, limit);
+    const page = await options.webhookDesk.list(widgetIds, filters, after, limit);
     return answerListPage(c, page, binding);
   }
 

@@ -436,7 +436,8 @@ const TABLE = [
     id: 'readPartnerWebhookDelivery',
     method: 'GET',
     path: '/v1/partner/webhook-deliveries/{id}',
-    summary: 'One webhook delivery of the partner’s widgets (its id is the event id), with the event it sends.',
+    summary:
+      'One webhook delivery of the partner’s widgets (its id is the event id), with the event it sends.',
     auth: 'partner',
     status: 200,
     response: PartnerWebhookDeliveryResponseSchema,

@@ -15,7 +15,7 @@ import type {
 } from '@esim-embed/shared';
 import { ApiError } from '../errors';
 import type { ListPage, ListPosition } from '../http/list-page';
-import { readIndexPage } from '../store/index-page';
+import { readIndexPage } from '../store/index-pages';
 import type { Store } from '../store/store';
 import { DELIVERY_INDEXES, type WebhookDelivery, type WebhookQueue } from './webhook-queue';
 import { webhookCircuitPause } from './webhook-sender';
@@ -32,9 +32,9 @@ export type WebhookDeliveryFilters = Pick<WebhookDeliveryListQuery, 'status' | '
 
 /** What the desk answers. */
 export interface WebhookDeliveryDesk {
-  /** One page of `widgetId`'s deliveries, newest first, after `after`. */
+  /** One page of the deliveries of `widgetIds` (the caller's), newest first, after `after`. */
   list(
-    widgetId: string,
+    widgetIds: readonly string[],
     filters: WebhookDeliveryFilters,
     after: ListPosition | null,
     limit: number,
@@ -83,8 +83,13 @@ function toPartnerDelivery(
   };
 }
 
-/** The index that holds the fewest of the deliveries a filter asks for, and the filter left for the records. */
-function indexFor(widgetId: string, filters: WebhookDeliveryFilters): string {
+/**
+ * The index of one widget that holds the fewest of the deliveries a filter asks for (what it does not hold is
+ * checked on the records); null when the widget can have none (`paused` asked of a widget whose circuit is closed,
+ * `pending` of one whose circuit is open: the circuit holds all of a widget's pending deliveries or none).
+ */
+function indexFor(widgetId: string, filters: WebhookDeliveryFilters, paused: boolean): string | null {
+  if ((filters.status === 'paused' && !paused) || (filters.status === 'pending' && paused)) return null;
   if (filters.checkoutId !== undefined) return DELIVERY_INDEXES.checkout(widgetId, filters.checkoutId);
   if (filters.type !== undefined) return DELIVERY_INDEXES.type(widgetId, filters.type);
   if (filters.status === 'delivered') return DELIVERY_INDEXES.state(widgetId, 'delivered');
@@ -116,27 +121,37 @@ export function createWebhookDeliveryDesk(options: WebhookDeliveryDeskOptions): 
   }
 
   return {
-    async list(widgetId, filters, after, limit) {
+    async list(widgetIds, filters, after, limit) {
       const nowMs = now();
-      const pausedUntilMs = await webhookCircuitPause(store, widgetId);
-      // The circuit pauses all of a widget's pending deliveries or none: the other status has none to page.
-      const paused = pausedUntilMs !== null && pausedUntilMs > nowMs;
-      if ((filters.status === 'paused' && !paused) || (filters.status === 'pending' && paused))
-        return { items: [], next: null };
+      const circuits = new Map<string, number | null>();
+      const names: string[] = [];
+      for (const widgetId of widgetIds) {
+        const pausedUntilMs = await webhookCircuitPause(store, widgetId);
+        circuits.set(widgetId, pausedUntilMs);
+        const name = indexFor(widgetId, filters, pausedUntilMs !== null && pausedUntilMs > nowMs);
+        if (name !== null) names.push(name);
+      }
       return await readIndexPage({
-        index: queue.index(indexFor(widgetId, filters)),
+        store,
+        names,
+        fromScore: -Infinity,
+        toScore: Infinity,
         after,
         limit,
-        load: async (id) => {
-          const stored = await queue.read(id);
-          // Only this widget's, whatever an index holds: the scope does not rest on index names alone.
-          return stored?.delivery.widgetId === widgetId
-            ? toPartnerDelivery(stored.delivery, pausedUntilMs, nowMs)
-            : null;
+        resolve: async (entry) => {
+          const stored = await queue.read(entry.member);
+          // Only the caller's widgets', whatever an index holds: the scope does not rest on index names alone.
+          if (stored === null || !circuits.has(stored.delivery.widgetId)) return undefined;
+          const delivery = toPartnerDelivery(
+            stored.delivery,
+            circuits.get(stored.delivery.widgetId) ?? null,
+            nowMs,
+          );
+          const fits =
+            (filters.status === undefined || delivery.status === filters.status) &&
+            (filters.type === undefined || delivery.type === filters.type);
+          return fits ? delivery : undefined;
         },
-        keep: (delivery) =>
-          (filters.status === undefined || delivery.status === filters.status) &&
-          (filters.type === undefined || delivery.type === filters.type),
       });
     },
     async read(widgetIds, id) {

@@ -70,6 +70,10 @@ describe('after-sale state on Redis', () => {
       nextAttemptAtMs: now,
       leaseUntilMs: null,
       lastResult: null,
+      checkoutId: null,
+      esimId: null,
+      history: [],
+      resentAtMs: null,
     };
     const queued = await Promise.all(queues.map((queue) => queue.enqueue(delivery)));
     expect(queued.filter(Boolean)).toHaveLength(1);

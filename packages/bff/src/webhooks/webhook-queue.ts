@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { legacyIdListMover } from '../store/legacy-id-list';
-import { STORE_KEYS, type SortedIndex, type Store } from '../store/store';
+import { type SortedIndex, STORE_KEYS, type Store } from '../store/store';
 import { type ClaimOptions, QUEUE_NAMES, type QueueItem, type QueueStats } from '../store/work-queue';
 
 /** How long a delivery record is kept after its last change (a little over the longest retry span). */
@@ -68,7 +68,8 @@ export const DELIVERY_INDEXES = {
   /** Every delivery of one widget. */
   all: (widgetId: string) => `webhook-deliveries:${widgetId}`,
   /** One widget's deliveries in one state (`pending`, `delivered`, `gave_up`). */
-  state: (widgetId: string, state: WebhookDelivery['state']) => `webhook-deliveries:${widgetId}:state:${state}`,
+  state: (widgetId: string, state: WebhookDelivery['state']) =>
+    `webhook-deliveries:${widgetId}:state:${state}`,
   /** One widget's deliveries of one event type. */
   type: (widgetId: string, type: string) => `webhook-deliveries:${widgetId}:type:${type}`,
   /** One widget's deliveries about one checkout. */

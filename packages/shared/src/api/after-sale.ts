@@ -203,11 +203,11 @@ export const PartnerActionRequestResponseSchema = apiEnvelope(PartnerActionReque
 
 /**
  * `GET /v1/partner/action-requests?status=&esimId=&widgetId=&limit=&cursor=`: the help requests the partner made
- * through this BFF, newest first, each as the BFF last read it (the single read asks the upstream afresh).
+ * through this BFF for its widgets, newest first, each as the BFF last read it (the single read asks the upstream afresh).
  */
 export const ActionRequestListQuerySchema = z.strictObject({
   ...ListQuerySchema.shape,
-  /** Required when the partner secret opens several widgets: the widget whose requests are listed. */
+  /** Only this widget's (one the partner secret opens); default: every widget it opens. */
   widgetId: WidgetIdSchema.optional(),
   status: ActionRequestStatusSchema.optional(),
   esimId: z

@@ -69,7 +69,7 @@ export const PartnerWebhookDeliveryListResponseSchema = listPageEnvelope(Partner
 /** `GET /v1/partner/webhook-deliveries?status=&type=&checkoutId=&widgetId=&limit=&cursor=`. */
 export const WebhookDeliveryListQuerySchema = z.strictObject({
   ...ListQuerySchema.shape,
-  /** Required when the partner secret opens several widgets: the widget whose deliveries are listed. */
+  /** Only this widget's (one the partner secret opens); default: every widget it opens. */
   widgetId: WidgetIdSchema.optional(),
   status: WebhookDeliveryStatusSchema.optional(),
   type: WebhookEventTypeSchema.optional(),
