@@ -1,7 +1,8 @@
 /**
  * @module
  * The partner server's API: `GET /v1/partner/account` (its balance, what open checkouts hold, its limits),
- * `GET /v1/partner/checkouts/{id}`, `POST …/confirm` (the partner took the
+ * the support desk's lists (`GET /v1/partner/checkouts` searched by status, date, e-mail, eSIM and payment
+ * reference; `GET /v1/partner/esims`, the eSIMs it sold), `GET /v1/partner/checkouts/{id}`, `POST …/confirm` (the partner took the
  * payment: place the order), `POST …/decline` (a payment attempt was declined: another card may follow) and
  * `POST …/cancel`; after the sale, the manage link of an eSIM it sold (and the
  * revocation of one link of its own widgets, or of every link of the eSIM), the eSIM's view, help requests
@@ -19,6 +20,8 @@ import {
   DeclineCheckoutPaymentRequestSchema,
   IDEMPOTENCY_KEY_HEADER,
   PARTNER_SECRET_HEADER,
+  PartnerCheckoutListQuerySchema,
+  PartnerEsimListQuerySchema,
 } from '@esim-embed/shared';
 import type { Context } from 'hono';
 import type { AfterSaleService } from '../after-sale/after-sale-service';
@@ -30,9 +33,11 @@ import type { PartnerFunding } from '../funding/partner-funding';
 import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import type { IdempotencyOptions } from '../http/idempotency';
-import { readJsonBody } from '../http/json-body';
+import { parseOrThrow, readJsonBody } from '../http/json-body';
+import { answerListPage, type CursorBinding, decodeListCursor } from '../http/list-page';
 import type { Logger } from '../logger';
 import type { Store } from '../store/store';
+import type { SupportDesk } from '../support-desk/support-desk';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { RouteHandlers } from './mount-routes';
 
@@ -43,6 +48,8 @@ export interface PartnerRoutesOptions {
   manageTokens: ManageTokens;
   /** Which widget sold each eSIM. */
   esimOwners: EsimOwners;
+  /** The lists of the partner's checkouts and eSIMs. */
+  supportDesk: SupportDesk;
   /** Hears idempotent creates taken over from a lost holder. */
   logger: Logger;
 }
@@ -81,6 +88,8 @@ export function partnerIdempotency(options: {
 
 type PartnerRouteId =
   | 'readPartnerAccount'
+  | 'listPartnerCheckouts'
+  | 'listPartnerEsims'
   | 'readPartnerCheckout'
   | 'readPartnerInstallation'
   | 'startPartnerPayment'
@@ -118,6 +127,34 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
     }
     const account = await options.funding.account(widget);
     return answerJson(c, { data: account, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+  }
+
+  /** What a list's cursors are bound to: the caller's partner secret, the list and its filters. */
+  const cursorBinding = (c: Context<AppEnv>, list: string): CursorBinding => ({
+    partnerSecret: c.req.header(PARTNER_SECRET_HEADER) ?? '',
+    list,
+  });
+
+  async function listPartnerCheckouts(c: Context<AppEnv>) {
+    const { limit, cursor, ...filters } = parseOrThrow(
+      PartnerCheckoutListQuerySchema,
+      c.req.query(),
+      400,
+      'query',
+    );
+    // The filters as written are part of the cursor's binding: a cursor continues only the search that made it.
+    const binding = cursorBinding(c, `checkouts ${JSON.stringify(Object.entries(filters).sort())}`);
+    const after = cursor === undefined ? null : decodeListCursor(cursor, binding);
+    const page = await options.supportDesk.listCheckouts(c.get('partnerWidgets'), filters, { after, limit });
+    return answerListPage(c, page, binding);
+  }
+
+  async function listPartnerEsims(c: Context<AppEnv>) {
+    const { limit, cursor } = parseOrThrow(PartnerEsimListQuerySchema, c.req.query(), 400, 'query');
+    const binding = cursorBinding(c, 'esims');
+    const after = cursor === undefined ? null : decodeListCursor(cursor, binding);
+    const page = await options.supportDesk.listEsims(c.get('partnerWidgets'), { after, limit });
+    return answerListPage(c, page, binding);
   }
 
   async function readPartnerCheckout(c: Context<AppEnv>) {
@@ -249,6 +286,8 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
 
   return {
     readPartnerAccount,
+    listPartnerCheckouts,
+    listPartnerEsims,
     readPartnerCheckout,
     readPartnerInstallation,
     startPartnerPayment,
