@@ -44,6 +44,7 @@ import { routeAuth } from './security/route-auth';
 import { SECURITY_HEADERS } from './security/security-headers';
 import type { SessionSigner } from './security/session-token';
 import type { Store } from './store/store';
+import type { SupportDesk } from './support-desk/support-desk';
 import type { WebhookDeliveryDesk } from './webhooks/webhook-delivery-desk';
 import type { WidgetRuntime } from './widgets/widget-runtime';
 
@@ -62,6 +63,8 @@ export interface BffAppOptions {
   esimOwners: EsimOwners;
   /** The partner's webhook deliveries: listed, read, resent. */
   webhookDesk: WebhookDeliveryDesk;
+  /** The partner's support desk (its lists). */
+  supportDesk: SupportDesk;
   logger: Logger;
   /** A folder holding one folder per widget version (`<root>/1.2.3/widget.js`), as the release has it. */
   widgetRoot?: string | null;
@@ -172,6 +175,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
         esimOwners: options.esimOwners,
         webhookDesk: options.webhookDesk,
         store,
+        supportDesk: options.supportDesk,
         logger,
       }),
       operationsHandlers({ widgets, store, operationsToken: options.operationsToken }),

@@ -16,6 +16,7 @@ import { createAccountLogo } from './catalog/account-logo';
 import { createCatalogService } from './catalog/catalog-service';
 import type { LogoTestHost } from './catalog/logo-fetch';
 import { createCheckoutSecrets } from './checkout/checkout-access';
+import { createCheckoutIndex } from './checkout/checkout-index';
 import { type CheckoutService, createCheckoutService } from './checkout/checkout-service';
 import { type CheckoutTransitions, createCheckoutTransitions } from './checkout/checkout-transitions';
 import { type CheckoutWatch, createCheckoutWatch } from './checkout/checkout-watch';
@@ -40,6 +41,8 @@ import { createOriginPolicy } from './security/origin-policy';
 import { createSessionSigner, type SessionSigner } from './security/session-token';
 import { createMemoryStore } from './store/memory-store';
 import type { Store } from './store/store';
+import { rebuildCheckoutIndexes } from './support-desk/checkout-index-rebuild';
+import { createSupportDesk, type SupportDesk } from './support-desk/support-desk';
 import { createUpstreamBudget, type UpstreamBudget } from './upstream/upstream-budget';
 import { createUpstreamClient, upstreamCredential } from './upstream/upstream-client';
 import { createWebhookDeliveryDesk } from './webhooks/webhook-delivery-desk';
@@ -99,6 +102,13 @@ export interface Bff {
   /** The partner's help requests, followed until they end (action_request.updated webhooks). */
   actionRequestWatch: ActionRequestWatch;
   orderReconciliation: OrderReconciliation;
+  /** The partner's support desk: its checkouts and eSIMs listed. */
+  supportDesk: SupportDesk;
+  /**
+   * Settles once the checkouts stored before the partner lists' indexes existed (an upgrade, a state import)
+   * are indexed: answers how many were (0 when the store had been indexed already). Never rejects.
+   */
+  checkoutIndexesBuilt: Promise<number>;
   /** The metrics, when on. */
   metrics: BffMetrics | null;
   /** `/metrics`, `/healthz` and `/readyz` for the operations listener, when metrics are on. */
@@ -281,6 +291,23 @@ export function createBff(options: CreateBffOptions): Bff {
     esimOwners,
     logger: scopedLogger,
   });
+  const supportDesk = createSupportDesk({ store, repository, esimOwners });
+  // In the background: a large store is indexed while the BFF serves (lists fill in as it goes).
+  let closing = false;
+  const checkoutIndexesBuilt = rebuildCheckoutIndexes({
+    store,
+    index: createCheckoutIndex(store),
+    logger: scopedLogger,
+    stopped: () => closing,
+  }).catch((error: unknown) => {
+    scopedLogger.warn(
+      'partner lists: indexing the stored checkouts failed; it is tried again at the next start',
+      {
+        cause: String(error),
+      },
+    );
+    return 0;
+  });
   const answers = createAnswerCache({ logger, observe: metrics?.observeRequest });
   const app = createBffApp({
     answers,
@@ -294,6 +321,7 @@ export function createBff(options: CreateBffOptions): Bff {
     manageTokens,
     esimOwners,
     webhookDesk: createWebhookDeliveryDesk({ queue: webhookQueue, store, now: options.now }),
+    supportDesk,
     logger,
     widgetRoot: options.widgetRoot,
     widgetDist: options.widgetDist,
@@ -338,9 +366,14 @@ export function createBff(options: CreateBffOptions): Bff {
     checkoutWatch,
     actionRequestWatch,
     orderReconciliation,
+    supportDesk,
+    checkoutIndexesBuilt,
     metrics,
     operationsApp,
     async close() {
+      // The index build stops after its page (and goes on at the next start): the store stays open until then.
+      closing = true;
+      await checkoutIndexesBuilt;
       webhookSender.close();
       checkoutWatch.close();
       actionRequestWatch.close();

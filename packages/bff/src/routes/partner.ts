@@ -1,15 +1,14 @@
 /**
  * @module
  * The partner server's API: `GET /v1/partner/account` (its balance, what open checkouts hold, its limits),
- * `GET /v1/partner/checkouts/{id}`, `POST …/confirm` (the partner took the
- * payment: place the order), `POST …/decline` (a payment attempt was declined: another card may follow) and
- * `POST …/cancel`; after the sale, the manage link of an eSIM it sold (and the
- * revocation of one link of its own widgets, or of every link of the eSIM), the eSIM's view, help requests
- * (cancellation, refund, reissue) with their status, and delivery links (create, revoke). Its support desk: the
- * help requests and webhook deliveries of its widgets listed (newest first, filtered, by cursor), one delivery
- * read and resent. Behind the partner
- * auth (`security/route-auth.ts`): the widget's partner secret in `X-Partner-Secret`; never callable from a
- * browser (no CORS).
+ * `GET /v1/partner/checkouts/{id}`, `POST …/confirm` (the partner took the payment: place the order),
+ * `POST …/decline` (a payment attempt was declined: another card may follow) and `POST …/cancel`; after the sale,
+ * the manage link of an eSIM it sold (and the revocation of one link of its own widgets, or of every link of the
+ * eSIM), the eSIM's view, help requests (cancellation, refund, reissue) with their status, and delivery links
+ * (create, revoke). Its support desk: checkouts (searched by status, date, e-mail, eSIM and payment reference),
+ * the eSIMs it sold, its help requests and its webhook deliveries listed newest first by cursor, and a delivery
+ * read and resent. Behind the partner auth (`security/route-auth.ts`): the widget's partner secret in
+ * `X-Partner-Secret`; never callable from a browser (no CORS).
  */
 import { createHash } from 'node:crypto';
 import {
@@ -22,6 +21,8 @@ import {
   DeclineCheckoutPaymentRequestSchema,
   IDEMPOTENCY_KEY_HEADER,
   PARTNER_SECRET_HEADER,
+  PartnerCheckoutListQuerySchema,
+  PartnerEsimListQuerySchema,
   ResendWebhookDeliveryRequestSchema,
   WebhookDeliveryListQuerySchema,
 } from '@esim-embed/shared';
@@ -40,6 +41,7 @@ import { parseOrThrow, readJsonBody } from '../http/json-body';
 import { answerListPage, type CursorBinding, decodeListCursor } from '../http/list-page';
 import type { Logger } from '../logger';
 import type { Store } from '../store/store';
+import type { SupportDesk } from '../support-desk/support-desk';
 import type { WebhookDeliveryDesk } from '../webhooks/webhook-delivery-desk';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { RouteHandlers } from './mount-routes';
@@ -55,6 +57,8 @@ export interface PartnerRoutesOptions {
   webhookDesk: WebhookDeliveryDesk;
   /** Where the help requests the partner made are kept, with their indexes. */
   store: Store;
+  /** The lists of the partner's checkouts and eSIMs. */
+  supportDesk: SupportDesk;
   /** Hears idempotent creates taken over from a lost holder. */
   logger: Logger;
 }
@@ -99,12 +103,6 @@ function listedWidgets(c: Context<AppEnv>, widgetId: string | undefined): string
   return [widgetId];
 }
 
-/** What a list's cursors are bound to: the caller's partner secret, the list and its filters. */
-const cursorBinding = (c: Context<AppEnv>, list: string): CursorBinding => ({
-  partnerSecret: c.req.header(PARTNER_SECRET_HEADER) ?? '',
-  list,
-});
-
 /**
  * The idempotency of the partner's creates: the partner's own keys, scoped to its secret (never stored as such,
  * only its digest).
@@ -127,6 +125,8 @@ export function partnerIdempotency(options: {
 
 type PartnerRouteId =
   | 'readPartnerAccount'
+  | 'listPartnerCheckouts'
+  | 'listPartnerEsims'
   | 'readPartnerCheckout'
   | 'readPartnerInstallation'
   | 'startPartnerPayment'
@@ -160,6 +160,34 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
     const widget = widgetOfQuery(c, c.req.query('widgetId'));
     const account = await options.funding.account(widget);
     return answerJson(c, { data: account, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+  }
+
+  /** What a list's cursors are bound to: the caller's partner secret, the list and its filters. */
+  const cursorBinding = (c: Context<AppEnv>, list: string): CursorBinding => ({
+    partnerSecret: c.req.header(PARTNER_SECRET_HEADER) ?? '',
+    list,
+  });
+
+  async function listPartnerCheckouts(c: Context<AppEnv>) {
+    const { limit, cursor, ...filters } = parseOrThrow(
+      PartnerCheckoutListQuerySchema,
+      c.req.query(),
+      400,
+      'query',
+    );
+    // The filters as written are part of the cursor's binding: a cursor continues only the search that made it.
+    const binding = cursorBinding(c, `checkouts ${JSON.stringify(Object.entries(filters).sort())}`);
+    const after = cursor === undefined ? null : decodeListCursor(cursor, binding);
+    const page = await options.supportDesk.listCheckouts(c.get('partnerWidgets'), filters, { after, limit });
+    return answerListPage(c, page, binding);
+  }
+
+  async function listPartnerEsims(c: Context<AppEnv>) {
+    const { limit, cursor } = parseOrThrow(PartnerEsimListQuerySchema, c.req.query(), 400, 'query');
+    const binding = cursorBinding(c, 'esims');
+    const after = cursor === undefined ? null : decodeListCursor(cursor, binding);
+    const page = await options.supportDesk.listEsims(c.get('partnerWidgets'), { after, limit });
+    return answerListPage(c, page, binding);
   }
 
   async function readPartnerCheckout(c: Context<AppEnv>) {
@@ -333,6 +361,8 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
 
   return {
     readPartnerAccount,
+    listPartnerCheckouts,
+    listPartnerEsims,
     readPartnerCheckout,
     readPartnerInstallation,
     startPartnerPayment,

@@ -29,8 +29,12 @@ import {
   PartnerAccountResponseSchema,
   PartnerActionRequestListResponseSchema,
   PartnerActionRequestResponseSchema,
+  PartnerCheckoutListQuerySchema,
+  PartnerCheckoutListResponseSchema,
   PartnerCheckoutResponseSchema,
   PartnerDeliveryLinkResponseSchema,
+  PartnerEsimListQuerySchema,
+  PartnerEsimListResponseSchema,
   PartnerWebhookDeliveryListResponseSchema,
   PartnerWebhookDeliveryResponseSchema,
   PlansResponseSchema,
@@ -269,6 +273,17 @@ const TABLE = [
     response: PartnerAccountResponseSchema,
   },
   {
+    id: 'listPartnerCheckouts',
+    method: 'GET',
+    path: '/v1/partner/checkouts',
+    summary:
+      'The partner’s checkouts, newest first, searched by status, createdFrom/createdTo, traveller email (exact, any case), esimId and paymentReference; ?limit= (25, at most 100) and the answer’s nextCursor as ?cursor=.',
+    auth: 'partner',
+    query: PartnerCheckoutListQuerySchema,
+    status: 200,
+    response: PartnerCheckoutListResponseSchema,
+  },
+  {
     id: 'readPartnerCheckout',
     method: 'GET',
     path: '/v1/partner/checkouts/{id}',
@@ -357,6 +372,17 @@ const TABLE = [
     auth: 'partner',
     status: 200,
     response: RevokedManageLinksResponseSchema,
+  },
+  {
+    id: 'listPartnerEsims',
+    method: 'GET',
+    path: '/v1/partner/esims',
+    summary:
+      'The eSIMs the partner’s widgets sold, newest first, with the selling checkout while it is kept; ?limit= and ?cursor= as every list.',
+    auth: 'partner',
+    query: PartnerEsimListQuerySchema,
+    status: 200,
+    response: PartnerEsimListResponseSchema,
   },
   {
     id: 'readPartnerEsim',

@@ -161,4 +161,24 @@ export const STORE_KEYS = {
   legacyActionRequestWatch: () => 'action-request-watch',
   /** The eSIM that replaced one of an upstream account's eSIMs (a completed reissue), by credential digest. */
   esimReplacement: (credential: string, esimId: string) => `esim-replacement:${credential}:${esimId}`,
+  /**
+   * Set once every stored checkout is in the partner lists' indexes (`checkout-index-rebuild.ts`): absent after
+   * an upgrade from a release without them or a state import, and then built at start. Never exported.
+   */
+  checkoutIndexBuilt: () => 'checkout-index-built',
+} as const;
+
+/**
+ * The sorted indexes of the partner API's lists (`SortedIndex`), one set per widget (a partner's lists read its
+ * widgets'): its checkouts, by status, by traveller e-mail, by eSIM, by payment reference, and the eSIMs it sold.
+ * Exact values are named by their SHA-256 (`digest`), never as such: an e-mail address is never part of a name.
+ */
+export const STORE_INDEXES = {
+  checkouts: (widgetId: string) => `checkouts:${widgetId}`,
+  checkoutsByStatus: (widgetId: string, status: string) => `checkouts:${widgetId}:status:${status}`,
+  checkoutsByEmail: (widgetId: string, digest: string) => `checkouts:${widgetId}:email:${digest}`,
+  checkoutsByEsim: (widgetId: string, digest: string) => `checkouts:${widgetId}:esim:${digest}`,
+  checkoutsByPaymentReference: (widgetId: string, digest: string) =>
+    `checkouts:${widgetId}:payment-reference:${digest}`,
+  esims: (widgetId: string) => `esims:${widgetId}`,
 } as const;
