@@ -260,12 +260,14 @@ export function createBff(options: CreateBffOptions): Bff {
     queue: webhookQueue,
     logger: scopedLogger,
   });
+  /** How long an event is retried before it is given up. */
+  const webhookRetryForMs = config.webhookRetryHours * 60 * 60 * 1000;
   const webhookSender = createWebhookSender({
     queue: webhookQueue,
     store,
     widgets,
     logger: scopedLogger,
-    retryForMs: config.webhookRetryHours * 60 * 60 * 1000,
+    retryForMs: webhookRetryForMs,
     observer,
     ...options.webhooks,
   });
@@ -320,7 +322,12 @@ export function createBff(options: CreateBffOptions): Bff {
     afterSale,
     manageTokens,
     esimOwners,
-    webhookDesk: createWebhookDeliveryDesk({ queue: webhookQueue, store, now: options.now }),
+    webhookDesk: createWebhookDeliveryDesk({
+      queue: webhookQueue,
+      store,
+      retryForMs: webhookRetryForMs,
+      now: options.now,
+    }),
     supportDesk,
     logger,
     widgetRoot: options.widgetRoot,

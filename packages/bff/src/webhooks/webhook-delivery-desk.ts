@@ -18,12 +18,14 @@ import type { ListPage, ListPosition } from '../http/list-page';
 import { readIndexPage } from '../store/index-pages';
 import type { Store } from '../store/store';
 import { DELIVERY_INDEXES, type WebhookDelivery, type WebhookQueue } from './webhook-queue';
-import { webhookCircuitPause } from './webhook-sender';
+import { resumeWebhookCircuit, webhookCircuitPause } from './webhook-sender';
 
 export interface WebhookDeliveryDeskOptions {
   queue: WebhookQueue;
   /** Where the endpoints' circuits are kept (a paused widget's deliveries read `paused`). */
   store: Store;
+  /** How long an event is retried (and a circuit kept): the sender's span. */
+  retryForMs: number;
   now?: () => number;
 }
 
@@ -158,8 +160,11 @@ export function createWebhookDeliveryDesk(options: WebhookDeliveryDeskOptions): 
       return await detail(await ownDelivery(widgetIds, id));
     },
     async resend(widgetIds, id) {
-      await ownDelivery(widgetIds, id);
-      const resent = await queue.resend(id, now());
+      const { widgetId } = await ownDelivery(widgetIds, id);
+      const nowMs = now();
+      // The attempt goes at once, as the endpoint's probe: the circuit's pause ends with the queue's.
+      await resumeWebhookCircuit(store, widgetId, nowMs, options.retryForMs);
+      const resent = await queue.resend(id, nowMs);
       if (resent === null) {
         throw new ApiError('not_found', { params: { resource: 'webhook_delivery', webhookDeliveryId: id } });
       }

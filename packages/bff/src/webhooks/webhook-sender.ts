@@ -47,6 +47,25 @@ export async function webhookCircuitPause(store: Store, widgetId: string): Promi
   return CircuitSchema.parse(JSON.parse(stored.value)).untilMs;
 }
 
+/**
+ * End the pause of `widgetId`'s circuit now (a resend asked for an attempt at once), keeping its failures: the
+ * next delivery goes as the endpoint's probe, and a new failure pauses it for the next backoff step.
+ */
+export async function resumeWebhookCircuit(
+  store: Store,
+  widgetId: string,
+  nowMs: number,
+  retryForMs: number,
+): Promise<void> {
+  const key = STORE_KEYS.webhookCircuit(widgetId);
+  const stored = await store.get(key);
+  if (stored === null) return;
+  const circuit = CircuitSchema.parse(JSON.parse(stored.value));
+  if (circuit.untilMs <= nowMs) return;
+  // A lost race means the sender wrote the circuit meanwhile: its word is the newer one.
+  await store.compareAndSet(key, stored.version, JSON.stringify({ ...circuit, untilMs: nowMs }), retryForMs);
+}
+
 export interface WebhookSenderOptions {
   queue: WebhookQueue;
   /** Where each endpoint's circuit (its consecutive failures) is kept, shared by the instances. */
