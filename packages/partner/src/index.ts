@@ -2,7 +2,7 @@
  * @module
  * `@esim-embed/partner`: the server side of an eSIM Embed integration in Node (≥ 20). A typed client of the BFF's
  * partner API (`createPartnerClient`: confirm, cancel and read checkouts, the account, manage links, delivery
- * links, help requests, the support desk's lists and webhook resends), `verifyWebhook` for the BFF's signed webhooks, a framework-neutral webhook handler
+ * links, help requests), `verifyWebhook` for the BFF's signed webhooks, a framework-neutral webhook handler
  * (Express and Hono ones are at `@esim-embed/partner/express` and `/hono`), and the schemas and types of it all.
  */
 export {
@@ -35,12 +35,9 @@ export {
 } from './partner-client';
 export {
   PARTNER_ROUTES,
-  type PartnerListRouteId,
-  type PartnerPage,
   type PartnerRoute,
   type PartnerRouteData,
   type PartnerRouteId,
-  type PartnerRoutePage,
 } from './partner-routes';
 export * from './schemas';
 export {

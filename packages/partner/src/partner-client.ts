@@ -6,7 +6,6 @@
  * send again, so a call that got no answer or a 5xx is retried a few times with the same key.
  */
 import {
-  type ActionRequestListQuery,
   type ConfirmCheckoutRequest,
   type CreateActionRequest,
   type CreateManageLinkRequest,
@@ -14,7 +13,6 @@ import {
   type DeclineCheckoutPaymentRequest,
   IDEMPOTENCY_KEY_HEADER,
   PARTNER_SECRET_HEADER,
-  type WebhookDeliveryListQuery,
 } from '@esim-embed/shared';
 import {
   type CheckoutPayment,
@@ -23,15 +21,7 @@ import {
   payForCheckout,
 } from './checkout-payment';
 import { PartnerApiError, type PartnerApiErrorCode } from './partner-api-error';
-import {
-  PARTNER_ROUTES,
-  type PartnerListRouteId,
-  type PartnerPage,
-  type PartnerRoute,
-  type PartnerRouteData,
-  type PartnerRouteId,
-  type PartnerRoutePage,
-} from './partner-routes';
+import { PARTNER_ROUTES, type PartnerRouteData, type PartnerRouteId } from './partner-routes';
 
 /** How to reach the BFF. */
 export interface PartnerClientOptions {
@@ -122,37 +112,6 @@ export interface PartnerClient {
   actionRequests: {
     /** `GET /v1/partner/action-requests/{id}`: requested, in_review, completed or rejected. */
     read(actionRequestId: string): Promise<PartnerRouteData<'readPartnerActionRequest'>>;
-    /**
-     * `GET /v1/partner/action-requests`: one page of the help requests you made, newest first, as last read
-     * (filter by `status`, `esimId`; `widgetId` when your secret opens several widgets).
-     */
-    list(query?: ActionRequestListQuery): Promise<PartnerRoutePage<'listPartnerActionRequests'>>;
-    /** Every help request the filters match, newest first, page after page. */
-    all(
-      query?: Omit<ActionRequestListQuery, 'cursor'>,
-    ): AsyncIterable<PartnerRouteData<'readPartnerActionRequest'>>;
-  };
-  webhookDeliveries: {
-    /**
-     * `GET /v1/partner/webhook-deliveries`: one page of your widget's deliveries, newest first, each with its
-     * status (`pending`, `paused`, `delivered`, `failed`), attempts and next attempt (filter by `status`, `type`,
-     * `checkoutId`; `widgetId` when your secret opens several widgets).
-     */
-    list(query?: WebhookDeliveryListQuery): Promise<PartnerRoutePage<'listPartnerWebhookDeliveries'>>;
-    /** Every delivery the filters match, newest first, page after page. */
-    all(
-      query?: Omit<WebhookDeliveryListQuery, 'cursor'>,
-    ): AsyncIterable<PartnerRouteData<'listPartnerWebhookDeliveries'>[number]>;
-    /** `GET /v1/partner/webhook-deliveries/{id}` (the event id): the delivery and the event it sends. */
-    read(eventId: string): Promise<PartnerRouteData<'readPartnerWebhookDelivery'>>;
-    /**
-     * `POST …/{id}/resend`: send the event again now, under the same event id (your handler de-duplicates on it).
-     * One resend per `idempotencyKey` (default: a fresh one per call).
-     */
-    resend(
-      eventId: string,
-      options?: CreateOptions,
-    ): Promise<PartnerRouteData<'resendPartnerWebhookDelivery'>>;
   };
   deliveryLinks: {
     /** `POST /v1/partner/delivery-links/{id}/revoke`. */
@@ -193,12 +152,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     }
     const json: unknown = await response.json().catch(() => undefined);
     if (response.ok) {
-      const route: PartnerRoute = PARTNER_ROUTES[id];
-      const parsed = route.response.safeParse(json);
-      if (parsed.success && route.list) {
-        const { data, nextCursor } = parsed.data as PartnerPage<unknown>;
-        return { data, nextCursor };
-      }
+      const parsed = PARTNER_ROUTES[id].response.safeParse(json);
       if (parsed.success) return parsed.data.data;
       throw new PartnerApiError({ code: 'invalid_response', status: response.status, cause: parsed.error });
     }
@@ -237,21 +191,6 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     }
   }
 
-  /** One page of a list route. */
-  const page = <Id extends PartnerListRouteId>(id: Id, query: object = {}) =>
-    call(id, { query: queryOf(query) }) as unknown as Promise<PartnerRoutePage<Id>>;
-
-  /** Every item of a list route, following its cursors. */
-  async function* every<Id extends PartnerListRouteId>(id: Id, query: object = {}) {
-    let cursor: string | undefined;
-    do {
-      const answer = await call(id, { query: queryOf({ ...query, cursor }) });
-      const { data, nextCursor } = answer as unknown as PartnerRoutePage<Id>;
-      yield* data as PartnerRouteData<Id>[number][];
-      cursor = nextCursor ?? undefined;
-    } while (cursor !== undefined);
-  }
-
   const checkouts: PartnerClient['checkouts'] = {
     read: (checkoutId) => call('readPartnerCheckout', { params: { id: checkoutId } }),
     startPayment: (checkoutId) => call('startPartnerPayment', { params: { id: checkoutId } }),
@@ -281,27 +220,11 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     },
     actionRequests: {
       read: (actionRequestId) => call('readPartnerActionRequest', { params: { id: actionRequestId } }),
-      list: (query) => page('listPartnerActionRequests', query),
-      all: (query) => every('listPartnerActionRequests', query),
-    },
-    webhookDeliveries: {
-      list: (query) => page('listPartnerWebhookDeliveries', query),
-      all: (query) => every('listPartnerWebhookDeliveries', query),
-      read: (eventId) => call('readPartnerWebhookDelivery', { params: { id: eventId } }),
-      resend: (eventId, create = {}) =>
-        call('resendPartnerWebhookDelivery', { params: { id: eventId }, ...create }),
     },
     deliveryLinks: {
       revoke: (deliveryLinkId) => call('revokePartnerDeliveryLink', { params: { id: deliveryLinkId } }),
     },
   };
-}
-
-/** A query's values as text (numbers such as `limit` included); absent ones left out. */
-function queryOf(query: object): Record<string, string | undefined> {
-  return Object.fromEntries(
-    Object.entries(query).map(([name, value]) => [name, value === undefined ? undefined : String(value)]),
-  );
 }
 
 /** The error of a non-2xx answer: the envelope's code, params and request id, read leniently. */

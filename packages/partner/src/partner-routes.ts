@@ -9,12 +9,9 @@ import {
   InstallationResponseSchema,
   ManageLinkResponseSchema,
   PartnerAccountResponseSchema,
-  PartnerActionRequestListResponseSchema,
   PartnerActionRequestResponseSchema,
   PartnerCheckoutResponseSchema,
   PartnerDeliveryLinkResponseSchema,
-  PartnerWebhookDeliveryListResponseSchema,
-  PartnerWebhookDeliveryResponseSchema,
   RevokedDeliveryLinkResponseSchema,
   RevokedManageLinkResponseSchema,
   RevokedManageLinksResponseSchema,
@@ -28,10 +25,8 @@ export interface PartnerRoute {
   path: string;
   /** A create: the client sends an `Idempotency-Key` (generated per call unless given). */
   idempotent: boolean;
-  /** The `{ data, meta }` envelope of a success (`{ data, nextCursor, meta }` for a list). */
+  /** The `{ data, meta }` envelope of a success. */
   response: z.ZodType<{ data: unknown }>;
-  /** A list: the client answers the page (`data` and `nextCursor`), not `data` alone. */
-  list?: true;
 }
 
 /** The partner routes, by the BFF's route id. */
@@ -126,32 +121,6 @@ export const PARTNER_ROUTES = {
     idempotent: false,
     response: RevokedDeliveryLinkResponseSchema,
   },
-  listPartnerActionRequests: {
-    method: 'GET',
-    path: '/v1/partner/action-requests',
-    idempotent: false,
-    response: PartnerActionRequestListResponseSchema,
-    list: true,
-  },
-  listPartnerWebhookDeliveries: {
-    method: 'GET',
-    path: '/v1/partner/webhook-deliveries',
-    idempotent: false,
-    response: PartnerWebhookDeliveryListResponseSchema,
-    list: true,
-  },
-  readPartnerWebhookDelivery: {
-    method: 'GET',
-    path: '/v1/partner/webhook-deliveries/{id}',
-    idempotent: false,
-    response: PartnerWebhookDeliveryResponseSchema,
-  },
-  resendPartnerWebhookDelivery: {
-    method: 'POST',
-    path: '/v1/partner/webhook-deliveries/{id}/resend',
-    idempotent: true,
-    response: PartnerWebhookDeliveryResponseSchema,
-  },
 } as const satisfies Record<string, PartnerRoute>;
 
 /** The id of a partner route (the BFF's name for it). */
@@ -161,18 +130,3 @@ export type PartnerRouteId = keyof typeof PARTNER_ROUTES;
 export type PartnerRouteData<Id extends PartnerRouteId> = z.infer<
   (typeof PARTNER_ROUTES)[Id]['response']
 >['data'];
-
-/** The id of a list route. */
-export type PartnerListRouteId = {
-  [Id in PartnerRouteId]: (typeof PARTNER_ROUTES)[Id] extends { list: true } ? Id : never;
-}[PartnerRouteId];
-
-/** One page of a list: its items, newest first, and the cursor of the next page (null on the last). */
-export interface PartnerPage<Item> {
-  data: Item[];
-  /** Pass as `cursor` with the same filters for the next page. */
-  nextCursor: string | null;
-}
-
-/** What a list route answers: a page of its items. */
-export type PartnerRoutePage<Id extends PartnerListRouteId> = PartnerPage<PartnerRouteData<Id>[number]>;
