@@ -41,7 +41,7 @@ import { createOriginPolicy } from './security/origin-policy';
 import { createSessionSigner, type SessionSigner } from './security/session-token';
 import { createMemoryStore } from './store/memory-store';
 import type { Store } from './store/store';
-import { rebuildCheckoutIndexes } from './support-desk/checkout-index-rebuild';
+import { buildCheckoutIndexesAtStart } from './support-desk/checkout-index-rebuild';
 import { createSupportDesk, type SupportDesk } from './support-desk/support-desk';
 import { createUpstreamBudget, type UpstreamBudget } from './upstream/upstream-budget';
 import { createUpstreamClient, upstreamCredential } from './upstream/upstream-client';
@@ -296,19 +296,11 @@ export function createBff(options: CreateBffOptions): Bff {
   const supportDesk = createSupportDesk({ store, repository, esimOwners });
   // In the background: a large store is indexed while the BFF serves (lists fill in as it goes).
   let closing = false;
-  const checkoutIndexesBuilt = rebuildCheckoutIndexes({
+  const checkoutIndexesBuilt = buildCheckoutIndexesAtStart({
     store,
     index: createCheckoutIndex(store),
     logger: scopedLogger,
     stopped: () => closing,
-  }).catch((error: unknown) => {
-    scopedLogger.warn(
-      'partner lists: indexing the stored checkouts failed; it is tried again at the next start',
-      {
-        cause: String(error),
-      },
-    );
-    return 0;
   });
   const answers = createAnswerCache({ logger, observe: metrics?.observeRequest });
   const app = createBffApp({

@@ -10,8 +10,10 @@ import {
   ManageLinkResponseSchema,
   PartnerAccountResponseSchema,
   PartnerActionRequestResponseSchema,
+  PartnerCheckoutListResponseSchema,
   PartnerCheckoutResponseSchema,
   PartnerDeliveryLinkResponseSchema,
+  PartnerEsimListResponseSchema,
   RevokedDeliveryLinkResponseSchema,
   RevokedManageLinkResponseSchema,
   RevokedManageLinksResponseSchema,
@@ -36,6 +38,18 @@ export const PARTNER_ROUTES = {
     path: '/v1/partner/account',
     idempotent: false,
     response: PartnerAccountResponseSchema,
+  },
+  listPartnerCheckouts: {
+    method: 'GET',
+    path: '/v1/partner/checkouts',
+    idempotent: false,
+    response: PartnerCheckoutListResponseSchema,
+  },
+  listPartnerEsims: {
+    method: 'GET',
+    path: '/v1/partner/esims',
+    idempotent: false,
+    response: PartnerEsimListResponseSchema,
   },
   readPartnerCheckout: {
     method: 'GET',
@@ -130,3 +144,12 @@ export type PartnerRouteId = keyof typeof PARTNER_ROUTES;
 export type PartnerRouteData<Id extends PartnerRouteId> = z.infer<
   (typeof PARTNER_ROUTES)[Id]['response']
 >['data'];
+
+/** The routes that answer a page of a list (`{ data, nextCursor }`). */
+export type PartnerListRouteId = 'listPartnerCheckouts' | 'listPartnerEsims';
+
+/** One page of a list: its items, newest first, and the cursor of the next page (null on the last). */
+export interface PartnerPage<T> {
+  data: T[];
+  nextCursor: string | null;
+}

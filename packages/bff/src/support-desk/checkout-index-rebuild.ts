@@ -9,7 +9,7 @@
 import type { CheckoutIndex } from '../checkout/checkout-index';
 import { readCheckoutRecord } from '../checkout/checkout-record';
 import type { Logger } from '../logger';
-import { STORE_KEYS, type Store } from '../store/store';
+import { STORE_KEYS, type Store, StoreUnavailableError } from '../store/store';
 
 /** How long the mark is kept: when it is gone the checkouts are indexed again (which changes nothing). */
 const MARK_KEPT_MS = 365 * 24 * 60 * 60 * 1000;
@@ -50,4 +50,36 @@ export async function rebuildCheckoutIndexes(options: {
   await store.insert(STORE_KEYS.checkoutIndexBuilt(), new Date().toISOString(), MARK_KEPT_MS);
   if (indexed > 0) logger.info('partner lists: stored checkouts indexed', { checkouts: indexed });
   return indexed;
+}
+
+/** The longest pause between two tries of a build the store refused. */
+const MAX_PAUSE_MS = 60_000;
+
+/**
+ * {@link rebuildCheckoutIndexes} at a BFF's start: tried again, after a growing pause, while the store is
+ * unavailable (Redis still connecting, a passing outage), until it is done or the BFF closes. Never rejects.
+ */
+export async function buildCheckoutIndexesAtStart(
+  options: Parameters<typeof rebuildCheckoutIndexes>[0] & { stopped: () => boolean },
+): Promise<number> {
+  for (let attempt = 0; !options.stopped(); attempt += 1) {
+    try {
+      return await rebuildCheckoutIndexes(options);
+    } catch (error) {
+      const pauseMs = Math.min(250 * 2 ** attempt, MAX_PAUSE_MS);
+      const unavailable = error instanceof StoreUnavailableError;
+      options.logger[unavailable ? 'info' : 'warn'](
+        'partner lists: indexing the stored checkouts failed; tried again',
+        {
+          cause: String(error),
+          retryInMs: pauseMs,
+        },
+      );
+      // In short steps, so that a closing BFF is not held up by the pause.
+      for (const until = Date.now() + pauseMs; Date.now() < until && !options.stopped(); ) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  }
+  return 0;
 }
