@@ -15,8 +15,11 @@ import { type ClaimOptions, QUEUE_NAMES, type QueueItem, type QueueStats } from 
 /** How long a delivery record is kept after its last change (a little over the longest retry span). */
 const DELIVERY_RETENTION_MS = 8 * 24 * 60 * 60 * 1000;
 
-/** The version of the delivery record this release writes (records without one are version 1). */
-const DELIVERY_SCHEMA_VERSION = 1;
+/**
+ * The version of the delivery record this release writes (records without one are version 1). Version 2 records
+ * are in the indexes; an earlier one is put there at its first update by this release.
+ */
+const DELIVERY_SCHEMA_VERSION = 2;
 
 /** How long a delivery stays in its indexes: past its record's life (a read skips a member whose record is gone). */
 const INDEX_RETENTION_MS = 2 * DELIVERY_RETENTION_MS;
@@ -58,7 +61,7 @@ const deliveryShape = {
  * outlive a deploy; record-fixtures.test.ts reads those of earlier releases).
  */
 export const WebhookDeliverySchema = z.looseObject({
-  schemaVersion: z.int().min(1).default(DELIVERY_SCHEMA_VERSION),
+  schemaVersion: z.int().min(1).default(1),
   ...deliveryShape,
 });
 export type WebhookDelivery = z.output<z.ZodObject<typeof deliveryShape>> & { schemaVersion?: number };
@@ -154,7 +157,9 @@ export function createWebhookQueue(store: Store): WebhookQueue {
       DELIVERY_RETENTION_MS,
     );
     if (!ok) return null;
-    if (next.state !== current.delivery.state) await indexDelivery(next, current.delivery.state);
+    const indexed = (current.delivery.schemaVersion ?? 1) >= 2;
+    if (!indexed) await indexDelivery(next, null);
+    else if (next.state !== current.delivery.state) await indexDelivery(next, current.delivery.state);
     return { delivery: next, version: current.version + 1 };
   }
 
