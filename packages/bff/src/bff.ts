@@ -49,6 +49,7 @@ import { createWebhookDeliveryDesk } from './webhooks/webhook-delivery-desk';
 import { createWebhookEmitter } from './webhooks/webhook-events';
 import { createWebhookQueue, type WebhookQueue } from './webhooks/webhook-queue';
 import { createWebhookSender, type WebhookSender, type WorkerTimers } from './webhooks/webhook-sender';
+import { createWidgetSalesWatch, type WidgetSalesWatch } from './webhooks/widget-sales-watch';
 import type { WidgetRuntime } from './widgets/widget-runtime';
 
 export interface CreateBffOptions {
@@ -101,6 +102,8 @@ export interface Bff {
   checkoutWatch: CheckoutWatch;
   /** The partner's help requests, followed until they end (action_request.updated webhooks). */
   actionRequestWatch: ActionRequestWatch;
+  /** Tells the partner when its widget stops selling and sells again (widget.sales_* webhooks). */
+  widgetSalesWatch: WidgetSalesWatch;
   orderReconciliation: OrderReconciliation;
   /** The partner's support desk: its checkouts and eSIMs listed. */
   supportDesk: SupportDesk;
@@ -272,6 +275,13 @@ export function createBff(options: CreateBffOptions): Bff {
     ...options.webhooks,
   });
   const manageTokens = createManageTokens({ secrets: rootSecrets, store, now: options.now });
+  const widgetSalesWatch = createWidgetSalesWatch({
+    store,
+    queue: webhookQueue,
+    widgets,
+    logger: scopedLogger,
+    intervalMs: config.checkoutWatchSeconds * 1000,
+  });
   const actionRequestWatch = createActionRequestWatch({
     store,
     esimOwners,
@@ -348,6 +358,7 @@ export function createBff(options: CreateBffOptions): Bff {
     webhookSender.start();
     checkoutWatch.start(checkouts, widgets);
     actionRequestWatch.start();
+    widgetSalesWatch.start();
     orderReconciliation.start();
   }
   return {
@@ -364,6 +375,7 @@ export function createBff(options: CreateBffOptions): Bff {
     webhookSender,
     checkoutWatch,
     actionRequestWatch,
+    widgetSalesWatch,
     orderReconciliation,
     supportDesk,
     checkoutIndexesBuilt,
@@ -376,6 +388,7 @@ export function createBff(options: CreateBffOptions): Bff {
       webhookSender.close();
       checkoutWatch.close();
       actionRequestWatch.close();
+      widgetSalesWatch.close();
       orderReconciliation.close();
       checkouts.close();
       for (const widget of widgets.values()) widget.catalog.close();

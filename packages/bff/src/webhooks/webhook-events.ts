@@ -45,6 +45,8 @@ function subjectOf(event: WebhookEvent): { checkoutId: string | null; esimId: st
   switch (event.type) {
     case 'account.balance_low':
     case 'order.unmatched':
+    case 'widget.sales_stopped':
+    case 'widget.sales_resumed':
       return { checkoutId: null, esimId: null };
     case 'action_request.updated':
       return { checkoutId: null, esimId: event.data.actionRequest.esimId };
