@@ -73,4 +73,6 @@ export {
   WebhookEventSchema,
   type WebhookEventType,
   WebhookEventTypeSchema,
+  type WidgetSalesWebhookEvent,
+  WidgetSalesWebhookEventSchema,
 } from '@esim-embed/shared';
