@@ -201,7 +201,9 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     id: Id,
     query: object,
   ): Promise<PartnerPage<PartnerRouteData<Id>[number]>> {
-    const { data, nextCursor } = (await send(id, { query: query as CallInput['query'] })) as PartnerPage<PartnerRouteData<Id>[number]>;
+    const { data, nextCursor } = (await send(id, { query: query as CallInput['query'] })) as PartnerPage<
+      PartnerRouteData<Id>[number]
+    >;
     return { data, nextCursor };
   }
 
