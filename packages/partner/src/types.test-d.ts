@@ -8,6 +8,7 @@ import type {
   PartnerCheckout,
   PartnerClient,
   PartnerDeliveryLink,
+  PartnerEsimSummary,
   PartnerPage,
   PartnerWebhookDelivery,
   PartnerWebhookDeliveryDetail,
@@ -46,6 +47,15 @@ describe('client answer types', () => {
     expectTypeOf<ReturnType<PartnerClient['account']['read']>>().toEqualTypeOf<Promise<PartnerAccount>>();
     expectTypeOf<ReturnType<PartnerClient['esims']['createDeliveryLink']>>().toEqualTypeOf<
       Promise<PartnerDeliveryLink>
+    >();
+    expectTypeOf<ReturnType<PartnerClient['checkouts']['list']>>().toEqualTypeOf<
+      Promise<PartnerPage<PartnerCheckout>>
+    >();
+    expectTypeOf<ReturnType<PartnerClient['esims']['list']>>().toEqualTypeOf<
+      Promise<PartnerPage<PartnerEsimSummary>>
+    >();
+    expectTypeOf<Parameters<PartnerClient['checkouts']['list']>[0]>().toExtend<
+      { status?: PartnerCheckout['status']; email?: string; cursor?: string; limit?: number } | undefined
     >();
     expectTypeOf<CheckoutPaymentOutcome['outcome']>().toEqualTypeOf<
       'confirmed' | 'already_paid' | 'not_payable' | 'declined' | 'refunded' | 'unfunded'

@@ -66,6 +66,12 @@ export const WebhookDeliverySchema = z.looseObject({
 });
 export type WebhookDelivery = z.output<z.ZodObject<typeof deliveryShape>> & { schemaVersion?: number };
 
+/** What the subject fields and history of a new delivery default to when its maker names none. */
+type DeliveryDefaults = 'checkoutId' | 'esimId' | 'history' | 'resentAtMs';
+/** A delivery to queue: its subject (checkout, eSIM) when it has one; no attempts or resend yet. */
+export type NewWebhookDelivery = Omit<WebhookDelivery, DeliveryDefaults> &
+  Partial<Pick<WebhookDelivery, DeliveryDefaults>>;
+
 /** The names of the sorted indexes a delivery is in (members: delivery ids; score: `createdAtMs`). */
 export const DELIVERY_INDEXES = {
   /** Every delivery of one widget. */
@@ -92,7 +98,7 @@ export interface StoredDelivery {
 /** The queue's operations. */
 export interface WebhookQueue {
   /** Add a delivery unless one with its id exists; true when added. */
-  enqueue(delivery: WebhookDelivery): Promise<boolean>;
+  enqueue(delivery: NewWebhookDelivery): Promise<boolean>;
   /**
    * Lease a bounded batch of due pending deliveries (see {@link WorkQueue.claim}); an id whose record is gone or
    * finished is taken off the queue instead.
@@ -164,7 +170,14 @@ export function createWebhookQueue(store: Store): WebhookQueue {
   }
 
   return {
-    async enqueue(delivery) {
+    async enqueue(newDelivery) {
+      const delivery: WebhookDelivery = {
+        checkoutId: null,
+        esimId: null,
+        history: [],
+        resentAtMs: null,
+        ...newDelivery,
+      };
       const key = STORE_KEYS.webhookDelivery(delivery.id);
       const inserted = await store.insert(key, written(delivery), DELIVERY_RETENTION_MS);
       // Queued again (the same event id): a delivery still pending must be on the queue, even if the write that
