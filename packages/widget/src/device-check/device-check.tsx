@@ -86,11 +86,7 @@ export function DeviceCheck() {
   if (!check || !messages) return null;
   const { warning, sentences } = deviceCheckText(check, messages);
   return (
-    <div
-      class={warning ? controls.notice : undefined}
-      part={warning ? 'device-check notice' : 'device-check'}
-      data-verdict={check.verdict}
-    >
+    <div class={warning ? controls.notice : undefined} part="device-check" data-verdict={check.verdict}>
       {sentences.map((sentence) => (
         <p key={sentence} class={warning ? undefined : controls.hint}>
           {sentence}
