@@ -161,7 +161,15 @@ export function testBffConfig(options: {
       },
       // No logo of its own in the demo: its name is the header.
       { ...widget(TEST_WIDGETS.whiteLabel, 'main', 'harbour', false), brand: { logoUrl: null } },
-      { ...widget(TEST_WIDGETS.consentButton, 'main', 'globetrotter', false), consent: 'button' as const },
+      {
+        ...widget(TEST_WIDGETS.consentButton, 'main', 'globetrotter', false),
+        consent: 'button' as const,
+        brand: {
+          logoUrl: '/partners/globetrotter.svg',
+          termsUrl: 'https://globetrotter.example/terms',
+          privacyUrl: 'https://globetrotter.example/privacy',
+        },
+      },
     ],
   };
   return { config, secrets: { env, partnerSecret, webhookSecret } };

@@ -54,6 +54,16 @@ async function purchase(page: Page, pagesUrl: string, widgetId: string, start: S
   await expect(buy).toBeEnabled();
   const checkbox = widget.root.getByRole('checkbox', { name: EN.terms });
   if ((await checkbox.count()) > 0) await hands.tap(checkbox);
+  else {
+    // No box: the button's own words are the consent, read with it by a screen reader, the words linked.
+    await expect(buy).toHaveAccessibleDescription(
+      'By buying you accept the terms and privacy policy of Globetrotter.',
+    );
+    await expect(widget.root.getByRole('link', { name: 'terms', exact: true })).toHaveAttribute(
+      'href',
+      'https://globetrotter.example/terms',
+    );
+  }
   await hands.tap(buy);
   await widget.installed();
   return hands.count;

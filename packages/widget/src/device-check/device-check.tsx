@@ -85,10 +85,19 @@ export function DeviceCheck() {
 
   if (!check || !messages) return null;
   const { warning, sentences } = deviceCheckText(check, messages);
+  // A warning is one sentence in a notice's box; the rest is quiet advice, a capable phone's with a tick.
+  if (warning) {
+    return (
+      <div class={controls.notice} part="device-check" data-verdict={check.verdict}>
+        {sentences[0]}
+      </div>
+    );
+  }
   return (
-    <div class={warning ? controls.notice : undefined} part="device-check" data-verdict={check.verdict}>
-      {sentences.map((sentence) => (
-        <p key={sentence} class={warning ? undefined : controls.hint}>
+    <div part="device-check" data-verdict={check.verdict}>
+      {sentences.map((sentence, index) => (
+        <p key={sentence} class={controls.hint}>
+          {index === 0 && check.verdict === 'capable' && <span aria-hidden="true">✓ </span>}
           {sentence}
         </p>
       ))}

@@ -6,6 +6,7 @@
  */
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import * as css from './steps.css';
 
 const loadDeviceCheck = () => import('../device-check/device-check').then((module) => module.DeviceCheck);
 
@@ -22,5 +23,9 @@ export function DeviceCheckSlot() {
       shown = false;
     };
   }, []);
-  return <div aria-live="polite">{DeviceCheck && <DeviceCheck />}</div>;
+  return (
+    <div class={css.field} aria-live="polite">
+      {DeviceCheck && <DeviceCheck />}
+    </div>
+  );
 }
