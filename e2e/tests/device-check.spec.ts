@@ -5,6 +5,7 @@
  * verdict reaches the page as `esim-device-check`, and the buy button stays usable.
  */
 import type { Page } from '@playwright/test';
+import { expectNoSeriousA11yViolations } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import { TEST_WIDGETS } from '../support/test-config';
 import { EN, WidgetFlow } from '../support/widget-flow';
@@ -46,6 +47,7 @@ test.describe('on an Android phone', () => {
     const check = widget.root.locator('[part~="device-check"]');
     await expect(check).toHaveAttribute('data-verdict', 'incapable');
     await expect(check).toContainText('Your Galaxy A13 cannot take an eSIM');
+    await expectNoSeriousA11yViolations(page, 'checkout with the device warning');
     expect((await widgetEvents()).filter((event) => event.type === 'esim-device-check')).toEqual([
       {
         type: 'esim-device-check',

@@ -5,6 +5,7 @@
  * widget has a `country` attribute; with the checkbox, one more each (the tick).
  */
 import type { Locator, Page } from '@playwright/test';
+import { expectNoSeriousA11yViolations } from '../support/accessibility';
 import { expect, test } from '../support/fixtures';
 import { TEST_WIDGETS } from '../support/test-config';
 import { EN, WidgetFlow } from '../support/widget-flow';
@@ -63,6 +64,7 @@ async function purchase(page: Page, pagesUrl: string, widgetId: string, start: S
       'href',
       'https://globetrotter.example/terms',
     );
+    await expectNoSeriousA11yViolations(page, 'checkout with consent in the button');
   }
   await hands.tap(buy);
   await widget.installed();
