@@ -1,8 +1,8 @@
 /**
  * @module
  * Widget weight: gzip and brotli bytes of the script-tag entry and of every chunk of the build, and the
- * budgets (loader, first screen, lazy install step, lazy device check) measured by the widget's own `scripts/check-size.mjs`
- * — the same code its size-budget test runs, so the test and the report cannot disagree.
+ * budgets (loader, first screen, lazy install step, lazy device check) measured by the widget's own
+ * `scripts/check-size.mjs` — the same code its size-budget test runs, so the test and the report cannot disagree.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
