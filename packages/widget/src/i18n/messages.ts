@@ -2,7 +2,8 @@
  * @module
  * The shape of a message table: English is the reference; every other locale must have every key
  * (the type says so, and `messages.test.ts` checks the loaded tables at run time). The after-sale views
- * (manage link, "my eSIM", help) have a second table per locale, loaded with those lazy views.
+ * (manage link, "my eSIM", help) have a second table per locale, loaded with those lazy views; the device
+ * check a third (`device-check/`), loaded with it once a plan is chosen.
  */
 import type { afterSaleEn } from './after-sale/en';
 import type { deviceCheckEn } from './device-check/en';

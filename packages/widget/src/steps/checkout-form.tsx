@@ -1,9 +1,9 @@
 /**
  * @module
  * The checkout form under a held price: the email (when anybody emails the traveller), consent to the
- * partner's terms (a checkbox, or the buy button's own words: `terms-consent.tsx`), and one buy button that creates the checkout for the quote. `partner_confirm` hands the
- * payment to the host page through `esim-checkout`; `direct` places the order. Either way the flow goes on to
- * the checkout's progress.
+ * partner's terms (a checkbox, or the buy button's own words: `terms-consent.tsx`), and one buy button that
+ * creates the checkout for the quote. `partner_confirm` hands the payment to the host page through
+ * `esim-checkout`; `direct` places the order. Either way the flow goes on to the checkout's progress.
  */
 import type { NonNegativeMoney, Quote } from '@esim-embed/shared';
 import { useRef, useState } from 'preact/hooks';
