@@ -57,6 +57,14 @@ describe('an Android phone by its model', () => {
       userAgent: 'Mozilla/5.0 (Linux; Android 9; SM-A505F Build/PPR1.180610.011) AppleWebKit/537.36',
     };
     expect(deviceVerdict(signals)).toMatchObject({ verdict: 'incapable', model: 'SM-A505F' });
+    const samsungInternet =
+      'Mozilla/5.0 (Linux; Android 14; SAMSUNG SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/25.0 Chrome/121.0.0.0 Mobile Safari/537.36';
+    expect(deviceVerdict({ userAgent: samsungInternet })).toMatchObject({
+      verdict: 'capable',
+      name: 'Galaxy S23',
+    });
+    const firefox = 'Mozilla/5.0 (Android 14; Mobile; rv:128.0) Gecko/128.0 Firefox/128.0';
+    expect(deviceVerdict({ userAgent: firefox })).toMatchObject({ verdict: 'unknown', device: 'android' });
     expect(deviceVerdict({ userAgent: ANDROID_UA })).toMatchObject({ verdict: 'unknown', model: null });
   });
 });

@@ -42,12 +42,12 @@ function lookUp(list: readonly DeviceModel[], model: string): DeviceModel | unde
 }
 
 /**
- * The model an Android user agent names (`Android 13; SM-S918B Build/…`), before Chromium reduced it to `K`,
- * when Client Hints do not say.
+ * The model an Android user agent names (`Android 13; SM-S918B Build/…`; Samsung Internet's `SAMSUNG SM-S918B`),
+ * before Chromium reduced it to `K`, when Client Hints do not say.
  */
 function userAgentModel(userAgent: string): string {
   const named = /Android [^;)]*; ([^;)]+?)(?: Build\/[^;)]*)?\)/.exec(userAgent)?.[1]?.trim() ?? '';
-  return named === 'K' ? '' : named;
+  return named === 'K' ? '' : named.replace(/^SAMSUNG /i, '');
 }
 
 /** The verdict for what the browser said. */
