@@ -19,12 +19,13 @@
  * loop rule alone). The layers, lowest first (docs/architecture.md draws them):
  *   BFF: shared helpers (`errors.ts`, `logger.ts`, `backoff.ts`, `background-loop.ts`) → `store/` → `security/` →
  *   `config/` → `upstream/` → the domain (`catalog/` → `widgets/` → `checkout/` → `webhooks/` → `funding/` →
- *   `after-sale/` → `support-desk/`) → `http/` → `observability/` → `routes/` → `app.ts`, `operations-app.ts`, `bff.ts`,
- *   `node-server.ts`, `server.ts`. Lower layers never import `routes/`; a checkout's changes of status are owned by
- *   `checkout/checkout-transitions.ts`, and funding and webhooks react to them through the observers and ports it
- *   is given instead of the checkout importing them.
- *   Widget: `i18n/`, `theme/`, `api/`, `events.ts` → `errors/`, `flow/`, `hooks/`, `ui/` → `steps/` → `install/` →
- *   `my-esim/` → `app/` → `element/` (which loads the app lazily) → the entries (`define.ts`, `widget.ts`, …).
+ *   `after-sale/` → `support-desk/`) → `http/` → `observability/` → `routes/` → `app.ts`, `operations-app.ts`,
+ *   `bff.ts`, `node-server.ts`, `server.ts`. Lower layers never import `routes/`; a checkout's changes of status
+ *   are owned by `checkout/checkout-transitions.ts`, and funding and webhooks react to them through the observers
+ *   and ports it is given instead of the checkout importing them.
+ *   Widget: `i18n/`, `theme/`, `api/`, `events.ts`, `device-check-event.ts` → `errors/`, `flow/`, `hooks/`, `ui/`,
+ *   `device-check/` → `steps/` → `install/` → `my-esim/` → `app/` → `element/` (which loads the app lazily) → the
+ *   entries (`define.ts`, `widget.ts`, …).
  *
  * Dependency-free on purpose: dependency-cruiser reads TypeScript through the `typescript` compiler API, which
  * the TypeScript 7 native compiler used here does not offer.
@@ -60,8 +61,8 @@ const LAYERED_SOURCES = {
     ['app.ts', 'operations-app.ts', 'bff.ts', 'node-server.ts', 'server.ts', 'index.ts'],
   ],
   'packages/widget/src': [
-    ['i18n/', 'theme/', 'api/', 'events.ts', 'csp/'],
-    ['errors/', 'flow/', 'hooks/', 'ui/'],
+    ['i18n/', 'theme/', 'api/', 'events.ts', 'device-check-event.ts', 'csp/'],
+    ['errors/', 'flow/', 'hooks/', 'ui/', 'device-check/'],
     ['steps/'],
     ['install/'],
     ['my-esim/'],
