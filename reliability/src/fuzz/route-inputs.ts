@@ -74,6 +74,10 @@ export const ROUTE_INPUTS = {
   readMyEsim: { query: localeQuery },
   readMyInstallation: {},
   readPartnerAccount: { query: { widgetId: 'shop' } },
+  listPartnerCheckouts: {
+    query: { status: 'ready', createdFrom: '2026-01-01T00:00:00Z', email: 'ana@example.com', limit: '10' },
+  },
+  listPartnerEsims: { query: { limit: '10' } },
   readPartnerCheckout: { params: checkoutOfPartner },
   readPartnerInstallation: { params: (world) => ({ id: world.ready.id }) },
   startPartnerPayment: {
