@@ -205,14 +205,12 @@ describe('embedded-store databases written by earlier releases', () => {
           logger: silent,
         });
         expect(indexed).toBe(dumpVersion < 2 ? 1 : 0);
-        const ready = await store
-          .sortedIndex(STORE_INDEXES.checkoutsByStatus('shop', 'ready'))
-          .range({
-            fromScore: Number.NEGATIVE_INFINITY,
-            toScore: Number.POSITIVE_INFINITY,
-            after: null,
-            limit: 10,
-          });
+        const ready = await store.sortedIndex(STORE_INDEXES.checkoutsByStatus('shop', 'ready')).range({
+          fromScore: Number.NEGATIVE_INFINITY,
+          toScore: Number.POSITIVE_INFINITY,
+          after: null,
+          limit: 10,
+        });
         expect(ready.map((entry) => entry.member)).toEqual(['chk_jV5y5_Zo7Oa-gT9mBCnPgw']);
       } finally {
         await store.close();
