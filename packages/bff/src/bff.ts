@@ -45,9 +45,11 @@ import { buildCheckoutIndexesAtStart } from './support-desk/checkout-index-rebui
 import { createSupportDesk, type SupportDesk } from './support-desk/support-desk';
 import { createUpstreamBudget, type UpstreamBudget } from './upstream/upstream-budget';
 import { createUpstreamClient, upstreamCredential } from './upstream/upstream-client';
+import { createWebhookDeliveryDesk } from './webhooks/webhook-delivery-desk';
 import { createWebhookEmitter } from './webhooks/webhook-events';
 import { createWebhookQueue, type WebhookQueue } from './webhooks/webhook-queue';
 import { createWebhookSender, type WebhookSender, type WorkerTimers } from './webhooks/webhook-sender';
+import { createWidgetSalesWatch, type WidgetSalesWatch } from './webhooks/widget-sales-watch';
 import type { WidgetRuntime } from './widgets/widget-runtime';
 
 export interface CreateBffOptions {
@@ -100,6 +102,8 @@ export interface Bff {
   checkoutWatch: CheckoutWatch;
   /** The partner's help requests, followed until they end (action_request.updated webhooks). */
   actionRequestWatch: ActionRequestWatch;
+  /** Tells the partner when its widget stops selling and sells again (widget.sales_* webhooks). */
+  widgetSalesWatch: WidgetSalesWatch;
   orderReconciliation: OrderReconciliation;
   /** The partner's support desk: its checkouts and eSIMs listed. */
   supportDesk: SupportDesk;
@@ -259,16 +263,25 @@ export function createBff(options: CreateBffOptions): Bff {
     queue: webhookQueue,
     logger: scopedLogger,
   });
+  /** How long an event is retried before it is given up. */
+  const webhookRetryForMs = config.webhookRetryHours * 60 * 60 * 1000;
   const webhookSender = createWebhookSender({
     queue: webhookQueue,
     store,
     widgets,
     logger: scopedLogger,
-    retryForMs: config.webhookRetryHours * 60 * 60 * 1000,
+    retryForMs: webhookRetryForMs,
     observer,
     ...options.webhooks,
   });
   const manageTokens = createManageTokens({ secrets: rootSecrets, store, now: options.now });
+  const widgetSalesWatch = createWidgetSalesWatch({
+    store,
+    queue: webhookQueue,
+    widgets,
+    logger: scopedLogger,
+    intervalMs: config.checkoutWatchSeconds * 1000,
+  });
   const actionRequestWatch = createActionRequestWatch({
     store,
     esimOwners,
@@ -311,6 +324,12 @@ export function createBff(options: CreateBffOptions): Bff {
     afterSale,
     manageTokens,
     esimOwners,
+    webhookDesk: createWebhookDeliveryDesk({
+      queue: webhookQueue,
+      store,
+      retryForMs: webhookRetryForMs,
+      now: options.now,
+    }),
     supportDesk,
     logger,
     widgetRoot: options.widgetRoot,
@@ -339,6 +358,7 @@ export function createBff(options: CreateBffOptions): Bff {
     webhookSender.start();
     checkoutWatch.start(checkouts, widgets);
     actionRequestWatch.start();
+    widgetSalesWatch.start();
     orderReconciliation.start();
   }
   return {
@@ -355,6 +375,7 @@ export function createBff(options: CreateBffOptions): Bff {
     webhookSender,
     checkoutWatch,
     actionRequestWatch,
+    widgetSalesWatch,
     orderReconciliation,
     supportDesk,
     checkoutIndexesBuilt,
@@ -367,6 +388,7 @@ export function createBff(options: CreateBffOptions): Bff {
       webhookSender.close();
       checkoutWatch.close();
       actionRequestWatch.close();
+      widgetSalesWatch.close();
       orderReconciliation.close();
       checkouts.close();
       for (const widget of widgets.values()) widget.catalog.close();

@@ -6,6 +6,7 @@
  * send again, so a call that got no answer or a 5xx is retried a few times with the same key.
  */
 import {
+  type ActionRequestListQuery,
   type ConfirmCheckoutRequest,
   type CreateActionRequest,
   type CreateManageLinkRequest,
@@ -13,9 +14,12 @@ import {
   type DeclineCheckoutPaymentRequest,
   IDEMPOTENCY_KEY_HEADER,
   PARTNER_SECRET_HEADER,
+  type PartnerActionRequest,
   type PartnerCheckout,
   type PartnerCheckoutListQuery,
   type PartnerEsimSummary,
+  type PartnerWebhookDelivery,
+  type WebhookDeliveryListQuery,
 } from '@esim-embed/shared';
 import {
   type CheckoutPayment,
@@ -60,6 +64,12 @@ export interface PageQuery {
 
 /** A search of checkouts: every filter optional, all applied together (see `docs/partner-api.md`). */
 export type CheckoutSearch = Omit<PartnerCheckoutListQuery, 'limit' | 'cursor'>;
+
+/** A filter of help requests: `status`, `esimId`, `widgetId` (see `docs/partner-api.md`). */
+export type ActionRequestSearch = Omit<ActionRequestListQuery, 'limit' | 'cursor'>;
+
+/** A filter of webhook deliveries: `status`, `type`, `checkoutId`, `widgetId` (see `docs/webhooks.md`). */
+export type WebhookDeliverySearch = Omit<WebhookDeliveryListQuery, 'limit' | 'cursor'>;
 
 /** The partner API, grouped by what it acts on. */
 export interface PartnerClient {
@@ -140,8 +150,38 @@ export interface PartnerClient {
     revoke(manageLinkId: string): Promise<PartnerRouteData<'revokeManageLink'>>;
   };
   actionRequests: {
-    /** `GET /v1/partner/action-requests/{id}`: requested, in_review, completed or rejected. */
+    /**
+     * `GET /v1/partner/action-requests`: a page of the help requests you made, newest first, each as the BFF last
+     * read it, filtered by `status` and `esimId`.
+     */
+    list(query?: ActionRequestSearch & PageQuery): Promise<PartnerPage<PartnerActionRequest>>;
+    /** Every help request of a search, newest first, reading page after page as you iterate. */
+    all(search?: ActionRequestSearch, options?: { pageSize?: number }): AsyncIterable<PartnerActionRequest>;
+    /** `GET /v1/partner/action-requests/{id}`: requested, in_review, completed or rejected (read afresh). */
     read(actionRequestId: string): Promise<PartnerRouteData<'readPartnerActionRequest'>>;
+  };
+  webhookDeliveries: {
+    /**
+     * `GET /v1/partner/webhook-deliveries`: a page of your widgets' deliveries, newest first, each with its status
+     * (`pending`, `paused`, `delivered`, `failed`), attempts (time, HTTP status) and next attempt, filtered by
+     * `status`, event `type` and `checkoutId`.
+     */
+    list(query?: WebhookDeliverySearch & PageQuery): Promise<PartnerPage<PartnerWebhookDelivery>>;
+    /** Every delivery of a search, newest first, reading page after page as you iterate. */
+    all(
+      search?: WebhookDeliverySearch,
+      options?: { pageSize?: number },
+    ): AsyncIterable<PartnerWebhookDelivery>;
+    /** `GET /v1/partner/webhook-deliveries/{id}` (the event id): the delivery and the event it sends. */
+    read(eventId: string): Promise<PartnerRouteData<'readPartnerWebhookDelivery'>>;
+    /**
+     * `POST …/{id}/resend`: send the event again now, under the same event id (your handler de-duplicates on
+     * it). One resend per `idempotencyKey` (default: a fresh one per call).
+     */
+    resend(
+      eventId: string,
+      options?: CreateOptions,
+    ): Promise<PartnerRouteData<'resendPartnerWebhookDelivery'>>;
   };
   deliveryLinks: {
     /** `POST /v1/partner/delivery-links/{id}/revoke`. */
@@ -284,7 +324,18 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
       revoke: (manageLinkId) => call('revokeManageLink', { params: { id: manageLinkId } }),
     },
     actionRequests: {
+      list: (query = {}) => page('listPartnerActionRequests', query),
+      all: (search = {}, options = {}) =>
+        every('listPartnerActionRequests', { ...search, limit: options.pageSize }),
       read: (actionRequestId) => call('readPartnerActionRequest', { params: { id: actionRequestId } }),
+    },
+    webhookDeliveries: {
+      list: (query = {}) => page('listPartnerWebhookDeliveries', query),
+      all: (search = {}, options = {}) =>
+        every('listPartnerWebhookDeliveries', { ...search, limit: options.pageSize }),
+      read: (eventId) => call('readPartnerWebhookDelivery', { params: { id: eventId } }),
+      resend: (eventId, create = {}) =>
+        call('resendPartnerWebhookDelivery', { params: { id: eventId }, ...create }),
     },
     deliveryLinks: {
       revoke: (deliveryLinkId) => call('revokePartnerDeliveryLink', { params: { id: deliveryLinkId } }),

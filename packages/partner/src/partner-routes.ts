@@ -9,11 +9,14 @@ import {
   InstallationResponseSchema,
   ManageLinkResponseSchema,
   PartnerAccountResponseSchema,
+  PartnerActionRequestListResponseSchema,
   PartnerActionRequestResponseSchema,
   PartnerCheckoutListResponseSchema,
   PartnerCheckoutResponseSchema,
   PartnerDeliveryLinkResponseSchema,
   PartnerEsimListResponseSchema,
+  PartnerWebhookDeliveryListResponseSchema,
+  PartnerWebhookDeliveryResponseSchema,
   RevokedDeliveryLinkResponseSchema,
   RevokedManageLinkResponseSchema,
   RevokedManageLinksResponseSchema,
@@ -135,6 +138,30 @@ export const PARTNER_ROUTES = {
     idempotent: false,
     response: RevokedDeliveryLinkResponseSchema,
   },
+  listPartnerActionRequests: {
+    method: 'GET',
+    path: '/v1/partner/action-requests',
+    idempotent: false,
+    response: PartnerActionRequestListResponseSchema,
+  },
+  listPartnerWebhookDeliveries: {
+    method: 'GET',
+    path: '/v1/partner/webhook-deliveries',
+    idempotent: false,
+    response: PartnerWebhookDeliveryListResponseSchema,
+  },
+  readPartnerWebhookDelivery: {
+    method: 'GET',
+    path: '/v1/partner/webhook-deliveries/{id}',
+    idempotent: false,
+    response: PartnerWebhookDeliveryResponseSchema,
+  },
+  resendPartnerWebhookDelivery: {
+    method: 'POST',
+    path: '/v1/partner/webhook-deliveries/{id}/resend',
+    idempotent: true,
+    response: PartnerWebhookDeliveryResponseSchema,
+  },
 } as const satisfies Record<string, PartnerRoute>;
 
 /** The id of a partner route (the BFF's name for it). */
@@ -146,7 +173,11 @@ export type PartnerRouteData<Id extends PartnerRouteId> = z.infer<
 >['data'];
 
 /** The routes that answer a page of a list (`{ data, nextCursor }`). */
-export type PartnerListRouteId = 'listPartnerCheckouts' | 'listPartnerEsims';
+export type PartnerListRouteId =
+  | 'listPartnerCheckouts'
+  | 'listPartnerEsims'
+  | 'listPartnerActionRequests'
+  | 'listPartnerWebhookDeliveries';
 
 /** One page of a list: its items, newest first, and the cursor of the next page (null on the last). */
 export interface PartnerPage<T> {

@@ -10,6 +10,9 @@ import type {
   PartnerDeliveryLink,
   PartnerEsimSummary,
   PartnerPage,
+  PartnerWebhookDelivery,
+  PartnerWebhookDeliveryDetail,
+  WebhookDeliveryStatus,
   WebhookEventOf,
   WebhookHandlers,
 } from './index';
@@ -60,5 +63,19 @@ describe('client answer types', () => {
     expectTypeOf<Parameters<PartnerClient['checkouts']['pay']>[2]>().toEqualTypeOf<
       { attempt?: number } | undefined
     >();
+  });
+
+  it('answers the support desk’s webhook deliveries typed, and takes only their filters', () => {
+    expectTypeOf<ReturnType<PartnerClient['webhookDeliveries']['list']>>().toEqualTypeOf<
+      Promise<PartnerPage<PartnerWebhookDelivery>>
+    >();
+    expectTypeOf<ReturnType<PartnerClient['webhookDeliveries']['resend']>>().toEqualTypeOf<
+      Promise<PartnerWebhookDeliveryDetail>
+    >();
+    expectTypeOf<PartnerWebhookDelivery['status']>().toEqualTypeOf<WebhookDeliveryStatus>();
+    expectTypeOf<WebhookDeliveryStatus>().toEqualTypeOf<'pending' | 'paused' | 'delivered' | 'failed'>();
+    const client = {} as PartnerClient;
+    // @ts-expect-error a delivery's status is one of four
+    void client.webhookDeliveries.list({ status: 'sent' });
   });
 });

@@ -16,7 +16,7 @@ import { createOrderReferences } from '../checkout/order-references';
 import { createReservationLedger } from '../funding/reservation-ledger';
 import { createLogger } from '../logger';
 import { rebuildCheckoutIndexes } from '../support-desk/checkout-index-rebuild';
-import { createWebhookQueue } from '../webhooks/webhook-queue';
+import { createWebhookQueue, DELIVERY_INDEXES } from '../webhooks/webhook-queue';
 import { moveLegacyIdList } from './legacy-id-list';
 import { createMemoryStore } from './memory-store';
 import { openSqlite } from './sqlite-engine';
@@ -149,7 +149,12 @@ describe('records written by earlier releases', () => {
     if (!read) throw new Error('not read');
     await queue.update(read, { ...read.delivery, attempts: read.delivery.attempts + 1 });
     const updated = JSON.parse((await store.get(STORE_KEYS.webhookDelivery(delivery.id)))?.value ?? '{}');
-    expect(updated).toMatchObject({ priority: 'high', schemaVersion: 1 });
+    expect(updated).toMatchObject({ priority: 'high', schemaVersion: 2 });
+    // Written before the support desk's indexes: its first update puts it there, so the partner lists it.
+    const listed = await store
+      .sortedIndex(DELIVERY_INDEXES.all(delivery.widgetId))
+      .range({ fromScore: -Infinity, toScore: Infinity, after: null, limit: 10 });
+    expect(listed.map((entry) => entry.member)).toEqual([delivery.id]);
   });
 });
 

@@ -156,6 +156,8 @@ export const STORE_KEYS = {
   fundingLedger: (account: string) => `funding-ledger:${account}`,
   /** Set while one widget's spendable balance is below its `account.balance_low` threshold. */
   balanceLow: (widgetId: string) => `balance-low:${widgetId}`,
+  /** Whether one widget sells, as last told its partner (`widget.sales_stopped` / `widget.sales_resumed`). */
+  widgetSales: (widgetId: string) => `widget-sales:${widgetId}`,
   /** A help request the partner made through this BFF: its widget, eSIM and last status seen. */
   actionRequest: (id: string) => `action-request:${id}`,
   legacyActionRequestWatch: () => 'action-request-watch',

@@ -12,6 +12,7 @@ export * from './plan-order';
 export * from './requestable-actions';
 export * from './session';
 export * from './support-desk';
+export * from './webhook-deliveries';
 export * from './webhook-signature';
 export * from './webhooks';
 export * from './widget-integrity';
