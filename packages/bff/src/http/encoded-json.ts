@@ -1,0 +1,56 @@
+/**
+ * @module
+ * JSON serialization with parts encoded beforehand: a value the app hands out again unchanged (a catalog
+ * view's list of hundreds of destinations) is encoded once and spliced into each answer that holds it, so
+ * an answer costs the encoding of what is new in it. The text is the one `JSON.stringify` would write.
+ *
+ * How: an {@link EncodedJson} stands in for its value; `JSON.stringify` calls its `toJSON`, which writes a
+ * mark (a string no answer holds: a NUL and a per-process random token) and notes itself; the marks are then
+ * replaced, in order, by the encoded texts.
+ */
+import { randomBytes } from 'node:crypto';
+
+/** The mark as a JSON string value: what `JSON.stringify` writes for each stand-in. */
+const MARK = `\u0000encoded-json:${randomBytes(12).toString('base64url')}`;
+const MARK_JSON = JSON.stringify(MARK);
+
+/** The stand-ins met by the serialization under way (serializing is synchronous: one at a time). */
+let met: EncodedJson[] | null = null;
+
+/** A value's JSON text, written as is wherever the value stands in an answer. */
+export class EncodedJson {
+  constructor(readonly json: string) {}
+
+  toJSON(): string {
+    met?.push(this);
+    return MARK;
+  }
+}
+
+/** `value` encoded now, to stand in for it in later answers. */
+export function encodedJson(value: unknown): EncodedJson {
+  return new EncodedJson(JSON.stringify(value));
+}
+
+/** `value` as JSON text, every {@link EncodedJson} in it written as its encoded text. */
+export function stringifyAnswer(value: unknown): string {
+  const outer = met;
+  met = [];
+  let text: string;
+  let found: EncodedJson[];
+  try {
+    text = JSON.stringify(value);
+    found = met;
+  } finally {
+    met = outer;
+  }
+  if (found.length === 0) return text;
+  let spliced = '';
+  let from = 0;
+  for (const part of found) {
+    const at = text.indexOf(MARK_JSON, from);
+    spliced += text.slice(from, at) + part.json;
+    from = at + MARK_JSON.length;
+  }
+  return spliced + text.slice(from);
+}
