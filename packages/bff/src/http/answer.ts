@@ -118,7 +118,10 @@ export class AnswerShapeError extends Error {
   override readonly name = 'AnswerShapeError';
 }
 
-/** Throws {@link AnswerShapeError} when a JSON success answer of a route does not parse as its `response`. */
+/**
+ * Throws {@link AnswerShapeError} when a JSON success answer of a route is not its route's success status or does
+ * not parse as its `response`.
+ */
 function checkShape<E extends AppEnv>(
   c: Context<E>,
   body: string | Uint8Array,
@@ -126,8 +129,13 @@ function checkShape<E extends AppEnv>(
   contentType: string | undefined,
 ): void {
   const route = c.get('route');
-  if (route?.response === undefined || status !== route.status) return;
+  if (route?.response === undefined || status < 200 || status > 299) return;
   if (contentType === undefined || !contentType.startsWith('application/json')) return;
+  if (status !== route.status) {
+    throw new AnswerShapeError(
+      `${route.method} ${route.path} (${route.id}) answered ${status}, its route promises ${route.status}`,
+    );
+  }
   const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
   const checked = route.response.safeParse(JSON.parse(text));
   if (!checked.success) {
