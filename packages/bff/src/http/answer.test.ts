@@ -67,7 +67,7 @@ describe('the answer’s shape, checked outside production', () => {
     const { app, lines } = appAnswering(wrongShape, true);
     const response = await app.request('/v1/catalog/shop');
     expect(response.status).toBe(500);
-    const body = await response.json();
+    const body = (await response.json()) as { error: { code: string } };
     expect(body.error.code).toBe('internal');
     // No schema detail leaves the server; the log says which route and which field.
     expect(JSON.stringify(body)).not.toContain('version');
@@ -82,14 +82,14 @@ describe('the answer’s shape, checked outside production', () => {
     const { app } = appAnswering(rightShape, true);
     const response = await app.request('/v1/catalog/shop');
     expect(response.status).toBe(200);
-    expect((await response.json()).data.version).toBe('42');
+    expect(((await response.json()) as { data: { version: unknown } }).data.version).toBe('42');
   });
 
   it('does not check in production (the flag off): the answer goes out as built', async () => {
     const { app } = appAnswering(wrongShape, false);
     const response = await app.request('/v1/catalog/shop');
     expect(response.status).toBe(200);
-    expect((await response.json()).data.version).toBe(42);
+    expect(((await response.json()) as { data: { version: unknown } }).data.version).toBe(42);
   });
 });
 
@@ -101,8 +101,8 @@ describe('answers with parts encoded once', () => {
       data: { token: 't', list: encodedJson(list), nested: [encodedJson(list), encodedJson(list)] },
       meta: { n: 1 },
     };
-    expect(stringifyAnswer(withParts)).toBe(JSON.stringify(value));
-    expect(stringifyAnswer(encodedJson(list))).toBe(JSON.stringify(list));
+    expect(stringifyAnswer(withParts).toString()).toBe(JSON.stringify(value));
+    expect(stringifyAnswer(encodedJson(list)).toString()).toBe(JSON.stringify(list));
     expect(stringifyAnswer({ plain: 'no parts', list })).toBe(JSON.stringify({ plain: 'no parts', list }));
   });
 

@@ -17,9 +17,14 @@ const MARK_JSON = JSON.stringify(MARK);
 /** The stand-ins met by the serialization under way (serializing is synchronous: one at a time). */
 let met: EncodedJson[] | null = null;
 
-/** A value's JSON text, written as is wherever the value stands in an answer. */
+/** A value's JSON, written as is wherever the value stands in an answer. */
 export class EncodedJson {
-  constructor(readonly json: string) {}
+  /** The JSON as UTF-8 bytes: an answer holding it copies them rather than encoding the text again. */
+  readonly bytes: Buffer;
+
+  constructor(json: string) {
+    this.bytes = Buffer.from(json);
+  }
 
   toJSON(): string {
     met?.push(this);
@@ -32,8 +37,11 @@ export function encodedJson(value: unknown): EncodedJson {
   return new EncodedJson(JSON.stringify(value));
 }
 
-/** `value` as JSON text, every {@link EncodedJson} in it written as its encoded text. */
-export function stringifyAnswer(value: unknown): string {
+/**
+ * `value` as JSON, every {@link EncodedJson} in it written as its encoded bytes: the text itself when it holds
+ * none, else the answer's bytes.
+ */
+export function stringifyAnswer(value: unknown): string | Buffer {
   const outer = met;
   met = [];
   let text: string;
@@ -45,12 +53,13 @@ export function stringifyAnswer(value: unknown): string {
     met = outer;
   }
   if (found.length === 0) return text;
-  let spliced = '';
+  const pieces: Buffer[] = [];
   let from = 0;
   for (const part of found) {
     const at = text.indexOf(MARK_JSON, from);
-    spliced += text.slice(from, at) + part.json;
+    pieces.push(Buffer.from(text.slice(from, at)), part.bytes);
     from = at + MARK_JSON.length;
   }
-  return spliced + text.slice(from);
+  pieces.push(Buffer.from(text.slice(from)));
+  return Buffer.concat(pieces);
 }
