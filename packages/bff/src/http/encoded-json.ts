@@ -17,13 +17,20 @@ const MARK_JSON = JSON.stringify(MARK);
 /** The stand-ins met by the serialization under way (serializing is synchronous: one at a time). */
 let met: EncodedJson[] | null = null;
 
+/** Encodings at least this long are kept as bytes (copied into an answer), shorter ones as text. */
+const KEPT_AS_BYTES = 4_096;
+
 /** A value's JSON, written as is wherever the value stands in an answer. */
 export class EncodedJson {
-  /** The JSON as UTF-8 bytes: an answer holding it copies them rather than encoding the text again. */
-  readonly bytes: Buffer;
+  /** A short encoding's text: spliced into the answer's text. */
+  readonly text: string | null;
+  /** A long encoding's UTF-8 bytes: an answer holding it copies them rather than encoding the text again. */
+  readonly bytes: Buffer | null;
 
   constructor(json: string) {
-    this.bytes = Buffer.from(json);
+    const long = json.length >= KEPT_AS_BYTES;
+    this.text = long ? null : json;
+    this.bytes = long ? Buffer.from(json) : null;
   }
 
   toJSON(): string {
@@ -38,8 +45,8 @@ export function encodedJson(value: unknown): EncodedJson {
 }
 
 /**
- * `value` as JSON, every {@link EncodedJson} in it written as its encoded bytes: the text itself when it holds
- * none, else the answer's bytes.
+ * `value` as JSON, every {@link EncodedJson} in it written as encoded: text while every encoding in it is short,
+ * else the answer's bytes.
  */
 export function stringifyAnswer(value: unknown): string | Buffer {
   const outer = met;
@@ -53,13 +60,15 @@ export function stringifyAnswer(value: unknown): string | Buffer {
     met = outer;
   }
   if (found.length === 0) return text;
-  const pieces: Buffer[] = [];
+  const asBytes = found.some((part) => part.bytes !== null);
+  const pieces: (string | Buffer)[] = [];
   let from = 0;
   for (const part of found) {
     const at = text.indexOf(MARK_JSON, from);
-    pieces.push(Buffer.from(text.slice(from, at)), part.bytes);
+    pieces.push(text.slice(from, at), part.bytes ?? (part.text as string));
     from = at + MARK_JSON.length;
   }
-  pieces.push(Buffer.from(text.slice(from)));
-  return Buffer.concat(pieces);
+  pieces.push(text.slice(from));
+  if (!asBytes) return pieces.join('');
+  return Buffer.concat(pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece)));
 }
