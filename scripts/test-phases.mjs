@@ -1,0 +1,63 @@
+/**
+ * @module
+ * The phases of the test command (`pnpm test`, run by `test-command.mjs`): what each runs, which phases must have
+ * passed before it starts, and which shared build outputs it writes or reads. Phases that neither wait for each
+ * other nor share an output run side by side; `test-phases.test.mjs` checks that every phase of the command is
+ * here, that every test file runs in exactly one phase, and that no phase reads a build while another may write it.
+ *
+ * The shared output is the widget's and the SDK's build (`packages/widget/dist`, `packages/partner/dist`): each
+ * pack of the package checks builds them in place, and so does `pnpm release`, which the reliability suite's
+ * release test runs; the examples' type-check and the browser suite read them.
+ */
+import { join } from 'node:path';
+
+/** The build outputs more than one phase touches. */
+export const BUILDS = 'the widget and SDK builds';
+
+/** The reliability suite's folder (in its project) whose test builds the release, rebuilding the widget and SDK. */
+const RELEASE_TESTS = 'src/release/';
+
+/** A vitest run of `args` that also writes its JSON report (for the slowest tests) as `<name>.json` in `reports`. */
+const vitest = (args, name) => (reports) =>
+  `vitest run ${args} --reporter=default --reporter=json --outputFile.json=${join(reports, `${name}.json`)}`;
+
+/**
+ * Every phase: `command(reports)` gives its shell command (`reports` is the folder for JSON test reports), `after`
+ * the phases it waits for, `writes`/`reads` the shared outputs it touches, `report` the JSON report it leaves.
+ */
+export const PHASES = [
+  { name: 'lint', command: () => 'pnpm lint' },
+  // Packs (and so builds) the widget and the SDK: the builds every later phase reads.
+  { name: 'package', command: () => 'pnpm test:package', writes: [BUILDS] },
+  { name: 'typecheck', command: () => 'pnpm typecheck', after: ['package'], reads: [BUILDS] },
+  {
+    name: 'unit',
+    command: vitest("--project='!reliability'", 'unit'),
+    after: ['package'],
+    reads: [BUILDS],
+    report: 'unit.json',
+  },
+  {
+    // Its files one at a time, as its vitest config says, beside the other phases; the release test comes last.
+    name: 'reliability',
+    command: vitest(`--project=reliability --exclude='${RELEASE_TESTS}**'`, 'reliability'),
+    after: ['package'],
+    reads: [BUILDS],
+    report: 'reliability.json',
+  },
+  {
+    name: 'e2e',
+    command: (reports) =>
+      `PLAYWRIGHT_JSON_OUTPUT_NAME=${join(reports, 'e2e.json')} pnpm test:e2e --reporter=list,json`,
+    after: ['typecheck', 'unit'],
+    reads: [BUILDS],
+    report: 'e2e.json',
+  },
+  {
+    name: 'release',
+    command: vitest(`--project=reliability reliability/${RELEASE_TESTS}`, 'release'),
+    after: ['typecheck', 'unit', 'reliability', 'e2e'],
+    writes: [BUILDS],
+    report: 'release.json',
+  },
+];
