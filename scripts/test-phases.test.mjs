@@ -34,7 +34,7 @@ async function vitestFiles(command) {
     .map((arg) => arg.replace(/'/g, ''));
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    [`${REPO}node_modules/vitest/vitest.mjs`, 'list', '--filesOnly', '--json', ...args],
+    [`${REPO}node_modules/vitest/vitest.mjs`, 'list', '--filesOnly', ...args, '--json'],
     { cwd: REPO, encoding: 'utf8' },
   );
   return JSON.parse(stdout).map((entry) => `${entry.projectName}:${entry.file}`);
