@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import rootConfig from '../vitest.config.ts';
 import { PHASES } from './test-phases.mjs';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -63,6 +64,10 @@ describe('the test command', () => {
     expect(everyFile.length).toBeGreaterThan(100);
     expect(phased).toEqual(everyFile);
   }, 60_000);
+
+  it('runs two test files at a time even on two cores (they mostly wait on servers and child processes)', () => {
+    expect(rootConfig.test.maxWorkers).toBeGreaterThanOrEqual(2);
+  });
 
   it('waits only for phases that exist, listed before it, so there is no loop', () => {
     PHASES.forEach((phase, index) => {
