@@ -24,12 +24,14 @@ const vitest = (args, name) => (reports) =>
 /**
  * Every phase: `command(reports)` gives its shell command (`reports` is the folder for JSON test reports), `after`
  * the phases it waits for, `writes`/`reads` the shared outputs it touches, `report` the JSON report it leaves.
+ * `yields`: it measures no time (builds, type-checks, lint), so it runs at a lower CPU priority and the tests
+ * beside it, whose timeouts and deadlines are real, keep the cores they need.
  */
 export const PHASES = [
-  { name: 'lint', command: () => 'pnpm lint' },
+  { name: 'lint', command: () => 'pnpm lint', yields: true },
   // Packs (and so builds) the widget and the SDK: the builds the phases after it read.
-  { name: 'package', command: () => 'pnpm test:package', writes: [BUILDS] },
-  { name: 'typecheck', command: () => 'pnpm typecheck', after: ['package'], reads: [BUILDS] },
+  { name: 'package', command: () => 'pnpm test:package', writes: [BUILDS], yields: true },
+  { name: 'typecheck', command: () => 'pnpm typecheck', after: ['package'], reads: [BUILDS], yields: true },
   // The packages' tests read no build (the widget's size test builds into a folder of its own): they start at once.
   { name: 'unit', command: vitest("--project='!reliability'", 'unit'), report: 'unit.json' },
   {
@@ -46,6 +48,7 @@ export const PHASES = [
     command: () => "pnpm --filter @esim-embed/demo --filter '@esim-embed/example-*' build",
     after: ['package'],
     reads: [BUILDS],
+    yields: true,
   },
   {
     name: 'e2e',
