@@ -9,9 +9,14 @@ import {
   InstallationResponseSchema,
   ManageLinkResponseSchema,
   PartnerAccountResponseSchema,
+  PartnerActionRequestListResponseSchema,
   PartnerActionRequestResponseSchema,
+  PartnerCheckoutListResponseSchema,
   PartnerCheckoutResponseSchema,
   PartnerDeliveryLinkResponseSchema,
+  PartnerEsimListResponseSchema,
+  PartnerWebhookDeliveryListResponseSchema,
+  PartnerWebhookDeliveryResponseSchema,
   RevokedDeliveryLinkResponseSchema,
   RevokedManageLinkResponseSchema,
   RevokedManageLinksResponseSchema,
@@ -36,6 +41,18 @@ export const PARTNER_ROUTES = {
     path: '/v1/partner/account',
     idempotent: false,
     response: PartnerAccountResponseSchema,
+  },
+  listPartnerCheckouts: {
+    method: 'GET',
+    path: '/v1/partner/checkouts',
+    idempotent: false,
+    response: PartnerCheckoutListResponseSchema,
+  },
+  listPartnerEsims: {
+    method: 'GET',
+    path: '/v1/partner/esims',
+    idempotent: false,
+    response: PartnerEsimListResponseSchema,
   },
   readPartnerCheckout: {
     method: 'GET',
@@ -121,6 +138,30 @@ export const PARTNER_ROUTES = {
     idempotent: false,
     response: RevokedDeliveryLinkResponseSchema,
   },
+  listPartnerActionRequests: {
+    method: 'GET',
+    path: '/v1/partner/action-requests',
+    idempotent: false,
+    response: PartnerActionRequestListResponseSchema,
+  },
+  listPartnerWebhookDeliveries: {
+    method: 'GET',
+    path: '/v1/partner/webhook-deliveries',
+    idempotent: false,
+    response: PartnerWebhookDeliveryListResponseSchema,
+  },
+  readPartnerWebhookDelivery: {
+    method: 'GET',
+    path: '/v1/partner/webhook-deliveries/{id}',
+    idempotent: false,
+    response: PartnerWebhookDeliveryResponseSchema,
+  },
+  resendPartnerWebhookDelivery: {
+    method: 'POST',
+    path: '/v1/partner/webhook-deliveries/{id}/resend',
+    idempotent: true,
+    response: PartnerWebhookDeliveryResponseSchema,
+  },
 } as const satisfies Record<string, PartnerRoute>;
 
 /** The id of a partner route (the BFF's name for it). */
@@ -130,3 +171,16 @@ export type PartnerRouteId = keyof typeof PARTNER_ROUTES;
 export type PartnerRouteData<Id extends PartnerRouteId> = z.infer<
   (typeof PARTNER_ROUTES)[Id]['response']
 >['data'];
+
+/** The routes that answer a page of a list (`{ data, nextCursor }`). */
+export type PartnerListRouteId =
+  | 'listPartnerCheckouts'
+  | 'listPartnerEsims'
+  | 'listPartnerActionRequests'
+  | 'listPartnerWebhookDeliveries';
+
+/** One page of a list: its items, newest first, and the cursor of the next page (null on the last). */
+export interface PartnerPage<T> {
+  data: T[];
+  nextCursor: string | null;
+}

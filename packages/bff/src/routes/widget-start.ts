@@ -45,6 +45,8 @@ export async function widgetStart(widget: WidgetRuntime): Promise<WidgetStart> {
       emailRequired: config.emailRequired,
       emailSender:
         config.deliveryMode === 'platform' ? 'upstream' : config.partnerSendsEmail ? 'partner' : 'none',
+      consent: config.consent,
+      deviceCheck: config.deviceCheck,
       brand,
     },
     catalog: { path: publicCatalogPath(widgetId, catalogVersion) },
