@@ -7,7 +7,8 @@
  *
  * The shared output is the widget's and the SDK's build (`packages/widget/dist`, `packages/partner/dist`): each
  * pack of the package checks builds them in place, and so does `pnpm release`, which the reliability suite's
- * release test runs; the examples' type-check and the browser suite read them.
+ * release test and the browser suite's partner quickstart run; the examples' type-check, the framework examples'
+ * builds and the browser suite read them.
  */
 import { join } from 'node:path';
 
@@ -36,10 +37,10 @@ export const PHASES = [
   { name: 'unit', command: vitest("--project='!reliability'", 'unit'), report: 'unit.json' },
   {
     // Its files one at a time, as its vitest config says, beside the other phases; the release test comes last.
+    // Its BFF processes look for the widget's build when they start and skip one being rebuilt; no test asks for it.
     name: 'reliability',
     command: vitest(`--project=reliability --exclude='${RELEASE_TESTS}**'`, 'reliability'),
     after: ['package'],
-    reads: [BUILDS],
     report: 'reliability.json',
   },
   {
@@ -56,6 +57,8 @@ export const PHASES = [
       `PLAYWRIGHT_JSON_OUTPUT_NAME=${join(reports, 'e2e.json')} pnpm test:e2e --reporter=list,json`,
     after: ['typecheck', 'unit', 'e2e-builds'],
     reads: [BUILDS],
+    // Its partner quickstart runs the release folder, whose build packs (and so rebuilds) the widget and the SDK.
+    writes: [BUILDS],
     report: 'e2e.json',
   },
   {
