@@ -1,18 +1,19 @@
 /**
  * @module
  * Every upstream order belongs to a checkout a traveller can reach. At start-up and every minute, each instance
- * reads the recent orders of every upstream account its widgets sell through: an order whose checkout never
- * linked it (its placing instance died, its answer was lost, a lookup missed it) is adopted by that checkout,
- * which moves on and delivers its eSIM; an order under a reference that no checkout of this BFF ever had (or
- * that its checkout never placed) is reported once — a log line and a signed `order.unmatched` event to the
- * widgets of that account. A checkout's reference outlives its record (order-references.ts), so the order of a
- * checkout that expired or was lost is never taken for a foreign one. A finished (`ready`) checkout whose order
- * moved on since it was last read (a later `stateRevision`: refunded by the upstream on its own or at the
- * partner's direct request, its billing changed) takes the order as it is now through the one repository, so a
- * refund ends the checkout and sends `checkout.cancelled` and `checkout.refunded` without anyone reading it
- * (event ids per checkout and status: one delivery whichever instance saw it first). Such a change is seen while
- * the order is within the pass's window (the look-back on an instance's first pass, the overlap after). Where to resume reading is kept per account in the store, so a busy account is read through in
- * bounded pages over several passes, and every instance may run the same pass without doing anything twice.
+ * reads the recent orders of every upstream account its widgets sell through: an order whose checkout never linked
+ * it (its placing instance died, its answer was lost, a lookup missed it) is adopted by that checkout, which moves
+ * on and delivers its eSIM; an order under a reference that no checkout of this BFF ever had (or that its checkout
+ * never placed) is reported once — a log line and a signed `order.unmatched` event to the widgets of that account. A
+ * checkout's reference outlives its record (order-references.ts), so the order of a checkout that expired or was
+ * lost is never taken for a foreign one. A finished (`ready`) checkout whose order moved on since it was last read
+ * (a later `stateRevision`: refunded by the upstream on its own or at the partner's direct request, its billing
+ * changed) takes the order as it is now through the one repository, so a refund ends the checkout and sends
+ * `checkout.cancelled` and `checkout.refunded` without anyone reading it (event ids per checkout and status: one
+ * delivery whichever instance saw it first). Such a change is seen while the order is within the pass's window (the
+ * look-back when an account is first read, the overlap before the last pass after that). Where to resume reading is
+ * kept per account in the store, so a busy account is read through in bounded pages over several passes, and every
+ * instance may run the same pass without doing anything twice.
  */
 
 import type { Order, OrderUnmatchedWebhookEvent } from '@esim-embed/shared';
