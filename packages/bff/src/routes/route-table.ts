@@ -307,7 +307,7 @@ const TABLE = [
     method: 'POST',
     path: '/v1/partner/checkouts/{id}/payment-started',
     summary:
-      'The partner is about to charge: fund the order now and hold it firmly until the confirm (402/422 before any charge when the account cannot; safe to retry).',
+      'The partner is about to charge: fund the order now and hold it firmly until the confirm (402/422 before any charge when the account cannot; 409 after 10 declined attempts; safe to retry).',
     auth: 'partner',
     status: 200,
     response: PartnerCheckoutResponseSchema,
