@@ -16,9 +16,9 @@
  * (bench/findings.md, `bff.public-plans.rps-ratio`), and these reads are most of a traveller's calls.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RouteSpec } from '@esim-embed/shared';
 import type { Logger } from '../logger';
 import type { RequestObserver } from '../observability/http-metrics';
-import type { RouteSpec } from '../routes/route-table';
 import type { HeaderRecord } from './answer';
 import { newRequestId } from './request-context';
 

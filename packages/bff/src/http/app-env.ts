@@ -3,8 +3,8 @@
  * The Hono environment of the BFF app: what middleware puts on the context for the handlers.
  */
 
+import type { RouteSpec } from '@esim-embed/shared';
 import type { ManageClaims } from '../after-sale/manage-token';
-import type { RouteSpec } from '../routes/route-table';
 import type { SessionClaims } from '../security/session-token';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { HeaderRecord } from './answer';

@@ -5,10 +5,11 @@
  * status class. The labelled children are bound once per route and class and reused: a request pays a map read
  * and an observe, nothing asynchronous.
  */
+
+import type { RouteSpec } from '@esim-embed/shared';
 import type { MiddlewareHandler } from 'hono';
 import type { Histogram } from 'prom-client';
 import type { AppEnv } from '../http/app-env';
-import type { RouteSpec } from '../routes/route-table';
 
 type Observer = ReturnType<Histogram<'route' | 'method' | 'status_class'>['labels']>;
 

@@ -1,15 +1,22 @@
 /**
- * What the BFF mounts is exactly what the route table says: every entry answers at its path, behind its auth
- * and (for a create) its idempotency, and nothing answers that the table lacks.
+ * What the BFF mounts is exactly what the API's description says: every route answers at its path, behind its
+ * auth and (for a create) its idempotency, and nothing answers that the description lacks.
  */
-import { IDEMPOTENCY_KEY_HEADER, PARTNER_SECRET_HEADER } from '@esim-embed/shared';
+import {
+  API_ROUTES,
+  IDEMPOTENCY_KEY_HEADER,
+  PARTNER_SECRET_HEADER,
+  type RouteAuth,
+  type RouteSpec,
+} from '@esim-embed/shared';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, openWidget, PARTNER_SECRET, SHOP_ORIGIN, type Stack, startStack } from '../../testing/stack';
 import type { AppEnv } from '../http/app-env';
 import type { IdempotencyOptions } from '../http/idempotency';
-import { type AuthChains, mountRoutes, type RouteHandlers } from './mount-routes';
-import { honoPath, ROUTES, type RouteAuth, type RouteSpec } from './route-table';
+import { type AuthChains, honoPath, mountRoutes, type RouteHandlers } from './mount-routes';
+
+const ROUTES: readonly RouteSpec[] = API_ROUTES;
 
 /** Mounted for `GET *` after every route: the static site (the demo), which is no API route. */
 const SITE_FALLBACK = new Set(['GET *', 'GET /*']);
@@ -177,7 +184,7 @@ describe('mountRoutes', () => {
   });
 
   it('refuses an idempotent route whose auth scopes no key', () => {
-    const session = ROUTES.find((route) => route.id === 'createSession') as RouteSpec<'createSession'>;
+    const session = ROUTES.find((route) => route.id === 'createSession') as RouteSpec;
     const routes = [{ ...session, idempotent: true }];
     expect(() =>
       mountRoutes(new Hono<AppEnv>(), {

@@ -9,6 +9,7 @@ export * from './common';
 export * from './partner-account';
 export * from './plan-order';
 export * from './requestable-actions';
+export * from './route-spec';
 export * from './session';
 export * from './webhook-signature';
 export * from './webhooks';
