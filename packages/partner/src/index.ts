@@ -30,14 +30,17 @@ export { PartnerApiError, type PartnerApiErrorCode, type PartnerApiErrorDetails 
 export {
   type CreateOptions,
   createPartnerClient,
+  type PartnerCallArguments,
   type PartnerClient,
   type PartnerClientOptions,
 } from './partner-client';
 export {
   PARTNER_ROUTES,
+  type PartnerCallInput,
   type PartnerRoute,
   type PartnerRouteData,
   type PartnerRouteId,
+  type PartnerRouteOf,
 } from './partner-routes';
 export * from './schemas';
 export {

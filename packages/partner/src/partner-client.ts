@@ -3,7 +3,9 @@
  * The typed client of the BFF's partner API: every `/v1/partner/*` route, authenticated with the widget's partner
  * secret (`X-Partner-Secret`), creates sent with an `Idempotency-Key` (a fresh one per call unless given),
  * answers parsed with the API's own schemas, failures thrown as {@link PartnerApiError}. Every route is safe to
- * send again, so a call that got no answer or a 5xx is retried a few times with the same key.
+ * send again, so a call that got no answer or a 5xx is retried a few times with the same key. Paths, methods,
+ * idempotency and answer schemas come from the API's one description (`partner-routes.ts`); `call` reaches any
+ * partner route by its id, the grouped methods name the common ones.
  */
 import {
   type ConfirmCheckoutRequest,
@@ -11,6 +13,7 @@ import {
   type CreateManageLinkRequest,
   type CreatePartnerDeliveryLinkRequest,
   type DeclineCheckoutPaymentRequest,
+  fillPath,
   IDEMPOTENCY_KEY_HEADER,
   PARTNER_SECRET_HEADER,
 } from '@esim-embed/shared';
@@ -21,7 +24,12 @@ import {
   payForCheckout,
 } from './checkout-payment';
 import { PartnerApiError, type PartnerApiErrorCode } from './partner-api-error';
-import { PARTNER_ROUTES, type PartnerRouteData, type PartnerRouteId } from './partner-routes';
+import {
+  PARTNER_ROUTES,
+  type PartnerCallInput,
+  type PartnerRouteData,
+  type PartnerRouteId,
+} from './partner-routes';
 
 /** How to reach the BFF. */
 export interface PartnerClientOptions {
@@ -43,8 +51,17 @@ export interface CreateOptions {
   idempotencyKey?: string;
 }
 
+/** The arguments of `call` for one route: its input, left out when the route needs none. */
+export type PartnerCallArguments<Id extends PartnerRouteId> =
+  object extends PartnerCallInput<Id> ? [input?: PartnerCallInput<Id>] : [input: PartnerCallInput<Id>];
+
 /** The partner API, grouped by what it acts on. */
 export interface PartnerClient {
+  /**
+   * Any partner route by its id (`readPartnerCheckout`, …): path parameters, query and body as the route takes
+   * them, its `data` as it answers. The grouped methods below are these calls under the product's names.
+   */
+  call<Id extends PartnerRouteId>(id: Id, ...input: PartnerCallArguments<Id>): Promise<PartnerRouteData<Id>>;
   checkouts: {
     /** `GET /v1/partner/checkouts/{id}`: status, the amount to charge, the upstream order. */
     read(checkoutId: string): Promise<PartnerRouteData<'readPartnerCheckout'>>;
@@ -159,19 +176,18 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     throw errorOf(response, json);
   }
 
-  async function call<Id extends PartnerRouteId>(
+  async function send<Id extends PartnerRouteId>(
     id: Id,
     input: CallInput = {},
   ): Promise<PartnerRouteData<Id>> {
     const route = PARTNER_ROUTES[id];
-    const path = route.path.replace(/\{(\w+)\}/g, (_whole, name: string) =>
-      encodeURIComponent(input.params?.[name] ?? ''),
-    );
+    const path = fillPath(route.path, input.params ?? {});
     const query = new URLSearchParams(
       Object.entries(input.query ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined),
     ).toString();
     const headers: Record<string, string> = { [PARTNER_SECRET_HEADER]: settings.partnerSecret };
-    if (route.idempotent) headers[IDEMPOTENCY_KEY_HEADER] = input.idempotencyKey ?? crypto.randomUUID();
+    if ('idempotent' in route && route.idempotent === true)
+      headers[IDEMPOTENCY_KEY_HEADER] = input.idempotencyKey ?? crypto.randomUUID();
     if (route.method === 'POST') headers['Content-Type'] = 'application/json';
     const init: RequestInit = {
       method: route.method,
@@ -191,6 +207,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     }
   }
 
+  const call: PartnerClient['call'] = (id, ...[input]) => send(id, input as CallInput | undefined);
   const checkouts: PartnerClient['checkouts'] = {
     read: (checkoutId) => call('readPartnerCheckout', { params: { id: checkoutId } }),
     startPayment: (checkoutId) => call('startPartnerPayment', { params: { id: checkoutId } }),
@@ -202,9 +219,11 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     installation: (checkoutId) => call('readPartnerInstallation', { params: { id: checkoutId } }),
   };
   return {
+    call,
     checkouts,
     account: {
-      read: (query = {}) => call('readPartnerAccount', { query }),
+      // `?widgetId=` is read by the handler, not described as a query schema.
+      read: (query = {}) => send('readPartnerAccount', { query }),
     },
     esims: {
       read: (esimId) => call('readPartnerEsim', { params: { esimId } }),
