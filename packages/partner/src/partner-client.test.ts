@@ -43,8 +43,10 @@ describe('the partner client', () => {
   });
 
   it('reaches a route by its id with call(), as the grouped methods do', async () => {
-    const account = await esim.call('readPartnerAccount');
-    expect(Object.keys(account).sort()).toEqual(Object.keys(await esim.account.read()).sort());
+    const checkoutId = await checkoutAsTraveller(stack.server.url, 'shop-pay');
+    const called = await esim.call('readPartnerCheckout', { params: { id: checkoutId } });
+    expect(called).toEqual(await esim.checkouts.read(checkoutId));
+    expect(called.status).toBe('awaiting_payment');
     const missing = await esim
       .call('readPartnerCheckout', { params: { id: 'chk_0000000000000000' } })
       .catch((error: unknown) => error);

@@ -107,13 +107,9 @@ export type RouteResponse<R> = R extends { response: z.ZodType } ? z.output<R['r
 /** What a route answers in `data`. */
 export type RouteData<R> = RouteResponse<R> extends { data: infer Data } ? Data : never;
 
-/** A path with its `{name}` parameters filled in, each encoded as one path segment. */
+/** A path with its `{name}` parameters filled in, each encoded as one path segment (typed callers name them all). */
 export function fillPath(template: string, params: Readonly<Record<string, string>>): string {
-  return template.replace(/\{(\w+)\}/g, (_whole, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new TypeError(`${template}: no value for {${name}}`);
-    return encodeURIComponent(value);
-  });
+  return template.replace(/\{(\w+)\}/g, (_whole, name: string) => encodeURIComponent(params[name] ?? ''));
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
