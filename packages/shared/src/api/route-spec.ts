@@ -71,17 +71,20 @@ export const AUTH_ERROR_CODES = {
   public: [],
   origin: ['widget_origin_forbidden', 'storefront_app_not_found', 'storefront_app_disabled'],
   session: ['widget_session_invalid'],
-  'session+secret': ['widget_session_invalid', 'forbidden'],
+  // A missing or wrong client secret reads as a checkout that does not exist.
+  'session+secret': ['widget_session_invalid', 'checkout_not_found'],
   'session+manage': ['widget_session_invalid'],
   partner: ['unauthorized'],
 } as const satisfies Record<RouteAuth, readonly ApiErrorCode[]>;
 
-/** Every error code a route may answer: its own, its auth's and any request's. */
-export function routeErrorCodes(route: Pick<RouteSpec, 'auth' | 'errors'>): ApiErrorCode[] {
+/** Every error code a route may answer: its own, its auth's, an idempotent create's and any request's. */
+export function routeErrorCodes(route: Pick<RouteSpec, 'auth' | 'errors' | 'idempotent'>): ApiErrorCode[] {
+  const idempotency: ApiErrorCode[] = route.idempotent === true ? ['idempotency_conflict'] : [];
   return [
     ...new Set<ApiErrorCode>([
       ...(route.errors ?? []),
       ...AUTH_ERROR_CODES[route.auth],
+      ...idempotency,
       ...REQUEST_ERROR_CODES,
     ]),
   ];

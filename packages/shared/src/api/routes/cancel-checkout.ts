@@ -12,3 +12,4 @@ export const summary =
 export const auth = 'session+secret';
 export const status = 200;
 export const response = CheckoutResponseSchema;
+export const errors = ['invalid_transition'] as const;

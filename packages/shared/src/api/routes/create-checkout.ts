@@ -15,3 +15,15 @@ export const acceptsManageToken = true;
 export const body = CreateCheckoutRequestSchema;
 export const status = 201;
 export const response = CreatedCheckoutResponseSchema;
+export const errors = [
+  'quote_not_found',
+  'quote_expired',
+  'quote_consumed',
+  'order_limit_exceeded',
+  'insufficient_balance',
+  'monthly_limit_exceeded',
+  'account_not_active',
+  'action_not_available',
+  'upstream_unavailable',
+  'upstream_refused',
+] as const;

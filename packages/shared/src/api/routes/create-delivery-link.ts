@@ -13,3 +13,9 @@ export const idempotent = true;
 export const body = CreateDeliveryLinkRequestSchema;
 export const status = 201;
 export const response = WidgetDeliveryLinkResponseSchema;
+export const errors = [
+  'esim_not_found',
+  'invalid_transition',
+  'upstream_unavailable',
+  'upstream_refused',
+] as const;

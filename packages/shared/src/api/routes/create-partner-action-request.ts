@@ -14,3 +14,9 @@ export const idempotent = true;
 export const body = CreateActionRequestSchema;
 export const status = 201;
 export const response = PartnerActionRequestResponseSchema;
+export const errors = [
+  'esim_not_found',
+  'action_not_available',
+  'upstream_unavailable',
+  'upstream_refused',
+] as const;

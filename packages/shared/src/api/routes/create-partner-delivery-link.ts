@@ -14,3 +14,9 @@ export const idempotent = true;
 export const body = CreatePartnerDeliveryLinkRequestSchema;
 export const status = 201;
 export const response = PartnerDeliveryLinkResponseSchema;
+export const errors = [
+  'esim_not_found',
+  'invalid_transition',
+  'upstream_unavailable',
+  'upstream_refused',
+] as const;

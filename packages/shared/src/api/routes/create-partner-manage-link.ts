@@ -13,3 +13,4 @@ export const auth = 'partner';
 export const body = CreateManageLinkRequestSchema;
 export const status = 201;
 export const response = ManageLinkResponseSchema;
+export const errors = ['esim_not_found', 'storefront_app_not_found'] as const;

@@ -14,3 +14,13 @@ export const acceptsManageToken = true;
 export const body = CreateQuoteRequestSchema;
 export const status = 201;
 export const response = QuoteResponseSchema;
+export const errors = [
+  'offer_not_found',
+  'product_unavailable',
+  'order_limit_exceeded',
+  'action_not_available',
+  'esim_not_found',
+  'widget_misconfigured',
+  'upstream_unavailable',
+  'upstream_refused',
+] as const;

@@ -13,3 +13,4 @@ export const auth = 'partner';
 export const body = DeclineCheckoutPaymentRequestSchema;
 export const status = 200;
 export const response = PartnerCheckoutResponseSchema;
+export const errors = ['checkout_not_found', 'invalid_transition'] as const;

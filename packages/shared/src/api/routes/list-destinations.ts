@@ -13,3 +13,4 @@ export const auth = 'session';
 export const query = DestinationsQuerySchema;
 export const status = 200;
 export const response = DestinationsResponseSchema;
+export const errors = ['widget_misconfigured', 'upstream_unavailable'] as const;

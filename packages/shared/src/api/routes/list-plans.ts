@@ -12,3 +12,4 @@ export const auth = 'session';
 export const query = DestinationsQuerySchema;
 export const status = 200;
 export const response = PlansResponseSchema;
+export const errors = ['destination_not_found', 'widget_misconfigured', 'upstream_unavailable'] as const;

@@ -11,3 +11,4 @@ export const summary = 'Installation data (QR payload, LPA, activation code, ins
 export const auth = 'session+secret';
 export const status = 200;
 export const response = InstallationResponseSchema;
+export const errors = ['esim_not_found', 'invalid_transition', 'upstream_unavailable'] as const;

@@ -13,3 +13,4 @@ export const auth = 'session+manage';
 export const query = EsimViewQuerySchema;
 export const status = 200;
 export const response = EsimViewResponseSchema;
+export const errors = ['esim_not_found', 'upstream_unavailable'] as const;

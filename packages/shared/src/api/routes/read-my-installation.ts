@@ -12,3 +12,4 @@ export const summary =
 export const auth = 'session+manage';
 export const status = 200;
 export const response = EsimInstallationViewResponseSchema;
+export const errors = ['esim_not_found', 'invalid_transition', 'upstream_unavailable'] as const;

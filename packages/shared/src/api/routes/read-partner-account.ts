@@ -12,3 +12,4 @@ export const summary =
 export const auth = 'partner';
 export const status = 200;
 export const response = PartnerAccountResponseSchema;
+export const errors = ['storefront_app_not_found', 'upstream_unavailable'] as const;

@@ -12,3 +12,4 @@ export const summary =
 export const auth = 'partner';
 export const status = 200;
 export const response = PartnerActionRequestResponseSchema;
+export const errors = ['action_request_not_found'] as const;

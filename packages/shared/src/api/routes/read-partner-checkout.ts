@@ -11,3 +11,4 @@ export const summary = 'The partner server’s view of a checkout (amount, statu
 export const auth = 'partner';
 export const status = 200;
 export const response = PartnerCheckoutResponseSchema;
+export const errors = ['checkout_not_found'] as const;

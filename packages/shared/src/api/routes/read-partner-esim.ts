@@ -11,3 +11,4 @@ export const summary = 'An eSIM as its traveller sees it (no installation data).
 export const auth = 'partner';
 export const status = 200;
 export const response = EsimViewResponseSchema;
+export const errors = ['esim_not_found', 'upstream_unavailable'] as const;

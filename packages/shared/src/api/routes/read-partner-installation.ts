@@ -12,3 +12,9 @@ export const summary =
 export const auth = 'partner';
 export const status = 200;
 export const response = InstallationResponseSchema;
+export const errors = [
+  'checkout_not_found',
+  'esim_not_found',
+  'invalid_transition',
+  'upstream_unavailable',
+] as const;

@@ -11,3 +11,4 @@ export const summary = 'Revoke a delivery link: it stops opening at once (again:
 export const auth = 'partner';
 export const status = 200;
 export const response = RevokedDeliveryLinkResponseSchema;
+export const errors = ['delivery_link_invalid'] as const;

@@ -12,3 +12,14 @@ export const summary =
 export const auth = 'partner';
 export const status = 200;
 export const response = PartnerCheckoutResponseSchema;
+export const errors = [
+  'checkout_not_found',
+  'invalid_transition',
+  'insufficient_balance',
+  'monthly_limit_exceeded',
+  'order_limit_exceeded',
+  'account_not_active',
+  'scope_missing',
+  'upstream_unavailable',
+  'upstream_refused',
+] as const;

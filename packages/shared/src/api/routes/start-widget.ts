@@ -12,3 +12,4 @@ export const summary =
 export const auth = 'origin';
 export const status = 200;
 export const response = WidgetStartResponseSchema;
+export const errors = ['widget_misconfigured', 'upstream_unavailable'] as const;
