@@ -12,6 +12,7 @@ import {
   MANAGE_TOKEN_HEADER,
   PARTNER_SECRET_HEADER,
   type RouteSpec,
+  routeErrorCodes,
   WEBHOOK_ID_HEADER,
   WEBHOOK_SIGNATURE_HEADER,
   WebhookEventSchema,
@@ -104,6 +105,8 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[] = API_ROUTES):
         default: {
           description: 'The contract’s error envelope; clients branch on `error.code`.',
           content: { 'application/json': { schema: errorSchema } },
+          // The codes this route may answer (its own, its auth's, any request's): a client's switch to cover.
+          'x-error-codes': routeErrorCodes(route),
         },
       },
     };
