@@ -2,7 +2,7 @@
  * @module
  * The BFF's Hono app: request metrics and spans (when on), secure headers everywhere, request context and logs,
  * the body limit, client IP,
- * CORS for the widget API, the routes of the route table (each behind its auth), and one error and not-found
+ * CORS for the widget API, the routes of the API description (each behind its auth), and one error and not-found
  * handler.
  */
 import { API_ROUTES, allowedMethods } from '@esim-embed/shared';
@@ -145,7 +145,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   });
   app.use('/v1/catalog/*', openToAnyPage);
 
-  // Every route of the route table, behind the auth and idempotency its entry names.
+  // Every route of the API description, behind the auth and idempotency its entry names.
   const idempotencyTtlMs = config.idempotencyTtlHours * 60 * 60 * 1000;
   mountRoutes(app, {
     handlers: routeHandlers(

@@ -2,7 +2,7 @@
  * The partner client against the real BFF and sandbox over HTTP: it reads and confirms a `partner_confirm`
  * checkout (one order however often it confirms), reads the account, follows the eSIM after the sale (manage and
  * delivery links under one idempotency key), and throws the envelope's code, status and request id as a
- * `PartnerApiError`. Its route table is held to the BFF's, so a partner route the client lacks fails here.
+ * `PartnerApiError`. Its routes are the partner routes of the API's one description, and `call` reaches any of them by id.
  */
 import {
   checkoutAsTraveller,

@@ -1,6 +1,6 @@
 /**
  * @module
- * The request histogram: one observation per request, labelled with the route pattern of the route table (set
+ * The request histogram: one observation per request, labelled with the route pattern of the API description (set
  * on the context by `tagRoutes`, never the raw path, so ids do not multiply the series), the method and the
  * status class. The labelled children are bound once per route and class and reused: a request pays a map read
  * and an observe, nothing asynchronous.

@@ -101,7 +101,7 @@ function withoutLast(auth: Exclude<RouteAuth, 'public'>): Record<string, string>
   }
 }
 
-describe('the mounted routes are the route table', () => {
+describe('the mounted routes are the API description', () => {
   it('mounts every entry of the table and nothing else', () => {
     const mounted = new Set(
       stack.bff.app.routes

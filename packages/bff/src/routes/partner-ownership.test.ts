@@ -220,7 +220,7 @@ const attempts: Record<string, { call: () => Promise<Answer>; code: string }> = 
 };
 
 describe('another partner’s secret changes nothing', () => {
-  it('every partner route of the route table is tried', () => {
+  it('every partner route of the API description is tried', () => {
     const partnerRoutes = (API_ROUTES as readonly RouteSpec[])
       .filter((route) => route.auth === 'partner')
       .map((route) => route.id);

@@ -19,6 +19,7 @@ export const errors = [
   'quote_not_found',
   'quote_expired',
   'quote_consumed',
+  'price_changed',
   'order_limit_exceeded',
   'insufficient_balance',
   'monthly_limit_exceeded',
