@@ -13,11 +13,16 @@ describe('the API client follows the description', () => {
     expectTypeOf<ClientAnswer<'GET', '/v1/checkouts/{id}'>['data']>().toEqualTypeOf<Checkout>();
   });
 
-  it('asks for the path parameters and body its route has', () => {
+  it('asks for the path parameters, body and credentials its route has', () => {
     expectTypeOf<ClientRequest<ClientRouteAt<'GET', '/v1/checkouts/{id}'>>['params']>().toEqualTypeOf<{
       id: string;
     }>();
     expectTypeOf<ClientRequest<ClientRouteAt<'POST', '/v1/quotes'>>['body']>().toHaveProperty('offerId');
+    // The credentials of its auth: a checkout's secret, an eSIM's manage token.
+    expectTypeOf<
+      ClientRequest<ClientRouteAt<'GET', '/v1/checkouts/{id}'>>['secret']
+    >().toEqualTypeOf<string>();
+    expectTypeOf<ClientRequest<ClientRouteAt<'GET', '/v1/my-esim'>>['manageToken']>().toEqualTypeOf<string>();
     // A partner route or a path nobody described is no route of the client.
     expectTypeOf<ClientRouteAt<'GET', '/v1/partner/checkouts/{id}'>>().toBeNever();
     expectTypeOf<ClientRouteAt<'GET', '/v1/checkout/{id}'>>().toBeNever();

@@ -8,8 +8,9 @@
  *
  * Routes: each call names its route of the API's one description (`apiRoutes.readCheckout` of
  * `@esim-embed/shared`): the method and path template come from there, and so do the types of its parameters,
- * body and answer. Only `route.method` and `route.path` are read in production code, so a build keeps those two
- * strings of each route it calls and none of its schemas.
+ * body, credentials and answer. Production code reads them as `apiRoutes.readCheckout.method` and `.path` at the
+ * call, never through a variable or an argument that holds the route: so a build keeps those two strings of each
+ * route it calls (inlined) and none of its schemas, where a route held as a value would bring them, and zod.
  *
  * Parsing: the shared schemas are zod classic, which does not tree-shake far: parsing every response would
  * take the first screen far over its size budget (`scripts/check-size.mjs`). The BFF validates its own
@@ -65,12 +66,13 @@ export type ClientRouteAt<
 export type ClientRequest<Route extends RouteSpec> = ([keyof RouteParams<Route>] extends [never]
   ? { params?: undefined }
   : { params: RouteParams<Route> }) &
-  ([RouteBody<Route>] extends [never] ? { body?: undefined } : { body: RouteBody<Route> }) & {
+  ([RouteBody<Route>] extends [never] ? { body?: undefined } : { body: RouteBody<Route> }) &
+  (Route extends { auth: 'session+secret' } ? { secret: string } : { secret?: undefined }) &
+  (Route extends { auth: 'session+manage' }
+    ? { manageToken: string }
+    : { manageToken?: string | undefined }) & {
     /** The search part (`?locale=en`), already encoded. */
     search?: string;
-    secret?: string;
-    /** The manage token that opens one eSIM (its own view, its top-ups). */
-    manageToken?: string | undefined;
     idempotencyKey?: string;
   };
 
