@@ -1,13 +1,13 @@
 /**
  * @module
- * The BFF's partner API (`/v1/partner/*`) as the client calls it: the routes of the API's one description
- * (`API_ROUTES` of the private shared package, bundled into this one) that a partner secret opens, with their
+ * The BFF's partner API (`/v1/partner/*`) as the client calls it: the partner routes of the API's one description
+ * (`PARTNER_API_ROUTES` of the private shared package, bundled into this one, and none of the other routes), with their
  * method, path, idempotency and schemas, and the types a call of each takes and answers. A partner route added to
  * the description is callable with `client.call(id, …)`, typed, with no edit here.
  */
 import {
-  API_ROUTES,
   type ApiRoute,
+  PARTNER_API_ROUTES,
   type RouteBody,
   type RouteData,
   type RouteParams,
@@ -50,6 +50,6 @@ export type PartnerCallInput<Id extends PartnerRouteId<Routes>, Routes extends R
   (RouteOfId<Routes, Id> extends { idempotent: true } ? { idempotencyKey?: string } : unknown);
 
 /** The partner routes, by the BFF's route id. */
-export const PARTNER_ROUTES = Object.fromEntries(
-  API_ROUTES.filter((route) => route.auth === 'partner').map((route) => [route.id, route]),
-) as { readonly [Id in PartnerRouteId]: RouteOfId<ApiRoute, Id> };
+export const PARTNER_ROUTES = Object.fromEntries(PARTNER_API_ROUTES.map((route) => [route.id, route])) as {
+  readonly [Id in PartnerRouteId]: RouteOfId<ApiRoute, Id>;
+};

@@ -14,7 +14,13 @@
 export * from './api/index';
 export { type Quote, QuoteResponseSchema, QuoteSchema } from './api/index';
 export * as apiRoutes from './api/routes/index';
-export { API_ROUTES, type ApiRoute, type ApiRouteId, type ApiRouteOf } from './api/routes/index';
+export {
+  API_ROUTES,
+  type ApiRoute,
+  type ApiRouteId,
+  type ApiRouteOf,
+} from './api/routes/index';
+export { PARTNER_API_ROUTES } from './api/routes/partner-api-routes';
 export * from './format/index';
 export * from './http/index';
 export * from './partner/index';

@@ -4,8 +4,8 @@
  * The BFF mounts from it, the OpenAPI document is built from it, the partner SDK and the widget's client call
  * through it and the widget's fake BFF dispatches on it. One module a route, so that a client that reads only a
  * route's `method` and `path` (`apiRoutes.readCheckout.path`) bundles those two strings and none of its schemas.
- * A route added here (a module and its line in `API_ROUTES`) must have a handler in the BFF, which refuses to
- * start without one.
+ * A route added here (a module and its line in `API_ROUTES`, or for a partner route in `PARTNER_API_ROUTES`) must
+ * have a handler in the BFF, which refuses to start without one.
  */
 import type { RouteSpec } from '../route-spec';
 import * as accountLogo from './account-logo';
@@ -27,6 +27,7 @@ import * as health from './health';
 import * as listDestinations from './list-destinations';
 import * as listPlans from './list-plans';
 import * as openApi from './open-api';
+import { PARTNER_API_ROUTES } from './partner-api-routes';
 import * as pinnedWidget from './pinned-widget';
 import * as pinnedWidgetChunk from './pinned-widget-chunk';
 import * as pinnedWidgetIntegrity from './pinned-widget-integrity';
@@ -117,21 +118,7 @@ export const API_ROUTES = [
   createManageLink,
   readMyEsim,
   readMyInstallation,
-  readPartnerAccount,
-  readPartnerCheckout,
-  readPartnerInstallation,
-  startPartnerPayment,
-  confirmPartnerCheckout,
-  declinePartnerCheckoutPayment,
-  cancelPartnerCheckout,
-  createPartnerManageLink,
-  revokeManageLink,
-  revokeAllManageLinks,
-  readPartnerEsim,
-  createPartnerActionRequest,
-  readPartnerActionRequest,
-  createPartnerDeliveryLink,
-  revokePartnerDeliveryLink,
+  ...PARTNER_API_ROUTES,
   health,
   ready,
   openApi,
