@@ -14,7 +14,7 @@ export interface AppVariables {
   /** Headers every answer of the request carries (see `http/answer.ts`). */
   answerHeaders: HeaderRecord;
   requestId: string;
-  /** The route of the table the request is for, when there is one (`tagRoutes` in `routes/mount-routes.ts`). */
+  /** The described route the request is for, when there is one (`tagRoutes` in `routes/mount-routes.ts`). */
   route: RouteSpec;
   /** The client IP (socket or trusted `X-Forwarded-For`). */
   clientIp: string;

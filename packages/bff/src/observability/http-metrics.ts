@@ -13,12 +13,12 @@ import type { AppEnv } from '../http/app-env';
 
 type Observer = ReturnType<Histogram<'route' | 'method' | 'status_class'>['labels']>;
 
-/** The `route` label of a request that matched no route of the table (static files, unknown paths, preflights). */
+/** The `route` label of a request that matched no described route (static files, unknown paths, preflights). */
 export const NO_ROUTE = 'none';
 
 const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
 
-/** Records one answered request: its route (undefined: none of the table), method, status and seconds taken. */
+/** Records one answered request: its route (undefined: none described), method, status and seconds taken. */
 export type RequestObserver = (
   route: RouteSpec | undefined,
   method: string,

@@ -102,7 +102,7 @@ function withoutLast(auth: Exclude<RouteAuth, 'public'>): Record<string, string>
 }
 
 describe('the mounted routes are the API description', () => {
-  it('mounts every entry of the table and nothing else', () => {
+  it('mounts every described route and nothing else', () => {
     const mounted = new Set(
       stack.bff.app.routes
         .filter((route) => route.method !== 'ALL')
@@ -110,11 +110,11 @@ describe('the mounted routes are the API description', () => {
         .filter((route) => !SITE_FALLBACK.has(route)),
     );
     const described = new Set(ROUTES.map((route) => `${route.method} ${honoPath(route)}`));
-    expect({ mountedNotInTable: [...mounted].filter((route) => !described.has(route)) }).toEqual({
-      mountedNotInTable: [],
+    expect({ mountedNotDescribed: [...mounted].filter((route) => !described.has(route)) }).toEqual({
+      mountedNotDescribed: [],
     });
-    expect({ inTableNotMounted: [...described].filter((route) => !mounted.has(route)) }).toEqual({
-      inTableNotMounted: [],
+    expect({ describedNotMounted: [...described].filter((route) => !mounted.has(route)) }).toEqual({
+      describedNotMounted: [],
     });
   });
 
@@ -143,7 +143,7 @@ describe('the mounted routes are the API description', () => {
   );
 
   it.each(ROUTES.filter((route) => route.method === 'POST'))(
-    '$method $path asks for an Idempotency-Key exactly when the table says so',
+    '$method $path asks for an Idempotency-Key exactly when the description says so',
     async (route) => {
       const answer = await send(route, credentials(route.auth));
       const refusedForKey =
@@ -165,7 +165,7 @@ describe('mountRoutes', () => {
     ROUTES.map((route) => [route.id, (c: { text(body: string): Response }) => c.text(route.id)]),
   ) as unknown as RouteHandlers;
 
-  it('refuses a handler for a route the table lacks', () => {
+  it('refuses a handler for a route the description lacks', () => {
     const app = new Hono<AppEnv>();
     expect(() =>
       mountRoutes(app, {
@@ -176,7 +176,7 @@ describe('mountRoutes', () => {
     ).toThrow(/undescribed/);
   });
 
-  it('refuses a table entry without a handler', () => {
+  it('refuses a described route without a handler', () => {
     const { health: _health, ...rest } = handlers;
     expect(() =>
       mountRoutes(new Hono<AppEnv>(), { handlers: rest as RouteHandlers, auth: noAuth, idempotency }),

@@ -14,7 +14,7 @@ import { type IdempotencyOptions, idempotency } from '../http/idempotency';
 /** What an idempotent route adds to the idempotency its auth scopes: a resource id, a secret in its answer. */
 export type RouteIdempotency = Pick<IdempotencyOptions, 'resourceId' | 'secret'>;
 
-/** A route's handler, with what its idempotency needs beyond the table's. */
+/** A route's handler, with what its idempotency needs beyond the description's. */
 export type RouteHandler = Handler<AppEnv> | { handle: Handler<AppEnv>; idempotency: RouteIdempotency };
 
 /** Handlers by route id (a routes file registers those of its concern). */
@@ -55,7 +55,7 @@ export function routeHandlers(...groups: Partial<RouteHandlers>[]): RouteHandler
 }
 
 /**
- * Tell every later middleware which route of the table a request is for (`c.get('route')`): registered before
+ * Tell every later middleware which described route a request is for (`c.get('route')`): registered before
  * the app's global middleware that may answer first (body limit, CORS), so that a refusal is counted and traced
  * under its route's pattern too. Requests for no route leave it unset.
  */
@@ -88,13 +88,14 @@ export function honoPath(route: Pick<RouteSpec, 'path'>): string {
     .join('/');
 }
 
-/** Mount every route of the description on `app`, each behind its auth (and idempotency where the table says so). */
+/** Mount every route of the description on `app`, each behind its auth (and idempotency where the description says so). */
 export function mountRoutes(app: Hono<AppEnv>, options: MountRoutesOptions): void {
   const routes: readonly RouteSpec[] = options.routes ?? API_ROUTES;
   const known = new Set<string>(routes.map((route) => route.id));
-  // A handler without a table entry would answer nowhere: a typo, or a route nobody described.
+  // A handler without a described route would answer nowhere: a typo, or a route nobody described.
   const unknown = Object.keys(options.handlers).filter((id) => !known.has(id));
-  if (unknown.length > 0) throw new Error(`handlers for routes the table lacks: ${unknown.join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`handlers for routes the API description lacks: ${unknown.join(', ')}`);
   for (const route of routes) {
     const handler = (options.handlers as Partial<Record<string, RouteHandler>>)[route.id];
     if (handler === undefined)
@@ -105,7 +106,9 @@ export function mountRoutes(app: Hono<AppEnv>, options: MountRoutesOptions): voi
       const extra = typeof handler === 'function' ? {} : handler.idempotency;
       chain.push(idempotency({ ...options.idempotency[scopeOf(route)], ...extra }));
     } else if (typeof handler !== 'function') {
-      throw new Error(`route ${route.id} has idempotency options but the table does not make it idempotent`);
+      throw new Error(
+        `route ${route.id} has idempotency options but the API description does not make it idempotent`,
+      );
     }
     // Hono's overloads type a fixed number of handlers; the chain's length is the route's.
     (app.on as (method: string, path: string, ...handlers: Handler<AppEnv>[]) => unknown)(
