@@ -136,6 +136,8 @@ function countingStore(store: Store) {
     compareAndDelete: (key, version) => counted(key, () => store.compareAndDelete(key, version)),
     increment: (key, by, windowMs) => counted(key, () => store.increment(key, by, windowMs)),
     queue: (name) => store.queue(name),
+    sortedIndex: (name) => store.sortedIndex(name),
+    scanKeys: (prefix, cursor, count) => store.scanKeys(prefix, cursor, count),
     ping: () => store.ping(),
     close: () => store.close(),
   };

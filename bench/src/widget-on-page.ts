@@ -5,7 +5,9 @@
  * the moment `widget.js` is requested: the destinations list in the DOM, painted (the next frame), usable
  * (the main thread free again after that frame); every long task (PerformanceObserver `longtask`) after
  * the script started — the page holds nothing else, so they are the widget's; and the JavaScript fetched
- * before the list was usable.
+ * before the list was usable. Then the slow phone: the same page with the network throttled as well
+ * (CDP `Network.emulateNetworkConditions`: 150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up — Lighthouse's
+ * mobile preset), measured from navigation, with what was fetched when (the waterfall).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +26,23 @@ interface PageLoad {
   usable: number;
   longTasks: { start: number; duration: number }[];
   scripts: { name: string; transferSize: number; responseEnd: number }[];
+  /** Every resource the page fetched: what waits on what. */
+  requests: { name: string; startTime: number; responseEnd: number; transferSize: number }[];
 }
+
+/** A throttled network, as CDP's `Network.emulateNetworkConditions` takes it (bytes per second). */
+interface NetworkConditions {
+  latency: number;
+  downloadThroughput: number;
+  uploadThroughput: number;
+}
+
+/** The slow phone's network: Lighthouse's mobile preset (slow 4G), with its 4× CPU. */
+const SLOW_PHONE_NETWORK: NetworkConditions = {
+  latency: 150,
+  downloadThroughput: (1.6 * 1024 * 1024) / 8,
+  uploadThroughput: (750 * 1024) / 8,
+};
 
 /** Page loads measured; the median counts, the worst is shown. */
 const LOADS = 5;
@@ -84,6 +102,7 @@ const COLLECT = `(() => {
     scripts: resources
       .filter((entry) => entry.name.endsWith('.js'))
       .map((entry) => ({ name: new URL(entry.name).pathname.slice(1), transferSize: entry.transferSize, responseEnd: entry.responseEnd })),
+    requests: resources.map((entry) => ({ name: new URL(entry.name).pathname, startTime: entry.startTime, responseEnd: entry.responseEnd, transferSize: entry.transferSize })),
   };
 })()`;
 
@@ -101,13 +120,22 @@ async function pageValue<T>(cdp: CDPSession, expression: string): Promise<T> {
   return result.value as T;
 }
 
-async function loadOnce(browserPath: string, url: string, index: number): Promise<PageLoad> {
+async function loadOnce(
+  browserPath: string,
+  url: string,
+  index: number,
+  network?: NetworkConditions,
+): Promise<PageLoad> {
   const browser = await chromium.launch({ executablePath: browserPath, args: CHROMIUM_ARGS, headless: true });
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+    if (network) {
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, ...network });
+    }
     await page.addInitScript({ content: OBSERVER });
     if (PROFILE_DIR) {
       await cdp.send('Profiler.enable');
@@ -124,7 +152,8 @@ async function loadOnce(browserPath: string, url: string, index: number): Promis
     await page.waitForTimeout(500);
     if (PROFILE_DIR) {
       const { profile } = await cdp.send('Profiler.stop');
-      writeFileSync(join(PROFILE_DIR, `page-${index + 1}.cpuprofile`), JSON.stringify(profile));
+      const name = `${network ? 'slow-phone' : 'page'}-${index + 1}.cpuprofile`;
+      writeFileSync(join(PROFILE_DIR, name), JSON.stringify(profile));
     }
     const load = await pageValue<Omit<PageLoad, 'scriptStart'> & { scriptStart: number | null }>(
       cdp,
@@ -148,10 +177,15 @@ export async function widgetOnPageSection(weights: FileWeight[]): Promise<Sectio
   writeFileSync(join(siteRoot, 'index.html'), PAGE);
   const stack = await startPageStack({ config: benchConfig, env: BENCH_ENV, siteRoot });
   const loads: PageLoad[] = [];
+  const slowLoads: PageLoad[] = [];
   try {
     for (let i = 0; i < LOADS; i += 1) {
       console.log(`[bench] widget on a page: load ${i + 1} of ${LOADS}`);
       loads.push(await loadOnce(stack.chromium, `${stack.bff.info.url}/`, i));
+    }
+    for (let i = 0; i < LOADS; i += 1) {
+      console.log(`[bench] widget on a slow phone: load ${i + 1} of ${LOADS}`);
+      slowLoads.push(await loadOnce(stack.chromium, `${stack.bff.info.url}/`, i, SLOW_PHONE_NETWORK));
     }
   } finally {
     await stack.stop();
@@ -165,6 +199,8 @@ export async function widgetOnPageSection(weights: FileWeight[]): Promise<Sectio
   const medianLoad = loads[usable.indexOf(median(usable))] ?? (loads[0] as PageLoad);
   const weightOf = new Map(weights.map((w) => [w.file, w]));
   const firstScreen = medianLoad.scripts.filter((script) => script.responseEnd <= medianLoad.usable);
+  const slowUsable = slowLoads.map((load) => load.usable);
+  const medianSlowLoad = slowLoads[slowUsable.indexOf(median(slowUsable))] ?? (slowLoads[0] as PageLoad);
   const sum = (key: 'raw' | 'gzip' | 'brotli') =>
     firstScreen.reduce((total, script) => total + (weightOf.get(script.name)?.[key] ?? 0), 0);
   return {
@@ -200,6 +236,34 @@ export async function widgetOnPageSection(weights: FileWeight[]): Promise<Sectio
       `JavaScript fetched before the list was usable (median load): ${firstScreen.length} files, ${fmt.kb(sum('raw'))} raw,`,
       `${fmt.kb(sum('gzip'))} gzip, ${fmt.kb(sum('brotli'))} brotli — ${firstScreen.map((s) => `\`${s.name}\``).join(', ')}.`,
       '',
+      `**The slow phone.** The same page, CPU ${CPU_SLOWDOWN}× and the network throttled through CDP as Lighthouse's mobile`,
+      `preset does (${SLOW_PHONE_NETWORK.latency} ms round trip, 1.6 Mbit/s down, 750 kbit/s up); ${LOADS} loads, times from`,
+      'navigation (the page itself is one of the round trips).',
+      '',
+      ...table(
+        ['load', 'widget.js requested', 'list in DOM', 'usable'],
+        slowLoads.map((load, index) => [
+          String(index + 1),
+          fmt.ms(load.scriptStart),
+          fmt.ms(load.listInDom),
+          fmt.ms(load.usable),
+        ]),
+      ),
+      'What the median slow load fetched before the destinations were usable, in order (requested → answered, ms',
+      'from navigation):',
+      '',
+      ...table(
+        ['resource', 'requested', 'answered', 'transferred'],
+        medianSlowLoad.requests
+          .filter((request) => request.startTime <= medianSlowLoad.usable)
+          .map((request) => [
+            `\`${request.name}\``,
+            fmt.ms(request.startTime),
+            fmt.ms(request.responseEnd),
+            fmt.kb(request.transferSize),
+          ]),
+      ),
+      '',
     ],
     checks: [
       check(
@@ -216,6 +280,14 @@ export async function widgetOnPageSection(weights: FileWeight[]): Promise<Sectio
         Math.max(...longest),
         '<=',
         50,
+        fmt.ms,
+      ),
+      check(
+        'page.slow-phone',
+        'destinations usable after navigation on a slow phone (4× CPU, slow 4G, median)',
+        median(slowUsable),
+        '<=',
+        2000,
         fmt.ms,
       ),
     ],

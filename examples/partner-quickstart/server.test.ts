@@ -2,17 +2,20 @@
  * The partner quickstart as a partner runs it: `server.ts` (at most 30 lines) started as its own process, configured
  * by its environment, against the real sandbox and BFF. A traveller's `partner_confirm` checkout is paid through
  * its `/pay` (charged once, confirmed, nothing charged again), and the BFF's signed webhooks reach it verified
- * while a forged one is refused, and the refusal is logged.
+ * while a forged one is refused, and the refusal is logged. Its text is the SDK README's, character for character.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   checkoutAsTraveller,
   eventually,
   freePort,
   PARTNER_SECRET,
+  quickstartServerOf,
   type Stack,
   startStack,
   testConfig,
@@ -87,6 +90,12 @@ describe('the partner quickstart', () => {
   it('is at most 30 lines', () => {
     const lines = readFileSync(SERVER, 'utf8').trimEnd().split('\n');
     expect(lines.length).toBeLessThanOrEqual(30);
+  });
+
+  it('is the server the SDK’s README shows in full (the one the release’s tests run from the tarball)', () => {
+    const sdk = dirname(createRequire(import.meta.url).resolve('@esim-embed/partner/package.json'));
+    const readme = readFileSync(join(sdk, 'README.md'), 'utf8');
+    expect(quickstartServerOf(readme)).toBe(readFileSync(SERVER, 'utf8'));
   });
 
   it('serves its page with the BFF’s widget script', async () => {

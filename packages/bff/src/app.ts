@@ -44,6 +44,8 @@ import { routeAuth } from './security/route-auth';
 import { SECURITY_HEADERS } from './security/security-headers';
 import type { SessionSigner } from './security/session-token';
 import type { Store } from './store/store';
+import type { SupportDesk } from './support-desk/support-desk';
+import type { WebhookDeliveryDesk } from './webhooks/webhook-delivery-desk';
 import type { WidgetRuntime } from './widgets/widget-runtime';
 
 /** What the app is built from (see `createBff` for building these from a config). */
@@ -59,6 +61,10 @@ export interface BffAppOptions {
   manageTokens: ManageTokens;
   /** Who sold each eSIM and made each delivery link (partner routes reach only their own). */
   esimOwners: EsimOwners;
+  /** The partner's webhook deliveries: listed, read, resent. */
+  webhookDesk: WebhookDeliveryDesk;
+  /** The partner's support desk (its lists). */
+  supportDesk: SupportDesk;
   logger: Logger;
   /** A folder holding one folder per widget version (`<root>/1.2.3/widget.js`), as the release has it. */
   widgetRoot?: string | null;
@@ -167,6 +173,9 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
         afterSale: options.afterSale,
         manageTokens: options.manageTokens,
         esimOwners: options.esimOwners,
+        webhookDesk: options.webhookDesk,
+        store,
+        supportDesk: options.supportDesk,
         logger,
       }),
       operationsHandlers({ widgets, store, operationsToken: options.operationsToken }),

@@ -16,6 +16,7 @@ import { createAccountLogo } from './catalog/account-logo';
 import { createCatalogService } from './catalog/catalog-service';
 import type { LogoTestHost } from './catalog/logo-fetch';
 import { createCheckoutSecrets } from './checkout/checkout-access';
+import { createCheckoutIndex } from './checkout/checkout-index';
 import { type CheckoutService, createCheckoutService } from './checkout/checkout-service';
 import { type CheckoutTransitions, createCheckoutTransitions } from './checkout/checkout-transitions';
 import { type CheckoutWatch, createCheckoutWatch } from './checkout/checkout-watch';
@@ -40,11 +41,15 @@ import { createOriginPolicy } from './security/origin-policy';
 import { createSessionSigner, type SessionSigner } from './security/session-token';
 import { createMemoryStore } from './store/memory-store';
 import type { Store } from './store/store';
+import { buildCheckoutIndexesAtStart } from './support-desk/checkout-index-rebuild';
+import { createSupportDesk, type SupportDesk } from './support-desk/support-desk';
 import { createUpstreamBudget, type UpstreamBudget } from './upstream/upstream-budget';
 import { createUpstreamClient, upstreamCredential } from './upstream/upstream-client';
+import { createWebhookDeliveryDesk } from './webhooks/webhook-delivery-desk';
 import { createWebhookEmitter } from './webhooks/webhook-events';
 import { createWebhookQueue, type WebhookQueue } from './webhooks/webhook-queue';
 import { createWebhookSender, type WebhookSender, type WorkerTimers } from './webhooks/webhook-sender';
+import { createWidgetSalesWatch, type WidgetSalesWatch } from './webhooks/widget-sales-watch';
 import type { WidgetRuntime } from './widgets/widget-runtime';
 
 export interface CreateBffOptions {
@@ -97,7 +102,16 @@ export interface Bff {
   checkoutWatch: CheckoutWatch;
   /** The partner's help requests, followed until they end (action_request.updated webhooks). */
   actionRequestWatch: ActionRequestWatch;
+  /** Tells the partner when its widget stops selling and sells again (widget.sales_* webhooks). */
+  widgetSalesWatch: WidgetSalesWatch;
   orderReconciliation: OrderReconciliation;
+  /** The partner's support desk: its checkouts and eSIMs listed. */
+  supportDesk: SupportDesk;
+  /**
+   * Settles once the checkouts stored before the partner lists' indexes existed (an upgrade, a state import)
+   * are indexed: answers how many were (0 when the store had been indexed already). Never rejects.
+   */
+  checkoutIndexesBuilt: Promise<number>;
   /** The metrics, when on. */
   metrics: BffMetrics | null;
   /** `/metrics`, `/healthz` and `/readyz` for the operations listener, when metrics are on. */
@@ -249,16 +263,25 @@ export function createBff(options: CreateBffOptions): Bff {
     queue: webhookQueue,
     logger: scopedLogger,
   });
+  /** How long an event is retried before it is given up. */
+  const webhookRetryForMs = config.webhookRetryHours * 60 * 60 * 1000;
   const webhookSender = createWebhookSender({
     queue: webhookQueue,
     store,
     widgets,
     logger: scopedLogger,
-    retryForMs: config.webhookRetryHours * 60 * 60 * 1000,
+    retryForMs: webhookRetryForMs,
     observer,
     ...options.webhooks,
   });
   const manageTokens = createManageTokens({ secrets: rootSecrets, store, now: options.now });
+  const widgetSalesWatch = createWidgetSalesWatch({
+    store,
+    queue: webhookQueue,
+    widgets,
+    logger: scopedLogger,
+    intervalMs: config.checkoutWatchSeconds * 1000,
+  });
   const actionRequestWatch = createActionRequestWatch({
     store,
     esimOwners,
@@ -280,6 +303,15 @@ export function createBff(options: CreateBffOptions): Bff {
     esimOwners,
     logger: scopedLogger,
   });
+  const supportDesk = createSupportDesk({ store, repository, esimOwners });
+  // In the background: a large store is indexed while the BFF serves (lists fill in as it goes).
+  let closing = false;
+  const checkoutIndexesBuilt = buildCheckoutIndexesAtStart({
+    store,
+    index: createCheckoutIndex(store),
+    logger: scopedLogger,
+    stopped: () => closing,
+  });
   const answers = createAnswerCache({ logger, observe: metrics?.observeRequest });
   const app = createBffApp({
     answers,
@@ -292,6 +324,13 @@ export function createBff(options: CreateBffOptions): Bff {
     afterSale,
     manageTokens,
     esimOwners,
+    webhookDesk: createWebhookDeliveryDesk({
+      queue: webhookQueue,
+      store,
+      retryForMs: webhookRetryForMs,
+      now: options.now,
+    }),
+    supportDesk,
     logger,
     widgetRoot: options.widgetRoot,
     widgetDist: options.widgetDist,
@@ -319,6 +358,7 @@ export function createBff(options: CreateBffOptions): Bff {
     webhookSender.start();
     checkoutWatch.start(checkouts, widgets);
     actionRequestWatch.start();
+    widgetSalesWatch.start();
     orderReconciliation.start();
   }
   return {
@@ -335,13 +375,20 @@ export function createBff(options: CreateBffOptions): Bff {
     webhookSender,
     checkoutWatch,
     actionRequestWatch,
+    widgetSalesWatch,
     orderReconciliation,
+    supportDesk,
+    checkoutIndexesBuilt,
     metrics,
     operationsApp,
     async close() {
+      // The index build stops after its page (and goes on at the next start): the store stays open until then.
+      closing = true;
+      await checkoutIndexesBuilt;
       webhookSender.close();
       checkoutWatch.close();
       actionRequestWatch.close();
+      widgetSalesWatch.close();
       orderReconciliation.close();
       checkouts.close();
       for (const widget of widgets.values()) widget.catalog.close();

@@ -102,6 +102,21 @@ export function createRecordingStore(now: () => number = Date.now): RecordingSto
       }
       return queue;
     },
+    sortedIndex(name) {
+      const index = inner.sortedIndex(name);
+      return {
+        async add(member, score, ttlMs) {
+          await index.add(member, score, ttlMs);
+          record('index.add', `index ${name} ${member}`, true);
+        },
+        async remove(member) {
+          await index.remove(member);
+          record('index.remove', `index ${name} ${member}`, true);
+        },
+        range: (range) => index.range(range),
+      };
+    },
+    scanKeys: (prefix, cursor, count) => inner.scanKeys(prefix, cursor, count),
     ping: () => inner.ping(),
     close: () => inner.close(),
   };

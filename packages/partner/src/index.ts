@@ -1,8 +1,8 @@
 /**
  * @module
  * `@esim-embed/partner`: the server side of an eSIM Embed integration in Node (≥ 20). A typed client of the BFF's
- * partner API (`createPartnerClient`: confirm, cancel and read checkouts, the account, manage links, delivery
- * links, help requests), `verifyWebhook` for the BFF's signed webhooks, a framework-neutral webhook handler
+ * partner API (`createPartnerClient`: confirm, cancel, read, list and search checkouts, the eSIMs sold, the
+ * account, manage links, delivery links, help requests, webhook deliveries listed and resent), `verifyWebhook` for the BFF's signed webhooks, a framework-neutral webhook handler
  * (Express and Hono ones are at `@esim-embed/partner/express` and `/hono`), and the schemas and types of it all.
  */
 export {
@@ -28,15 +28,21 @@ export {
 } from './checkout-payment';
 export { PartnerApiError, type PartnerApiErrorCode, type PartnerApiErrorDetails } from './partner-api-error';
 export {
+  type ActionRequestSearch,
+  type CheckoutSearch,
   type CreateOptions,
   createPartnerClient,
+  type PageQuery,
   type PartnerCallArguments,
   type PartnerClient,
   type PartnerClientOptions,
+  type WebhookDeliverySearch,
 } from './partner-client';
 export {
   PARTNER_ROUTES,
   type PartnerCallInput,
+  type PartnerListRouteId,
+  type PartnerPage,
   type PartnerRoute,
   type PartnerRouteData,
   type PartnerRouteId,

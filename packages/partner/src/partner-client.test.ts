@@ -225,6 +225,44 @@ describe('the partner client', () => {
     expect(charges).toEqual([checkoutId]);
   });
 
+  it('lists and searches checkouts and the eSIMs sold, typed, a page or every page', async () => {
+    const checkoutId = await checkoutAsTraveller(stack.server.url, 'shop-pay');
+    await esim.checkouts.confirm(checkoutId, { paymentReference: 'pay_sdk_desk' });
+    const ready = await eventually(async () => {
+      const read = await esim.checkouts.read(checkoutId);
+      return read.status === 'ready' ? read : undefined;
+    });
+    const byReference = await esim.checkouts.list({ paymentReference: 'pay_sdk_desk' });
+    expect(byReference).toEqual({ data: [expect.objectContaining({ id: checkoutId })], nextCursor: null });
+    expect(byReference.data[0]?.order?.billing?.status).toBe('captured');
+    const byEsim = await esim.checkouts.list({ esimId: ready.esimId ?? '', status: 'ready' });
+    expect(byEsim.data.map((checkout) => checkout.id)).toEqual([checkoutId]);
+
+    const first = await esim.checkouts.list({ limit: 1 });
+    expect(first.data.map((checkout) => checkout.id)).toEqual([checkoutId]);
+    const second = await esim.checkouts.list({ limit: 1, cursor: first.nextCursor ?? '' });
+    expect(second.data).toHaveLength(1);
+    expect(second.data[0]?.id).not.toBe(checkoutId);
+    const every: string[] = [];
+    for await (const checkout of esim.checkouts.all({}, { pageSize: 2 })) every.push(checkout.id);
+    expect(every[0]).toBe(checkoutId);
+    expect(every[1]).toBe(second.data[0]?.id);
+    expect(new Set(every).size).toBe(every.length);
+    expect(every.length).toBeGreaterThan(2);
+
+    const sold = await esim.esims.list();
+    expect(sold.data[0]).toMatchObject({ esimId: ready.esimId, checkoutId, widgetId: 'shop-pay' });
+    const allSold: string[] = [];
+    for await (const item of esim.esims.all({ pageSize: 1 })) allSold.push(item.esimId);
+    expect(allSold).toEqual(expect.arrayContaining(sold.data.map((item) => item.esimId)));
+
+    await expect(esim.checkouts.list({ cursor: 'forged.cursor' })).rejects.toMatchObject({
+      code: 'validation_failed',
+      status: 400,
+      params: expect.objectContaining({ field: 'cursor' }),
+    });
+  });
+
   it('reads the account of one of the widgets the secret opens', async () => {
     const account = await esim.account.read({ widgetId: 'shop-pay' });
     expect(account.status).toBe('active');

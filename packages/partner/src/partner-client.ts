@@ -8,6 +8,7 @@
  * partner route by its id, the grouped methods name the common ones.
  */
 import {
+  type ActionRequestListQuery,
   type ConfirmCheckoutRequest,
   type CreateActionRequest,
   type CreateManageLinkRequest,
@@ -16,6 +17,12 @@ import {
   fillPath,
   IDEMPOTENCY_KEY_HEADER,
   PARTNER_SECRET_HEADER,
+  type PartnerActionRequest,
+  type PartnerCheckout,
+  type PartnerCheckoutListQuery,
+  type PartnerEsimSummary,
+  type PartnerWebhookDelivery,
+  type WebhookDeliveryListQuery,
 } from '@esim-embed/shared';
 import {
   type CheckoutPayment,
@@ -27,6 +34,9 @@ import { PartnerApiError, type PartnerApiErrorCode } from './partner-api-error';
 import {
   PARTNER_ROUTES,
   type PartnerCallInput,
+  type PartnerListItem,
+  type PartnerListRouteId,
+  type PartnerPage,
   type PartnerRouteData,
   type PartnerRouteId,
 } from './partner-routes';
@@ -51,6 +61,21 @@ export interface CreateOptions {
   idempotencyKey?: string;
 }
 
+/** The page of a list: `limit` (default 25, at most 100) and the `nextCursor` of the page before. */
+export interface PageQuery {
+  limit?: number;
+  cursor?: string;
+}
+
+/** A search of checkouts: every filter optional, all applied together (see `docs/partner-api.md`). */
+export type CheckoutSearch = Omit<PartnerCheckoutListQuery, 'limit' | 'cursor'>;
+
+/** A filter of help requests: `status`, `esimId`, `widgetId` (see `docs/partner-api.md`). */
+export type ActionRequestSearch = Omit<ActionRequestListQuery, 'limit' | 'cursor'>;
+
+/** A filter of webhook deliveries: `status`, `type`, `checkoutId`, `widgetId` (see `docs/webhooks.md`). */
+export type WebhookDeliverySearch = Omit<WebhookDeliveryListQuery, 'limit' | 'cursor'>;
+
 /** The arguments of `call` for one route: its input, left out when the route needs none. */
 export type PartnerCallArguments<Id extends PartnerRouteId> =
   object extends PartnerCallInput<Id> ? [input?: PartnerCallInput<Id>] : [input: PartnerCallInput<Id>];
@@ -63,6 +88,14 @@ export interface PartnerClient {
    */
   call<Id extends PartnerRouteId>(id: Id, ...input: PartnerCallArguments<Id>): Promise<PartnerRouteData<Id>>;
   checkouts: {
+    /**
+     * `GET /v1/partner/checkouts`: a page of your checkouts, newest first, searched by status, creation time
+     * (`createdFrom`/`createdTo`, ISO), traveller `email` (exact, any case), `esimId` and `paymentReference`.
+     * Pass the answer's `nextCursor` (with the same filters) as `cursor` for the next page.
+     */
+    list(query?: CheckoutSearch & PageQuery): Promise<PartnerPage<PartnerCheckout>>;
+    /** Every checkout of a search, newest first, reading page after page as you iterate. */
+    all(search?: CheckoutSearch, options?: { pageSize?: number }): AsyncIterable<PartnerCheckout>;
     /** `GET /v1/partner/checkouts/{id}`: status, the amount to charge, the upstream order. */
     read(checkoutId: string): Promise<PartnerRouteData<'readPartnerCheckout'>>;
     /**
@@ -100,6 +133,10 @@ export interface PartnerClient {
     read(query?: { widgetId?: string }): Promise<PartnerRouteData<'readPartnerAccount'>>;
   };
   esims: {
+    /** `GET /v1/partner/esims`: a page of the eSIMs your widgets sold, newest first. */
+    list(query?: PageQuery): Promise<PartnerPage<PartnerEsimSummary>>;
+    /** Every eSIM your widgets sold, newest first, reading page after page as you iterate. */
+    all(options?: { pageSize?: number }): AsyncIterable<PartnerEsimSummary>;
     /** `GET /v1/partner/esims/{esimId}`: the eSIM as its traveller sees it. */
     read(esimId: string): Promise<PartnerRouteData<'readPartnerEsim'>>;
     /** `POST …/manage-links`: the manage link ("my eSIM") of an eSIM you sold, in one of your widgets. */
@@ -127,8 +164,38 @@ export interface PartnerClient {
     revoke(manageLinkId: string): Promise<PartnerRouteData<'revokeManageLink'>>;
   };
   actionRequests: {
-    /** `GET /v1/partner/action-requests/{id}`: requested, in_review, completed or rejected. */
+    /**
+     * `GET /v1/partner/action-requests`: a page of the help requests you made, newest first, each as the BFF last
+     * read it, filtered by `status` and `esimId`.
+     */
+    list(query?: ActionRequestSearch & PageQuery): Promise<PartnerPage<PartnerActionRequest>>;
+    /** Every help request of a search, newest first, reading page after page as you iterate. */
+    all(search?: ActionRequestSearch, options?: { pageSize?: number }): AsyncIterable<PartnerActionRequest>;
+    /** `GET /v1/partner/action-requests/{id}`: requested, in_review, completed or rejected (read afresh). */
     read(actionRequestId: string): Promise<PartnerRouteData<'readPartnerActionRequest'>>;
+  };
+  webhookDeliveries: {
+    /**
+     * `GET /v1/partner/webhook-deliveries`: a page of your widgets' deliveries, newest first, each with its status
+     * (`pending`, `paused`, `delivered`, `failed`), attempts (time, HTTP status) and next attempt, filtered by
+     * `status`, event `type` and `checkoutId`.
+     */
+    list(query?: WebhookDeliverySearch & PageQuery): Promise<PartnerPage<PartnerWebhookDelivery>>;
+    /** Every delivery of a search, newest first, reading page after page as you iterate. */
+    all(
+      search?: WebhookDeliverySearch,
+      options?: { pageSize?: number },
+    ): AsyncIterable<PartnerWebhookDelivery>;
+    /** `GET /v1/partner/webhook-deliveries/{id}` (the event id): the delivery and the event it sends. */
+    read(eventId: string): Promise<PartnerRouteData<'readPartnerWebhookDelivery'>>;
+    /**
+     * `POST …/{id}/resend`: send the event again now, under the same event id (your handler de-duplicates on
+     * it). One resend per `idempotencyKey` (default: a fresh one per call).
+     */
+    resend(
+      eventId: string,
+      options?: CreateOptions,
+    ): Promise<PartnerRouteData<'resendPartnerWebhookDelivery'>>;
   };
   deliveryLinks: {
     /** `POST /v1/partner/delivery-links/{id}/revoke`. */
@@ -139,7 +206,7 @@ export interface PartnerClient {
 /** A call: path parameters, query, body and the create's key. */
 interface CallInput {
   params?: Record<string, string>;
-  query?: Record<string, string | undefined>;
+  query?: Record<string, string | number | undefined>;
   body?: unknown;
   idempotencyKey?: string | undefined;
 }
@@ -170,20 +237,51 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     const json: unknown = await response.json().catch(() => undefined);
     if (response.ok) {
       const parsed = PARTNER_ROUTES[id].response.safeParse(json);
-      if (parsed.success) return parsed.data.data;
+      if (parsed.success) return parsed.data;
       throw new PartnerApiError({ code: 'invalid_response', status: response.status, cause: parsed.error });
     }
     throw errorOf(response, json);
   }
 
-  async function send<Id extends PartnerRouteId>(
+  async function call<Id extends PartnerRouteId>(
     id: Id,
     input: CallInput = {},
   ): Promise<PartnerRouteData<Id>> {
+    return ((await send(id, input)) as { data: PartnerRouteData<Id> }).data;
+  }
+
+  /** A page of a list: its items and the next page's cursor. */
+  async function page<Id extends PartnerListRouteId>(
+    id: Id,
+    query: object,
+  ): Promise<PartnerPage<PartnerListItem<Id>>> {
+    const { data, nextCursor } = (await send(id, { query: query as CallInput['query'] })) as PartnerPage<
+      PartnerListItem<Id>
+    >;
+    return { data, nextCursor };
+  }
+
+  /** Every item of a list, page after page. */
+  async function* every<Id extends PartnerListRouteId>(
+    id: Id,
+    query: object,
+  ): AsyncIterable<PartnerListItem<Id>> {
+    let cursor: string | undefined;
+    do {
+      const answered = await page(id, { ...query, cursor });
+      yield* answered.data;
+      cursor = answered.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+  }
+
+  /** Send one call (retried when it got no answer or a 5xx) and answer its parsed body. */
+  async function send(id: PartnerRouteId, input: CallInput): Promise<unknown> {
     const route = PARTNER_ROUTES[id];
     const path = fillPath(route.path, input.params ?? {});
     const query = new URLSearchParams(
-      Object.entries(input.query ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined),
+      Object.entries(input.query ?? {}).flatMap(([name, value]) =>
+        value === undefined ? [] : [[name, String(value)] as [string, string]],
+      ),
     ).toString();
     const headers: Record<string, string> = { [PARTNER_SECRET_HEADER]: settings.partnerSecret };
     if ('idempotent' in route && route.idempotent === true)
@@ -197,7 +295,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     const url = `${baseUrl}${path}${query === '' ? '' : `?${query}`}`;
     for (let retry = 0; ; retry += 1) {
       try {
-        return (await attempt(id, url, init)) as PartnerRouteData<Id>;
+        return await attempt(id, url, init);
       } catch (error) {
         // Every partner route is safe to send again (reads, confirm, cancel, revokes, creates under one key).
         const again = error instanceof PartnerApiError && (error.status === 0 || error.status >= 500);
@@ -207,8 +305,10 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     }
   }
 
-  const call: PartnerClient['call'] = (id, ...[input]) => send(id, input as CallInput | undefined);
+  const callRoute: PartnerClient['call'] = (id, ...[input]) => call(id, input as CallInput | undefined);
   const checkouts: PartnerClient['checkouts'] = {
+    list: (query = {}) => page('listPartnerCheckouts', query),
+    all: (search = {}, options = {}) => every('listPartnerCheckouts', { ...search, limit: options.pageSize }),
     read: (checkoutId) => call('readPartnerCheckout', { params: { id: checkoutId } }),
     startPayment: (checkoutId) => call('startPartnerPayment', { params: { id: checkoutId } }),
     confirm: (checkoutId, body = {}) => call('confirmPartnerCheckout', { params: { id: checkoutId }, body }),
@@ -219,13 +319,14 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     installation: (checkoutId) => call('readPartnerInstallation', { params: { id: checkoutId } }),
   };
   return {
-    call,
+    call: callRoute,
     checkouts,
     account: {
-      // `?widgetId=` is read by the handler, not described as a query schema.
-      read: (query = {}) => send('readPartnerAccount', { query }),
+      read: (query = {}) => call('readPartnerAccount', { query }),
     },
     esims: {
+      list: (query = {}) => page('listPartnerEsims', query),
+      all: (options = {}) => every('listPartnerEsims', { limit: options.pageSize }),
       read: (esimId) => call('readPartnerEsim', { params: { esimId } }),
       createManageLink: (esimId, body) => call('createPartnerManageLink', { params: { esimId }, body }),
       revokeAllManageLinks: (esimId) => call('revokeAllManageLinks', { params: { esimId } }),
@@ -238,7 +339,18 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
       revoke: (manageLinkId) => call('revokeManageLink', { params: { id: manageLinkId } }),
     },
     actionRequests: {
+      list: (query = {}) => page('listPartnerActionRequests', query),
+      all: (search = {}, options = {}) =>
+        every('listPartnerActionRequests', { ...search, limit: options.pageSize }),
       read: (actionRequestId) => call('readPartnerActionRequest', { params: { id: actionRequestId } }),
+    },
+    webhookDeliveries: {
+      list: (query = {}) => page('listPartnerWebhookDeliveries', query),
+      all: (search = {}, options = {}) =>
+        every('listPartnerWebhookDeliveries', { ...search, limit: options.pageSize }),
+      read: (eventId) => call('readPartnerWebhookDelivery', { params: { id: eventId } }),
+      resend: (eventId, create = {}) =>
+        call('resendPartnerWebhookDelivery', { params: { id: eventId }, ...create }),
     },
     deliveryLinks: {
       revoke: (deliveryLinkId) => call('revokePartnerDeliveryLink', { params: { id: deliveryLinkId } }),

@@ -53,3 +53,20 @@ export type PartnerCallInput<Id extends PartnerRouteId<Routes>, Routes extends R
 export const PARTNER_ROUTES = Object.fromEntries(PARTNER_API_ROUTES.map((route) => [route.id, route])) as {
   readonly [Id in PartnerRouteId]: RouteOfId<ApiRoute, Id>;
 };
+
+/** The routes that answer a page of a list (`{ data, nextCursor }`). */
+export type PartnerListRouteId =
+  | 'listPartnerCheckouts'
+  | 'listPartnerEsims'
+  | 'listPartnerActionRequests'
+  | 'listPartnerWebhookDeliveries';
+
+/** One page of a list: its items, newest first, and the cursor of the next page (null on the last). */
+export interface PartnerPage<T> {
+  data: T[];
+  nextCursor: string | null;
+}
+
+/** One item of a list route's page. */
+export type PartnerListItem<Id extends PartnerListRouteId> =
+  PartnerRouteData<Id> extends readonly (infer Item)[] ? Item : never;

@@ -10,8 +10,13 @@ import type {
   PartnerCheckout,
   PartnerClient,
   PartnerDeliveryLink,
+  PartnerEsimSummary,
+  PartnerPage,
   PartnerRouteData,
   PartnerRouteId,
+  PartnerWebhookDelivery,
+  PartnerWebhookDeliveryDetail,
+  WebhookDeliveryStatus,
   WebhookEventOf,
   WebhookHandlers,
 } from './index';
@@ -47,12 +52,35 @@ describe('client answer types', () => {
     expectTypeOf<ReturnType<PartnerClient['esims']['createDeliveryLink']>>().toEqualTypeOf<
       Promise<PartnerDeliveryLink>
     >();
+    expectTypeOf<ReturnType<PartnerClient['checkouts']['list']>>().toEqualTypeOf<
+      Promise<PartnerPage<PartnerCheckout>>
+    >();
+    expectTypeOf<ReturnType<PartnerClient['esims']['list']>>().toEqualTypeOf<
+      Promise<PartnerPage<PartnerEsimSummary>>
+    >();
+    expectTypeOf<Parameters<PartnerClient['checkouts']['list']>[0]>().toExtend<
+      { status?: PartnerCheckout['status']; email?: string; cursor?: string; limit?: number } | undefined
+    >();
     expectTypeOf<CheckoutPaymentOutcome['outcome']>().toEqualTypeOf<
       'confirmed' | 'already_paid' | 'not_payable' | 'declined' | 'refunded' | 'unfunded'
     >();
     expectTypeOf<Parameters<PartnerClient['checkouts']['pay']>[2]>().toEqualTypeOf<
       { attempt?: number } | undefined
     >();
+  });
+
+  it('answers the support desk’s webhook deliveries typed, and takes only their filters', () => {
+    expectTypeOf<ReturnType<PartnerClient['webhookDeliveries']['list']>>().toEqualTypeOf<
+      Promise<PartnerPage<PartnerWebhookDelivery>>
+    >();
+    expectTypeOf<ReturnType<PartnerClient['webhookDeliveries']['resend']>>().toEqualTypeOf<
+      Promise<PartnerWebhookDeliveryDetail>
+    >();
+    expectTypeOf<PartnerWebhookDelivery['status']>().toEqualTypeOf<WebhookDeliveryStatus>();
+    expectTypeOf<WebhookDeliveryStatus>().toEqualTypeOf<'pending' | 'paused' | 'delivered' | 'failed'>();
+    const client = {} as PartnerClient;
+    // @ts-expect-error a delivery's status is one of four
+    void client.webhookDeliveries.list({ status: 'sent' });
   });
 });
 

@@ -2,9 +2,10 @@
 /**
  * @module
  * The widget's byte budgets, measured on the script-tag build (`dist/`, after `vite build`) with gzip -9:
- * the loader (`widget.js` and what it imports statically), the first screen (the loader, the app chunk and
- * the largest message table, with everything they import), and the lazy install step with the QR encoder
- * (beyond what the first screen already loaded). Prints the figures; exits 1 on a breach.
+ * the loader (`widget.js` and what it imports statically), the first screen (the loader, the app chunk it
+ * loads and the largest message table, with everything they import: what a traveller downloads before the
+ * destinations show), and the lazy install step with the QR encoder (beyond what the first screen already
+ * loaded). Prints the figures; exits 1 on a breach.
  *
  * Usage: `node scripts/check-size.mjs [distDir]`
  */
@@ -14,10 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 /** Budgets in bytes, gzip. */
-export const BUDGETS = { loader: 3 * 1024, firstScreen: 25 * 1024, install: 20 * 1024 };
+export const BUDGETS = { loader: 3 * 1024, firstScreen: 22 * 1024, install: 20 * 1024 };
 
 const ENTRY = 'src/widget.ts';
-const APP = 'src/app/widget-app.tsx';
 const INSTALL = 'src/install/install-step.tsx';
 /** A locale's message table in the build manifest (`src/i18n/en.ts` …): every language the build has. */
 const LOCALE_TABLE = /^src\/i18n\/[a-z]{2}\.ts$/;
@@ -45,7 +45,11 @@ export function measureBudgets(distDir) {
     }, 0);
 
   const loader = closure(manifest, ENTRY);
-  const app = closure(manifest, APP);
+  // The app chunk is the one the loader imports lazily (a chunk group in `vite.config.ts`, keyed by its file).
+  const appKeys = manifest[ENTRY].dynamicImports ?? [];
+  if (appKeys.length !== 1)
+    throw new Error(`the loader should import one app chunk lazily, not ${appKeys.length}`);
+  const app = closure(manifest, appKeys[0]);
   const locales = Object.keys(manifest).filter((key) => LOCALE_TABLE.test(key));
   if (locales.length === 0) throw new Error('no message table in the build manifest');
   const largestLocale = locales

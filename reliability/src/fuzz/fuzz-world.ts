@@ -60,6 +60,8 @@ export interface FuzzWorld {
   spareEsim: BoughtEsim;
   deliveryLinkId: string;
   actionRequestId: string;
+  /** A webhook delivery of `shop-pay` (its event id), queued for the receiver. */
+  webhookDeliveryId: string;
   /** A live offer and quote of `shop`. */
   offerId: string;
   quoteId: string;
@@ -163,6 +165,11 @@ export async function createFuzzWorld(): Promise<FuzzWorld> {
     await page.get(`/v1/checkouts/${ready.id}/installation`, {
       [CHECKOUT_SECRET_HEADER]: ready.clientSecret,
     });
+    const deliveries = await call(stack.server.url, '/v1/partner/webhook-deliveries?limit=1', {
+      headers: { [PARTNER_SECRET_HEADER]: PARTNER_SECRET },
+    });
+    const webhookDeliveryId: string | undefined = deliveries.body?.data?.[0]?.id;
+    if (webhookDeliveryId === undefined) throw new Error(`no webhook delivery listed: ${deliveries.text}`);
     return {
       stack,
       store,
@@ -177,6 +184,7 @@ export async function createFuzzWorld(): Promise<FuzzWorld> {
       spareEsim,
       deliveryLinkId: link.body.data.id,
       actionRequestId: help.body.data.id,
+      webhookDeliveryId,
       offerId,
       quoteId: quote.body.data.id,
       destinationCode,

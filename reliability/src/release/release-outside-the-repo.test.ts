@@ -9,9 +9,11 @@
  * It carries the partner SDK and the widget packed for npm, at the one version the BFF, the widget and the SDK
  * share, each with the `sha512` integrity its `packages.json` and README list; the SDK tarball installs with plain
  * `npm install` in a directory outside the repository, and a script there calls this release's BFF's partner API
- * with it and verifies a signed webhook.
+ * with it and verifies a signed webhook. The SDK README's 30-line quickstart server, saved from the README the
+ * tarball installed and started with its documented dependencies on the production Node.js (which runs TypeScript
+ * as is), sells a `partner_confirm` checkout through this release's BFF and receives its signed webhooks.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import {
   copyFileSync,
@@ -33,8 +35,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BffProcess, startBffProcess } from '../harness/bff-process';
 import {
   call,
+  checkoutAsTraveller,
+  eventually,
+  freePort,
   openWidget,
   PARTNER_SECRET,
+  quickstartServerOf,
   type RunningRedis,
   releaseOutsideTheRepo,
   startRedisServer,
@@ -56,6 +62,10 @@ let bff: BffProcess;
 /** The same release on the production Node.js line. */
 let bffOnProductionNode: BffProcess;
 let productionNodeVersion: string;
+/** Where the quickstart listens: the test config's `partner_confirm` widget sends its webhooks there. */
+let quickstartPort: number;
+const QUICKSTART_WEBHOOK_SECRET = `whsec_${randomBytes(16).toString('hex')}`;
+let quickstart: ChildProcess | undefined;
 
 beforeAll(async () => {
   // As an operator would: the folder alone, copied somewhere else.
@@ -67,6 +77,7 @@ beforeAll(async () => {
     stdio: ['ignore', 'pipe', 'inherit'],
   }).trim();
   productionNodeVersion = execFileSync(productionNode, ['--version'], { encoding: 'utf8' }).trim();
+  quickstartPort = await freePort();
   [bff, bffOnProductionNode] = await Promise.all([
     start({ redisUrl: redis.url }),
     start({ node: productionNode, dataDir: productionDataDir }),
@@ -74,14 +85,30 @@ beforeAll(async () => {
 }, 180_000);
 
 /** The release started as an operator would, on `node` (default: this Node.js 20). */
-const start = (options: { node?: string; redisUrl?: string; dataDir?: string } = {}) =>
-  startBffProcess({
+const start = (options: { node?: string; redisUrl?: string; dataDir?: string } = {}) => {
+  const config = testConfig(sandbox.url);
+  const widgets = config.widgets.map((widget) =>
+    widget.id === 'shop-pay'
+      ? {
+          ...widget,
+          webhookUrl: `http://127.0.0.1:${quickstartPort}/webhooks/esim`,
+          webhookSecretEnv: 'QUICKSTART_WEBHOOK_SECRET',
+        }
+      : widget,
+  );
+  return startBffProcess({
     release,
     ...options,
-    config: { $schema: join(release, 'config.schema.json'), ...testConfig(sandbox.url) },
-    env: { ...TEST_ENV, ESIM_BFF_SESSION_SECRET: randomBytes(32).toString('base64url') },
+    config: { $schema: join(release, 'config.schema.json'), ...config, widgets },
+    env: {
+      ...TEST_ENV,
+      QUICKSTART_WEBHOOK_SECRET,
+      ESIM_BFF_SESSION_SECRET: randomBytes(32).toString('base64url'),
+    },
   });
+};
 afterAll(async () => {
+  quickstart?.kill();
   await bff?.kill();
   await bffOnProductionNode?.kill();
   await sandbox?.close();
@@ -199,6 +226,15 @@ describe('the release folder, outside the repository', () => {
   });
 });
 
+/** The README's line that installs the SDK tarball with the quickstart's own dependencies. */
+function quickstartInstallLine(readme: string): string {
+  const line = readme
+    .split('\n')
+    .find((text) => /^npm install \.\/esim-embed-partner-<version>\.tgz \S/.test(text));
+  if (line === undefined) throw new Error('the README names no install line for the quickstart');
+  return line.trim();
+}
+
 /** `packages.json` of the release: the packages it carries. */
 interface ReleasePackages {
   version: string;
@@ -294,4 +330,68 @@ console.log(JSON.stringify({
     });
     expect(realpathSync(join(project, 'node_modules/@esim-embed/partner')).startsWith(REPO)).toBe(false);
   });
+  it('runs the README’s 30-line quickstart from the installed tarball, and a traveller buys through it', async () => {
+    const sdk = listed().packages.find(({ name }) => name === '@esim-embed/partner');
+    if (sdk === undefined) throw new Error('no SDK in packages.json');
+    const project = join(temp, 'quickstart');
+    mkdirSync(project);
+    copyFileSync(join(release, sdk.file), join(project, sdk.file));
+    const npm = (args: string[]) =>
+      execFileSync('npm', [...args, '--prefer-offline', '--no-audit', '--no-fund'], {
+        cwd: project,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+    npm(['init', '-y']);
+    npm(['pkg', 'set', 'type=module']);
+    // The README's own install line: the tarball and the quickstart's dependencies, at the versions it names.
+    const installed = join(project, 'node_modules/@esim-embed/partner/README.md');
+    const packedReadme = readFileSync(join(REPO, 'packages/partner/README.md'), 'utf8');
+    const install = quickstartInstallLine(packedReadme).replace('<version>', sdk.version);
+    npm(install.split(' ').slice(1));
+    const readme = readFileSync(installed, 'utf8');
+    expect(readme).toBe(packedReadme);
+    writeFileSync(join(project, 'server.ts'), quickstartServerOf(readme));
+    copyFileSync(join(REPO, 'examples/partner-quickstart/index.html'), join(project, 'index.html'));
+
+    let output = '';
+    quickstart = spawn(productionNode, ['server.ts'], {
+      cwd: project,
+      env: {
+        PATH: process.env.PATH ?? '',
+        ESIM_BFF_URL: bff.url,
+        ESIM_PARTNER_SECRET: PARTNER_SECRET,
+        ESIM_WEBHOOK_SECRET: QUICKSTART_WEBHOOK_SECRET,
+        PORT: String(quickstartPort),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const heard = (chunk: Buffer) => {
+      output += chunk.toString();
+    };
+    quickstart.stdout?.on('data', heard);
+    quickstart.stderr?.on('data', heard);
+    const url = `http://127.0.0.1:${quickstartPort}`;
+    await eventually(async () => ((await fetch(url).catch(() => undefined))?.ok ? true : undefined), 20_000);
+    expect(await (await fetch(url)).text()).toContain(`<script type="module" src="${bff.url}/widget.js">`);
+
+    const checkoutId = await checkoutAsTraveller(bff.url, 'shop-pay');
+    const paid = await fetch(`${url}/pay`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ checkoutId }),
+    });
+    expect({ status: paid.status, body: await paid.json() }).toMatchObject({
+      status: 200,
+      body: { outcome: 'confirmed', paymentReference: `pay_${checkoutId}` },
+    });
+    const read = await call(bff.url, `/v1/partner/checkouts/${checkoutId}`, {
+      headers: { 'X-Partner-Secret': PARTNER_SECRET },
+    });
+    expect(read.body.data.paymentReference).toBe(`pay_${checkoutId}`);
+    // The tarball's Hono handler verified the BFF's signed webhooks.
+    for (const type of ['checkout.awaiting_payment', 'checkout.completed', 'esim.ready']) {
+      await eventually(async () => (output.includes(`webhook ${type} evt_`) ? true : undefined), 30_000);
+    }
+    expect(realpathSync(join(project, 'node_modules/@esim-embed/partner')).startsWith(REPO)).toBe(false);
+  }, 180_000);
 });

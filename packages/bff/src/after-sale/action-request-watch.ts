@@ -6,7 +6,8 @@
  * is sent as a signed `action_request.updated` webhook. A completed reissue's new eSIM is remembered so that the
  * traveller's "my eSIM" opens it; a completed refund or cancellation has the eSIM's checkout read again at once,
  * so that its `checkout.cancelled` and `checkout.refunded` go out now rather than when the partner next reads the
- * checkout.
+ * checkout. Each record keeps the request as last read and is in its widget's sorted indexes (all, by status, by
+ * eSIM) for the partner's support desk (`action-request-desk.ts`).
  */
 import type { ActionRequestWebhookEvent, PartnerActionRequest } from '@esim-embed/shared';
 import { z } from 'zod';
@@ -21,6 +22,7 @@ import { QUEUE_NAMES } from '../store/work-queue';
 import { eventId, queueWebhookEvent } from '../webhooks/webhook-events';
 import type { WebhookQueue } from '../webhooks/webhook-queue';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
+import { ACTION_REQUEST_INDEXES } from './action-request-desk';
 import { fetchActionRequest } from './action-requests';
 
 /** How long a help request's record (and a replacement) is kept after its last change. */
@@ -41,6 +43,8 @@ const StoredActionRequestSchema = z.object({
   esimId: z.string(),
   status: z.string(),
   updatedAt: z.string(),
+  /** The request as last read (the desk lists it); records of the release before have none. */
+  view: z.unknown().optional(),
 });
 type StoredActionRequest = z.output<typeof StoredActionRequestSchema>;
 
@@ -116,6 +120,17 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
     }
   }
 
+  /** Put a request in its widget's indexes (its status index moved from `previous`). */
+  async function indexRequest(widgetId: string, request: PartnerActionRequest, previous: string | null) {
+    const score = Date.parse(request.createdAt);
+    const add = (name: string) => store.sortedIndex(name).add(request.id, score, RETENTION_MS);
+    if (previous !== null && previous !== request.status)
+      await store.sortedIndex(ACTION_REQUEST_INDEXES.status(widgetId, previous)).remove(request.id);
+    await add(ACTION_REQUEST_INDEXES.status(widgetId, request.status));
+    await add(ACTION_REQUEST_INDEXES.all(widgetId));
+    await add(ACTION_REQUEST_INDEXES.esim(widgetId, request.esimId));
+  }
+
   async function rememberReplacement(widget: WidgetRuntime, request: PartnerActionRequest) {
     if (request.type !== 'reissue' || request.status !== 'completed' || request.replacementEsimId === null)
       return;
@@ -176,6 +191,7 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
         esimId: request.esimId,
         status: request.status,
         updatedAt: request.updatedAt,
+        view: request,
       };
       // Another reader writing the same status first is as good as this write; a busy record is told again later.
       await versionedUpdate(
@@ -186,6 +202,7 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
             : writeValue(JSON.stringify(record), null),
         { initial: seen === null ? null : seen.stored },
       );
+      await indexRequest(widget.config.id, request, seen?.record.status ?? null);
       if (terminal(request.status)) await queue.remove(request.id);
       else await queue.add({ id: request.id, partition: widget.config.id, dueAtMs: now() });
       return request;

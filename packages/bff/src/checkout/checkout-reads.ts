@@ -3,7 +3,7 @@
  * A checkout as it is read: by the holder of its client secret, by the partner's server, by the background watch,
  * each time brought up to date with its upstream order; and the two views of it, the widget's and the partner's.
  */
-import type { Checkout, PartnerCheckout } from '@esim-embed/shared';
+import { type Checkout, OrderBillingSchema, type PartnerCheckout } from '@esim-embed/shared';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { type CheckoutContext, loadForPartner, loadForWidget, type SessionCaller } from './checkout-context';
 import type { CheckoutRecord } from './checkout-record';
@@ -36,7 +36,16 @@ export function toPartnerCheckout(record: CheckoutRecord): PartnerCheckout {
     widgetId: record.widgetId,
     externalRef: record.id,
     paymentReference: record.paymentReference,
-    order: record.order === null ? null : { id: record.order.id, status: record.order.status },
+    order:
+      record.order === null
+        ? null
+        : {
+            id: record.order.id,
+            status: record.order.status,
+            // Read leniently: a billing status this release does not know reads as not known.
+            billing: OrderBillingSchema.nullable().catch(null).parse(record.order.billing),
+            stateRevision: record.order.stateRevision,
+          },
   };
 }
 

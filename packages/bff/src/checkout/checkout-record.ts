@@ -6,6 +6,7 @@
  */
 import { STORE_KEYS, type Store } from '../store/store';
 import type { VersionedSlot, versionedUpdate } from '../store/versioned-update';
+import type { CheckoutIndex } from './checkout-index';
 import {
   STORED_CHECKOUT_SCHEMA_VERSION,
   type StoredCheckout,
@@ -76,11 +77,13 @@ export interface CheckoutTransitionHooks {
 
 /**
  * A {@link CheckoutRepository} over a {@link Store}. With `transitions`, every change of status is written with
- * the new status added to the record's `reactionsDue`, and told to them before and after.
+ * the new status added to the record's `reactionsDue`, and told to them before and after. With `index`, every
+ * write keeps the partner lists' indexes (`checkout-index.ts`): added to before the write, left after it.
  */
 export function createCheckoutRepository(
   store: Store,
   transitions?: CheckoutTransitionHooks,
+  index?: CheckoutIndex,
 ): CheckoutRepository {
   /** `next` as written: the status it enters added to the reactions due when it is a change of status. */
   const withReactionsDue = (before: CheckoutRecord | null, next: CheckoutRecord): CheckoutRecord =>
@@ -94,14 +97,16 @@ export function createCheckoutRepository(
       return { record: readCheckoutRecord(stored.value), version: stored.version };
     },
     async insertCheckout(record) {
-      const next = withReactionsDue(null, record);
+      const due = withReactionsDue(null, record);
+      const next = index === undefined ? due : await index.beforeWrite(null, due);
       await transitions?.prepare(next);
       const ok = await store.insert(STORE_KEYS.checkout(record.id), written(next), CHECKOUT_RETENTION_MS);
       if (ok) await transitions?.written(null, { record: next, version: 1 });
       return ok;
     },
     async updateCheckout(current, next) {
-      const updated = withReactionsDue(current.record, { ...next, updatedAt: new Date().toISOString() });
+      const due = withReactionsDue(current.record, { ...next, updatedAt: new Date().toISOString() });
+      const updated = index === undefined ? due : await index.beforeWrite(current.record, due);
       const changed = current.record.status !== updated.status;
       if (changed) await transitions?.prepare(updated);
       const ok = await store.compareAndSet(
@@ -111,6 +116,8 @@ export function createCheckoutRepository(
         CHECKOUT_RETENTION_MS,
       );
       if (!ok) return null;
+      // A membership left behind is checked away by the lists: the write stands whatever this does.
+      await index?.afterWrite(current.record, updated).catch(() => undefined);
       const stored = { record: updated, version: current.version + 1 };
       if (!changed || transitions === undefined) return stored;
       return await transitions.written(current.record, stored);

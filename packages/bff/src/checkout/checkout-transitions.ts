@@ -2,7 +2,8 @@
  * @module
  * What happens when a checkout changes state, in one place: its webhook events queued, the background watch,
  * the seller of its eSIM recorded, the partner's funding hold following it, the transitions metric — and the
- * one checkout repository, built here, through which every change is written.
+ * one checkout repository, built here, through which every change is written (keeping the partner lists'
+ * indexes, `checkout-index.ts`, with every write).
  *
  * A reaction that fails is done again, never dropped: the status a change enters is written into the record's
  * `reactionsDue` by the same compare-and-set as the change, and the checkout is on the watch list before that
@@ -15,6 +16,7 @@ import { CHECKOUT_TERMINAL_STATUSES } from '@esim-embed/shared';
 import type { Logger } from '../logger';
 import type { Store } from '../store/store';
 import { leaveValue, versionedUpdate, writeValue } from '../store/versioned-update';
+import { createCheckoutIndex } from './checkout-index';
 import {
   type CheckoutObserver,
   type CheckoutRecord,
@@ -143,28 +145,33 @@ export function createCheckoutTransitions(options: CheckoutTransitionsOptions): 
     };
   }
 
-  const repository = createCheckoutRepository(options.store, {
-    async prepare(next) {
-      // On the watch before the change is written: a crash right after the write leaves its reactions found.
-      await reactions.watch.add(next);
-      // Known as ours before any order can carry its reference: reconciliation never calls such an order foreign.
-      if (next.status === 'placing') await reactions.orderReferences.record(next);
+  // Every write keeps the partner lists' indexes too (checkout-index.ts), whether or not the status changes.
+  const repository = createCheckoutRepository(
+    options.store,
+    {
+      async prepare(next) {
+        // On the watch before the change is written: a crash right after the write leaves its reactions found.
+        await reactions.watch.add(next);
+        // Known as ours before any order can carry its reference: reconciliation never calls such an order foreign.
+        if (next.status === 'placing') await reactions.orderReferences.record(next);
+      },
+      async written(_before, after) {
+        options.counted?.(after.record.status);
+        // The change is written and stands: its reactions' failures are logged and left due, never thrown.
+        try {
+          return (await react(after, after.record.reactionsDue ?? [after.record.status])).stored;
+        } catch (error) {
+          logger.warn('a reaction to a checkout change failed: the watch does it again', {
+            checkoutId: after.record.id,
+            status: after.record.status,
+            cause: String(error),
+          });
+          return after;
+        }
+      },
     },
-    async written(_before, after) {
-      options.counted?.(after.record.status);
-      // The change is written and stands: its reactions' failures are logged and left due, never thrown.
-      try {
-        return (await react(after, after.record.reactionsDue ?? [after.record.status])).stored;
-      } catch (error) {
-        logger.warn('a reaction to a checkout change failed: the watch does it again', {
-          checkoutId: after.record.id,
-          status: after.record.status,
-          cause: String(error),
-        });
-        return after;
-      }
-    },
-  });
+    createCheckoutIndex(options.store),
+  );
 
   return {
     repository,

@@ -21,6 +21,9 @@ const LINK_MAKER_KEPT_MS = 3 * 24 * 60 * 60 * 1000;
 /** The stored seller of one eSIM. */
 const EsimOwnerSchema = z.object({ widgetId: z.string(), checkoutId: z.string() });
 
+/** Who sold one eSIM: the widget and its checkout. */
+export type EsimSeller = z.infer<typeof EsimOwnerSchema>;
+
 /** Records and finds the widget that sold an eSIM. */
 export interface EsimOwners {
   /** Remember the seller of the eSIM a checkout issued, once it names one (a checkout observer). */
@@ -31,6 +34,8 @@ export interface EsimOwners {
   sellerAmong(candidates: ReadonlyMap<string, WidgetRuntime>, esimId: string): Promise<WidgetRuntime>;
   /** The checkout that sold `esimId` (for a reissue's replacement: the one that sold the first eSIM), or null. */
   checkoutOf(esimId: string): Promise<string | null>;
+  /** The widget and checkout that sold `esimId`, as recorded, or null. */
+  sellerOf(esimId: string): Promise<EsimSeller | null>;
   /** Remember that `widgetId` made the delivery link `linkId` (for its traveller or its partner's server). */
   recordLink(linkId: string, widgetId: string): Promise<void>;
   /** The one of `candidates` that made `linkId`; `delivery_link_invalid` for a link none of them made. */
@@ -102,6 +107,7 @@ export function createEsimOwners(
     async checkoutOf(esimId) {
       return (await recorded(esimId))?.checkoutId ?? null;
     },
+    sellerOf: recorded,
     async recordLink(linkId, widgetId) {
       await store.insert(STORE_KEYS.deliveryLinkMaker(linkId), widgetId, LINK_MAKER_KEPT_MS);
     },

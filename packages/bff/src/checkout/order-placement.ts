@@ -72,6 +72,8 @@ export function withOrder(record: CheckoutRecord, order: Order, now: number): Ch
       esimResourceUrl: order.esim?.resourceUrl ?? null,
       // A top-up order names the eSIM it tops up; an issue order, the eSIM it issued.
       esimId: order.esim?.id ?? order.targetEsimId ?? null,
+      billing: order.billing,
+      stateRevision: order.stateRevision,
     },
     placement: { ...record.placement, leaseUntil: null },
     syncedAt: now,

@@ -109,6 +109,19 @@ const checkoutShape = {
       esimResourceUrl: z.string().nullable().default(null),
       /** The eSIM's id once issued. */
       esimId: z.string().nullable().default(null),
+      /** The order's `billing` as last read (what was captured, released, refunded); null before it was kept. */
+      billing: z
+        .looseObject({
+          status: z.string(),
+          reservedAmount: StoredMoney.nullable().default(null),
+          capturedAmount: StoredMoney.nullable().default(null),
+          releasedAmount: StoredMoney.nullable().default(null),
+          refundedAmount: StoredMoney.nullable().default(null),
+        })
+        .nullable()
+        .default(null),
+      /** The order's `stateRevision` as last read; null before it was kept. */
+      stateRevision: z.int().nullable().default(null),
     })
     .nullable()
     .default(null),
@@ -130,6 +143,11 @@ const checkoutShape = {
    * (checkout-transitions.ts). Absent on records of releases before it: their reactions were done then.
    */
   reactionsDue: z.array(z.string()).optional(),
+  /**
+   * When the checkout was last added to the partner lists' indexes (ms since the epoch; `checkout-index.ts`).
+   * Absent on records of releases before them: the index rebuild at start adds those.
+   */
+  indexedAt: z.number().optional(),
   expiresAt: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),

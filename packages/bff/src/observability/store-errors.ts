@@ -51,6 +51,15 @@ export function countingStoreErrors(store: Store, errors: Counter<'operation'>):
       }
       return queue;
     },
+    sortedIndex(name) {
+      const index = store.sortedIndex(name);
+      return {
+        add: counted('index.add', (member, score, ttlMs) => index.add(member, score, ttlMs)),
+        remove: counted('index.remove', (member) => index.remove(member)),
+        range: counted('index.range', (range) => index.range(range)),
+      };
+    },
+    scanKeys: counted('scanKeys', (prefix, cursor, count) => store.scanKeys(prefix, cursor, count)),
     async ping() {
       const up = await store.ping();
       if (!up) pingFailures.inc();

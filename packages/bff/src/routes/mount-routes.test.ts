@@ -11,7 +11,15 @@ import {
 } from '@esim-embed/shared';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, openWidget, PARTNER_SECRET, SHOP_ORIGIN, type Stack, startStack } from '../../testing/stack';
+import {
+  call,
+  openWidget,
+  PARTNER_SECRET,
+  SHOP_ORIGIN,
+  type Stack,
+  startStack,
+  testConfig,
+} from '../../testing/stack';
 import type { AppEnv } from '../http/app-env';
 import type { IdempotencyOptions } from '../http/idempotency';
 import { type AuthChains, honoPath, mountRoutes, type RouteHandlers } from './mount-routes';
@@ -26,7 +34,8 @@ let token = '';
 let catalogPath = '';
 
 beforeAll(async () => {
-  stack = await startStack();
+  // Behind one trusted proxy: a request may speak from its own address (X-Forwarded-For).
+  stack = await startStack({ config: (url) => ({ ...testConfig(url), trustedProxyHops: 1 }) });
   const page = await openWidget(stack.server.url, 'shop');
   token = page.token;
   catalogPath = page.session.catalog?.path ?? '';
@@ -87,12 +96,20 @@ const REFUSED_WITHOUT: Record<Exclude<RouteAuth, 'public'>, { status: number; co
   partner: { status: 401, code: 'unauthorized' },
 };
 
-/** The credentials of `auth` without the one it adds last (a session route: without the bearer). */
+/** The addresses the partner routes are tried from without a secret, one each. */
+let secretlessAddress = 0;
+
+/**
+ * The credentials of `auth` without the one it adds last (a session route: without the bearer). A partner route
+ * is tried from an address of its own: an address has 20 wrong secrets a minute, and there are more routes.
+ */
 function withoutLast(auth: Exclude<RouteAuth, 'public'>): Record<string, string> {
   switch (auth) {
     case 'origin':
-    case 'partner':
       return {};
+    case 'partner':
+      secretlessAddress += 1;
+      return { 'X-Forwarded-For': `198.51.100.${secretlessAddress}` };
     case 'session':
       return { Origin: SHOP_ORIGIN };
     case 'session+secret':

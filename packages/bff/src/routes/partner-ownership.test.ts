@@ -3,7 +3,8 @@
  * the upstream account knows partner A's eSIMs, checkouts, links and help requests whoever asks. Partner B's
  * secret, aimed at each of A's things through every partner route, is refused — and changes nothing: the
  * whole store and both partners' webhook endpoints read the same before and after (over HTTP, against the
- * real sandbox, the webhooks delivered to real local receivers).
+ * real sandbox, the webhooks delivered to real local receivers). B's lists, searched for A's things, are empty,
+ * and hold none of A's help requests or webhook deliveries.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import {
@@ -41,6 +42,8 @@ let bought: BoughtEsim;
 let deliveryLinkId: string;
 let actionRequestId: string;
 let unpaidCheckoutId: string;
+/** A webhook delivery of A's (its event id). */
+let deliveryId: string;
 
 const asPartner = (
   secret: string,
@@ -105,6 +108,7 @@ beforeAll(async () => {
   });
   unpaidCheckoutId = await checkoutAsTraveller(stack.server.url, 'shop-pay');
   await stack.bff.webhookSender.deliverDue();
+  deliveryId = String(receiverA.received[0]?.headers['esim-webhook-id']);
 });
 afterAll(async () => {
   await stack?.close();
@@ -132,8 +136,19 @@ function changesSince(before: Map<string, string>, after: Map<string, string>): 
   return changed;
 }
 
-/** Each partner route aimed with B's secret at one of A's things, and the refusal B must get. */
-const attempts: Record<string, { call: () => Promise<Answer>; code: string }> = {
+/**
+ * Each partner route aimed with B's secret at one of A's things, and the refusal B must get — or, for a list,
+ * searched for A's things: an empty page (`code` null).
+ */
+const attempts: Record<string, { call: () => Promise<Answer>; code: string | null }> = {
+  listPartnerCheckouts: {
+    call: () => asPartner(RIVAL_SECRET, 'GET', `/v1/partner/checkouts?esimId=${bought.esimId}`),
+    code: null,
+  },
+  listPartnerEsims: {
+    call: () => asPartner(RIVAL_SECRET, 'GET', '/v1/partner/esims'),
+    code: null,
+  },
   readPartnerAccount: {
     call: () => asPartner(RIVAL_SECRET, 'GET', '/v1/partner/account?widgetId=shop'),
     code: 'validation_failed',
@@ -217,6 +232,25 @@ const attempts: Record<string, { call: () => Promise<Answer>; code: string }> = 
     call: () => asPartner(RIVAL_SECRET, 'POST', `/v1/partner/delivery-links/${deliveryLinkId}/revoke`, {}),
     code: 'delivery_link_invalid',
   },
+  listPartnerActionRequests: {
+    call: () => asPartner(RIVAL_SECRET, 'GET', '/v1/partner/action-requests?widgetId=shop'),
+    code: 'validation_failed',
+  },
+  listPartnerWebhookDeliveries: {
+    call: () => asPartner(RIVAL_SECRET, 'GET', '/v1/partner/webhook-deliveries?widgetId=shop-pay'),
+    code: 'validation_failed',
+  },
+  readPartnerWebhookDelivery: {
+    call: () => asPartner(RIVAL_SECRET, 'GET', `/v1/partner/webhook-deliveries/${deliveryId}`),
+    code: 'not_found',
+  },
+  resendPartnerWebhookDelivery: {
+    call: () =>
+      asPartner(RIVAL_SECRET, 'POST', `/v1/partner/webhook-deliveries/${deliveryId}/resend`, undefined, {
+        'Idempotency-Key': newKey(),
+      }),
+    code: 'not_found',
+  },
 };
 
 describe('another partner’s secret changes nothing', () => {
@@ -235,9 +269,14 @@ describe('another partner’s secret changes nothing', () => {
       const heardA = receiverA.received.length;
       const heardB = receiverB.received.length;
       const answer = await attempt.call();
-      expect(answer.status, answer.text).toBeGreaterThanOrEqual(400);
-      expect(answer.status, answer.text).toBeLessThan(500);
-      expect(answer.body.error.code).toBe(attempt.code);
+      if (attempt.code === null) {
+        expect(answer.status, answer.text).toBe(200);
+        expect(answer.body).toMatchObject({ data: [], nextCursor: null });
+      } else {
+        expect(answer.status, answer.text).toBeGreaterThanOrEqual(400);
+        expect(answer.status, answer.text).toBeLessThan(500);
+        expect(answer.body.error.code).toBe(attempt.code);
+      }
       // Whatever the request queued would be sent now.
       await stack.bff.webhookSender.deliverDue();
       expect(changesSince(before, await storeNow())).toEqual([]);
@@ -272,5 +311,17 @@ describe('another partner’s secret changes nothing', () => {
     expect(heard.map((event) => [event.type, event.data.actionRequest?.status])).toEqual([
       ['action_request.updated', 'rejected'],
     ]);
+  });
+
+  it('partner B’s own lists hold none of A’s help requests or webhook deliveries; A’s hold them', async () => {
+    const ids = async (secret: string, path: string) => {
+      const answer = await asPartner(secret, 'GET', path);
+      expect(answer.status, answer.text).toBe(200);
+      return (answer.body.data as { id: string }[]).map((item) => item.id);
+    };
+    expect(await ids(RIVAL_SECRET, '/v1/partner/action-requests')).not.toContain(actionRequestId);
+    expect(await ids(PARTNER_SECRET, '/v1/partner/action-requests')).toContain(actionRequestId);
+    expect(await ids(RIVAL_SECRET, '/v1/partner/webhook-deliveries?limit=100')).not.toContain(deliveryId);
+    expect(await ids(PARTNER_SECRET, '/v1/partner/webhook-deliveries?limit=100')).toContain(deliveryId);
   });
 });

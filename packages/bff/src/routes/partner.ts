@@ -1,16 +1,18 @@
 /**
  * @module
  * The partner server's API: `GET /v1/partner/account` (its balance, what open checkouts hold, its limits),
- * `GET /v1/partner/checkouts/{id}`, `POST …/confirm` (the partner took the
- * payment: place the order), `POST …/decline` (a payment attempt was declined: another card may follow) and
- * `POST …/cancel`; after the sale, the manage link of an eSIM it sold (and the
- * revocation of one link of its own widgets, or of every link of the eSIM), the eSIM's view, help requests
- * (cancellation, refund, reissue) with their status, and delivery links (create, revoke). Behind the partner
- * auth (`security/route-auth.ts`): the widget's partner secret in `X-Partner-Secret`; never callable from a
- * browser (no CORS).
+ * `GET /v1/partner/checkouts/{id}`, `POST …/confirm` (the partner took the payment: place the order),
+ * `POST …/decline` (a payment attempt was declined: another card may follow) and `POST …/cancel`; after the sale,
+ * the manage link of an eSIM it sold (and the revocation of one link of its own widgets, or of every link of the
+ * eSIM), the eSIM's view, help requests (cancellation, refund, reissue) with their status, and delivery links
+ * (create, revoke). Its support desk: checkouts (searched by status, date, e-mail, eSIM and payment reference),
+ * the eSIMs it sold, its help requests and its webhook deliveries listed newest first by cursor, and a delivery
+ * read and resent. Behind the partner auth (`security/route-auth.ts`): the widget's partner secret in
+ * `X-Partner-Secret`; never callable from a browser (no CORS).
  */
 import { createHash } from 'node:crypto';
 import {
+  ActionRequestListQuerySchema,
   API_VERSION,
   ConfirmCheckoutRequestSchema,
   CreateActionRequestSchema,
@@ -19,8 +21,13 @@ import {
   DeclineCheckoutPaymentRequestSchema,
   IDEMPOTENCY_KEY_HEADER,
   PARTNER_SECRET_HEADER,
+  PartnerCheckoutListQuerySchema,
+  PartnerEsimListQuerySchema,
+  ResendWebhookDeliveryRequestSchema,
+  WebhookDeliveryListQuerySchema,
 } from '@esim-embed/shared';
 import type { Context } from 'hono';
+import { listActionRequests } from '../after-sale/action-request-desk';
 import type { AfterSaleService } from '../after-sale/after-sale-service';
 import type { ManageTokens } from '../after-sale/manage-token';
 import type { CheckoutService } from '../checkout/checkout-service';
@@ -30,9 +37,12 @@ import type { PartnerFunding } from '../funding/partner-funding';
 import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import type { IdempotencyOptions } from '../http/idempotency';
-import { readJsonBody } from '../http/json-body';
+import { parseOrThrow, readJsonBody } from '../http/json-body';
+import { answerListPage, type CursorBinding, decodeListCursor } from '../http/list-page';
 import type { Logger } from '../logger';
 import type { Store } from '../store/store';
+import type { SupportDesk } from '../support-desk/support-desk';
+import type { WebhookDeliveryDesk } from '../webhooks/webhook-delivery-desk';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { RouteHandlers } from './mount-routes';
 
@@ -43,6 +53,12 @@ export interface PartnerRoutesOptions {
   manageTokens: ManageTokens;
   /** Which widget sold each eSIM. */
   esimOwners: EsimOwners;
+  /** The webhook deliveries of the partner's widgets: listed, read, resent. */
+  webhookDesk: WebhookDeliveryDesk;
+  /** Where the help requests the partner made are kept, with their indexes. */
+  store: Store;
+  /** The lists of the partner's checkouts and eSIMs. */
+  supportDesk: SupportDesk;
   /** Hears idempotent creates taken over from a lost holder. */
   logger: Logger;
 }
@@ -59,6 +75,34 @@ const esimId = (c: Context<AppEnv>) => {
   if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw new ApiError('esim_not_found');
   return id;
 };
+/**
+ * The widget a partner call is about: the one its secret opens, or — when the secret opens several — the one
+ * `?widgetId=` names (`validation_failed` otherwise).
+ */
+function widgetOfQuery(c: Context<AppEnv>, widgetId: string | undefined): WidgetRuntime {
+  const widgets = c.get('partnerWidgets');
+  const widget =
+    widgetId === undefined && widgets.size === 1 ? [...widgets.values()][0] : widgets.get(widgetId ?? '');
+  if (widget === undefined) {
+    throw new ApiError('validation_failed', {
+      params: { field: 'widgetId', reason: widgetId === undefined ? 'required' : 'unknown' },
+    });
+  }
+  return widget;
+}
+
+/**
+ * The widgets a support-desk list reads: every widget the partner secret opens, or the one `?widgetId=` names
+ * (`validation_failed` when the secret does not open it).
+ */
+function listedWidgets(c: Context<AppEnv>, widgetId: string | undefined): string[] {
+  const widgets = c.get('partnerWidgets');
+  if (widgetId === undefined) return [...widgets.keys()];
+  if (!widgets.has(widgetId))
+    throw new ApiError('validation_failed', { params: { field: 'widgetId', reason: 'unknown' } });
+  return [widgetId];
+}
+
 /**
  * The idempotency of the partner's creates: the partner's own keys, scoped to its secret (never stored as such,
  * only its digest).
@@ -81,6 +125,8 @@ export function partnerIdempotency(options: {
 
 type PartnerRouteId =
   | 'readPartnerAccount'
+  | 'listPartnerCheckouts'
+  | 'listPartnerEsims'
   | 'readPartnerCheckout'
   | 'readPartnerInstallation'
   | 'startPartnerPayment'
@@ -94,7 +140,11 @@ type PartnerRouteId =
   | 'createPartnerActionRequest'
   | 'readPartnerActionRequest'
   | 'createPartnerDeliveryLink'
-  | 'revokePartnerDeliveryLink';
+  | 'revokePartnerDeliveryLink'
+  | 'listPartnerActionRequests'
+  | 'listPartnerWebhookDeliveries'
+  | 'readPartnerWebhookDelivery'
+  | 'resendPartnerWebhookDelivery';
 
 /** The partner routes (behind the partner auth; idempotent where the API description says so). */
 export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<PartnerRouteId> {
@@ -106,18 +156,38 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
     options.esimOwners.sellerAmong(widgets, id);
 
   async function readPartnerAccount(c: Context<AppEnv>) {
-    const widgets = c.get('partnerWidgets');
-    const widgetId = c.req.query('widgetId');
     // A secret that opens several widgets names the one whose account it asks for.
-    const widget =
-      widgetId === undefined && widgets.size === 1 ? [...widgets.values()][0] : widgets.get(widgetId ?? '');
-    if (widget === undefined) {
-      throw new ApiError('validation_failed', {
-        params: { field: 'widgetId', reason: widgetId === undefined ? 'required' : 'unknown' },
-      });
-    }
+    const widget = widgetOfQuery(c, c.req.query('widgetId'));
     const account = await options.funding.account(widget);
     return answerJson(c, { data: account, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+  }
+
+  /** What a list's cursors are bound to: the caller's partner secret, the list and its filters. */
+  const cursorBinding = (c: Context<AppEnv>, list: string): CursorBinding => ({
+    partnerSecret: c.req.header(PARTNER_SECRET_HEADER) ?? '',
+    list,
+  });
+
+  async function listPartnerCheckouts(c: Context<AppEnv>) {
+    const { limit, cursor, ...filters } = parseOrThrow(
+      PartnerCheckoutListQuerySchema,
+      c.req.query(),
+      400,
+      'query',
+    );
+    // The filters as written are part of the cursor's binding: a cursor continues only the search that made it.
+    const binding = cursorBinding(c, `checkouts ${JSON.stringify(Object.entries(filters).sort())}`);
+    const after = cursor === undefined ? null : decodeListCursor(cursor, binding);
+    const page = await options.supportDesk.listCheckouts(c.get('partnerWidgets'), filters, { after, limit });
+    return answerListPage(c, page, binding);
+  }
+
+  async function listPartnerEsims(c: Context<AppEnv>) {
+    const { limit, cursor } = parseOrThrow(PartnerEsimListQuerySchema, c.req.query(), 400, 'query');
+    const binding = cursorBinding(c, 'esims');
+    const after = cursor === undefined ? null : decodeListCursor(cursor, binding);
+    const page = await options.supportDesk.listEsims(c.get('partnerWidgets'), { after, limit });
+    return answerListPage(c, page, binding);
   }
 
   async function readPartnerCheckout(c: Context<AppEnv>) {
@@ -247,8 +317,52 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
     return answerJson(c, { data: revoked, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
   }
 
+  async function listPartnerActionRequests(c: Context<AppEnv>) {
+    const { limit, cursor, widgetId, ...filters } = parseOrThrow(
+      ActionRequestListQuerySchema,
+      c.req.query(),
+      400,
+      'query',
+    );
+    const widgetIds = listedWidgets(c, widgetId);
+    const binding = cursorBinding(c, `action-requests ${JSON.stringify({ widgetId, ...filters })}`);
+    const after = cursor === undefined ? null : decodeListCursor(cursor, binding);
+    const page = await listActionRequests(options.store, widgetIds, filters, after, limit);
+    return answerListPage(c, page, binding);
+  }
+
+  async function listPartnerWebhookDeliveries(c: Context<AppEnv>) {
+    const { limit, cursor, widgetId, ...filters } = parseOrThrow(
+      WebhookDeliveryListQuerySchema,
+      c.req.query(),
+      400,
+      'query',
+    );
+    const widgetIds = listedWidgets(c, widgetId);
+    const binding = cursorBinding(c, `webhook-deliveries ${JSON.stringify({ widgetId, ...filters })}`);
+    const after = cursor === undefined ? null : decodeListCursor(cursor, binding);
+    const page = await options.webhookDesk.list(widgetIds, filters, after, limit);
+    return answerListPage(c, page, binding);
+  }
+
+  async function readPartnerWebhookDelivery(c: Context<AppEnv>) {
+    const ownWidgets = new Set(c.get('partnerWidgets').keys());
+    const delivery = await options.webhookDesk.read(ownWidgets, c.req.param('id') ?? '');
+    return answerJson(c, { data: delivery, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+  }
+
+  async function resendPartnerWebhookDelivery(c: Context<AppEnv>) {
+    await readJsonBody(c, ResendWebhookDeliveryRequestSchema);
+    const ownWidgets = new Set(c.get('partnerWidgets').keys());
+    const delivery = await options.webhookDesk.resend(ownWidgets, c.req.param('id') ?? '');
+    options.logger.info('webhook delivery resent', { eventId: delivery.id, widgetId: delivery.widgetId });
+    return answerJson(c, { data: delivery, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+  }
+
   return {
     readPartnerAccount,
+    listPartnerCheckouts,
+    listPartnerEsims,
     readPartnerCheckout,
     readPartnerInstallation,
     startPartnerPayment,
@@ -273,5 +387,9 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
       },
     },
     revokePartnerDeliveryLink,
+    listPartnerActionRequests,
+    listPartnerWebhookDeliveries,
+    readPartnerWebhookDelivery,
+    resendPartnerWebhookDelivery,
   };
 }

@@ -4,6 +4,7 @@
  * `createBff` when none is given. Never a running BFF's default — a restart loses everything; a process keeps
  * its state in the embedded store or in Redis (`store-from-environment.ts`).
  */
+import { createMemorySortedIndex } from './memory-sorted-index';
 import { createMemoryWorkQueue } from './memory-work-queue';
 import type { CounterState, Store, Versioned } from './store';
 
@@ -40,11 +41,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const entries = new Map<string, Entry>();
   const counters = new Map<string, Counter>();
   const queues = new Map<string, ReturnType<typeof createMemoryWorkQueue>>();
+  const indexes = new Map<string, ReturnType<typeof createMemorySortedIndex>>();
 
   const sweeper = setInterval(function sweepExpired() {
     const time = now();
     for (const [key, entry] of entries) if (entry.expiresAt <= time) entries.delete(key);
     for (const [key, counter] of counters) if (counter.expiresAt <= time) counters.delete(key);
+    for (const index of indexes.values()) index.sweep();
   }, sweepIntervalMs);
   sweeper.unref();
 
@@ -116,6 +119,27 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       }
       return queue;
     },
+    sortedIndex(name) {
+      let index = indexes.get(name);
+      if (index === undefined) {
+        index = createMemorySortedIndex(now);
+        indexes.set(name, index);
+      }
+      return index;
+    },
+    async scanKeys(prefix, cursor, count) {
+      // The memory store serves tests: sorting its keys per page is fine here.
+      const time = now();
+      const keys = [...entries]
+        .filter(
+          ([key, entry]) =>
+            key.startsWith(prefix) && entry.expiresAt > time && (cursor === null || key > cursor),
+        )
+        .map(([key]) => key)
+        .sort()
+        .slice(0, count);
+      return { keys, cursor: keys.length < count ? null : (keys.at(-1) ?? null) };
+    },
     async ping() {
       return true;
     },
@@ -124,6 +148,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       entries.clear();
       counters.clear();
       for (const queue of queues.values()) queue.clear();
+      indexes.clear();
     },
   };
 }

@@ -10,19 +10,23 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createCheckoutIndex } from '../checkout/checkout-index';
 import { createCheckoutRepository } from '../checkout/checkout-record';
 import { createOrderReferences } from '../checkout/order-references';
 import { createReservationLedger } from '../funding/reservation-ledger';
-import { createWebhookQueue } from '../webhooks/webhook-queue';
+import { createLogger } from '../logger';
+import { rebuildCheckoutIndexes } from '../support-desk/checkout-index-rebuild';
+import { createWebhookQueue, DELIVERY_INDEXES } from '../webhooks/webhook-queue';
 import { moveLegacyIdList } from './legacy-id-list';
 import { createMemoryStore } from './memory-store';
 import { openSqlite } from './sqlite-engine';
 import { SCHEMA_VERSION, schemaVersionOf } from './sqlite-schema';
 import { DATABASE_FILE, openSqliteStore } from './sqlite-store';
-import { STORE_KEYS, type Store } from './store';
+import { STORE_INDEXES, STORE_KEYS, type Store } from './store';
 import { QUEUE_NAMES } from './work-queue';
 
 const directory = new URL('./record-fixtures/', import.meta.url);
+const silent = createLogger({ level: 'error', write: () => {} });
 const fixtures = readdirSync(directory)
   .filter((name) => name.endsWith('.json'))
   .map((name) => ({
@@ -145,7 +149,12 @@ describe('records written by earlier releases', () => {
     if (!read) throw new Error('not read');
     await queue.update(read, { ...read.delivery, attempts: read.delivery.attempts + 1 });
     const updated = JSON.parse((await store.get(STORE_KEYS.webhookDelivery(delivery.id)))?.value ?? '{}');
-    expect(updated).toMatchObject({ priority: 'high', schemaVersion: 1 });
+    expect(updated).toMatchObject({ priority: 'high', schemaVersion: 2 });
+    // Written before the support desk's indexes: its first update puts it there, so the partner lists it.
+    const listed = await store
+      .sortedIndex(DELIVERY_INDEXES.all(delivery.widgetId))
+      .range({ fromScore: -Infinity, toScore: Infinity, after: null, limit: 10 });
+    expect(listed.map((entry) => entry.member)).toEqual([delivery.id]);
   });
 });
 
@@ -192,6 +201,22 @@ describe('embedded-store databases written by earlier releases', () => {
         });
         expect(claimed.map((item) => item.id)).toEqual(['evt_pending_1']);
         expect(schemaVersionOf(store.database)).toBe(SCHEMA_VERSION);
+        // The partner lists: a database from before them (schema 1) has its checkout indexed at the first start;
+        // one written with them already holds its index and its mark.
+        const dumpVersion = Number(/schema-(\d+)/.exec(name)?.[1]);
+        const indexed = await rebuildCheckoutIndexes({
+          store,
+          index: createCheckoutIndex(store),
+          logger: silent,
+        });
+        expect(indexed).toBe(dumpVersion < 2 ? 1 : 0);
+        const ready = await store.sortedIndex(STORE_INDEXES.checkoutsByStatus('shop', 'ready')).range({
+          fromScore: Number.NEGATIVE_INFINITY,
+          toScore: Number.POSITIVE_INFINITY,
+          after: null,
+          limit: 10,
+        });
+        expect(ready.map((entry) => entry.member)).toEqual(['chk_jV5y5_Zo7Oa-gT9mBCnPgw']);
       } finally {
         await store.close();
       }

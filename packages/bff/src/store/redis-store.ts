@@ -7,6 +7,7 @@
  */
 import type { Logger } from '../logger';
 import { connectRedis, WRITE_FENCE as FENCE } from './redis-connection';
+import { createRedisSortedIndex } from './redis-sorted-index';
 import { createRedisWorkQueue } from './redis-work-queue';
 import type { CounterState, Store, Versioned } from './store';
 import type { WorkQueue } from './work-queue';
@@ -112,6 +113,16 @@ export function createRedisStore(options: RedisStoreOptions): Store {
       }
       return queue;
     },
+    sortedIndex: (name) => createRedisSortedIndex(connection, keyPrefix, name, Date.now),
+    scanKeys: (prefix, cursor, count) =>
+      connection.run(async () => {
+        const pattern = `${keyPrefix}${prefix}`.replace(/[*?[\]\\]/g, '\\$&');
+        const [next, found] = await redis.scan(cursor ?? '0', 'MATCH', `${pattern}*`, 'COUNT', count);
+        return {
+          keys: found.map((full) => full.slice(keyPrefix.length)),
+          cursor: next === '0' ? null : next,
+        };
+      }),
     async ping() {
       try {
         return (await connection.run(() => redis.ping())) === 'PONG';

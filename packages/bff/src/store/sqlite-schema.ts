@@ -54,6 +54,19 @@ const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX queue_partitions_by_claimable ON queue_partitions (queue, claimable_at);
   `,
+  // 2: sorted indexes (the partner API's lists), each member with its score and its own expiry. The checkouts of
+  // a database of version 1 are indexed at the BFF's start (its index rebuild finds no index built yet).
+  `
+  CREATE TABLE index_entries (
+    name TEXT NOT NULL,
+    member TEXT NOT NULL,
+    score REAL NOT NULL,
+    expires_at INTEGER NOT NULL,
+    PRIMARY KEY (name, member)
+  ) WITHOUT ROWID;
+  CREATE INDEX index_entries_by_score ON index_entries (name, score, member);
+  CREATE INDEX index_entries_by_expiry ON index_entries (expires_at);
+  `,
 ];
 
 /** The schema version this release writes. */

@@ -5,6 +5,7 @@
  */
 import type { SqliteStore } from './sqlite-store';
 import { emptyCounts, type ImportCounts, type StateRecord, type StateTransfer } from './state-transfer';
+import { STORE_KEYS } from './store';
 
 const PAGE = 500;
 
@@ -46,6 +47,8 @@ export function sqliteStateTransfer(store: SqliteStore, now: () => number = Date
         const time = now();
         const rows = pages.entries.all(after, time, PAGE);
         for (const row of rows) {
+          // The mark of built indexes stays with this store (the indexes are not moved).
+          if (row.key === STORE_KEYS.checkoutIndexBuilt()) continue;
           yield {
             type: 'entry',
             key: String(row.key),

@@ -22,6 +22,7 @@ import {
 } from './sqlite-engine';
 import { createGroupCommit, type FsyncFunction, type GroupCommit } from './sqlite-group-commit';
 import { migrate } from './sqlite-schema';
+import { createSqliteSortedIndex, prepareIndexStatements } from './sqlite-sorted-index';
 import { createSqliteWorkQueue, prepareQueueStatements } from './sqlite-work-queue';
 import { type CounterState, type Store, StoreUnavailableError, type Versioned } from './store';
 import type { WorkQueue } from './work-queue';
@@ -168,9 +169,13 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       'DELETE FROM counters WHERE key IN (SELECT key FROM counters WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)',
     ),
     sweepPartitions: db.prepare('DELETE FROM queue_partitions WHERE item_count = 0 AND paused_until <= ?'),
+    scanKeys: db.prepare(
+      'SELECT key FROM entries WHERE key > ? AND key < ? AND expires_at > ? ORDER BY key LIMIT ?',
+    ),
     ping: db.prepare('SELECT 1 AS one'),
   };
   const queueStatements = prepareQueueStatements(db);
+  const indexStatements = prepareIndexStatements(db);
 
   /**
    * Run one synchronous database step as a store operation: a database failure is the store being unavailable.
@@ -197,7 +202,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       const entries = Number(statements.sweepEntries.run(time, sweepBatch).changes);
       const counters = Number(statements.sweepCounters.run(time, sweepBatch).changes);
       statements.sweepPartitions.run(time);
-      return entries >= sweepBatch || counters >= sweepBatch;
+      const indexed = Number(indexStatements.sweep.run(time, sweepBatch).changes);
+      return entries >= sweepBatch || counters >= sweepBatch || indexed >= sweepBatch;
     });
   }
 
@@ -276,6 +282,15 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       }
       return queue;
     },
+    // Not kept per name: an index is a name over shared statements, and names are many (one per e-mail address).
+    sortedIndex: (name) => createSqliteSortedIndex(indexStatements, name, run, now),
+    scanKeys: (prefix, cursor, count) =>
+      run('list keys', () => {
+        // Keys are ASCII: every key with the prefix sorts below the prefix followed by the highest code point.
+        const rows = statements.scanKeys.all(cursor ?? prefix, `${prefix}\u{10ffff}`, now(), count);
+        const keys = rows.map((row) => String(row.key));
+        return { keys, cursor: keys.length < count ? null : (keys.at(-1) ?? null) };
+      }),
     async ping() {
       if (closed) return false;
       try {

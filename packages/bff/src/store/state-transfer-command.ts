@@ -3,7 +3,8 @@
  * `server.mjs export-state` and `server.mjs import-state`: the state of the store the environment names
  * (Redis with `ESIM_BFF_REDIS_URL`, else the embedded store in `ESIM_BFF_DATA_DIR`) written to stdout as lines
  * of JSON, or read from stdin into it. Moving from the embedded store to Redis: stop the BFF, export with the
- * data directory, import with the Redis URL, start the instances on Redis.
+ * data directory, import with the Redis URL, start the instances on Redis. The partner lists' indexes are not
+ * moved: the BFF indexes the imported checkouts when it next starts.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -13,6 +14,7 @@ import { redisStateTransfer } from './redis-state-transfer';
 import { sqliteStateTransfer } from './sqlite-state-transfer';
 import { DATABASE_FILE } from './sqlite-store';
 import { parseStateLines, type StateTransfer, stateHeader } from './state-transfer';
+import { STORE_KEYS } from './store';
 import { DEFAULT_DATA_DIR, openStoreFromEnvironment } from './store-from-environment';
 
 /** The commands, by their name on the command line. */
@@ -55,6 +57,9 @@ export async function runStateCommand(
     } else {
       const lines = createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY });
       const counts = await transfer.importState(parseStateLines(lines));
+      // The partner lists' indexes are not moved: the BFF's next start indexes the checkouts imported.
+      const built = await chosen.store.get(STORE_KEYS.checkoutIndexBuilt());
+      if (built !== null) await chosen.store.compareAndDelete(STORE_KEYS.checkoutIndexBuilt(), built.version);
       const imported = Object.entries(counts.imported)
         .map(([type, count]) => `${count} ${type}`)
         .join(', ');

@@ -89,6 +89,12 @@ describe('export-state and import-state', () => {
       });
       expect(read.status, read.text).toBe(200);
       expect(read.body.data).toMatchObject({ status: 'ready', esimId: bought.esimId });
+      // The partner lists are not moved: the BFF indexes the imported checkouts at its start.
+      expect(await onRedis.bff.checkoutIndexesBuilt).toBeGreaterThanOrEqual(1);
+      const listed = await call(onRedis.server.url, `/v1/partner/checkouts?esimId=${bought.esimId}`, {
+        headers: { [PARTNER_SECRET_HEADER]: PARTNER_SECRET },
+      });
+      expect(listed.body.data.map((checkout: { id: string }) => checkout.id)).toEqual([bought.checkoutId]);
       const page = await openWidget(onRedis.server.url, 'shop');
       const view = await page.get('/v1/my-esim', { [MANAGE_TOKEN_HEADER]: bought.manageToken });
       expect(view.status, view.text).toBe(200);

@@ -86,6 +86,61 @@ describe.each(implementations)('%s store', (_name, make) => {
     expect((await s.increment('n', 1, 1_000)).count).toBe(1);
   });
 
+  it('pages a sorted index by keyset, newest first, while members arrive', async () => {
+    const index = store().sortedIndex(`list-${Math.random()}`);
+    // Two members share each score, so a page boundary falls between equal scores too.
+    for (let at = 0; at < 30; at += 1)
+      await index.add(`m${String(at).padStart(2, '0')}`, Math.floor(at / 2), 60_000);
+    const seen: string[] = [];
+    let after = null as { member: string; score: number } | null;
+    for (let page = 0; page < 20; page += 1) {
+      const entries = await index.range({ fromScore: -Infinity, toScore: Infinity, after, limit: 7 });
+      seen.push(...entries.map((entry) => entry.member));
+      // Newer members arriving meanwhile sort above the pages already read: never seen here, none shifted.
+      await index.add(`new${page}`, 1_000 + page, 60_000);
+      if (entries.length < 7) break;
+      after = entries.at(-1) ?? null;
+    }
+    const expected = Array.from({ length: 30 }, (_, at) => `m${String(29 - at).padStart(2, '0')}`);
+    // Equal scores read in descending member order: m29 (score 14) before m28 (score 14).
+    expect(seen).toEqual(expected);
+  });
+
+  it('reads a score range, moves and removes members, and expires them', async () => {
+    const index = store().sortedIndex(`range-${Math.random()}`);
+    await index.add('a', 100, 60_000);
+    await index.add('b', 200, 60_000);
+    await index.add('c', 300, 60_000);
+    await index.add('short', 250, 300);
+    const all = { fromScore: -Infinity, toScore: Infinity, after: null, limit: 10 };
+    expect(await index.range({ ...all, fromScore: 150, toScore: 300 })).toEqual([
+      { member: 'c', score: 300 },
+      { member: 'short', score: 250 },
+      { member: 'b', score: 200 },
+    ]);
+    await index.add('a', 400, 60_000);
+    await index.remove('b');
+    await index.remove('missing');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect((await index.range(all)).map((entry) => entry.member)).toEqual(['a', 'c']);
+    expect(await index.range({ ...all, after: { member: 'c', score: 300 } })).toEqual([]);
+  });
+
+  it('scans the keys of a prefix page by page', async () => {
+    const s = store();
+    for (let at = 0; at < 25; at += 1) await s.insert(`scanned:${at}`, 'x', 60_000);
+    await s.insert('other:1', 'x', 60_000);
+    const keys = new Set<string>();
+    let cursor: string | null = null;
+    for (let page = 0; page < 100; page += 1) {
+      const answer: { keys: string[]; cursor: string | null } = await s.scanKeys('scanned:', cursor, 10);
+      for (const key of answer.keys) keys.add(key);
+      cursor = answer.cursor;
+      if (cursor === null) break;
+    }
+    expect([...keys].sort()).toEqual(Array.from({ length: 25 }, (_, at) => `scanned:${at}`).sort());
+  });
+
   it('answers ping', async () => {
     expect(await store().ping()).toBe(true);
   });

@@ -40,10 +40,66 @@ export interface Store {
    * Asking twice for one name answers the same queue.
    */
   queue(name: string): WorkQueue;
+  /**
+   * The sorted index called `name`: members ordered by a score (a time), read newest first a page at a time.
+   * Asking twice for one name answers the same index. See {@link SortedIndex}.
+   */
+  sortedIndex(name: string): SortedIndex;
+  /**
+   * A page of the live keys that start with `prefix`, in no particular order: start with `cursor` null and pass
+   * the answered cursor until it is null; about `count` keys a page. A key written or deleted meanwhile may or may
+   * not be seen. For rebuilding an index once (at start, after an upgrade or a state import), never per request.
+   */
+  scanKeys(
+    prefix: string,
+    cursor: string | null,
+    count: number,
+  ): Promise<{ keys: string[]; cursor: string | null }>;
   /** True when the store answers (readiness). */
   ping(): Promise<boolean>;
   /** Release connections and timers. */
   close(): Promise<void>;
+}
+
+/** One member of a {@link SortedIndex} and its score. */
+export interface IndexEntry {
+  member: string;
+  score: number;
+}
+
+/** What one {@link SortedIndex.range} reads. */
+export interface IndexRange {
+  /** The lowest score read (inclusive); `-Infinity` for none. */
+  fromScore: number;
+  /** The highest score read (inclusive); `Infinity` for none. */
+  toScore: number;
+  /** Start strictly after this entry in the index's order (the last one of the page before), or at the top. */
+  after: IndexEntry | null;
+  /** At most this many entries. */
+  limit: number;
+}
+
+/**
+ * Members (ids) ordered by score, then by member, read from the highest down: what a list of the partner API
+ * pages through by keyset, so that a page costs O(log n + limit) and members added meanwhile never shift it.
+ * Each member lives its own time: an expired one is not read, and is dropped as the index is read or swept.
+ */
+export interface SortedIndex {
+  /** Put `member` at `score` (moved when it is there), living `ttlMs` from now. */
+  add(member: string, score: number, ttlMs: number): Promise<void>;
+  /** Take `member` out; no-op when it is not there. */
+  remove(member: string): Promise<void>;
+  /**
+   * The live entries with `fromScore ≤ score ≤ toScore`, highest (score, member) first, strictly after `after`;
+   * at most `limit`, and fewer only when no more follow.
+   */
+  range(range: IndexRange): Promise<IndexEntry[]>;
+}
+
+/** True when `entry` comes strictly after `after` in an index's order (highest score, then member, first). */
+export function comesAfter(entry: IndexEntry, after: IndexEntry | null): boolean {
+  if (after === null) return true;
+  return entry.score < after.score || (entry.score === after.score && entry.member < after.member);
 }
 
 /**
@@ -100,9 +156,31 @@ export const STORE_KEYS = {
   fundingLedger: (account: string) => `funding-ledger:${account}`,
   /** Set while one widget's spendable balance is below its `account.balance_low` threshold. */
   balanceLow: (widgetId: string) => `balance-low:${widgetId}`,
+  /** Whether one widget sells, as last told its partner (`widget.sales_stopped` / `widget.sales_resumed`). */
+  widgetSales: (widgetId: string) => `widget-sales:${widgetId}`,
   /** A help request the partner made through this BFF: its widget, eSIM and last status seen. */
   actionRequest: (id: string) => `action-request:${id}`,
   legacyActionRequestWatch: () => 'action-request-watch',
   /** The eSIM that replaced one of an upstream account's eSIMs (a completed reissue), by credential digest. */
   esimReplacement: (credential: string, esimId: string) => `esim-replacement:${credential}:${esimId}`,
+  /**
+   * Set once every stored checkout is in the partner lists' indexes (`checkout-index-rebuild.ts`): absent after
+   * an upgrade from a release without them or a state import, and then built at start. Never exported.
+   */
+  checkoutIndexBuilt: () => 'checkout-index-built',
+} as const;
+
+/**
+ * The sorted indexes of the partner API's lists (`SortedIndex`), one set per widget (a partner's lists read its
+ * widgets'): its checkouts, by status, by traveller e-mail, by eSIM, by payment reference, and the eSIMs it sold.
+ * Exact values are named by their SHA-256 (`digest`), never as such: an e-mail address is never part of a name.
+ */
+export const STORE_INDEXES = {
+  checkouts: (widgetId: string) => `checkouts:${widgetId}`,
+  checkoutsByStatus: (widgetId: string, status: string) => `checkouts:${widgetId}:status:${status}`,
+  checkoutsByEmail: (widgetId: string, digest: string) => `checkouts:${widgetId}:email:${digest}`,
+  checkoutsByEsim: (widgetId: string, digest: string) => `checkouts:${widgetId}:esim:${digest}`,
+  checkoutsByPaymentReference: (widgetId: string, digest: string) =>
+    `checkouts:${widgetId}:payment-reference:${digest}`,
+  esims: (widgetId: string) => `esims:${widgetId}`,
 } as const;

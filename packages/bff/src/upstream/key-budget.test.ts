@@ -48,6 +48,8 @@ function countingBudgetOperations(store: Store): Store {
     compareAndDelete: (key, version) => seen(key, () => store.compareAndDelete(key, version)),
     increment: (key, by, windowMs) => seen(key, () => store.increment(key, by, windowMs)),
     queue: (name) => store.queue(name),
+    sortedIndex: (name) => store.sortedIndex(name),
+    scanKeys: (prefix, cursor, count) => store.scanKeys(prefix, cursor, count),
     ping: () => store.ping(),
     close: () => store.close(),
   };

@@ -40,6 +40,21 @@ export function eventId(subject: string, type: WebhookEvent['type']): string {
   return `evt_${createHash('sha256').update(`${subject}:${type}`).digest('base64url').slice(0, 32)}`;
 }
 
+/** The checkout and the eSIM an event is about (what the partner's support desk filters and shows them by). */
+function subjectOf(event: WebhookEvent): { checkoutId: string | null; esimId: string | null } {
+  switch (event.type) {
+    case 'account.balance_low':
+    case 'order.unmatched':
+    case 'widget.sales_stopped':
+    case 'widget.sales_resumed':
+      return { checkoutId: null, esimId: null };
+    case 'action_request.updated':
+      return { checkoutId: null, esimId: event.data.actionRequest.esimId };
+    default:
+      return { checkoutId: event.data.checkout.id, esimId: event.data.esimId };
+  }
+}
+
 /** Queue one event for its widget (once: the event id is the delivery's key); true when it was new. */
 export async function queueWebhookEvent(
   queue: WebhookQueue,
@@ -47,6 +62,9 @@ export async function queueWebhookEvent(
   now: number,
 ): Promise<boolean> {
   return await queue.enqueue({
+    ...subjectOf(event),
+    history: [],
+    resentAtMs: null,
     id: event.id,
     type: event.type,
     widgetId: event.widgetId,

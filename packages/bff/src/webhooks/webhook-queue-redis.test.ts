@@ -1,6 +1,7 @@
 /**
  * The after-sale state on a real Redis shared by two BFF instances: an event queued by both is one delivery,
- * two senders working the same queue deliver it (at least once) and empty the queue, and a manage token revoked
+ * two senders working the same queue deliver it (at least once), empty the queue and leave it listed delivered
+ * in the partner's desk on either instance, and a manage token revoked
  * on one instance is refused on the other.
  */
 import { randomBytes } from 'node:crypto';
@@ -14,7 +15,8 @@ import { createLogger } from '../logger';
 import { createRedisStore } from '../store/redis-store';
 import type { Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
-import { createWebhookQueue, type WebhookDelivery } from './webhook-queue';
+import { createWebhookDeliveryDesk } from './webhook-delivery-desk';
+import { createWebhookQueue, type WebhookDelivery, type WebhookQueue } from './webhook-queue';
 import { createWebhookSender } from './webhook-sender';
 
 let redis: RunningRedis;
@@ -70,6 +72,10 @@ describe('after-sale state on Redis', () => {
       nextAttemptAtMs: now,
       leaseUntilMs: null,
       lastResult: null,
+      checkoutId: null,
+      esimId: null,
+      history: [],
+      resentAtMs: null,
     };
     const queued = await Promise.all(queues.map((queue) => queue.enqueue(delivery)));
     expect(queued.filter(Boolean)).toHaveLength(1);
@@ -84,6 +90,17 @@ describe('after-sale state on Redis', () => {
     expect(await verifyEsimWebhook(secret, first?.signature, first?.body ?? '')).toBe(true);
     expect((await queues[1]?.read(delivery.id))?.delivery.state).toBe('delivered');
     expect((await queues[1]?.stats())?.size).toBe(0);
+    // The partner's desk on the other instance lists it delivered, from the indexes in Redis.
+    const desk = createWebhookDeliveryDesk({
+      queue: queues[1] as WebhookQueue,
+      store: stores[1] as Store,
+      retryForMs: 86_400_000,
+    });
+    const delivered = await desk.list(['shop'], { status: 'delivered' }, null, 10);
+    expect(delivered.items.map((item) => [item.id, item.status, item.attemptCount])).toEqual([
+      [delivery.id, 'delivered', 1],
+    ]);
+    expect((await desk.list(['shop'], { status: 'pending' }, null, 10)).items).toEqual([]);
   });
 
   it('a manage token revoked on one instance is refused on the other', async () => {

@@ -3,18 +3,32 @@
  * The webhook delivery queue in the store (memory, Redis): one record per delivery under its event id, and the
  * id on the store's work queue of webhook deliveries, partitioned by widget, so that a partner's endpoint that is
  * down can be paused alone and several BFF instances share the work. An event is enqueued once (its id is the
- * key), delivered at least once.
+ * key), delivered at least once, and sent again when the partner asks (a resend). Every delivery is in its
+ * widget's sorted indexes (all, by state, by event type, by checkout; newest first), which the partner's
+ * support desk pages through without a scan (`webhook-delivery-desk.ts`).
  */
 import { z } from 'zod';
 import { legacyIdListMover } from '../store/legacy-id-list';
-import { STORE_KEYS, type Store } from '../store/store';
+import { type SortedIndex, STORE_KEYS, type Store } from '../store/store';
 import { type ClaimOptions, QUEUE_NAMES, type QueueItem, type QueueStats } from '../store/work-queue';
 
 /** How long a delivery record is kept after its last change (a little over the longest retry span). */
 const DELIVERY_RETENTION_MS = 8 * 24 * 60 * 60 * 1000;
 
-/** The version of the delivery record this release writes (records without one are version 1). */
-const DELIVERY_SCHEMA_VERSION = 1;
+/**
+ * The version of the delivery record this release writes (records without one are version 1). Version 2 records
+ * are in the indexes; an earlier one is put there at its first update by this release.
+ */
+const DELIVERY_SCHEMA_VERSION = 2;
+
+/** How long a delivery stays in its indexes: past its record's life (a read skips a member whose record is gone). */
+const INDEX_RETENTION_MS = 2 * DELIVERY_RETENTION_MS;
+
+/** Attempts a delivery record keeps (the latest); its `attempts` counts them all. */
+export const ATTEMPTS_KEPT = 30;
+
+/** One attempt, as stored: when (ms since the epoch) and the receiver's HTTP status or the network failure. */
+const AttemptSchema = z.object({ atMs: z.number(), result: z.string() });
 
 /** One event on its way to one partner, as stored. */
 const deliveryShape = {
@@ -33,16 +47,43 @@ const deliveryShape = {
   leaseUntilMs: z.number().nullable(),
   /** The receiver's last HTTP status, or the network failure. */
   lastResult: z.string().nullable(),
+  /** The checkout the event is about (records of the release before: none known). */
+  checkoutId: z.string().nullable().default(null),
+  /** The eSIM the event names. */
+  esimId: z.string().nullable().default(null),
+  /** The latest attempts, oldest first (at most {@link ATTEMPTS_KEPT}). */
+  history: z.array(AttemptSchema).default([]),
+  /** When the partner last asked for it again (its retry span counts from then). */
+  resentAtMs: z.number().nullable().default(null),
 };
 /**
  * Reads a stored delivery: loose, so a field written by a newer release survives this one's update (records
  * outlive a deploy; record-fixtures.test.ts reads those of earlier releases).
  */
 export const WebhookDeliverySchema = z.looseObject({
-  schemaVersion: z.int().min(1).default(DELIVERY_SCHEMA_VERSION),
+  schemaVersion: z.int().min(1).default(1),
   ...deliveryShape,
 });
-export type WebhookDelivery = z.infer<z.ZodObject<typeof deliveryShape>> & { schemaVersion?: number };
+export type WebhookDelivery = z.output<z.ZodObject<typeof deliveryShape>> & { schemaVersion?: number };
+
+/** What the subject fields and history of a new delivery default to when its maker names none. */
+type DeliveryDefaults = 'checkoutId' | 'esimId' | 'history' | 'resentAtMs';
+/** A delivery to queue: its subject (checkout, eSIM) when it has one; no attempts or resend yet. */
+export type NewWebhookDelivery = Omit<WebhookDelivery, DeliveryDefaults> &
+  Partial<Pick<WebhookDelivery, DeliveryDefaults>>;
+
+/** The names of the sorted indexes a delivery is in (members: delivery ids; score: `createdAtMs`). */
+export const DELIVERY_INDEXES = {
+  /** Every delivery of one widget. */
+  all: (widgetId: string) => `webhook-deliveries:${widgetId}`,
+  /** One widget's deliveries in one state (`pending`, `delivered`, `gave_up`). */
+  state: (widgetId: string, state: WebhookDelivery['state']) =>
+    `webhook-deliveries:${widgetId}:state:${state}`,
+  /** One widget's deliveries of one event type. */
+  type: (widgetId: string, type: string) => `webhook-deliveries:${widgetId}:type:${type}`,
+  /** One widget's deliveries about one checkout. */
+  checkout: (widgetId: string, checkoutId: string) => `webhook-deliveries:${widgetId}:checkout:${checkoutId}`,
+} as const;
 
 /** The JSON written for a delivery: this release's schema version stamped on it. */
 const written = (delivery: WebhookDelivery) =>
@@ -57,7 +98,7 @@ export interface StoredDelivery {
 /** The queue's operations. */
 export interface WebhookQueue {
   /** Add a delivery unless one with its id exists; true when added. */
-  enqueue(delivery: WebhookDelivery): Promise<boolean>;
+  enqueue(delivery: NewWebhookDelivery): Promise<boolean>;
   /**
    * Lease a bounded batch of due pending deliveries (see {@link WorkQueue.claim}); an id whose record is gone or
    * finished is taken off the queue instead.
@@ -72,6 +113,13 @@ export interface WebhookQueue {
   /** Take a finished delivery off the queue (its record stays for the logs' sake until it expires). */
   remove(id: string): Promise<void>;
   read(id: string): Promise<StoredDelivery | null>;
+  /**
+   * Send a delivery again now (the partner's resend): pending again, due at once, its retry span from `nowMs`, its
+   * widget's pause lifted so that the attempt is the endpoint's probe. Null when there is no such delivery.
+   */
+  resend(id: string, nowMs: number): Promise<StoredDelivery | null>;
+  /** The sorted index `name` (see {@link DELIVERY_INDEXES}). */
+  index(name: string): SortedIndex;
   /** Depth, and when the longest-waiting delivery was queued (metrics). */
   stats(): Promise<QueueStats>;
   /**
@@ -94,8 +142,42 @@ export function createWebhookQueue(store: Store): WebhookQueue {
   const onQueue = (delivery: WebhookDelivery) =>
     queue.add({ id: delivery.id, partition: delivery.widgetId, dueAtMs: delivery.nextAttemptAtMs });
 
+  /** Put a delivery in every index it belongs to (again: a move for its state, a fresh life for the others). */
+  async function indexDelivery(delivery: WebhookDelivery, previous: WebhookDelivery['state'] | null) {
+    const { id, widgetId, createdAtMs } = delivery;
+    const add = (name: string) => store.sortedIndex(name).add(id, createdAtMs, INDEX_RETENTION_MS);
+    if (previous !== null && previous !== delivery.state)
+      await store.sortedIndex(DELIVERY_INDEXES.state(widgetId, previous)).remove(id);
+    await add(DELIVERY_INDEXES.state(widgetId, delivery.state));
+    if (previous !== null) return;
+    await add(DELIVERY_INDEXES.all(widgetId));
+    await add(DELIVERY_INDEXES.type(widgetId, delivery.type));
+    if (delivery.checkoutId !== null) await add(DELIVERY_INDEXES.checkout(widgetId, delivery.checkoutId));
+  }
+
+  async function update(current: StoredDelivery, next: WebhookDelivery): Promise<StoredDelivery | null> {
+    const ok = await store.compareAndSet(
+      STORE_KEYS.webhookDelivery(next.id),
+      current.version,
+      written(next),
+      DELIVERY_RETENTION_MS,
+    );
+    if (!ok) return null;
+    const indexed = (current.delivery.schemaVersion ?? 1) >= 2;
+    if (!indexed) await indexDelivery(next, null);
+    else if (next.state !== current.delivery.state) await indexDelivery(next, current.delivery.state);
+    return { delivery: next, version: current.version + 1 };
+  }
+
   return {
-    async enqueue(delivery) {
+    async enqueue(newDelivery) {
+      const delivery: WebhookDelivery = {
+        checkoutId: null,
+        esimId: null,
+        history: [],
+        resentAtMs: null,
+        ...newDelivery,
+      };
       const key = STORE_KEYS.webhookDelivery(delivery.id);
       const inserted = await store.insert(key, written(delivery), DELIVERY_RETENTION_MS);
       // Queued again (the same event id): a delivery still pending must be on the queue, even if the write that
@@ -103,8 +185,10 @@ export function createWebhookQueue(store: Store): WebhookQueue {
       if (!inserted) {
         const existing = await read(delivery.id);
         if (existing?.delivery.state === 'pending') await onQueue(existing.delivery);
+        if (existing !== null) await indexDelivery(existing.delivery, null);
         return false;
       }
+      await indexDelivery(delivery, null);
       await onQueue(delivery);
       return true;
     },
@@ -118,15 +202,29 @@ export function createWebhookQueue(store: Store): WebhookQueue {
       }
       return claimed;
     },
-    async update(current, next) {
-      const ok = await store.compareAndSet(
-        STORE_KEYS.webhookDelivery(next.id),
-        current.version,
-        written(next),
-        DELIVERY_RETENTION_MS,
-      );
-      return ok ? { delivery: next, version: current.version + 1 } : null;
+    update,
+    async resend(id, nowMs) {
+      // A few rounds: the sender may be settling an attempt of it at this moment.
+      for (let round = 0; round < 5; round += 1) {
+        const current = await read(id);
+        if (current === null) return null;
+        const next: WebhookDelivery = {
+          ...current.delivery,
+          state: 'pending',
+          nextAttemptAtMs: nowMs,
+          leaseUntilMs: null,
+          resentAtMs: nowMs,
+        };
+        const stored = await update(current, next);
+        if (stored === null) continue;
+        if ((await queue.get(id)) === null) await onQueue(next);
+        else await queue.reschedule(id, nowMs);
+        await queue.pausePartition(next.widgetId, 0);
+        return stored;
+      }
+      throw new Error(`the webhook delivery ${id} changed under every resend round; ask again`);
     },
+    index: (name) => store.sortedIndex(name),
     reschedule: (id, atMs) => queue.reschedule(id, atMs),
     pauseWidget: (widgetId, untilMs) => queue.pausePartition(widgetId, untilMs),
     remove: (id) => queue.remove(id),

@@ -14,7 +14,7 @@ import type { Logger } from '../logger';
 import type { OutgoingCalls } from '../observability/outgoing-calls';
 import { STORE_KEYS, type Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
-import type { StoredDelivery, WebhookDelivery, WebhookQueue } from './webhook-queue';
+import { ATTEMPTS_KEPT, type StoredDelivery, type WebhookDelivery, type WebhookQueue } from './webhook-queue';
 
 /** The pause after `attempts` failed attempts: 10 s doubling, at most an hour. */
 export function webhookBackoffMs(attempts: number): number {
@@ -34,7 +34,37 @@ const PER_WIDGET = 100;
 /** Deliveries of one widget in flight at once after its probe succeeded. */
 const CONCURRENCY = 16;
 
-const CircuitSchema = z.looseObject({ failures: z.int().min(1) });
+/** One endpoint's circuit: its consecutive failures, and until when its deliveries pause (ms; 0: unknown). */
+const CircuitSchema = z.looseObject({ failures: z.int().min(1), untilMs: z.number().default(0) });
+
+/**
+ * Until when (ms since the epoch) the circuit of `widgetId`'s endpoint holds its deliveries back; null when it is
+ * closed. What the partner's support desk reports as `paused`.
+ */
+export async function webhookCircuitPause(store: Store, widgetId: string): Promise<number | null> {
+  const stored = await store.get(STORE_KEYS.webhookCircuit(widgetId));
+  if (stored === null) return null;
+  return CircuitSchema.parse(JSON.parse(stored.value)).untilMs;
+}
+
+/**
+ * End the pause of `widgetId`'s circuit now (a resend asked for an attempt at once), keeping its failures: the
+ * next delivery goes as the endpoint's probe, and a new failure pauses it for the next backoff step.
+ */
+export async function resumeWebhookCircuit(
+  store: Store,
+  widgetId: string,
+  nowMs: number,
+  retryForMs: number,
+): Promise<void> {
+  const key = STORE_KEYS.webhookCircuit(widgetId);
+  const stored = await store.get(key);
+  if (stored === null) return;
+  const circuit = CircuitSchema.parse(JSON.parse(stored.value));
+  if (circuit.untilMs <= nowMs) return;
+  // A lost race means the sender wrote the circuit meanwhile: its word is the newer one.
+  await store.compareAndSet(key, stored.version, JSON.stringify({ ...circuit, untilMs: nowMs }), retryForMs);
+}
 
 export interface WebhookSenderOptions {
   queue: WebhookQueue;
@@ -132,7 +162,9 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     logger.error('webhook given up', logFields(delivery, 'expired_unsent'));
   }
 
-  const expired = (delivery: WebhookDelivery) => now() - delivery.createdAtMs >= retryForMs;
+  // A resent delivery's retry span starts again at the resend.
+  const expired = (delivery: WebhookDelivery) =>
+    now() - (delivery.resentAtMs ?? delivery.createdAtMs) >= retryForMs;
 
   /** One attempt; answers whether the endpoint took it (null: no endpoint is configured, nothing was learnt). */
   async function attempt(stored: StoredDelivery): Promise<boolean | null> {
@@ -149,7 +181,15 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     const state = ok ? 'delivered' : expired(delivery) || result === 'not_configured' ? 'gave_up' : 'pending';
     observed?.end(state === 'pending' ? 'failed' : state);
     const nextAttemptAtMs = now() + webhookBackoffMs(delivery.attempts);
-    await settle(stored, { ...delivery, state, nextAttemptAtMs, leaseUntilMs: null, lastResult: result });
+    const history = [...delivery.history, { atMs: now(), result }].slice(-ATTEMPTS_KEPT);
+    await settle(stored, {
+      ...delivery,
+      state,
+      nextAttemptAtMs,
+      leaseUntilMs: null,
+      lastResult: result,
+      history,
+    });
     const fields = logFields(delivery, result);
     if (ok) logger.info('webhook delivered', fields);
     else if (state === 'gave_up') logger.error('webhook given up', fields);
@@ -163,11 +203,12 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     const key = STORE_KEYS.webhookCircuit(widgetId);
     const stored = await store.get(key);
     const failures = (stored === null ? 0 : CircuitSchema.parse(JSON.parse(stored.value)).failures) + 1;
-    const value = JSON.stringify({ failures });
+    const untilMs = now() + webhookBackoffMs(failures);
+    const value = JSON.stringify({ failures, untilMs });
     // One writer per widget at a time (its batch is held): a lost race only means the same step again.
     if (stored === null) await store.insert(key, value, retryForMs);
     else await store.compareAndSet(key, stored.version, value, retryForMs);
-    return now() + webhookBackoffMs(failures);
+    return untilMs;
   }
 
   async function closeCircuit(widgetId: string): Promise<void> {

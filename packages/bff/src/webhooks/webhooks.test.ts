@@ -245,6 +245,10 @@ describe('webhook retry span', () => {
       nextAttemptAtMs: now,
       leaseUntilMs: null,
       lastResult: null,
+      checkoutId: null,
+      esimId: null,
+      history: [],
+      resentAtMs: null,
     });
     const gaps: number[] = [];
     for (let round = 0; round < 100; round += 1) {

@@ -33,7 +33,8 @@
  *   → {@link PartnerActionRequest}; when the eSIM's actions say the matching type is `available` or goes
  *   through `manual_review` (access `api` or `assisted`); `action_not_available` otherwise. The reason decides
  *   the type (cancellation / refund / reissue). The BFF follows it and sends `action_request.updated`.
- * - `GET /v1/partner/action-requests/{id}` → {@link PartnerActionRequest}, to follow its status.
+ * - `GET /v1/partner/action-requests/{id}` → {@link PartnerActionRequest}, to follow its status;
+ *   `GET /v1/partner/action-requests?status=&esimId=` lists those made through this BFF, newest first.
  * - `POST /v1/partner/esims/{esimId}/delivery-links {maxViews?, expiresInMinutes?}` (+ `Idempotency-Key`)
  *   → {@link PartnerDeliveryLink} (its secret `url` to send to the traveller);
  *   `POST /v1/partner/delivery-links/{id}/revoke` → {@link RevokedDeliveryLink}.
@@ -60,6 +61,7 @@ import {
 import { PlanSchema } from './catalog';
 import { InstallationDataSchema } from './checkout';
 import { apiEnvelope } from './common';
+import { ListQuerySchema, listPageEnvelope } from './list-page';
 import { WidgetIdSchema } from './session';
 
 /** The header that carries a manage token on `/v1/my-esim*` and on top-up quotes and checkouts. */
@@ -198,6 +200,23 @@ export const PartnerActionRequestSchema = z.strictObject({
 });
 export type PartnerActionRequest = z.infer<typeof PartnerActionRequestSchema>;
 export const PartnerActionRequestResponseSchema = apiEnvelope(PartnerActionRequestSchema);
+
+/**
+ * `GET /v1/partner/action-requests?status=&esimId=&widgetId=&limit=&cursor=`: the help requests the partner made
+ * through this BFF for its widgets, newest first, each as the BFF last read it (the single read asks the upstream afresh).
+ */
+export const ActionRequestListQuerySchema = z.strictObject({
+  ...ListQuerySchema.shape,
+  /** Only this widget's (one the partner secret opens); default: every widget it opens. */
+  widgetId: WidgetIdSchema.optional(),
+  status: ActionRequestStatusSchema.optional(),
+  esimId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,128}$/)
+    .optional(),
+});
+export type ActionRequestListQuery = z.input<typeof ActionRequestListQuerySchema>;
+export const PartnerActionRequestListResponseSchema = listPageEnvelope(PartnerActionRequestSchema);
 
 /** `POST /v1/partner/esims/{esimId}/delivery-links`: the contract's limits and defaults. */
 export const CreatePartnerDeliveryLinkRequestSchema = z.strictObject({

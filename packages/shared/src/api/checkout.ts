@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { DateTimeSchema, LocaleSchema, NonNegativeMoneySchema } from '../partner/common';
+import { OrderBillingSchema } from '../partner/order';
 import { PurchaseKindSchema } from '../partner/quote';
 import { PlanSchema } from './catalog';
 import { apiEnvelope } from './common';
@@ -175,12 +176,25 @@ export function paymentAttemptKey(checkoutId: string, attempt: number): string {
   return attempt <= 1 ? checkoutId : `${checkoutId}:attempt-${attempt}`;
 }
 
+/**
+ * The upstream order of a partner's checkout: its status, its `billing` (what of the partner's prepaid funds was
+ * reserved, captured, released or refunded — a refund shows here) and its `stateRevision` (higher: a later state).
+ * Billing and revision are null until the order was read by a release that keeps them.
+ */
+export const PartnerCheckoutOrderSchema = z.strictObject({
+  id: z.string().min(1),
+  status: z.string().min(1),
+  billing: OrderBillingSchema.nullable(),
+  stateRevision: z.int().min(1).nullable(),
+});
+export type PartnerCheckoutOrder = z.infer<typeof PartnerCheckoutOrderSchema>;
+
 /** A checkout as the partner's server sees it: the widget's view plus the upstream order. */
 export const PartnerCheckoutSchema = CheckoutSchema.extend({
   widgetId: z.string().min(1),
   externalRef: z.string().min(1).max(128),
   paymentReference: z.string().nullable(),
-  order: z.strictObject({ id: z.string().min(1), status: z.string().min(1) }).nullable(),
+  order: PartnerCheckoutOrderSchema.nullable(),
 });
 export type PartnerCheckout = z.infer<typeof PartnerCheckoutSchema>;
 export const PartnerCheckoutResponseSchema = apiEnvelope(PartnerCheckoutSchema);

@@ -42,6 +42,9 @@ export const CheckoutEventTypeSchema = z.enum([
 ]);
 export type CheckoutEventType = z.infer<typeof CheckoutEventTypeSchema>;
 
+/** The widget stopped selling (every quote refused: `data.reason` says why), or sells again. */
+const WIDGET_SALES_EVENT_TYPES = ['widget.sales_stopped', 'widget.sales_resumed'] as const;
+
 /** The kinds of event. */
 export const WebhookEventTypeSchema = z.enum([
   ...CheckoutEventTypeSchema.options,
@@ -51,6 +54,7 @@ export const WebhookEventTypeSchema = z.enum([
   'order.unmatched',
   /** A help request (cancellation, refund, reissue) the partner made changed status. */
   'action_request.updated',
+  ...WIDGET_SALES_EVENT_TYPES,
 ]);
 export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;
 
@@ -106,11 +110,29 @@ export const ActionRequestWebhookEventSchema = z.strictObject({
 });
 export type ActionRequestWebhookEvent = z.infer<typeof ActionRequestWebhookEventSchema>;
 
+/**
+ * The widget stopped selling or sells again, as the BFF's catalog refresh found it: `widget.sales_stopped` with the
+ * `reason` every quote is now refused with (`retail_brand_status`: the retail brand is paused or terminated, with
+ * its `brandStatus`; `retail_brand_not_ready`, `retail_brand_unknown`, `retail_brand_control`,
+ * `supply_not_sellable`), `widget.sales_resumed` when quotes are taken again (`reason` null). Once per change.
+ */
+export const WidgetSalesWebhookEventSchema = z.strictObject({
+  ...eventFields,
+  type: z.enum(WIDGET_SALES_EVENT_TYPES),
+  data: z.strictObject({
+    reason: z.string().min(1).nullable(),
+    /** The retail brand's status when it is the reason (`paused`, `terminated`, …); else null. */
+    brandStatus: z.string().min(1).nullable(),
+  }),
+});
+export type WidgetSalesWebhookEvent = z.infer<typeof WidgetSalesWebhookEventSchema>;
+
 /** One event, as the request body of a delivery; `type` tells which `data` it carries. */
 export const WebhookEventSchema = z.discriminatedUnion('type', [
   CheckoutWebhookEventSchema,
   BalanceLowWebhookEventSchema,
   OrderUnmatchedWebhookEventSchema,
   ActionRequestWebhookEventSchema,
+  WidgetSalesWebhookEventSchema,
 ]);
 export type WebhookEvent = z.infer<typeof WebhookEventSchema>;

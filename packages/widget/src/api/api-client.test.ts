@@ -33,6 +33,21 @@ describe('ApiClient', () => {
     }
   });
 
+  it('hands a destinations read started ahead to the next caller: one request, sent before it was asked for', async () => {
+    const bff = new FakeBff();
+    const api = client(bff);
+    api.prefetchDestinations('de');
+    await api.start();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const reads = () => bff.requestsTo('GET', /\/de\/destinations$/);
+    expect(reads()).toHaveLength(1);
+    expect(await api.destinations('de')).toEqual(destinations);
+    expect(reads()).toHaveLength(1);
+    // Taken once: a later read is a new one.
+    await api.destinations('de');
+    expect(reads()).toHaveLength(2);
+  });
+
   it('asks for the start again after it failed', async () => {
     const bff = new FakeBff();
     const api = client(bff);

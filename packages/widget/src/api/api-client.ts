@@ -147,6 +147,8 @@ export class ApiClient {
   readonly #abort = new AbortController();
   #start: Promise<WidgetStart> | undefined;
   #session: Promise<Session> | undefined;
+  /** Catalog reads started ahead of the step that shows them, by locale; each is taken once. */
+  readonly #destinationsAhead = new Map<Locale, Promise<Destination[]>>();
 
   constructor(options: ApiClientOptions) {
     const merged = { ...DEFAULTS, ...options } satisfies ApiClientOptions;
@@ -193,9 +195,23 @@ export class ApiClient {
     return this.#session;
   }
 
-  /** Countries and regions, localized. */
+  /** Countries and regions, localized (the read started ahead by `prefetchDestinations`, if there is one). */
   async destinations(locale: Locale): Promise<Destination[]> {
+    const ahead = this.#destinationsAhead.get(locale);
+    if (ahead) {
+      this.#destinationsAhead.delete(locale);
+      return ahead;
+    }
     return (await this.#catalog(apiRoutes.publicDestinations.path, { locale })).data;
+  }
+
+  /** Starts reading the destinations now, for the next `destinations(locale)`: the list comes sooner. */
+  prefetchDestinations(locale: Locale): void {
+    if (this.#destinationsAhead.has(locale)) return;
+    const read = this.destinations(locale);
+    // Its failure, if any, reaches the step that takes the read.
+    read.catch(() => undefined);
+    this.#destinationsAhead.set(locale, read);
   }
 
   /** The plans of one destination, and the destination itself. */

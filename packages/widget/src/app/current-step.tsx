@@ -1,8 +1,9 @@
 /**
  * @module
- * The current step of the flow: the first steps are in the app chunk; the order's progress (fetched ahead while
- * the traveller is at the checkout), the install step (with its QR encoder) and the eSIM's own view load lazily,
- * the last two with their after-sale messages, and a failed load offers a retry.
+ * The current step of the flow: the destinations are in the app chunk; every other step loads lazily. The plans
+ * and the checkout come in one chunk, fetched ahead while the traveller reads the destinations; the order's
+ * progress is fetched ahead while the traveller is at the checkout; the install step (with its QR encoder) and
+ * the eSIM's own view load with their after-sale messages. A failed load offers a retry.
  */
 import type { ComponentType } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
@@ -10,9 +11,9 @@ import { WidgetApiError } from '../api/api-error';
 import { loadAfterSaleMessages } from '../i18n/translator';
 import type { InstallStepProps } from '../install/install-step';
 import type { MyEsimStepProps } from '../my-esim/my-esim-step';
-import { CheckoutStep } from '../steps/checkout-step';
+import type { CheckoutStepProps } from '../steps/checkout-step';
 import { DestinationsStep } from '../steps/destinations-step';
-import { PlansStep } from '../steps/plans-step';
+import type { PlansStepProps } from '../steps/plans-step';
 import type { ProgressStepProps } from '../steps/progress-step';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
@@ -25,14 +26,23 @@ export function CurrentStep({ step }: { step: Step }) {
   useEffect(() => {
     if (step.name === 'checkout') loadProgressStep().catch(() => undefined);
   }, [step.name]);
+  // Keyed by the step's name: a step that loaded never shows another step's component.
   switch (step.name) {
     case 'destinations':
-      return <DestinationsStep />;
+      return <DestinationsStep onShown={prefetchPurchaseSteps} />;
     case 'plans':
-      return <PlansStep destination={step.destination} />;
+      return (
+        <LazyStep
+          key="plans"
+          load={loadPlansStep}
+          props={{ destination: step.destination }}
+          afterSale={false}
+        />
+      );
     case 'progress':
       return (
         <LazyStep
+          key="progress"
           load={loadProgressStep}
           props={{ handle: step.handle, resumed: step.resumed }}
           afterSale={false}
@@ -40,16 +50,17 @@ export function CurrentStep({ step }: { step: Step }) {
       );
     case 'checkout':
       return (
-        <CheckoutStep
-          key={step.topUp ? 'top-up' : 'issue'}
-          plan={step.plan}
-          destination={step.destination}
-          topUp={step.topUp}
+        <LazyStep
+          key={step.topUp ? 'checkout top-up' : 'checkout'}
+          load={loadCheckoutStep}
+          props={{ plan: step.plan, destination: step.destination, topUp: step.topUp }}
+          afterSale={false}
         />
       );
     case 'install':
       return (
         <LazyStep
+          key="install"
           load={loadInstallStep}
           props={{ handle: step.handle, checkout: step.checkout, installation: step.installation }}
         />
@@ -65,13 +76,47 @@ export function CurrentStep({ step }: { step: Step }) {
   }
 }
 
-// The progress, the install step (with its QR encoder) and the eSIM's own view load only when they are needed.
+// Every step but the destinations loads only when it is needed (or fetched ahead, above).
+const loadPlansStep = () => import('../steps/purchase-steps').then((module) => module.PlansStep);
+const loadCheckoutStep = () => import('../steps/purchase-steps').then((module) => module.CheckoutStep);
 const loadProgressStep = () => import('../steps/progress-step').then((module) => module.ProgressStep);
 const loadInstallStep = () => import('../install/install-step').then((module) => module.InstallStep);
 const loadMyEsimStep = () => import('../my-esim/my-esim-step').then((module) => module.MyEsimStep);
 
+/**
+ * The plans and the checkout are fetched while the traveller reads the destinations: once the list is shown
+ * (not before: on a slow network they would share its bandwidth) and the browser is idle.
+ */
+function prefetchPurchaseSteps(): () => void {
+  return whenIdle(() => loadPlansStep().catch(() => undefined));
+}
+
+/** Runs `task` once the browser is idle (soon, where it cannot tell); returns the cancel. */
+function whenIdle(task: () => void): () => void {
+  if (typeof requestIdleCallback !== 'function') {
+    const timer = setTimeout(task, 0);
+    return () => clearTimeout(timer);
+  }
+  const idle = requestIdleCallback(task);
+  return () => cancelIdleCallback(idle);
+}
+
+/** The props of the steps that load lazily. */
+type LazyStepProps =
+  | PlansStepProps
+  | CheckoutStepProps
+  | ProgressStepProps
+  | InstallStepProps
+  | MyEsimStepProps;
+
+/**
+ * Each lazy step's component once its code has loaded: a step shown again (or next in the same chunk) draws at
+ * once, without a frame of spinner.
+ */
+const loadedSteps = new Map<() => Promise<unknown>, unknown>();
+
 /** A step whose code loads lazily (with the after-sale messages unless `afterSale` is false); a failed load offers a retry. */
-function LazyStep<P extends ProgressStepProps | InstallStepProps | MyEsimStepProps>({
+function LazyStep<P extends LazyStepProps>({
   load,
   props,
   afterSale: withAfterSale = true,
@@ -81,13 +126,16 @@ function LazyStep<P extends ProgressStepProps | InstallStepProps | MyEsimStepPro
   afterSale?: boolean;
 }) {
   const { locale, afterSaleReady, provideAfterSale } = useWidget();
-  const [Loaded, setLoaded] = useState<ComponentType<P> | null>(null);
+  const [Loaded, setLoaded] = useState<ComponentType<P> | null>(
+    () => (loadedSteps.get(load) as ComponentType<P> | undefined) ?? null,
+  );
   const [failed, setFailed] = useState<unknown>(null);
   const start = useCallback(() => {
     setFailed(null);
     // The view's code and its messages come together; both are cached after the first load.
     Promise.all([load(), withAfterSale ? loadAfterSaleMessages(locale) : null]).then(
       ([component, afterSale]) => {
+        loadedSteps.set(load, component);
         if (afterSale) provideAfterSale(locale, afterSale);
         setLoaded(() => component);
       },

@@ -6,6 +6,7 @@
 
 import styles from 'virtual:esim-widget-styles';
 import { render } from 'preact';
+import type { EarlyStart } from '../api/early-start';
 import { constructStyleSheet } from './brand-sheet';
 import { WidgetShell } from './widget-shell';
 
@@ -31,12 +32,13 @@ let widgetSheet: CSSStyleSheet | null = null;
 /**
  * Mounts the app into `root` (the shadow root of `host`). The stylesheet is parsed now and the app drawn in
  * the next task: two short tasks on the partner's page instead of one long one. An `update` before then
- * only changes what will be drawn; `unmount` cancels it.
+ * only changes what will be drawn; `unmount` cancels it. `earlyStart`: the start the element already sent.
  */
 export function mountWidgetApp(
   root: ShadowRoot,
   host: HTMLElement,
   options: WidgetAppOptions,
+  earlyStart: EarlyStart | null = null,
 ): MountedWidgetApp {
   // One parsed stylesheet shared by every widget on the page.
   widgetSheet ??= constructStyleSheet(styles);
@@ -51,6 +53,7 @@ export function mountWidgetApp(
         host={host}
         options={latest}
         brandSheet={brandSheet}
+        earlyStart={earlyStart}
       />,
       root,
     );

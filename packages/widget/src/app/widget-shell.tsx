@@ -10,6 +10,7 @@ import type { Locale, WidgetPublicConfig } from '@esim-embed/shared';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiClient } from '../api/api-client';
 import { errorCodeOf, WidgetApiError } from '../api/api-error';
+import type { EarlyStart } from '../api/early-start';
 import { EsimErrorEvent, EsimReadyEvent } from '../element/events';
 import { useWriteAction } from '../hooks/use-write-action';
 import type { AfterSaleMessages, Messages } from '../i18n/messages';
@@ -35,6 +36,8 @@ export interface WidgetShellProps {
   options: WidgetAppOptions;
   /** The shadow root's brand stylesheet, rewritten when the widget's brand arrives. */
   brandSheet: CSSStyleSheet;
+  /** The start the element sent as it connected, read by this shell's client if it asks for the same. */
+  earlyStart?: EarlyStart | null;
 }
 
 function initialStep(widgetId: string, country: string | null): Step {
@@ -51,10 +54,13 @@ function initialStep(widgetId: string, country: string | null): Step {
 }
 
 /** The widget app for one widget id on one BFF. */
-export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
+export function WidgetShell({ host, options, brandSheet, earlyStart = null }: WidgetShellProps) {
   const { apiBase, widgetId, country } = options;
   // The shell is keyed by the BFF and the widget id (`widget-app.tsx`): one client for its whole life.
-  const client = useMemo(() => new ApiClient({ apiBase, widgetId }), [apiBase, widgetId]);
+  const client = useMemo(
+    () => new ApiClient({ apiBase, widgetId, ...(earlyStart && { fetch: earlyStart.fetch }) }),
+    [apiBase, widgetId, earlyStart],
+  );
   useEffect(() => () => client.close(), [client]);
   // A manage token leaves the address bar at once, before the start answers, for the host page's scripts.
   useEffect(() => void takeManageToken(widgetId), [widgetId]);
@@ -97,6 +103,9 @@ export function WidgetShell({ host, options, brandSheet }: WidgetShellProps) {
   const started = useWriteAction(
     async () => {
       const { widget } = await client.start();
+      // When the first step is the destinations, their read goes out now, beside the messages, not after them.
+      if (initialStep(widgetId, country).name === 'destinations')
+        client.prefetchDestinations(chooseLocale(candidates, widget.locales, widget.defaultLocale));
       setConfig(widget);
       brandSheet.replaceSync(brandCss(widget.brand));
     },

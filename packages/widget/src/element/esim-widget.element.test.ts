@@ -118,7 +118,9 @@ describe('lifecycle', () => {
     element.remove();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(element.shadowRoot?.childNodes).toHaveLength(0);
-    expect(bff.requests).toHaveLength(0);
+    // The start went out as the element connected; the removal aborted it, and nothing else was asked.
+    expect(bff.requests.map((request) => request.path)).toEqual(['/v1/widgets/acme/start']);
+    expect(bff.requests[0]?.signal?.aborted).toBe(true);
   });
 
   it('starts afresh when the widget id changes at run time', async () => {

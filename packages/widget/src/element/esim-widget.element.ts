@@ -5,6 +5,7 @@
  * is tiny on purpose: when an instance connects it loads the app (Preact, styles, the flow) lazily and mounts
  * it into its shadow root; when it disconnects the app unmounts and every request in flight is aborted.
  */
+import { type EarlyStart, sendStartEarly } from '../api/early-start';
 import type { MountedWidgetApp, WidgetAppOptions } from '../app/widget-app';
 
 /** The themes the element knows; `auto` follows `prefers-color-scheme`. */
@@ -78,6 +79,8 @@ export class EsimWidgetElement extends ElementBase {
   }
 
   #app: MountedWidgetApp | null = null;
+  /** The start request sent at connection, beside the app chunk's download. */
+  #earlyStart: EarlyStart | null = null;
   /** Counts connections, so that an app that finishes loading after a disconnect is not mounted. */
   #connection = 0;
 
@@ -126,10 +129,13 @@ export class EsimWidgetElement extends ElementBase {
     this.#upgradeProperties();
     const root = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
     const connection = ++this.#connection;
+    // The start goes out now, not once the app has loaded: on a slow network that is a round trip sooner.
+    const earlyStart = sendStartEarly(this.apiBase, this.widgetId);
+    this.#earlyStart = earlyStart;
     import('../app/widget-app').then(
       ({ mountWidgetApp }) => {
         if (connection !== this.#connection || !this.isConnected) return;
-        this.#app = mountWidgetApp(root, this, this.#options());
+        this.#app = mountWidgetApp(root, this, this.#options(), earlyStart);
       },
       (cause: unknown) => {
         console.error(
@@ -141,6 +147,8 @@ export class EsimWidgetElement extends ElementBase {
 
   disconnectedCallback(): void {
     this.#connection++;
+    this.#earlyStart?.abort();
+    this.#earlyStart = null;
     this.#app?.unmount();
     this.#app = null;
   }

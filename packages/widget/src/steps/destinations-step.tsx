@@ -13,10 +13,18 @@ import { destinationsOfKind, popularDestinations, searchDestinations } from './d
 import { useRemoteData } from './remote-data';
 import * as css from './steps.css';
 
+/** Props of `DestinationsStep`. */
+export interface DestinationsStepProps {
+  /** Called once the list is shown (to fetch what comes next); may return its cleanup. */
+  onShown?: () => (() => void) | undefined;
+}
+
 /** The destination search. */
-export function DestinationsStep() {
+export function DestinationsStep({ onShown }: DestinationsStepProps = {}) {
   const { client, locale, t } = useWidget();
   const [data, reload] = useRemoteData(() => client.destinations(locale), locale);
+  const shownList = data.state === 'loaded';
+  useEffect(() => (shownList ? onShown?.() : undefined), [shownList, onShown]);
   const [query, setQuery] = useState('');
   const all = data.state === 'loaded' ? data.value : [];
   const results = useMemo(() => searchDestinations(all, query), [all, query]);

@@ -25,6 +25,10 @@ import * as declinePartnerCheckoutPayment from './decline-partner-checkout-payme
 import * as docsPage from './docs-page';
 import * as health from './health';
 import * as listDestinations from './list-destinations';
+import * as listPartnerActionRequests from './list-partner-action-requests';
+import * as listPartnerCheckouts from './list-partner-checkouts';
+import * as listPartnerEsims from './list-partner-esims';
+import * as listPartnerWebhookDeliveries from './list-partner-webhook-deliveries';
 import * as listPlans from './list-plans';
 import * as openApi from './open-api';
 import { PARTNER_API_ROUTES } from './partner-api-routes';
@@ -42,7 +46,9 @@ import * as readPartnerActionRequest from './read-partner-action-request';
 import * as readPartnerCheckout from './read-partner-checkout';
 import * as readPartnerEsim from './read-partner-esim';
 import * as readPartnerInstallation from './read-partner-installation';
+import * as readPartnerWebhookDelivery from './read-partner-webhook-delivery';
 import * as ready from './ready';
+import * as resendPartnerWebhookDelivery from './resend-partner-webhook-delivery';
 import * as revokeAllManageLinks from './revoke-all-manage-links';
 import * as revokeManageLink from './revoke-manage-link';
 import * as revokePartnerDeliveryLink from './revoke-partner-delivery-link';
@@ -71,6 +77,10 @@ export {
   docsPage,
   health,
   listDestinations,
+  listPartnerActionRequests,
+  listPartnerCheckouts,
+  listPartnerEsims,
+  listPartnerWebhookDeliveries,
   listPlans,
   openApi,
   pinnedWidget,
@@ -87,7 +97,9 @@ export {
   readPartnerCheckout,
   readPartnerEsim,
   readPartnerInstallation,
+  readPartnerWebhookDelivery,
   ready,
+  resendPartnerWebhookDelivery,
   revokeAllManageLinks,
   revokeManageLink,
   revokePartnerDeliveryLink,

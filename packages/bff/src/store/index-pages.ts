@@ -1,0 +1,104 @@
+/**
+ * @module
+ * One page read across several sorted indexes at once (a partner's list spans its widgets, one index each):
+ * their entries merged newest first, each resolved to the item it names — or passed over when it no longer fits
+ * (its record gone or changed) — until the page is full. Each index is read a batch at a time from where it
+ * stopped, so a page costs O(indexes · log n + what it reads), never a scan.
+ */
+import type { ListPage, ListPosition } from '../http/list-page';
+import { comesAfter, type IndexEntry, type SortedIndex, type Store } from './store';
+
+/** What one page reads. */
+export interface IndexPageRequest<T> {
+  store: Store;
+  /** The indexes to merge (names of `store.sortedIndex`). */
+  names: readonly string[];
+  /** The score range read (inclusive); `-Infinity`/`Infinity` for none. */
+  fromScore: number;
+  toScore: number;
+  /** Where the page before ended, or null for the first page. */
+  after: ListPosition | null;
+  /** At most this many items. */
+  limit: number;
+  /**
+   * The item an entry names, or undefined to pass it over (resolved a batch at a time, in parallel). The index
+   * it came from (and its name) is given, for dropping an entry whose record is gone.
+   */
+  resolve(entry: IndexEntry, index: SortedIndex, name: string): Promise<T | undefined>;
+}
+
+interface Cursor {
+  name: string;
+  index: SortedIndex;
+  buffered: IndexEntry[];
+  after: IndexEntry | null;
+  exhausted: boolean;
+}
+
+/** One page of items across `names`, newest first, and where the next page starts. */
+export async function readIndexPage<T>(request: IndexPageRequest<T>): Promise<ListPage<T>> {
+  const { store, fromScore, toScore, limit } = request;
+  const start = request.after === null ? null : { member: request.after.id, score: request.after.score };
+  const cursors: Cursor[] = request.names.map((name) => ({
+    name,
+    index: store.sortedIndex(name),
+    buffered: [],
+    after: start,
+    exhausted: false,
+  }));
+  // One more than the page: whether it exists decides whether a next page does.
+  const wanted = limit + 1;
+  const found: { entry: IndexEntry; item: T }[] = [];
+
+  /** The next entry across all indexes (newest first), reading a batch where one ran dry. */
+  async function next(): Promise<{ entry: IndexEntry; cursor: Cursor } | null> {
+    await Promise.all(
+      cursors
+        .filter((cursor) => cursor.buffered.length === 0 && !cursor.exhausted)
+        .map(async (cursor) => {
+          const entries = await cursor.index.range({
+            fromScore,
+            toScore,
+            after: cursor.after,
+            limit: wanted,
+          });
+          cursor.buffered = entries;
+          cursor.exhausted = entries.length < wanted;
+          cursor.after = entries.at(-1) ?? cursor.after;
+        }),
+    );
+    let newest: Cursor | null = null;
+    for (const cursor of cursors) {
+      const head = cursor.buffered[0];
+      if (head === undefined) continue;
+      const best = newest?.buffered[0];
+      if (best === undefined || comesAfter(best, head)) newest = cursor;
+    }
+    const entry = newest?.buffered.shift();
+    return newest === null || entry === undefined ? null : { entry, cursor: newest };
+  }
+
+  while (found.length < wanted) {
+    const batch: { entry: IndexEntry; cursor: Cursor }[] = [];
+    while (batch.length < wanted - found.length) {
+      const taken = await next();
+      if (taken === null) break;
+      batch.push(taken);
+    }
+    if (batch.length === 0) break;
+    const items = await Promise.all(
+      batch.map(({ entry, cursor }) => request.resolve(entry, cursor.index, cursor.name)),
+    );
+    batch.forEach(({ entry }, at) => {
+      const item = items[at];
+      if (item !== undefined) found.push({ entry, item });
+    });
+  }
+  const page = found.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    items: page.map(({ item }) => item),
+    next:
+      found.length > limit && last !== undefined ? { score: last.entry.score, id: last.entry.member } : null,
+  };
+}
