@@ -1,8 +1,8 @@
 /**
  * @module
  * Widget weight: gzip and brotli bytes of the script-tag entry and of every chunk of the build, and the
- * budgets (loader, first screen, lazy install step) measured by the widget's own `scripts/check-size.mjs`
- * — the same code its size-budget test runs, so the test and the report cannot disagree.
+ * budgets (loader, first screen, lazy install step, lazy device check) measured by the widget's own
+ * `scripts/check-size.mjs` — the same code its size-budget test runs, so the test and the report cannot disagree.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -70,8 +70,9 @@ export function widgetWeightSection(weights: FileWeight[], distDir = WIDGET_DIST
       ),
       'Budgets as `scripts/check-size.mjs` measures them (gzip, each file with its static imports): the',
       'loader; the first screen = loader + app chunk + the largest message table; the install step with the',
-      'QR encoder beyond what the first screen loaded. The JavaScript the browser actually fetched before the',
-      'destinations were usable is listed in “Widget on a page”.',
+      'QR encoder, and the device check with its largest message table, each beyond what the first screen',
+      'loaded. The JavaScript the browser actually fetched before the destinations were usable is listed in',
+      '“Widget on a page”.',
       '',
     ],
     checks: [
@@ -90,6 +91,14 @@ export function widgetWeightSection(weights: FileWeight[], distDir = WIDGET_DIST
         figures.install,
         '<=',
         BUDGETS.install,
+        fmt.kb,
+      ),
+      check(
+        'weight.device-check',
+        'device check with its messages (gzip)',
+        figures.deviceCheck,
+        '<=',
+        BUDGETS.deviceCheck,
         fmt.kb,
       ),
     ],

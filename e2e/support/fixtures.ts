@@ -33,6 +33,7 @@ const RECORDER = `(() => {
     'esim-cancel',
     'esim-payment-declined',
     'esim-failed',
+    'esim-device-check',
     'esim-purchase',
     'esim-error',
   ]) {

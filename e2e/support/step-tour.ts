@@ -52,6 +52,8 @@ export async function tourEveryStep(
   await widget.locator('[part~="plan"]').first().getByRole('button').click();
   const terms = widget.getByRole('checkbox');
   await expect(terms).toBeVisible();
+  // The device check loads after the plan is chosen: the checkout is whole once it is there.
+  await expect(widget.locator('[part~="device-check"]')).toBeVisible();
   await at('checkout');
 
   await terms.check();

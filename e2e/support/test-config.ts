@@ -50,6 +50,8 @@ export const TEST_WIDGETS = {
   reissue: 'e2e-reissue',
   /** Harbour (white label): the retail brand's legal links, no terms or privacy link in the config. */
   whiteLabel: 'e2e-white-label',
+  /** Globetrotter, direct, `consent: 'button'`: the buy button's words are the consent, no checkbox. */
+  consentButton: 'e2e-consent-button',
 } as const;
 
 /** The brand name of the `longBrand` widget: long words in a long name, as a header must keep them whole. */
@@ -159,6 +161,15 @@ export function testBffConfig(options: {
       },
       // No logo of its own in the demo: its name is the header.
       { ...widget(TEST_WIDGETS.whiteLabel, 'main', 'harbour', false), brand: { logoUrl: null } },
+      {
+        ...widget(TEST_WIDGETS.consentButton, 'main', 'globetrotter', false),
+        consent: 'button' as const,
+        brand: {
+          logoUrl: '/partners/globetrotter.svg',
+          termsUrl: 'https://globetrotter.example/terms',
+          privacyUrl: 'https://globetrotter.example/privacy',
+        },
+      },
     ],
   };
   return { config, secrets: { env, partnerSecret, webhookSecret } };

@@ -22,6 +22,21 @@ export function renderJsxTypes(manifest) {
     return `${doc(attribute.description ?? attribute.name)}\n  '${attribute.name}'${optional}: ${attribute.type?.text ?? 'string'};`;
   });
   const eventTypes = [...new Set(element.events.map((event) => event.type.text))].sort();
+  // Each event class is imported from the module the manifest says declares it (`events.ts` unless it says another).
+  const declaringModule = (name) => {
+    const module = manifest.modules.find((candidate) =>
+      (candidate.declarations ?? []).some((declaration) => declaration.name === name),
+    );
+    return module ? `./${module.path.replace(/^src\/element\//, '').replace(/\.ts$/, '')}` : './events';
+  };
+  const byModule = new Map();
+  for (const type of eventTypes) {
+    const module = declaringModule(type);
+    byModule.set(module, [...(byModule.get(module) ?? []), type]);
+  }
+  const imports = [...byModule.keys()]
+    .sort()
+    .map((module) => `import type { ${byModule.get(module).join(', ')} } from '${module}';`);
   const events = element.events.map(
     (event) =>
       `${doc(event.description ?? event.name)}\n  'on${event.name}'?: (event: ${event.type.text}) => void;`,
@@ -33,7 +48,7 @@ export function renderJsxTypes(manifest) {
  * The attributes, event props and event names of \`<esim-widget>\`, shared by the React, Preact and Vue typings
  * and the React component.
  */
-import type { ${eventTypes.join(', ')} } from './events';
+${imports.join('\n')}
 
 /** The element's attributes. */
 export interface EsimWidgetAttributes {

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
+import * as deviceCheckEvent from '../src/element/device-check-event';
 import { EsimWidgetElement } from '../src/element/esim-widget.element';
 import * as events from '../src/element/events';
 import { MANIFEST_PATH, OUTPUT_PATH, renderJsxTypes } from './generate-jsx-types.mjs';
@@ -29,7 +30,7 @@ it('lists the element’s observed attributes and its event classes', () => {
   expect(element.attributes.map((attribute) => attribute.name)).toEqual([
     ...EsimWidgetElement.observedAttributes,
   ]);
-  const classes = Object.values(events).filter(
+  const classes = Object.values({ ...events, ...deviceCheckEvent }).filter(
     (value): value is typeof events.EsimReadyEvent => typeof value === 'function' && 'eventName' in value,
   );
   expect(element.events.map((event) => [event.name, event.type.text]).sort()).toEqual(
@@ -43,6 +44,7 @@ it('documents the parts and custom properties the styles use', () => {
     'src/ui/error-notice.tsx',
     'src/install/qr-code.tsx',
     'src/steps/plans-step.tsx',
+    'src/device-check/device-check.tsx',
   ];
   const used = new Set(
     sources.flatMap((file) =>

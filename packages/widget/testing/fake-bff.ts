@@ -207,6 +207,8 @@ export const defaultConfig: WidgetPublicConfig = {
   locales: [...LocaleSchema.options],
   emailRequired: true,
   emailSender: 'upstream',
+  consent: 'checkbox',
+  deviceCheck: true,
   brand: {
     displayName: 'Acme Travel',
     logoUrl: null,

@@ -6,6 +6,7 @@
 import {
   BrandKeySchema,
   CheckoutModeSchema,
+  ConsentModeSchema,
   EnvironmentSchema,
   LocaleSchema,
   NonNegativeMoneySchema,
@@ -175,6 +176,18 @@ export const WidgetConfigSchema = z
      */
     partnerSendsEmail: z.boolean().default(true),
     emailRequired: z.boolean().default(false),
+    /**
+     * How the traveller accepts your terms: `checkbox` (a box to tick before buying, the default: what you
+     * had before this setting, and what a legal team that asked for explicit consent expects), or `button`
+     * (the buy button's own words, "By buying you accept the terms", one tap fewer). Either way the checkout
+     * says `termsAccepted: true` only after the traveller's act.
+     */
+    consent: ConsentModeSchema.default('checkbox'),
+    /**
+     * Whether the widget tells the traveller, before the buy button, whether their device can take an eSIM
+     * (and how to check when it cannot know). It never blocks a purchase.
+     */
+    deviceCheck: z.boolean().default(true),
     /** How long a `partner_confirm` checkout waits for the partner's confirm. */
     paymentWindowMinutes: z
       .int()

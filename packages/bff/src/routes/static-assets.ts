@@ -10,6 +10,7 @@ import { extname, join, resolve, sep } from 'node:path';
 import { WIDGET_INTEGRITY_FILE } from '@esim-embed/shared';
 import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors';
+import { answerBody } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import type { RouteHandlers } from './mount-routes';
 import type { WidgetBuild, WidgetBuilds } from './widget-builds';
@@ -62,13 +63,14 @@ async function fileUnder(root: string, urlPath: string): Promise<string | null> 
   }
 }
 
-async function serveFile(path: string, headers: Record<string, string>): Promise<Response> {
+async function serveFile(
+  c: Context<AppEnv>,
+  path: string,
+  headers: Record<string, string>,
+): Promise<Response> {
   const body = await readFile(path);
   const type = CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
-  return new Response(body, {
-    status: 200,
-    headers: { 'Content-Type': type, 'X-Content-Type-Options': 'nosniff', ...headers },
-  });
+  return answerBody(c, body, 200, { 'Content-Type': type, ...headers });
 }
 
 /** Headers that let any partner page load the widget's scripts (and check their integrity). */
@@ -107,6 +109,7 @@ export function widgetAssetHandlers(
 > {
   /** The first of `candidates` (newest first) holding `file`, served with `cacheControl`. */
   async function serveFromBuilds(
+    c: Context<AppEnv>,
     candidates: readonly (WidgetBuild | undefined)[],
     file: string,
     cacheControl: string,
@@ -114,7 +117,7 @@ export function widgetAssetHandlers(
     for (const build of candidates) {
       const path = build === undefined ? null : await fileUnder(build.dir, file);
       if (path !== null)
-        return await serveFile(path, { ...PUBLIC_SCRIPT_HEADERS, 'Cache-Control': cacheControl });
+        return await serveFile(c, path, { ...PUBLIC_SCRIPT_HEADERS, 'Cache-Control': cacheControl });
     }
     throw new ApiError('not_found', {
       params: { reason: builds.all.length === 0 ? 'widget_not_built' : 'widget_file_unknown' },
@@ -142,14 +145,15 @@ export function widgetAssetHandlers(
   const chunk = (c: Context<AppEnv>) => `/widget-chunks/${c.req.param('file') ?? ''}`;
 
   return {
-    widgetBundle: async () => await serveFromBuilds([builds.latest(builds.all)], '/widget.js', FOLLOWING),
-    widgetChunk: async (c) => await serveFromBuilds(builds.all, chunk(c), IMMUTABLE),
-    widgetOfMajor: async (c) => await serveFromBuilds([builds.latest(ofMajor(c))], '/widget.js', FOLLOWING),
-    widgetChunkOfMajor: async (c) => await serveFromBuilds(ofMajor(c), chunk(c), IMMUTABLE),
-    pinnedWidget: async (c) => await serveFromBuilds([pinned(c)], '/widget.js', IMMUTABLE),
-    pinnedWidgetChunk: async (c) => await serveFromBuilds([pinned(c)], chunk(c), IMMUTABLE),
+    widgetBundle: async (c) => await serveFromBuilds(c, [builds.latest(builds.all)], '/widget.js', FOLLOWING),
+    widgetChunk: async (c) => await serveFromBuilds(c, builds.all, chunk(c), IMMUTABLE),
+    widgetOfMajor: async (c) =>
+      await serveFromBuilds(c, [builds.latest(ofMajor(c))], '/widget.js', FOLLOWING),
+    widgetChunkOfMajor: async (c) => await serveFromBuilds(c, ofMajor(c), chunk(c), IMMUTABLE),
+    pinnedWidget: async (c) => await serveFromBuilds(c, [pinned(c)], '/widget.js', IMMUTABLE),
+    pinnedWidgetChunk: async (c) => await serveFromBuilds(c, [pinned(c)], chunk(c), IMMUTABLE),
     pinnedWidgetIntegrity: async (c) =>
-      await serveFromBuilds([pinned(c)], `/${WIDGET_INTEGRITY_FILE}`, IMMUTABLE),
+      await serveFromBuilds(c, [pinned(c)], `/${WIDGET_INTEGRITY_FILE}`, IMMUTABLE),
   };
 }
 
@@ -166,7 +170,7 @@ export function staticSite(options: StaticSiteOptions): MiddlewareHandler<AppEnv
     // Images here may be brand logos (`logoUrl: /partners/…`) shown by the widget on partner pages of other
     // sites; the app-wide `same-site` resource policy would block them there.
     const image = /\.(svg|png|jpe?g|gif|webp)$/i.test(path);
-    return await serveFile(path, {
+    return await serveFile(c, path, {
       'Cache-Control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
       ...(image ? { 'Cross-Origin-Resource-Policy': 'cross-origin' } : {}),
     });

@@ -1,7 +1,8 @@
 /**
  * The widget's start over HTTP against the real sandbox: an allowed page gets the widget's public config and
  * its catalog address with no token, cacheable 60 s per Origin; a foreign, missing or other widget's origin, an
- * unknown and a disabled widget get session creation's refusals; starts have their own per-address limit.
+ * unknown and a disabled widget get session creation's refusals; starts have their own per-address limit; the
+ * config says how consent is taken and whether the device is checked.
  */
 import { ApiErrorEnvelopeSchema, WidgetStartResponseSchema } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,6 +35,7 @@ beforeAll(async () => {
           { ...shop, id: 'tight', limits: { sessionsPerIpPerMinute: 2 } },
           { ...shop, id: 'switched-off', enabled: false },
           { ...shop, id: 'own', allowedOrigins: [ownOrigin] },
+          { ...shop, id: 'one-tap', consent: 'button' as const, deviceCheck: false },
         ],
       };
     },
@@ -70,6 +72,13 @@ describe('GET /v1/widgets/{widgetId}/start', () => {
     const sub = await start('shop', { Origin: 'https://eu.shop.example' });
     expect(sub.status).toBe(200);
     expect(sub.headers.get('access-control-allow-origin')).toBe('https://eu.shop.example');
+  });
+
+  it('tells the widget how consent is taken and whether to check the device: checkbox and on by default', async () => {
+    const byDefault = WidgetStartResponseSchema.parse((await start('shop')).body).data.widget;
+    expect(byDefault).toMatchObject({ consent: 'checkbox', deviceCheck: true });
+    const oneTap = WidgetStartResponseSchema.parse((await start('one-tap')).body).data.widget;
+    expect(oneTap).toMatchObject({ consent: 'button', deviceCheck: false });
   });
 
   it('refuses a foreign, missing or other widget’s origin as session creation does; a foreign page reads why', async () => {

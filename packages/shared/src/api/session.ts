@@ -20,6 +20,13 @@ export type CreateSessionRequest = z.infer<typeof CreateSessionRequestSchema>;
 export const CheckoutModeSchema = z.enum(['partner_confirm', 'direct']);
 export type CheckoutMode = z.infer<typeof CheckoutModeSchema>;
 
+/**
+ * How the traveller accepts the partner's terms: `checkbox`, a box ticked before buying; `button`, the buy
+ * button's own words ("By buying you accept the terms"), so that pressing it is the consent.
+ */
+export const ConsentModeSchema = z.enum(['checkbox', 'button']);
+export type ConsentMode = z.infer<typeof ConsentModeSchema>;
+
 const HexColorSchema = z.string().regex(/^#[0-9a-fA-F]{6}$/, '#RRGGBB');
 
 /** What the traveller sees of the partner: validated by the BFF before it reaches the browser. */
@@ -52,6 +59,10 @@ export const WidgetPublicConfigSchema = z.strictObject({
    * nobody (then the widget asks for no email).
    */
   emailSender: z.enum(['upstream', 'partner', 'none']),
+  /** How the traveller accepts the terms: a checkbox, or the buy button's own words. */
+  consent: ConsentModeSchema,
+  /** Whether the widget tells the traveller, before buying, whether their device can take an eSIM. */
+  deviceCheck: z.boolean(),
   brand: WidgetBrandSchema,
 });
 export type WidgetPublicConfig = z.infer<typeof WidgetPublicConfigSchema>;

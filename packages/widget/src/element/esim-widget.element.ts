@@ -28,6 +28,7 @@ const ElementBase = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
  * @event {EsimPaymentDeclinedEvent} esim-payment-declined - Your server reported the payment attempt `detail.attempt` declined. The checkout still awaits payment; the widget says the card was declined and offers to try another (then `esim-checkout` with `detail.attempt` = `detail.nextAttempt`).
  * @event {EsimCancelEvent} esim-cancel - The traveller cancelled a checkout that awaited payment (`detail.reason`: `cancelled`, or `other_plan` to choose another plan). Close your payment form: the checkout can no longer be confirmed.
  * @event {EsimFailedEvent} esim-failed - The purchase failed after the checkout was made: no eSIM comes of it. In `partner_confirm` mode your server refunds the payment (`detail.refundedBy` is `partner`); update your page's payment status.
+ * @event {EsimDeviceCheckEvent} esim-device-check - Before the buy button, the widget told the traveller whether this device can take an eSIM (`detail.verdict`: `capable`, `incapable` or `unknown`; `detail.device`, `detail.model`). Never blocks the purchase; not fired when your widget's `deviceCheck` is off.
  * @event {EsimPurchaseEvent} esim-purchase - The eSIM is issued and its installation is shown, or a top-up is on the eSIM (`detail.kind` is `top_up`).
  * @event {EsimErrorEvent} esim-error - A request failed; the widget offers the traveller a way forward.
  * @event {EsimManageLinkEvent} esim-manage-link - After a purchase: the link that brings the traveller back to this eSIM (`#esim=<widget id>.<token>`); keep it for them.
@@ -44,6 +45,7 @@ const ElementBase = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
  * @csspart destination - A destination in the list.
  * @csspart plan - A plan card.
  * @csspart price - A price.
+ * @csspart device-check - The device check before the buy button (`data-verdict`: `capable`, `incapable` or `unknown`).
  * @csspart error - An error message with its way forward.
  * @csspart qr-code - The installation QR code.
  * @csspart footer - The support and legal links.

@@ -4,6 +4,7 @@
  * The attributes, event props and event names of `<esim-widget>`, shared by the React, Preact and Vue typings
  * and the React component.
  */
+import type { EsimDeviceCheckEvent } from './device-check-event';
 import type { EsimCancelEvent, EsimCheckoutEvent, EsimErrorEvent, EsimFailedEvent, EsimHelpEvent, EsimManageLinkEvent, EsimPaymentDeclinedEvent, EsimPurchaseEvent, EsimQuoteEvent, EsimReadyEvent } from './events';
 
 /** The element's attributes. */
@@ -34,6 +35,8 @@ export interface EsimWidgetEventHandlers {
   'onesim-cancel'?: (event: EsimCancelEvent) => void;
   /** The purchase failed after the checkout was made: no eSIM comes of it. In `partner_confirm` mode your server refunds the payment (`detail.refundedBy` is `partner`); update your page's payment status. */
   'onesim-failed'?: (event: EsimFailedEvent) => void;
+  /** Before the buy button, the widget told the traveller whether this device can take an eSIM (`detail.verdict`: `capable`, `incapable` or `unknown`; `detail.device`, `detail.model`). Never blocks the purchase; not fired when your widget's `deviceCheck` is off. */
+  'onesim-device-check'?: (event: EsimDeviceCheckEvent) => void;
   /** The eSIM is issued and its installation is shown, or a top-up is on the eSIM (`detail.kind` is `top_up`). */
   'onesim-purchase'?: (event: EsimPurchaseEvent) => void;
   /** A request failed; the widget offers the traveller a way forward. */
@@ -45,4 +48,4 @@ export interface EsimWidgetEventHandlers {
 }
 
 /** Every event the element fires, as `addEventListener` names it. */
-export const ESIM_WIDGET_EVENT_NAMES = ['esim-ready', 'esim-quote', 'esim-checkout', 'esim-payment-declined', 'esim-cancel', 'esim-failed', 'esim-purchase', 'esim-error', 'esim-manage-link', 'esim-help'] as const;
+export const ESIM_WIDGET_EVENT_NAMES = ['esim-ready', 'esim-quote', 'esim-checkout', 'esim-payment-declined', 'esim-cancel', 'esim-failed', 'esim-device-check', 'esim-purchase', 'esim-error', 'esim-manage-link', 'esim-help'] as const;

@@ -61,6 +61,9 @@ export const de: Messages = {
   emailInvalid: 'Geben Sie eine E-Mail-Adresse wie name@beispiel.de ein.',
   termsConsent: 'Ich akzeptiere die AGB und die Datenschutzerklärung von {brand}.',
   termsMissing: 'Akzeptieren Sie die AGB, um fortzufahren.',
+  buyConsent: 'Mit dem Kauf akzeptieren Sie die {terms} und die {privacy} von {brand}.',
+  consentTerms: 'AGB',
+  consentPrivacy: 'Datenschutzerklärung',
   buy: 'Für {price} kaufen',
   placing: 'Ihre Bestellung wird aufgegeben…',
 

@@ -61,6 +61,10 @@ export const en = {
   emailInvalid: 'Enter an email address like name@example.com.',
   termsConsent: 'I accept the terms and privacy policy of {brand}.',
   termsMissing: 'Accept the terms to continue.',
+  /** Consent in the buy button's words: `{terms}` and `{privacy}` become the two words below, linked when the partner has the page. */
+  buyConsent: 'By buying you accept the {terms} and {privacy} of {brand}.',
+  consentTerms: 'terms',
+  consentPrivacy: 'privacy policy',
   buy: 'Buy for {price}',
   placing: 'Placing your order…',
 

@@ -67,6 +67,9 @@ export const es: Messages = {
   emailInvalid: 'Introduce un correo como nombre@ejemplo.com.',
   termsConsent: 'Acepto las condiciones y la política de privacidad de {brand}.',
   termsMissing: 'Acepta las condiciones para continuar.',
+  buyConsent: 'Al comprar, aceptas las {terms} y la {privacy} de {brand}.',
+  consentTerms: 'condiciones',
+  consentPrivacy: 'política de privacidad',
   buy: 'Comprar por {price}',
   placing: 'Tramitando tu pedido…',
 

@@ -68,6 +68,9 @@ export const fr: Messages = {
   emailInvalid: 'Saisissez une adresse comme nom@exemple.fr.',
   termsConsent: 'J’accepte les conditions et la politique de confidentialité de {brand}.',
   termsMissing: 'Acceptez les conditions pour continuer.',
+  buyConsent: 'En achetant, vous acceptez les {terms} et la {privacy} de {brand}.',
+  consentTerms: 'conditions',
+  consentPrivacy: 'politique de confidentialité',
   buy: 'Acheter pour {price}',
   placing: 'Commande en cours…',
 

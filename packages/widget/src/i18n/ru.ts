@@ -69,6 +69,9 @@ export const ru: Messages = {
   emailInvalid: 'Введите адрес вида name@example.com.',
   termsConsent: 'Я принимаю условия и политику конфиденциальности {brand}.',
   termsMissing: 'Чтобы продолжить, примите условия.',
+  buyConsent: 'Покупая, вы принимаете {terms} и {privacy} {brand}.',
+  consentTerms: 'условия',
+  consentPrivacy: 'политику конфиденциальности',
   buy: 'Купить за {price}',
   placing: 'Оформляем заказ…',
 

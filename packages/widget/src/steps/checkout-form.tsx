@@ -1,9 +1,9 @@
 /**
  * @module
  * The checkout form under a held price: the email (when anybody emails the traveller), consent to the
- * partner's terms, and one buy button that creates the checkout for the quote. `partner_confirm` hands the
- * payment to the host page through `esim-checkout`; `direct` places the order. Either way the flow goes on to
- * the checkout's progress.
+ * partner's terms (a checkbox, or the buy button's own words: `terms-consent.tsx`), and one buy button that
+ * creates the checkout for the quote. `partner_confirm` hands the payment to the host page through
+ * `esim-checkout`; `direct` places the order. Either way the flow goes on to the checkout's progress.
  */
 import type { NonNegativeMoney, Quote } from '@esim-embed/shared';
 import { useRef, useState } from 'preact/hooks';
@@ -16,6 +16,7 @@ import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
 import { checkoutEvent } from './checkout-event';
 import * as css from './steps.css';
+import { BUY_CONSENT_ID, ButtonConsent, TermsCheckbox } from './terms-consent';
 
 /** An email address as the checkout accepts it (the BFF checks it again). */
 export function isEmailAddress(value: string): boolean {
@@ -53,7 +54,9 @@ export function CheckoutForm({ quote, price, topUp, requote, otherPlan }: Checko
       : isEmailAddress(email.trim())
         ? null
         : 'emailInvalid';
-  const termsProblem = accepted ? null : 'termsMissing';
+  // With consent in the button's words, pressing it is the consent; otherwise the box must be ticked.
+  const consentInButton = config.consent === 'button';
+  const termsProblem = consentInButton || accepted ? null : 'termsMissing';
 
   const checkout = useWriteAction(
     async (held: Quote) => {
@@ -131,46 +134,14 @@ export function CheckoutForm({ quote, price, topUp, requote, otherPlan }: Checko
         </div>
       )}
 
-      <div class={css.field}>
-        <div class={css.checkboxRow}>
-          <input
-            ref={termsInput}
-            id="esim-terms"
-            class={css.checkbox}
-            type="checkbox"
-            checked={accepted}
-            aria-invalid={attempted && termsProblem ? 'true' : 'false'}
-            aria-describedby={attempted && termsProblem ? 'esim-terms-error' : undefined}
-            onChange={(event) => setAccepted(event.currentTarget.checked)}
-          />
-          <label for="esim-terms">{t('termsConsent', { brand: config.brand.displayName })}</label>
-        </div>
-        {(config.brand.termsUrl || config.brand.privacyUrl) && (
-          <p class={controls.hint}>
-            {config.brand.termsUrl && (
-              <a class={controls.link} href={config.brand.termsUrl} target="_blank" rel="noopener noreferrer">
-                {t('terms')}
-              </a>
-            )}
-            {config.brand.termsUrl && config.brand.privacyUrl && ' · '}
-            {config.brand.privacyUrl && (
-              <a
-                class={controls.link}
-                href={config.brand.privacyUrl}
-                target="_blank"
-                rel="noopener noreferrer"
-              >
-                {t('privacy')}
-              </a>
-            )}
-          </p>
-        )}
-        {attempted && termsProblem && (
-          <p id="esim-terms-error" class={controls.fieldError}>
-            {t(termsProblem)}
-          </p>
-        )}
-      </div>
+      {!consentInButton && (
+        <TermsCheckbox
+          accepted={accepted}
+          onChange={setAccepted}
+          inputRef={termsInput}
+          problem={attempted && termsProblem !== null}
+        />
+      )}
 
       <div aria-live="polite">
         {showError && (
@@ -185,6 +156,7 @@ export function CheckoutForm({ quote, price, topUp, requote, otherPlan }: Checko
           />
         )}
       </div>
+      {consentInButton && <ButtonConsent />}
       <div class={controls.actions}>
         <button
           type="button"
@@ -192,6 +164,7 @@ export function CheckoutForm({ quote, price, topUp, requote, otherPlan }: Checko
           part="button primary-button"
           disabled={!quote || checkout.busy}
           aria-busy={checkout.busy}
+          aria-describedby={consentInButton ? BUY_CONSENT_ID : undefined}
           onClick={buy}
         >
           {checkout.busy

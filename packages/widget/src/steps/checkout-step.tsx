@@ -1,7 +1,8 @@
 /**
  * @module
  * Steps 3 and 4: the chosen plan with its held price and the countdown of the hold (quoting, `use-quote.ts`),
- * a notice when the price moved, then the checkout form (`checkout-form.tsx`). A top-up of an eSIM (from its
+ * a notice when the price moved, the device check (loaded lazily, `device-check-slot.tsx`), then the checkout
+ * form (`checkout-form.tsx`). A top-up of an eSIM (from its
  * own view) goes through this same step with the eSIM's manage token.
  */
 import type { Plan } from '@esim-embed/shared';
@@ -14,6 +15,7 @@ import { PlanSummary } from '../ui/plan-summary';
 import { StepHeading } from '../ui/step-heading';
 import { CheckoutForm } from './checkout-form';
 import { DeadlineCountdown } from './deadline-countdown';
+import { DeviceCheckSlot } from './device-check-slot';
 import * as css from './steps.css';
 import { useQuote } from './use-quote';
 
@@ -70,6 +72,8 @@ export function CheckoutStep({ plan, destination, topUp }: CheckoutStepProps) {
       {quoting.error !== null && (
         <ErrorNotice error={quoting.error} actions={{ retry: requote, requote, other_plan: backToPlans }} />
       )}
+      {/* A top-up goes on an eSIM the traveller already has: no device to check. */}
+      {config.deviceCheck && !topUp && <DeviceCheckSlot />}
       <CheckoutForm
         quote={quote}
         price={quoting.price}
