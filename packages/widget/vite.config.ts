@@ -67,6 +67,9 @@ export default defineConfig(({ mode }) => {
         formats: ['es'],
       },
       rolldownOptions: {
+        // Imported constants are written where they are used: a route's method and path (`apiRoutes.…`) become
+        // string literals at the call, not one variable each.
+        optimization: { inlineConst: { mode: 'all', pass: 1 } },
         external: library ? [/^preact(\/|$)/, /^qrcode(\/|$)/, /^react(\/|$)/, /^vue(\/|$)/] : [],
         output: {
           entryFileNames: '[name].js',

@@ -1,6 +1,7 @@
 /**
  * @module
- * `@esim-embed/shared`: the upstream contract (`partner/`), the BFF's widget API (`api/`) and pure helpers
+ * `@esim-embed/shared`: the upstream contract (`partner/`), the BFF's widget API (`api/`: its schemas, and every
+ * route described once in `api/routes/`, each also under `apiRoutes.<id>`) and pure helpers
  * (`format/`: money and data sizes; `http/`: reading a request body).
  *
  * "Partner" means our partner API (`PartnerCheckout`, `/v1/partner/*`); the service we buy from is the
@@ -12,6 +13,14 @@
  */
 export * from './api/index';
 export { type Quote, QuoteResponseSchema, QuoteSchema } from './api/index';
+export * as apiRoutes from './api/routes/index';
+export {
+  API_ROUTES,
+  type ApiRoute,
+  type ApiRouteId,
+  type ApiRouteOf,
+} from './api/routes/index';
+export { PARTNER_API_ROUTES } from './api/routes/partner-api-routes';
 export * from './format/index';
 export * from './http/index';
 export * from './partner/index';
