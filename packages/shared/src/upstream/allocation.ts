@@ -3,7 +3,7 @@
  * Allocations: moving prepaid funds to an account.
  */
 import { z } from 'zod';
-import { NonNegativeMoneySchema, responseEnvelope } from './common';
+import { NonNegativeMoneySchema, responseEnvelope } from './upstream-common';
 
 /** Fund an account, optionally from a given source account. */
 export const AllocationRequestSchema = z.strictObject({

@@ -3,7 +3,7 @@
  * Price books: versioned wholesale discounts of an account.
  */
 import { z } from 'zod';
-import { DateTimeSchema, PercentSchema, pageEnvelope, responseEnvelope } from './common';
+import { DateTimeSchema, PercentSchema, pageEnvelope, responseEnvelope } from './upstream-common';
 
 /** A price book version. */
 export const PriceBookSchema = z.strictObject({

@@ -4,7 +4,7 @@
  * Clients branch on `error.code`, never on the HTTP status or a message.
  */
 import { z } from 'zod';
-import { ResponseMetaSchema } from './common';
+import { ResponseMetaSchema } from './upstream-common';
 
 /** Every error code of the contract, grouped as in its Errors table. */
 export const ERROR_CODES = [

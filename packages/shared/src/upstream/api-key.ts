@@ -11,7 +11,7 @@ import {
   pageEnvelope,
   responseEnvelope,
   uniqueArray,
-} from './common';
+} from './upstream-common';
 
 /** Every scope a key can carry. */
 export const KeyScopeSchema = z.enum([

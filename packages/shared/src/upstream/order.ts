@@ -4,7 +4,10 @@
  * billing, recipient and eSIM link.
  */
 import { z } from 'zod';
-import { OfferSchema, ProductSchema } from './catalog';
+import { PurchaseKindSchema } from './quote';
+import { EmailAddressSchema } from './recipient';
+import { BillingStatusSchema, OrderStatusSchema } from './states';
+import { OfferSchema, ProductSchema } from './upstream-catalog';
 import {
   DateTimeSchema,
   EnvironmentSchema,
@@ -14,10 +17,7 @@ import {
   pageEnvelope,
   responseEnvelope,
   UriSchema,
-} from './common';
-import { PurchaseKindSchema } from './quote';
-import { EmailAddressSchema } from './recipient';
-import { BillingStatusSchema, OrderStatusSchema } from './states';
+} from './upstream-common';
 
 /**
  * `partner`: the service sends no email, the partner delivers. `platform`: the service sends its

@@ -3,8 +3,13 @@
  * Quotes: a price held for one offer until `expiresAt`, for a new eSIM (`issue`) or a top-up.
  */
 import { z } from 'zod';
-import { OfferSchema, ProductSchema } from './catalog';
-import { DateTimeSchema, EnvironmentSchema, NonNegativeMoneySchema, responseEnvelope } from './common';
+import { OfferSchema, ProductSchema } from './upstream-catalog';
+import {
+  DateTimeSchema,
+  EnvironmentSchema,
+  NonNegativeMoneySchema,
+  responseEnvelope,
+} from './upstream-common';
 
 /** What a quote or an order buys: a new eSIM or a top-up of an issued one. */
 export const PurchaseKindSchema = z.enum(['issue', 'top_up']);

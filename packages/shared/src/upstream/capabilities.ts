@@ -4,7 +4,7 @@
  * operations exist and, for brand-scoped credentials, the brand cell it is bound to.
  */
 import { z } from 'zod';
-import { CurrencySchema, EnvironmentSchema, responseEnvelope, Sha256HexSchema } from './common';
+import { CurrencySchema, EnvironmentSchema, responseEnvelope, Sha256HexSchema } from './upstream-common';
 
 /** The capability areas of the service. */
 export const CapabilityIdSchema = z.enum([

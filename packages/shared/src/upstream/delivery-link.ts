@@ -3,8 +3,8 @@
  * Delivery links: a secret, view-limited, expiring URL that shows an order's eSIM on another device.
  */
 import { z } from 'zod';
-import { DateTimeSchema, EnvironmentSchema, responseEnvelope, UriSchema } from './common';
 import { DeliveryLinkRevocationStatusSchema } from './states';
+import { DateTimeSchema, EnvironmentSchema, responseEnvelope, UriSchema } from './upstream-common';
 
 /** A delivery link. `url` is a secret, returned on creation and on an identical idempotent replay. */
 export const DeliveryLinkSchema = z.strictObject({

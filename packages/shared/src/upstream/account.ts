@@ -4,6 +4,8 @@
  * patch and brand patch requests; the balance and the account summary.
  */
 import { z } from 'zod';
+import { RetailBrandSchema } from './retail-brand';
+import { AccountStatusSchema, CustomDomainStatusSchema } from './states';
 import {
   CurrencySchema,
   DateTimeSchema,
@@ -15,9 +17,7 @@ import {
   pageEnvelope,
   patchRequest,
   responseEnvelope,
-} from './common';
-import { RetailBrandSchema } from './retail-brand';
-import { AccountStatusSchema, CustomDomainStatusSchema } from './states';
+} from './upstream-common';
 
 /** Where an account sits in the hierarchy. */
 export const AccountKindSchema = z.enum(['root', 'reseller', 'managed_customer']);

@@ -4,7 +4,14 @@
  * page of top-up offers for one profile.
  */
 import { z } from 'zod';
-import { OfferSchema } from './catalog';
+import {
+  EsimAllowanceStateSchema,
+  EsimProfileStateSchema,
+  EsimServiceStateSchema,
+  EsimStateSchema,
+  UsageStatusSchema,
+} from './states';
+import { OfferSchema } from './upstream-catalog';
 import {
   API_VERSION,
   DateTimeSchema,
@@ -13,14 +20,7 @@ import {
   pageEnvelope,
   responseEnvelope,
   UriSchema,
-} from './common';
-import {
-  EsimAllowanceStateSchema,
-  EsimProfileStateSchema,
-  EsimServiceStateSchema,
-  EsimStateSchema,
-  UsageStatusSchema,
-} from './states';
+} from './upstream-common';
 
 /** Data usage of a profile and how fresh the numbers are. */
 export const EsimUsageSchema = z.strictObject({

@@ -4,8 +4,8 @@
  * pages, communication, commercial terms, domains, apps and launch readiness.
  */
 import { z } from 'zod';
-import { CurrencySchema, DateTimeSchema, PercentSchema } from './common';
 import { RetailBrandStatusSchema } from './states';
+import { CurrencySchema, DateTimeSchema, PercentSchema } from './upstream-common';
 
 /** How the service participates in a brand's results. */
 export const ParticipationMechanismSchema = z.enum(['equity', 'contractual_profit_share']);

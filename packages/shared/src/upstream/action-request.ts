@@ -3,6 +3,7 @@
  * Post-sale action requests: cancellation, refund or reissue of an order's eSIM.
  */
 import { z } from 'zod';
+import { ActionRequestStatusSchema } from './states';
 import {
   DateTimeSchema,
   EnvironmentSchema,
@@ -11,8 +12,7 @@ import {
   pageEnvelope,
   responseEnvelope,
   UriSchema,
-} from './common';
-import { ActionRequestStatusSchema } from './states';
+} from './upstream-common';
 
 /** Why a post-sale action is requested. */
 export const ActionReasonCodeSchema = z.enum([

@@ -11,7 +11,7 @@ import {
   pageEnvelope,
   patchRequest,
   responseEnvelope,
-} from './common';
+} from './upstream-common';
 
 /** Recipient `name`: up to 120 characters. */
 export const RecipientNameSchema = z.string().max(120);

@@ -3,7 +3,7 @@
  * The catalog: products (a country or region and a package) and offers (a product at a price).
  */
 import { z } from 'zod';
-import { catalogPageEnvelope, NonNegativeMoneySchema, responseEnvelope } from './common';
+import { catalogPageEnvelope, NonNegativeMoneySchema, responseEnvelope } from './upstream-common';
 
 export const PackageKindSchema = z.enum(['fixed', 'unlimited', 'no_expiry', 'daypass']);
 export type PackageKind = z.infer<typeof PackageKindSchema>;

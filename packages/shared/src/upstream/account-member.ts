@@ -4,9 +4,9 @@
  */
 import { z } from 'zod';
 import { DisplayNameSchema } from './account';
-import { DateTimeSchema, pageEnvelope, patchRequest, responseEnvelope } from './common';
 import { EmailAddressSchema } from './recipient';
 import { AccountMemberStatusSchema } from './states';
+import { DateTimeSchema, pageEnvelope, patchRequest, responseEnvelope } from './upstream-common';
 
 /** A member's role; technical access is separate from funds and staff administration. */
 export const MemberRoleSchema = z.enum(['admin', 'operator', 'support', 'finance', 'developer']);

@@ -3,12 +3,12 @@
  * Storefront domains: a hosted storefront's hostname with its ownership, DNS and TLS verification.
  */
 import { z } from 'zod';
-import { DateTimeSchema, responseEnvelope } from './common';
 import {
   DomainOwnershipStatusSchema,
   DomainProvisioningStatusSchema,
   StorefrontDomainStatusSchema,
 } from './states';
+import { DateTimeSchema, responseEnvelope } from './upstream-common';
 
 /** Whether the domain is the partner's own or managed by the service. */
 export const DomainSourceSchema = z.enum(['external', 'managed']);
