@@ -21,9 +21,9 @@
  * (bench/findings.md, `bff.public-plans.rps-ratio`), and these reads are most of a traveller's calls.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RouteSpec } from '@esim-embed/shared';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Logger } from '../logger';
-import type { RouteSpec } from '../routes/route-table';
 import type { AppEnv } from './app-env';
 import { logRequest, newRequestId } from './request-context';
 import type { RequestObserver } from './request-observer';

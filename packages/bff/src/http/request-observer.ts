@@ -5,7 +5,7 @@
  */
 import type { AppVariables } from './app-env';
 
-/** Records one answered request: its route (undefined: none of the table), method, status and seconds taken. */
+/** Records one answered request: its route (undefined: none described), method, status and seconds taken. */
 export type RequestObserver = (
   route: AppVariables['route'] | undefined,
   method: string,
