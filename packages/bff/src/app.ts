@@ -19,6 +19,7 @@ import type { AnswerCache } from './http/answer-cache';
 import type { AppEnv } from './http/app-env';
 import { createErrorHandler, createNotFoundHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
+import { createStaticFiles } from './http/static-files';
 import type { Logger } from './logger';
 import { httpMetrics } from './observability/http-metrics';
 import type { BffMetrics } from './observability/metrics';
@@ -90,6 +91,7 @@ export interface BffAppOptions {
 export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   const { config, widgets, store, logger } = options;
   const widgetBuilds = findWidgetBuilds(options, logger);
+  const staticFiles = createStaticFiles({ compress: config.compression });
   const app = new Hono<AppEnv>();
   const anyWidgetOrigin = createOriginPolicy(
     [...widgets.values()].flatMap((widget) => widget.config.allowedOrigins),
@@ -180,7 +182,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
       }),
       operationsHandlers({ widgets, store, operationsToken: options.operationsToken }),
       openApiHandlers(),
-      widgetAssetHandlers(widgetBuilds),
+      widgetAssetHandlers(widgetBuilds, staticFiles),
     ),
     auth: routeAuth({
       signer: options.signer,
@@ -195,6 +197,6 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
     },
   });
   if (options.extraRoutes !== undefined) app.route('/', options.extraRoutes);
-  app.get('*', staticSite({ siteRoot: options.siteRoot ?? null }));
+  app.get('*', staticSite({ siteRoot: options.siteRoot ?? null, files: staticFiles }));
   return app;
 }

@@ -15,6 +15,7 @@ import type { Context } from 'hono';
 import { ApiError } from '../errors';
 import { answerBody, answerHeaderRecord, type HeaderRecord } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
+import { notModified } from '../http/conditional-request';
 import { parseOrThrow } from '../http/json-body';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { RouteHandlers } from './mount-routes';
@@ -90,13 +91,6 @@ export function jsonAnswer(
     keep({ headers: kept, ...partsAround(list, meta) });
   }
   return answerBody(c, body, 200, routeHeaders);
-}
-
-/** True when the request's `If-None-Match` names `etag`. */
-export function notModified(c: Context<AppEnv>, etag: string): boolean {
-  const header = c.req.header('If-None-Match');
-  if (header === undefined) return false;
-  return header.trim() === '*' || header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
 /** The catalog routes (behind the session auth). */
