@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { PHASES } from './test-phases.mjs';
 
 const ROOT = new URL('../', import.meta.url);
 const workflow = readFileSync(new URL('.github/workflows/release.yml', ROOT), 'utf8');
@@ -33,7 +34,7 @@ describe('.github/workflows/release.yml', () => {
 
 describe('the test command', () => {
   it('packs, checks and dry-runs the publish of the SDK and the widget', () => {
-    expect(scripts.test).toContain('pnpm test:package');
+    expect(PHASES.map((phase) => phase.command('/reports'))).toContain('pnpm test:package');
     expect(scripts['test:package']).toBe(
       'pnpm --filter @esim-embed/widget check:package && pnpm --filter @esim-embed/partner check:package && ' +
         'pnpm --filter @esim-embed/widget --filter @esim-embed/partner exec npm publish --dry-run --ignore-scripts',

@@ -231,7 +231,8 @@ async function prepare(bffUrl: string, sandboxUrl: string): Promise<Prepared> {
   for (let batch = 0; batch < 10; batch += 1) {
     const created = await Promise.all(
       Array.from({ length: 10 }, async (_, index) => {
-        const token = tokens[(batch * 10 + index) % 4] as string;
+        // One session per concurrent checkout: a session quoting the same offer twice at once gets one live quote back.
+        const token = tokens[index] as string;
         const quoteAnswer = await call(`${bffUrl}/v1/quotes`, {
           method: 'POST',
           headers: { ...auth(token), 'Idempotency-Key': `bench-prepare-q-${batch}-${index}` },

@@ -150,6 +150,8 @@ async function catalogReads(): Promise<{ budget: number; all: number; reads: num
   const { store, counts } = countingStore(createMemoryStore());
   const parsed = parseConfig(benchConfig(sandbox.url), 'bench budget config');
   const bff = createBff({
+    // Measured as production runs: answers unchecked against their schemas.
+    checkAnswers: false,
     loaded: {
       config: parsed,
       secrets: resolveSecrets(parsed, { BENCH_UPSTREAM_KEY: SANDBOX_KEYS.lagoon }),

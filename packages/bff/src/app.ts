@@ -37,7 +37,7 @@ import { allowedMethods } from './routes/route-table';
 import { sessionHandlers } from './routes/sessions';
 import { isWidgetScriptPath, staticSite, widgetAssetHandlers } from './routes/static-assets';
 import { findWidgetBuilds } from './routes/widget-builds';
-import { widgetStartHandlers } from './routes/widget-start';
+import { widgetStartHandlers, widgetStarts } from './routes/widget-start';
 import { clientIp, socketAddress } from './security/client-ip';
 import { widgetCors } from './security/cors';
 import { createOriginPolicy } from './security/origin-policy';
@@ -83,8 +83,13 @@ export interface BffAppOptions {
   metrics?: BffMetrics | null;
   /** A span per request (null: tracing off, no cost). */
   tracing?: Tracing | null;
-  /** Where the public catalog routes keep their answers for the server to serve again (absent: not kept). */
+  /** Keeps the public catalog routes' answers for the server to serve again (absent: nothing kept). */
   answers?: AnswerCache | undefined;
+  /**
+   * Check every JSON success answer against its route's response schema (`http/answer.ts`): a mismatch is an
+   * `internal` error, logged. Default off; `createBff` turns it on outside production.
+   */
+  checkAnswers?: boolean;
 }
 
 /** The BFF's Hono app. */
@@ -102,12 +107,15 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
 
   const metrics = options.metrics ?? null;
   const tracing = options.tracing ?? null;
+  const checkAnswers = options.checkAnswers ?? false;
+  // Outermost: the answer cache records the app's whole answer, as the client gets it.
+  if (options.answers !== undefined) app.use('*', options.answers.recorder);
   if (metrics !== null) app.use('*', httpMetrics(metrics.observeRequest));
   if (tracing !== null) app.use('*', tracing.requestSpan);
-  app.use('*', answerHeaders(SECURITY_HEADERS));
+  app.use('*', answerHeaders(SECURITY_HEADERS, { checkShapes: checkAnswers }));
   app.use('*', requestContext(logger));
-  // Metrics and spans are named by the route of the table; without either, requests need not know it.
-  if (metrics !== null || tracing !== null) tagRoutes(app);
+  // Metrics, spans and the answers' check go by the route of the table; without any, requests need not know it.
+  if (metrics !== null || tracing !== null || checkAnswers) tagRoutes(app);
   app.use('*', async function clientAddress(c, next) {
     c.set(
       'clientIp',
@@ -155,12 +163,13 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
 
   // Every route of the route table, behind the auth and idempotency its entry names.
   const idempotencyTtlMs = config.idempotencyTtlHours * 60 * 60 * 1000;
+  const starts = widgetStarts();
   mountRoutes(app, {
     handlers: routeHandlers(
-      publicCatalogHandlers({ widgets, answers: options.answers }),
+      publicCatalogHandlers({ widgets }),
       brandLogoHandlers({ widgets }),
-      widgetStartHandlers(),
-      sessionHandlers({ signer: options.signer }),
+      widgetStartHandlers(starts),
+      sessionHandlers({ signer: options.signer, starts }),
       catalogHandlers(),
       checkoutHandlers({
         checkouts: options.checkouts,

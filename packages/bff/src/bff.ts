@@ -83,6 +83,11 @@ export interface CreateBffOptions {
    * default: the BFF then pays nothing for either.
    */
   observability?: { metrics?: boolean; tracing?: Tracing | null };
+  /**
+   * Check every JSON success answer against its route's response schema (`http/answer.ts`). Default: on unless
+   * `NODE_ENV` is `production` (development and tests check, production does not pay for it).
+   */
+  checkAnswers?: boolean;
 }
 
 /** A BFF ready to serve: its app and what must be closed after it. */
@@ -315,6 +320,7 @@ export function createBff(options: CreateBffOptions): Bff {
   const answers = createAnswerCache({ logger, observe: metrics?.observeRequest });
   const app = createBffApp({
     answers,
+    checkAnswers: options.checkAnswers ?? process.env.NODE_ENV !== 'production',
     config,
     widgets,
     store,

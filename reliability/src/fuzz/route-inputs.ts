@@ -75,6 +75,10 @@ export const ROUTE_INPUTS = {
   readMyEsim: { query: localeQuery },
   readMyInstallation: {},
   readPartnerAccount: { query: { widgetId: 'shop' } },
+  listPartnerCheckouts: {
+    query: { status: 'ready', createdFrom: '2026-01-01T00:00:00Z', email: 'ana@example.com', limit: '10' },
+  },
+  listPartnerEsims: { query: { limit: '10' } },
   readPartnerCheckout: { params: checkoutOfPartner },
   readPartnerInstallation: { params: (world) => ({ id: world.ready.id }) },
   startPartnerPayment: {
@@ -105,8 +109,6 @@ export const ROUTE_INPUTS = {
   readPartnerActionRequest: { params: (world) => ({ id: world.actionRequestId }) },
   createPartnerDeliveryLink: { params: esimOfPartner, body: () => ({ maxViews: 1, expiresInMinutes: 60 }) },
   revokePartnerDeliveryLink: { params: (world) => ({ id: world.deliveryLinkId }), body: () => ({}) },
-  listPartnerCheckouts: { query: { status: 'ready', limit: '10' } },
-  listPartnerEsims: { query: { limit: '10' } },
   listPartnerActionRequests: { query: { status: 'requested', limit: '10' } },
   listPartnerWebhookDeliveries: {
     query: { status: 'pending', type: 'checkout.awaiting_payment', limit: '10' },

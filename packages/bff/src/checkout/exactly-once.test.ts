@@ -27,7 +27,8 @@ beforeAll(async () => {
   stack = await startStack({
     sandbox: { faultInjection: true },
     config: (url) => {
-      const config = testConfig(url);
+      // The background watch looks every second, so a postponed placement is retried soon after its pause.
+      const config = testConfig(url, { checkoutWatchSeconds: 1 });
       const base = config.widgets[0] as (typeof config.widgets)[number];
       return {
         ...config,
@@ -276,10 +277,13 @@ async function limitLagoonKey() {
     .catch(() => undefined);
 }
 
-/** The upstream refuses the next order with 429 and a Retry-After longer than any wait inside one call. */
+/**
+ * The upstream refuses the next order with 429 and a Retry-After longer than any wait inside one call (the
+ * upstream client waits out at most 5 s: `DEFAULT_RETRY_POLICY.maxRetryAfterMs`).
+ */
 const refuseNextOrder = () =>
   stack.sandbox.control.setFaults([
-    { kind: 'error', method: 'POST', path: '/orders', status: 429, retryAfterSeconds: 8, times: 1 },
+    { kind: 'error', method: 'POST', path: '/orders', status: 429, retryAfterSeconds: 6, times: 1 },
   ]);
 
 describe('upstream faults while the order is placed', () => {

@@ -2,10 +2,20 @@
  * The answer cache over HTTP against the sandbox: a public catalog read answered again from the kept bytes is
  * the app's own answer (every header, the body byte for byte) but for its own request id and access-log line;
  * a conditional read, a query string and a catalog that moved on go to the app; a kept answer never outlives
- * the catalog state it was built from (the old address is not found at once, not a year later).
+ * the catalog state it was built from (the old address is not found at once, not a year later). What is kept is
+ * a recording of the app's answer: a header any middleware of the app adds, however it adds it, is in it.
  */
+import { createServer } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWidget, type Stack, startStack } from '../../testing/stack';
+import { createLogger } from '../logger';
+import { listen } from '../node-server';
+import { answerHeaders, answerJson } from './answer';
+import { createAnswerCache, keepAnswer } from './answer-cache';
+import type { AppEnv } from './app-env';
+import { requestContext } from './request-context';
 
 let stack: Stack;
 /** How many reads the answer cache wrote itself since the last `reset`. */
@@ -109,5 +119,54 @@ describe('the answer cache', () => {
       .map((text) => JSON.parse(text))
       .find((entry) => entry.requestId === again.requestId);
     expect(line).toMatchObject({ method: 'GET', path, status: 200 });
+  });
+});
+
+describe('a kept answer is the recording of the app’s', () => {
+  it('carries what any middleware of the app added, the Hono way too, and nothing a route did not ask to keep', async () => {
+    const answers = createAnswerCache({ logger: createLogger({ write: () => {} }) });
+    const state = { version: 1 };
+    const app = new Hono<AppEnv>();
+    app.use('*', answers.recorder);
+    // A third-party style middleware: sets its header on the finished answer, after the route.
+    app.use('*', async (c, next) => {
+      await next();
+      c.res.headers.set('X-Added-After', 'yes');
+    });
+    app.use('*', answerHeaders({ 'X-Security': 'on' }));
+    app.use('*', requestContext(createLogger({ write: () => {} })));
+    app.get('/kept', (c) => {
+      keepAnswer(c, { builtFrom: state, current: () => state });
+      return answerJson(c, { data: [1, 2], meta: { requestId: c.get('requestId') } }, 200);
+    });
+    app.get('/not-kept', (c) => answerJson(c, { data: [] }, 200));
+    const appListener = getRequestListener(app.fetch);
+    let servedHere = 0;
+    const server = createServer((request, response) => {
+      if (answers.serve(request, response)) servedHere += 1;
+      else void appListener(request, response);
+    });
+    const listening = await listen(server);
+    try {
+      const first = await fetch(`${listening.url}/kept`);
+      const firstBody = await first.text();
+      const again = await fetch(`${listening.url}/kept`);
+      const againBody = await again.text();
+      expect(servedHere).toBe(1);
+      expect(again.headers.get('x-added-after')).toBe('yes');
+      expect(again.headers.get('x-security')).toBe('on');
+      expect(again.headers.get('content-type')).toBe('application/json');
+      const requestId = again.headers.get('x-request-id') as string;
+      expect(requestId).not.toBe(first.headers.get('x-request-id'));
+      expect(againBody).toBe(firstBody.replace(first.headers.get('x-request-id') as string, requestId));
+      expect(JSON.parse(againBody)).toEqual({ data: [1, 2], meta: { requestId } });
+
+      await fetch(`${listening.url}/not-kept`);
+      await fetch(`${listening.url}/not-kept`);
+      expect(servedHere).toBe(1);
+      expect(answers.size).toBe(1);
+    } finally {
+      await listening.close();
+    }
   });
 });

@@ -1,56 +1,62 @@
 /**
  * @module
  * Answers that cannot change while the catalog they came from is held — the public, versioned catalog
- * reads — kept as bytes so that a repeat read is written straight to the socket, before the framework:
- * what a caching proxy in front of the BFF would do, in the process.
+ * reads — kept as the app answered them, so that a repeat read is written straight to the socket, before the
+ * framework: what a caching proxy in front of the BFF would do, in the process.
  *
- * A kept answer is the app's own 200 (its status, every header, its body), registered by the route that
- * made it. Serving it does what the app would do for that request and nothing else is left to decide: the
- * route is public (no session, origin or secret to check) and idempotent, the answer is the same for every
- * reader, and it is valid exactly while the catalog state it was built from is held (checked per read,
- * synchronously). Each read still gets a request id of its own (`X-Request-Id`, `meta.requestId`) and its
- * access-log line. Anything else — another method, a query string, a conditional request, a catalog that
- * moved on — goes to the app, which answers (and keeps again) as usual.
+ * A kept answer is a recording of the app's own 200: the request ran through the whole app (every middleware,
+ * the route, the one way out of `answer.ts`), and {@link AnswerCache.recorder}, the app's outermost middleware,
+ * kept its status, every header and its body bytes, when the route asked for it ({@link keepAnswer}). There is
+ * no second way to build an answer: a header or a change of body in the app is in the next recording.
+ *
+ * Serving it does what the app would do for that request and nothing else is left to decide: the route is
+ * public (no session, origin or secret to check) and idempotent, the answer is the same for every reader, and
+ * it is valid exactly while the catalog state it was built from is held (checked per read, synchronously).
+ * Each read still gets a request id of its own (in `X-Request-Id` and wherever the recording held the
+ * recorded one), its access-log line and its request metric, through the same functions the app's middleware
+ * uses. Anything else — another method, a query string, a conditional request, a catalog that moved on — goes
+ * to the app, which answers (and records again) as usual.
  *
  * Why: the framework's routing and middleware cost a public catalog read about twice the bytes' own cost
  * (bench/findings.md, `bff.public-plans.rps-ratio`), and these reads are most of a traveller's calls.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { Logger } from '../logger';
 import type { RequestObserver } from '../observability/http-metrics';
 import type { RouteSpec } from '../routes/route-table';
-import type { HeaderRecord } from './answer';
-import { newRequestId } from './request-context';
+import type { AppEnv } from './app-env';
+import { logRequest, newRequestId } from './request-context';
 
-/** What a route registers: its whole answer but the request id, and what keeps it valid. */
-export interface KeptAnswer {
-  /** Every header of the answer (`Content-Length` and `X-Request-Id` are written per read). */
-  headers: HeaderRecord;
-  /** The body up to the request id: `…"meta":{"requestId":"`. */
-  head: Buffer;
-  /** The body after the request id: `",…}}`. */
-  tail: Buffer;
-  /** The catalog state the answer was built from: valid while `current()` is this very object. */
+/** What keeps a recorded answer valid: `current()` still being the very object it was built from. */
+export interface KeepWhile {
   builtFrom: object;
   current: () => object | undefined;
-  /** The route of the table that made it (for the request metrics), when the app knew it. */
-  route?: RouteSpec | undefined;
+}
+
+/** Ask the answer cache to keep this request's 200, valid while `keepWhile` holds (no cache: nothing kept). */
+export function keepAnswer(c: Context<AppEnv>, keepWhile: KeepWhile): void {
+  c.set('keepAnswer', keepWhile);
 }
 
 interface Entry {
-  /** The kept headers as Node writes them: name, value, name, value… (no object to copy per read). */
+  /** The recorded headers as Node writes them: name, value, name, value… (no object to copy per read). */
   headers: string[];
-  head: Buffer;
-  tail: Buffer;
+  /** The recorded body cut where it held the recorded request id: each read's id goes between the parts. */
+  parts: Buffer[];
   builtFrom: WeakRef<object>;
   current: () => object | undefined;
+  /** The route of the table that made it (for the request metrics), when the app knew it. */
   route: RouteSpec | undefined;
 }
 
 /** The answers kept by path. */
 export interface AnswerCache {
-  /** Keep the app's answer to `GET path` (without a query string). */
-  keep(path: string, answer: KeptAnswer): void;
+  /**
+   * The app's outermost middleware: keeps the answer of a request whose route called {@link keepAnswer}, when
+   * it is a 200 to a plain `GET` (no query string, not conditional) and the catalog state did not move.
+   */
+  readonly recorder: MiddlewareHandler<AppEnv>;
   /** Answer `request` from what is kept and return true, or return false and touch nothing. */
   serve(request: IncomingMessage, response: ServerResponse): boolean;
   /** Answers kept now (tests, metrics). */
@@ -66,23 +72,62 @@ export interface AnswerCacheOptions {
   observe?: RequestObserver | undefined;
 }
 
+/** Headers the server writes per answer, never recorded. */
+const PER_ANSWER = new Set(['content-length', 'x-request-id', 'date', 'connection', 'keep-alive']);
+
+/** `body` cut at every occurrence of `id`. */
+function cutAt(body: Buffer, id: Buffer): Buffer[] {
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (let at = body.indexOf(id); at !== -1; at = body.indexOf(id, from)) {
+    parts.push(body.subarray(from, at));
+    from = at + id.length;
+  }
+  parts.push(body.subarray(from));
+  return parts;
+}
+
 /** An empty answer cache. */
 export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
   const { logger } = options;
   const maxEntries = options.maxEntries ?? 4_096;
   const entries = new Map<string, Entry>();
 
+  function keep(path: string, entry: Entry): void {
+    entries.delete(path);
+    if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
+    entries.set(path, entry);
+  }
+
   return {
-    keep(path, answer) {
-      entries.delete(path);
-      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
-      entries.set(path, {
-        headers: Object.entries(answer.headers).flat(),
-        head: answer.head,
-        tail: answer.tail,
-        builtFrom: new WeakRef(answer.builtFrom),
-        current: answer.current,
-        route: answer.route,
+    recorder: async function keepAnswers(c, next) {
+      await next();
+      const keepWhile = c.get('keepAnswer');
+      if (keepWhile === undefined) return;
+      const url = c.req.url;
+      const answer = c.res;
+      if (
+        c.req.method !== 'GET' ||
+        answer.status !== 200 ||
+        url.includes('?') ||
+        c.req.header('If-None-Match') !== undefined
+      ) {
+        return;
+      }
+      const body = Buffer.from(await answer.clone().arrayBuffer());
+      const { builtFrom, current } = keepWhile;
+      // The state moved while the answer was being built or read: it is already stale.
+      if (current() !== builtFrom) return;
+      const headers: string[] = [];
+      for (const [name, value] of answer.headers) {
+        if (!PER_ANSWER.has(name)) headers.push(name, value);
+      }
+      keep(url.slice(url.indexOf('/', url.indexOf('//') + 2)), {
+        headers,
+        parts: cutAt(body, Buffer.from(c.get('requestId'), 'latin1')),
+        builtFrom: new WeakRef(builtFrom),
+        current,
+        route: c.get('route'),
       });
     },
 
@@ -101,7 +146,9 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
       const started = performance.now();
       const requestId = newRequestId();
       const id = Buffer.from(requestId, 'latin1');
-      const length = entry.head.length + id.length + entry.tail.length;
+      const { parts } = entry;
+      let length = id.length * (parts.length - 1);
+      for (const part of parts) length += part.length;
       response.writeHead(200, [
         ...entry.headers,
         'X-Request-Id',
@@ -109,22 +156,19 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
         'Content-Length',
         String(length),
       ]);
-      // One write of the three parts (no copy of the list's bytes).
+      // One write of the parts and ids (no copy of the list's bytes).
       response.cork();
-      response.write(entry.head);
-      response.write(id);
-      response.end(entry.tail);
+      const last = parts.length - 1;
+      for (let index = 0; index < last; index += 1) {
+        response.write(parts[index]);
+        response.write(id);
+      }
+      response.end(parts[last]);
       response.uncork();
       const elapsedMs = performance.now() - started;
       options.observe?.(entry.route, 'GET', 200, elapsedMs / 1000);
-      // The same line the app's request context writes (path only: a kept path has no query string).
-      logger.info('request', {
-        requestId,
-        method: 'GET',
-        path,
-        status: 200,
-        durationMs: Math.round(elapsedMs * 10) / 10,
-      });
+      // The app's access-log line (path only: a kept path has no query string).
+      logRequest(logger, { requestId }, { method: 'GET', path, status: 200, elapsedMs });
       return true;
     },
 

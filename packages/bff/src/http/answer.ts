@@ -1,33 +1,61 @@
 /**
  * @module
- * How the BFF's answers are built, with the headers every answer carries (security headers, the request id,
- * CORS) gathered as a plain object *before* the route runs and written once, with the route's own.
+ * The one way out of the BFF: every answer is built here, with the headers every answer carries (security
+ * headers, the request id, CORS) gathered as a plain object *before* the route runs and written once with the
+ * route's own, and every JSON body serialized by {@link answerJson}. Outside production a JSON success answer is
+ * checked against the `response` schema of its route (`c.get('route')`) on its way out: a handler answering a
+ * shape its route does not promise fails loudly (`internal`, logged with the schema's complaint).
  *
- * Why not set them on `c.res.headers` after the route, as Hono's middleware does: each such write goes
+ * A public catalog read kept by the answer cache (`answer-cache.ts`) is the recording of one such answer,
+ * so it carries the same headers and bytes.
+ *
+ * Why not set headers on `c.res.headers` after the route, as Hono's middleware does: each such write goes
  * through a web `Headers` object (validated one header at a time), and under `@hono/node-server` it turns a
- * plain answer into one whose headers must be copied again, a cost every cached read would pay.
- *
- * An answer built some other way (Hono's own, a third-party middleware) still gets the same headers, the
- * slow way, from {@link answerHeaders}.
+ * plain answer into one whose headers must be copied again. An answer built some other way (Hono's own, a
+ * third-party middleware) still gets the same headers from the same record, the slow way, in
+ * {@link answerHeaders}.
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from './app-env';
+import { type EncodedJson, encodedJson, stringifyAnswer } from './encoded-json';
 
 /** Headers an answer carries: a name (in the case written here) and its value. */
 export type HeaderRecord = Record<string, string>;
 
-/** Answers built by {@link answerBody}: they already carry the request's headers. */
-const complete = new WeakSet<Response>();
+/** One app's way out: what its answers share (two apps in one process share nothing). */
+export interface AnswerState {
+  /** Check JSON success answers against their route's `response` schema. */
+  readonly checkShapes: boolean;
+  /** Answers built by {@link answerBody}: they already carry the request's headers. */
+  readonly complete: WeakSet<Response>;
+  /** JSON encoded once per value (see {@link encodedOnce}). */
+  readonly encoded: WeakMap<object, EncodedJson>;
+}
+
+export interface AnswerOptions {
+  /**
+   * Check every JSON success answer against its route's `response` schema (the route must be tagged on the
+   * context: `tagRoutes`). On outside production (`createBff`); costs a parse and a validation per answer.
+   */
+  checkShapes?: boolean;
+}
 
 /**
- * The outermost middleware: starts the request's answer headers with `fixed` (the security headers) and,
- * for an answer not built by {@link answerBody}, adds whichever of them the answer has not set itself.
+ * The outermost middleware of the answer chain: starts the request's answer headers with `fixed` (the security
+ * headers) and, for an answer not built by {@link answerBody}, adds whichever of them the answer has not set
+ * itself.
  */
-export function answerHeaders(fixed: HeaderRecord): MiddlewareHandler<AppEnv> {
+export function answerHeaders(fixed: HeaderRecord, options: AnswerOptions = {}): MiddlewareHandler<AppEnv> {
+  const state: AnswerState = {
+    checkShapes: options.checkShapes ?? false,
+    complete: new WeakSet(),
+    encoded: new WeakMap(),
+  };
   return async function answerHeadersMiddleware(c, next) {
     c.set('answerHeaders', { ...fixed });
+    c.set('answers', state);
     await next();
-    if (complete.has(c.res)) return;
+    if (state.complete.has(c.res)) return;
     const headers = c.res.headers;
     for (const [name, value] of Object.entries(c.get('answerHeaders'))) {
       if (!headers.has(name)) headers.set(name, value);
@@ -40,11 +68,6 @@ export function addAnswerHeaders<E extends AppEnv>(c: Context<E>, headers: Heade
   Object.assign(c.get('answerHeaders'), headers);
 }
 
-/** Every header of this request's answer: the request's, then the route's own `headers` (which win). */
-export function answerHeaderRecord<E extends AppEnv>(c: Context<E>, headers: HeaderRecord): HeaderRecord {
-  return { ...c.get('answerHeaders'), ...headers };
-}
-
 /** An answer with the request's headers; the route's own `headers` win over them. */
 export function answerBody<E extends AppEnv>(
   c: Context<E>,
@@ -52,20 +75,80 @@ export function answerBody<E extends AppEnv>(
   status: number,
   headers: HeaderRecord = {},
 ): Response {
+  const state = c.get('answers') as AnswerState | undefined;
+  // A body already encoded (a static file's brotli or gzip, made once from the file) is not JSON to read.
+  if (state?.checkShapes === true && body !== null && headers['Content-Encoding'] === undefined)
+    checkShape(c, body, status, headers['Content-Type']);
   const response = new Response(body as ConstructorParameters<typeof Response>[0], {
     status,
-    headers: answerHeaderRecord(c, headers),
+    headers: { ...c.get('answerHeaders'), ...headers },
   });
-  complete.add(response);
+  state?.complete.add(response);
   return response;
 }
 
-/** A JSON answer with the request's headers. */
+/**
+ * A JSON answer with the request's headers: `value` serialized, with any part of it given as
+ * {@link encodedOnce} written as encoded then.
+ */
 export function answerJson<E extends AppEnv>(
   c: Context<E>,
   value: unknown,
   status: number,
   headers: HeaderRecord = {},
 ): Response {
-  return answerBody(c, JSON.stringify(value), status, { ...headers, 'Content-Type': 'application/json' });
+  return answerBody(c, stringifyAnswer(value), status, { ...headers, 'Content-Type': 'application/json' });
+}
+
+/**
+ * `value` to be written in a JSON answer as it is encoded now, encoded once for this app: for a value the app
+ * hands out again unchanged until it replaces it (a catalog view's list, a widget's start), never one it
+ * mutates. The answer is the same bytes `JSON.stringify` would write.
+ */
+export function encodedOnce<E extends AppEnv>(c: Context<E>, value: object): EncodedJson {
+  const encoded = (c.get('answers') as AnswerState | undefined)?.encoded;
+  let json = encoded?.get(value);
+  if (json === undefined) {
+    json = encodedJson(value);
+    encoded?.set(value, json);
+  }
+  return json;
+}
+
+/** Thrown when an answer is not the shape its route promises (outside production only). */
+export class AnswerShapeError extends Error {
+  override readonly name = 'AnswerShapeError';
+}
+
+/**
+ * Throws {@link AnswerShapeError} when a JSON success answer of a route is not its route's success status or does
+ * not parse as its `response`.
+ */
+function checkShape<E extends AppEnv>(
+  c: Context<E>,
+  body: string | Uint8Array,
+  status: number,
+  contentType: string | undefined,
+): void {
+  const route = c.get('route');
+  if (route?.response === undefined || status < 200 || status > 299) return;
+  if (contentType === undefined || !contentType.startsWith('application/json')) return;
+  if (status !== route.status) {
+    throw new AnswerShapeError(
+      `${route.method} ${route.path} (${route.id}) answered ${status}, its route promises ${route.status}`,
+    );
+  }
+  const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
+  const checked = route.response.safeParse(JSON.parse(text));
+  if (!checked.success) {
+    const issues = checked.error.issues
+      .slice(0, 5)
+      .map((issue: { path: PropertyKey[]; message: string }) => {
+        return `${issue.path.map(String).join('.') || '(body)'}: ${issue.message}`;
+      })
+      .join('; ');
+    throw new AnswerShapeError(
+      `${route.method} ${route.path} (${route.id}) answered a ${status} that is not its response schema: ${issues}`,
+    );
+  }
 }

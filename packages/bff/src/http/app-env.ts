@@ -7,12 +7,17 @@ import type { ManageClaims } from '../after-sale/manage-token';
 import type { RouteSpec } from '../routes/route-table';
 import type { SessionClaims } from '../security/session-token';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
-import type { HeaderRecord } from './answer';
+import type { AnswerState, HeaderRecord } from './answer';
+import type { KeepWhile } from './answer-cache';
 
 /** Context variables set by the BFF's middleware. */
 export interface AppVariables {
   /** Headers every answer of the request carries (see `http/answer.ts`). */
   answerHeaders: HeaderRecord;
+  /** The app's way out: its answers' shared state (`http/answer.ts`). */
+  answers: AnswerState;
+  /** Set by a route whose 200 the answer cache may keep, and for how long (`http/answer-cache.ts`). */
+  keepAnswer: KeepWhile;
   requestId: string;
   /** The route of the table the request is for, when there is one (`tagRoutes` in `routes/mount-routes.ts`). */
   route: RouteSpec;

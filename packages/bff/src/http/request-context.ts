@@ -70,15 +70,39 @@ export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
     await requestScope.run(scope, async () => {
       await next();
     });
-    const status = c.res.status;
-    // The path only: query strings and headers are never logged (they may carry tokens or secrets).
-    logger[status >= 500 ? 'error' : 'info']('request', {
-      ...scope.fields,
+    logRequest(logger, scope.fields, {
       method: c.req.method,
       path: c.req.path,
-      status,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-      upstreamRequestIds: scope.upstreamRequestIds.length > 0 ? scope.upstreamRequestIds : undefined,
+      status: c.res.status,
+      elapsedMs: performance.now() - started,
+      upstreamRequestIds: scope.upstreamRequestIds,
     });
   };
+}
+
+/** What one access-log line says of its request. */
+export interface AnsweredRequest {
+  method: string;
+  /** The path only: query strings and headers are never logged (they may carry tokens or secrets). */
+  path: string;
+  status: number;
+  elapsedMs: number;
+  /** The upstream calls it caused. */
+  upstreamRequestIds?: readonly string[];
+}
+
+/**
+ * A request's access-log line, after the request's log fields (request id, widget id): written by the app's
+ * request context and by the answer cache for the reads it answers itself.
+ */
+export function logRequest(logger: Logger, fields: LogFields, request: AnsweredRequest): void {
+  const upstream = request.upstreamRequestIds;
+  logger[request.status >= 500 ? 'error' : 'info']('request', {
+    ...fields,
+    method: request.method,
+    path: request.path,
+    status: request.status,
+    durationMs: Math.round(request.elapsedMs * 10) / 10,
+    upstreamRequestIds: upstream !== undefined && upstream.length > 0 ? upstream : undefined,
+  });
 }

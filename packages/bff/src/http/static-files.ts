@@ -178,7 +178,6 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
       if (notModified(c, etag)) return answerBody(c, null, 304, { ...validators, ...headers });
       return answerBody(c, body, 200, {
         'Content-Type': type,
-        'X-Content-Type-Options': 'nosniff',
         ...(coding === 'identity' ? {} : { 'Content-Encoding': coding }),
         'Content-Length': String(body.length),
         ...validators,

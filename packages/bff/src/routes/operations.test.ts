@@ -139,10 +139,11 @@ describe('OpenAPI and docs', () => {
     );
     const event = document.webhooks.event.post;
     expect(event.parameters.map((parameter: { name: string }) => parameter.name)).toContain('Esim-Signature');
-    // One variant per kind of event (checkout, account, order, help request), each with its id, type and data.
+    // One variant per kind of event (checkout, account, order, help request, widget sales), each with its id,
+    // type and data.
     const schema = event.requestBody.content['application/json'].schema;
     const variants: { required: string[] }[] = schema.oneOf ?? schema.anyOf ?? [schema];
-    expect(variants.length).toBe(4);
+    expect(variants.length).toBe(5);
     for (const variant of variants) {
       expect(variant.required).toEqual(expect.arrayContaining(['id', 'type', 'data']));
     }

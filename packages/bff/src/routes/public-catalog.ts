@@ -11,10 +11,10 @@ import { API_VERSION, type Locale, LocaleSchema } from '@esim-embed/shared';
 import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors';
 import { answerJson } from '../http/answer';
-import type { AnswerCache } from '../http/answer-cache';
+import { keepAnswer } from '../http/answer-cache';
 import type { AppEnv } from '../http/app-env';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
-import { destinationsAnswer, type KeepAnswer, plansAnswer } from './catalog';
+import { destinationsAnswer, plansAnswer } from './catalog';
 import type { RouteHandlers } from './mount-routes';
 
 /** Any page may read a public catalog; nothing of the reader's is sent or kept. */
@@ -31,8 +31,6 @@ export function publicCatalogPath(widgetId: string, version: string): string {
 
 export interface PublicCatalogRoutesOptions {
   widgets: ReadonlyMap<string, WidgetRuntime>;
-  /** Keeps each versioned read's answer, to be served again before the framework (absent: nothing kept). */
-  answers?: AnswerCache | undefined;
 }
 
 /** Makes every answer under `/v1/catalog/`, refusals too, readable by any page (errors answer `no-store`). */
@@ -84,34 +82,24 @@ export function publicCatalogHandlers(
   }
 
   /**
-   * Hands a 200 to the answer cache, valid while the catalog state it was built from is held; nothing when
-   * the request had a query string or the state moved while the answer was being built.
+   * Asks the answer cache (when the app has one) to keep this read's 200, valid while the catalog state it is
+   * built from is held: the versioned address answers the same to every reader until then.
    */
-  function keeper(c: Context<AppEnv>, widget: WidgetRuntime): KeepAnswer | undefined {
-    const answers = options.answers;
+  function keepWhileHeld(c: Context<AppEnv>, widget: WidgetRuntime): void {
     const builtFrom = widget.catalog.held();
-    const url = c.req.url;
-    if (answers === undefined || builtFrom === undefined || url.includes('?')) return undefined;
-    const path = url.slice(url.indexOf('/', url.indexOf('//') + 2));
-    return (parts) => {
-      if (widget.catalog.held() !== builtFrom) return;
-      answers.keep(path, {
-        ...parts,
-        builtFrom,
-        current: () => widget.catalog.held(),
-        route: c.get('route'),
-      });
-    };
+    if (builtFrom !== undefined) keepAnswer(c, { builtFrom, current: () => widget.catalog.held() });
   }
 
   async function publicDestinations(c: Context<AppEnv>) {
     const { widget, locale } = await held(c);
-    return await destinationsAnswer(c, widget, locale, IMMUTABLE, keeper(c, widget));
+    keepWhileHeld(c, widget);
+    return await destinationsAnswer(c, widget, locale, IMMUTABLE);
   }
 
   async function publicPlans(c: Context<AppEnv>) {
     const { widget, locale } = await held(c);
-    return await plansAnswer(c, widget, locale, IMMUTABLE, keeper(c, widget));
+    keepWhileHeld(c, widget);
+    return await plansAnswer(c, widget, locale, IMMUTABLE);
   }
 
   return { currentCatalog, publicDestinations, publicPlans };

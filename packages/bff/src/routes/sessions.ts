@@ -5,14 +5,16 @@
  * quote. The `origin` auth (`security/route-auth.ts`) has refused an unknown or disabled widget and an origin it
  * does not allow; a widget that cannot sell is `widget_misconfigured`.
  */
-import { API_VERSION } from '@esim-embed/shared';
-import { answerBody } from '../http/answer';
+import { API_VERSION, type SessionResponse } from '@esim-embed/shared';
+import { answerJson, encodedOnce } from '../http/answer';
 import type { SessionSigner } from '../security/session-token';
 import type { RouteHandlers } from './mount-routes';
-import { envelopeJson, widgetStartJson } from './widget-start';
+import type { WidgetStarts } from './widget-start';
 
 export interface SessionRoutesOptions {
   signer: SessionSigner;
+  /** The app's widget starts (shared with `GET /v1/widgets/{widgetId}/start`). */
+  starts: WidgetStarts;
 }
 
 /** The sessions route (behind the `origin` auth, which found the widget and the origin it allows). */
@@ -20,19 +22,21 @@ export function sessionHandlers(options: SessionRoutesOptions): RouteHandlers<'c
   return {
     async createSession(c) {
       const widget = c.get('widget');
-      const start = await widgetStartJson(widget);
+      const start = await options.starts.start(widget);
       const { token, claims } = options.signer.issue({
         widgetId: widget.config.id,
         origin: c.get('origin'),
         environment: widget.config.environment,
       });
-      // The session's own fields, then the start's (encoded once per catalog state): `SessionResponse`.
-      const session = JSON.stringify({ token, expiresAt: new Date(claims.exp * 1000).toISOString() });
-      const body = envelopeJson(`${session.slice(0, -1)},${start.slice(1)}`, {
-        requestId: c.get('requestId'),
-        apiVersion: API_VERSION,
-      });
-      return answerBody(c, body, 201, { 'Cache-Control': 'no-store', 'Content-Type': 'application/json' });
+      const meta: SessionResponse['meta'] = { requestId: c.get('requestId'), apiVersion: API_VERSION };
+      // The session's own fields, then the start's (each encoded once per catalog state).
+      const data = {
+        token,
+        expiresAt: new Date(claims.exp * 1000).toISOString(),
+        widget: encodedOnce(c, start.widget),
+        catalog: encodedOnce(c, start.catalog),
+      };
+      return answerJson(c, { data, meta }, 201, { 'Cache-Control': 'no-store' });
     },
   };
 }

@@ -7,7 +7,7 @@
  */
 import { API_VERSION, type WidgetStart, type WidgetStartResponse } from '@esim-embed/shared';
 import { ApiError } from '../errors';
-import { answerBody } from '../http/answer';
+import { answerJson, encodedOnce } from '../http/answer';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { RouteHandlers } from './mount-routes';
 import { publicCatalogPath } from './public-catalog';
@@ -59,34 +59,40 @@ async function requireFitness(widget: WidgetRuntime): Promise<void> {
   }
 }
 
-/** Starts as JSON text, encoded once per catalog state: the same for every page while the state is held. */
-const encodedStarts = new WeakMap<object, string>();
-
-/** {@link widgetStart} as JSON text (`{"widget":…,"catalog":…}`), checked for fitness on every call. */
-export async function widgetStartJson(widget: WidgetRuntime): Promise<string> {
-  const state = widget.catalog.held();
-  const encoded = state === undefined ? undefined : encodedStarts.get(state);
-  if (encoded !== undefined) {
-    await requireFitness(widget);
-    return encoded;
-  }
-  const json = JSON.stringify(await widgetStart(widget));
-  if (state !== undefined && widget.catalog.held() === state) encodedStarts.set(state, json);
-  return json;
+/** The widgets' starts of one app, each built once per catalog state (shared by the start and the session). */
+export interface WidgetStarts {
+  /**
+   * {@link widgetStart}, checked for fitness on every call: the same object while the widget's catalog state
+   * is held, so that an answer may encode it once (`encodedOnce`).
+   */
+  start(widget: WidgetRuntime): Promise<WidgetStart>;
 }
 
-/** A `{ data, meta }` answer's text around `data` given as JSON text. */
-export function envelopeJson(dataJson: string, meta: WidgetStartResponse['meta']): string {
-  return `{"data":${dataJson},"meta":${JSON.stringify(meta)}}`;
+/** An app's widget starts, kept per catalog state (a new state's start is built again). */
+export function widgetStarts(): WidgetStarts {
+  const byState = new WeakMap<object, WidgetStart>();
+  return {
+    async start(widget) {
+      const state = widget.catalog.held();
+      const kept = state === undefined ? undefined : byState.get(state);
+      if (kept !== undefined) {
+        await requireFitness(widget);
+        return kept;
+      }
+      const start = await widgetStart(widget);
+      if (state !== undefined && widget.catalog.held() === state) byState.set(state, start);
+      return start;
+    },
+  };
 }
 
 /** The start route (behind the `origin` auth, which found the widget and the origin it allows). */
-export function widgetStartHandlers(): RouteHandlers<'startWidget'> {
+export function widgetStartHandlers(starts: WidgetStarts): RouteHandlers<'startWidget'> {
   return {
     async startWidget(c) {
+      const start = await starts.start(c.get('widget'));
       const meta: WidgetStartResponse['meta'] = { requestId: c.get('requestId'), apiVersion: API_VERSION };
-      const body = envelopeJson(await widgetStartJson(c.get('widget')), meta);
-      return answerBody(c, body, 200, { ...START_CACHE, 'Content-Type': 'application/json' });
+      return answerJson(c, { data: encodedOnce(c, start), meta }, 200, START_CACHE);
     },
   };
 }

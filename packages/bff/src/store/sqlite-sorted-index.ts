@@ -23,7 +23,8 @@ export function prepareIndexStatements(db: SqliteDatabase) {
        WHERE name = ? AND score >= ? AND score <= ? AND expires_at > ?
        ORDER BY score DESC, member DESC LIMIT ?`,
     ),
-    // After an entry: lower scores, or the same score and a lower member.
+    // After an entry: lower scores, or the same score and a lower member. The entry's score also bounds the range
+    // from above (`score <= ?`), so the read starts at it in the index instead of walking down to it.
     after: db.prepare(
       `SELECT member, score FROM index_entries
        WHERE name = ? AND score >= ? AND score <= ? AND (score < ? OR (score = ? AND member < ?)) AND expires_at > ?
@@ -73,7 +74,7 @@ export function createSqliteSortedIndex(
             : statements.after.all(
                 name,
                 bound(fromScore),
-                bound(toScore),
+                bound(Math.min(toScore, after.score)),
                 after.score,
                 after.score,
                 after.member,

@@ -7,10 +7,11 @@
  * disconnects, and reads every answer with the shared API schemas.
  *
  * Parsing: the shared schemas are zod classic, which does not tree-shake far: parsing every response would
- * take the first screen far over its size budget (`scripts/check-size.mjs`). The BFF validates its own
- * responses against these same schemas before sending them, so production builds check only the envelope
- * (`data`, `error.code`); in development and in tests (`import.meta.env.DEV`) every response is fully parsed
- * with the shared schemas, so a drift between the BFF, the test fakes and the schemas fails loudly.
+ * take the first screen far over its size budget (`scripts/check-size.mjs`). Production builds check only the
+ * envelope (`data`, `error.code`): a production BFF does not check its answers either. In development and in
+ * tests both sides do: the BFF checks every success answer against its route's response schema (these same
+ * shared schemas) before sending it, and the widget (`import.meta.env.DEV`) fully parses every response, so a
+ * drift between the BFF, the test fakes and the schemas fails loudly.
  *
  * Over 300 lines: one method per BFF route, all over the one request path and its retries.
  */
