@@ -112,7 +112,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   if (options.answers !== undefined) app.use('*', options.answers.recorder);
   if (metrics !== null) app.use('*', httpMetrics(metrics.observeRequest));
   if (tracing !== null) app.use('*', tracing.requestSpan);
-  app.use('*', answerHeaders(SECURITY_HEADERS, { checkShapes: checkAnswers }));
+  app.use('*', answerHeaders(SECURITY_HEADERS, { checkShapes: checkAnswers, compress: config.compression }));
   app.use('*', requestContext(logger));
   // Metrics, spans and the answers' check go by the route of the table; without any, requests need not know it.
   if (metrics !== null || tracing !== null || checkAnswers) tagRoutes(app);

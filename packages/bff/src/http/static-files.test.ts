@@ -6,11 +6,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodedBody, fetchRaw } from '../../testing/raw-http';
 import { type RunningBff, type Stack, startBff, startStack, testConfig } from '../../testing/stack';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -31,43 +30,6 @@ const INDEX_HTML = Buffer.from(
   `<!doctype html><title>shop</title>${'<p>Travel with an eSIM.</p>\n'.repeat(100)}`,
 );
 const LOGO_PNG = randomBytes(4_096);
-
-/** An answer as it left the BFF: its status, headers and undecoded bytes. */
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-/** `method path` with `headers`, its body left as sent. */
-function fetchRaw(
-  baseUrl: string,
-  path: string,
-  headers: Record<string, string> = {},
-  method = 'GET',
-): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const outgoing = request(`${baseUrl}${path}`, { method, headers, agent: false }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () =>
-        resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks) }),
-      );
-      incoming.on('error', reject);
-    });
-    outgoing.on('error', reject);
-    outgoing.end();
-  });
-}
-
-/** The bytes a client reads once it has undone the answer's `Content-Encoding`. */
-function decoded(answer: RawAnswer): Buffer {
-  const coding = answer.headers['content-encoding'];
-  if (coding === 'br') return brotliDecompressSync(answer.body);
-  if (coding === 'gzip') return gunzipSync(answer.body);
-  expect(coding).toBeUndefined();
-  return answer.body;
-}
 
 let stack: Stack;
 let uncompressed: RunningBff;
@@ -105,7 +67,7 @@ describe('negotiation', () => {
     expect(answer.headers['access-control-allow-origin']).toBe('*');
     expect(Number(answer.headers['content-length'])).toBe(answer.body.length);
     expect(answer.body.length).toBeLessThan(APP_CHUNK.length / 4);
-    expect(decoded(answer).equals(APP_CHUNK)).toBe(true);
+    expect(decodedBody(answer).equals(APP_CHUNK)).toBe(true);
   });
 
   it('sends gzip to a client without brotli, or that wants gzip more', async () => {
@@ -113,7 +75,7 @@ describe('negotiation', () => {
       const answer = await fetchRaw(stack.server.url, CHUNK, { 'Accept-Encoding': acceptEncoding });
       expect(answer.headers['content-encoding'], acceptEncoding).toBe('gzip');
       expect(Number(answer.headers['content-length']), acceptEncoding).toBe(answer.body.length);
-      expect(decoded(answer).equals(APP_CHUNK), acceptEncoding).toBe(true);
+      expect(decodedBody(answer).equals(APP_CHUNK), acceptEncoding).toBe(true);
     }
   });
 
@@ -139,7 +101,7 @@ describe('negotiation', () => {
     expect(asIs.body.equals(TINY_CHUNK)).toBe(true);
     const refused = await fetchRaw(stack.server.url, path, { 'Accept-Encoding': 'gzip, identity;q=0' });
     expect(refused.headers['content-encoding']).toBe('gzip');
-    expect(decoded(refused).equals(TINY_CHUNK)).toBe(true);
+    expect(decodedBody(refused).equals(TINY_CHUNK)).toBe(true);
     // Nothing acceptable at all: the bytes as they are rather than no answer.
     const nothing = await fetchRaw(stack.server.url, path, { 'Accept-Encoding': 'identity;q=0, *;q=0' });
     expect(nothing.status).toBe(200);
@@ -158,7 +120,7 @@ describe('negotiation', () => {
     const answer = await fetchRaw(stack.server.url, '/', { 'Accept-Encoding': 'br' });
     expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(answer.headers['content-encoding']).toBe('br');
-    expect(decoded(answer).equals(INDEX_HTML)).toBe(true);
+    expect(decodedBody(answer).equals(INDEX_HTML)).toBe(true);
   });
 });
 
@@ -223,10 +185,10 @@ describe('validators', () => {
     const after = Buffer.from('.b { color: blue; }\n'.repeat(120));
     writeFileSync(path, before);
     const first = await fetchRaw(stack.server.url, '/rebuilt.css', { 'Accept-Encoding': 'br' });
-    expect(decoded(first).equals(before)).toBe(true);
+    expect(decodedBody(first).equals(before)).toBe(true);
     writeFileSync(path, after);
     const second = await fetchRaw(stack.server.url, '/rebuilt.css', { 'Accept-Encoding': 'br' });
-    expect(decoded(second).equals(after)).toBe(true);
+    expect(decodedBody(second).equals(after)).toBe(true);
     expect(second.headers.etag).not.toBe(first.headers.etag);
   });
 });

@@ -17,6 +17,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Context } from 'hono';
 import { answerBody, type HeaderRecord } from './answer';
+import { isCompressibleType, MIN_COMPRESSED_BYTES } from './answer-compression';
 import { notModified } from './conditional-request';
 import { COMPRESSED_ENCODINGS, type ContentEncoding, chooseEncoding } from './content-encoding';
 
@@ -39,11 +40,6 @@ const CONTENT_TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
-/** Types worth compressing; the others (images, fonts, archives) are compressed already. */
-const COMPRESSIBLE_TYPE = /^(text\/|application\/(json|manifest\+json)|image\/(svg\+xml|x-icon))/;
-
-/** Below this a file is sent as it is: the coding's own bytes and the work would eat what it saves. */
-export const MIN_COMPRESSED_BYTES = 1_024;
 /** Files above this are read per request and never compressed (a static site may hold large media). */
 const MAX_KEPT_FILE_BYTES = 4 * 1_024 * 1_024;
 /** All kept files together, every coding counted; the least recently served go first. */
@@ -96,7 +92,7 @@ async function readFileCodings(file: FoundFile, compress: boolean): Promise<Kept
   const type = CONTENT_TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream';
   const tag = createHash('sha256').update(body).digest('base64url').slice(0, 22);
   const codings = new Map<ContentEncoding, Representation>([['identity', { body, etag: `"${tag}"` }]]);
-  if (compress && COMPRESSIBLE_TYPE.test(type) && body.length <= MAX_KEPT_FILE_BYTES) {
+  if (compress && isCompressibleType(type) && body.length <= MAX_KEPT_FILE_BYTES) {
     const [br, gz] = await Promise.all([
       brotli(body, {
         params: {
