@@ -17,6 +17,9 @@
  * uses. Anything else — another method, a query string, a conditional request, a catalog that moved on — goes
  * to the app, which answers (and records again) as usual.
  *
+ * A compressed recording is kept in every coding (`spliced-compression.ts`): each reader gets the one its
+ * `Accept-Encoding` prefers, with its own request id inside, and the first reader already gets those bytes.
+ *
  * Why: the framework's routing and middleware cost a public catalog read about twice the bytes' own cost
  * (bench/findings.md, `bff.public-plans.rps-ratio`), and these reads are most of a traveller's calls.
  */
