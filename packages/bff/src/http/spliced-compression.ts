@@ -7,8 +7,14 @@
  * a few bytes per answer and compresses nothing.
  */
 
-import type { Transform } from 'node:stream';
-import { constants, crc32, createBrotliCompress, createGzip } from 'node:zlib';
+import {
+  type BrotliCompress,
+  constants,
+  crc32,
+  createBrotliCompress,
+  createGzip,
+  type Gzip,
+} from 'node:zlib';
 
 /** A head compressed once and left open for a tail. */
 export interface OpenCompressed {
@@ -25,7 +31,7 @@ export interface OpenCompressed {
 export const MAX_TAIL_BYTES = 65_535;
 
 /** The output of `stream` once `input` is written and flushed with `flushKind`; the stream is then dropped. */
-async function flushed(stream: Transform, input: Buffer, flushKind: number): Promise<Buffer> {
+async function flushed(stream: BrotliCompress | Gzip, input: Buffer, flushKind: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   stream.on('data', (chunk: Buffer) => chunks.push(chunk));
   stream.write(input);
