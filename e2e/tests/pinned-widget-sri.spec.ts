@@ -64,10 +64,13 @@ test('the pinned widget with the published integrity renders and sells, its scri
   const { files } = await published();
   // The coding each of the pinned version's scripts came in: the integrity holds of the decoded bytes.
   const codings = new Map<string, string | undefined>();
+  let catalogCoding: string | undefined;
   page.on('response', (response) => {
     const url = response.url();
     if (url.startsWith(pinnedBase()) && url.endsWith('.js'))
       codings.set(url.slice(pinnedBase().length), response.headers()['content-encoding']);
+    if (url.includes('/v1/catalog/') && url.endsWith('/destinations'))
+      catalogCoding = response.headers()['content-encoding'];
   });
   await openPinnedPage(page, files);
   const widget = new WidgetFlow(page);
@@ -78,6 +81,8 @@ test('the pinned widget with the published integrity renders and sells, its scri
   // Brotli for every script of 1 KB or more (the loader, the app chunk, …); the tiny ones as they are.
   expect([...codings.keys()]).toContain('widget.js');
   expect([...codings.keys()].some((file) => file.includes('widget-app-'))).toBe(true);
+  // The destinations, kept by the BFF compressed once, decode with the reader's own request id inside.
+  expect(catalogCoding).toBe('br');
   for (const [file, coding] of codings) {
     expect(coding, file).toBe(statSync(join(WIDGET_DIST, file)).size >= 1_024 ? 'br' : undefined);
   }

@@ -1,7 +1,7 @@
 /**
  * @module
  * Answers compressed on their way out: which answers are worth it, the coding the request prefers, and the
- * bytes — per answer at a low level for the app's JSON answers (a catalog list costs about a millisecond),
+ * bytes — per answer at a low level for the app's JSON answers (a whole catalog costs under a millisecond of CPU),
  * once at the highest level for what is kept (a static file, a recorded public catalog read).
  */
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
