@@ -25,10 +25,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { RouteSpec } from '@esim-embed/shared';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Logger } from '../logger';
 import type { RequestObserver } from '../observability/http-metrics';
-import type { RouteSpec } from '../routes/route-table';
 import { compressedEtag } from './answer-compression';
 import type { AppEnv } from './app-env';
 import { COMPRESSED_ENCODINGS, type ContentEncoding, chooseEncoding } from './content-encoding';
