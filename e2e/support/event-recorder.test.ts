@@ -4,12 +4,17 @@
  * itself is run against a stand-in document to see which events it listens to.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eventRecorderScript } from './event-recorder';
 
-const WIDGET_ELEMENT_SOURCES = fileURLToPath(new URL('../../packages/widget/src/element/', import.meta.url));
+/** The widget's event classes, found from its package (reached by name) rather than by a path into it. */
+const WIDGET_ELEMENT_SOURCES = join(
+  dirname(createRequire(import.meta.url).resolve('@esim-embed/widget/package.json')),
+  'src',
+  'element',
+);
 
 /** Every `eventName` an event class of the widget declares. */
 function eventNamesInSource(): string[] {
