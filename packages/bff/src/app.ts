@@ -21,6 +21,7 @@ import type { AppEnv } from './http/app-env';
 import { widgetCors } from './http/cors';
 import { createErrorHandler, createNotFoundHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
+import { createStaticFiles } from './http/static-files';
 import type { Logger } from './logger';
 import { httpMetrics } from './observability/http-metrics';
 import type { BffMetrics } from './observability/metrics';
@@ -95,6 +96,7 @@ export interface BffAppOptions {
 export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   const { config, widgets, store, logger } = options;
   const widgetBuilds = findWidgetBuilds(options, logger);
+  const staticFiles = createStaticFiles({ compress: config.compression });
   const app = new Hono<AppEnv>();
   const anyWidgetOrigin = createOriginPolicy(
     [...widgets.values()].flatMap((widget) => widget.config.allowedOrigins),
@@ -110,7 +112,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   if (options.answers !== undefined) app.use('*', options.answers.recorder);
   if (metrics !== null) app.use('*', httpMetrics(metrics.observeRequest));
   if (tracing !== null) app.use('*', tracing.requestSpan);
-  app.use('*', answerHeaders(SECURITY_HEADERS, { checkShapes: checkAnswers }));
+  app.use('*', answerHeaders(SECURITY_HEADERS, { checkShapes: checkAnswers, compress: config.compression }));
   app.use('*', requestContext(logger));
   // Metrics, spans and the answers' check go by the route of the table; without any, requests need not know it.
   if (metrics !== null || tracing !== null || checkAnswers) tagRoutes(app);
@@ -189,7 +191,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
       }),
       operationsHandlers({ widgets, store, operationsToken: options.operationsToken }),
       openApiHandlers(),
-      widgetAssetHandlers(widgetBuilds),
+      widgetAssetHandlers(widgetBuilds, staticFiles),
     ),
     auth: routeAuth({
       signer: options.signer,
@@ -204,6 +206,6 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
     },
   });
   if (options.extraRoutes !== undefined) app.route('/', options.extraRoutes);
-  app.get('*', staticSite({ siteRoot: options.siteRoot ?? null }));
+  app.get('*', staticSite({ siteRoot: options.siteRoot ?? null, files: staticFiles }));
   return app;
 }

@@ -317,7 +317,11 @@ export function createBff(options: CreateBffOptions): Bff {
     logger: scopedLogger,
     stopped: () => closing,
   });
-  const answers = createAnswerCache({ logger, observe: metrics?.observeRequest });
+  const answers = createAnswerCache({
+    logger,
+    observe: metrics?.observeRequest,
+    compress: config.compression,
+  });
   const app = createBffApp({
     answers,
     checkAnswers: options.checkAnswers ?? process.env.NODE_ENV !== 'production',

@@ -315,6 +315,11 @@ export const BffConfigSchema = z
     trustedProxyHops: z.int().min(0).max(10).default(0),
     /** Timeouts and the per-address connection cap of the HTTP server. */
     server: ServerLimitsConfigSchema.prefault({}),
+    /**
+     * Compress what the BFF sends (the widget's scripts, the static site) with brotli or gzip, as each client
+     * accepts; false when a proxy in front of the BFF compresses instead.
+     */
+    compression: z.boolean().default(true),
     /** The environment variable holding the session-signing secret (≥ 32 bytes). */
     sessionSecretEnv: EnvNameSchema.default('ESIM_BFF_SESSION_SECRET'),
     /**
