@@ -28,8 +28,8 @@ const INSTALL = 'src/install/install-step.tsx';
 const DEVICE_CHECK = 'src/device-check/device-check.tsx';
 /** A locale's message table in the build manifest (`src/i18n/en.ts` …): every language the build has. */
 const LOCALE_TABLE = /^src\/i18n\/[a-z]{2}\.ts$/;
-/** A locale's device-check messages (`src/i18n/device-check/en.ts` …), loaded with the device check. */
-const DEVICE_CHECK_TABLE = /^src\/i18n\/device-check\/[a-z]{2}\.ts$/;
+/** A locale's device-check messages (`src/i18n/device-check/device-check-en.ts` …), loaded with the device check. */
+const DEVICE_CHECK_TABLE = /^src\/i18n\/device-check\/device-check-[a-z]{2}\.ts$/;
 
 /** The files a manifest entry loads before it runs: itself and its static imports, transitively. */
 function closure(manifest, key, into = new Set()) {

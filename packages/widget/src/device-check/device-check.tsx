@@ -14,11 +14,11 @@ import * as controls from '../ui/controls.css';
 import { deviceVerdict, readDeviceSignals, type DeviceCheck as Verdict } from './device-verdict';
 
 const TABLES: Record<Locale, () => Promise<DeviceCheckMessages>> = {
-  en: () => import('../i18n/device-check/en').then((table) => table.deviceCheckEn),
-  ru: () => import('../i18n/device-check/ru').then((table) => table.deviceCheckRu),
-  es: () => import('../i18n/device-check/es').then((table) => table.deviceCheckEs),
-  de: () => import('../i18n/device-check/de').then((table) => table.deviceCheckDe),
-  fr: () => import('../i18n/device-check/fr').then((table) => table.deviceCheckFr),
+  en: () => import('../i18n/device-check/device-check-en').then((table) => table.deviceCheckEn),
+  ru: () => import('../i18n/device-check/device-check-ru').then((table) => table.deviceCheckRu),
+  es: () => import('../i18n/device-check/device-check-es').then((table) => table.deviceCheckEs),
+  de: () => import('../i18n/device-check/device-check-de').then((table) => table.deviceCheckDe),
+  fr: () => import('../i18n/device-check/device-check-fr').then((table) => table.deviceCheckFr),
 };
 
 /** Loads one language's device-check messages. */

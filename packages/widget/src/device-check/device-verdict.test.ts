@@ -3,7 +3,7 @@
  * browser's user agent and Client Hints say, an iPhone, a computer; every language has every message.
  */
 import { describe, expect, it } from 'vitest';
-import { deviceCheckEn } from '../i18n/device-check/en';
+import { deviceCheckEn } from '../i18n/device-check/device-check-en';
 import { WIDGET_LOCALES } from '../i18n/translator';
 import { deviceCheckText, loadDeviceCheckMessages } from './device-check';
 import { type DeviceSignals, deviceVerdict, readDeviceSignals } from './device-verdict';

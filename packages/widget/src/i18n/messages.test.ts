@@ -1,6 +1,6 @@
 /** Every locale has every message, plurals follow each language's rules, money and data go through Intl. */
 import { describe, expect, it } from 'vitest';
-import { afterSaleEn } from './after-sale/en';
+import { afterSaleEn } from './after-sale/after-sale-en';
 import { en } from './en';
 import { formatCountdown, formatPlanData, formatPrice } from './formatters';
 import type { PluralMessage } from './messages';

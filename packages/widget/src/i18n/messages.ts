@@ -5,8 +5,8 @@
  * (manage link, "my eSIM", help) have a second table per locale, loaded with those lazy views; the device
  * check a third (`device-check/`), loaded with it once a plan is chosen.
  */
-import type { afterSaleEn } from './after-sale/en';
-import type { deviceCheckEn } from './device-check/en';
+import type { afterSaleEn } from './after-sale/after-sale-en';
+import type { deviceCheckEn } from './device-check/device-check-en';
 import type { en } from './en';
 
 /** A message that depends on a count, one form per `Intl.PluralRules` category the language uses. */

@@ -16,11 +16,11 @@ const TABLES: Record<Locale, () => Promise<Messages>> = {
 };
 
 const AFTER_SALE_TABLES: Record<Locale, () => Promise<AfterSaleMessages>> = {
-  en: () => import('./after-sale/en').then((table) => table.afterSaleEn),
-  ru: () => import('./after-sale/ru').then((table) => table.afterSaleRu),
-  es: () => import('./after-sale/es').then((table) => table.afterSaleEs),
-  de: () => import('./after-sale/de').then((table) => table.afterSaleDe),
-  fr: () => import('./after-sale/fr').then((table) => table.afterSaleFr),
+  en: () => import('./after-sale/after-sale-en').then((table) => table.afterSaleEn),
+  ru: () => import('./after-sale/after-sale-ru').then((table) => table.afterSaleRu),
+  es: () => import('./after-sale/after-sale-es').then((table) => table.afterSaleEs),
+  de: () => import('./after-sale/after-sale-de').then((table) => table.afterSaleDe),
+  fr: () => import('./after-sale/after-sale-fr').then((table) => table.afterSaleFr),
 };
 
 /**
