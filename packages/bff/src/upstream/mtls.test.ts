@@ -6,6 +6,8 @@
  * A listener that allows another address range gives `address_refused`.
  */
 import { randomBytes } from 'node:crypto';
+import { Agent, request } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import { type RunningSandbox, startSandbox } from '@esim-embed/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { untilReady } from '../../testing/after-sale-flow';
@@ -68,6 +70,33 @@ async function readinessUntilKnown(bff: RunningBff) {
   }
 }
 
+/**
+ * Two requests to `url` on two connections of one agent (the second resumes the first's TLS session): the status
+ * of each and whether its session was resumed.
+ */
+async function twoConnections(url: string, tls: { ca: string; cert?: string; key?: string }) {
+  const agent = new Agent({ ...tls, keepAlive: false });
+  const once = () =>
+    new Promise<{ status: number; resumed: boolean }>((resolve, reject) => {
+      const sent = request(`${url}/capabilities`, { agent }, (response) => {
+        response.resume();
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            resumed: (response.socket as TLSSocket).isSessionReused(),
+          }),
+        );
+      });
+      sent.on('error', reject);
+      sent.end();
+    });
+  try {
+    return [await once(), await once()];
+  } finally {
+    agent.destroy();
+  }
+}
+
 const refusedSession = (bff: RunningBff, widgetId: string) =>
   call(bff.server.url, '/v1/sessions', {
     method: 'POST',
@@ -126,6 +155,21 @@ describe('an upstream that requires a client certificate', () => {
     );
     expect(checkout.status).toBe(201);
     await untilReady(page, checkout.body.data.id, checkout.body.data.clientSecret);
+  });
+
+  it('refuses a client without a certificate on a resumed TLS session too, and lets a certified one resume', async () => {
+    // Node.js counts a resumed TLS 1.3 session as authorized even when its client presented no certificate.
+    const bare = await twoConnections(sandbox.url, { ca: pki.caCert });
+    expect(bare.map((answer) => answer.status)).toEqual([403, 403]);
+    expect(bare[1]?.resumed).toBe(true);
+    const certified = await twoConnections(sandbox.url, {
+      ca: pki.caCert,
+      cert: pki.clientCert,
+      key: pki.clientKey,
+    });
+    // Past the certificate check (the key is the API's to refuse: none was sent).
+    expect(certified.map((answer) => answer.status)).toEqual([401, 401]);
+    expect(certified[1]?.resumed).toBe(true);
   });
 
   it('stops a widget without a trusted certificate: readyz, sessions and a log line that says what to set', async () => {
