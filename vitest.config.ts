@@ -12,6 +12,8 @@ export default defineConfig({
       'examples/partner-quickstart',
       'reliability',
       { test: { name: 'scripts', include: ['scripts/*.test.mjs'] } },
+      // The browser suite's own support code (Playwright runs only e2e/tests).
+      { test: { name: 'e2e-support', include: ['e2e/support/*.test.ts'] } },
     ],
   },
 });

@@ -1,11 +1,12 @@
 /**
  * @module
- * The suite's `test`: Playwright's, plus the running stack's URLs, the widget's events recorded on the page,
- * and a console watch that fails any test whose page logged an error it did not expect. Browsers log every
- * 4xx/5xx response as a console error, so a test that provokes one (a refused origin, an expired quote) names
- * the statuses it expects with `expectHttpErrors`.
+ * The suite's `test`: Playwright's, plus the running stack's URLs, the widget's events recorded on the page
+ * (every event of the widget's manifest, `event-recorder.ts`), and a console watch that fails any test whose
+ * page logged an error it did not expect. Browsers log every 4xx/5xx response as a console error, so a test
+ * that provokes one (a refused origin, an expired quote) names the statuses it expects with `expectHttpErrors`.
  */
 import { test as base, expect, type Page } from '@playwright/test';
+import { eventRecorderScript } from './event-recorder';
 import { type StackUrls, stackUrls } from './stack-urls';
 
 /** A widget event as the page received it. */
@@ -24,29 +25,7 @@ interface Fixtures {
   widgetEvents: () => Promise<RecordedEvent[]>;
 }
 
-const RECORDER = `(() => {
-  window.__esimEvents = window.__esimEvents || [];
-  for (const type of [
-    'esim-ready',
-    'esim-quote',
-    'esim-checkout',
-    'esim-cancel',
-    'esim-payment-declined',
-    'esim-failed',
-    'esim-device-check',
-    'esim-purchase',
-    'esim-error',
-  ]) {
-    document.addEventListener(type, (event) => {
-      const source = event.composedPath()[0];
-      window.__esimEvents.push({
-        type,
-        detail: event.detail,
-        widgetId: source && source.getAttribute ? source.getAttribute('widget-id') : null,
-      });
-    });
-  }
-})();`;
+const RECORDER = eventRecorderScript();
 
 const HTTP_ERROR = /Failed to load resource: the server responded with a status of (\d{3})/;
 

@@ -5,6 +5,8 @@
  * dependencies bundled; `integrity.json`: its version and every script's SRI hash). `vite build --mode lib`
  * makes the npm library (`dist/lib/`: ESM entries `index.js`, `auto-define.js`, `react.js` and `vue.js`; preact
  * and qrcode stay dependencies, react and vue optional peer dependencies, the private shared package is bundled in).
+ * Either may run alone, in either order: the script-tag build empties `dist/` but for `lib/`, the library build
+ * only `dist/lib/`.
  */
 import preact from '@preact/preset-vite';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
@@ -12,12 +14,16 @@ import { defineConfig } from 'vite';
 import packageJson from './package.json' with { type: 'json' };
 import { adoptedStylesPlugin } from './scripts/adopted-styles-plugin.ts';
 import { integrityPlugin } from './scripts/integrity-plugin.ts';
+import { keepOtherBuildsPlugin } from './scripts/keep-other-builds-plugin.ts';
 import { parallelImportsPlugin } from './scripts/parallel-imports-plugin.ts';
 
 /**
  * The first screen's chunk: the app's entry and, with them, every module it imports (a group takes its modules'
  * dependencies along). The message tables' shared helper joins it, so a language's table is one request.
  */
+/** Where the npm library build writes, inside the script-tag build's `dist/`. */
+export const LIBRARY_OUT_DIR = 'dist/lib';
+
 const FIRST_SCREEN_CHUNK = {
   name: 'widget-app',
   test: /src[\\/](app[\\/]widget-app\.tsx|i18n[\\/]messages\.ts)$/,
@@ -44,11 +50,13 @@ export default defineConfig(({ mode }) => {
       ...(library ? [] : [integrityPlugin(packageJson.version)]),
       // A lazy chunk and its own imports are fetched together: one round trip, not one per level.
       ...(library ? [] : [parallelImportsPlugin()]),
+      // `dist/` emptied but for the library build's `dist/lib/` (Vite's emptyOutDir would delete it too).
+      ...(library ? [] : [keepOtherBuildsPlugin(['lib'])]),
     ],
     build: {
       target: 'es2022',
-      outDir: library ? 'dist/lib' : 'dist',
-      emptyOutDir: true,
+      outDir: library ? LIBRARY_OUT_DIR : 'dist',
+      emptyOutDir: library,
       // One stylesheet for the whole widget: it is small, and adoptedStylesPlugin turns it into a string.
       cssCodeSplit: false,
       manifest: !library,
@@ -59,6 +67,9 @@ export default defineConfig(({ mode }) => {
         formats: ['es'],
       },
       rolldownOptions: {
+        // Imported constants are written where they are used: a route's method and path (`apiRoutes.…`) become
+        // string literals at the call, not one variable each.
+        optimization: { inlineConst: { mode: 'all', pass: 1 } },
         external: library ? [/^preact(\/|$)/, /^qrcode(\/|$)/, /^react(\/|$)/, /^vue(\/|$)/] : [],
         output: {
           entryFileNames: '[name].js',

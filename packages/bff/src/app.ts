@@ -2,9 +2,10 @@
  * @module
  * The BFF's Hono app: request metrics and spans (when on), secure headers everywhere, request context and logs,
  * the body limit, client IP,
- * CORS for the widget API, the routes of the route table (each behind its auth), and one error and not-found
+ * CORS for the widget API, the routes of the API description (each behind its auth), and one error and not-found
  * handler.
  */
+import { API_ROUTES, allowedMethods } from '@esim-embed/shared';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AfterSaleService } from './after-sale/after-sale-service';
@@ -32,7 +33,6 @@ import { openApiHandlers } from './routes/openapi';
 import { operationsHandlers } from './routes/operations';
 import { partnerHandlers, partnerIdempotency } from './routes/partner';
 import { openToAnyPage, publicCatalogHandlers } from './routes/public-catalog';
-import { allowedMethods } from './routes/route-table';
 import { sessionHandlers } from './routes/sessions';
 import { isWidgetScriptPath, staticSite, widgetAssetHandlers } from './routes/static-assets';
 import { findWidgetBuilds } from './routes/widget-builds';
@@ -101,7 +101,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   );
 
   app.onError(createErrorHandler(logger));
-  app.notFound(createNotFoundHandler(allowedMethods));
+  app.notFound(createNotFoundHandler((path) => allowedMethods(API_ROUTES, path)));
 
   const metrics = options.metrics ?? null;
   const tracing = options.tracing ?? null;
@@ -159,7 +159,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   });
   app.use('/v1/catalog/*', openToAnyPage);
 
-  // Every route of the route table, behind the auth and idempotency its entry names.
+  // Every route of the API description, behind the auth and idempotency its entry names.
   const idempotencyTtlMs = config.idempotencyTtlHours * 60 * 60 * 1000;
   const starts = widgetStarts();
   mountRoutes(app, {

@@ -12,7 +12,7 @@ export const BFF_SERVER_ENTRY = fileURLToPath(new URL('../src/server.ts', import
 /** The built BFF, as production runs it (`pnpm --filter @esim-embed/bff build` writes it). */
 export const BFF_BUNDLE = fileURLToPath(new URL('../dist/server.js', import.meta.url));
 
-export { ROUTES, type RouteId, type RouteSpec } from '../src/routes/route-table';
+export { API_ROUTES as ROUTES, type ApiRouteId as RouteId, type RouteSpec } from '@esim-embed/shared';
 export { deriveKey } from '../src/security/key-ring';
 export { createUpstreamBudget } from '../src/upstream/upstream-budget';
 export { runForUpstreamCaller } from '../src/upstream/upstream-caller';

@@ -33,17 +33,20 @@ export {
   type CreateOptions,
   createPartnerClient,
   type PageQuery,
+  type PartnerCallArguments,
   type PartnerClient,
   type PartnerClientOptions,
   type WebhookDeliverySearch,
 } from './partner-client';
 export {
   PARTNER_ROUTES,
+  type PartnerCallInput,
   type PartnerListRouteId,
   type PartnerPage,
   type PartnerRoute,
   type PartnerRouteData,
   type PartnerRouteId,
+  type PartnerRouteOf,
 } from './partner-routes';
 export * from './schemas';
 export {

@@ -3,7 +3,9 @@
  * The typed client of the BFF's partner API: every `/v1/partner/*` route, authenticated with the widget's partner
  * secret (`X-Partner-Secret`), creates sent with an `Idempotency-Key` (a fresh one per call unless given),
  * answers parsed with the API's own schemas, failures thrown as {@link PartnerApiError}. Every route is safe to
- * send again, so a call that got no answer or a 5xx is retried a few times with the same key.
+ * send again, so a call that got no answer or a 5xx is retried a few times with the same key. Paths, methods,
+ * idempotency and answer schemas come from the API's one description (`partner-routes.ts`); `call` reaches any
+ * partner route by its id, the grouped methods name the common ones.
  */
 import {
   type ActionRequestListQuery,
@@ -12,6 +14,7 @@ import {
   type CreateManageLinkRequest,
   type CreatePartnerDeliveryLinkRequest,
   type DeclineCheckoutPaymentRequest,
+  fillPath,
   IDEMPOTENCY_KEY_HEADER,
   PARTNER_SECRET_HEADER,
   type PartnerActionRequest,
@@ -30,6 +33,8 @@ import {
 import { PartnerApiError, type PartnerApiErrorCode } from './partner-api-error';
 import {
   PARTNER_ROUTES,
+  type PartnerCallInput,
+  type PartnerListItem,
   type PartnerListRouteId,
   type PartnerPage,
   type PartnerRouteData,
@@ -71,8 +76,17 @@ export type ActionRequestSearch = Omit<ActionRequestListQuery, 'limit' | 'cursor
 /** A filter of webhook deliveries: `status`, `type`, `checkoutId`, `widgetId` (see `docs/webhooks.md`). */
 export type WebhookDeliverySearch = Omit<WebhookDeliveryListQuery, 'limit' | 'cursor'>;
 
+/** The arguments of `call` for one route: its input, left out when the route needs none. */
+export type PartnerCallArguments<Id extends PartnerRouteId> =
+  object extends PartnerCallInput<Id> ? [input?: PartnerCallInput<Id>] : [input: PartnerCallInput<Id>];
+
 /** The partner API, grouped by what it acts on. */
 export interface PartnerClient {
+  /**
+   * Any partner route by its id (`readPartnerCheckout`, …): path parameters, query and body as the route takes
+   * them, its `data` as it answers. The grouped methods below are these calls under the product's names.
+   */
+  call<Id extends PartnerRouteId>(id: Id, ...input: PartnerCallArguments<Id>): Promise<PartnerRouteData<Id>>;
   checkouts: {
     /**
      * `GET /v1/partner/checkouts`: a page of your checkouts, newest first, searched by status, creation time
@@ -240,9 +254,9 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   async function page<Id extends PartnerListRouteId>(
     id: Id,
     query: object,
-  ): Promise<PartnerPage<PartnerRouteData<Id>[number]>> {
+  ): Promise<PartnerPage<PartnerListItem<Id>>> {
     const { data, nextCursor } = (await send(id, { query: query as CallInput['query'] })) as PartnerPage<
-      PartnerRouteData<Id>[number]
+      PartnerListItem<Id>
     >;
     return { data, nextCursor };
   }
@@ -251,7 +265,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   async function* every<Id extends PartnerListRouteId>(
     id: Id,
     query: object,
-  ): AsyncIterable<PartnerRouteData<Id>[number]> {
+  ): AsyncIterable<PartnerListItem<Id>> {
     let cursor: string | undefined;
     do {
       const answered = await page(id, { ...query, cursor });
@@ -263,16 +277,15 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   /** Send one call (retried when it got no answer or a 5xx) and answer its parsed body. */
   async function send(id: PartnerRouteId, input: CallInput): Promise<unknown> {
     const route = PARTNER_ROUTES[id];
-    const path = route.path.replace(/\{(\w+)\}/g, (_whole, name: string) =>
-      encodeURIComponent(input.params?.[name] ?? ''),
-    );
+    const path = fillPath(route.path, input.params ?? {});
     const query = new URLSearchParams(
       Object.entries(input.query ?? {}).flatMap(([name, value]) =>
         value === undefined ? [] : [[name, String(value)] as [string, string]],
       ),
     ).toString();
     const headers: Record<string, string> = { [PARTNER_SECRET_HEADER]: settings.partnerSecret };
-    if (route.idempotent) headers[IDEMPOTENCY_KEY_HEADER] = input.idempotencyKey ?? crypto.randomUUID();
+    if ('idempotent' in route && route.idempotent === true)
+      headers[IDEMPOTENCY_KEY_HEADER] = input.idempotencyKey ?? crypto.randomUUID();
     if (route.method === 'POST') headers['Content-Type'] = 'application/json';
     const init: RequestInit = {
       method: route.method,
@@ -292,6 +305,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     }
   }
 
+  const callRoute: PartnerClient['call'] = (id, ...[input]) => call(id, input as CallInput | undefined);
   const checkouts: PartnerClient['checkouts'] = {
     list: (query = {}) => page('listPartnerCheckouts', query),
     all: (search = {}, options = {}) => every('listPartnerCheckouts', { ...search, limit: options.pageSize }),
@@ -305,6 +319,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     installation: (checkoutId) => call('readPartnerInstallation', { params: { id: checkoutId } }),
   };
   return {
+    call: callRoute,
     checkouts,
     account: {
       read: (query = {}) => call('readPartnerAccount', { query }),

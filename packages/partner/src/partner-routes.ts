@@ -1,176 +1,58 @@
 /**
  * @module
- * Every route of the BFF's partner API (`/v1/partner/*`) as the client calls it: method, path, whether it is a
- * create that takes an `Idempotency-Key`, and the shared schema of its answer. Keyed by the BFF's own route ids,
- * so that a test holds this table to the BFF's route table (`partner-routes.test.ts`).
+ * The BFF's partner API (`/v1/partner/*`) as the client calls it: the partner routes of the API's one description
+ * (`PARTNER_API_ROUTES` of the private shared package, bundled into this one, and none of the other routes), with their
+ * method, path, idempotency and schemas, and the types a call of each takes and answers. A partner route added to
+ * the description is callable with `client.call(id, …)`, typed, with no edit here.
  */
 import {
-  EsimViewResponseSchema,
-  InstallationResponseSchema,
-  ManageLinkResponseSchema,
-  PartnerAccountResponseSchema,
-  PartnerActionRequestListResponseSchema,
-  PartnerActionRequestResponseSchema,
-  PartnerCheckoutListResponseSchema,
-  PartnerCheckoutResponseSchema,
-  PartnerDeliveryLinkResponseSchema,
-  PartnerEsimListResponseSchema,
-  PartnerWebhookDeliveryListResponseSchema,
-  PartnerWebhookDeliveryResponseSchema,
-  RevokedDeliveryLinkResponseSchema,
-  RevokedManageLinkResponseSchema,
-  RevokedManageLinksResponseSchema,
+  type ApiRoute,
+  PARTNER_API_ROUTES,
+  type RouteBody,
+  type RouteData,
+  type RouteParams,
+  type RouteQuery,
+  type RouteSpec,
 } from '@esim-embed/shared';
-import type { z } from 'zod';
+
+/** The partner routes among `Routes` (by default the API's): those a partner secret opens. */
+export type PartnerRouteOf<Routes extends RouteSpec = ApiRoute> = Extract<Routes, { auth: 'partner' }>;
 
 /** One partner route: what the client needs to call it and read its answer. */
-export interface PartnerRoute {
-  method: 'GET' | 'POST';
-  /** With `{placeholders}` for path parameters, as the BFF's OpenAPI document writes them. */
-  path: string;
-  /** A create: the client sends an `Idempotency-Key` (generated per call unless given). */
-  idempotent: boolean;
-  /** The `{ data, meta }` envelope of a success. */
-  response: z.ZodType<{ data: unknown }>;
-}
-
-/** The partner routes, by the BFF's route id. */
-export const PARTNER_ROUTES = {
-  readPartnerAccount: {
-    method: 'GET',
-    path: '/v1/partner/account',
-    idempotent: false,
-    response: PartnerAccountResponseSchema,
-  },
-  listPartnerCheckouts: {
-    method: 'GET',
-    path: '/v1/partner/checkouts',
-    idempotent: false,
-    response: PartnerCheckoutListResponseSchema,
-  },
-  listPartnerEsims: {
-    method: 'GET',
-    path: '/v1/partner/esims',
-    idempotent: false,
-    response: PartnerEsimListResponseSchema,
-  },
-  readPartnerCheckout: {
-    method: 'GET',
-    path: '/v1/partner/checkouts/{id}',
-    idempotent: false,
-    response: PartnerCheckoutResponseSchema,
-  },
-  readPartnerInstallation: {
-    method: 'GET',
-    path: '/v1/partner/checkouts/{id}/installation',
-    idempotent: false,
-    response: InstallationResponseSchema,
-  },
-  startPartnerPayment: {
-    method: 'POST',
-    path: '/v1/partner/checkouts/{id}/payment-started',
-    idempotent: false,
-    response: PartnerCheckoutResponseSchema,
-  },
-  confirmPartnerCheckout: {
-    method: 'POST',
-    path: '/v1/partner/checkouts/{id}/confirm',
-    idempotent: false,
-    response: PartnerCheckoutResponseSchema,
-  },
-  declinePartnerCheckoutPayment: {
-    method: 'POST',
-    path: '/v1/partner/checkouts/{id}/decline',
-    idempotent: false,
-    response: PartnerCheckoutResponseSchema,
-  },
-  cancelPartnerCheckout: {
-    method: 'POST',
-    path: '/v1/partner/checkouts/{id}/cancel',
-    idempotent: false,
-    response: PartnerCheckoutResponseSchema,
-  },
-  createPartnerManageLink: {
-    method: 'POST',
-    path: '/v1/partner/esims/{esimId}/manage-links',
-    idempotent: false,
-    response: ManageLinkResponseSchema,
-  },
-  revokeManageLink: {
-    method: 'POST',
-    path: '/v1/partner/manage-links/{id}/revoke',
-    idempotent: false,
-    response: RevokedManageLinkResponseSchema,
-  },
-  revokeAllManageLinks: {
-    method: 'POST',
-    path: '/v1/partner/esims/{esimId}/manage-links/revoke-all',
-    idempotent: false,
-    response: RevokedManageLinksResponseSchema,
-  },
-  readPartnerEsim: {
-    method: 'GET',
-    path: '/v1/partner/esims/{esimId}',
-    idempotent: false,
-    response: EsimViewResponseSchema,
-  },
-  createPartnerActionRequest: {
-    method: 'POST',
-    path: '/v1/partner/esims/{esimId}/action-requests',
-    idempotent: true,
-    response: PartnerActionRequestResponseSchema,
-  },
-  readPartnerActionRequest: {
-    method: 'GET',
-    path: '/v1/partner/action-requests/{id}',
-    idempotent: false,
-    response: PartnerActionRequestResponseSchema,
-  },
-  createPartnerDeliveryLink: {
-    method: 'POST',
-    path: '/v1/partner/esims/{esimId}/delivery-links',
-    idempotent: true,
-    response: PartnerDeliveryLinkResponseSchema,
-  },
-  revokePartnerDeliveryLink: {
-    method: 'POST',
-    path: '/v1/partner/delivery-links/{id}/revoke',
-    idempotent: false,
-    response: RevokedDeliveryLinkResponseSchema,
-  },
-  listPartnerActionRequests: {
-    method: 'GET',
-    path: '/v1/partner/action-requests',
-    idempotent: false,
-    response: PartnerActionRequestListResponseSchema,
-  },
-  listPartnerWebhookDeliveries: {
-    method: 'GET',
-    path: '/v1/partner/webhook-deliveries',
-    idempotent: false,
-    response: PartnerWebhookDeliveryListResponseSchema,
-  },
-  readPartnerWebhookDelivery: {
-    method: 'GET',
-    path: '/v1/partner/webhook-deliveries/{id}',
-    idempotent: false,
-    response: PartnerWebhookDeliveryResponseSchema,
-  },
-  resendPartnerWebhookDelivery: {
-    method: 'POST',
-    path: '/v1/partner/webhook-deliveries/{id}/resend',
-    idempotent: true,
-    response: PartnerWebhookDeliveryResponseSchema,
-  },
-} as const satisfies Record<string, PartnerRoute>;
+export type PartnerRoute = PartnerRouteOf;
 
 /** The id of a partner route (the BFF's name for it). */
-export type PartnerRouteId = keyof typeof PARTNER_ROUTES;
+export type PartnerRouteId<Routes extends RouteSpec = ApiRoute> = PartnerRouteOf<Routes>['id'];
+
+/** The partner route of one id. */
+type RouteOfId<Routes extends RouteSpec, Id> = Extract<PartnerRouteOf<Routes>, { id: Id }>;
 
 /** What a route answers in `data`. */
-export type PartnerRouteData<Id extends PartnerRouteId> = z.infer<
-  (typeof PARTNER_ROUTES)[Id]['response']
->['data'];
+export type PartnerRouteData<
+  Id extends PartnerRouteId<Routes>,
+  Routes extends RouteSpec = ApiRoute,
+> = RouteData<RouteOfId<Routes, Id>>;
+
+/** What a call of a route takes: its path parameters, query and body where it has them, a create's key. */
+export type PartnerCallInput<Id extends PartnerRouteId<Routes>, Routes extends RouteSpec = ApiRoute> = ([
+  keyof RouteParams<RouteOfId<Routes, Id>>,
+] extends [never]
+  ? { params?: undefined }
+  : { params: RouteParams<RouteOfId<Routes, Id>> }) &
+  ([RouteQuery<RouteOfId<Routes, Id>>] extends [never]
+    ? { query?: undefined }
+    : { query?: RouteQuery<RouteOfId<Routes, Id>> }) &
+  ([RouteBody<RouteOfId<Routes, Id>>] extends [never]
+    ? { body?: undefined }
+    : RouteOfId<Routes, Id> extends { bodyOptional: true }
+      ? { body?: RouteBody<RouteOfId<Routes, Id>> }
+      : { body: RouteBody<RouteOfId<Routes, Id>> }) &
+  (RouteOfId<Routes, Id> extends { idempotent: true } ? { idempotencyKey?: string } : unknown);
+
+/** The partner routes, by the BFF's route id. */
+export const PARTNER_ROUTES = Object.fromEntries(PARTNER_API_ROUTES.map((route) => [route.id, route])) as {
+  readonly [Id in PartnerRouteId]: RouteOfId<ApiRoute, Id>;
+};
 
 /** The routes that answer a page of a list (`{ data, nextCursor }`). */
 export type PartnerListRouteId =
@@ -184,3 +66,7 @@ export interface PartnerPage<T> {
   data: T[];
   nextCursor: string | null;
 }
+
+/** One item of a list route's page. */
+export type PartnerListItem<Id extends PartnerListRouteId> =
+  PartnerRouteData<Id> extends readonly (infer Item)[] ? Item : never;

@@ -1,15 +1,19 @@
 /** The SDK's types as a partner's code meets them: handlers typed per event type, answers typed per route. */
+import type { ApiRoute, PartnerAccountResponseSchema } from '@esim-embed/shared';
 import { describe, expectTypeOf, it } from 'vitest';
 import type {
   BalanceLowWebhookEvent,
   CheckoutPaymentOutcome,
   CheckoutWebhookEvent,
   PartnerAccount,
+  PartnerCallInput,
   PartnerCheckout,
   PartnerClient,
   PartnerDeliveryLink,
   PartnerEsimSummary,
   PartnerPage,
+  PartnerRouteData,
+  PartnerRouteId,
   PartnerWebhookDelivery,
   PartnerWebhookDeliveryDetail,
   WebhookDeliveryStatus,
@@ -79,3 +83,37 @@ describe('client answer types', () => {
     void client.webhookDeliveries.list({ status: 'sent' });
   });
 });
+
+describe('the client follows the API description', () => {
+  it('types call() by route id: its path parameters, body and answer', () => {
+    expectTypeOf<Parameters<typeof call<'declinePartnerCheckoutPayment'>>[1]>().toMatchObjectType<{
+      params: { id: string };
+      body: { attempt: number };
+    }>();
+    expectTypeOf<ReturnType<typeof call<'readPartnerAccount'>>>().toEqualTypeOf<Promise<PartnerAccount>>();
+    // @ts-expect-error a route that is not behind the partner secret
+    call('readCheckout');
+  });
+
+  it('makes a partner route added to the description callable, typed, with no other edit', () => {
+    /** A route as a new module under the shared `api/routes/` would describe it. */
+    interface AddedRoute {
+      id: 'readPartnerWidget';
+      method: 'GET';
+      path: '/v1/partner/widgets/{widgetId}';
+      summary: string;
+      auth: 'partner';
+      status: 200;
+      response: typeof PartnerAccountResponseSchema;
+    }
+    type Described = ApiRoute | AddedRoute;
+    expectTypeOf<'readPartnerWidget'>().toExtend<PartnerRouteId<Described>>();
+    expectTypeOf<PartnerCallInput<'readPartnerWidget', Described>['params']>().toEqualTypeOf<{
+      widgetId: string;
+    }>();
+    expectTypeOf<PartnerRouteData<'readPartnerWidget', Described>>().toEqualTypeOf<PartnerAccount>();
+    expectTypeOf<'readPartnerWidget'>().not.toExtend<PartnerRouteId>();
+  });
+});
+
+declare const call: PartnerClient['call'];

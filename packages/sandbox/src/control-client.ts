@@ -47,6 +47,8 @@ export interface ControlClient {
   setEsim(esimId: string, request: EsimControlRequest): Promise<ControlState>;
   /** Ends a refund or reissue under review: `completed` (a reissue issues a replacement eSIM) or `rejected`. */
   resolveActionRequest(actionRequestId: string, request: ActionResolveRequest): Promise<ControlState>;
+  /** Refund a sold order as the service would on its own or at the partner's direct request (no action request). */
+  refundOrder(orderId: string): Promise<ControlState>;
   /** The emails the sandbox would have sent for `platform` delivery orders (oldest first). */
   outbox(query?: OutboxQuery): Promise<OutboxEmail[]>;
   /** Replaces the fault rules (the sandbox must run with fault injection enabled). */
@@ -100,6 +102,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     setEsim: (esimId, request) => call('POST', `/esims/${encodeURIComponent(esimId)}`, request),
     resolveActionRequest: (id, body) =>
       call('POST', `/action-requests/${encodeURIComponent(id)}/resolve`, body),
+    refundOrder: (id) => call('POST', `/orders/${encodeURIComponent(id)}/refund`),
     async outbox(query = {}) {
       const params = new URLSearchParams(
         Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined),

@@ -1,11 +1,14 @@
 /**
  * @module
  * A fake BFF for component tests: a `fetch` that answers the widget API (`/v1/*`) with bodies shaped by the
- * shared schemas (the API client parses every one of them in tests, so a drift fails loudly). The real BFF
+ * shared schemas (the API client parses every one of them in tests, so a drift fails loudly), dispatching on the
+ * API's one description: a request reaches the answer of the described route its method and path match. The real BFF
  * cannot run inside a DOM test; the browser-level flow against it is the e2e suite's.
  */
 import {
+  API_ROUTES,
   type ApiErrorCode,
+  type ApiRouteId,
   type Checkout,
   type CheckoutStatus,
   type Destination,
@@ -13,6 +16,7 @@ import {
   type EsimView,
   LocaleSchema,
   type ManageLink,
+  matchPath,
   type Plan,
   type Quote,
   type Session,
@@ -21,6 +25,22 @@ import {
 } from '@esim-embed/shared';
 
 const META = { requestId: 'req_test', apiVersion: '2.0.0' } as const;
+
+/** A request to a described route, as an answer reads it. */
+interface FakeRequest {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** A checkout the fake holds: the checkout, its client secret and how often its status was read. */
+interface CheckoutEntry {
+  checkout: Checkout;
+  secret: string;
+  reads: number;
+  cancelled?: boolean;
+}
 
 /** One recorded request. */
 export interface RecordedRequest {
@@ -223,10 +243,7 @@ export class FakeBff {
   readonly #tokens = new Set<string>();
   #quotes = 0;
   readonly #quotesById = new Map<string, Quote>();
-  readonly #checkouts = new Map<
-    string,
-    { checkout: Checkout; secret: string; reads: number; cancelled?: boolean }
-  >();
+  readonly #checkouts = new Map<string, CheckoutEntry>();
   /** Checkout ids the traveller cancelled (each once). */
   readonly cancelled = new Set<string>();
   /** eSIM views by the manage token that opens them. */
@@ -330,12 +347,61 @@ export class FakeBff {
     return { widget: this.config, catalog: { path: `/v1/catalog/acme/${this.publicCatalogVersion}` } };
   }
 
+  /**
+   * Dispatches on the API's description: the route whose method and path template match (`matchPath`), then
+   * that route's answer here. A path no described route has is `not_found`; a described route this fake does not
+   * serve is `not_found` too.
+   */
   #route(method: string, url: URL, headers: Record<string, string>, body: unknown): Response {
-    const path = url.pathname;
-    if (method === 'GET' && path === '/v1/widgets/acme/start') {
-      return this.#json(200, { data: this.#start(), meta: META });
+    for (const route of API_ROUTES) {
+      if (route.method !== method) continue;
+      const params = matchPath(route.path, url.pathname);
+      if (params === null) continue;
+      const answer = this.#answers[route.id];
+      if (answer === undefined) break;
+      if (route.auth.startsWith('session') && !this.#authorized(headers))
+        return this.#error('widget_session_invalid', 401, {});
+      return answer({ params, query: url.searchParams, headers, body });
     }
-    if (method === 'POST' && path === '/v1/sessions') {
+    return this.#error('not_found', 404, {});
+  }
+
+  /** A read of the public catalog at a version the catalog no longer holds names the current one's address. */
+  #publicCatalog(params: Record<string, string>, read: () => Response): Response {
+    if (params.version === this.publicCatalogVersion) return read();
+    return this.#error('not_found', 404, {
+      reason: 'catalog_version_gone',
+      current: this.publicCatalogVersion,
+      path: this.#start().catalog.path,
+    });
+  }
+
+  #destinations(locale: string): Response {
+    return this.#json(200, { data: destinations, meta: { ...META, catalogVersion: 1, locale } });
+  }
+
+  #plans(code: string | undefined, locale: string): Response {
+    const destination = destinations.find((entry) => entry.code === code);
+    if (!destination) return this.#error('destination_not_found', 404, {});
+    const data = destination.code === 'TR' ? plans : [];
+    return this.#json(200, { data, meta: { ...META, catalogVersion: 1, locale, destination } });
+  }
+
+  /** The checkout a request names, with its client secret checked (or the refusal to answer). */
+  #checkoutOf(
+    request: FakeRequest,
+  ): { entry: CheckoutEntry; refusal?: undefined } | { entry?: undefined; refusal: Response } {
+    const entry = this.#checkouts.get(request.params.id ?? '');
+    if (!entry) return { refusal: this.#error('checkout_not_found', 404, {}) };
+    if (request.headers['x-checkout-secret'] !== entry.secret)
+      return { refusal: this.#error('forbidden', 403, {}) };
+    return { entry };
+  }
+
+  /** The answer of each described route this fake serves (the widget's), by route id. */
+  readonly #answers: Partial<Record<ApiRouteId, (request: FakeRequest) => Response>> = {
+    startWidget: () => this.#json(200, { data: this.#start(), meta: META }),
+    createSession: () => {
       this.#sessions++;
       this.#tokens.add(`token-${this.#sessions}`);
       const session: Session = {
@@ -344,32 +410,14 @@ export class FakeBff {
         ...this.#start(),
       };
       return this.#json(201, { data: session, meta: META });
-    }
-    const publicMatch =
-      /^\/v1\/catalog\/acme\/([^/]+)\/([a-z]{2})\/(destinations|plans\/([A-Z0-9]{2}))$/.exec(path);
-    if (method === 'GET' && publicMatch && publicMatch[1] !== this.publicCatalogVersion) {
-      const { path: current } = this.#start().catalog;
-      return this.#error('not_found', 404, {
-        reason: 'catalog_version_gone',
-        current: this.publicCatalogVersion,
-        path: current,
-      });
-    }
-    if (!publicMatch && !this.#authorized(headers)) return this.#error('widget_session_invalid', 401, {});
-    const locale = (publicMatch?.[2] ?? url.searchParams.get('locale') ?? 'en') as 'en';
-    if (method === 'GET' && (path === '/v1/destinations' || publicMatch?.[3] === 'destinations')) {
-      return this.#json(200, { data: destinations, meta: { ...META, catalogVersion: 1, locale } });
-    }
-    const plansMatch =
-      /^\/v1\/destinations\/([A-Z0-9]{2})\/plans$/.exec(path) ??
-      (publicMatch?.[4] ? [path, publicMatch[4]] : null);
-    if (method === 'GET' && plansMatch) {
-      const destination = destinations.find((entry) => entry.code === plansMatch[1]);
-      if (!destination) return this.#error('destination_not_found', 404, {});
-      const data = destination.code === 'TR' ? plans : [];
-      return this.#json(200, { data, meta: { ...META, catalogVersion: 1, locale, destination } });
-    }
-    if (method === 'POST' && path === '/v1/quotes') {
+    },
+    listDestinations: ({ query }) => this.#destinations(query.get('locale') ?? 'en'),
+    listPlans: ({ params, query }) => this.#plans(params.code, query.get('locale') ?? 'en'),
+    publicDestinations: ({ params }) =>
+      this.#publicCatalog(params, () => this.#destinations(params.locale ?? 'en')),
+    publicPlans: ({ params }) =>
+      this.#publicCatalog(params, () => this.#plans(params.code, params.locale ?? 'en')),
+    createQuote: ({ headers, body }) => {
       const { offerId, esimId } = body as { offerId: string; esimId?: string };
       const esim = esimId === undefined ? undefined : this.esims.get(headers['x-manage-token'] ?? '');
       if (esimId !== undefined && esim?.esimId !== esimId)
@@ -392,8 +440,8 @@ export class FakeBff {
       };
       this.#quotesById.set(quote.id, quote);
       return this.#json(201, { data: quote, meta: META });
-    }
-    if (method === 'POST' && path === '/v1/checkouts') {
+    },
+    createCheckout: ({ headers, body }) => {
       const request = body as { quoteId: string; email?: string; locale: 'en' };
       const quote = this.#quotesById.get(request.quoteId);
       if (!quote) return this.#error('quote_not_found', 404, {});
@@ -422,80 +470,79 @@ export class FakeBff {
       const secret = `secret_${id}_0123456789abcdef`;
       this.#checkouts.set(id, { checkout, secret, reads: 0 });
       return this.#json(201, { data: { ...checkout, clientSecret: secret }, meta: META });
-    }
-    if (path === '/v1/my-esim' || path === '/v1/my-esim/installation') {
+    },
+    readCheckout: (request) => {
+      const { entry, refusal } = this.#checkoutOf(request);
+      if (!entry) return refusal;
+      if (entry.cancelled) return this.#json(200, { data: entry.checkout, meta: META });
+      const journey = this.#options.journey ?? ['provisioning', 'ready'];
+      const status = journey[Math.min(entry.reads, journey.length - 1)] ?? 'ready';
+      entry.reads++;
+      entry.checkout = {
+        ...entry.checkout,
+        status,
+        failure: status === 'failed' ? { code: 'upstream_unavailable', retryable: true } : null,
+        // The BFF names an issued eSIM on the checkout as soon as it exists.
+        ...(status === 'ready' && entry.checkout.kind !== 'top_up' ? { esimId: 'esim_1' } : {}),
+      };
+      if (status === 'ready' && entry.checkout.kind === 'top_up') this.toppedUp.add(entry.checkout.id);
+      return this.#json(200, { data: entry.checkout, meta: META });
+    },
+    cancelCheckout: (request) => {
+      const { entry, refusal } = this.#checkoutOf(request);
+      if (!entry) return refusal;
+      if (!['awaiting_payment', 'cancelled'].includes(entry.checkout.status))
+        return this.#error('invalid_transition', 409, { status: entry.checkout.status });
+      entry.cancelled = true;
+      entry.checkout = { ...entry.checkout, status: 'cancelled' };
+      this.cancelled.add(entry.checkout.id);
+      return this.#json(200, { data: entry.checkout, meta: META });
+    },
+    readInstallation: (request) => {
+      const { entry, refusal } = this.#checkoutOf(request);
+      if (!entry) return refusal;
+      if (entry.checkout.status !== 'ready') return this.#error('esim_not_found', 409, {});
+      return this.#json(200, { data: { checkoutId: entry.checkout.id, ...installation }, meta: META });
+    },
+    createDeliveryLink: (request) => {
+      const { entry, refusal } = this.#checkoutOf(request);
+      if (!entry) return refusal;
+      return this.#json(201, {
+        data: {
+          id: 'dl_1',
+          url: 'https://bff.example/d/secret-link-token',
+          maxViews: 1,
+          expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+        },
+        meta: META,
+      });
+    },
+    createManageLink: (request) => {
+      const { entry, refusal } = this.#checkoutOf(request);
+      if (!entry) return refusal;
+      if (entry.checkout.status !== 'ready') return this.#error('invalid_transition', 409, {});
+      const manageToken = `manage_${entry.checkout.id}_0123456789abcdef`;
+      if (!this.esims.has(manageToken)) this.addEsim(manageToken, esimView({ installed: false }));
+      const link: ManageLink = {
+        id: `ml_${entry.checkout.id}`,
+        manageToken,
+        esimId: 'esim_1',
+        widgetId: this.config.widgetId,
+        expiresAt: '2026-11-25T08:00:00.000Z',
+      };
+      return this.#json(201, { data: link, meta: META });
+    },
+    readMyEsim: ({ headers }) => {
       const view = this.esims.get(headers['x-manage-token'] ?? '');
       if (!view) return this.#error('widget_session_invalid', 401, {});
-      if (method === 'GET' && path === '/v1/my-esim') return this.#json(200, { data: view, meta: META });
-      if (method === 'GET' && !view.installed) {
-        const data: EsimInstallationView = { esimId: view.esimId, ...installation };
-        return this.#json(200, { data, meta: META });
-      }
-      if (method === 'GET') return this.#error('invalid_transition', 409, {});
-    }
-    const checkoutMatch =
-      /^\/v1\/checkouts\/([^/]+)(\/installation|\/delivery-links|\/manage-link|\/cancel)?$/.exec(path);
-    if (checkoutMatch) {
-      const entry = this.#checkouts.get(decodeURIComponent(checkoutMatch[1] ?? ''));
-      if (!entry) return this.#error('checkout_not_found', 404, {});
-      if (headers['x-checkout-secret'] !== entry.secret) return this.#error('forbidden', 403, {});
-      if (method === 'POST' && checkoutMatch[2] === '/cancel') {
-        if (!['awaiting_payment', 'cancelled'].includes(entry.checkout.status))
-          return this.#error('invalid_transition', 409, { status: entry.checkout.status });
-        entry.cancelled = true;
-        entry.checkout = { ...entry.checkout, status: 'cancelled' };
-        this.cancelled.add(entry.checkout.id);
-        return this.#json(200, { data: entry.checkout, meta: META });
-      }
-      if (method === 'GET' && !checkoutMatch[2] && entry.cancelled) {
-        return this.#json(200, { data: entry.checkout, meta: META });
-      }
-      if (method === 'GET' && !checkoutMatch[2]) {
-        const journey = this.#options.journey ?? ['provisioning', 'ready'];
-        const status = journey[Math.min(entry.reads, journey.length - 1)] ?? 'ready';
-        entry.reads++;
-        entry.checkout = {
-          ...entry.checkout,
-          status,
-          failure: status === 'failed' ? { code: 'upstream_unavailable', retryable: true } : null,
-          // The BFF names an issued eSIM on the checkout as soon as it exists.
-          ...(status === 'ready' && entry.checkout.kind !== 'top_up' ? { esimId: 'esim_1' } : {}),
-        };
-        if (status === 'ready' && entry.checkout.kind === 'top_up') this.toppedUp.add(entry.checkout.id);
-        return this.#json(200, { data: entry.checkout, meta: META });
-      }
-      if (method === 'POST' && checkoutMatch[2] === '/manage-link') {
-        if (entry.checkout.status !== 'ready') return this.#error('invalid_transition', 409, {});
-        const manageToken = `manage_${entry.checkout.id}_0123456789abcdef`;
-        if (!this.esims.has(manageToken)) this.addEsim(manageToken, esimView({ installed: false }));
-        const link: ManageLink = {
-          id: `ml_${entry.checkout.id}`,
-          manageToken,
-          esimId: 'esim_1',
-          widgetId: this.config.widgetId,
-          expiresAt: '2026-11-25T08:00:00.000Z',
-        };
-        return this.#json(201, { data: link, meta: META });
-      }
-      if (method === 'GET' && checkoutMatch[2] === '/installation') {
-        if (entry.checkout.status !== 'ready') return this.#error('esim_not_found', 409, {});
-        return this.#json(200, {
-          data: { checkoutId: entry.checkout.id, ...installation },
-          meta: META,
-        });
-      }
-      if (method === 'POST' && checkoutMatch[2] === '/delivery-links') {
-        return this.#json(201, {
-          data: {
-            id: 'dl_1',
-            url: 'https://bff.example/d/secret-link-token',
-            maxViews: 1,
-            expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-          },
-          meta: META,
-        });
-      }
-    }
-    return this.#error('not_found', 404, {});
-  }
+      return this.#json(200, { data: view, meta: META });
+    },
+    readMyInstallation: ({ headers }) => {
+      const view = this.esims.get(headers['x-manage-token'] ?? '');
+      if (!view) return this.#error('widget_session_invalid', 401, {});
+      if (view.installed) return this.#error('invalid_transition', 409, {});
+      const data: EsimInstallationView = { esimId: view.esimId, ...installation };
+      return this.#json(200, { data, meta: META });
+    },
+  };
 }

@@ -1,5 +1,5 @@
 /**
- * Property-based requests at every route of the BFF's route table (taken from `ROUTES`: a new route is fuzzed, or
+ * Property-based requests at every route of the API's description (taken from `ROUTES`: a new route is fuzzed, or
  * the suite fails naming it), with a fixed seed and a small count — the same properties `pnpm fuzz` checks at
  * volume (`route-fuzzer.ts`): no 5xx, no hang, refusals in the error envelope with a known code, no stack trace
  * or internal path, nothing stored and no webhook sent from a refused request, no prototype pollution; and

@@ -25,7 +25,7 @@ export function fuzzReportMarkdown(info: FuzzRunInfo, tallies: readonly RouteTal
   const lines = [
     `# Route fuzzing — ${info.startedAt.toISOString().slice(0, 10)}`,
     '',
-    "Generated requests (fast-check) at every route of the BFF's route table, over a raw socket, against one BFF",
+    "Generated requests (fast-check) at every route of the API's description, over a raw socket, against one BFF",
     'on the memory store in front of the real sandbox (`pnpm fuzz`; the properties: `reliability/src/fuzz/route-fuzzer.ts`).',
     '',
     `- seed **${info.seed}**, ${info.runsPerRoute} cases per route, ${tallies.length} routes, ${total((tally) => tally.cases)} cases in ${(info.durationMs / 1000).toFixed(0)} s (Node.js ${info.nodeVersion})`,

@@ -1,6 +1,6 @@
 /**
  * @module
- * Fuzz every route of the BFF's route table in one world, one route after another: what `pnpm fuzz` runs at
+ * Fuzz every route of the API's description in one world, one route after another: what `pnpm fuzz` runs at
  * volume and the reliability suite runs with a fixed seed and a small count.
  */
 import { PARTNER_SECRET, ROUTES, type RouteSpec, TEST_ENV } from '../harness/bff-testing';

@@ -1,14 +1,15 @@
 /**
  * @module
  * The properties every route of the BFF keeps under generated requests, checked one request at a time over a
- * raw socket: no 5xx and no hang; every refusal is the error envelope with a known code; no stack trace and
+ * raw socket: no 5xx and no hang; every refusal is the error envelope with a code the API's description lists for
+ * the route (`routeErrorCodes`); no stack trace and
  * no internal path in any body; a success on the route's own method and real path is its own answer; a refused
  * request stores nothing (the store's entries and work queues are the same after it, counters apart; a create's
  * final refusal may be kept under its own Idempotency-Key for its replays) and sends no webhook; no
  * request pollutes `Object.prototype`. Failures are counted, not stopped at, so that one run reports them all
  * with the seed that reproduces them.
  */
-import { ApiErrorEnvelopeSchema, PARTNER_SECRET_HEADER } from '@esim-embed/shared';
+import { ApiErrorEnvelopeSchema, PARTNER_SECRET_HEADER, routeErrorCodes } from '@esim-embed/shared';
 import fc from 'fast-check';
 import { verdict } from '../bad-input/answer-verdict';
 import {
@@ -197,6 +198,8 @@ export async function fuzzRoute(
       tally.refusedChecked += 1;
       const code = (answer.json as { error?: { code?: string } } | undefined)?.error?.code ?? '?';
       tally.codes.set(code, (tally.codes.get(code) ?? 0) + 1);
+      if (!routeErrorCodes(route).includes(code as never))
+        problems.push(`refused with ${code}, which the API's description does not list for ${route.id}`);
       const after = await store.snapshot();
       const stored = snapshotChanges(before, after).filter((change) => !keptRefusal(change, answer, after));
       if (stored.length > 0) {

@@ -2,7 +2,7 @@
  * @module
  * What a genuine request to each route of the BFF looks like, by route id: the real value of each of its path
  * parameters, a valid body and its query parameters. The fuzzer starts from these and breaks them. Keyed by the
- * route table's ids, so a route added to the table without an entry here fails the typecheck, and the fuzzer
+ * description's route ids, so a route added to the description without an entry here fails the typecheck, and the fuzzer
  * refuses to start naming it ({@link inputsOf}).
  */
 import type { RouteId, RouteSpec } from '../harness/bff-testing';

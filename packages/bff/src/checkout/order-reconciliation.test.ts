@@ -4,7 +4,9 @@
  * is adopted, and the checkout goes on to `ready` with its webhooks; an order under a reference that is no
  * checkout of this BFF is reported once — one log line and one signed `order.unmatched` per widget of that
  * account — even with both instances reconciling at once; orders of either widget's checkouts are left alone,
- * and so is the order of a checkout whose record is gone (expired, or lost with the store that held it).
+ * and so is the order of a checkout whose record is gone (expired, or lost with the store that held it). An order
+ * refunded outside this BFF ends its finished checkout at the next pass, with one `checkout.refunded` naming the
+ * checkout, though nobody reads it.
  */
 import { randomBytes } from 'node:crypto';
 import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
@@ -235,5 +237,44 @@ describe('reconciliation of upstream orders', () => {
       (await unmatched()).filter((event) => event.data.order.id === foreign).length === 2 ? true : undefined,
     );
     expect((await unmatched()).some((event) => event.data.order.id === ours)).toBe(false);
+  });
+
+  it('ends a finished checkout whose order was refunded outside the BFF, told once, without a read', async () => {
+    const shop = await openWidget(one.server.url, 'shop');
+    const created = await checkout(shop, await offerOn(shop));
+    expect(created.status).toBe(201);
+    const checkoutId: string = created.body.data.id;
+    const sold = await eventually(async () => {
+      const read = await partnerRead(checkoutId);
+      return read.status === 'ready' ? read : undefined;
+    });
+    const orderId = sold.order?.id as string;
+    // Settled first: the sale's own passes have nothing left to follow.
+    await Promise.all([one.bff.orderReconciliation.run(), two.bff.orderReconciliation.run()]);
+    const refundedFor = async () =>
+      (await delivered('checkout.refunded'))
+        .map((event) => CheckoutWebhookEventSchema.parse(event))
+        .filter((event) => event.data.checkout.id === checkoutId);
+    expect(await refundedFor()).toEqual([]);
+
+    // The upstream refunds the order on its own (or the partner asked it directly): no help request, no read.
+    await sandbox.control.refundOrder(orderId);
+    const passes = await Promise.all([one.bff.orderReconciliation.run(), two.bff.orderReconciliation.run()]);
+    expect(passes.map((pass) => pass.followed).reduce((a, b) => a + b)).toBe(1);
+
+    const [refunded] = await eventually(async () => {
+      const found = await refundedFor();
+      return found.length > 0 ? found : undefined;
+    });
+    expect(refunded?.data.checkout).toMatchObject({ id: checkoutId, status: 'cancelled' });
+    expect(refunded?.data.checkout.order?.id).toBe(orderId);
+    // Once, whichever instance saw it: a pass after that finds nothing new.
+    expect((await one.bff.orderReconciliation.run()).followed).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await refundedFor()).toHaveLength(1);
+    const cancelled = (await delivered('checkout.cancelled'))
+      .map((event) => CheckoutWebhookEventSchema.parse(event))
+      .filter((event) => event.data.checkout.id === checkoutId);
+    expect(cancelled).toHaveLength(1);
   });
 });

@@ -1,13 +1,19 @@
 /**
  * @module
  * Every upstream order belongs to a checkout a traveller can reach. At start-up and every minute, each instance
- * reads the recent orders of every upstream account its widgets sell through: an order whose checkout never
- * linked it (its placing instance died, its answer was lost, a lookup missed it) is adopted by that checkout,
- * which moves on and delivers its eSIM; an order under a reference that no checkout of this BFF ever had (or
- * that its checkout never placed) is reported once — a log line and a signed `order.unmatched` event to the
- * widgets of that account. A checkout's reference outlives its record (order-references.ts), so the order of a
- * checkout that expired or was lost is never taken for a foreign one. Where to resume reading is kept per account in the store, so a busy account is read through in
- * bounded pages over several passes, and every instance may run the same pass without doing anything twice.
+ * reads the recent orders of every upstream account its widgets sell through: an order whose checkout never linked
+ * it (its placing instance died, its answer was lost, a lookup missed it) is adopted by that checkout, which moves
+ * on and delivers its eSIM; an order under a reference that no checkout of this BFF ever had (or that its checkout
+ * never placed) is reported once — a log line and a signed `order.unmatched` event to the widgets of that account. A
+ * checkout's reference outlives its record (order-references.ts), so the order of a checkout that expired or was
+ * lost is never taken for a foreign one. A finished (`ready`) checkout whose order moved on since it was last read
+ * (a later `stateRevision`: refunded by the upstream on its own or at the partner's direct request, its billing
+ * changed) takes the order as it is now through the one repository, so a refund ends the checkout and sends
+ * `checkout.cancelled` and `checkout.refunded` without anyone reading it (event ids per checkout and status: one
+ * delivery whichever instance saw it first). Such a change is seen while the order is within the pass's window (the
+ * look-back when an account is first read, the overlap before the last pass after that). Where to resume reading is
+ * kept per account in the store, so a busy account is read through in bounded pages over several passes, and every
+ * instance may run the same pass without doing anything twice.
  */
 
 import type { Order, OrderUnmatchedWebhookEvent } from '@esim-embed/shared';
@@ -59,12 +65,14 @@ export interface OrderReconciliationOptions {
 }
 
 /** What reconciliation makes of one upstream order. */
-type Adoption = 'linked' | 'adopted' | 'orphan' | 'unstored';
+type Adoption = 'linked' | 'adopted' | 'followed' | 'orphan' | 'unstored';
 
 /** What one pass did. */
 export interface ReconciliationPass {
   read: number;
   adopted: number;
+  /** Finished checkouts that took a later state of their order (a refund from outside this BFF). */
+  followed: number;
   reported: number;
 }
 
@@ -123,7 +131,13 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
       if (!sellsThrough(account, order, stored)) return leaveValue<Adoption>('orphan');
       const record = stored.record;
       if (record.order !== null) {
-        if (record.order.id === order.id) return leaveValue<Adoption>('linked');
+        if (record.order.id === order.id) {
+          // A sale this BFF no longer follows, whose order changed since (a refund asked elsewhere).
+          if (record.status === 'ready' && (record.order.stateRevision ?? 0) < order.stateRevision) {
+            return writeValue<CheckoutRecord, Adoption>(withOrder(record, order, now()), 'followed');
+          }
+          return leaveValue<Adoption>('linked');
+        }
         // Every attempt carries one Idempotency-Key: never expected, and loud so that it is looked at.
         logger.error('more than one upstream order for one checkout', {
           checkoutId: record.id,
@@ -136,6 +150,17 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
       return writeValue<CheckoutRecord, Adoption>(withOrder(record, order, now()), 'adopted');
     });
     if (outcome.kind === 'left') return outcome.result;
+    if (outcome.kind === 'written' && outcome.result === 'followed') {
+      const { record } = outcome.stored;
+      logger.info('a finished checkout took a later state of its order', {
+        checkoutId: record.id,
+        widgetId: record.widgetId,
+        orderId: order.id,
+        orderStatus: order.status,
+        status: record.status,
+      });
+      return 'followed';
+    }
     if (outcome.kind === 'written') {
       const { record } = outcome.stored;
       logger.warn('upstream order adopted by its checkout', {
@@ -224,6 +249,7 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
         if (order.externalRef.startsWith(ACTION_REQUEST_REF_PREFIX)) continue;
         const outcome = await adopt(account, order);
         if (outcome === 'adopted') pass.adopted += 1;
+        if (outcome === 'followed') pass.followed += 1;
         if (outcome === 'orphan' && (await report(account, order))) pass.reported += 1;
         if (outcome === 'unstored') {
           // A sale of ours whose checkout expired or was lost: not an unmatched order, nothing to send.
@@ -252,7 +278,7 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
     run() {
       // One pass at a time per instance: a slow upstream must not stack passes up.
       running ??= (async () => {
-        const pass: ReconciliationPass = { read: 0, adopted: 0, reported: 0 };
+        const pass: ReconciliationPass = { read: 0, adopted: 0, followed: 0, reported: 0 };
         try {
           for (const account of accounts.values()) {
             try {

@@ -2,7 +2,7 @@
  * A declined payment attempt reported by the partner's server (`POST /v1/partner/checkouts/{id}/decline`),
  * over HTTP against the real sandbox: the checkout keeps awaiting payment and counts the declined attempts
  * (the widget's read says so too), the same report twice counts once, the next attempt can still be confirmed,
- * and a checkout that is paid, ended or `direct` cannot be declined.
+ * a checkout that is paid, ended or `direct` cannot be declined, and after 10 declines no payment starts.
  */
 import { CHECKOUT_SECRET_HEADER, PARTNER_SECRET_HEADER } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,5 +87,32 @@ describe('a declined payment attempt', () => {
       code: 'invalid_transition',
       params: { reason: 'direct_checkout' },
     });
+  });
+
+  it('after 10 declined attempts starts no payment, in the error envelope, and takes no 11th', async () => {
+    const page = await openWidget(stack.server.url, 'shop-pay');
+    const { id } = await checkoutOn(page);
+    for (let attempt = 1; attempt <= 9; attempt += 1) {
+      expect((await partner(`/v1/partner/checkouts/${id}/decline`, { attempt })).status).toBe(200);
+    }
+    // Nine declines: the tenth card may still be tried.
+    const ninth = await partner(`/v1/partner/checkouts/${id}/payment-started`, {});
+    expect(ninth.status, ninth.text).toBe(200);
+    const tenth = await partner(`/v1/partner/checkouts/${id}/decline`, { attempt: 10 });
+    expect(tenth.body.data).toMatchObject({ status: 'awaiting_payment', declinedAttempts: 10 });
+
+    const refused = await partner(`/v1/partner/checkouts/${id}/payment-started`, {});
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({
+      code: 'invalid_transition',
+      params: { reason: 'declined_attempts_exhausted', declinedAttempts: 10, maxDeclinedAttempts: 10 },
+    });
+    expect(refused.text).not.toMatch(/stack|at \w+ \(/);
+    const eleventh = await partner(`/v1/partner/checkouts/${id}/decline`, { attempt: 11 });
+    expect(eleventh.status).toBe(422);
+    expect(eleventh.body.error.code).toBe('validation_failed');
+    // The checkout can still be cancelled (the partner's way out).
+    const cancelled = await partner(`/v1/partner/checkouts/${id}/cancel`, {});
+    expect(cancelled.status, cancelled.text).toBe(200);
   });
 });

@@ -3,9 +3,11 @@
  * The partner starts taking a checkout's payment (`POST /v1/partner/checkouts/{id}/payment-started`): before it
  * charges anyone, the checkout's order is funded again beside the other firm holds and its hold becomes firm
  * until the payment deadline, so that nothing unpaid can take the money while the payment runs (3-D Secure, a
- * bank redirect) and a charge is never taken for an order the account can no longer fund.
+ * bank redirect) and a charge is never taken for an order the account can no longer fund. After
+ * `MAX_DECLINED_PAYMENT_ATTEMPTS` declined attempts no payment starts (`invalid_transition`, reason
+ * `declined_attempts_exhausted`): a traveller trying card after card is stopped, and the partner cancels.
  */
-import type { PartnerCheckout } from '@esim-embed/shared';
+import { MAX_DECLINED_PAYMENT_ATTEMPTS, type PartnerCheckout } from '@esim-embed/shared';
 import { ApiError } from '../errors';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { type CheckoutContext, loadForPartner } from './checkout-context';
@@ -33,6 +35,16 @@ export function paymentStart(context: CheckoutContext) {
       if (PAID.includes(record.status)) return toPartnerCheckout(record);
       if (record.status !== 'awaiting_payment') {
         throw new ApiError('invalid_transition', { params: { status: record.status } });
+      }
+      if (record.declinedAttempts >= MAX_DECLINED_PAYMENT_ATTEMPTS) {
+        throw new ApiError('invalid_transition', {
+          params: {
+            status: record.status,
+            reason: 'declined_attempts_exhausted',
+            declinedAttempts: record.declinedAttempts,
+            maxDeclinedAttempts: MAX_DECLINED_PAYMENT_ATTEMPTS,
+          },
+        });
       }
       await funding?.holdFirmly(widget, record);
       // Ended while its hold was made firm: the hold its end released must not come back.

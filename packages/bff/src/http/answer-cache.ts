@@ -21,10 +21,10 @@
  * (bench/findings.md, `bff.public-plans.rps-ratio`), and these reads are most of a traveller's calls.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RouteSpec } from '@esim-embed/shared';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Logger } from '../logger';
 import type { RequestObserver } from '../observability/http-metrics';
-import type { RouteSpec } from '../routes/route-table';
 import type { AppEnv } from './app-env';
 import { logRequest, newRequestId } from './request-context';
 

@@ -3,12 +3,11 @@
  * (`internal`, logged with the schema's complaint) while production answers it unchecked; answers with parts
  * encoded once are the bytes `JSON.stringify` writes, and two apps never share those encodings.
  */
-import { API_VERSION } from '@esim-embed/shared';
+import { API_VERSION, apiRoutes, type RouteSpec } from '@esim-embed/shared';
 import { type Handler, Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../logger';
 import { type AuthChains, mountRoutes, tagRoutes } from '../routes/mount-routes';
-import { ROUTES, type RouteId, type RouteSpec } from '../routes/route-table';
 import { SECURITY_HEADERS } from '../security/security-headers';
 import { answerHeaders, answerJson, encodedOnce } from './answer';
 import type { AppEnv } from './app-env';
@@ -17,13 +16,13 @@ import { createErrorHandler } from './error-handler';
 import type { IdempotencyOptions } from './idempotency';
 import { requestContext } from './request-context';
 
-const currentCatalog = ROUTES.find((route) => route.id === 'currentCatalog') as RouteSpec<RouteId>;
+const currentCatalog: RouteSpec = apiRoutes.currentCatalog;
 const noAuth = Object.fromEntries(
   ['public', 'origin', 'session', 'session+secret', 'session+manage', 'partner'].map((auth) => [auth, []]),
 ) as unknown as AuthChains;
 const unusedIdempotency = {} as IdempotencyOptions;
 
-/** An app with the BFF's answer chain and one route of the table, `currentCatalog`, answered by `handler`. */
+/** An app with the BFF's answer chain and one described route, `currentCatalog`, answered by `handler`. */
 function appAnswering(handler: Handler<AppEnv>, checkShapes: boolean) {
   const lines: string[] = [];
   const logger = createLogger({ write: (line) => lines.push(line) });

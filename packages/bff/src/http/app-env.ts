@@ -3,8 +3,8 @@
  * The Hono environment of the BFF app: what middleware puts on the context for the handlers.
  */
 
+import type { RouteSpec } from '@esim-embed/shared';
 import type { ManageClaims } from '../after-sale/manage-token';
-import type { RouteSpec } from '../routes/route-table';
 import type { SessionClaims } from '../security/session-token';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { AnswerState, HeaderRecord } from './answer';
@@ -19,7 +19,7 @@ export interface AppVariables {
   /** Set by a route whose 200 the answer cache may keep, and for how long (`http/answer-cache.ts`). */
   keepAnswer: KeepWhile;
   requestId: string;
-  /** The route of the table the request is for, when there is one (`tagRoutes` in `routes/mount-routes.ts`). */
+  /** The described route the request is for, when there is one (`tagRoutes` in `routes/mount-routes.ts`). */
   route: RouteSpec;
   /** The client IP (socket or trusted `X-Forwarded-For`). */
   clientIp: string;

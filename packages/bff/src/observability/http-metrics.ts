@@ -1,23 +1,24 @@
 /**
  * @module
- * The request histogram: one observation per request, labelled with the route pattern of the route table (set
+ * The request histogram: one observation per request, labelled with the route pattern of the API description (set
  * on the context by `tagRoutes`, never the raw path, so ids do not multiply the series), the method and the
  * status class. The labelled children are bound once per route and class and reused: a request pays a map read
  * and an observe, nothing asynchronous.
  */
+
+import type { RouteSpec } from '@esim-embed/shared';
 import type { MiddlewareHandler } from 'hono';
 import type { Histogram } from 'prom-client';
 import type { AppEnv } from '../http/app-env';
-import type { RouteSpec } from '../routes/route-table';
 
 type Observer = ReturnType<Histogram<'route' | 'method' | 'status_class'>['labels']>;
 
-/** The `route` label of a request that matched no route of the table (static files, unknown paths, preflights). */
+/** The `route` label of a request that matched no described route (static files, unknown paths, preflights). */
 export const NO_ROUTE = 'none';
 
 const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
 
-/** Records one answered request: its route (undefined: none of the table), method, status and seconds taken. */
+/** Records one answered request: its route (undefined: none described), method, status and seconds taken. */
 export type RequestObserver = (
   route: RouteSpec | undefined,
   method: string,

@@ -15,7 +15,7 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 /** The metrics one BFF keeps, and the registry that serves them. */
 export interface BffMetrics {
   readonly registry: Registry;
-  /** Requests by route pattern of the route table, method and status class: count, errors and latency. */
+  /** Requests by route pattern of the API description, method and status class: count, errors and latency. */
   readonly httpRequestDuration: Histogram<'route' | 'method' | 'status_class'>;
   /** Records one request in `httpRequestDuration` (the app's middleware and the answer cache share it). */
   readonly observeRequest: RequestObserver;
@@ -40,7 +40,7 @@ export function createBffMetrics(): BffMetrics {
   const registers = [registry];
   const httpRequestDuration = new Histogram({
     name: 'bff_http_request_duration_seconds',
-    help: 'Requests answered, by route pattern of the route table (none: no route matched), method and status class.',
+    help: 'Requests answered, by route pattern of the API description (none: no route matched), method and status class.',
     labelNames: ['route', 'method', 'status_class'],
     buckets: LATENCY_BUCKETS,
     registers,

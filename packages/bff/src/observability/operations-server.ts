@@ -26,7 +26,7 @@ export interface OperationsAppOptions extends OperationsRoutesOptions {
 export function createOperationsApp(options: OperationsAppOptions): Hono<AppEnv> {
   const { registry } = options;
   const app = new Hono<AppEnv>();
-  // Plain handlers (no idempotency options), mounted here without the route table's auth: both are public.
+  // Plain handlers (no idempotency options), mounted here without the API description's auth: both are public.
   const health = operationsHandlers(options) as Record<'health' | 'ready', Handler<AppEnv>>;
   app.onError(createErrorHandler(options.logger));
   app.notFound(createNotFoundHandler(() => []));

@@ -77,7 +77,7 @@ type CheckoutRouteId =
   | 'readInstallation'
   | 'createDeliveryLink';
 
-/** The quote and checkout routes (behind the session auth; idempotent where the route table says so). */
+/** The quote and checkout routes (behind the session auth; idempotent where the API description says so). */
 export function checkoutHandlers(options: CheckoutRoutesOptions): RouteHandlers<CheckoutRouteId> {
   const { checkouts } = options;
   /** The caller, with its manage token when one is sent (a top-up). */

@@ -1,8 +1,14 @@
 /**
- * What the BFF mounts is exactly what the route table says: every entry answers at its path, behind its auth
- * and (for a create) its idempotency, and nothing answers that the table lacks.
+ * What the BFF mounts is exactly what the API's description says: every route answers at its path, behind its
+ * auth and (for a create) its idempotency, and nothing answers that the description lacks.
  */
-import { IDEMPOTENCY_KEY_HEADER, PARTNER_SECRET_HEADER } from '@esim-embed/shared';
+import {
+  API_ROUTES,
+  IDEMPOTENCY_KEY_HEADER,
+  PARTNER_SECRET_HEADER,
+  type RouteAuth,
+  type RouteSpec,
+} from '@esim-embed/shared';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -16,8 +22,9 @@ import {
 } from '../../testing/stack';
 import type { AppEnv } from '../http/app-env';
 import type { IdempotencyOptions } from '../http/idempotency';
-import { type AuthChains, mountRoutes, type RouteHandlers } from './mount-routes';
-import { honoPath, ROUTES, type RouteAuth, type RouteSpec } from './route-table';
+import { type AuthChains, honoPath, mountRoutes, type RouteHandlers } from './mount-routes';
+
+const ROUTES: readonly RouteSpec[] = API_ROUTES;
 
 /** Mounted for `GET *` after every route: the static site (the demo), which is no API route. */
 const SITE_FALLBACK = new Set(['GET *', 'GET /*']);
@@ -111,8 +118,8 @@ function withoutLast(auth: Exclude<RouteAuth, 'public'>): Record<string, string>
   }
 }
 
-describe('the mounted routes are the route table', () => {
-  it('mounts every entry of the table and nothing else', () => {
+describe('the mounted routes are the API description', () => {
+  it('mounts every described route and nothing else', () => {
     const mounted = new Set(
       stack.bff.app.routes
         .filter((route) => route.method !== 'ALL')
@@ -120,11 +127,11 @@ describe('the mounted routes are the route table', () => {
         .filter((route) => !SITE_FALLBACK.has(route)),
     );
     const described = new Set(ROUTES.map((route) => `${route.method} ${honoPath(route)}`));
-    expect({ mountedNotInTable: [...mounted].filter((route) => !described.has(route)) }).toEqual({
-      mountedNotInTable: [],
+    expect({ mountedNotDescribed: [...mounted].filter((route) => !described.has(route)) }).toEqual({
+      mountedNotDescribed: [],
     });
-    expect({ inTableNotMounted: [...described].filter((route) => !mounted.has(route)) }).toEqual({
-      inTableNotMounted: [],
+    expect({ describedNotMounted: [...described].filter((route) => !mounted.has(route)) }).toEqual({
+      describedNotMounted: [],
     });
   });
 
@@ -153,7 +160,7 @@ describe('the mounted routes are the route table', () => {
   );
 
   it.each(ROUTES.filter((route) => route.method === 'POST'))(
-    '$method $path asks for an Idempotency-Key exactly when the table says so',
+    '$method $path asks for an Idempotency-Key exactly when the description says so',
     async (route) => {
       const answer = await send(route, credentials(route.auth));
       const refusedForKey =
@@ -175,7 +182,7 @@ describe('mountRoutes', () => {
     ROUTES.map((route) => [route.id, (c: { text(body: string): Response }) => c.text(route.id)]),
   ) as unknown as RouteHandlers;
 
-  it('refuses a handler for a route the table lacks', () => {
+  it('refuses a handler for a route the description lacks', () => {
     const app = new Hono<AppEnv>();
     expect(() =>
       mountRoutes(app, {
@@ -186,7 +193,7 @@ describe('mountRoutes', () => {
     ).toThrow(/undescribed/);
   });
 
-  it('refuses a table entry without a handler', () => {
+  it('refuses a described route without a handler', () => {
     const { health: _health, ...rest } = handlers;
     expect(() =>
       mountRoutes(new Hono<AppEnv>(), { handlers: rest as RouteHandlers, auth: noAuth, idempotency }),
@@ -194,7 +201,7 @@ describe('mountRoutes', () => {
   });
 
   it('refuses an idempotent route whose auth scopes no key', () => {
-    const session = ROUTES.find((route) => route.id === 'createSession') as RouteSpec<'createSession'>;
+    const session = ROUTES.find((route) => route.id === 'createSession') as RouteSpec;
     const routes = [{ ...session, idempotent: true }];
     expect(() =>
       mountRoutes(new Hono<AppEnv>(), {

@@ -1,23 +1,24 @@
 /**
  * @module
- * Mounts the route table: each entry's handler (registered by the entry's id in a routes file) behind the
- * entry's auth and, for an idempotent create, the idempotency middleware. Nothing else mounts an API route,
- * so what answers is what the table says (checked by `mount-routes.test.ts`). `tagRoutes` names each request's
- * route for the metrics and traces.
+ * Mounts the API's description (`API_ROUTES` of `@esim-embed/shared`): each route's handler (registered by the
+ * route's id in a routes file) behind the route's auth and, for an idempotent create, the idempotency
+ * middleware. Nothing else mounts an API route, so what answers is what the description says (checked by
+ * `mount-routes.test.ts`); a described route without a handler stops the start. `tagRoutes` names each
+ * request's route for the metrics and traces.
  */
+import { API_ROUTES, type RouteAuth, type ApiRouteId as RouteId, type RouteSpec } from '@esim-embed/shared';
 import type { Handler, Hono, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/app-env';
 import { type IdempotencyOptions, idempotency } from '../http/idempotency';
-import { honoPath, ROUTES, type RouteAuth, type RouteId, type RouteSpec } from './route-table';
 
 /** What an idempotent route adds to the idempotency its auth scopes: a resource id, a secret in its answer. */
 export type RouteIdempotency = Pick<IdempotencyOptions, 'resourceId' | 'secret'>;
 
-/** A route's handler, with what its idempotency needs beyond the table's. */
+/** A route's handler, with what its idempotency needs beyond the description's. */
 export type RouteHandler = Handler<AppEnv> | { handle: Handler<AppEnv>; idempotency: RouteIdempotency };
 
 /** Handlers by route id (a routes file registers those of its concern). */
-export type RouteHandlers<Id extends RouteId = RouteId> = { [K in Id]: RouteHandler };
+export type RouteHandlers<Id extends string = RouteId> = { [K in Id]: RouteHandler };
 
 /** The middleware that holds each kind of auth, in the order it runs. */
 export type AuthChains = Record<RouteAuth, readonly MiddlewareHandler<AppEnv>[]>;
@@ -30,8 +31,8 @@ export interface MountRoutesOptions {
   auth: AuthChains;
   /** The idempotency of creates, per scope. */
   idempotency: Record<IdempotencyScope, IdempotencyOptions>;
-  /** The routes to mount (default: the route table). */
-  routes?: readonly RouteSpec<RouteId>[];
+  /** The routes to mount (default: the API's description). */
+  routes?: readonly RouteSpec[];
 }
 
 /** The scope of an idempotent route's keys, from its auth (public and origin routes have none to scope by). */
@@ -54,11 +55,11 @@ export function routeHandlers(...groups: Partial<RouteHandlers>[]): RouteHandler
 }
 
 /**
- * Tell every later middleware which route of the table a request is for (`c.get('route')`): registered before
+ * Tell every later middleware which described route a request is for (`c.get('route')`): registered before
  * the app's global middleware that may answer first (body limit, CORS), so that a refusal is counted and traced
  * under its route's pattern too. Requests for no route leave it unset.
  */
-export function tagRoutes(app: Hono<AppEnv>, routes: readonly RouteSpec<RouteId>[] = ROUTES): void {
+export function tagRoutes(app: Hono<AppEnv>, routes: readonly RouteSpec[] = API_ROUTES): void {
   for (const route of routes) {
     app.on(route.method, honoPath(route), async function routeOfRequest(c, next) {
       c.set('route', route);
@@ -67,15 +68,36 @@ export function tagRoutes(app: Hono<AppEnv>, routes: readonly RouteSpec<RouteId>
   }
 }
 
-/** Mount every route of the table on `app`, each behind its auth (and idempotency where the table says so). */
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The route's path as Hono writes it (`/v1/checkouts/:id`). Hono's parameters take whole segments, so a
+ * parameter that shares its segment with text (`/widget@{version}/…`) matches the whole segment
+ * (`/:version{widget@[^/]+}/…`), and its value keeps that text for the handler to drop.
+ */
+export function honoPath(route: Pick<RouteSpec, 'path'>): string {
+  return route.path
+    .split('/')
+    .map((segment) => {
+      const match = /^([^{}]*)\{([^}]+)\}([^{}]*)$/.exec(segment);
+      if (match === null) return segment;
+      const [, before = '', name = '', after = ''] = match;
+      if (before === '' && after === '') return `:${name}`;
+      return `:${name}{${escapeRegExp(before)}[^/]+${escapeRegExp(after)}}`;
+    })
+    .join('/');
+}
+
+/** Mount every route of the description on `app`, each behind its auth (and idempotency where the description says so). */
 export function mountRoutes(app: Hono<AppEnv>, options: MountRoutesOptions): void {
-  const routes = options.routes ?? ROUTES;
+  const routes: readonly RouteSpec[] = options.routes ?? API_ROUTES;
   const known = new Set<string>(routes.map((route) => route.id));
-  // A handler without a table entry would answer nowhere: a typo, or a route nobody described.
+  // A handler without a described route would answer nowhere: a typo, or a route nobody described.
   const unknown = Object.keys(options.handlers).filter((id) => !known.has(id));
-  if (unknown.length > 0) throw new Error(`handlers for routes the table lacks: ${unknown.join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`handlers for routes the API description lacks: ${unknown.join(', ')}`);
   for (const route of routes) {
-    const handler = options.handlers[route.id];
+    const handler = (options.handlers as Partial<Record<string, RouteHandler>>)[route.id];
     if (handler === undefined)
       throw new Error(`route ${route.id} (${route.method} ${route.path}) has no handler`);
     const handle = typeof handler === 'function' ? handler : handler.handle;
@@ -84,7 +106,9 @@ export function mountRoutes(app: Hono<AppEnv>, options: MountRoutesOptions): voi
       const extra = typeof handler === 'function' ? {} : handler.idempotency;
       chain.push(idempotency({ ...options.idempotency[scopeOf(route)], ...extra }));
     } else if (typeof handler !== 'function') {
-      throw new Error(`route ${route.id} has idempotency options but the table does not make it idempotent`);
+      throw new Error(
+        `route ${route.id} has idempotency options but the API description does not make it idempotent`,
+      );
     }
     // Hono's overloads type a fixed number of handlers; the chain's length is the route's.
     (app.on as (method: string, path: string, ...handlers: Handler<AppEnv>[]) => unknown)(

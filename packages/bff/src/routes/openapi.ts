@@ -1,14 +1,18 @@
 /**
  * @module
- * `GET /openapi.json` (OpenAPI 3.1, built from the route table and the same zod schemas that validate
- * the requests) and `GET /docs`, a plain HTML reference page without scripts.
+ * `GET /openapi.json` (OpenAPI 3.1, built from the API's description in `@esim-embed/shared` and the same zod
+ * schemas that validate the requests) and `GET /docs`, a plain HTML reference page without scripts.
  */
 import {
+  API_ROUTES,
   API_VERSION,
+  ApiErrorEnvelopeSchema,
   CHECKOUT_SECRET_HEADER,
   IDEMPOTENCY_KEY_HEADER,
   MANAGE_TOKEN_HEADER,
   PARTNER_SECRET_HEADER,
+  type RouteSpec,
+  routeErrorCodes,
   WEBHOOK_ID_HEADER,
   WEBHOOK_SIGNATURE_HEADER,
   WebhookEventSchema,
@@ -19,7 +23,6 @@ import { z } from 'zod';
 import { answerBody } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import type { RouteHandlers } from './mount-routes';
-import { ERROR_RESPONSE_SCHEMA, ROUTES, type RouteSpec } from './route-table';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -84,11 +87,11 @@ function parametersOf(route: RouteSpec): JsonSchema[] {
   return parameters;
 }
 
-/** The OpenAPI 3.1 document of the BFF. */
-export function buildOpenApiDocument(): JsonSchema {
+/** The OpenAPI 3.1 document of the BFF (of `routes`: by default every described route). */
+export function buildOpenApiDocument(routes: readonly RouteSpec[] = API_ROUTES): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  const errorSchema = jsonSchema(ERROR_RESPONSE_SCHEMA, 'output');
-  for (const route of ROUTES) {
+  const errorSchema = jsonSchema(ApiErrorEnvelopeSchema, 'output');
+  for (const route of routes) {
     const operation: JsonSchema = {
       summary: route.summary,
       parameters: parametersOf(route),
@@ -102,6 +105,8 @@ export function buildOpenApiDocument(): JsonSchema {
         default: {
           description: 'The contract’s error envelope; clients branch on `error.code`.',
           content: { 'application/json': { schema: errorSchema } },
+          // The codes this route may answer (its own, its auth's, any request's): a client's switch to cover.
+          'x-error-codes': routeErrorCodes(route),
         },
       },
     };
@@ -172,7 +177,7 @@ export function openApiHandlers(): RouteHandlers<'openApi' | 'docsPage'> {
   }
 
   function docsPage(c: Context<AppEnv>) {
-    const rows = ROUTES.map(
+    const rows = API_ROUTES.map(
       (route) =>
         html`<tr><td><code>${route.method}</code></td><td><code>${route.path}</code></td><td>${route.auth}</td><td>${route.summary}</td></tr>`,
     );

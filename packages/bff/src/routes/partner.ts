@@ -146,7 +146,7 @@ type PartnerRouteId =
   | 'readPartnerWebhookDelivery'
   | 'resendPartnerWebhookDelivery';
 
-/** The partner routes (behind the partner auth; idempotent where the route table says so). */
+/** The partner routes (behind the partner auth; idempotent where the API description says so). */
 export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<PartnerRouteId> {
   /**
    * The caller's widget that sold `id`, as the BFF recorded the sale: never merely one whose upstream account

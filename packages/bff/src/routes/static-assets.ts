@@ -158,7 +158,7 @@ export function widgetAssetHandlers(
 }
 
 /**
- * The static site at `/` (the demo): not an API route, so not in the route table. Mount it last, for `GET *`:
+ * The static site at `/` (the demo): not an API route, so not in the API description. Mount it last, for `GET *`:
  * it answers only what no route did.
  */
 export function staticSite(options: StaticSiteOptions): MiddlewareHandler<AppEnv> {

@@ -1,6 +1,6 @@
 /**
  * @module
- * The middleware behind each kind of route auth of the route table (`RouteAuth`): what the mount puts in
+ * The middleware behind each kind of route auth of the API description (`RouteAuth`): what the mount puts in
  * front of every handler, so that a route's auth is written once, in its table entry.
  */
 import {

@@ -3,7 +3,7 @@
  * The control API (`/__sandbox/*`, header `X-Sandbox-Control: <secret>`): reset, move the clock, bump
  * pricing or the catalog snapshot, expire a quote, set balances, limits, rate limits, retail-brand
  * switches, status and live-checkout readiness, supply operations and unserved routes, arm provisioning and payment scenarios, simulate eSIM use, resolve refunds and reissues under
- * review, and set fault rules. Every answer is `{ data: ControlState, meta }`, but the outbox's
+ * review, refund a sold order as if from outside the API, and set fault rules. Every answer is `{ data: ControlState, meta }`, but the outbox's
  * (`GET /__sandbox/outbox`: `{ data: OutboxEmail[], meta }`).
  */
 import { Hono, type MiddlewareHandler } from 'hono';
@@ -14,7 +14,12 @@ import type { SandboxEnv } from '../http/sandbox-env';
 import { SandboxError } from '../http/sandbox-error';
 import { SEED_SUPPLY_OPERATIONS } from '../seed/supply-operations';
 import type { ProvisioningScenario } from '../state/environment-state';
-import { advanceEnvironment, refreshAllowance, resolveActionRequest } from '../state/order-lifecycle';
+import {
+  advanceEnvironment,
+  refreshAllowance,
+  refundOrderFromOutside,
+  resolveActionRequest,
+} from '../state/order-lifecycle';
 import type { SandboxState } from '../state/sandbox-state';
 import {
   AccountControlRequestSchema,
@@ -248,6 +253,23 @@ export function controlRoutes(state: SandboxState) {
       return answer(c);
     }
     throw new SandboxError('action_request_not_found', { params: { actionRequestId: id } });
+  });
+
+  routes.post('/orders/:id/refund', function refundOrderOutsideTheApi(c) {
+    const id = c.req.param('id');
+    const nowMs = state.now();
+    for (const env of Object.values(state.environments)) {
+      advanceEnvironment(state, env, nowMs);
+      const order = env.orders.get(id);
+      if (!order) continue;
+      if (!refundOrderFromOutside(env, order, nowMs)) {
+        throw new SandboxError('invalid_transition', {
+          params: { orderId: id, status: order.status, reason: 'not_refundable' },
+        });
+      }
+      return answer(c);
+    }
+    throw new SandboxError('order_not_found', { params: { orderId: id } });
   });
 
   routes.get('/outbox', function readOutbox(c) {

@@ -2,7 +2,8 @@
  * The states the contract names that only scenarios and manual reviews produce: an order opened as `draft`
  * that awaits payment (paid, or `expired_unpaid`), an eSIM `issued` before it is `delivered`, a refund that
  * puts the order in `refund_requested` then `refunded` (or back), a reissue whose replacement order and eSIM
- * the control API creates; the outbox of `platform` emails under the presentation rule; the retail brand.
+ * the control API creates, an order refunded from outside the API; the outbox of `platform` emails under the
+ * presentation rule; the retail brand.
  */
 import {
   AccountResponseSchema,
@@ -182,6 +183,24 @@ describe('states produced by scenarios and reviews', () => {
     });
     await h.control.setEsim(esimId, { profileState: 'disabled' });
     expect((await api.get(`/esims/${esimId}`, EsimDetailResponseSchema)).data.profileState).toBe('disabled');
+  });
+
+  it('the control API refunds a sold order from outside the API: refunded, credited, revoked, no request', async () => {
+    const { order: bought, esimId } = await delivered();
+    const balance = (await api.get('/account', AccountResponseSchema)).data.balance.balance.amountMinor;
+    await h.control.refundOrder(bought.id);
+    const refunded = await read(bought.id);
+    expect(refunded).toMatchObject({ status: 'refunded', billing: { status: 'refunded' } });
+    expect(refunded.stateRevision).toBeGreaterThan(bought.stateRevision);
+    expect((await api.get('/account', AccountResponseSchema)).data.balance.balance.amountMinor).toBe(
+      balance + bought.price.amountMinor,
+    );
+    expect((await api.get(`/esims/${esimId}`, EsimDetailResponseSchema)).data.state).toBe('revoked');
+    // Refunded once; an order not sold yet cannot be; an unknown one is named so.
+    await expect(h.control.refundOrder(bought.id)).rejects.toThrow(/409 invalid_transition/);
+    const placed = await order();
+    await expect(h.control.refundOrder(placed.id)).rejects.toThrow(/409 invalid_transition/);
+    await expect(h.control.refundOrder('ord_nope')).rejects.toThrow(/404 order_not_found/);
   });
 
   it('refuses to resolve an unknown request', async () => {

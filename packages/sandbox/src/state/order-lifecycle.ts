@@ -226,6 +226,19 @@ function replacementOrder(
   return order;
 }
 
+/**
+ * Refunds a sold order without a request through the API (the service's own decision, or the partner asking it
+ * directly): the order is refunded to the balance and its profile revoked. Answers false when the order is not
+ * one a refund can end (not delivered, completed or with a refund requested).
+ */
+export function refundOrderFromOutside(env: EnvironmentState, order: OrderRecord, atMs: number): boolean {
+  if (order.status !== 'delivered' && order.status !== 'completed' && order.status !== 'refund_requested')
+    return false;
+  refundOrder(env, order, atMs);
+  revokeEsim(order.esimId ? env.esims.get(order.esimId) : undefined);
+  return true;
+}
+
 /** How a manual review ends (the control API decides), with the resolution the partner reads. */
 export interface ActionResolution {
   outcome: 'completed' | 'rejected';

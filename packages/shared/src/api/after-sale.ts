@@ -43,21 +43,21 @@
  * an unknown eSIM → `esim_not_found`; a top-up the eSIM cannot take → `action_not_available`.
  */
 import { z } from 'zod';
-import { ActionReasonCodeSchema, ActionRequestTypeSchema } from '../partner/action-request';
-import { DateTimeSchema, LocaleSchema } from '../partner/common';
+import { ActionReasonCodeSchema, ActionRequestTypeSchema } from '../upstream/action-request';
 import {
   EsimActionAccessSchema,
   EsimActionAvailabilitySchema,
   EsimActionTypeSchema,
   TopUpStatusSchema,
-} from '../partner/esim';
+} from '../upstream/esim';
 import {
   ActionRequestStatusSchema,
   EsimProfileStateSchema,
   EsimServiceStateSchema,
   EsimStateSchema,
   UsageStatusSchema,
-} from '../partner/states';
+} from '../upstream/states';
+import { DateTimeSchema, LocaleSchema } from '../upstream/upstream-common';
 import { PlanSchema } from './catalog';
 import { InstallationDataSchema } from './checkout';
 import { apiEnvelope } from './common';

@@ -9,8 +9,8 @@ import {
   PackageKindSchema,
   SupportLevelSchema,
   TopUpSupportSchema,
-} from '../partner/catalog';
-import { LocaleSchema, NonNegativeMoneySchema } from '../partner/common';
+} from '../upstream/upstream-catalog';
+import { LocaleSchema, NonNegativeMoneySchema } from '../upstream/upstream-common';
 import { apiEnvelope } from './common';
 
 /** A destination code: the product's 2-character `country.iso` (countries, and regions with a reserved code). */

@@ -4,9 +4,9 @@
  * and the partner server's side (`/v1/partner/*`).
  */
 import { z } from 'zod';
-import { DateTimeSchema, LocaleSchema, NonNegativeMoneySchema } from '../partner/common';
-import { OrderBillingSchema } from '../partner/order';
-import { PurchaseKindSchema } from '../partner/quote';
+import { OrderBillingSchema } from '../upstream/order';
+import { PurchaseKindSchema } from '../upstream/quote';
+import { DateTimeSchema, LocaleSchema, NonNegativeMoneySchema } from '../upstream/upstream-common';
 import { PlanSchema } from './catalog';
 import { apiEnvelope } from './common';
 import { CheckoutModeSchema } from './session';

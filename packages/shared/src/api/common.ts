@@ -4,8 +4,8 @@
  * `{ data, meta }`; errors use the contract's error envelope with a few BFF-specific codes added.
  */
 import { z } from 'zod';
-import { API_VERSION } from '../partner/common';
-import { ERROR_CODES } from '../partner/errors';
+import { ERROR_CODES } from '../upstream/errors';
+import { API_VERSION } from '../upstream/upstream-common';
 
 /** Codes the BFF adds to the contract's for conditions the contract has no code for. */
 export const BFF_ERROR_CODES = [

@@ -10,6 +10,7 @@ export * from './list-page';
 export * from './partner-account';
 export * from './plan-order';
 export * from './requestable-actions';
+export * from './route-spec';
 export * from './session';
 export * from './support-desk';
 export * from './webhook-deliveries';

@@ -4,7 +4,7 @@
  * account's status, balance and limits, and what the BFF has already promised to checkouts still open.
  */
 import { z } from 'zod';
-import { DateTimeSchema, MoneySchema, NonNegativeMoneySchema } from '../partner/common';
+import { DateTimeSchema, MoneySchema, NonNegativeMoneySchema } from '../upstream/upstream-common';
 import { apiEnvelope } from './common';
 
 /** The partner's funding as the BFF sees it before it lets a traveller pay. */

@@ -10,7 +10,7 @@
  * (`assisted`: the service's staff act on the request), `none` has no channel at all. Availability alone does not
  * make an action requestable: without an access channel it is not. A top-up is bought, never requested.
  */
-import type { EsimActionAccess, EsimActionAvailability, EsimActionType } from '../partner/esim';
+import type { EsimActionAccess, EsimActionAvailability, EsimActionType } from '../upstream/esim';
 
 /** The action types an action request can name. */
 export type RequestableActionType = Exclude<EsimActionType, 'top_up'>;

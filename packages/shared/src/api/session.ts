@@ -5,7 +5,7 @@
  * quote on, `POST /v1/sessions` turns the widget id and the page's Origin into a short-lived session token.
  */
 import { z } from 'zod';
-import { CurrencySchema, DateTimeSchema, EnvironmentSchema, LocaleSchema } from '../partner/common';
+import { CurrencySchema, DateTimeSchema, EnvironmentSchema, LocaleSchema } from '../upstream/upstream-common';
 import { apiEnvelope } from './common';
 
 export const WidgetIdSchema = z

@@ -5,7 +5,7 @@
  * partner secret opens.
  */
 import { z } from 'zod';
-import { DateTimeSchema } from '../partner/common';
+import { DateTimeSchema } from '../upstream/upstream-common';
 import { PlanSchema } from './catalog';
 import { CheckoutStatusSchema, PartnerCheckoutSchema } from './checkout';
 import { ListQuerySchema, listPageEnvelope } from './list-page';

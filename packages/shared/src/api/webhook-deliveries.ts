@@ -7,7 +7,7 @@
  * next attempt.
  */
 import { z } from 'zod';
-import { DateTimeSchema } from '../partner/common';
+import { DateTimeSchema } from '../upstream/upstream-common';
 import { apiEnvelope } from './common';
 import { ListQuerySchema, listPageEnvelope } from './list-page';
 import { WidgetIdSchema } from './session';

@@ -5,7 +5,7 @@
  * `Esim-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, `${t}.${rawBody}`)>` (docs/webhooks.md).
  */
 import { z } from 'zod';
-import { DateTimeSchema, EnvironmentSchema, NonNegativeMoneySchema } from '../partner/common';
+import { DateTimeSchema, EnvironmentSchema, NonNegativeMoneySchema } from '../upstream/upstream-common';
 import { PartnerActionRequestSchema } from './after-sale';
 import { PartnerCheckoutSchema } from './checkout';
 import { PartnerAccountSchema } from './partner-account';

@@ -1,6 +1,6 @@
 /** Data sizes and package allowances in every locale of the contract. */
 import { describe, expect, it } from 'vitest';
-import type { Locale } from '../partner/common';
+import type { Locale } from '../upstream/upstream-common';
 import { formatDataSize, formatPackageData } from './data-size';
 
 const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');

@@ -4,8 +4,8 @@
  * Binary base: 1 GB = 1024 MB, as the catalog counts megabytes (a 3 GB plan has `dataMb: 3072`).
  */
 
-import type { Product } from '../partner/catalog';
-import type { Locale } from '../partner/common';
+import type { Product } from '../upstream/upstream-catalog';
+import type { Locale } from '../upstream/upstream-common';
 
 /** Megabytes in a gigabyte (binary base, as the catalog's `dataMb` counts). */
 export const MB_PER_GB = 1024;

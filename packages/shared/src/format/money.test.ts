@@ -1,6 +1,6 @@
 /** Money display per locale, whole-rouble rounding and the markup rounding rules. */
 import { describe, expect, it } from 'vitest';
-import type { Currency, Locale } from '../partner/common';
+import type { Currency, Locale } from '../upstream/upstream-common';
 import { applyMarkup, formatMoney, type MarkupRounding, toWholeRub } from './money';
 
 /** ICU separates digits and signs with (narrow) no-break spaces; compare with plain spaces. */

@@ -3,7 +3,7 @@
  * Money from minor units: display in the traveller's language, whole-rouble rounding, and a partner markup
  * with its rounding rule. Pure functions; formatters are cached per locale and currency.
  */
-import type { Currency, Locale, Money, NonNegativeMoney } from '../partner/common';
+import type { Currency, Locale, Money, NonNegativeMoney } from '../upstream/upstream-common';
 
 /** Minor units per major unit of every settlement currency (kopecks per rouble, cents per dollar). */
 export const MINOR_UNITS_PER_MAJOR: Readonly<Record<Currency, number>> = { RUB: 100, USD: 100 };

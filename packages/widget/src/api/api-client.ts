@@ -6,6 +6,12 @@
  * with a new session; "not yet" answers after their `Retry-After`), aborts everything when the element
  * disconnects, and reads every answer with the shared API schemas.
  *
+ * Routes: each call names its route of the API's one description (`apiRoutes.readCheckout` of
+ * `@esim-embed/shared`): the method and path template come from there, and so do the types of its parameters,
+ * body, credentials and answer. Production code reads them as `apiRoutes.readCheckout.method` and `.path` at the
+ * call, never through a variable or an argument that holds the route: so a build keeps those two strings of each
+ * route it calls (inlined) and none of its schemas, where a route held as a value would bring them, and zod.
+ *
  * Parsing: the shared schemas are zod classic, which does not tree-shake far: parsing every response would
  * take the first screen far over its size budget (`scripts/check-size.mjs`). Production builds check only the
  * envelope (`data`, `error.code`): a production BFF does not check its answers either. In development and in
@@ -15,62 +21,83 @@
  *
  * Over 300 lines: one method per BFF route, all over the one request path and its retries.
  */
-
 import {
+  API_ROUTES,
   type ApiErrorEnvelope,
   ApiErrorEnvelopeSchema,
+  type ApiRoute,
+  apiRoutes,
   type Checkout,
-  CheckoutResponseSchema,
   type CreateCheckoutRequest,
   type CreatedCheckout,
-  CreatedCheckoutResponseSchema,
   type Destination,
-  DestinationsResponseSchema,
   type EsimInstallationView,
-  EsimInstallationViewResponseSchema,
   type EsimView,
-  EsimViewResponseSchema,
+  fillPath,
   type Installation,
-  InstallationResponseSchema,
   type Locale,
   type ManageLink,
-  ManageLinkResponseSchema,
   type Plan,
-  PlansResponseSchema,
   type Quote,
-  QuoteResponseSchema,
+  type RouteBody,
+  type RouteMethod,
+  type RouteParams,
+  type RouteResponse,
+  type RouteSpec,
   type Session,
-  SessionResponseSchema,
   type WidgetDeliveryLink,
-  WidgetDeliveryLinkResponseSchema,
   type WidgetStart,
-  WidgetStartResponseSchema,
 } from '@esim-embed/shared';
 import { WidgetApiError } from './api-error';
 
-/**
- * The response schema of each call. Referenced only under `import.meta.env.DEV`, so a production build
- * drops them, and zod with them.
- */
-const RESPONSE_SCHEMAS = {
-  start: WidgetStartResponseSchema,
-  session: SessionResponseSchema,
-  destinations: DestinationsResponseSchema,
-  plans: PlansResponseSchema,
-  quote: QuoteResponseSchema,
-  createdCheckout: CreatedCheckoutResponseSchema,
-  checkout: CheckoutResponseSchema,
-  installation: InstallationResponseSchema,
-  deliveryLink: WidgetDeliveryLinkResponseSchema,
-  manageLink: ManageLinkResponseSchema,
-  esimView: EsimViewResponseSchema,
-  esimInstallation: EsimInstallationViewResponseSchema,
-};
+/** The routes a client of the widget API calls among `Routes` (by default the API's): JSON answers, no partner's. */
+export type ClientRoute<Routes extends RouteSpec = ApiRoute> = Exclude<
+  Extract<Routes, { response: object }>,
+  { auth: 'partner' }
+>;
 
-/** A kind of response. */
-type ResponseKind = keyof typeof RESPONSE_SCHEMAS;
-/** The body of a kind of response, as its shared schema parses it. */
-type ResponseBody<K extends ResponseKind> = ReturnType<(typeof RESPONSE_SCHEMAS)[K]['parse']>;
+/** The described route at `method` and path template `Path`. */
+export type ClientRouteAt<
+  Method extends RouteMethod,
+  Path extends string,
+  Routes extends RouteSpec = ApiRoute,
+> = Extract<ClientRoute<Routes>, { method: Method; path: Path }>;
+
+/** What a call of a route takes: its path parameters and body where it has them, and the credentials to send. */
+export type ClientRequest<Route extends RouteSpec> = ([keyof RouteParams<Route>] extends [never]
+  ? { params?: undefined }
+  : { params: RouteParams<Route> }) &
+  ([RouteBody<Route>] extends [never] ? { body?: undefined } : { body: RouteBody<Route> }) &
+  (Route extends { auth: 'session+secret' } ? { secret: string } : { secret?: undefined }) &
+  (Route extends { auth: 'session+manage' }
+    ? { manageToken: string }
+    : { manageToken?: string | undefined }) & {
+    /** The search part (`?locale=en`), already encoded. */
+    search?: string;
+    idempotencyKey?: string;
+  };
+
+/** A request as the client sends it, whichever route it is for. */
+interface SentRequest {
+  params?: Record<string, string> | undefined;
+  body?: unknown;
+  search?: string | undefined;
+  secret?: string | undefined;
+  manageToken?: string | undefined;
+  idempotencyKey?: string | undefined;
+}
+
+/** What the route at `method` and `Path` answers (`{ data, meta }`), as its schema parses it. */
+export type ClientAnswer<
+  Method extends RouteMethod,
+  Path extends string,
+  Routes extends RouteSpec = ApiRoute,
+> = RouteResponse<ClientRouteAt<Method, Path, Routes>>;
+
+/** The path of a public catalog read below the catalog's address (`/{locale}/destinations`). */
+function belowCatalog(template: string, params: Record<string, string>): string {
+  return fillPath(template.slice(template.indexOf('{version}') + '{version}'.length), params);
+}
 
 /** What the client needs to reach the BFF. */
 export interface ApiClientOptions {
@@ -109,16 +136,6 @@ function notYet(error: unknown): boolean {
   );
 }
 
-interface RequestOptions<K extends ResponseKind> {
-  method?: 'GET' | 'POST';
-  body?: unknown;
-  secret?: string;
-  /** The manage token that opens one eSIM (its own view, its top-ups). */
-  manageToken?: string;
-  idempotencyKey?: string;
-  response: K;
-}
-
 /** A top-up of an existing eSIM: which one, and the manage token that proves the traveller holds it. */
 export interface TopUpTarget {
   esimId: string;
@@ -155,9 +172,9 @@ export class ApiClient {
 
   /** The widget's public config and catalog address: no session (asked once, again after a failure). */
   start(): Promise<WidgetStart> {
-    this.#start ??= this.#send(`/v1/widgets/${encodeURIComponent(this.#options.widgetId)}/start`, {
-      response: 'start',
-    })
+    this.#start ??= this.#send(apiRoutes.startWidget.method, apiRoutes.startWidget.path, {
+      params: { widgetId: this.#options.widgetId },
+    } satisfies ClientRequest<typeof apiRoutes.startWidget>)
       .then((body) => body.data)
       .catch((error: unknown) => {
         this.#start = undefined;
@@ -168,11 +185,9 @@ export class ApiClient {
 
   /** The session, opened by the first call that needs it (once; reopened after it is found invalid). */
   session(): Promise<Session> {
-    this.#session ??= this.#send('/v1/sessions', {
-      method: 'POST',
+    this.#session ??= this.#send(apiRoutes.createSession.method, apiRoutes.createSession.path, {
       body: { widgetId: this.#options.widgetId },
-      response: 'session',
-    })
+    } satisfies ClientRequest<typeof apiRoutes.createSession>)
       .then((body) => body.data)
       .catch((error: unknown) => {
         this.#session = undefined;
@@ -188,7 +203,7 @@ export class ApiClient {
       this.#destinationsAhead.delete(locale);
       return ahead;
     }
-    return (await this.#catalog(`/${locale}/destinations`, 'destinations')).data;
+    return (await this.#catalog(apiRoutes.publicDestinations.path, { locale })).data;
   }
 
   /** Starts reading the destinations now, for the next `destinations(locale)`: the list comes sooner. */
@@ -202,7 +217,7 @@ export class ApiClient {
 
   /** The plans of one destination, and the destination itself. */
   async plans(code: string, locale: Locale): Promise<{ plans: Plan[]; destination: Destination }> {
-    const body = await this.#catalog(`/${locale}/plans/${encodeURIComponent(code)}`, 'plans');
+    const body = await this.#catalog(apiRoutes.publicPlans.path, { locale, code });
     return { plans: body.data, destination: body.meta.destination };
   }
 
@@ -211,14 +226,18 @@ export class ApiClient {
    * A catalog refresh since the start (which may be a minute old) makes that version `not_found`, naming the
    * current one's address: the read is repeated there, and later reads go there too.
    */
-  async #catalog<K extends 'destinations' | 'plans'>(path: string, response: K): Promise<ResponseBody<K>> {
+  async #catalog<Path extends ClientRoute['path']>(
+    template: Path,
+    params: Record<string, string>,
+  ): Promise<ClientAnswer<'GET', Path>> {
     const { catalog } = await this.start();
-    return this.#send(catalog.path + path, { response }).catch((error: Partial<WidgetApiError>) => {
+    const below = belowCatalog(template, params);
+    return this.#fetch('GET', template, catalog.path + below, {}).catch((error: Partial<WidgetApiError>) => {
       // Only that `not_found` names a path.
       const moved = error.params?.path;
       if (typeof moved !== 'string') throw error;
       catalog.path = moved;
-      return this.#send(moved + path, { response });
+      return this.#fetch('GET', template, moved + below, {});
     });
   }
 
@@ -230,8 +249,8 @@ export class ApiClient {
     topUp?: TopUpTarget,
   ): Promise<Quote> {
     const body = { offerId, locale, ...(topUp ? { esimId: topUp.esimId } : {}) };
-    const request = { method: 'POST', body, idempotencyKey, response: 'quote' } as const;
-    return (await this.#call('/v1/quotes', { ...request, manageToken: topUp?.manageToken })).data;
+    const request = { body, idempotencyKey, manageToken: topUp?.manageToken };
+    return (await this.#call(apiRoutes.createQuote.method, apiRoutes.createQuote.path, request)).data;
   }
 
   /**
@@ -243,95 +262,115 @@ export class ApiClient {
     idempotencyKey: string,
     manageToken?: string,
   ): Promise<CreatedCheckout> {
-    const body = await this.#call('/v1/checkouts', {
-      method: 'POST',
-      body: request,
-      idempotencyKey,
-      manageToken,
-      response: 'createdCheckout',
-    });
-    return body.data;
+    return (
+      await this.#call(apiRoutes.createCheckout.method, apiRoutes.createCheckout.path, {
+        body: request,
+        idempotencyKey,
+        manageToken,
+      })
+    ).data;
   }
 
   /** A checkout's status. */
   async checkout(id: string, secret: string): Promise<Checkout> {
-    return (await this.#call(`/v1/checkouts/${encodeURIComponent(id)}`, { secret, response: 'checkout' }))
-      .data;
+    return (
+      await this.#call(apiRoutes.readCheckout.method, apiRoutes.readCheckout.path, { params: { id }, secret })
+    ).data;
   }
 
   /** Cancels a checkout that awaits payment (the traveller abandons it); cancelling twice is fine. */
   async cancelCheckout(id: string, secret: string): Promise<Checkout> {
-    const path = `/v1/checkouts/${encodeURIComponent(id)}/cancel`;
-    return (await this.#call(path, { method: 'POST', secret, response: 'checkout' })).data;
+    return (
+      await this.#call(apiRoutes.cancelCheckout.method, apiRoutes.cancelCheckout.path, {
+        params: { id },
+        secret,
+      })
+    ).data;
   }
 
   /** The installation data of a ready checkout. */
   async installation(id: string, secret: string): Promise<Installation> {
-    const body = await this.#call(`/v1/checkouts/${encodeURIComponent(id)}/installation`, {
-      secret,
-      response: 'installation',
-    });
-    return body.data;
+    return (
+      await this.#call(apiRoutes.readInstallation.method, apiRoutes.readInstallation.path, {
+        params: { id },
+        secret,
+      })
+    ).data;
   }
 
   /** A link that opens the installation on another device. */
   async createDeliveryLink(id: string, secret: string, idempotencyKey: string): Promise<WidgetDeliveryLink> {
-    const body = await this.#call(`/v1/checkouts/${encodeURIComponent(id)}/delivery-links`, {
-      method: 'POST',
-      body: {},
-      secret,
-      idempotencyKey,
-      response: 'deliveryLink',
-    });
-    return body.data;
+    const request = { params: { id }, body: {}, secret, idempotencyKey };
+    return (await this.#call(apiRoutes.createDeliveryLink.method, apiRoutes.createDeliveryLink.path, request))
+      .data;
   }
 
   /** A manage link for a ready purchase: the token that opens the eSIM's own view later (one per checkout). */
   async createManageLink(id: string, secret: string): Promise<ManageLink> {
-    const body = await this.#call(`/v1/checkouts/${encodeURIComponent(id)}/manage-link`, {
-      method: 'POST',
-      body: {},
-      secret,
-      idempotencyKey: `manage-${id}`,
-      response: 'manageLink',
-    });
-    return body.data;
+    const request = { params: { id }, secret, idempotencyKey: `manage-${id}` };
+    return (await this.#call(apiRoutes.createManageLink.method, apiRoutes.createManageLink.path, request))
+      .data;
   }
 
   /** "My eSIM": plan, usage, dates, top-up and actions of the eSIM the manage token opens. */
   async myEsim(manageToken: string, locale: Locale): Promise<EsimView> {
-    return (await this.#call(`/v1/my-esim?locale=${locale}`, { manageToken, response: 'esimView' })).data;
+    return (
+      await this.#call(apiRoutes.readMyEsim.method, apiRoutes.readMyEsim.path, {
+        search: `?locale=${locale}`,
+        manageToken,
+      })
+    ).data;
   }
 
   /** The installation data of the eSIM the manage token opens, while it is not installed. */
   async myEsimInstallation(manageToken: string): Promise<EsimInstallationView> {
-    const body = await this.#call('/v1/my-esim/installation', { manageToken, response: 'esimInstallation' });
-    return body.data;
+    return (
+      await this.#call(apiRoutes.readMyInstallation.method, apiRoutes.readMyInstallation.path, {
+        manageToken,
+      })
+    ).data;
   }
 
   /** A call with the session token; an invalid session is replaced once and the call repeated. */
-  async #call<K extends ResponseKind>(path: string, request: RequestOptions<K>): Promise<ResponseBody<K>> {
+  async #call<Method extends RouteMethod, Path extends ClientRoute['path']>(
+    method: Method,
+    template: Path,
+    request: ClientRequest<ClientRouteAt<Method, Path>>,
+  ): Promise<ClientAnswer<Method, Path>> {
     const session = await this.session();
     try {
-      return await this.#send(path, request, session.token);
+      return await this.#send(method, template, request as SentRequest, session.token);
     } catch (error) {
       if (!(error instanceof WidgetApiError) || error.code !== 'widget_session_invalid') throw error;
       // Forgotten unless another call has already opened a new one.
       if ((await this.#session?.catch(() => null)) === session) this.#session = undefined;
       const renewed = await this.session();
-      return this.#send(path, request, renewed.token);
+      return this.#send(method, template, request as SentRequest, renewed.token);
     }
+  }
+
+  /** One call of a described route (its request typed by the caller), its path filled in from the parameters. */
+  #send<Method extends RouteMethod, Path extends ClientRoute['path']>(
+    method: Method,
+    template: Path,
+    request: SentRequest,
+    token?: string,
+  ): Promise<ClientAnswer<Method, Path>> {
+    const path = fillPath(template, request.params ?? {}) + (request.search ?? '');
+    return this.#fetch(method, template, path, request, token);
   }
 
   /**
    * One request, repeated after network failures and "not yet" answers (every create carries an idempotency
    * key, so that is safe).
    */
-  async #send<K extends ResponseKind>(
+  async #fetch<Method extends RouteMethod, Path extends ClientRoute['path']>(
+    method: Method,
+    template: Path,
     path: string,
-    request: RequestOptions<K>,
+    request: SentRequest,
     token?: string,
-  ): Promise<ResponseBody<K>> {
+  ): Promise<ClientAnswer<Method, Path>> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (request.body !== undefined) headers['Content-Type'] = 'application/json';
     if (token) headers.Authorization = `Bearer ${token}`;
@@ -340,7 +379,7 @@ export class ApiClient {
     if (request.manageToken) headers['X-Manage-Token'] = request.manageToken;
     if (request.idempotencyKey) headers['Idempotency-Key'] = request.idempotencyKey;
     const init: RequestInit = {
-      method: request.method ?? 'GET',
+      method,
       headers,
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
       signal: this.#abort.signal,
@@ -363,7 +402,7 @@ export class ApiClient {
         continue;
       }
       try {
-        return await this.#read(response, request.response);
+        return (await this.#read(response, method, template)) as ClientAnswer<Method, Path>;
       } catch (error) {
         if (!notYet(error)) throw error;
         const seconds = Number(response.headers.get('Retry-After') ?? Number.NaN);
@@ -374,7 +413,11 @@ export class ApiClient {
     }
   }
 
-  async #read<K extends ResponseKind>(response: Response, kind: K): Promise<ResponseBody<K>> {
+  /**
+   * The answer's body: an error thrown as {@link WidgetApiError}; in development and tests checked against the
+   * response schema of the described route (`method`, `template`), elsewhere only for its envelope.
+   */
+  async #read(response: Response, method: RouteMethod, template: string): Promise<unknown> {
     let body: unknown;
     try {
       body = await response.json();
@@ -394,14 +437,18 @@ export class ApiClient {
       );
     }
     if (import.meta.env.DEV) {
-      const parsed = RESPONSE_SCHEMAS[kind].safeParse(body);
-      if (!parsed.success) throw new WidgetApiError('invalid_response', { issues: parsed.error.issues });
-      return parsed.data as ResponseBody<K>;
+      const route = (API_ROUTES as readonly RouteSpec[]).find(
+        (described) => described.method === method && described.path === template,
+      );
+      const parsed = route?.response?.safeParse(body);
+      if (!parsed?.success)
+        throw new WidgetApiError('invalid_response', { route: template, issues: parsed?.error.issues ?? [] });
+      return parsed.data;
     }
     if ((body as { data?: unknown } | null)?.data === undefined) {
       throw new WidgetApiError('invalid_response', { status: response.status });
     }
-    return body as ResponseBody<K>;
+    return body;
   }
 
   #wait(ms: number): Promise<void> {

@@ -23,6 +23,7 @@ import {
 } from '../i18n/translator';
 import { takeFollowedManageToken, takeManageToken } from '../my-esim/manage-link-address';
 import * as controls from '../ui/controls.css';
+import { supportHref } from '../ui/support-href';
 import { brandCss } from './brand-sheet';
 import { CurrentStep } from './current-step';
 import { recalledCheckout, type Step } from './flow-steps';
@@ -222,9 +223,7 @@ export function WidgetShell({ host, options, brandSheet, earlyStart = null }: Wi
         </div>
         <div class={css.footer} part="footer">
           <span>{t('soldBy', { brand: brand.displayName })}</span>
-          {(brand.supportUrl || brand.supportEmail) && (
-            <FooterLink href={brand.supportUrl ?? `mailto:${brand.supportEmail}`} text={t('support')} />
-          )}
+          {supportHref(brand) && <FooterLink href={supportHref(brand) ?? ''} text={t('support')} />}
           {brand.termsUrl && <FooterLink href={brand.termsUrl} text={t('terms')} />}
           {brand.privacyUrl && <FooterLink href={brand.privacyUrl} text={t('privacy')} />}
         </div>

@@ -91,6 +91,10 @@ export const de: Messages = {
   statusCancelledRefund: 'Der Kauf wurde storniert. Falls Geld abgebucht wurde, erstattet {brand} es Ihnen.',
   headingDeclined: 'Zahlung abgelehnt',
   paymentDeclined: 'Ihre Zahlung wurde abgelehnt. Versuchen Sie es mit einer anderen Karte oder Zahlungsart.',
+  paymentDeclinedAgain:
+    'Ihre Zahlung wurde {count}-mal abgelehnt. Versuchen Sie eine andere Karte oder Zahlungsart, oder wenden Sie sich an {brand}.',
+  paymentDeclinedLimit:
+    'Ihre Zahlung wurde zu oft abgelehnt: Für diesen Kauf sind keine weiteren Versuche möglich. Wenden Sie sich an {brand} oder brechen Sie ab.',
   tryAnotherCard: 'Andere Karte versuchen',
   startOver: 'Neu beginnen',
   buyAnother: 'Weitere eSIM kaufen',

@@ -91,6 +91,10 @@ export const en = {
   statusCancelledRefund: 'The purchase was cancelled. If any money was taken, {brand} refunds it.',
   headingDeclined: 'Payment declined',
   paymentDeclined: 'Your payment was declined. Try another card or another way to pay.',
+  paymentDeclinedAgain:
+    'Your payment was declined {count} times. Try a different card or another way to pay, or contact {brand} for help.',
+  paymentDeclinedLimit:
+    'Your payment was declined too many times: no more attempts can be made for this purchase. Contact {brand} for help, or cancel.',
   tryAnotherCard: 'Try another card',
   startOver: 'Start again',
   buyAnother: 'Buy another eSIM',

@@ -95,6 +95,10 @@ export const es: Messages = {
   statusCancelledRefund: 'La compra se ha cancelado. Si se te cobró algo, {brand} te lo devuelve.',
   headingDeclined: 'Pago rechazado',
   paymentDeclined: 'Tu pago ha sido rechazado. Prueba con otra tarjeta u otra forma de pago.',
+  paymentDeclinedAgain:
+    'Tu pago ha sido rechazado {count} veces. Prueba con otra tarjeta u otra forma de pago, o contacta con {brand}.',
+  paymentDeclinedLimit:
+    'Tu pago ha sido rechazado demasiadas veces: no se pueden hacer más intentos en esta compra. Contacta con {brand} o cancela.',
   tryAnotherCard: 'Probar otra tarjeta',
   startOver: 'Empezar de nuevo',
   buyAnother: 'Comprar otra eSIM',

@@ -98,6 +98,10 @@ export const fr: Messages = {
   statusCancelledRefund: 'L’achat a été annulé. Si un montant a été débité, {brand} vous le rembourse.',
   headingDeclined: 'Paiement refusé',
   paymentDeclined: 'Votre paiement a été refusé. Essayez une autre carte ou un autre moyen de paiement.',
+  paymentDeclinedAgain:
+    'Votre paiement a été refusé {count} fois. Essayez une autre carte ou un autre moyen de paiement, ou contactez {brand}.',
+  paymentDeclinedLimit:
+    'Votre paiement a été refusé trop de fois : aucune autre tentative n’est possible pour cet achat. Contactez {brand} ou annulez.',
   tryAnotherCard: 'Essayer une autre carte',
   startOver: 'Recommencer',
   buyAnother: 'Acheter une autre eSIM',

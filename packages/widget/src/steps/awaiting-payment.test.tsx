@@ -57,6 +57,35 @@ describe('waiting for the payment', () => {
     expect(widget.events.filter((event) => event.type === 'esim-payment-declined')).toHaveLength(2);
   });
 
+  it('from the third decline: says how many and links the partner support; at the cap, no other card', async () => {
+    const bff = confirmMode({ journey: ['awaiting_payment'] });
+    const widget = await awaitingPayment(bff);
+    for (let attempt = 1; attempt <= 3; attempt += 1) bff.declinePayment('chk_quote_1');
+    expect(
+      await widget.view.findByRole('heading', { name: 'Payment declined' }, { timeout: 5000 }),
+    ).toBeTruthy();
+    expect(widget.view.getByRole('alert').textContent).toBe(
+      'Your payment was declined 3 times. Try a different card or another way to pay, or contact Acme Travel for help.',
+    );
+    const support = widget.view.getByRole('link', { name: 'Contact Acme Travel' });
+    expect(support.getAttribute('href')).toBe('https://acme.test/help');
+    fireEvent.click(widget.view.getByRole('button', { name: 'Try another card' }));
+    await widget.view.findByRole('heading', { name: 'Complete your payment' });
+    expect(widget.view.queryByRole('link', { name: 'Contact Acme Travel' })).toBeNull();
+
+    // The BFF's cap (10 declines): nothing more can be charged, so no other card is offered.
+    for (let attempt = 4; attempt <= 10; attempt += 1) bff.declinePayment('chk_quote_1');
+    expect(
+      await widget.view.findByRole('heading', { name: 'Payment declined' }, { timeout: 10_000 }),
+    ).toBeTruthy();
+    expect(widget.view.getByRole('alert').textContent).toBe(
+      'Your payment was declined too many times: no more attempts can be made for this purchase. Contact Acme Travel for help, or cancel.',
+    );
+    expect(widget.view.queryByRole('button', { name: 'Try another card' })).toBeNull();
+    expect(widget.view.getByRole('link', { name: 'Contact Acme Travel' })).toBeTruthy();
+    expect(widget.view.getByRole('button', { name: 'Cancel' })).toBeTruthy();
+  });
+
   it('counts down the payment window', async () => {
     const widget = await awaitingPayment(confirmMode({ journey: ['awaiting_payment'] }));
     const timer = await widget.view.findByRole('timer');

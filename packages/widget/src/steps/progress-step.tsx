@@ -4,14 +4,15 @@
  * waiting. In `partner_confirm` mode it first waits, visibly, for the partner to confirm the payment, with
  * the time left to pay, and lets the traveller cancel or cancel for another plan (`esim-cancel`); a payment the
  * partner reports declined is said so (`esim-payment-declined`), with another card to try (`esim-checkout` again,
- * for the next attempt). A checkout that ends without an eSIM says what happens to the money: in
+ * for the next attempt); from the third decline of one checkout it says how many and points to the partner's
+ * support, and at the BFF's cap of declines it offers no other card. A checkout that ends without an eSIM says what happens to the money: in
  * `partner_confirm` the partner took it and refunds it (`esim-failed` tells the page), so the widget never claims
  * the traveller was not charged. It resumes
  * after a page reload from the checkout kept in `sessionStorage`, and tells the host page again about a
  * checkout that still awaits payment. A top-up has no installation: when it is ready the traveller goes back
  * to the eSIM's own view.
  */
-import type { Checkout, CheckoutStatus } from '@esim-embed/shared';
+import { type Checkout, type CheckoutStatus, MAX_DECLINED_PAYMENT_ATTEMPTS } from '@esim-embed/shared';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { errorCodeOf } from '../api/api-error';
 import { type CheckoutHandle, forgetCheckout } from '../app/flow-steps';
@@ -28,12 +29,15 @@ import type { MessageKey } from '../i18n/messages';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
 import { StepHeading } from '../ui/step-heading';
+import { supportHref } from '../ui/support-href';
 import { checkoutEvent } from './checkout-event';
 import { DeadlineCountdown } from './deadline-countdown';
 import * as css from './steps.css';
 
 /** Delays between status checks, in ms: quick at first, then every 8 s. */
 export const POLL_DELAYS = [1000, 1500, 2000, 3000, 5000, 8000] as const;
+/** From this many declines of one checkout the traveller is told so plainly and shown the partner's support. */
+export const DECLINES_BEFORE_SUPPORT = 3;
 /** After this long the step says that it takes longer than usual. */
 const SLOW_AFTER_MS = 60_000;
 
@@ -242,6 +246,10 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
   const reached = journey.findIndex((entry) => entry.status === status);
   const partnerPaid = checkout?.mode === 'partner_confirm';
   const declined = checkout !== null && awaitingPayment && checkout.declinedAttempts > declinesSeen;
+  const declines = checkout?.declinedAttempts ?? 0;
+  // The BFF starts no payment after its cap: another card would be refused.
+  const declinesExhausted = declines >= MAX_DECLINED_PAYMENT_ATTEMPTS;
+  const support = declines >= DECLINES_BEFORE_SUPPORT ? supportHref(config.brand) : null;
   const say = (key: MessageKey) => {
     const paid = (partnerPaid && PARTNER_PAYMENT_WORDING[key]) || key;
     return t((topUp && TOP_UP_WORDING[paid]) || paid, { brand: config.brand.displayName });
@@ -274,9 +282,22 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
       {checkout && awaitingPayment && (
         <>
           {declined ? (
-            <p role="alert">{t('paymentDeclined')}</p>
+            <p role="alert">
+              {declinesExhausted
+                ? t('paymentDeclinedLimit', { brand: config.brand.displayName })
+                : declines >= DECLINES_BEFORE_SUPPORT
+                  ? t('paymentDeclinedAgain', { count: declines, brand: config.brand.displayName })
+                  : t('paymentDeclined')}
+            </p>
           ) : (
             <p>{t('paymentWaiting', { brand: config.brand.displayName })}</p>
+          )}
+          {declined && support && (
+            <p>
+              <a class={controls.link} href={support} target="_blank" rel="noopener noreferrer">
+                {t('contactSupport', { brand: config.brand.displayName })}
+              </a>
+            </p>
           )}
           <DeadlineCountdown expiresAt={checkout.expiresAt} message="paymentWindow" onExpired={retry} />
         </>
@@ -324,7 +345,7 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
       )}
       {awaitingPayment && (
         <div class={controls.actions}>
-          {declined && (
+          {declined && !declinesExhausted && (
             <button
               type="button"
               class={controls.primaryButton}

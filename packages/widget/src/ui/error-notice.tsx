@@ -9,6 +9,7 @@ import { errorCodeOf, WidgetApiError } from '../api/api-error';
 import { useWidget } from '../app/widget-context';
 import { handlingAfterPayment, handlingOf, type Recovery } from '../errors/error-recovery';
 import * as css from './controls.css';
+import { supportHref } from './support-href';
 
 /** How long the notice of an unavailable store waits before it tries again by itself. */
 const STORE_RETRY_MS = 5000;
@@ -53,8 +54,7 @@ export function ErrorNotice({ error, actions, afterPayment = false }: ErrorNotic
       : [handling.recovery, 'retry', 'start_over'];
   const chosen = candidates.find((recovery) => actions[recovery]);
   const action = chosen ? actions[chosen] : undefined;
-  const support =
-    config.brand.supportUrl ?? (config.brand.supportEmail ? `mailto:${config.brand.supportEmail}` : null);
+  const support = supportHref(config.brand);
   const labels: Record<Exclude<Recovery, 'contact_support'>, string> = {
     retry: t('retry'),
     requote: t('requote'),

@@ -1,0 +1,154 @@
+/**
+ * The BFF follows the API's one description (`API_ROUTES` of `@esim-embed/shared`): a route added there is
+ * mounted with its handler behind its auth (and stops the start without one) and appears in the OpenAPI document,
+ * which describes exactly the described routes with their schemas and error codes, as served.
+ */
+import {
+  API_ROUTES,
+  ApiErrorEnvelopeSchema,
+  PartnerAccountResponseSchema,
+  type RouteSpec,
+  routeErrorCodes,
+} from '@esim-embed/shared';
+import { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { call, type Stack, startStack } from '../../testing/stack';
+import type { AppEnv } from '../http/app-env';
+import type { IdempotencyOptions } from '../http/idempotency';
+import { type AuthChains, mountRoutes, type RouteHandlers } from './mount-routes';
+import { buildOpenApiDocument } from './openapi';
+
+/** A route as a new module under the shared `api/routes/` would describe it. */
+const ADDED = {
+  id: 'readPartnerWidget',
+  method: 'GET',
+  path: '/v1/partner/widgets/{widgetId}',
+  summary: 'One of the partner’s widgets.',
+  auth: 'partner',
+  status: 200,
+  response: PartnerAccountResponseSchema,
+  errors: ['storefront_app_not_found'],
+} as const satisfies RouteSpec;
+
+const DESCRIBED: readonly RouteSpec[] = [...API_ROUTES, ADDED];
+
+/** Each auth kind's chain marks the answer with its name, so a test sees which one ran. */
+const MARKING_AUTH = Object.fromEntries(
+  ['public', 'origin', 'session', 'session+secret', 'session+manage', 'partner'].map((auth) => [
+    auth,
+    [
+      async function markAuth(c: { header(name: string, value: string): void }, next: () => Promise<void>) {
+        c.header('X-Auth', auth);
+        await next();
+      },
+    ],
+  ]),
+) as unknown as AuthChains;
+const IDEMPOTENCY = { session: {}, partner: {} } as unknown as Record<
+  'session' | 'partner',
+  IdempotencyOptions
+>;
+const HANDLERS = Object.fromEntries(
+  API_ROUTES.map((route) => [route.id, (c: { text(body: string): Response }) => c.text(route.id)]),
+) as unknown as RouteHandlers;
+
+const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+  return rest;
+};
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe('a route added to the API description', () => {
+  it('is mounted with its handler, behind its auth, its path parameters read', async () => {
+    const app = new Hono<AppEnv>();
+    const readPartnerWidget = (c: { req: { param(name: string): string }; json(body: unknown): Response }) =>
+      c.json({ widgetId: c.req.param('widgetId') });
+    mountRoutes(app, {
+      routes: DESCRIBED,
+      handlers: { ...HANDLERS, readPartnerWidget } as unknown as RouteHandlers,
+      auth: MARKING_AUTH,
+      idempotency: IDEMPOTENCY,
+    });
+    const answer = await app.request('/v1/partner/widgets/shop');
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('X-Auth')).toBe('partner');
+    expect(await answer.json()).toEqual({ widgetId: 'shop' });
+  });
+
+  it('stops the mount while it has no handler', () => {
+    expect(() =>
+      mountRoutes(new Hono<AppEnv>(), {
+        routes: DESCRIBED,
+        handlers: HANDLERS,
+        auth: MARKING_AUTH,
+        idempotency: IDEMPOTENCY,
+      }),
+    ).toThrow(/readPartnerWidget \(GET \/v1\/partner\/widgets\/\{widgetId\}\) has no handler/);
+  });
+
+  it('appears in the OpenAPI document with its parameters, answer and error codes', () => {
+    const document = buildOpenApiDocument(DESCRIBED) as {
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+    };
+    const operation = document.paths['/v1/partner/widgets/{widgetId}']?.get;
+    expect(operation).toMatchObject({
+      summary: ADDED.summary,
+      parameters: [{ name: 'widgetId', in: 'path', required: true }],
+      security: [{ partnerSecret: [] }],
+      responses: {
+        200: { content: { 'application/json': { schema: jsonSchema(ADDED.response, 'output') } } },
+        default: { 'x-error-codes': routeErrorCodes(ADDED) },
+      },
+    });
+    expect(routeErrorCodes(ADDED)).toEqual(
+      expect.arrayContaining(['storefront_app_not_found', 'unauthorized']),
+    );
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('is served as built from the description', async () => {
+    const answer = await call(stack.server.url, '/openapi.json');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
+  });
+
+  it('describes exactly the described routes, each with its schemas and error codes', () => {
+    const document = buildOpenApiDocument() as {
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+    };
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(operations.sort()).toEqual(API_ROUTES.map((route) => `${route.method} ${route.path}`).sort());
+    const errorSchema = jsonSchema(ApiErrorEnvelopeSchema, 'output');
+    for (const route of API_ROUTES as readonly RouteSpec[]) {
+      const operation = document.paths[route.path]?.[route.method.toLowerCase()] as Record<string, unknown>;
+      const expected: Record<string, unknown> = {
+        summary: route.summary,
+        responses: {
+          [route.status]: route.response
+            ? { content: { 'application/json': { schema: jsonSchema(route.response, 'output') } } }
+            : { content: { [route.contentType ?? 'application/json']: {} } },
+          default: {
+            content: { 'application/json': { schema: errorSchema } },
+            'x-error-codes': routeErrorCodes(route),
+          },
+        },
+      };
+      if (route.body)
+        expected.requestBody = {
+          content: { 'application/json': { schema: jsonSchema(route.body, 'input') } },
+        };
+      expect(operation, `${route.method} ${route.path}`).toMatchObject(expected);
+    }
+  });
+});

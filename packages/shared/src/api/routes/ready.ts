@@ -1,0 +1,11 @@
+/**
+ * @module
+ * `GET /readyz`: one route of the BFF's API, as every part of the system reads it (see `../route-spec.ts`).
+ */
+export const id = 'ready';
+export const method = 'GET';
+export const path = '/readyz';
+export const summary =
+  'Every widget’s upstream is reachable with a valid key, and the store answers: the status for anyone, the checks with the operations token.';
+export const auth = 'public';
+export const status = 200;

@@ -1,0 +1,25 @@
+/**
+ * @module
+ * `POST /v1/partner/checkouts/{id}/payment-started`: one route of the BFF's API, as every part of the system reads it (see `../route-spec.ts`).
+ */
+import { PartnerCheckoutResponseSchema } from '../checkout';
+
+export const id = 'startPartnerPayment';
+export const method = 'POST';
+export const path = '/v1/partner/checkouts/{id}/payment-started';
+export const summary =
+  'The partner is about to charge: fund the order now and hold it firmly until the confirm (402/422 before any charge when the account cannot; 409 after 10 declined attempts; safe to retry).';
+export const auth = 'partner';
+export const status = 200;
+export const response = PartnerCheckoutResponseSchema;
+export const errors = [
+  'checkout_not_found',
+  'invalid_transition',
+  'insufficient_balance',
+  'monthly_limit_exceeded',
+  'order_limit_exceeded',
+  'account_not_active',
+  'scope_missing',
+  'upstream_unavailable',
+  'upstream_refused',
+] as const;
