@@ -9,6 +9,24 @@
  * test support lives in a runtime package's `src/`; a tsconfig `paths` name may lead into another package only
  * to its `testing/` folder or as that package's own name; `shared`'s runtime code does no I/O (no Node
  * built-ins).
+ *
+ * Folders do not loop: in each package of `LAYERED_SOURCES` (`packages/bff/src`, `packages/widget/src`) the
+ * top-level folders (and each file directly in `src/`, as its own node) form a graph by the imports of runtime
+ * files (tests and test support do not count; `import type` does, a type is a dependency too); no two nodes may
+ * reach each other, directly or around a loop. Each loop is reported once, as its strongly connected component,
+ * with one import (file:line → file) for every edge inside it, so a maintainer sees what to cut.
+ * Layers: a node imports only from its own layer or those below (`LAYERED_SOURCES`; a node in none is held by the
+ * loop rule alone). The layers, lowest first (docs/architecture.md draws them):
+ *   BFF: shared helpers (`errors.ts`, `logger.ts`, `backoff.ts`, `background-loop.ts`) → `store/` → `security/` →
+ *   `config/` → `upstream/` → the domain (`catalog/` → `widgets/` → `checkout/` → `webhooks/` → `funding/` →
+ *   `after-sale/` → `support-desk/`) → `http/` → `observability/` → `routes/` → `app.ts`, `operations-app.ts`,
+ *   `bff.ts`, `node-server.ts`, `server.ts`. Lower layers never import `routes/`; a checkout's changes of status
+ *   are owned by `checkout/checkout-transitions.ts`, and funding and webhooks react to them through the observers
+ *   and ports it is given instead of the checkout importing them.
+ *   Widget: `i18n/`, `theme/`, `api/`, `events.ts`, `device-check-event.ts` → `errors/`, `flow/`, `hooks/`, `ui/`,
+ *   `device-check/` → `steps/` → `install/` → `my-esim/` → `app/` → `element/` (which loads the app lazily) → the
+ *   entries (`define.ts`, `widget.ts`, …).
+ *
  * Dependency-free on purpose: dependency-cruiser reads TypeScript through the `typescript` compiler API, which
  * the TypeScript 7 native compiler used here does not offer.
  *
@@ -18,6 +36,41 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/**
+ * The `src/` folders whose top-level folders must not import each other around a loop, each with its layers,
+ * lowest first: a node (`name/` for a folder, `name.ts` for a file directly in `src/`) imports only from its own
+ * layer or those below. A node in no layer is held by the loop rule alone.
+ */
+const LAYERED_SOURCES = {
+  'packages/bff/src': [
+    ['errors.ts', 'logger.ts', 'backoff.ts', 'background-loop.ts'],
+    ['store/'],
+    ['security/'],
+    ['config/'],
+    ['upstream/'],
+    ['catalog/'],
+    ['widgets/'],
+    ['checkout/'],
+    ['webhooks/'],
+    ['funding/'],
+    ['after-sale/'],
+    ['support-desk/'],
+    ['http/'],
+    ['observability/'],
+    ['routes/'],
+    ['app.ts', 'operations-app.ts', 'bff.ts', 'node-server.ts', 'server.ts', 'index.ts'],
+  ],
+  'packages/widget/src': [
+    ['i18n/', 'theme/', 'api/', 'events.ts', 'device-check-event.ts', 'csp/'],
+    ['errors/', 'flow/', 'hooks/', 'ui/', 'device-check/'],
+    ['steps/'],
+    ['install/'],
+    ['my-esim/'],
+    ['app/'],
+    ['element/'],
+    ['define.ts', 'auto-define.ts', 'widget.ts', 'index.ts', 'react/', 'react.ts', 'vue.ts'],
+  ],
+};
 const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs|jsx)$/;
 const SKIPPED_FOLDERS = new Set([
   'node_modules',
@@ -222,7 +275,121 @@ export function dependencyBreaches(root) {
       }
     }
   }
+  for (const [source, layers] of Object.entries(LAYERED_SOURCES)) {
+    if (existsSync(join(root, source))) breaches.push(...folderLoops(root, source, layers));
+  }
   return breaches;
+}
+
+/**
+ * The file a relative specifier leads to, relative to the root (a written `.js` may stand for `.ts`; a folder
+ * for its `index`), or undefined when it leads to no source file.
+ */
+function resolvedSource(root, fromFile, specifier) {
+  const base = relative(root, resolve(root, dirname(fromFile), specifier))
+    .split(sep)
+    .join('/');
+  const stem = base.replace(/\.[cm]?[jt]sx?$/, '');
+  const candidates = [
+    base,
+    ...['.ts', '.tsx', '.mts', '.js', '.jsx', '.mjs'].map((extension) => `${stem}${extension}`),
+    ...['ts', 'tsx', 'js'].map((extension) => `${base}/index.${extension}`),
+  ];
+  return candidates.find((candidate) => SOURCE.test(candidate) && existsSync(join(root, candidate)));
+}
+
+/**
+ * The import loops between the top-level folders of `source` (a package's `src/`): one breach per strongly
+ * connected component of more than one node, listing its nodes and one import for each edge inside it; then
+ * one breach per import of a node from a layer above its own (`layers`, lowest first).
+ */
+export function folderLoops(root, source, layers = []) {
+  /** The node of a file under `source`: its top-level folder (`routes/`) or, directly in `src/`, its name. */
+  const nodeOf = (file) => {
+    const inside = file.slice(source.length + 1);
+    const slash = inside.indexOf('/');
+    return slash === -1 ? inside : `${inside.slice(0, slash)}/`;
+  };
+  /** from → to → the first import seen that makes the edge. */
+  const edges = new Map();
+  for (const file of sourceFiles(root, source).sort()) {
+    if (isTestCode(file.slice(source.length + 1))) continue;
+    const from = nodeOf(file);
+    const text = readFileSync(join(root, file), 'utf8');
+    for (const { specifier, line, path } of importSpecifiers(text)) {
+      if (path || !specifier.startsWith('.')) continue;
+      const target = resolvedSource(root, file, specifier);
+      if (!target?.startsWith(`${source}/`) || isTestCode(target.slice(source.length + 1))) continue;
+      const to = nodeOf(target);
+      if (to === from) continue;
+      if (!edges.has(from)) edges.set(from, new Map());
+      const out = edges.get(from);
+      if (!out.has(to)) out.set(to, `${file}:${line} imports ${target}`);
+    }
+  }
+  const layerOf = new Map(layers.flatMap((layer, index) => layer.map((node) => [node, index])));
+  const upwards = [...edges]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .flatMap(([from, out]) =>
+      [...out]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .filter(([to]) => layerOf.has(from) && layerOf.has(to) && layerOf.get(to) > layerOf.get(from))
+        .map(([to, witness]) => `${source}: ${from} imports ${to}, a layer above it: ${witness}`),
+    );
+  const loops = stronglyConnected(edges)
+    .filter((component) => component.length > 1)
+    .map((component) => {
+      const members = new Set(component);
+      const lines = component.flatMap((from) =>
+        [...(edges.get(from) ?? new Map())]
+          .filter(([to]) => members.has(to))
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([to, witness]) => `  ${from} → ${to}: ${witness}`),
+      );
+      return [
+        `${source}: ${component.length} top-level folders import each other around a loop (${component.join(', ')}); cut one of these imports:`,
+        ...lines,
+      ].join('\n');
+    });
+  return [...loops, ...upwards];
+}
+
+/** Tarjan's strongly connected components of a graph given as node → (node → anything); each sorted, in order. */
+function stronglyConnected(edges) {
+  const nodes = [
+    ...new Set([...edges.keys(), ...[...edges.values()].flatMap((out) => [...out.keys()])]),
+  ].sort();
+  const index = new Map();
+  const lowLink = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const components = [];
+  const visit = (node) => {
+    index.set(node, index.size);
+    lowLink.set(node, index.get(node));
+    stack.push(node);
+    onStack.add(node);
+    for (const next of [...(edges.get(node)?.keys() ?? [])].sort()) {
+      if (!index.has(next)) {
+        visit(next);
+        lowLink.set(node, Math.min(lowLink.get(node), lowLink.get(next)));
+      } else if (onStack.has(next)) {
+        lowLink.set(node, Math.min(lowLink.get(node), index.get(next)));
+      }
+    }
+    if (lowLink.get(node) === index.get(node)) {
+      const component = [];
+      let member;
+      do {
+        member = stack.pop();
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      components.push(component.sort());
+    }
+  };
+  for (const node of nodes) if (!index.has(node)) visit(node);
+  return components.sort((a, b) => a[0].localeCompare(b[0]));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

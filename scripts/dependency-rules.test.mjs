@@ -123,6 +123,41 @@ describe('the dependency rule', () => {
     ]);
   });
 
+  it('finds a loop of top-level folders and names one import for each of its edges, and imports from above', () => {
+    const dir = workspace({
+      // routes → http → security → routes: a loop of three; store/ below them all and app.ts on top stay out.
+      'packages/bff/src/app.ts': "import { routes } from './routes/routes';\n",
+      'packages/bff/src/routes/routes.ts':
+        "import { answer } from '../http/answer';\nimport { get } from '../store/store';\n",
+      'packages/bff/src/http/answer.ts': "import type { Auth } from '../security/auth.js';\n",
+      'packages/bff/src/security/auth.ts': "import { table } from '../routes';\n",
+      'packages/bff/src/routes/index.ts': "export { routes } from './routes';\n",
+      'packages/bff/src/store/store.ts': 'export const get = 1;\n',
+      // No loop, but config/ sits below routes/ in the BFF's layers.
+      'packages/bff/src/config/config.ts': "import { routes } from '../routes/routes';\n",
+      // Tests and test support do not count: app.test.ts importing upwards makes no loop.
+      'packages/bff/src/store/store.test.ts': "import { app } from '../app';\n",
+      // A file directly in src/ is its own node: widget.ts and widget/ loop.
+      'packages/widget/src/widget.ts': "import { w } from './widget/inner';\n",
+      'packages/widget/src/widget/inner.ts': "import { x } from '../widget';\n",
+    });
+    expect(dependencyBreaches(dir)).toEqual([
+      [
+        'packages/bff/src: 3 top-level folders import each other around a loop (http/, routes/, security/); cut one of these imports:',
+        '  http/ → security/: packages/bff/src/http/answer.ts:1 imports packages/bff/src/security/auth.ts',
+        '  routes/ → http/: packages/bff/src/routes/routes.ts:1 imports packages/bff/src/http/answer.ts',
+        '  security/ → routes/: packages/bff/src/security/auth.ts:1 imports packages/bff/src/routes/index.ts',
+      ].join('\n'),
+      'packages/bff/src: config/ imports routes/, a layer above it: packages/bff/src/config/config.ts:1 imports packages/bff/src/routes/routes.ts',
+      'packages/bff/src: security/ imports routes/, a layer above it: packages/bff/src/security/auth.ts:1 imports packages/bff/src/routes/index.ts',
+      [
+        'packages/widget/src: 2 top-level folders import each other around a loop (widget.ts, widget/); cut one of these imports:',
+        '  widget.ts → widget/: packages/widget/src/widget.ts:1 imports packages/widget/src/widget/inner.ts',
+        '  widget/ → widget.ts: packages/widget/src/widget/inner.ts:1 imports packages/widget/src/widget.ts',
+      ].join('\n'),
+    ]);
+  });
+
   it('reads multi-line, re-export, side-effect and dynamic imports but not comments', () => {
     const text = [
       '/** `import x from "nope"` in a comment */',

@@ -20,7 +20,9 @@ export async function call(
   url: string,
   init: { method?: string; headers?: Record<string, string>; body?: unknown; expect?: number } = {},
 ): Promise<BenchAnswer> {
-  const headers: Record<string, string> = { ...init.headers };
+  // The loads send no Accept-Encoding, so their answers are the bytes as they are: these must be the same bytes
+  // (fetch would ask for gzip and decode it, leaving a Content-Encoding the bare routes would then copy).
+  const headers: Record<string, string> = { 'Accept-Encoding': 'identity', ...init.headers };
   if (init.body !== undefined) headers['Content-Type'] = 'application/json';
   const response = await fetch(url, {
     method: init.method ?? 'GET',

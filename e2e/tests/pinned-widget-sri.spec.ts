@@ -4,7 +4,7 @@
  * `integrity` section. With the published hashes the widget renders and sells; with a wrong hash for the loader,
  * or for the app chunk, Chromium refuses the script and the widget never runs.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { WidgetIntegritySchema } from '@esim-embed/shared';
 import { WIDGET_DIST } from '@esim-embed/widget-testing';
@@ -57,15 +57,35 @@ function consoleErrors(page: Page): string[] {
   return errors;
 }
 
-test('the pinned widget with the published integrity renders and sells', async ({ page }) => {
+test('the pinned widget with the published integrity renders and sells, its scripts sent compressed', async ({
+  page,
+}) => {
   const errors = consoleErrors(page);
   const { files } = await published();
+  // The coding each of the pinned version's scripts came in: the integrity holds of the decoded bytes.
+  const codings = new Map<string, string | undefined>();
+  let catalogCoding: string | undefined;
+  page.on('response', (response) => {
+    const url = response.url();
+    if (url.startsWith(pinnedBase()) && url.endsWith('.js'))
+      codings.set(url.slice(pinnedBase().length), response.headers()['content-encoding']);
+    if (url.includes('/v1/catalog/') && url.endsWith('/destinations'))
+      catalogCoding = response.headers()['content-encoding'];
+  });
   await openPinnedPage(page, files);
   const widget = new WidgetFlow(page);
   // The purchase loads the lazy chunks too (install screen, QR code), each checked against the import map.
   await widget.purchase();
   await widget.installed();
   expect(errors).toEqual([]);
+  // Brotli for every script of 1 KB or more (the loader, the app chunk, …); the tiny ones as they are.
+  expect([...codings.keys()]).toContain('widget.js');
+  expect([...codings.keys()].some((file) => file.includes('widget-app-'))).toBe(true);
+  // The destinations, kept by the BFF compressed once, decode with the reader's own request id inside.
+  expect(catalogCoding).toBe('br');
+  for (const [file, coding] of codings) {
+    expect(coding, file).toBe(statSync(join(WIDGET_DIST, file)).size >= 1_024 ? 'br' : undefined);
+  }
 });
 
 test('a wrong integrity for the loader: the widget never runs', async ({ page }) => {

@@ -4,7 +4,7 @@
  * (`@tag`, `@attr`, `@event`, `@csspart`, `@cssproperty`) by `cem analyze`.
  */
 export default {
-  globs: ['src/element/esim-widget.element.ts', 'src/element/events.ts', 'src/element/device-check-event.ts'],
+  globs: ['src/element/esim-widget.element.ts', 'src/events.ts', 'src/device-check-event.ts'],
   outdir: '.',
   dev: false,
   packagejson: false,

@@ -18,8 +18,10 @@ import type { PartnerFunding } from './funding/partner-funding';
 import { answerHeaders } from './http/answer';
 import type { AnswerCache } from './http/answer-cache';
 import type { AppEnv } from './http/app-env';
+import { widgetCors } from './http/cors';
 import { createErrorHandler, createNotFoundHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
+import { createStaticFiles } from './http/static-files';
 import type { Logger } from './logger';
 import { httpMetrics } from './observability/http-metrics';
 import type { BffMetrics } from './observability/metrics';
@@ -33,14 +35,13 @@ import { openApiHandlers } from './routes/openapi';
 import { operationsHandlers } from './routes/operations';
 import { partnerHandlers, partnerIdempotency } from './routes/partner';
 import { openToAnyPage, publicCatalogHandlers } from './routes/public-catalog';
+import { routeAuth } from './routes/route-auth';
 import { sessionHandlers } from './routes/sessions';
 import { isWidgetScriptPath, staticSite, widgetAssetHandlers } from './routes/static-assets';
 import { findWidgetBuilds } from './routes/widget-builds';
 import { widgetStartHandlers, widgetStarts } from './routes/widget-start';
 import { clientIp, socketAddress } from './security/client-ip';
-import { widgetCors } from './security/cors';
 import { createOriginPolicy } from './security/origin-policy';
-import { routeAuth } from './security/route-auth';
 import { SECURITY_HEADERS } from './security/security-headers';
 import type { SessionSigner } from './security/session-token';
 import type { Store } from './store/store';
@@ -95,6 +96,7 @@ export interface BffAppOptions {
 export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   const { config, widgets, store, logger } = options;
   const widgetBuilds = findWidgetBuilds(options, logger);
+  const staticFiles = createStaticFiles({ compress: config.compression });
   const app = new Hono<AppEnv>();
   const anyWidgetOrigin = createOriginPolicy(
     [...widgets.values()].flatMap((widget) => widget.config.allowedOrigins),
@@ -110,7 +112,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   if (options.answers !== undefined) app.use('*', options.answers.recorder);
   if (metrics !== null) app.use('*', httpMetrics(metrics.observeRequest));
   if (tracing !== null) app.use('*', tracing.requestSpan);
-  app.use('*', answerHeaders(SECURITY_HEADERS, { checkShapes: checkAnswers }));
+  app.use('*', answerHeaders(SECURITY_HEADERS, { checkShapes: checkAnswers, compress: config.compression }));
   app.use('*', requestContext(logger));
   // Metrics, spans and the answers' check go by the route of the table; without any, requests need not know it.
   if (metrics !== null || tracing !== null || checkAnswers) tagRoutes(app);
@@ -189,7 +191,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
       }),
       operationsHandlers({ widgets, store, operationsToken: options.operationsToken }),
       openApiHandlers(),
-      widgetAssetHandlers(widgetBuilds),
+      widgetAssetHandlers(widgetBuilds, staticFiles),
     ),
     auth: routeAuth({
       signer: options.signer,
@@ -204,6 +206,6 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
     },
   });
   if (options.extraRoutes !== undefined) app.route('/', options.extraRoutes);
-  app.get('*', staticSite({ siteRoot: options.siteRoot ?? null }));
+  app.get('*', staticSite({ siteRoot: options.siteRoot ?? null, files: staticFiles }));
   return app;
 }

@@ -31,12 +31,12 @@ import type { AppEnv } from './http/app-env';
 import { requestScopedLogger } from './http/request-context';
 import type { Logger } from './logger';
 import { type BffMetrics, createBffMetrics } from './observability/metrics';
-import { createOperationsApp } from './observability/operations-server';
 import { outgoingCalls } from './observability/outgoing-calls';
 import { registerSalesGauge } from './observability/sales-gauge';
 import { registerStateGauges } from './observability/state-gauges';
 import { countingStoreErrors } from './observability/store-errors';
 import type { Tracing } from './observability/tracing';
+import { createOperationsApp } from './operations-app';
 import { createOriginPolicy } from './security/origin-policy';
 import { createSessionSigner, type SessionSigner } from './security/session-token';
 import { createMemoryStore } from './store/memory-store';
@@ -46,9 +46,9 @@ import { createSupportDesk, type SupportDesk } from './support-desk/support-desk
 import { createUpstreamBudget, type UpstreamBudget } from './upstream/upstream-budget';
 import { createUpstreamClient, upstreamCredential } from './upstream/upstream-client';
 import { createWebhookDeliveryDesk } from './webhooks/webhook-delivery-desk';
-import { createWebhookEmitter } from './webhooks/webhook-events';
+import { createWebhookEmitter, queueOrderUnmatched } from './webhooks/webhook-events';
 import { createWebhookQueue, type WebhookQueue } from './webhooks/webhook-queue';
-import { createWebhookSender, type WebhookSender, type WorkerTimers } from './webhooks/webhook-sender';
+import { createWebhookSender, type WebhookSender } from './webhooks/webhook-sender';
 import { createWidgetSalesWatch, type WidgetSalesWatch } from './webhooks/widget-sales-watch';
 import type { WidgetRuntime } from './widgets/widget-runtime';
 
@@ -74,8 +74,8 @@ export interface CreateBffOptions {
   logoTestHost?: LogoTestHost;
   /** Start the webhook sender and the checkout watch loops at once (default true). */
   startWorkers?: boolean;
-  /** The webhook sender's loop period, clock and timers (tests). */
-  webhooks?: { intervalMs?: number; timeoutMs?: number; now?: () => number; timers?: WorkerTimers };
+  /** The webhook sender's loop period, timeout and clock (tests). */
+  webhooks?: { intervalMs?: number; timeoutMs?: number; now?: () => number };
   /** The clock of session and manage tokens (tests). */
   now?: () => number;
   /**
@@ -265,7 +265,7 @@ export function createBff(options: CreateBffOptions): Bff {
     widgets,
     repository,
     orderReferences,
-    queue: webhookQueue,
+    reportUnmatched: (widget, order, time) => queueOrderUnmatched(webhookQueue, widget, order, time),
     logger: scopedLogger,
   });
   /** How long an event is retried before it is given up. */
@@ -317,7 +317,11 @@ export function createBff(options: CreateBffOptions): Bff {
     logger: scopedLogger,
     stopped: () => closing,
   });
-  const answers = createAnswerCache({ logger, observe: metrics?.observeRequest });
+  const answers = createAnswerCache({
+    logger,
+    observe: metrics?.observeRequest,
+    compress: config.compression,
+  });
   const app = createBffApp({
     answers,
     checkAnswers: options.checkAnswers ?? process.env.NODE_ENV !== 'production',

@@ -22,9 +22,8 @@ export {
 export { ApiError } from './errors';
 export type { AppEnv } from './http/app-env';
 export { createLogger, type Logger } from './logger';
-export { type RunningServer, serveBff } from './node-server';
+export { type RunningOperations, type RunningServer, serveBff, serveOperations } from './node-server';
 export type { BffMetrics } from './observability/metrics';
-export { type RunningOperations, serveOperations } from './observability/operations-server';
 export { startTracing, type Tracing } from './observability/tracing';
 export { createMemoryStore } from './store/memory-store';
 export { createRedisStore } from './store/redis-store';

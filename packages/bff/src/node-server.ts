@@ -1,15 +1,18 @@
 /**
  * @module
- * Serving a BFF over Node's HTTP server (`@hono/node-server`) and stopping it cleanly: used by the
- * server entry, the root `pnpm start` and the tests (port 0 picks a free port).
+ * Serving a BFF over Node's HTTP server (`@hono/node-server`) and stopping it cleanly — the public app and the
+ * operations app (`operations-app.ts`) — used by the server entry, the root `pnpm start` and the tests (port 0
+ * picks a free port).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { API_VERSION, type ApiErrorEnvelope } from '@esim-embed/shared';
 import { getRequestListener } from '@hono/node-server';
+import type { Hono } from 'hono';
 import type { Bff } from './bff';
 import { ServerLimitsConfigSchema } from './config/config-schema';
+import type { AppEnv } from './http/app-env';
 import { newRequestId } from './http/request-context';
 import { applyServerLimits, type ServerLimits, serverOptionsFor } from './http/server-limits';
 
@@ -110,4 +113,16 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `Cache-Control: no-store\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
   );
+}
+
+/** A listening operations server. */
+export type RunningOperations = Listening;
+
+/** Listen with the operations app on `hostname:port` (default loopback and a free port). */
+export async function serveOperations(
+  app: Hono<AppEnv>,
+  options: { port?: number; hostname?: string } = {},
+): Promise<RunningOperations> {
+  const hostname = options.hostname ?? '127.0.0.1';
+  return await listen(createServer(getRequestListener(app.fetch, { hostname })), { ...options, hostname });
 }

@@ -15,8 +15,7 @@ import { type Bff, type CreateBffOptions, createBff } from '../src/bff';
 import type { BffConfigInput } from '../src/config/config-schema';
 import { parseConfig, resolveOperationsToken, resolveSecrets } from '../src/config/load-config';
 import { createLogger } from '../src/logger';
-import { type RunningServer, serveBff } from '../src/node-server';
-import { type RunningOperations, serveOperations } from '../src/observability/operations-server';
+import { type RunningOperations, type RunningServer, serveBff, serveOperations } from '../src/node-server';
 import type { Store } from '../src/store/store';
 
 /** The origins of the test widgets. */

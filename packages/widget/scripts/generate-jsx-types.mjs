@@ -22,12 +22,13 @@ export function renderJsxTypes(manifest) {
     return `${doc(attribute.description ?? attribute.name)}\n  '${attribute.name}'${optional}: ${attribute.type?.text ?? 'string'};`;
   });
   const eventTypes = [...new Set(element.events.map((event) => event.type.text))].sort();
-  // Each event class is imported from the module the manifest says declares it (`events.ts` unless it says another).
+  // Each event class is imported from the module the manifest says declares it (`src/events.ts` unless it says
+  // another), relative to `src/element/` where the generated file lives.
   const declaringModule = (name) => {
     const module = manifest.modules.find((candidate) =>
       (candidate.declarations ?? []).some((declaration) => declaration.name === name),
     );
-    return module ? `./${module.path.replace(/^src\/element\//, '').replace(/\.ts$/, '')}` : './events';
+    return module ? `../${module.path.replace(/^src\//, '').replace(/\.ts$/, '')}` : '../events';
   };
   const byModule = new Map();
   for (const type of eventTypes) {

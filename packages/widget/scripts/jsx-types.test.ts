@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import * as deviceCheckEvent from '../src/element/device-check-event';
+import * as deviceCheckEvent from '../src/device-check-event';
 import { EsimWidgetElement } from '../src/element/esim-widget.element';
-import * as events from '../src/element/events';
+import * as events from '../src/events';
 import { MANIFEST_PATH, OUTPUT_PATH, renderJsxTypes } from './generate-jsx-types.mjs';
 
 interface ManifestElement {

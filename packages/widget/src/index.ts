@@ -14,7 +14,7 @@ export {
   strictPartnerCsp,
 } from './csp/partner-csp';
 export { defineEsimWidget, ESIM_WIDGET_TAG } from './define';
-export * from './element/device-check-event';
+export * from './device-check-event';
 export { EsimWidgetElement, type EsimWidgetTheme } from './element/esim-widget.element';
-export * from './element/events';
 export type { EsimWidgetAttributes, EsimWidgetEventHandlers } from './element/jsx-attributes.gen';
+export * from './events';

@@ -7,7 +7,7 @@
 import type { ActionRequestListQuery, PartnerActionRequest } from '@esim-embed/shared';
 import { PartnerActionRequestSchema } from '@esim-embed/shared';
 import { z } from 'zod';
-import type { ListPage, ListPosition } from '../http/list-page';
+import type { ListPage, ListPosition } from '../store/index-pages';
 import { readIndexPage } from '../store/index-pages';
 import { STORE_KEYS, type Store } from '../store/store';
 

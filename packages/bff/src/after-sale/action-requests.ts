@@ -14,12 +14,10 @@ import {
   isActionRequestable,
   type PartnerActionRequest,
 } from '@esim-embed/shared';
+import { readEsim } from '../checkout/esim-detail';
+import { ACTION_REQUEST_REF_PREFIX } from '../checkout/order-references';
 import { ApiError } from '../errors';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
-import { readEsim } from './esim-view';
-
-/** The prefix of the `externalRef` of every action request this BFF makes (and of a reissue's new order). */
-export const ACTION_REQUEST_REF_PREFIX = 'areq-';
 
 /** The partner's view of an upstream action request. */
 export function toPartnerActionRequest(

@@ -19,14 +19,16 @@ import type {
 } from '@esim-embed/shared';
 import { requireControl } from '../catalog/retail-brand';
 import type { CheckoutService, SessionCaller } from '../checkout/checkout-service';
+import { assertNotInstalled, readEsim } from '../checkout/esim-detail';
 import type { EsimOwners } from '../checkout/esim-owners';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
+import type { ManageClaims } from '../security/manage-claims';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { ActionRequestWatch } from './action-request-watch';
 import { createActionRequest, fetchActionRequest, findActionRequest } from './action-requests';
-import { assertNotInstalled, esimInstallation, esimView, readEsim } from './esim-view';
-import type { ManageClaims, ManageTokens } from './manage-token';
+import { esimInstallation, esimView } from './esim-view';
+import type { ManageTokens } from './manage-token';
 
 export interface AfterSaleServiceOptions {
   checkouts: CheckoutService;

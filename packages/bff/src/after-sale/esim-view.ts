@@ -10,45 +10,13 @@ import type {
   EsimInstallationView,
   EsimTopUpView,
   EsimView,
-  InstallationData,
   Locale,
   Plan,
 } from '@esim-embed/shared';
+import { assertNotInstalled, installationData, isInstalled, readEsim } from '../checkout/esim-detail';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
-import { upstreamPaths } from '../upstream/paths';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
-
-/** Profile states in which the profile is on a device. */
-const INSTALLED_PROFILE_STATES = new Set(['downloaded', 'installed', 'enabled', 'disabled']);
-/** eSIM states in which the profile was installed (or used) at least once. */
-const INSTALLED_STATES = new Set(['installed', 'active', 'depleted']);
-
-/** Whether the profile is on a device (or was used): then the installation is not offered again. */
-export function isInstalled(esim: Pick<EsimDetail, 'state' | 'profileState' | 'activation'>): boolean {
-  return (
-    INSTALLED_STATES.has(esim.state) ||
-    INSTALLED_PROFILE_STATES.has(esim.profileState) ||
-    esim.activation.activatedAt !== null
-  );
-}
-
-/**
- * The one rule of every route that gives out installation data or a delivery link (checkout, my eSIM, partner):
- * only while the eSIM is not installed. Once on a device, whoever else holds the data could only take it over.
- */
-export function assertNotInstalled(
-  esim: Pick<EsimDetail, 'id' | 'state' | 'profileState' | 'activation'>,
-): void {
-  if (isInstalled(esim)) {
-    throw new ApiError('invalid_transition', { params: { esimId: esim.id, reason: 'already_installed' } });
-  }
-}
-
-/** Read the eSIM's detail; an unknown eSIM is `esim_not_found`. */
-export async function readEsim(widget: WidgetRuntime, esimId: string): Promise<EsimDetail> {
-  return await widget.upstream.getEsim(upstreamPaths.esim(esimId));
-}
 
 /** The plan the eSIM was bought with, at the widget's retail price; null when it cannot be read. */
 async function boughtPlan(
@@ -138,17 +106,4 @@ export async function esimInstallation(widget: WidgetRuntime, esimId: string): P
   const esim = await readEsim(widget, esimId);
   assertNotInstalled(esim);
   return { esimId: esim.id, ...installationData(esim) };
-}
-
-/** The upstream eSIM detail's installation data, as every installation answer of ours carries it. */
-export function installationData(esim: EsimDetail): InstallationData {
-  return {
-    iccid: esim.iccid,
-    lpa: esim.installation.lpa,
-    qrPayload: esim.installation.qrPayload,
-    smdpAddress: esim.installation.smdpAddress,
-    activationCode: esim.installation.activationCode,
-    ios: esim.installation.ios,
-    android: esim.installation.android,
-  };
 }

@@ -15,6 +15,7 @@ import type { ManageLink, RevokedManageLink, RevokedManageLinks } from '@esim-em
 import { z } from 'zod';
 import { ApiError } from '../errors';
 import { purposeKeys } from '../security/key-ring';
+import type { ManageClaims } from '../security/manage-claims';
 import { STORE_KEYS, type Store } from '../store/store';
 import { leaveValue, storeSlot, versionedUpdate, writeValue } from '../store/versioned-update';
 import { createLegacyManageVerifier } from './legacy-manage-token';
@@ -30,15 +31,6 @@ const EXPIRED_RECORD_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
 export const MANAGE_TOKEN_PATTERN = /^[a-z2-7]{26}$/;
 /** A manage link's public id (`mlk_` + the token's SHA-256): names the link for revocation, opens nothing. */
 export const MANAGE_LINK_ID_PATTERN = /^mlk_[A-Za-z0-9_-]{16,64}$/;
-
-/** What a verified manage token grants: one eSIM in one widget and environment. */
-export interface ManageClaims {
-  /** The link's public id (`mlk_…`), for logs and revocation. */
-  mid: string;
-  wid: string;
-  env: 'test' | 'live';
-  esim: string;
-}
 
 /** The stored record of one manage link, under the SHA-256 of its token. Read tolerantly across releases. */
 const ManageLinkRecordSchema = z.object({
@@ -93,17 +85,6 @@ export interface ManageTokens {
 
 const invalid = (reason: string) => new ApiError('widget_session_invalid', { params: { reason } });
 const linkNotFound = () => new ApiError('not_found', { params: { field: 'id' } });
-
-/** A verified manage token must be present and open `esimId` in `widget` (a top-up, the eSIM's view). */
-export function assertManagesEsim(
-  manage: ManageClaims | undefined,
-  widget: { id: string; environment: 'test' | 'live' },
-  esimId: string,
-): void {
-  if (manage === undefined) throw invalid('manage_token_missing');
-  if (manage.wid !== widget.id || manage.env !== widget.environment) throw invalid('manage_token_widget');
-  if (manage.esim !== esimId) throw new ApiError('esim_not_found', { params: { esimId } });
-}
 
 function parseJson<T>(schema: z.ZodType<T>, text: string | undefined): T | null {
   if (text === undefined) return null;

@@ -3,6 +3,7 @@
  * A value loaded from the upstream and kept fresh: one load in flight at a time (no stampede), refreshed
  * on an interval and on demand, and the last good value served while the upstream is down.
  */
+import { type BackgroundLoop, createBackgroundLoop } from '../background-loop';
 import type { Logger } from '../logger';
 
 /** Options of {@link createCatalogCache}. */
@@ -50,7 +51,7 @@ export function createCatalogCache<T>(options: CatalogCacheOptions<T>): CatalogC
   let loadedAt: number | null = null;
   let lastError: unknown = null;
   let inFlight: Promise<T> | undefined;
-  let timer: ReturnType<typeof setInterval> | undefined;
+  let loop: BackgroundLoop | undefined;
 
   async function load(force: boolean): Promise<T> {
     try {
@@ -85,17 +86,17 @@ export function createCatalogCache<T>(options: CatalogCacheOptions<T>): CatalogC
     peek: () => value,
     refresh,
     start() {
-      if (timer || options.refreshIntervalMs <= 0) return;
-      refresh().catch(() => undefined);
-      timer = setInterval(() => {
-        refresh().catch(() => undefined);
-      }, options.refreshIntervalMs);
-      // A background refresh never keeps the process alive on its own.
-      timer.unref();
+      if (loop !== undefined || options.refreshIntervalMs <= 0) return;
+      // A failed refresh is logged by `load` and served stale; the loop tries again at the next interval.
+      loop = createBackgroundLoop(() => refresh(), {
+        intervalMs: options.refreshIntervalMs,
+        runAtStart: true,
+      });
+      loop.start();
     },
     stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
+      void loop?.close();
+      loop = undefined;
     },
     status: () => ({ loaded: value !== undefined, stale: lastError !== null, loadedAt, lastError }),
   };

@@ -2,12 +2,12 @@ import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '@esim-embed/san
 import { applyMarkup, DestinationSchema, type Offer, PlanSchema } from '@esim-embed/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRelay, type TestRelay } from '../../testing/test-relay';
+import { PricingRuleSchema } from '../config/pricing-rule';
 import { ApiError } from '../errors';
 import { createLogger } from '../logger';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/upstream-client';
 import { type CatalogService, type CatalogServiceOptions, createCatalogService } from './catalog-service';
 import { syncCatalog } from './catalog-sync';
-import { PricingRuleSchema } from './pricing';
 
 const logLines: string[] = [];
 const logger = createLogger({ level: 'debug', write: (line) => logLines.push(line) });

@@ -16,17 +16,18 @@ import type {
   UpstreamQuote,
   WidgetBrand,
 } from '@esim-embed/shared';
+import { DEFAULT_PRICING_RULE, type PricingRule } from '../config/pricing-rule';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import type { UpstreamClient } from '../upstream/upstream-client';
-import { credentialProblem, type FitnessSubject, type WidgetFitness } from '../widgets/widget-fitness';
 import type { AccountLogo } from './account-logo';
 import { resolveWidgetBrand, type WidgetBrandOverrides } from './brand';
 import { type CatalogCacheStatus, createCatalogCache } from './catalog-cache';
 import { type CatalogState, catalogLoader, viewsOf } from './catalog-state';
 import { projectPlan, projectPlans } from './plans';
-import { DEFAULT_PRICING_RULE, type PricingRule, retailPrice } from './pricing';
+import { retailPrice } from './pricing';
 import { requireControl, type WhiteLabel } from './retail-brand';
+import { credentialProblem, type FitnessSubject, type WidgetFitness } from './widget-fitness';
 
 /** Options of {@link createCatalogService}. */
 export interface CatalogServiceOptions {

@@ -14,9 +14,8 @@ import type {
   Settlement,
   WidgetBrand,
 } from '@esim-embed/shared';
-import { singleOrderLimit } from '../funding/funding-decision';
+import { DEFAULT_PRICING_RULE, type PricingRule } from '../config/pricing-rule';
 import type { Logger } from '../logger';
-import { assessCapabilities, type FitnessSubject, type WidgetFitness } from '../widgets/widget-fitness';
 import { resolveWidgetBrand } from './brand';
 import type { CatalogServiceOptions } from './catalog-service';
 import { type CatalogSnapshot, syncCatalog } from './catalog-sync';
@@ -26,8 +25,9 @@ import {
   projectDestinations,
   type RetailPricer,
 } from './destinations';
-import { DEFAULT_PRICING_RULE, type PricingRule, retailPrice } from './pricing';
+import { retailPrice } from './pricing';
 import { appliedBrandOf, type WhiteLabel, whiteLabelChange, whiteLabelOf } from './retail-brand';
+import { assessCapabilities, type FitnessSubject, type WidgetFitness } from './widget-fitness';
 
 /** The white label as a log field: its kind, and the brand's key and status or why it is unknown. */
 function whiteLabelLog(whiteLabel: WhiteLabel) {
@@ -213,4 +213,13 @@ function digestOf(
     );
   }
   return hash.digest('hex');
+}
+
+/** The largest wholesale price one order may have on `account` in `currency`, or null for no limit. */
+function singleOrderLimit(
+  account: Pick<Account, 'limits'> | null,
+  currency: NonNegativeMoney['currency'],
+): number | null {
+  const single = account?.limits.singleOrder ?? null;
+  return single !== null && single.currency === currency ? single.amountMinor : null;
 }

@@ -1,6 +1,7 @@
 import { type Offer, OfferSchema } from '@esim-embed/shared';
 import { describe, expect, it } from 'vitest';
-import { type PricingRule, PricingRuleSchema, retailPrice } from './pricing';
+import { type PricingRule, PricingRuleSchema } from '../config/pricing-rule';
+import { retailPrice } from './pricing';
 
 function offer(wholesaleMinor: number, retailMinor: number, currency: 'RUB' | 'USD'): Offer {
   return OfferSchema.parse({

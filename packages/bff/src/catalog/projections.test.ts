@@ -1,10 +1,11 @@
 import { DestinationSchema, PlanSchema } from '@esim-embed/shared';
 import { describe, expect, it } from 'vitest';
 import { fixtureSnapshot } from '../../testing/catalog-fixture';
+import { PricingRuleSchema } from '../config/pricing-rule';
 import { isRegionCode } from './destination-names';
 import { indexByDestination, projectDestinations, type RetailPricer } from './destinations';
 import { projectPlans } from './plans';
-import { PricingRuleSchema, retailPrice } from './pricing';
+import { retailPrice } from './pricing';
 
 const recommended: RetailPricer = (offer) =>
   retailPrice(offer, { kind: 'recommended_retail' }, { wholeRubOnly: false });

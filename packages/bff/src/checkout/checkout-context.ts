@@ -4,14 +4,14 @@
  * places and refreshes orders, and the two ways a checkout is loaded (by its widget's holder, by its partner).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { ManageClaims } from '../after-sale/manage-token';
 import { ApiError } from '../errors';
-import type { PartnerFunding } from '../funding/partner-funding';
 import type { Logger } from '../logger';
+import type { ManageClaims } from '../security/manage-claims';
 import type { SessionClaims } from '../security/session-token';
 import type { Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { assertWidgetAccess, type CheckoutSecrets } from './checkout-access';
+import type { CheckoutFunding } from './checkout-funding';
 import type { CheckoutRecord, CheckoutRepository, Stored } from './checkout-record';
 import type { CheckoutSync } from './checkout-sync';
 
@@ -33,7 +33,7 @@ export interface CheckoutContext {
   repository: CheckoutRepository;
   sync: CheckoutSync;
   /** Checks and holds the partner's funding before a checkout exists (absent: no funding check). */
-  funding: PartnerFunding | undefined;
+  funding: CheckoutFunding | undefined;
   now: () => number;
 }
 

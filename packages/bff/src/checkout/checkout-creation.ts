@@ -6,8 +6,8 @@
  */
 import type { CreateCheckoutRequest, CreatedCheckout } from '@esim-embed/shared';
 import { ApiErrorCodeSchema } from '@esim-embed/shared';
-import { assertManagesEsim } from '../after-sale/manage-token';
 import { ApiError } from '../errors';
+import { assertManagesEsim } from '../security/manage-claims';
 import { enforceLimit } from '../security/rate-limit';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { type CheckoutContext, newId, type SessionCaller } from './checkout-context';

@@ -22,13 +22,13 @@ import type {
   Quote,
   WidgetDeliveryLink,
 } from '@esim-embed/shared';
-import type { PartnerFunding } from '../funding/partner-funding';
 import type { Logger } from '../logger';
 import type { Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { CheckoutSecrets } from './checkout-access';
 import type { CheckoutContext, SessionCaller } from './checkout-context';
 import { checkoutCreation } from './checkout-creation';
+import type { CheckoutFunding } from './checkout-funding';
 import { checkoutReads } from './checkout-reads';
 import type { CheckoutRecord, CheckoutRepository } from './checkout-record';
 import { createCheckoutSync } from './checkout-sync';
@@ -57,7 +57,7 @@ export interface CheckoutServiceOptions {
   /** The checkouts (checkout-transitions.ts: every change of status written through it sets its reactions off). */
   repository: CheckoutRepository;
   /** Checks and holds the partner's funding before a checkout exists (absent: no funding check). */
-  funding?: PartnerFunding;
+  funding?: CheckoutFunding;
   now?: () => number;
 }
 

@@ -5,6 +5,7 @@
  * every poller of this instance, and an unpaid `partner_confirm` checkout expired when its window ends.
  */
 import { CHECKOUT_TERMINAL_STATUSES, type Order } from '@esim-embed/shared';
+import { createBackgroundLoop } from '../background-loop';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
@@ -59,22 +60,18 @@ export function createCheckoutSync(options: CheckoutSyncOptions): CheckoutSync {
     else postponed.delete(id);
     return placed;
   }
-  let resuming = false;
-  const resumer = setInterval(async function resumePostponedPlacements() {
-    if (resuming || postponed.size === 0) return;
-    resuming = true;
-    try {
+  const resumer = createBackgroundLoop(
+    async function resumePostponedPlacements() {
       for (const [id, widget] of [...postponed]) {
         await place(id, widget).catch((error: unknown) => {
           if (error instanceof ApiError && error.code === 'checkout_not_found') postponed.delete(id);
           logger.warn('postponed placement failed again', { checkoutId: id, code: (error as ApiError).code });
         });
       }
-    } finally {
-      resuming = false;
-    }
-  }, options.resumeIntervalMs ?? 5_000);
-  resumer.unref();
+    },
+    { intervalMs: options.resumeIntervalMs ?? 5_000 },
+  );
+  resumer.start();
 
   async function refresh(
     stored: Stored<CheckoutRecord>,
@@ -127,7 +124,7 @@ export function createCheckoutSync(options: CheckoutSyncOptions): CheckoutSync {
     place,
     refresh,
     close() {
-      clearInterval(resumer);
+      void resumer.close();
     },
   };
 }

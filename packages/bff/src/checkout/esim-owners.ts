@@ -7,11 +7,11 @@
  * `externalRef` — the checkout id — while that checkout is kept.
  */
 import { z } from 'zod';
-import { readEsim } from '../after-sale/esim-view';
 import { ApiError } from '../errors';
 import { STORE_KEYS, type Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { CheckoutRecord, CheckoutRepository } from './checkout-record';
+import { readEsim } from './esim-detail';
 
 /** How long the seller of an eSIM is remembered: longer than any eSIM or manage link lives. */
 const OWNER_KEPT_MS = 2 * 365 * 24 * 60 * 60 * 1000;

@@ -4,7 +4,6 @@
  * and delivery links, only while it is not installed; and its id for the traveller's manage link.
  */
 import type { CreateDeliveryLinkRequest, Installation, WidgetDeliveryLink } from '@esim-embed/shared';
-import { assertNotInstalled, installationData } from '../after-sale/esim-view';
 import { ApiError } from '../errors';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import {
@@ -15,6 +14,7 @@ import {
   type SessionCaller,
 } from './checkout-context';
 import type { CheckoutRecord, Stored } from './checkout-record';
+import { assertNotInstalled, installationData } from './esim-detail';
 
 /** The eSIM a ready checkout issued, for a manage link. */
 export interface ReadyEsim {

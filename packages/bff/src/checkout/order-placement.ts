@@ -9,6 +9,7 @@
  * instance finishes the placement under the same key.
  */
 import type { CreateOrderRequest, Order } from '@esim-embed/shared';
+import { type Backoff, backoffMs } from '../backoff';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import { startLeaseHeartbeat } from '../store/lease-heartbeat';
@@ -41,9 +42,11 @@ export const MAX_PLACEMENT_ATTEMPTS = 8;
 /** How long a placement worker's hold lasts without a heartbeat: a dead worker is replaced this soon. */
 export const PLACEMENT_LEASE_MS = 5_000;
 
+const PLACEMENT_BACKOFF: Backoff = { firstMs: 1_000, maxMs: 30_000 };
+
 /** The pause before the next attempt after `attempts` postponed ones: 1 s, 2 s, 4 s … at most 30 s. */
 export function placementBackoffMs(attempts: number): number {
-  return Math.min(30_000, 1_000 * 2 ** Math.max(0, attempts - 1));
+  return backoffMs(attempts - 1, PLACEMENT_BACKOFF);
 }
 
 export interface OrderPlacementOptions {

@@ -16,19 +16,17 @@
  * instance may run the same pass without doing anything twice.
  */
 
-import type { Order, OrderUnmatchedWebhookEvent } from '@esim-embed/shared';
+import type { Order } from '@esim-embed/shared';
 import { z } from 'zod';
-import { ACTION_REQUEST_REF_PREFIX } from '../after-sale/action-requests';
+import { createBackgroundLoop } from '../background-loop';
 import type { Logger } from '../logger';
 import { STORE_KEYS, type Store } from '../store/store';
 import { leaveValue, storeSlot, versionedUpdate, writeValue } from '../store/versioned-update';
 import type { UpstreamClient } from '../upstream/upstream-client';
-import { eventId, queueWebhookEvent } from '../webhooks/webhook-events';
-import type { WebhookQueue } from '../webhooks/webhook-queue';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { type CheckoutRecord, type CheckoutRepository, checkoutSlot, type Stored } from './checkout-record';
 import { withOrder } from './order-placement';
-import type { OrderReferences } from './order-references';
+import { ACTION_REQUEST_REF_PREFIX, type OrderReferences } from './order-references';
 
 /** How often a pass runs. */
 const DEFAULT_INTERVAL_MS = 60_000;
@@ -55,7 +53,11 @@ export interface OrderReconciliationOptions {
   repository: CheckoutRepository;
   /** Which checkout each order reference belonged to, kept past the checkout record. */
   orderReferences: Pick<OrderReferences, 'ownerOf'>;
-  queue: WebhookQueue;
+  /**
+   * Tell one widget's partner about an order no checkout owns (the `order.unmatched` webhook, queued by
+   * `webhooks/webhook-events.ts`); idempotent for one widget and order.
+   */
+  reportUnmatched: (widget: WidgetRuntime, order: Order, time: number) => Promise<void>;
   logger: Logger;
   /** Default 60 s. */
   intervalMs?: number;
@@ -94,7 +96,7 @@ interface UpstreamAccount {
 
 /** The {@link OrderReconciliation}. */
 export function createOrderReconciliation(options: OrderReconciliationOptions): OrderReconciliation {
-  const { store, widgets, repository, orderReferences, queue, logger } = options;
+  const { store, widgets, repository, orderReferences, reportUnmatched, logger } = options;
   const now = options.now ?? Date.now;
   const lookbackMs = options.lookbackMs ?? DEFAULT_LOOKBACK_MS;
   const accounts = new Map<string, UpstreamAccount>();
@@ -184,24 +186,7 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
     const told: string[] = [];
     for (const widget of account.widgets) {
       if (widget.config.webhookUrl === undefined || widget.webhookSecret === undefined) continue;
-      const event: OrderUnmatchedWebhookEvent = {
-        // One id per widget and order: two instances reporting at once still make one delivery each.
-        id: eventId(`${widget.config.id}:${order.id}`, 'order.unmatched'),
-        type: 'order.unmatched',
-        createdAt: new Date(time).toISOString(),
-        widgetId: widget.config.id,
-        environment: widget.config.environment,
-        data: {
-          order: {
-            id: order.id,
-            externalRef: order.externalRef,
-            status: order.status,
-            price: order.price,
-            createdAt: order.createdAt,
-          },
-        },
-      };
-      await queueWebhookEvent(queue, event, time);
+      await reportUnmatched(widget, order, time);
       told.push(widget.config.id);
     }
     // Remembered only once queued: an instance dying in between leaves it to the next pass (same event ids).
@@ -271,7 +256,6 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
     await advance(progressKey, newestMs + OVERLAP_MS);
   }
 
-  let timer: NodeJS.Timeout | undefined;
   let running: Promise<ReconciliationPass> | undefined;
 
   const reconciliation: OrderReconciliation = {
@@ -299,15 +283,17 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
       return running;
     },
     start() {
-      if (timer !== undefined) return;
-      void reconciliation.run();
-      timer = setInterval(() => void reconciliation.run(), options.intervalMs ?? DEFAULT_INTERVAL_MS);
-      timer.unref();
+      loop.start();
     },
     close() {
-      clearInterval(timer);
-      timer = undefined;
+      void loop.close();
     },
   };
+  const loop = createBackgroundLoop(() => reconciliation.run(), {
+    intervalMs: options.intervalMs ?? DEFAULT_INTERVAL_MS,
+    runAtStart: true,
+    logger,
+    failure: 'order reconciliation failed',
+  });
   return reconciliation;
 }

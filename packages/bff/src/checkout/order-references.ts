@@ -10,6 +10,12 @@ import { z } from 'zod';
 import { STORE_KEYS, type Store } from '../store/store';
 import { CHECKOUT_RETENTION_MS, type CheckoutRecord } from './checkout-record';
 
+/**
+ * The prefix of the `externalRef` of every action request this BFF makes (and of a reissue's new order): such a
+ * reference names no checkout, and reconciliation passes it by.
+ */
+export const ACTION_REQUEST_REF_PREFIX = 'areq-';
+
 /** How long a reference is kept: twice a checkout's retention, far past reconciliation's look-back. */
 const REFERENCE_KEPT_MS = 2 * CHECKOUT_RETENTION_MS;
 

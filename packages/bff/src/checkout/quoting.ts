@@ -5,8 +5,8 @@
  * asked again in the session gets its live quote back without an upstream call.
  */
 import type { CreateQuoteRequest, Quote } from '@esim-embed/shared';
-import { assertManagesEsim } from '../after-sale/manage-token';
 import { ApiError } from '../errors';
+import { assertManagesEsim } from '../security/manage-claims';
 import { enforceLimit } from '../security/rate-limit';
 import { type CheckoutContext, hash, newId, type SessionCaller } from './checkout-context';
 import type { QuoteRecord } from './checkout-record';

@@ -14,9 +14,9 @@ import {
   WidgetIdSchema,
 } from '@esim-embed/shared';
 import { z } from 'zod';
-import { DEFAULT_PRICING_RULE, PricingRuleSchema } from '../catalog/pricing';
 import { parseOriginPattern } from '../security/origin-policy';
 import { brandLinkProblem, checkedBy, logoProblem, SUPPORT_URL_PLACEHOLDER } from './brand-url-rules';
+import { DEFAULT_PRICING_RULE, PricingRuleSchema } from './pricing-rule';
 
 /** The name of an environment variable that holds a secret (never the secret itself). */
 export const EnvNameSchema = z
@@ -315,6 +315,11 @@ export const BffConfigSchema = z
     trustedProxyHops: z.int().min(0).max(10).default(0),
     /** Timeouts and the per-address connection cap of the HTTP server. */
     server: ServerLimitsConfigSchema.prefault({}),
+    /**
+     * Compress what the BFF sends (the widget's scripts, the static site) with brotli or gzip, as each client
+     * accepts; false when a proxy in front of the BFF compresses instead.
+     */
+    compression: z.boolean().default(true),
     /** The environment variable holding the session-signing secret (≥ 32 bytes). */
     sessionSecretEnv: EnvNameSchema.default('ESIM_BFF_SESSION_SECRET'),
     /**

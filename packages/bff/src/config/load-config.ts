@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import type { Logger } from '../logger';
 import { MIN_SESSION_SECRET_BYTES } from '../security/session-token';
-import { readUpstreamTls, type UpstreamTls } from '../upstream/client-tls';
+import { readUpstreamTls, type UpstreamTls } from './client-tls';
 import { type BffConfig, BffConfigSchema, type WidgetConfig } from './config-schema';
 import { DEFAULT_SANDBOX_URL, DEMO_SECRET_DEFAULTS, defaultConfig } from './default-config';
 

@@ -49,15 +49,6 @@ export function fundingRefusal(
   return null;
 }
 
-/** The largest wholesale price one order may have on `account` in `currency`, or null for no limit. */
-export function singleOrderLimit(
-  account: Pick<Account, 'limits'> | null,
-  currency: NonNegativeMoney['currency'],
-): number | null {
-  const single = account?.limits.singleOrder ?? null;
-  return single !== null && single.currency === currency ? single.amountMinor : null;
-}
-
 /** What a paying traveller's order must leave: the firm holds only, never the unpaid ones. */
 export const firmHolds = (held: HeldFunds): HeldFunds => ({ ...held, amountMinor: held.firmMinor });
 

@@ -9,12 +9,8 @@
  * Also the partner's view of its money and the `account.balance_low` event.
  */
 import { createHash } from 'node:crypto';
-import type {
-  BalanceLowWebhookEvent,
-  CheckoutStatus,
-  NonNegativeMoney,
-  PartnerAccount,
-} from '@esim-embed/shared';
+import type { BalanceLowWebhookEvent, PartnerAccount } from '@esim-embed/shared';
+import type { CheckoutFunding, NewCheckoutHold } from '../checkout/checkout-funding';
 import type { CheckoutObserver, CheckoutRecord } from '../checkout/checkout-record';
 import { type UnpaidHolds, UnpaidHoldsSchema } from '../config/config-schema';
 import { ApiError } from '../errors';
@@ -54,15 +50,6 @@ export function unpaidHoldOptions(config: UnpaidHolds): UnpaidHoldOptions {
   return { ...caps, holdMs: holdSeconds * 1000, share: sharePercent / 100 };
 }
 
-/** A new checkout's hold: its status and deadline, and who makes it (the client's address and session). */
-export interface NewCheckoutHold {
-  status: CheckoutStatus;
-  expiresAt: string;
-  /** The client's address as limits count it (an IPv6 /64). */
-  address: string;
-  session: string;
-}
-
 export interface PartnerFundingOptions {
   store: Store;
   widgets: ReadonlyMap<string, WidgetRuntime>;
@@ -78,27 +65,8 @@ export interface PartnerFundingOptions {
   now?: () => number;
 }
 
-/** The funding side of checkouts. */
-export interface PartnerFunding {
-  /**
-   * Refuse (the contract's code, `stage: 'before_payment'`; `rate_limited` over an unpaid cap) when the widget's
-   * partner cannot fund `wholesale` now; otherwise hold it for the new checkout `checkoutId`: firm for a checkout
-   * being placed (`direct`), unpaid for one awaiting payment. Holding again for one checkout holds once.
-   */
-  hold(
-    widget: WidgetRuntime,
-    checkoutId: string,
-    wholesale: NonNegativeMoney,
-    checkout: NewCheckoutHold,
-  ): Promise<void>;
-  /**
-   * The partner pays for `record` (it starts the payment, or confirms it): refuse, as {@link hold} does, when its
-   * order can no longer be funded beside the other firm holds; otherwise its hold is firm until the payment
-   * deadline (and a short grace for the confirm), then for as long as the order is placed.
-   */
-  holdFirmly(widget: WidgetRuntime, record: CheckoutRecord): Promise<void>;
-  /** Give a hold back (the checkout was not made after all). */
-  release(widget: WidgetRuntime, checkoutId: string): Promise<void>;
+/** The funding side of checkouts: what a checkout asks of it, and the holds following each change of status. */
+export interface PartnerFunding extends CheckoutFunding {
   /** A checkout observer: holds follow the checkout's status. */
   observe: CheckoutObserver;
   /** The partner's view of its money through one widget. */

@@ -17,16 +17,23 @@
  * uses. Anything else — another method, a query string, a conditional request, a catalog that moved on — goes
  * to the app, which answers (and records again) as usual.
  *
+ * A compressed recording is kept in every coding (`spliced-compression.ts`): each reader gets the one its
+ * `Accept-Encoding` prefers, with its own request id inside, and the first reader already gets those bytes.
+ *
  * Why: the framework's routing and middleware cost a public catalog read about twice the bytes' own cost
  * (bench/findings.md, `bff.public-plans.rps-ratio`), and these reads are most of a traveller's calls.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { RouteSpec } from '@esim-embed/shared';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Logger } from '../logger';
-import type { RequestObserver } from '../observability/http-metrics';
+import { compressedEtag } from './answer-compression';
 import type { AppEnv } from './app-env';
+import { COMPRESSED_ENCODINGS, type ContentEncoding, chooseEncoding } from './content-encoding';
 import { logRequest, newRequestId } from './request-context';
+import type { RequestObserver } from './request-observer';
+import { closeCompressed, MAX_TAIL_BYTES, type OpenCompressed, openCompressed } from './spliced-compression';
 
 /** What keeps a recorded answer valid: `current()` still being the very object it was built from. */
 export interface KeepWhile {
@@ -44,6 +51,13 @@ interface Entry {
   headers: string[];
   /** The recorded body cut where it held the recorded request id: each read's id goes between the parts. */
   parts: Buffer[];
+  /**
+   * The body's first part compressed once per coding, left open for each read's tail (its id and the parts
+   * after it), with the headers of that coding; none when the app did not compress this answer.
+   */
+  compressed: Map<ContentEncoding, { open: OpenCompressed; headers: string[] }>;
+  /** The codings a reader is offered, best first. */
+  offered: readonly ContentEncoding[];
   builtFrom: WeakRef<object>;
   current: () => object | undefined;
   /** The route of the table that made it (for the request metrics), when the app knew it. */
@@ -70,10 +84,27 @@ export interface AnswerCacheOptions {
   maxEntries?: number;
   /** Records each served read in the request metrics, as the app's middleware does (absent: metrics off). */
   observe?: RequestObserver | undefined;
+  /** Keep brotli and gzip forms of answers the app compressed (the config's `compression`). */
+  compress?: boolean;
 }
 
-/** Headers the server writes per answer, never recorded. */
-const PER_ANSWER = new Set(['content-length', 'x-request-id', 'date', 'connection', 'keep-alive']);
+/** Headers the server writes per answer, or per coding, never recorded. */
+const PER_ANSWER = new Set([
+  'content-length',
+  'x-request-id',
+  'date',
+  'connection',
+  'keep-alive',
+  'content-encoding',
+  'etag',
+]);
+
+/** The body as the app meant it, whatever coding this request got it in. */
+function decodedBody(body: Buffer, coding: string | null): Buffer {
+  if (coding === 'br') return brotliDecompressSync(body);
+  if (coding === 'gzip') return gunzipSync(body);
+  return body;
+}
 
 /** `body` cut at every occurrence of `id`. */
 function cutAt(body: Buffer, id: Buffer): Buffer[] {
@@ -85,6 +116,41 @@ function cutAt(body: Buffer, id: Buffer): Buffer[] {
   }
   parts.push(body.subarray(from));
   return parts;
+}
+
+/**
+ * A kept answer for one reader: in the coding its `Accept-Encoding` prefers among those kept, with its own
+ * request id; the headers as Node writes them (`X-Request-Id` and `Content-Length` last) and the body's parts.
+ */
+function keptAnswer(
+  entry: Entry,
+  acceptEncoding: string | undefined,
+  requestId: string,
+): { headers: string[]; body: Buffer[] } {
+  const id = Buffer.from(requestId, 'latin1');
+  const { parts } = entry;
+  const coding = chooseEncoding(acceptEncoding, entry.offered) ?? 'identity';
+  const kept = coding === 'identity' ? undefined : entry.compressed.get(coding);
+  let body: Buffer[];
+  if (kept === undefined) {
+    body = [parts[0] as Buffer];
+    for (let index = 1; index < parts.length; index += 1) body.push(id, parts[index] as Buffer);
+  } else {
+    // The reader's tail (its id and what follows it) closes the head compressed once.
+    const tail: Buffer[] = [];
+    for (let index = 1; index < parts.length; index += 1) tail.push(id, parts[index] as Buffer);
+    body = [kept.open.head, ...closeCompressed(kept.open, Buffer.concat(tail))];
+  }
+  let length = 0;
+  for (const part of body) length += part.length;
+  const headers = [
+    ...(kept?.headers ?? entry.headers),
+    'X-Request-Id',
+    requestId,
+    'Content-Length',
+    String(length),
+  ];
+  return { headers, body };
 }
 
 /** An empty answer cache. */
@@ -114,21 +180,61 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
       ) {
         return;
       }
-      const body = Buffer.from(await answer.clone().arrayBuffer());
+      const coding = answer.headers.get('Content-Encoding');
+      const body = decodedBody(Buffer.from(await answer.clone().arrayBuffer()), coding);
       const { builtFrom, current } = keepWhile;
-      // The state moved while the answer was being built or read: it is already stale.
-      if (current() !== builtFrom) return;
       const headers: string[] = [];
       for (const [name, value] of answer.headers) {
         if (!PER_ANSWER.has(name)) headers.push(name, value);
       }
-      keep(url.slice(url.indexOf('/', url.indexOf('//') + 2)), {
-        headers,
-        parts: cutAt(body, Buffer.from(c.get('requestId'), 'latin1')),
+      // The identity answer's validator: a compressed answer carries its weak form.
+      const sentEtag = answer.headers.get('ETag') ?? undefined;
+      const etag = coding === null ? sentEtag : sentEtag?.replace(/^W\//, '');
+      const requestId = c.get('requestId');
+      const parts = cutAt(body, Buffer.from(requestId, 'latin1'));
+      const compressed: Entry['compressed'] = new Map();
+      const tailLength = body.length - (parts[0]?.length ?? 0);
+      // The app compresses what is worth it (its Vary says so, whichever coding this request got); a body
+      // without the request id, or with a long tail after it, is kept as it is.
+      if (
+        options.compress === true &&
+        answer.headers.get('Vary')?.includes('Accept-Encoding') &&
+        parts.length > 1 &&
+        tailLength <= MAX_TAIL_BYTES
+      ) {
+        const opened = await Promise.all(
+          COMPRESSED_ENCODINGS.map((kept) => openCompressed(kept, parts[0] as Buffer)),
+        );
+        for (const open of opened) {
+          const codingHeaders = [
+            'Content-Encoding',
+            open.coding,
+            ...(etag === undefined ? [] : ['ETag', compressedEtag(etag)]),
+          ];
+          compressed.set(open.coding, { open, headers: [...headers, ...codingHeaders] });
+        }
+      }
+      // The state moved while the answer was being built, read or compressed: it is already stale.
+      if (current() !== builtFrom) return;
+      const entry: Entry = {
+        headers: etag === undefined ? headers : [...headers, 'ETag', etag],
+        parts,
+        compressed,
+        offered: [...compressed.keys(), 'identity'],
         builtFrom: new WeakRef(builtFrom),
         current,
         route: c.get('route'),
-      });
+      };
+      keep(url.slice(url.indexOf('/', url.indexOf('//') + 2)), entry);
+      // This reader gets what the next ones will: the kept coding, byte for byte but the request id.
+      if (compressed.size > 0) {
+        const kept = keptAnswer(entry, c.req.header('Accept-Encoding'), requestId);
+        const keptHeaders = new Headers();
+        for (let index = 0; index < kept.headers.length; index += 2) {
+          keptHeaders.append(kept.headers[index] as string, kept.headers[index + 1] as string);
+        }
+        c.res = new Response(Buffer.concat(kept.body), { status: 200, headers: keptHeaders });
+      }
     },
 
     serve(request, response) {
@@ -145,25 +251,13 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
       }
       const started = performance.now();
       const requestId = newRequestId();
-      const id = Buffer.from(requestId, 'latin1');
-      const { parts } = entry;
-      let length = id.length * (parts.length - 1);
-      for (const part of parts) length += part.length;
-      response.writeHead(200, [
-        ...entry.headers,
-        'X-Request-Id',
-        requestId,
-        'Content-Length',
-        String(length),
-      ]);
+      const { headers, body } = keptAnswer(entry, request.headers['accept-encoding'], requestId);
       // One write of the parts and ids (no copy of the list's bytes).
+      response.writeHead(200, headers);
       response.cork();
-      const last = parts.length - 1;
-      for (let index = 0; index < last; index += 1) {
-        response.write(parts[index]);
-        response.write(id);
-      }
-      response.end(parts[last]);
+      const last = body.length - 1;
+      for (let index = 0; index < last; index += 1) response.write(body[index]);
+      response.end(body[last]);
       response.uncork();
       const elapsedMs = performance.now() - started;
       options.observe?.(entry.route, 'GET', 200, elapsedMs / 1000);

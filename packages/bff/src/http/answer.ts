@@ -16,6 +16,7 @@
  * {@link answerHeaders}.
  */
 import type { Context, MiddlewareHandler } from 'hono';
+import { compressAnswer } from './answer-compression';
 import type { AppEnv } from './app-env';
 import { type EncodedJson, encodedJson, stringifyAnswer } from './encoded-json';
 
@@ -26,6 +27,8 @@ export type HeaderRecord = Record<string, string>;
 export interface AnswerState {
   /** Check JSON success answers against their route's `response` schema. */
   readonly checkShapes: boolean;
+  /** Compress answers worth it as the request accepts (`http/answer-compression.ts`). */
+  readonly compress: boolean;
   /** Answers built by {@link answerBody}: they already carry the request's headers. */
   readonly complete: WeakSet<Response>;
   /** JSON encoded once per value (see {@link encodedOnce}). */
@@ -38,6 +41,8 @@ export interface AnswerOptions {
    * context: `tagRoutes`). On outside production (`createBff`); costs a parse and a validation per answer.
    */
   checkShapes?: boolean;
+  /** Compress 200 answers worth it (JSON of 1 KB or more) as each request accepts: the config's `compression`. */
+  compress?: boolean;
 }
 
 /**
@@ -48,6 +53,7 @@ export interface AnswerOptions {
 export function answerHeaders(fixed: HeaderRecord, options: AnswerOptions = {}): MiddlewareHandler<AppEnv> {
   const state: AnswerState = {
     checkShapes: options.checkShapes ?? false,
+    compress: options.compress ?? false,
     complete: new WeakSet(),
     encoded: new WeakMap(),
   };
@@ -76,10 +82,19 @@ export function answerBody<E extends AppEnv>(
   headers: HeaderRecord = {},
 ): Response {
   const state = c.get('answers') as AnswerState | undefined;
-  if (state?.checkShapes === true && body !== null) checkShape(c, body, status, headers['Content-Type']);
-  const response = new Response(body as ConstructorParameters<typeof Response>[0], {
+  // A body already encoded (a static file's brotli or gzip, made once from the file) is left as it is, and
+  // so is one whose coding was chosen already (its Vary names Accept-Encoding).
+  const encoded = headers['Content-Encoding'] !== undefined;
+  const negotiated = encoded || headers.Vary?.includes('Accept-Encoding') === true;
+  if (state?.checkShapes === true && body !== null && !encoded)
+    checkShape(c, body, status, headers['Content-Type']);
+  let sent = { body, headers };
+  if (state?.compress === true && status === 200 && body !== null && !negotiated) {
+    sent = compressAnswer(c.req.header('Accept-Encoding'), body, headers);
+  }
+  const response = new Response(sent.body as ConstructorParameters<typeof Response>[0], {
     status,
-    headers: { ...c.get('answerHeaders'), ...headers },
+    headers: { ...c.get('answerHeaders'), ...sent.headers },
   });
   state?.complete.add(response);
   return response;

@@ -4,7 +4,7 @@
  */
 
 import type { RouteSpec } from '@esim-embed/shared';
-import type { ManageClaims } from '../after-sale/manage-token';
+import type { ManageClaims } from '../security/manage-claims';
 import type { SessionClaims } from '../security/session-token';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { AnswerState, HeaderRecord } from './answer';
@@ -23,7 +23,7 @@ export interface AppVariables {
   route: RouteSpec;
   /** The client IP (socket or trusted `X-Forwarded-For`). */
   clientIp: string;
-  /** Set by the session auth on session-authenticated routes (`security/route-auth.ts`). */
+  /** Set by the session auth on session-authenticated routes (`routes/route-auth.ts`). */
   session: SessionClaims;
   /** The widget of the session (or of the session being created). */
   widget: WidgetRuntime;

@@ -10,14 +10,9 @@ import { API_VERSION, LIST_CURSOR_MAX_LENGTH } from '@esim-embed/shared';
 import type { Context } from 'hono';
 import { ApiError } from '../errors';
 import { hmacSha256 } from '../security/hmac';
+import type { ListPage, ListPosition } from '../store/index-pages';
 import { answerJson } from './answer';
 import type { AppEnv } from './app-env';
-
-/** Where a page ends: the last item's score (its time, ms) and id; the next page starts strictly after it. */
-export interface ListPosition {
-  score: number;
-  id: string;
-}
 
 /**
  * What a cursor is bound to: the secret of the partner that paged (its HMAC key, never written into the
@@ -64,12 +59,6 @@ export function decodeListCursor(cursor: string, binding: CursorBinding): ListPo
   const [score, id] = Array.isArray(position) ? position : [];
   if (typeof score !== 'number' || !Number.isFinite(score) || typeof id !== 'string') throw invalidCursor();
   return { score, id };
-}
-
-/** One page of items and where the next one starts (null: this was the last). */
-export interface ListPage<T> {
-  items: T[];
-  next: ListPosition | null;
 }
 
 /** Answer a page as `{ data, nextCursor, meta }`, never cached (it changes with every sale). */

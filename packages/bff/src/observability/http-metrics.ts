@@ -10,6 +10,7 @@ import type { RouteSpec } from '@esim-embed/shared';
 import type { MiddlewareHandler } from 'hono';
 import type { Histogram } from 'prom-client';
 import type { AppEnv } from '../http/app-env';
+import type { RequestObserver } from '../http/request-observer';
 
 type Observer = ReturnType<Histogram<'route' | 'method' | 'status_class'>['labels']>;
 
@@ -17,14 +18,6 @@ type Observer = ReturnType<Histogram<'route' | 'method' | 'status_class'>['label
 export const NO_ROUTE = 'none';
 
 const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
-
-/** Records one answered request: its route (undefined: none described), method, status and seconds taken. */
-export type RequestObserver = (
-  route: RouteSpec | undefined,
-  method: string,
-  status: number,
-  seconds: number,
-) => void;
 
 /**
  * The observer of the request histogram, its labelled children bound once per route and status class: the app's

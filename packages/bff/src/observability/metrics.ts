@@ -2,12 +2,13 @@
  * @module
  * The BFF's Prometheus metrics, all in one place: their names, labels and meaning (docs/deployment.md,
  * "Operating it", lists the same). One registry per BFF, served on the operations listener
- * (`operations-server.ts`). Counters and histograms are kept by this instance; the state gauges (checkouts still
+ * (`../operations-app.ts`). Counters and histograms are kept by this instance; the state gauges (checkouts still
  * moving, the webhook queue) are read from the shared store at scrape time (`state-gauges.ts`), the widgets that sell
  * nothing from their held catalogs (`sales-gauge.ts`).
  */
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
-import { type RequestObserver, requestObserver } from './http-metrics';
+import type { RequestObserver } from '../http/request-observer';
+import { requestObserver } from './http-metrics';
 
 /** Seconds: from a cached read (sub-millisecond) to an upstream call near its timeout. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

@@ -15,19 +15,13 @@ import type { Context } from 'hono';
 import { ApiError } from '../errors';
 import { answerBody, answerJson, encodedOnce, type HeaderRecord } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
+import { notModified } from '../http/conditional-request';
 import { parseOrThrow } from '../http/json-body';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { RouteHandlers } from './mount-routes';
 
 /** Revalidate every time (the ETag makes that cheap); never stored by shared caches. */
 const CACHE_CONTROL = 'private, no-cache';
-
-/** True when the request's `If-None-Match` names `etag`. */
-export function notModified(c: Context<AppEnv>, etag: string): boolean {
-  const header = c.req.header('If-None-Match');
-  if (header === undefined) return false;
-  return header.trim() === '*' || header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
-}
 
 /** The catalog routes (behind the session auth). */
 export function catalogHandlers(): RouteHandlers<'listDestinations' | 'listPlans'> {

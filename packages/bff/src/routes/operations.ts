@@ -6,12 +6,12 @@
  * which widgets exist) only the holder of the operations token.
  */
 import type { Context } from 'hono';
+import { assessCapabilities, credentialProblem, type FitnessCheck } from '../catalog/widget-fitness';
 import { constantTimeEqual } from '../checkout/checkout-access';
 import { ApiError } from '../errors';
 import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import type { Store } from '../store/store';
-import { assessCapabilities, credentialProblem, type FitnessCheck } from '../widgets/widget-fitness';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { RouteHandlers } from './mount-routes';
 
@@ -24,7 +24,7 @@ export interface OperationsRoutesOptions {
   operationsToken?: string | undefined;
 }
 
-/** A check's result: ok, an outage, or what stops a widget (widget-fitness.ts). */
+/** A check's result: ok, an outage, or what stops a widget (`catalog/widget-fitness.ts`). */
 type Check = 'ok' | 'upstream_unavailable' | 'store_unavailable' | FitnessCheck;
 interface Readiness {
   ready: boolean;

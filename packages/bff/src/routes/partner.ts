@@ -7,7 +7,7 @@
  * eSIM), the eSIM's view, help requests (cancellation, refund, reissue) with their status, and delivery links
  * (create, revoke). Its support desk: checkouts (searched by status, date, e-mail, eSIM and payment reference),
  * the eSIMs it sold, its help requests and its webhook deliveries listed newest first by cursor, and a delivery
- * read and resent. Behind the partner auth (`security/route-auth.ts`): the widget's partner secret in
+ * read and resent. Behind the partner auth (`routes/route-auth.ts`): the widget's partner secret in
  * `X-Partner-Secret`; never callable from a browser (no CORS).
  */
 import { createHash } from 'node:crypto';

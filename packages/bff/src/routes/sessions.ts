@@ -2,7 +2,7 @@
  * @module
  * `POST /v1/sessions`: a widget id and the page's Origin become a short-lived session token, with the widget's
  * start (public config, catalog address) for widgets that open their session first. The widget opens it at the
- * quote. The `origin` auth (`security/route-auth.ts`) has refused an unknown or disabled widget and an origin it
+ * quote. The `origin` auth (`routes/route-auth.ts`) has refused an unknown or disabled widget and an origin it
  * does not allow; a widget that cannot sell is `widget_misconfigured`.
  */
 import { API_VERSION, type SessionResponse } from '@esim-embed/shared';

@@ -5,42 +5,25 @@
  * (`/widget.js`), both cached 5 minutes, with content-hashed chunks cached for a year — and, as a hook for the
  * demo or a partner's own pages, a static site at `/`. Paths are resolved inside their root only.
  */
-import { readFile, stat } from 'node:fs/promises';
-import { extname, join, resolve, sep } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
 import { WIDGET_INTEGRITY_FILE } from '@esim-embed/shared';
 import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors';
-import { answerBody } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
+import type { FoundFile, StaticFiles } from '../http/static-files';
 import type { RouteHandlers } from './mount-routes';
 import type { WidgetBuild, WidgetBuilds } from './widget-builds';
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.html': 'text/html; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.txt': 'text/plain; charset=utf-8',
-  '.webmanifest': 'application/manifest+json',
-};
 
 export interface StaticSiteOptions {
   /** A static site served at `/` (the demo's `demo/dist`); null: nothing is served there. */
   siteRoot: string | null;
+  /** How its files are read, kept and compressed. */
+  files: StaticFiles;
 }
 
 /** The file under `root` for a URL path, or null when it escapes the root, is hidden or does not exist. */
-async function fileUnder(root: string, urlPath: string): Promise<string | null> {
+async function fileUnder(root: string, urlPath: string): Promise<FoundFile | null> {
   let decoded: string;
   try {
     decoded = decodeURIComponent(urlPath);
@@ -57,20 +40,10 @@ async function fileUnder(root: string, urlPath: string): Promise<string | null> 
       path = join(path, 'index.html');
       info = await stat(path);
     }
-    return info.isFile() ? path : null;
+    return info.isFile() ? { path, size: info.size, mtimeMs: info.mtimeMs } : null;
   } catch {
     return null;
   }
-}
-
-async function serveFile(
-  c: Context<AppEnv>,
-  path: string,
-  headers: Record<string, string>,
-): Promise<Response> {
-  const body = await readFile(path);
-  const type = CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
-  return answerBody(c, body, 200, { 'Content-Type': type, ...headers });
 }
 
 /** Headers that let any partner page load the widget's scripts (and check their integrity). */
@@ -95,9 +68,10 @@ export function isWidgetScriptPath(path: string): boolean {
   return /^\/v\d+\/widget(\.js$|-chunks\/)/.test(path);
 }
 
-/** The widget's script routes, over the builds found at start (see `widget-builds.ts`). */
+/** The widget's script routes, over the builds found at start (see `widget-builds.ts`), their files read by `files`. */
 export function widgetAssetHandlers(
   builds: WidgetBuilds,
+  files: StaticFiles,
 ): RouteHandlers<
   | 'widgetBundle'
   | 'widgetChunk'
@@ -115,9 +89,9 @@ export function widgetAssetHandlers(
     cacheControl: string,
   ): Promise<Response> {
     for (const build of candidates) {
-      const path = build === undefined ? null : await fileUnder(build.dir, file);
-      if (path !== null)
-        return await serveFile(c, path, { ...PUBLIC_SCRIPT_HEADERS, 'Cache-Control': cacheControl });
+      const found = build === undefined ? null : await fileUnder(build.dir, file);
+      if (found !== null)
+        return await files.answer(c, found, { ...PUBLIC_SCRIPT_HEADERS, 'Cache-Control': cacheControl });
     }
     throw new ApiError('not_found', {
       params: { reason: builds.all.length === 0 ? 'widget_not_built' : 'widget_file_unknown' },
@@ -164,13 +138,13 @@ export function widgetAssetHandlers(
 export function staticSite(options: StaticSiteOptions): MiddlewareHandler<AppEnv> {
   return async function staticSite(c, next) {
     if (options.siteRoot === null || c.req.path.startsWith('/v1/')) return await next();
-    const path = await fileUnder(options.siteRoot, c.req.path);
-    if (path === null) return await next();
+    const found = await fileUnder(options.siteRoot, c.req.path);
+    if (found === null) return await next();
     const hashed = c.req.path.startsWith('/assets/');
     // Images here may be brand logos (`logoUrl: /partners/…`) shown by the widget on partner pages of other
     // sites; the app-wide `same-site` resource policy would block them there.
-    const image = /\.(svg|png|jpe?g|gif|webp)$/i.test(path);
-    return await serveFile(c, path, {
+    const image = /\.(svg|png|jpe?g|gif|webp)$/i.test(found.path);
+    return await options.files.answer(c, found, {
       'Cache-Control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
       ...(image ? { 'Cross-Origin-Resource-Policy': 'cross-origin' } : {}),
     });

@@ -2,7 +2,7 @@
  * @module
  * `GET /v1/widgets/{widgetId}/start`: what the widget's first screen needs — its public config and the address
  * of its public catalog — with no session, so that a page view costs no token; the session begins at the quote.
- * The `origin` auth (`security/route-auth.ts`) has refused an unknown or disabled widget and an origin it does
+ * The `origin` auth (`routes/route-auth.ts`) has refused an unknown or disabled widget and an origin it does
  * not allow, as it does for sessions; a widget that cannot sell is `widget_misconfigured`.
  */
 import { API_VERSION, type WidgetStart, type WidgetStartResponse } from '@esim-embed/shared';

@@ -5,9 +5,7 @@
  * referrer. Written once per answer with the route's own (see `http/answer.ts`); a route that sets one of
  * them itself (the widget bundle: `Cross-Origin-Resource-Policy: cross-origin`) keeps its own.
  */
-import type { HeaderRecord } from '../http/answer';
-
-export const SECURITY_HEADERS: Readonly<HeaderRecord> = Object.freeze({
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'Cross-Origin-Resource-Policy': 'same-site',
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Origin-Agent-Cluster': '?1',

@@ -3,10 +3,22 @@
  * One page read across several sorted indexes at once (a partner's list spans its widgets, one index each):
  * their entries merged newest first, each resolved to the item it names — or passed over when it no longer fits
  * (its record gone or changed) — until the page is full. Each index is read a batch at a time from where it
- * stopped, so a page costs O(indexes · log n + what it reads), never a scan.
+ * stopped, so a page costs O(indexes · log n + what it reads), never a scan. A page is its items and the position
+ * the next one starts after (the routes turn it into a signed cursor: `http/list-page.ts`).
  */
-import type { ListPage, ListPosition } from '../http/list-page';
 import { comesAfter, type IndexEntry, type SortedIndex, type Store } from './store';
+
+/** Where a page ends: the last item's score (its time, ms) and id; the next page starts strictly after it. */
+export interface ListPosition {
+  score: number;
+  id: string;
+}
+
+/** One page of items and where the next one starts (null: this was the last). */
+export interface ListPage<T> {
+  items: T[];
+  next: ListPosition | null;
+}
 
 /** What one page reads. */
 export interface IndexPageRequest<T> {

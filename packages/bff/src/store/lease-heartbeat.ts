@@ -4,6 +4,7 @@
  * few seconds, one at a time, that stops for good once it is refused — someone else holds the lease now. A
  * holder that dies stops renewing, so its lease runs out within seconds and another instance takes over.
  */
+import { createBackgroundLoop } from '../background-loop';
 
 /** A running heartbeat. */
 export interface LeaseHeartbeat {
@@ -23,28 +24,24 @@ export interface LeaseHeartbeat {
  */
 export function startLeaseHeartbeat(renew: () => Promise<boolean>, everyMs: number): LeaseHeartbeat {
   let held = true;
-  let beating: Promise<void> | undefined;
-  const timer = setInterval(function renewLease() {
-    // A slow store must not pile renewals up: a beat still under way is this beat too.
-    if (!held || beating !== undefined) return;
-    beating = (async () => {
-      try {
-        if (!(await renew())) held = false;
-      } catch {
-        // Unknown whether it was written: the next beat (or the holder's final write) finds out.
-      } finally {
-        beating = undefined;
+  // A slow store must not pile renewals up: a beat still under way is this beat too. A renewal that throws is
+  // unknown to have been written: the next beat (or the holder's final write) finds out.
+  const beats = createBackgroundLoop(
+    async function renewLease() {
+      if (held && !(await renew())) {
+        held = false;
+        void beats.close();
       }
-    })();
-  }, everyMs);
-  timer.unref();
+    },
+    { intervalMs: everyMs },
+  );
+  beats.start();
   return {
     get held() {
       return held;
     },
     async stop() {
-      clearInterval(timer);
-      await beating;
+      await beats.close();
     },
   };
 }

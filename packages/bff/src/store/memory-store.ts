@@ -4,6 +4,7 @@
  * `createBff` when none is given. Never a running BFF's default — a restart loses everything; a process keeps
  * its state in the embedded store or in Redis (`store-from-environment.ts`).
  */
+import { createBackgroundLoop } from '../background-loop';
 import { createMemorySortedIndex } from './memory-sorted-index';
 import { createMemoryWorkQueue } from './memory-work-queue';
 import type { CounterState, Store, Versioned } from './store';
@@ -43,13 +44,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const queues = new Map<string, ReturnType<typeof createMemoryWorkQueue>>();
   const indexes = new Map<string, ReturnType<typeof createMemorySortedIndex>>();
 
-  const sweeper = setInterval(function sweepExpired() {
-    const time = now();
-    for (const [key, entry] of entries) if (entry.expiresAt <= time) entries.delete(key);
-    for (const [key, counter] of counters) if (counter.expiresAt <= time) counters.delete(key);
-    for (const index of indexes.values()) index.sweep();
-  }, sweepIntervalMs);
-  sweeper.unref();
+  const sweeper = createBackgroundLoop(
+    async function sweepExpired() {
+      const time = now();
+      for (const [key, entry] of entries) if (entry.expiresAt <= time) entries.delete(key);
+      for (const [key, counter] of counters) if (counter.expiresAt <= time) counters.delete(key);
+      for (const index of indexes.values()) index.sweep();
+    },
+    { intervalMs: sweepIntervalMs },
+  );
+  sweeper.start();
 
   function live(key: string): Entry | undefined {
     const entry = entries.get(key);
@@ -144,7 +148,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       return true;
     },
     async close() {
-      clearInterval(sweeper);
+      await sweeper.close();
       entries.clear();
       counters.clear();
       for (const queue of queues.values()) queue.clear();

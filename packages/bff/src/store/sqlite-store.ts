@@ -13,6 +13,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { createBackgroundLoop } from '../background-loop';
 import type { Logger } from '../logger';
 import {
   openSqlite,
@@ -207,25 +208,15 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     });
   }
 
-  let sweeping = false;
-  const sweeper = setInterval(function sweepExpired() {
-    if (sweeping || closed) return;
-    sweeping = true;
-    // A backlog is swept a batch per turn of the event loop, so requests are served in between.
-    const step = () => {
-      try {
-        if (!closed && sweepStep()) {
-          setImmediate(step);
-          return;
-        }
-      } catch {
-        // A failed sweep is retried at the next interval; reads ignore expired rows meanwhile.
-      }
-      sweeping = false;
-    };
-    step();
-  }, sweepIntervalMs);
-  sweeper.unref();
+  // A backlog is swept a batch per turn of the event loop, so requests are served in between. A failed sweep
+  // is retried at the next interval; reads ignore expired rows meanwhile.
+  const sweeper = createBackgroundLoop(
+    async function sweepExpired() {
+      while (!closed && sweepStep()) await new Promise((resolve) => setImmediate(resolve));
+    },
+    { intervalMs: sweepIntervalMs },
+  );
+  sweeper.start();
 
   const queues = new Map<string, WorkQueue>();
 
@@ -302,7 +293,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     async close() {
       if (closed) return;
       closed = true;
-      clearInterval(sweeper);
+      await sweeper.close();
       // The writes already made are answered by their sync before the files close.
       await groupCommit.close();
       db.close();

@@ -12,7 +12,7 @@ import { checkoutIndexNames, emailDigest, esimOf, indexDigest } from '../checkou
 import { toPartnerCheckout } from '../checkout/checkout-reads';
 import type { CheckoutRecord, CheckoutRepository } from '../checkout/checkout-record';
 import type { EsimOwners } from '../checkout/esim-owners';
-import type { ListPage, ListPosition } from '../http/list-page';
+import type { ListPage, ListPosition } from '../store/index-pages';
 import { readIndexPage } from '../store/index-pages';
 import { STORE_INDEXES, type Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';

@@ -3,6 +3,7 @@
  * When and how long the upstream client waits before trying again: exponential backoff with full
  * jitter, `Retry-After` honoured up to a cap, a short pause for an idempotent create still in flight.
  */
+import { jitteredBackoffMs } from '../backoff';
 
 /** How the upstream client retries. Only reads and creates that carry an `Idempotency-Key` are retried. */
 export interface RetryPolicy {
@@ -36,8 +37,7 @@ export function backoffDelayMs(
   policy: RetryPolicy,
   random: () => number = Math.random,
 ): number {
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
-  return Math.floor(random() * ceiling);
+  return jitteredBackoffMs(retry, { firstMs: policy.baseDelayMs, maxMs: policy.maxDelayMs }, random);
 }
 
 /**

@@ -43,9 +43,9 @@ import {
   UpstreamQuoteResponseSchema,
 } from '@esim-embed/shared';
 import type { Dispatcher } from 'undici';
+import type { UpstreamTls } from '../config/client-tls';
 import type { Logger } from '../logger';
-import type { OutgoingCalls } from '../observability/outgoing-calls';
-import type { UpstreamTls } from './client-tls';
+import type { OutgoingCalls } from './outgoing-call-observer';
 import { upstreamPaths } from './paths';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 import { tolerant, tolerantPage } from './tolerant-parsing';

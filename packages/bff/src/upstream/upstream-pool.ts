@@ -5,7 +5,7 @@
  * them lets go. A widget's client certificate is never presented on another widget's connections.
  */
 import { Pool } from 'undici';
-import { tlsIdentity, type UpstreamTls } from './client-tls';
+import { tlsIdentity, type UpstreamTls } from '../config/client-tls';
 
 /** Tuning of the shared pools. */
 export interface UpstreamPoolOptions {

@@ -9,7 +9,7 @@ import { ErrorCodeSchema } from '@esim-embed/shared';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import type { Logger } from '../logger';
-import type { OutgoingCalls } from '../observability/outgoing-calls';
+import type { OutgoingCalls } from './outgoing-call-observer';
 import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, sleep } from './retry-policy';
 import { firstTimeSeen, parseNotingUnknownValues } from './unknown-values';
 import type { UpstreamBudgetGate } from './upstream-budget';

@@ -14,7 +14,7 @@ import type {
   WebhookEventType,
 } from '@esim-embed/shared';
 import { ApiError } from '../errors';
-import type { ListPage, ListPosition } from '../http/list-page';
+import type { ListPage, ListPosition } from '../store/index-pages';
 import { readIndexPage } from '../store/index-pages';
 import type { Store } from '../store/store';
 import { DELIVERY_INDEXES, type WebhookDelivery, type WebhookQueue } from './webhook-queue';

@@ -5,7 +5,13 @@
  * instances, a retried write) is still one event.
  */
 import { createHash } from 'node:crypto';
-import type { CheckoutEventType, CheckoutWebhookEvent, WebhookEvent } from '@esim-embed/shared';
+import type {
+  CheckoutEventType,
+  CheckoutWebhookEvent,
+  Order,
+  OrderUnmatchedWebhookEvent,
+  WebhookEvent,
+} from '@esim-embed/shared';
 import type { CheckoutObserver, CheckoutRecord } from '../checkout/checkout-record';
 import { toPartnerCheckout } from '../checkout/checkout-service';
 import type { Logger } from '../logger';
@@ -76,6 +82,33 @@ export async function queueWebhookEvent(
     leaseUntilMs: null,
     lastResult: null,
   });
+}
+
+/** Queue the `order.unmatched` event of an upstream order no checkout owns, for one widget (one id per both). */
+export async function queueOrderUnmatched(
+  queue: WebhookQueue,
+  widget: WidgetRuntime,
+  order: Order,
+  time: number,
+): Promise<void> {
+  const event: OrderUnmatchedWebhookEvent = {
+    // One id per widget and order: two instances reporting at once still make one delivery each.
+    id: eventId(`${widget.config.id}:${order.id}`, 'order.unmatched'),
+    type: 'order.unmatched',
+    createdAt: new Date(time).toISOString(),
+    widgetId: widget.config.id,
+    environment: widget.config.environment,
+    data: {
+      order: {
+        id: order.id,
+        externalRef: order.externalRef,
+        status: order.status,
+        price: order.price,
+        createdAt: order.createdAt,
+      },
+    },
+  };
+  await queueWebhookEvent(queue, event, time);
 }
 
 export interface WebhookEmitterOptions {

@@ -10,21 +10,19 @@
  */
 import { signWebhook, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER } from '@esim-embed/shared';
 import { z } from 'zod';
+import { createBackgroundLoop } from '../background-loop';
+import { type Backoff, backoffMs } from '../backoff';
 import type { Logger } from '../logger';
-import type { OutgoingCalls } from '../observability/outgoing-calls';
 import { STORE_KEYS, type Store } from '../store/store';
+import type { OutgoingCalls } from '../upstream/outgoing-call-observer';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { ATTEMPTS_KEPT, type StoredDelivery, type WebhookDelivery, type WebhookQueue } from './webhook-queue';
 
+const WEBHOOK_BACKOFF: Backoff = { firstMs: 10_000, maxMs: 60 * 60 * 1000 };
+
 /** The pause after `attempts` failed attempts: 10 s doubling, at most an hour. */
 export function webhookBackoffMs(attempts: number): number {
-  return Math.min(60 * 60 * 1000, 10_000 * 2 ** Math.max(0, attempts - 1));
-}
-
-/** Timers the worker runs on (replaceable in tests). */
-export interface WorkerTimers {
-  setInterval(run: () => void, ms: number): { unref?: () => void };
-  clearInterval(handle: unknown): void;
+  return backoffMs(attempts - 1, WEBHOOK_BACKOFF);
 }
 
 /** Deliveries claimed at once, in all. */
@@ -79,7 +77,6 @@ export interface WebhookSenderOptions {
   /** One attempt's timeout. Default 10 s. */
   timeoutMs?: number;
   now?: () => number;
-  timers?: WorkerTimers;
   /** Told of every attempt (metrics, a trace span whose `traceparent` the POST carries); absent when both are off. */
   observer?: OutgoingCalls | undefined;
 }
@@ -100,16 +97,8 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   const { queue, store, widgets, logger, retryForMs } = options;
   const now = options.now ?? Date.now;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const timers: WorkerTimers = options.timers ?? {
-    setInterval: (run, ms) => setInterval(run, ms),
-    clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout),
-  };
   // A widget's batch is held this long: its probe, then the rest a few at a time, each within the timeout.
   const leaseMs = timeoutMs * (1 + Math.ceil(PER_WIDGET / CONCURRENCY)) + 5_000;
-  let handle: unknown;
-  let claiming = false;
-  /** A full batch finished while a claim was under way: claim again when it ends. */
-  let claimAgain = false;
 
   async function post(
     url: string,
@@ -266,7 +255,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         // A full batch means more may wait: claim again now rather than at the next tick (a backlog drains at
         // the speed of the endpoint, not one batch a period).
         () => {
-          if (batch.length >= PER_WIDGET) claimInBackground();
+          if (batch.length >= PER_WIDGET) loop.runSoon();
         },
         (error: unknown) => {
           logger.error('webhook delivery crashed', { widgetId, cause: String(error) });
@@ -275,26 +264,16 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     );
   }
 
-  /** The loop's claim: one at a time on this instance; deliveries under way do not hold the next claim back. */
-  function claimInBackground(): void {
-    if (handle === undefined) return;
-    if (claiming) {
-      claimAgain = true;
-      return;
-    }
-    claiming = true;
-    claimRound()
-      .catch((error: unknown) => {
-        logger.error('webhook round failed', { cause: String(error) });
-      })
-      .finally(() => {
-        claiming = false;
-        if (claimAgain) {
-          claimAgain = false;
-          claimInBackground();
-        }
-      });
-  }
+  /**
+   * The loop's claims: one at a time on this instance; deliveries under way do not hold the next claim back, and
+   * a full batch delivered asks for the next claim at once.
+   */
+  const loop = createBackgroundLoop(() => claimRound(), {
+    intervalMs: options.intervalMs ?? 1_000,
+    logger,
+    failure: 'webhook round failed',
+    level: 'error',
+  });
 
   async function deliverDue(): Promise<void> {
     await Promise.all(await claimRound());
@@ -303,14 +282,10 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   return {
     deliverDue,
     start() {
-      if (handle !== undefined) return;
-      const timer = timers.setInterval(claimInBackground, options.intervalMs ?? 1_000);
-      timer.unref?.();
-      handle = timer;
+      loop.start();
     },
     close() {
-      if (handle !== undefined) timers.clearInterval(handle);
-      handle = undefined;
+      void loop.close();
     },
   };
 }

@@ -48,7 +48,7 @@ import {
   type WidgetDeliveryLink,
   type WidgetStart,
 } from '@esim-embed/shared';
-import { WidgetApiError } from './api-error';
+import { retryWorth, WidgetApiError } from './api-error';
 
 /** The routes a client of the widget API calls among `Routes` (by default the API's): JSON answers, no partner's. */
 export type ClientRoute<Routes extends RouteSpec = ApiRoute> = Exclude<
@@ -122,19 +122,6 @@ const DEFAULTS = {
 /** The pause before repeating a "not yet" answer without a usable `Retry-After`, and the shortest one. */
 const NOT_YET_DELAY_MS = 1000;
 const MIN_NOT_YET_DELAY_MS = 250;
-
-/**
- * Whether an error says "the same request will work a moment later": the first request with this idempotency
- * key is still running (its answer will be replayed), or the BFF's store is briefly unavailable. Repeating
- * them is safe: every create carries its idempotency key, and the rest are reads or idempotent by nature.
- */
-function notYet(error: unknown): boolean {
-  if (!(error instanceof WidgetApiError)) return false;
-  return (
-    error.code === 'store_unavailable' ||
-    (error.code === 'idempotency_conflict' && error.params.reason === 'in_progress')
-  );
-}
 
 /** A top-up of an existing eSIM: which one, and the manage token that proves the traveller holds it. */
 export interface TopUpTarget {
@@ -404,7 +391,7 @@ export class ApiClient {
       try {
         return (await this.#read(response, method, template)) as ClientAnswer<Method, Path>;
       } catch (error) {
-        if (!notYet(error)) throw error;
+        if (retryWorth(error) !== 'moment') throw error;
         const seconds = Number(response.headers.get('Retry-After') ?? Number.NaN);
         const delay = seconds >= 0 ? Math.max(MIN_NOT_YET_DELAY_MS, seconds * 1000) : NOT_YET_DELAY_MS;
         if (Date.now() + delay > giveUpAt) throw error;

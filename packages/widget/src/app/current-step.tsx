@@ -8,6 +8,8 @@
 import type { ComponentType } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { WidgetApiError } from '../api/api-error';
+import type { Step } from '../flow/flow-steps';
+import { useWidget } from '../flow/widget-context';
 import { loadAfterSaleMessages } from '../i18n/translator';
 import type { InstallStepProps } from '../install/install-step';
 import type { MyEsimStepProps } from '../my-esim/my-esim-step';
@@ -17,8 +19,6 @@ import type { PlansStepProps } from '../steps/plans-step';
 import type { ProgressStepProps } from '../steps/progress-step';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
-import type { Step } from './flow-steps';
-import { useWidget } from './widget-context';
 
 /** The step `step` names. */
 export function CurrentStep({ step }: { step: Step }) {

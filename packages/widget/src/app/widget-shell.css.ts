@@ -53,9 +53,6 @@ export const badge = style({
 /** The step area. */
 export const content = style({ padding: `calc(${theme.space} * 2)`, minHeight: '200px' });
 
-/** A step's heading. */
-export const heading = style({ fontSize: '1.3em', lineHeight: 1.3, margin: `0 0 calc(${theme.space} * 2)` });
-
 /** The support and legal links. */
 export const footer = style({
   display: 'flex',

@@ -11,7 +11,9 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { ApiClient } from '../api/api-client';
 import { errorCodeOf, WidgetApiError } from '../api/api-error';
 import type { EarlyStart } from '../api/early-start';
-import { EsimErrorEvent, EsimReadyEvent } from '../element/events';
+import { EsimErrorEvent, EsimReadyEvent } from '../events';
+import { recalledCheckout, type Step } from '../flow/flow-steps';
+import { WidgetContext, type WidgetContextValue } from '../flow/widget-context';
 import { useWriteAction } from '../hooks/use-write-action';
 import type { AfterSaleMessages, Messages } from '../i18n/messages';
 import {
@@ -21,14 +23,12 @@ import {
   loadMessages,
   pageLanguages,
 } from '../i18n/translator';
-import { takeFollowedManageToken, takeManageToken } from '../my-esim/manage-link-address';
+import { takeFollowedManageToken, takeManageToken } from '../install/manage-link-address';
 import * as controls from '../ui/controls.css';
 import { supportHref } from '../ui/support-href';
 import { brandCss } from './brand-sheet';
 import { CurrentStep } from './current-step';
-import { recalledCheckout, type Step } from './flow-steps';
 import type { WidgetAppOptions } from './widget-app';
-import { WidgetContext, type WidgetContextValue } from './widget-context';
 import * as css from './widget-shell.css';
 
 /** Props of `WidgetShell`. */

@@ -7,8 +7,8 @@
  */
 import type { Locale } from '@esim-embed/shared';
 import { useEffect, useState } from 'preact/hooks';
-import { useWidget } from '../app/widget-context';
-import { EsimDeviceCheckEvent } from '../element/device-check-event';
+import { EsimDeviceCheckEvent } from '../device-check-event';
+import { useWidget } from '../flow/widget-context';
 import type { DeviceCheckMessages } from '../i18n/messages';
 import * as controls from '../ui/controls.css';
 import { deviceVerdict, readDeviceSignals, type DeviceCheck as Verdict } from './device-verdict';

@@ -3,13 +3,13 @@
  * and in React's JSX, and a purchase's kind is one of two. Checked by `tsc`.
  */
 import { expectTypeOf } from 'vitest';
-import type {} from '../react';
 import {
   type EsimCheckoutDetail,
   type EsimHelpEvent,
   type EsimManageLinkEvent,
   EsimPurchaseEvent,
-} from './events';
+} from '../events';
+import type {} from '../react';
 import type { EsimWidgetEventHandlers } from './jsx-attributes.gen';
 
 declare const element: HTMLElement;

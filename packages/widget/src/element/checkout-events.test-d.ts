@@ -14,7 +14,7 @@ import {
   type EsimPaymentDeclinedEvent,
   type EsimPurchaseDetail,
   type EsimQuoteDetail,
-} from './events';
+} from '../events';
 import type { EsimWidgetEventHandlers } from './jsx-attributes.gen';
 
 declare const element: HTMLElement;

@@ -4,8 +4,8 @@
  * The attributes, event props and event names of `<esim-widget>`, shared by the React, Preact and Vue typings
  * and the React component.
  */
-import type { EsimDeviceCheckEvent } from './device-check-event';
-import type { EsimCancelEvent, EsimCheckoutEvent, EsimErrorEvent, EsimFailedEvent, EsimHelpEvent, EsimManageLinkEvent, EsimPaymentDeclinedEvent, EsimPurchaseEvent, EsimQuoteEvent, EsimReadyEvent } from './events';
+import type { EsimDeviceCheckEvent } from '../device-check-event';
+import type { EsimCancelEvent, EsimCheckoutEvent, EsimErrorEvent, EsimFailedEvent, EsimHelpEvent, EsimManageLinkEvent, EsimPaymentDeclinedEvent, EsimPurchaseEvent, EsimQuoteEvent, EsimReadyEvent } from '../events';
 
 /** The element's attributes. */
 export interface EsimWidgetAttributes {

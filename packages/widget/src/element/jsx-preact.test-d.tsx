@@ -3,8 +3,8 @@
  * `GlobalEventHandlersEventMap`. Checked by `tsc`.
  */
 import { expectTypeOf } from 'vitest';
+import type { EsimCheckoutEvent, EsimPurchaseEvent } from '../events';
 import type { EsimWidgetElement } from '../index';
-import type { EsimCheckoutEvent, EsimPurchaseEvent } from './events';
 
 export const complete = (
   <esim-widget

@@ -4,8 +4,8 @@
  * Checked by `tsc` (a `@ts-expect-error` that stops failing fails the check).
  */
 import { expectTypeOf } from 'vitest';
+import type { EsimCheckoutEvent, EsimErrorEvent, EsimMoney } from '../events';
 import type {} from '../react';
-import type { EsimCheckoutEvent, EsimErrorEvent, EsimMoney } from './events';
 
 export const complete = (
   <esim-widget

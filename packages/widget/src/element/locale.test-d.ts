@@ -4,7 +4,7 @@
  */
 import type { Locale } from '@esim-embed/shared';
 import { expectTypeOf } from 'vitest';
-import type { EsimReadyDetail } from './events';
+import type { EsimReadyDetail } from '../events';
 import type { EsimWidgetAttributes } from './jsx-attributes.gen';
 
 expectTypeOf<EsimReadyDetail['locale']>().toEqualTypeOf<Locale>();

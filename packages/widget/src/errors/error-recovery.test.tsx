@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultConfig } from '../../testing/fake-bff';
 import { ApiClient } from '../api/api-client';
 import { WidgetApiError } from '../api/api-error';
-import { WidgetContext, type WidgetContextValue } from '../app/widget-context';
+import { WidgetContext, type WidgetContextValue } from '../flow/widget-context';
 import { createTranslator, loadMessages, WIDGET_LOCALES } from '../i18n/translator';
 import { ErrorNotice } from '../ui/error-notice';
 import { ERROR_HANDLING } from './error-recovery';

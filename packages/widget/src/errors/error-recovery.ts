@@ -4,7 +4,7 @@
  * A `Record` over the shared code list, so a code added to the API without a mapping fails to compile;
  * `handlingOf` reads the two params that change the meaning of a code.
  */
-import { errorCodeOf, WidgetApiError, type WidgetErrorCode } from '../api/api-error';
+import { errorCodeOf, retryWorth, WidgetApiError, type WidgetErrorCode } from '../api/api-error';
 import type { MessageKey } from '../i18n/messages';
 
 /** A way forward from an error. */
@@ -129,7 +129,7 @@ export const ERROR_HANDLING: Record<WidgetErrorCode, ErrorHandling> = {
 export function handlingOf(error: unknown): ErrorHandling {
   const code = errorCodeOf(error);
   const params = error instanceof WidgetApiError ? error.params : {};
-  if (code === 'idempotency_conflict' && params.reason === 'in_progress') return moment;
+  if (retryWorth(error) === 'moment') return moment;
   if (code === 'account_not_active' && params.stage === 'before_payment') return unfunded;
   return ERROR_HANDLING[code];
 }

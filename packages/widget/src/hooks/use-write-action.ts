@@ -5,7 +5,7 @@
  * (`esim-error`). Once the element is disconnected a failure is neither shown nor reported.
  */
 import { useCallback, useContext, useRef, useState } from 'preact/hooks';
-import { WidgetContext, type WidgetContextValue } from '../app/widget-context';
+import { WidgetContext, type WidgetContextValue } from '../flow/widget-context';
 
 /** A write action and its state. */
 export interface WriteAction<Args extends unknown[]> {

@@ -4,7 +4,7 @@
  * a copy button that confirms through a live region; and that copy, for other ways of offering a value.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { useWidget } from '../app/widget-context';
+import { useWidget } from '../flow/widget-context';
 import * as controls from '../ui/controls.css';
 import * as css from './install-step.css';
 

@@ -6,12 +6,12 @@
  */
 import type { Checkout, Installation, ManageLink } from '@esim-embed/shared';
 import { useState } from 'preact/hooks';
-import type { CheckoutHandle } from '../app/flow-steps';
-import { forgetCheckout } from '../app/flow-steps';
-import { useWidget } from '../app/widget-context';
-import { HelpPanel } from '../my-esim/help-panel';
+import type { CheckoutHandle } from '../flow/flow-steps';
+import { forgetCheckout } from '../flow/flow-steps';
+import { useWidget } from '../flow/widget-context';
 import * as controls from '../ui/controls.css';
 import { StepHeading } from '../ui/step-heading';
+import { HelpPanel } from './help-panel';
 import * as css from './install-step.css';
 import { InstallationDetails } from './installation-details';
 import { ManageLinkOffer } from './manage-link-offer';

@@ -5,7 +5,7 @@
  * the eSIM's own view while it is not installed.
  */
 import type { Installation } from '@esim-embed/shared';
-import { useWidget } from '../app/widget-context';
+import { useWidget } from '../flow/widget-context';
 import * as controls from '../ui/controls.css';
 import { CopyField } from './copy-field';
 import * as css from './install-step.css';

@@ -5,7 +5,7 @@
  * request.
  */
 import { useState } from 'preact/hooks';
-import { useWidget } from '../app/widget-context';
+import { useWidget } from '../flow/widget-context';
 import * as controls from '../ui/controls.css';
 import { useClipboard } from './copy-field';
 import * as css from './install-step.css';

@@ -8,15 +8,15 @@
  */
 import type { ManageLink } from '@esim-embed/shared';
 import { useEffect, useState } from 'preact/hooks';
-import type { CheckoutHandle } from '../app/flow-steps';
-import { useWidget } from '../app/widget-context';
-import { EsimManageLinkEvent } from '../element/events';
+import { EsimManageLinkEvent } from '../events';
+import type { CheckoutHandle } from '../flow/flow-steps';
+import { useWidget } from '../flow/widget-context';
 import { useWriteAction } from '../hooks/use-write-action';
 import { formatDateTime } from '../i18n/formatters';
-import { manageLinkFor } from '../my-esim/manage-link-address';
 import * as controls from '../ui/controls.css';
 import * as css from './install-step.css';
 import { LinkActions } from './link-actions';
+import { manageLinkFor } from './manage-link-address';
 
 /** Props of `ManageLinkOffer`. */
 export interface ManageLinkOfferProps {

@@ -6,8 +6,8 @@
 import type { WidgetDeliveryLink } from '@esim-embed/shared';
 import { useRef, useState } from 'preact/hooks';
 import { newIdempotencyKey } from '../api/api-client';
-import type { CheckoutHandle } from '../app/flow-steps';
-import { useWidget } from '../app/widget-context';
+import type { CheckoutHandle } from '../flow/flow-steps';
+import { useWidget } from '../flow/widget-context';
 import { useWriteAction } from '../hooks/use-write-action';
 import { formatDateTime } from '../i18n/formatters';
 import * as controls from '../ui/controls.css';

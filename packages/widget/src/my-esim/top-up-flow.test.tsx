@@ -10,7 +10,7 @@ import { esimView, FakeBff, topUpOffer } from '../../testing/fake-bff';
 import { MANAGE_TOKEN, openMyEsim, setPageAddress } from '../../testing/manage-link-page';
 import { mountWidget } from '../../testing/mount-widget';
 import { buyAndInstall, cleanUpPage, fillCheckout } from '../../testing/traveller';
-import { rememberCheckout } from '../app/flow-steps';
+import { rememberCheckout } from '../flow/flow-steps';
 
 afterEach(() => {
   cleanUpPage();

@@ -6,7 +6,7 @@
  * Choosing an offer goes through the same quote → checkout → progress steps as a first purchase.
  */
 import type { EsimTopUpView, TopUpStatus } from '@esim-embed/shared';
-import { useWidget } from '../app/widget-context';
+import { useWidget } from '../flow/widget-context';
 import { formatPlanData, formatPrice } from '../i18n/formatters';
 import type { MessageKey } from '../i18n/messages';
 import * as installCss from '../install/install-step.css';

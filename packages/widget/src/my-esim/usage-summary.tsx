@@ -4,7 +4,7 @@
  * last known figures, which may be behind) or `unavailable` (no figures; said plainly, not shown as zero).
  */
 import { type EsimUsageView, formatDataSize, type Locale } from '@esim-embed/shared';
-import { useWidget } from '../app/widget-context';
+import { useWidget } from '../flow/widget-context';
 import { formatDateTime } from '../i18n/formatters';
 import * as controls from '../ui/controls.css';
 import * as css from './my-esim.css';

@@ -8,7 +8,7 @@ import { act, createElement, createRef } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import type { EsimWidgetElement } from '../element/esim-widget.element';
-import { EsimPurchaseEvent } from '../element/events';
+import { EsimPurchaseEvent } from '../events';
 import { EsimWidget, type EsimWidgetProps } from './esim-widget-component';
 
 const PURCHASE = {

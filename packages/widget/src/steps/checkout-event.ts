@@ -5,7 +5,7 @@
  * when the traveller tries another card after a decline (with the next attempt).
  */
 import type { Checkout } from '@esim-embed/shared';
-import { EsimCheckoutEvent } from '../element/events';
+import { EsimCheckoutEvent } from '../events';
 
 /** `esim-checkout` for `checkout`. */
 export function checkoutEvent(checkout: Checkout, resumed: boolean): EsimCheckoutEvent {

@@ -7,9 +7,9 @@
  */
 import type { NonNegativeMoney, Quote } from '@esim-embed/shared';
 import { useRef, useState } from 'preact/hooks';
-import { rememberCheckout, type TopUpOrigin } from '../app/flow-steps';
-import { useWidget } from '../app/widget-context';
 import { handlingOf } from '../errors/error-recovery';
+import { rememberCheckout, type TopUpOrigin } from '../flow/flow-steps';
+import { useWidget } from '../flow/widget-context';
 import { useWriteAction } from '../hooks/use-write-action';
 import { formatPrice } from '../i18n/formatters';
 import * as controls from '../ui/controls.css';

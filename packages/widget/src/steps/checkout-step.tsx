@@ -6,8 +6,8 @@
  * own view) goes through this same step with the eSIM's manage token.
  */
 import type { Plan } from '@esim-embed/shared';
-import type { DestinationRef, TopUpOrigin } from '../app/flow-steps';
-import { useWidget } from '../app/widget-context';
+import type { DestinationRef, TopUpOrigin } from '../flow/flow-steps';
+import { useWidget } from '../flow/widget-context';
 import { formatPrice } from '../i18n/formatters';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';

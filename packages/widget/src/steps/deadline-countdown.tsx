@@ -5,7 +5,7 @@
  * screen readers read it on demand, not every second.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { useWidget } from '../app/widget-context';
+import { useWidget } from '../flow/widget-context';
 import { formatCountdown } from '../i18n/formatters';
 import { secondary } from './steps.css';
 

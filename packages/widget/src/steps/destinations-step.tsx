@@ -5,7 +5,7 @@
  */
 import type { Destination } from '@esim-embed/shared';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { useWidget } from '../app/widget-context';
+import { useWidget } from '../flow/widget-context';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
 import { StepHeading } from '../ui/step-heading';

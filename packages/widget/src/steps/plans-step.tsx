@@ -5,8 +5,8 @@
  */
 import { comparePlans, type Plan, type PlanOrder } from '@esim-embed/shared';
 import { useState } from 'preact/hooks';
-import type { DestinationRef } from '../app/flow-steps';
-import { useWidget } from '../app/widget-context';
+import type { DestinationRef } from '../flow/flow-steps';
+import { useWidget } from '../flow/widget-context';
 import { formatPlanData, formatPrice } from '../i18n/formatters';
 import type { MessageKey } from '../i18n/messages';
 import * as controls from '../ui/controls.css';

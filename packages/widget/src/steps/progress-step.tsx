@@ -14,16 +14,16 @@
  */
 import { type Checkout, type CheckoutStatus, MAX_DECLINED_PAYMENT_ATTEMPTS } from '@esim-embed/shared';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { errorCodeOf } from '../api/api-error';
-import { type CheckoutHandle, forgetCheckout } from '../app/flow-steps';
-import { useWidget } from '../app/widget-context';
+import { errorCodeOf, retryWorth } from '../api/api-error';
 import {
   EsimCancelEvent,
   type EsimCancelReason,
   EsimFailedEvent,
   EsimPaymentDeclinedEvent,
   EsimPurchaseEvent,
-} from '../element/events';
+} from '../events';
+import { type CheckoutHandle, forgetCheckout } from '../flow/flow-steps';
+import { useWidget } from '../flow/widget-context';
 import { useWriteAction } from '../hooks/use-write-action';
 import type { MessageKey } from '../i18n/messages';
 import * as controls from '../ui/controls.css';
@@ -172,16 +172,7 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
         setError(failure);
         report(failure);
         // Only a passing failure is worth checking again by itself; the rest wait for the traveller.
-        if (
-          ![
-            'network_error',
-            'rate_limited',
-            'internal',
-            'upstream_unavailable',
-            'store_unavailable',
-          ].includes(errorCodeOf(failure))
-        )
-          return;
+        if (retryWorth(failure) === null) return;
       }
       const delay = POLL_DELAYS[Math.min(attempt.current++, POLL_DELAYS.length - 1)];
       timer = setTimeout(check, delay);

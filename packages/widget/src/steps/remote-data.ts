@@ -4,7 +4,7 @@
  * step is gone (or after the element disconnected) is dropped.
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { useWidget } from '../app/widget-context';
+import { useWidget } from '../flow/widget-context';
 
 /** The state of a load. */
 export type RemoteData<T> =

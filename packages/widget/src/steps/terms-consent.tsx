@@ -5,7 +5,7 @@
  * the buy button ("By buying you accept the terms …", the words linked) that makes pressing it the consent.
  */
 import type { Ref } from 'preact';
-import { useWidget } from '../app/widget-context';
+import { useWidget } from '../flow/widget-context';
 import * as controls from '../ui/controls.css';
 import * as css from './steps.css';
 

@@ -7,9 +7,9 @@
 import type { Locale, NonNegativeMoney, Plan, Quote } from '@esim-embed/shared';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { newIdempotencyKey } from '../api/api-client';
-import type { TopUpOrigin } from '../app/flow-steps';
-import { useWidget } from '../app/widget-context';
-import { EsimQuoteEvent } from '../element/events';
+import { EsimQuoteEvent } from '../events';
+import type { TopUpOrigin } from '../flow/flow-steps';
+import { useWidget } from '../flow/widget-context';
 import { useWriteAction } from '../hooks/use-write-action';
 
 /** A quote in the making. */

@@ -6,8 +6,8 @@
  */
 import { useEffect } from 'preact/hooks';
 import { errorCodeOf, WidgetApiError } from '../api/api-error';
-import { useWidget } from '../app/widget-context';
 import { handlingAfterPayment, handlingOf, type Recovery } from '../errors/error-recovery';
+import { useWidget } from '../flow/widget-context';
 import * as css from './controls.css';
 import { supportHref } from './support-href';
 

@@ -4,7 +4,7 @@
  * top-up offers): its data and validity, where it works when that is not said around it, and its price.
  */
 import type { Plan } from '@esim-embed/shared';
-import { useWidget } from '../app/widget-context';
+import { useWidget } from '../flow/widget-context';
 import { formatPlanData } from '../i18n/formatters';
 import * as css from './plan-summary.css';
 

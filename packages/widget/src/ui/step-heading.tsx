@@ -6,8 +6,8 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
-import { useWidget } from '../app/widget-context';
-import { heading } from '../app/widget-shell.css';
+import { useWidget } from '../flow/widget-context';
+import { heading } from './step-heading.css';
 
 /** Props of `StepHeading`. */
 export interface StepHeadingProps {

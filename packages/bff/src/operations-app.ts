@@ -1,21 +1,19 @@
 /**
  * @module
- * The operations listener: a second HTTP server, apart from the public one, serving Prometheus' `/metrics` and
- * the same `/healthz` and `/readyz` as the public port. It listens on loopback unless told otherwise
+ * The operations app: the app of a second HTTP listener, apart from the public one, serving Prometheus'
+ * `/metrics` and the same `/healthz` and `/readyz` as the public port (served by `serveOperations` in
+ * `node-server.ts`). It listens on loopback unless told otherwise
  * (`ESIM_BFF_OPERATIONS_HOST`), and the public app has no `/metrics` at all, so the metrics are reached only
  * where the operator opens the way (docs/deployment.md, "Operating it").
  */
-import { createServer } from 'node:http';
-import { getRequestListener } from '@hono/node-server';
 import { type Handler, Hono } from 'hono';
 import type { Registry } from 'prom-client';
-import { answerBody, answerHeaders } from '../http/answer';
-import type { AppEnv } from '../http/app-env';
-import { createErrorHandler, createNotFoundHandler } from '../http/error-handler';
-import type { Logger } from '../logger';
-import { type Listening, listen } from '../node-server';
-import type { OperationsRoutesOptions } from '../routes/operations';
-import { operationsHandlers } from '../routes/operations';
+import { answerBody, answerHeaders } from './http/answer';
+import type { AppEnv } from './http/app-env';
+import { createErrorHandler, createNotFoundHandler } from './http/error-handler';
+import type { Logger } from './logger';
+import type { OperationsRoutesOptions } from './routes/operations';
+import { operationsHandlers } from './routes/operations';
 
 export interface OperationsAppOptions extends OperationsRoutesOptions {
   registry: Registry;
@@ -37,16 +35,4 @@ export function createOperationsApp(options: OperationsAppOptions): Hono<AppEnv>
   app.get('/healthz', health.health);
   app.get('/readyz', health.ready);
   return app;
-}
-
-/** A listening operations server. */
-export type RunningOperations = Listening;
-
-/** Listen with the operations app on `hostname:port` (default loopback and a free port). */
-export async function serveOperations(
-  app: Hono<AppEnv>,
-  options: { port?: number; hostname?: string } = {},
-): Promise<RunningOperations> {
-  const hostname = options.hostname ?? '127.0.0.1';
-  return await listen(createServer(getRequestListener(app.fetch, { hostname })), { ...options, hostname });
 }

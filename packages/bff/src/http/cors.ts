@@ -10,9 +10,9 @@
  * value there — are answered to allowed origins alone.
  */
 import type { MiddlewareHandler } from 'hono';
-import { addAnswerHeaders, answerBody } from '../http/answer';
-import type { AppEnv } from '../http/app-env';
-import { normalizeOrigin, type OriginPolicy } from './origin-policy';
+import { normalizeOrigin, type OriginPolicy } from '../security/origin-policy';
+import { addAnswerHeaders, answerBody } from './answer';
+import type { AppEnv } from './app-env';
 
 const ALLOW_METHODS = 'GET, POST, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-Checkout-Secret, X-Manage-Token';

@@ -4,7 +4,7 @@
  */
 import { expectTypeOf } from 'vitest';
 import { EsimDeviceCheckEvent, type EsimDeviceVerdict } from './device-check-event';
-import type { EsimWidgetEventHandlers } from './jsx-attributes.gen';
+import type { EsimWidgetEventHandlers } from './element/jsx-attributes.gen';
 
 declare const element: HTMLElement;
 

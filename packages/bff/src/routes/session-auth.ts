@@ -8,12 +8,12 @@ import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors';
 import type { AppEnv } from '../http/app-env';
 import { annotateRequest } from '../http/request-context';
+import { limitedAddress } from '../security/client-ip';
+import { enforceLimit } from '../security/rate-limit';
+import type { SessionSigner } from '../security/session-token';
 import type { Store } from '../store/store';
 import { runForUpstreamCaller } from '../upstream/upstream-caller';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
-import { limitedAddress } from './client-ip';
-import { enforceLimit } from './rate-limit';
-import type { SessionSigner } from './session-token';
 
 export interface SessionAuthOptions {
   signer: SessionSigner;

@@ -7,7 +7,7 @@
  * the start with its name, not the first sale with a handshake error.
  */
 import { createHash, createPrivateKey, X509Certificate } from 'node:crypto';
-import type { WidgetConfig } from '../config/config-schema';
+import type { WidgetConfig } from './config-schema';
 
 /** What the upstream pool presents and trusts (PEM). */
 export interface UpstreamTls {

@@ -2,7 +2,7 @@
  * @module
  * The steps of a purchase and what each carries, and where a checkout in progress is kept so that a page
  * reload resumes it (`sessionStorage`: this tab only, gone when the tab closes). After the sale, a manage link
- * opens the eSIM's own view (`my-esim/manage-link-address.ts`).
+ * opens the eSIM's own view (`install/manage-link-address.ts`).
  */
 import type { Checkout, Installation, Plan } from '@esim-embed/shared';
 

@@ -17,12 +17,12 @@ import { ApiError } from '../errors';
 import type { AppEnv } from '../http/app-env';
 import { readJsonBody } from '../http/json-body';
 import { annotateRequest } from '../http/request-context';
-import type { AuthChains } from '../routes/mount-routes';
+import { limitedAddress } from '../security/client-ip';
+import { assertBudgetLeft, enforceLimit } from '../security/rate-limit';
 import type { Store } from '../store/store';
 import { runForUpstreamCaller } from '../upstream/upstream-caller';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
-import { limitedAddress } from './client-ip';
-import { assertBudgetLeft, enforceLimit } from './rate-limit';
+import type { AuthChains } from './mount-routes';
 import { requestOrigins, type SessionAuthOptions, sessionAuth } from './session-auth';
 
 /** Wrong partner secrets one client IP (an IPv6 /64) may send per minute before it is refused outright. */

@@ -7,11 +7,11 @@
  */
 import { type EsimActionView, requestableActionTypes } from '@esim-embed/shared';
 import { useState } from 'preact/hooks';
-import { useWidget } from '../app/widget-context';
-import { type EsimHelpDetail, EsimHelpEvent, type EsimHelpReason } from '../element/events';
+import { type EsimHelpDetail, EsimHelpEvent, type EsimHelpReason } from '../events';
+import { useWidget } from '../flow/widget-context';
 import type { MessageKey } from '../i18n/messages';
-import * as installCss from '../install/install-step.css';
 import * as controls from '../ui/controls.css';
+import * as installCss from './install-step.css';
 
 const REASONS: Record<EsimHelpReason, { label: MessageKey; advice: MessageKey }> = {
   installation_failed: { label: 'helpInstallFailed', advice: 'helpInstallFailedAdvice' },
