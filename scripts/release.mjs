@@ -13,9 +13,21 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { releaseVersion } from './one-version.mjs';
@@ -96,19 +108,43 @@ function buildWidget(outDir) {
 }
 
 /**
- * The package in `dir` as npm publishes it: built (its `prepack`, as `npm publish` runs it), then `npm pack` into
- * `outDir`. Returns its name, version, file and integrity, the integrity checked against the file written.
+ * A copy of the package in `dir` to build and pack, so that its build never writes the repository's own `dist/`
+ * (which the tests and the examples read while a release is built). The copy sits at the same depth in a folder
+ * of its own, beside links to what its build reads but never writes: the base tsconfig, the shared package, the
+ * dependencies (`node_modules`, the package's and the workspace's). Its `dist/` and `node_modules` are not copied.
  */
-function packForNpm(dir, outDir) {
+function packageCopy(dir, workspace) {
+  for (const shared of ['tsconfig.base.json', 'node_modules', 'packages/shared']) {
+    if (!existsSync(join(workspace, shared))) {
+      mkdirSync(dirname(join(workspace, shared)), { recursive: true });
+      symlinkSync(join(root, shared), join(workspace, shared));
+    }
+  }
+  const copy = join(workspace, relative(root, dir));
+  cpSync(dir, copy, {
+    recursive: true,
+    filter: (source) => !['node_modules', 'dist'].includes(relative(dir, source)),
+  });
+  symlinkSync(join(dir, 'node_modules'), join(copy, 'node_modules'));
+  return copy;
+}
+
+/**
+ * The package in `dir` as npm publishes it: built in a copy of its own (its `prepack`, as `npm publish` runs it),
+ * then `npm pack` from that copy into `outDir`. Returns its name, version, file and integrity, the integrity
+ * checked against the file written.
+ */
+function packForNpm(dir, workspace, outDir) {
+  const copy = packageCopy(dir, workspace);
   // As a publish runs it (a test runner's NODE_ENV=test would build the widget's development bundle).
   execFileSync('npm', ['run', 'prepack', '--silent'], {
-    cwd: dir,
+    cwd: copy,
     stdio: ['ignore', 2, 'inherit'],
     env: { ...process.env, NODE_ENV: 'production' },
   });
   const [packed] = JSON.parse(
     execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', outDir], {
-      cwd: dir,
+      cwd: copy,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
     }),
@@ -157,7 +193,14 @@ async function main() {
   );
 
   log(`packing the partner SDK and the widget for npm into ${name}/ …`);
-  const packages = [packForNpm(partnerDir, out), packForNpm(widgetDir, out)];
+  // Built in copies of their own: the repository's `packages/*/dist` stay as they are.
+  const workspace = mkdtempSync(join(tmpdir(), `${basename(root)}-release-`));
+  let packages;
+  try {
+    packages = [packForNpm(partnerDir, workspace, out), packForNpm(widgetDir, workspace, out)];
+  } finally {
+    rmSync(workspace, { recursive: true, force: true });
+  }
   writeFileSync(join(out, 'packages.json'), `${JSON.stringify({ version, packages }, null, 2)}\n`);
   const [sdk, widgetPackage] = packages;
 

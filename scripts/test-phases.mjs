@@ -6,16 +6,16 @@
  * here, that every test file runs in exactly one phase, and that no phase reads a build while another may write it.
  *
  * The shared output is the widget's and the SDK's build (`packages/widget/dist`, `packages/partner/dist`): each
- * pack of the package checks builds them in place, and so does `pnpm release`, which the reliability suite's
- * release test and the browser suite's partner quickstart run; the examples' type-check, the framework examples'
- * builds and the browser suite read them.
+ * pack of the package checks builds them in place; the examples' type-check, the framework examples' builds and
+ * the browser suite read them. `pnpm release` (the reliability suite's release test, the browser suite's partner
+ * quickstart) builds and packs them in copies of its own and never writes them.
  */
 import { join } from 'node:path';
 
 /** The build outputs more than one phase touches. */
 export const BUILDS = 'the widget and SDK builds';
 
-/** The reliability suite's folder (in its project) whose test builds the release, rebuilding the widget and SDK. */
+/** The reliability suite's folder (in its project) whose test builds the release (the slowest of its files). */
 const RELEASE_TESTS = 'src/release/';
 
 /** A vitest run of `args` that also writes its JSON report (for the slowest tests) as `<name>.json` in `reports`. */
@@ -57,15 +57,12 @@ export const PHASES = [
       `PLAYWRIGHT_JSON_OUTPUT_NAME=${join(reports, 'e2e.json')} pnpm test:e2e --reporter=list,json`,
     after: ['typecheck', 'unit', 'e2e-builds'],
     reads: [BUILDS],
-    // Its partner quickstart runs the release folder, whose build packs (and so rebuilds) the widget and the SDK.
-    writes: [BUILDS],
     report: 'e2e.json',
   },
   {
     name: 'release',
     command: vitest(`--project=reliability reliability/${RELEASE_TESTS}`, 'release'),
     after: ['reliability', 'e2e'],
-    writes: [BUILDS],
     report: 'release.json',
   },
 ];

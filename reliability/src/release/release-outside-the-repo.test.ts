@@ -24,6 +24,7 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,6 +54,23 @@ const temp = mkdtempSync(join(tmpdir(), 'esim-release-'));
 /** The data directory of the release on the production Node.js. */
 const productionDataDir = join(temp, 'production-data');
 
+/** The repository's builds that tests and examples read while a release is built: the release never writes them. */
+const REPO_BUILDS = ['packages/widget/dist', 'packages/partner/dist'];
+/** Every file of the repository's builds with its size and modification time (`absent` for a build not made). */
+const repoBuildsFingerprint = (): string[] =>
+  REPO_BUILDS.flatMap((build) =>
+    existsSync(join(REPO, build))
+      ? readdirSync(join(REPO, build), { recursive: true, encoding: 'utf8' })
+          .sort()
+          .map((file) => {
+            const stat = statSync(join(REPO, build, file));
+            return `${build}/${file} ${stat.size} ${stat.mtimeMs}`;
+          })
+      : [`${build} absent`],
+  );
+let buildsBefore: string[];
+let buildsAfter: string[];
+
 let release: string;
 let sandbox: RunningSandbox;
 let redis: RunningRedis;
@@ -69,7 +87,9 @@ let quickstart: ChildProcess | undefined;
 
 beforeAll(async () => {
   // As an operator would: the folder alone, copied somewhere else.
+  buildsBefore = repoBuildsFingerprint();
   release = releaseOutsideTheRepo(temp);
+  buildsAfter = repoBuildsFingerprint();
   sandbox = await startSandbox({ offerCount: 50 });
   redis = await startRedisServer();
   productionNode = execFileSync(process.execPath, [join(REPO, 'scripts/production-node.mjs')], {
@@ -125,6 +145,10 @@ describe('the release folder, outside the repository', () => {
       if (dirname(dir) === dir) break;
     }
     expect(leaned).toEqual([]);
+  });
+
+  it("was built without writing the repository's widget and SDK builds, which others read meanwhile", () => {
+    expect(buildsAfter).toEqual(buildsBefore);
   });
 
   it('is healthy, opens a session for an allowed origin and reads the catalog', async () => {

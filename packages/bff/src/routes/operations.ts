@@ -36,20 +36,30 @@ export function operationsHandlers(options: OperationsRoutesOptions): RouteHandl
   const cacheMs = options.readinessCacheMs ?? 5_000;
   let cached: { at: number; result: Promise<Readiness> } | undefined;
 
+  /**
+   * What the catalog's last refresh met that capabilities do not show (mTLS, CIDR, a scope). While the catalog
+   * never answered (its first reads failed or timed out), the widget's state is unknown: it is not ready, as an
+   * outage, until a first answer says whether it can sell.
+   */
+  async function catalogCheck(widget: WidgetRuntime): Promise<Check> {
+    const [problem] = (await widget.catalog.fitness()).problems;
+    if (problem) return problem.check;
+    return widget.catalog.status().loaded ? 'ok' : 'upstream_unavailable';
+  }
+
   async function checkWidget(widget: WidgetRuntime): Promise<Check> {
     try {
       const capabilities = await widget.upstream.getCapabilities();
       // Scopes, environment (a live widget on a test key would sell in the wrong world), brand binding.
       const [problem] = assessCapabilities(capabilities, widget.config).problems;
       if (problem) return problem.check;
-      // The catalog's last refresh may have met a refusal capabilities do not show (mTLS, CIDR, a scope).
-      return (await widget.catalog.fitness()).problems[0]?.check ?? 'ok';
+      return await catalogCheck(widget);
     } catch (error) {
       const problem = credentialProblem(error);
       if (problem) return problem.check;
       // The key's minute is spent (by sales, or a probe refused by the budget): the key itself is not at fault.
       if (error instanceof ApiError && error.code === 'rate_limited') {
-        return (await widget.catalog.fitness()).problems[0]?.check ?? 'ok';
+        return await catalogCheck(widget);
       }
       return error instanceof ApiError && error.code === 'upstream_unavailable'
         ? 'upstream_unavailable'

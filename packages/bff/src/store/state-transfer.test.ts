@@ -40,6 +40,14 @@ async function command(name: StateCommand, env: NodeJS.ProcessEnv, input = '') {
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
 
+/**
+ * A store on the test's Redis. This file moves state, it does not time outages (store-outage.test.ts does): the
+ * waits for the connection and each command are generous, so a busy machine's slow first connection is waited
+ * for instead of refused with `store_unavailable`.
+ */
+const redisStore = () =>
+  createRedisStore({ url: redis.url, connectWaitMs: 10_000, commandTimeoutMs: 10_000 });
+
 beforeAll(async () => {
   redis = await startRedisServer();
   // A sale on the embedded store, with its manage link; then the BFF stops (the data directory is free).
@@ -81,7 +89,7 @@ describe('export-state and import-state', () => {
     // A BFF on Redis, with the same secrets, serves the sale.
     const onRedis = await startBff(stack.sandbox.url, {
       sessionSecret: stack.sessionSecret,
-      store: createRedisStore({ url: redis.url }),
+      store: redisStore(),
     });
     try {
       const read = await call(onRedis.server.url, `/v1/partner/checkouts/${bought.checkoutId}`, {
@@ -103,7 +111,7 @@ describe('export-state and import-state', () => {
       await onRedis.server.close();
     }
 
-    const onRedisStore = createRedisStore({ url: redis.url });
+    const onRedisStore = redisStore();
     try {
       expect(await onRedisStore.queue(QUEUE_NAMES.webhookDeliveries).get(WAITING.id)).toEqual(WAITING);
     } finally {
@@ -122,7 +130,7 @@ describe('export-state and import-state', () => {
     const imported = await command('import-state', { ESIM_BFF_DATA_DIR: back }, fromRedis.stdout);
     expect(imported.code).toBe(0);
     // The BFF on Redis has written since (it read the order again): the copy is Redis's state, not the first one.
-    const onRedis = createRedisStore({ url: redis.url });
+    const onRedis = redisStore();
     const copy = openSqliteStore({ dataDir: back });
     try {
       const key = STORE_KEYS.checkout(bought.checkoutId);

@@ -28,7 +28,7 @@ import {
 import { startReceiver, verifyEsimWebhook, type WebhookReceiver } from '../../testing/webhook-receiver';
 import { createLogger } from '../logger';
 import { createMemoryStore } from '../store/memory-store';
-import type { Store } from '../store/store';
+import { STORE_KEYS, type Store } from '../store/store';
 import { QUEUE_NAMES } from '../store/work-queue';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { createWebhookQueue } from './webhook-queue';
@@ -41,9 +41,12 @@ const senderNow = () => Date.now() + clockOffsetMs;
 
 let receiver: WebhookReceiver;
 let stack: Stack;
+/** The BFF's store, to see when the sender has taken a failure. */
+const bffStore = createMemoryStore();
 beforeAll(async () => {
   receiver = await startReceiver(2);
   stack = await startStack({
+    store: bffStore,
     // Orders take a moment, so that they finish while nobody polls.
     sandbox: { stepDelaysMs: { provisioning: 150, delivery: 150, completion: 0 } },
     config: (sandboxUrl) => {
@@ -80,6 +83,17 @@ async function accepted(): Promise<CheckoutWebhookEvent[]> {
   );
 }
 
+/**
+ * Waits until the sender has taken the `failures`-th failure of `widgetId`'s endpoint: the delivery's next attempt
+ * and the endpoint's pause are then set from the sender's clock as it was, so moving that clock on makes them due.
+ * (Moved on earlier, between the receiver's answer and the sender's bookkeeping, the clock would push them on too.)
+ */
+const failureTaken = (widgetId: string, failures: number) =>
+  eventually(async () => {
+    const circuit = await bffStore.get(STORE_KEYS.webhookCircuit(widgetId));
+    return circuit !== null && JSON.parse(circuit.value).failures === failures ? true : undefined;
+  }, 30_000);
+
 const eventOf = (checkoutId: string, type: CheckoutWebhookEvent['type']) =>
   eventually(async () =>
     (await accepted()).find((event) => event.type === type && event.data.checkout.id === checkoutId),
@@ -104,8 +118,10 @@ describe('webhooks', () => {
     // Backoff: nothing more until the clock reaches the next attempt (10 s, then 20 s).
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(receiver.received).toHaveLength(1);
+    await failureTaken('shop-pay', 1);
     clockOffsetMs += webhookBackoffMs(1) + 1_000;
-    await eventually(async () => (receiver.received.length >= 2 ? true : undefined));
+    await eventually(async () => (receiver.received.length >= 2 ? true : undefined), 30_000);
+    await failureTaken('shop-pay', 2);
     clockOffsetMs += webhookBackoffMs(2) + 1_000;
     const event = await eventOf(checkoutId, 'checkout.awaiting_payment');
     expect(event).toMatchObject({ widgetId: 'shop-pay', environment: 'test' });

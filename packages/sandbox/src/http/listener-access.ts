@@ -27,7 +27,7 @@ export function listenerAccess(options: ListenerAccessOptions): ListenerAccess {
   const allowed = options.allowedCidrs ? blockListOf(options.allowedCidrs) : undefined;
   return (incoming) => {
     const socket = incoming.socket as Partial<TLSSocket>;
-    if (options.requireClientCertificate && socket.authorized !== true) {
+    if (options.requireClientCertificate && !presentedTrustedCertificate(socket)) {
       return refusal('enterprise_auth_required', { reason: 'client_certificate_required' });
     }
     if (allowed && !allows(allowed, incoming.socket.remoteAddress ?? '')) {
@@ -35,6 +35,17 @@ export function listenerAccess(options: ListenerAccessOptions): ListenerAccess {
     }
     return null;
   };
+}
+
+/**
+ * The connection carries a client certificate the server trusts. `authorized` alone is not enough: Node.js counts
+ * a resumed TLS 1.3 session as authorized even when its client never presented a certificate (a client without one
+ * that reconnects resumes its own session), so the certificate itself must be there too.
+ */
+function presentedTrustedCertificate(socket: Partial<TLSSocket>): boolean {
+  if (socket.authorized !== true) return false;
+  const certificate = socket.getPeerCertificate?.();
+  return certificate !== undefined && Object.keys(certificate).length > 0;
 }
 
 function blockListOf(cidrs: readonly string[]): BlockList {
