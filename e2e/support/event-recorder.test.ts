@@ -9,21 +9,18 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eventRecorderScript } from './event-recorder';
 
-/** The widget's event classes, found from its package (reached by name) rather than by a path into it. */
-const WIDGET_ELEMENT_SOURCES = join(
+/** The widget's sources, found from its package (reached by name) rather than by a path into it. */
+const WIDGET_SOURCES = join(
   dirname(createRequire(import.meta.url).resolve('@esim-embed/widget/package.json')),
   'src',
-  'element',
 );
 
-/** Every `eventName` an event class of the widget declares. */
+/** Every `eventName` an event class of the widget declares, wherever in its sources the class lives. */
 function eventNamesInSource(): string[] {
-  return readdirSync(WIDGET_ELEMENT_SOURCES)
-    .filter((file) => file.endsWith('.ts') && !file.includes('.test'))
+  return readdirSync(WIDGET_SOURCES, { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.tsx?$/.test(file) && !file.includes('.test'))
     .flatMap((file) => [
-      ...readFileSync(join(WIDGET_ELEMENT_SOURCES, file), 'utf8').matchAll(
-        /static readonly eventName = '([^']+)'/g,
-      ),
+      ...readFileSync(join(WIDGET_SOURCES, file), 'utf8').matchAll(/static readonly eventName = '([^']+)'/g),
     ])
     .map((match) => match[1] as string);
 }

@@ -107,7 +107,8 @@ describe('status polling and catalog caching', () => {
     const page = await openWidget(stack.server.url, 'shop');
     const destinations = await page.get('/v1/destinations?locale=de');
     const etag = destinations.headers.get('etag') as string;
-    expect(etag).toMatch(/^"/);
+    // A well-formed entity tag; weak when the answer was compressed for this request (the bytes differ per coding).
+    expect(etag).toMatch(/^(W\/)?"[^"]+"$/);
     const again = await page.get('/v1/destinations?locale=de', { 'If-None-Match': etag });
     expect(again.status).toBe(304);
     expect(again.text).toBe('');

@@ -31,6 +31,8 @@ export interface AnswerState {
   readonly compress: boolean;
   /** Answers built by {@link answerBody}: they already carry the request's headers. */
   readonly complete: WeakSet<Response>;
+  /** The body as written, of each answer {@link answerBody} compressed (see {@link plainBodyOf}). */
+  readonly plain: WeakMap<Response, string | Uint8Array>;
   /** JSON encoded once per value (see {@link encodedOnce}). */
   readonly encoded: WeakMap<object, EncodedJson>;
 }
@@ -55,6 +57,7 @@ export function answerHeaders(fixed: HeaderRecord, options: AnswerOptions = {}):
     checkShapes: options.checkShapes ?? false,
     compress: options.compress ?? false,
     complete: new WeakSet(),
+    plain: new WeakMap(),
     encoded: new WeakMap(),
   };
   return async function answerHeadersMiddleware(c, next) {
@@ -97,7 +100,19 @@ export function answerBody<E extends AppEnv>(
     headers: { ...c.get('answerHeaders'), ...sent.headers },
   });
   state?.complete.add(response);
+  if (sent.body !== body && body !== null) state?.plain.set(response, body);
   return response;
+}
+
+/**
+ * The body of `response` as the route wrote it, before {@link answerBody} compressed it for this request: what a
+ * middleware that keeps an answer to give again (an idempotent create's replay) must keep, since the next asker
+ * may accept another coding. The response's own text when it was not compressed.
+ */
+export async function plainBodyOf<E extends AppEnv>(c: Context<E>, response: Response): Promise<string> {
+  const plain = (c.get('answers') as AnswerState | undefined)?.plain.get(response);
+  if (plain === undefined) return response.clone().text();
+  return typeof plain === 'string' ? plain : new TextDecoder().decode(plain);
 }
 
 /**

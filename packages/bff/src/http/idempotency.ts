@@ -25,7 +25,7 @@ import type { Logger } from '../logger';
 import { startLeaseHeartbeat } from '../store/lease-heartbeat';
 import { STORE_KEYS, type Store, type Versioned } from '../store/store';
 import { leaveValue, storeSlot, versionedUpdate, writeValue } from '../store/versioned-update';
-import { answerBody } from './answer';
+import { answerBody, plainBodyOf } from './answer';
 import type { AppEnv } from './app-env';
 import { bodyText } from './json-body';
 
@@ -155,8 +155,11 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppE
   }
 
   /** The answer as kept: a success's secret left out (the route says how). */
-  async function keptBody(response: Response): Promise<{ body: string; secretLeftOut: boolean }> {
-    const body = await response.clone().text();
+  async function keptBody(
+    c: Context<AppEnv>,
+    response: Response,
+  ): Promise<{ body: string; secretLeftOut: boolean }> {
+    const body = await plainBodyOf(c, response);
     if (options.secret === undefined || response.status >= 300) return { body, secretLeftOut: false };
     const answer = JSON.parse(body) as { data: Record<string, unknown> };
     return {
@@ -281,7 +284,7 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppE
       state: 'done',
       fingerprint,
       status,
-      ...(await keptBody(c.res)),
+      ...(await keptBody(c, c.res)),
       contentType: c.res.headers.get('Content-Type') ?? 'application/json',
     };
     if (!(await write(c, key, version, done))) {
