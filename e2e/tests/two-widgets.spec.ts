@@ -29,10 +29,12 @@ test('two widgets on one page do not interfere', async ({ page, stack }) => {
 
   // Whole roubles in the RUB widget, dollars and cents in the other.
   // textContent, not innerText: destinations below the fold skip layout (content-visibility), so their innerText is empty.
-  const rubPrices = await rub.root.locator('[part~="destination"]').allTextContents();
-  expect(rubPrices.join(' ')).toContain('₽');
-  expect(rubPrices.join(' ')).not.toMatch(/\d,\d{2}\s?₽/);
-  expect((await usd.root.locator('[part~="destination"]').allTextContents()).join(' ')).toContain('$');
+  // The list is drawn in slices after `esim-ready`: wait until each widget shows its prices, then read them.
+  const pricesOf = (flow: WidgetFlow) => async () =>
+    (await flow.root.locator('[part~="destination"]').allTextContents()).join(' ');
+  await expect.poll(pricesOf(rub)).toContain('₽');
+  expect(await pricesOf(rub)()).not.toMatch(/\d,\d{2}\s?₽/);
+  await expect.poll(pricesOf(usd)).toContain('$');
 
   await usd.chooseDestination('France', 'France');
   await usd.choosePlan();
