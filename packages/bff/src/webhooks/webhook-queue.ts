@@ -24,9 +24,6 @@ const DELIVERY_SCHEMA_VERSION = 2;
 /** How long a delivery stays in its indexes: past its record's life (a read skips a member whose record is gone). */
 const INDEX_RETENTION_MS = 2 * DELIVERY_RETENTION_MS;
 
-/** Attempts a delivery record keeps (the latest); its `attempts` counts them all. */
-export const ATTEMPTS_KEPT = 30;
-
 /** One attempt, as stored: when (ms since the epoch) and the receiver's HTTP status or the network failure. */
 const AttemptSchema = z.object({ atMs: z.number(), result: z.string() });
 
@@ -51,7 +48,7 @@ const deliveryShape = {
   checkoutId: z.string().nullable().default(null),
   /** The eSIM the event names. */
   esimId: z.string().nullable().default(null),
-  /** The latest attempts, oldest first (at most {@link ATTEMPTS_KEPT}). */
+  /** The latest attempts, oldest first (at most `WEBHOOK_DELIVERY_ATTEMPTS_LISTED`: what the desk lists). */
   history: z.array(AttemptSchema).default([]),
   /** When the partner last asked for it again (its retry span counts from then). */
   resentAtMs: z.number().nullable().default(null),

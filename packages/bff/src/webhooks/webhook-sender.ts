@@ -8,7 +8,12 @@
  * probe per step, however many events wait, while other widgets go on); when it succeeds the rest go at full
  * speed. Every attempt is logged with the event id, type, attempt and result; never the secret or the body.
  */
-import { signWebhook, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER } from '@esim-embed/shared';
+import {
+  signWebhook,
+  WEBHOOK_DELIVERY_ATTEMPTS_LISTED,
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+} from '@esim-embed/shared';
 import { z } from 'zod';
 import { createBackgroundLoop } from '../background-loop';
 import { type Backoff, backoffMs } from '../backoff';
@@ -16,7 +21,7 @@ import type { Logger } from '../logger';
 import { STORE_KEYS, type Store } from '../store/store';
 import type { OutgoingCalls } from '../upstream/outgoing-call-observer';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
-import { ATTEMPTS_KEPT, type StoredDelivery, type WebhookDelivery, type WebhookQueue } from './webhook-queue';
+import type { StoredDelivery, WebhookDelivery, WebhookQueue } from './webhook-queue';
 
 const WEBHOOK_BACKOFF: Backoff = { firstMs: 10_000, maxMs: 60 * 60 * 1000 };
 
@@ -170,7 +175,8 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     const state = ok ? 'delivered' : expired(delivery) || result === 'not_configured' ? 'gave_up' : 'pending';
     observed?.end(state === 'pending' ? 'failed' : state);
     const nextAttemptAtMs = now() + webhookBackoffMs(delivery.attempts);
-    const history = [...delivery.history, { atMs: now(), result }].slice(-ATTEMPTS_KEPT);
+    // The record keeps the attempts the desk lists (the latest); `attempts` counts them all.
+    const history = [...delivery.history, { atMs: now(), result }].slice(-WEBHOOK_DELIVERY_ATTEMPTS_LISTED);
     await settle(stored, {
       ...delivery,
       state,
