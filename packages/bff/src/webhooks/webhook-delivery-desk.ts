@@ -125,14 +125,16 @@ export function createWebhookDeliveryDesk(options: WebhookDeliveryDeskOptions): 
   return {
     async list(widgetIds, filters, after, limit) {
       const nowMs = now();
+      // The widgets' circuits read at once (one store read each), not one after another.
+      const pauses = await Promise.all(widgetIds.map((widgetId) => webhookCircuitPause(store, widgetId)));
       const circuits = new Map<string, number | null>();
       const names: string[] = [];
-      for (const widgetId of widgetIds) {
-        const pausedUntilMs = await webhookCircuitPause(store, widgetId);
+      widgetIds.forEach((widgetId, at) => {
+        const pausedUntilMs = pauses[at] ?? null;
         circuits.set(widgetId, pausedUntilMs);
         const name = indexFor(widgetId, filters, pausedUntilMs !== null && pausedUntilMs > nowMs);
         if (name !== null) names.push(name);
-      }
+      });
       return await readIndexPage({
         store,
         names,
