@@ -92,6 +92,24 @@ describe('the answer cache', () => {
     expect(served).toBe(0);
   });
 
+  it('keeps only a read at the canonical address: other spellings of it are answered by the app each time', async () => {
+    const path = `${await catalogPath()}/en/destinations`;
+    const code = JSON.parse((await read(path)).body).data[0].code as string;
+    const plansPath = `${path.replace(/destinations$/, 'plans')}/${code}`;
+    await read(plansPath);
+    served = 0;
+    const spellings = [
+      plansPath.replace(/[A-Z]+$/, (canonical) => canonical.toLowerCase()),
+      plansPath.replace(/\/en\//, '/e%6E/'),
+    ];
+    for (const spelling of spellings) {
+      for (let round = 0; round < 2; round += 1) expect((await read(spelling)).status).toBe(200);
+    }
+    expect(served).toBe(0);
+    expect((await read(plansPath)).status).toBe(200);
+    expect(served).toBe(1);
+  });
+
   it('never serves an answer of a catalog that moved on: the old address is not found at once', async () => {
     const before = await catalogPath();
     await read(`${before}/en/destinations`);

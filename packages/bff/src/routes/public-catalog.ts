@@ -85,20 +85,28 @@ export function publicCatalogHandlers(
    * Asks the answer cache (when the app has one) to keep this read's 200, valid while the catalog state it is
    * built from is held: the versioned address answers the same to every reader until then.
    */
-  function keepWhileHeld(c: Context<AppEnv>, widget: WidgetRuntime): void {
+  function keepWhileHeld(c: Context<AppEnv>, widget: WidgetRuntime, rest: string): void {
+    // Only a read at the canonical address is kept: spellings of it (`/plans/tr`, `/e%6E/…`) answer the same but
+    // are not kept, so one client cannot fill the cache with variants that each cost a compression.
+    const canonical = `${publicCatalogPath(widget.config.id, c.req.param('version') ?? '')}/${rest}`;
+    if (new URL(c.req.url).pathname !== canonical) return;
     const builtFrom = widget.catalog.held();
     if (builtFrom !== undefined) keepAnswer(c, { builtFrom, current: () => widget.catalog.held() });
   }
 
   async function publicDestinations(c: Context<AppEnv>) {
     const { widget, locale } = await held(c);
-    keepWhileHeld(c, widget);
+    keepWhileHeld(c, widget, `${locale}/destinations`);
     return await destinationsAnswer(c, widget, locale, IMMUTABLE);
   }
 
   async function publicPlans(c: Context<AppEnv>) {
     const { widget, locale } = await held(c);
-    keepWhileHeld(c, widget);
+    keepWhileHeld(
+      c,
+      widget,
+      `${locale}/plans/${encodeURIComponent((c.req.param('code') ?? '').toUpperCase())}`,
+    );
     return await plansAnswer(c, widget, locale, IMMUTABLE);
   }
 
