@@ -107,10 +107,8 @@ export function requireControl(whiteLabel: WhiteLabel, control: HonouredControl)
   }
   const { brand, environment } = whiteLabel;
   const selling = control === 'browse' || control === 'checkout';
-  if (selling && STOPPED.has(brand.status)) {
-    throw refusal({ reason: 'retail_brand_status', status: brand.status, brandKey: brand.key });
-  }
-  if (selling && environment === 'live' && NOT_LAUNCHED.has(brand.status)) {
+  const notSelling = STOPPED.has(brand.status) || (environment === 'live' && NOT_LAUNCHED.has(brand.status));
+  if (selling && notSelling) {
     throw refusal({ reason: 'retail_brand_status', status: brand.status, brandKey: brand.key });
   }
   const liveCheckout = brand.readiness.tracks.liveCheckout;

@@ -72,7 +72,6 @@ export function topUpOptions(
   return { status: 'available', offers };
 }
 
-/** `POST /quotes`: holds the offer's current price until `expiresAt`. */
 /**
  * The exact offer check of a `route_dependent` issue supply: an offer whose route the supply does not serve now
  * is refused with `product_unavailable` (by `GET /catalog/offers/{id}` and by an order of it).
@@ -83,6 +82,7 @@ export function requireRouteServed(account: AccountState, offerId: string): void
   throw new SandboxError('product_unavailable', { params: { offerId, reason: 'route_not_served' } });
 }
 
+/** `POST /quotes`: holds the offer's current price until `expiresAt`. */
 export function createQuote(
   state: SandboxState,
   env: EnvironmentState,
