@@ -17,13 +17,13 @@ import { integrityPlugin } from './scripts/integrity-plugin.ts';
 import { keepOtherBuildsPlugin } from './scripts/keep-other-builds-plugin.ts';
 import { parallelImportsPlugin } from './scripts/parallel-imports-plugin.ts';
 
+/** Where the npm library build writes, inside the script-tag build's `dist/`. */
+export const LIBRARY_OUT_DIR = 'dist/lib';
+
 /**
  * The first screen's chunk: the app's entry and, with them, every module it imports (a group takes its modules'
  * dependencies along). The message tables' shared helper joins it, so a language's table is one request.
  */
-/** Where the npm library build writes, inside the script-tag build's `dist/`. */
-export const LIBRARY_OUT_DIR = 'dist/lib';
-
 const FIRST_SCREEN_CHUNK = {
   name: 'widget-app',
   test: /src[\\/](app[\\/]widget-app\.tsx|i18n[\\/]messages\.ts)$/,

@@ -78,7 +78,7 @@ export type CheckoutPaymentOutcome =
       attempt: number;
       error: unknown;
     }
-  /** Charged, but the checkout ended before the confirm: refunded. */
+  /** Charged, but the checkout ended, or another charge paid it, before the confirm: refunded. */
   | { outcome: 'refunded'; checkout: PartnerCheckout; paymentReference: string }
   /**
    * Your account cannot fund the order now (`code`: `insufficient_balance`, `monthly_limit_exceeded`, …): nothing
@@ -147,7 +147,12 @@ export async function payForCheckout(
   }
   try {
     const confirmed = await checkouts.confirm(checkout.id, { paymentReference });
-    return { outcome: 'confirmed', checkout: confirmed, paymentReference };
+    // A confirm of a checkout already paid answers it as it is: if another charge paid it (a pay under
+    // another attempt's key), this one is surplus and goes back.
+    if (confirmed.paymentReference === paymentReference)
+      return { outcome: 'confirmed', checkout: confirmed, paymentReference };
+    await payment.refund(checkout, paymentReference);
+    return { outcome: 'refunded', checkout: confirmed, paymentReference };
   } catch (error) {
     if (!endedMeanwhile(error)) throw error;
     await payment.refund(checkout, paymentReference);

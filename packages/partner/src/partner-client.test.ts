@@ -156,6 +156,48 @@ describe('the partner client', () => {
     expect(keys).toEqual([checkoutId, `${checkoutId}:attempt-2`, `${checkoutId}:attempt-3`]);
   });
 
+  it('pays: a second charge under another attempt key, confirmed after the first, is refunded, not kept', async () => {
+    const checkoutId = await checkoutAsTraveller(stack.server.url, 'shop-pay');
+    const refunded: string[] = [];
+    let secondCharging!: () => void;
+    const secondInCharge = new Promise<void>((resolve) => {
+      secondCharging = resolve;
+    });
+    let firstDone!: () => void;
+    const firstSettled = new Promise<void>((resolve) => {
+      firstDone = resolve;
+    });
+    const payment = (reference: string, before: () => Promise<void>) => ({
+      charge: async () => {
+        await before();
+        return reference;
+      },
+      refund: (_checkout: PartnerCheckout, paymentReference: string) => {
+        refunded.push(paymentReference);
+      },
+    });
+    // Two pays of one checkout under different attempts (a page that sent the attempt twice): both charge.
+    const first = esim.checkouts
+      .pay(
+        checkoutId,
+        payment('pay_first', () => secondInCharge),
+        { attempt: 1 },
+      )
+      .finally(firstDone);
+    const second = esim.checkouts.pay(
+      checkoutId,
+      payment('pay_second', async () => {
+        secondCharging();
+        await firstSettled;
+      }),
+      { attempt: 2 },
+    );
+    expect(await first).toMatchObject({ outcome: 'confirmed', paymentReference: 'pay_first' });
+    expect(await second).toMatchObject({ outcome: 'refunded', paymentReference: 'pay_second' });
+    expect(refunded).toEqual(['pay_second']);
+    expect((await esim.checkouts.read(checkoutId)).paymentReference).toBe('pay_first');
+  });
+
   it('pays: a charge that fails without a decline is thrown, nothing reported, and retried under its key', async () => {
     const checkoutId = await checkoutAsTraveller(stack.server.url, 'shop-pay');
     const keys: string[] = [];

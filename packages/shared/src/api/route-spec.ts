@@ -132,10 +132,10 @@ export function matchPath(template: string, pathname: string): Record<string, st
     regex = new RegExp(`^${source}$`);
     templateRegExps.set(template, regex);
   }
-  const groups = regex.exec(pathname)?.groups;
-  if (groups === undefined) return regex.test(pathname) ? {} : null;
+  const match = regex.exec(pathname);
+  if (match === null) return null;
   const params: Record<string, string> = {};
-  for (const [name, value] of Object.entries(groups)) {
+  for (const [name, value] of Object.entries(match.groups ?? {})) {
     try {
       params[name] = decodeURIComponent(value);
     } catch {

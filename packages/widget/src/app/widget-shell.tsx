@@ -206,6 +206,7 @@ export function WidgetShell({ host, options, brandSheet, earlyStart = null }: Wi
   }
 
   const brand = context.config.brand;
+  const support = supportHref(brand);
   return (
     <WidgetContext.Provider value={context}>
       <div class={css.container} part="container" lang={locale}>
@@ -223,7 +224,7 @@ export function WidgetShell({ host, options, brandSheet, earlyStart = null }: Wi
         </div>
         <div class={css.footer} part="footer">
           <span>{t('soldBy', { brand: brand.displayName })}</span>
-          {supportHref(brand) && <FooterLink href={supportHref(brand) ?? ''} text={t('support')} />}
+          {support && <FooterLink href={support} text={t('support')} />}
           {brand.termsUrl && <FooterLink href={brand.termsUrl} text={t('terms')} />}
           {brand.privacyUrl && <FooterLink href={brand.privacyUrl} text={t('privacy')} />}
         </div>
