@@ -97,8 +97,21 @@ export function confirmAndCancel(context: CheckoutContext) {
             });
           }
           if (record.status !== 'awaiting_payment') {
-            // Confirming twice is fine (the partner may retry); confirming a dead checkout is not.
-            if (['placing', 'provisioning', 'ready'].includes(record.status)) return leaveValue(record);
+            // Confirming twice is fine (the partner may retry); confirming a dead checkout is not, and neither
+            // is confirming a paid one with another payment: that charge is surplus and the partner refunds it.
+            if (['placing', 'provisioning', 'ready'].includes(record.status)) {
+              const other = body.paymentReference;
+              if (
+                other !== undefined &&
+                record.paymentReference !== null &&
+                other !== record.paymentReference
+              ) {
+                throw new ApiError('invalid_transition', {
+                  params: { status: record.status, reason: 'paid_by_another_payment' },
+                });
+              }
+              return leaveValue(record);
+            }
             // Ended while this confirm made its hold firm: the hold its end released must not come back.
             if (heldFirm) await funding?.release(widget, id);
             throw new ApiError('invalid_transition', { params: { status: record.status } });

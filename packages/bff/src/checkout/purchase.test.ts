@@ -98,6 +98,26 @@ describe('purchase', () => {
       headers: partner,
     });
     expect(again.status).toBe(200);
+    const retried = await call(stack.server.url, `/v1/partner/checkouts/${id}/confirm`, {
+      method: 'POST',
+      headers: partner,
+      body: { paymentReference: 'pay_123' },
+    });
+    expect(retried.status).toBe(200);
+    // A second charge confirming the paid checkout is refused: the partner must refund it, not keep it.
+    const surplus = await call(stack.server.url, `/v1/partner/checkouts/${id}/confirm`, {
+      method: 'POST',
+      headers: partner,
+      body: { paymentReference: 'pay_456' },
+    });
+    expect(surplus.status).toBe(409);
+    expect(surplus.body.error).toMatchObject({
+      code: 'invalid_transition',
+      params: { reason: 'paid_by_another_payment' },
+    });
+    expect(
+      (await call(stack.server.url, `/v1/partner/checkouts/${id}`, { headers: partner })).body.data,
+    ).toMatchObject({ paymentReference: 'pay_123' });
     expect(await upstream?.findOrdersByExternalRef(id)).toHaveLength(1);
   });
 });
