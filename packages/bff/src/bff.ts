@@ -295,7 +295,7 @@ export function createBff(options: CreateBffOptions): Bff {
     logger: scopedLogger,
     intervalMs: config.checkoutWatchSeconds * 1000,
     async refundCompleted(widget, esimId) {
-      const checkoutId = await esimOwners.checkoutOf(esimId);
+      const checkoutId = (await esimOwners.sellerOf(esimId))?.checkoutId ?? null;
       // The partner's read brings a sold checkout up to date with its order (a refunded order ends it).
       if (checkoutId !== null)
         await checkouts.partnerRead(new Map([[widget.config.id, widget]]), checkoutId, { fresh: true });

@@ -32,9 +32,10 @@ export interface EsimOwners {
   recordReplacement(esimId: string, replacementEsimId: string): Promise<void>;
   /** The one of `candidates` (the caller's widgets) that sold `esimId`; `esim_not_found` for any other. */
   sellerAmong(candidates: ReadonlyMap<string, WidgetRuntime>, esimId: string): Promise<WidgetRuntime>;
-  /** The checkout that sold `esimId` (for a reissue's replacement: the one that sold the first eSIM), or null. */
-  checkoutOf(esimId: string): Promise<string | null>;
-  /** The widget and checkout that sold `esimId`, as recorded, or null. */
+  /**
+   * The widget and checkout that sold `esimId`, as recorded (for a reissue's replacement: the ones that sold the
+   * first eSIM), or null.
+   */
   sellerOf(esimId: string): Promise<EsimSeller | null>;
   /** Remember that `widgetId` made the delivery link `linkId` (for its traveller or its partner's server). */
   recordLink(linkId: string, widgetId: string): Promise<void>;
@@ -103,9 +104,6 @@ export function createEsimOwners(
       // Another partner's eSIM reads exactly as an unknown one: nothing to probe.
       if (widget === undefined) throw new ApiError('esim_not_found', { params: { esimId } });
       return widget;
-    },
-    async checkoutOf(esimId) {
-      return (await recorded(esimId))?.checkoutId ?? null;
     },
     sellerOf: recorded,
     async recordLink(linkId, widgetId) {
