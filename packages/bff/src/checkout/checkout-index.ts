@@ -28,7 +28,10 @@ export const ESIM_INDEX_TTL_MS = 2 * 365 * DAY_MS;
 export const indexDigest = (value: string) => createHash('sha256').update(value).digest('base64url');
 
 /** The e-mail address as a search matches it: trimmed, lower case. */
-export const emailDigest = (email: string) => indexDigest(email.trim().toLowerCase());
+export const searchedEmail = (email: string) => email.trim().toLowerCase();
+
+/** The digest that names the index of an e-mail address ({@link searchedEmail}). */
+export const emailDigest = (email: string) => indexDigest(searchedEmail(email));
 
 /** The eSIM a checkout issued or tops up, once known. */
 export const esimOf = (record: CheckoutRecord): string | null =>

@@ -100,6 +100,26 @@ describe('the embedded store’s group commit', () => {
     expect(calls.length).toBe(2);
   });
 
+  it('answers an index add or remove without a sync of its own: the next durable write’s sync covers it', async () => {
+    const { fsync, calls } = heldFsync();
+    const store = storeWith(fsync);
+    const index = store.sortedIndex('checkouts:w1');
+    // Added, then its checkout written: only the write waits for a sync, and that sync covers both.
+    expect(await state(index.add('chk_1', 1_000, 60_000))).toBe('resolved');
+    const write = store.insert('checkout:chk_1', '{}', 60_000);
+    await untilCalls(calls, 1);
+    expect(await state(write)).toBe('pending');
+    calls[0]?.release(); // the WAL, with the index row before the checkout
+    await untilCalls(calls, 2);
+    calls[1]?.release(); // its directory, once
+    expect(await write).toBe(true);
+    expect(await state(index.remove('chk_1'))).toBe('resolved');
+    expect(calls.length).toBe(2);
+    expect(await index.range({ fromScore: -Infinity, toScore: Infinity, after: null, limit: 10 })).toEqual(
+      [],
+    );
+  });
+
   it('makes a write that arrives during a sync wait for the next one', async () => {
     const { fsync, calls } = heldFsync();
     const store = storeWith(fsync);

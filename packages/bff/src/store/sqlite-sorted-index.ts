@@ -4,6 +4,12 @@
  * and an expiry, read through its `(name, score, member)` index from the top down, so a page costs O(log n +
  * limit) however many members an index holds. Expired rows are skipped when read and swept with the store's other
  * expired rows.
+ *
+ * An add or remove is committed at once but waits for no sync of its own (like a counter): the WAL is synced
+ * whole, so the durable write that follows it — the checkout written after `beforeWrite`'s adds, the rebuild's
+ * mark after its adds — reaches the disk with it. A checkout write thus costs one sync, not one per index step; a
+ * membership lost with the unsynced tail of the WAL belonged to a write lost with it too, and a removal lost so
+ * leaves a stale member that every list checks against its record anyway.
  */
 import type { SqliteDatabase } from './sqlite-engine';
 import type { StoreStep } from './sqlite-store';
@@ -51,21 +57,13 @@ export function createSqliteSortedIndex(
 ): SortedIndex {
   return {
     add: (member, score, ttlMs) =>
-      run(
-        'add to an index',
-        () => {
-          statements.add.run(name, member, score, now() + ttlMs);
-        },
-        'durable',
-      ),
+      run('add to an index', () => {
+        statements.add.run(name, member, score, now() + ttlMs);
+      }),
     remove: (member) =>
-      run(
-        'remove from an index',
-        () => {
-          statements.remove.run(name, member);
-        },
-        'durable',
-      ),
+      run('remove from an index', () => {
+        statements.remove.run(name, member);
+      }),
     range: ({ fromScore, toScore, after, limit }) =>
       run('read an index', (): IndexEntry[] => {
         const rows =

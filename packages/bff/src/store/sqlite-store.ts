@@ -5,7 +5,8 @@
  * not sync a commit) and its promise resolves only after one `fsync` of the WAL that covers it, issued
  * off the event loop for all the writes of a turn (group commit, `sqlite-group-commit.ts`), so whatever the BFF
  * answered for survives a crash, `SIGKILL` or power cut; a failed sync rejects its writes as the store being
- * unavailable. Counters, counted on every request, are committed without waiting for a sync (see `increment`).
+ * unavailable. Counters, counted on every request, and the sorted indexes' steps (synced with the write that
+ * follows them: `sqlite-sorted-index.ts`) are committed without waiting for a sync (see `increment`).
  * The database is held
  * with an exclusive lock for as long as the process runs: a second process on the same directory is refused
  * (the operating system drops the lock when the holder dies, however it dies). Expired rows are swept in the

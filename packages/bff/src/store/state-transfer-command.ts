@@ -57,7 +57,8 @@ export async function runStateCommand(
     } else {
       const lines = createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY });
       const counts = await transfer.importState(parseStateLines(lines));
-      // The partner lists' indexes are not moved: the BFF's next start indexes the checkouts imported.
+      // The partner lists' indexes are not moved: the BFF's next start indexes the checkouts imported. The mark
+      // is deleted here whichever store set it (the exports leave it out; this store may have one of its own).
       const built = await chosen.store.get(STORE_KEYS.checkoutIndexBuilt());
       if (built !== null) await chosen.store.compareAndDelete(STORE_KEYS.checkoutIndexBuilt(), built.version);
       const imported = Object.entries(counts.imported)

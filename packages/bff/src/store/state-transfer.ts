@@ -7,7 +7,6 @@
  * `redis-state-transfer.ts`.
  */
 import { z } from 'zod';
-import { STORE_KEYS } from './store';
 
 /** The first line of an export. */
 export const StateHeaderSchema = z.strictObject({
@@ -97,8 +96,6 @@ export async function* parseStateLines(lines: AsyncIterable<string>): AsyncItera
         `line ${number} of the state is not a record: ${parsed.error.issues[0]?.message ?? ''}`,
       );
     }
-    // The mark of built indexes belongs to the store it was set in (indexes are not moved): never imported.
-    if (parsed.data.type === 'entry' && parsed.data.key === STORE_KEYS.checkoutIndexBuilt()) continue;
     yield parsed.data;
   }
   if (header === null) throw new Error('the state is empty: no header line');

@@ -8,7 +8,13 @@
  * checkout brings it up to date with its order.
  */
 import type { PartnerCheckout, PartnerCheckoutListQuery, PartnerEsimSummary } from '@esim-embed/shared';
-import { checkoutIndexNames, emailDigest, esimOf, indexDigest } from '../checkout/checkout-index';
+import {
+  checkoutIndexNames,
+  emailDigest,
+  esimOf,
+  indexDigest,
+  searchedEmail,
+} from '../checkout/checkout-index';
 import { toPartnerCheckout } from '../checkout/checkout-reads';
 import type { CheckoutRecord, CheckoutRepository } from '../checkout/checkout-record';
 import type { EsimOwners } from '../checkout/esim-owners';
@@ -60,7 +66,7 @@ function passes(record: CheckoutRecord, filters: CheckoutFilters, index: string)
     checkoutIndexNames(record).includes(index) &&
     (filters.status === undefined || record.status === filters.status) &&
     (filters.email === undefined ||
-      record.email?.trim().toLowerCase() === filters.email.trim().toLowerCase()) &&
+      (record.email !== null && searchedEmail(record.email) === searchedEmail(filters.email))) &&
     (filters.esimId === undefined || esimOf(record) === filters.esimId) &&
     (filters.paymentReference === undefined || record.paymentReference === filters.paymentReference)
   );
