@@ -3,10 +3,16 @@
  * One page read across several sorted indexes at once (a partner's list spans its widgets, one index each):
  * their entries merged newest first, each resolved to the item it names — or passed over when it no longer fits
  * (its record gone or changed) — until the page is full. Each index is read a batch at a time from where it
- * stopped, so a page costs O(indexes · log n + what it reads), never a scan. A page is its items and the position
- * the next one starts after (the routes turn it into a signed cursor: `http/list-page.ts`).
+ * stopped, so a page costs O(indexes · log n + what it reads), never a scan; and what it reads is bounded: a page
+ * examines at most {@link ENTRIES_EXAMINED_PER_PAGE} entries, so a filter that matches little of a large index
+ * answers a shorter page (even an empty one) with a cursor to go on from, never thousands of record reads for one
+ * request. A page is its items and the position the next one starts after (the routes turn it into a signed
+ * cursor: `http/list-page.ts`).
  */
 import { comesAfter, type IndexEntry, type SortedIndex, type Store } from './store';
+
+/** The most index entries one page resolves before it answers with what it found and where to go on. */
+export const ENTRIES_EXAMINED_PER_PAGE = 1_000;
 
 /** Where a page ends: the last item's score (its time, ms) and id; the next page starts strictly after it. */
 export interface ListPosition {
@@ -37,6 +43,8 @@ export interface IndexPageRequest<T> {
    * it came from (and its name) is given, for dropping an entry whose record is gone.
    */
   resolve(entry: IndexEntry, index: SortedIndex, name: string): Promise<T | undefined>;
+  /** At most this many entries resolved (default {@link ENTRIES_EXAMINED_PER_PAGE}). */
+  maxExamined?: number;
 }
 
 interface Cursor {
@@ -90,14 +98,26 @@ export async function readIndexPage<T>(request: IndexPageRequest<T>): Promise<Li
     return newest === null || entry === undefined ? null : { entry, cursor: newest };
   }
 
+  const maxExamined = Math.max(wanted, request.maxExamined ?? ENTRIES_EXAMINED_PER_PAGE);
+  let examined = 0;
+  let lastExamined: IndexEntry | null = null;
   while (found.length < wanted) {
+    if (examined >= maxExamined) {
+      // Read enough for one request: what was found, and the next page goes on after the last entry examined.
+      return {
+        items: found.map(({ item }) => item),
+        next: lastExamined === null ? null : { score: lastExamined.score, id: lastExamined.member },
+      };
+    }
     const batch: { entry: IndexEntry; cursor: Cursor }[] = [];
-    while (batch.length < wanted - found.length) {
+    while (batch.length < Math.min(wanted - found.length, maxExamined - examined)) {
       const taken = await next();
       if (taken === null) break;
       batch.push(taken);
     }
     if (batch.length === 0) break;
+    examined += batch.length;
+    lastExamined = batch.at(-1)?.entry ?? lastExamined;
     const items = await Promise.all(
       batch.map(({ entry, cursor }) => request.resolve(entry, cursor.index, cursor.name)),
     );
