@@ -3,7 +3,7 @@
  * index answers shorter pages with cursors to go on from, and following them finds every match once.
  */
 import { describe, expect, it } from 'vitest';
-import { readIndexPage } from './index-pages';
+import { type ListPage, type ListPosition, readIndexPage } from './index-pages';
 import { createMemoryStore } from './memory-store';
 
 describe('a page read across indexes', () => {
@@ -17,10 +17,10 @@ describe('a page read across indexes', () => {
     const fits = (member: string) => Number(member.slice('item-'.length)) % 50 === 0;
     const found: string[] = [];
     const examinedPerPage: number[] = [];
-    let after: { score: number; id: string } | null = null;
+    let after: ListPosition | null = null;
     for (let page = 0; page < 100; page += 1) {
       let examined = 0;
-      const read = await readIndexPage({
+      const read: ListPage<string> = await readIndexPage({
         store,
         names,
         fromScore: Number.NEGATIVE_INFINITY,
