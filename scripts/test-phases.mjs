@@ -55,7 +55,7 @@ export const PHASES = [
     name: 'e2e',
     command: (reports) =>
       `PLAYWRIGHT_JSON_OUTPUT_NAME=${join(reports, 'e2e.json')} pnpm test:e2e --reporter=list,json`,
-    after: ['typecheck', 'e2e-builds'],
+    after: ['typecheck', 'unit', 'e2e-builds'],
     reads: [BUILDS],
     report: 'e2e.json',
   },

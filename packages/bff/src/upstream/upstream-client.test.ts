@@ -220,7 +220,9 @@ describe('upstream client against the sandbox', () => {
     const upstream = client({ timeoutMs: 300, maxRetries: 6 });
     const quote = await quoteFor(upstream, 'quote-inflight-1');
     await sandbox.control.setFaults([
-      { kind: 'latency', method: 'POST', path: '/orders', latencyMs: 700, times: 1 },
+      // Long enough that the retry after the 300 ms timeout reaches the upstream while the first create is
+      // still in flight even on a busy machine (the in-flight waits, 250 ms each, stay within six retries).
+      { kind: 'latency', method: 'POST', path: '/orders', latencyMs: 1_200, times: 1 },
     ]);
     const from = relay.requests.length;
     const externalRef = `chk-inflight-${Date.now()}`;
