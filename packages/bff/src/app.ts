@@ -189,7 +189,12 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
         supportDesk: options.supportDesk,
         logger,
       }),
-      operationsHandlers({ widgets, store, operationsToken: options.operationsToken }),
+      operationsHandlers({
+        widgets,
+        store,
+        operationsToken: options.operationsToken,
+        readinessCacheMs: config.readinessCacheMs,
+      }),
       openApiHandlers(),
       widgetAssetHandlers(widgetBuilds, staticFiles),
     ),
@@ -201,8 +206,14 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
       afterSale: options.afterSale,
     }),
     idempotency: {
-      session: sessionIdempotency({ store, idempotencyTtlMs, logger }),
-      partner: partnerIdempotency({ store, idempotencyTtlMs, logger }),
+      session: {
+        ...sessionIdempotency({ store, idempotencyTtlMs, logger }),
+        leaseMs: config.takeoverAfterMs,
+      },
+      partner: {
+        ...partnerIdempotency({ store, idempotencyTtlMs, logger }),
+        leaseMs: config.takeoverAfterMs,
+      },
     },
   });
   if (options.extraRoutes !== undefined) app.route('/', options.extraRoutes);

@@ -258,6 +258,7 @@ export function createBff(options: CreateBffOptions): Bff {
     funding,
     secrets: createCheckoutSecrets(rootSecrets),
     statusCacheMs: config.statusCacheMs,
+    placementLeaseMs: config.takeoverAfterMs,
     repository,
   });
   const orderReconciliation = createOrderReconciliation({
@@ -276,6 +277,7 @@ export function createBff(options: CreateBffOptions): Bff {
     widgets,
     logger: scopedLogger,
     retryForMs: webhookRetryForMs,
+    backoffFirstMs: config.webhookBackoffSeconds * 1000,
     observer,
     ...options.webhooks,
   });
@@ -361,6 +363,7 @@ export function createBff(options: CreateBffOptions): Bff {
       widgets,
       store,
       operationsToken: loaded.operationsToken,
+      readinessCacheMs: config.readinessCacheMs,
     });
   }
   if (options.startCatalogs !== false) for (const widget of widgets.values()) widget.catalog.start();

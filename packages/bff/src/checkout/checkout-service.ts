@@ -49,6 +49,8 @@ export interface CheckoutServiceOptions {
   secrets: CheckoutSecrets;
   /** How long a checkout's status is served from the store before the upstream order is read again. */
   statusCacheMs: number;
+  /** How long a placement stays this instance's after its last heartbeat (another takes it over). Default 5 s. */
+  placementLeaseMs?: number;
   /**
    * How often this instance retries the placements it postponed, so that an order is placed after an
    * upstream outage even when nobody polls the checkout any more (the traveller closed the tab). Default 5 s.
@@ -129,6 +131,7 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
     repository,
     logger,
     statusCacheMs,
+    placementLeaseMs: options.placementLeaseMs,
     resumeIntervalMs: options.resumeIntervalMs,
     now,
   });

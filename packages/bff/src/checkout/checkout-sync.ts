@@ -17,6 +17,8 @@ export interface CheckoutSyncOptions {
   logger: Logger;
   /** How long a checkout's status is served from the store before the upstream order is read again. */
   statusCacheMs: number;
+  /** How long a placement stays this instance's after its last heartbeat. Default {@link PLACEMENT_LEASE_MS}. */
+  placementLeaseMs?: number | undefined;
   /** How often postponed placements are retried. Default 5 s. */
   resumeIntervalMs?: number | undefined;
   now: () => number;
@@ -43,7 +45,12 @@ export interface CheckoutSync {
 /** The {@link CheckoutSync} of one BFF instance. */
 export function createCheckoutSync(options: CheckoutSyncOptions): CheckoutSync {
   const { repository, logger, statusCacheMs, now } = options;
-  const placement = createOrderPlacement({ repository, logger, leaseMs: PLACEMENT_LEASE_MS, now });
+  const placement = createOrderPlacement({
+    repository,
+    logger,
+    leaseMs: options.placementLeaseMs ?? PLACEMENT_LEASE_MS,
+    now,
+  });
   /** Status refreshes in flight on this instance, so many pollers share one upstream read. */
   const refreshing = new Map<string, Promise<Stored<CheckoutRecord>>>();
 

@@ -338,6 +338,12 @@ export const BffConfigSchema = z
     bodyLimitBytes: z.int().min(1_024).max(1_048_576).default(16_384),
     /** How long an idempotency key's answer is kept (and replayed). */
     idempotencyTtlHours: z.int().min(1).max(72).default(24),
+    /**
+     * How long work an instance has begun — a create under an `Idempotency-Key`, an order's placement — stays its
+     * own after its last heartbeat (renewed every 30 % of this while it works): when the instance dies, another
+     * takes the work over this long after its last heartbeat.
+     */
+    takeoverAfterMs: z.int().min(1_000).max(60_000).default(5_000),
     /** How long a checkout's status may be served from the store before the upstream order is read again. */
     statusCacheMs: z.int().min(0).max(60_000).default(1_000),
     /**
@@ -359,6 +365,13 @@ export const BffConfigSchema = z
     upstreamBudget: UpstreamBudgetSchema.default(UpstreamBudgetSchema.parse({})),
     /** How long a webhook event is retried (with exponential backoff) before it is given up: at least a day. */
     webhookRetryHours: z.int().min(24).max(168).default(26),
+    /**
+     * The first pause after a failed webhook delivery (and the first pause of the endpoint's circuit); each further
+     * failure doubles it, to at most an hour.
+     */
+    webhookBackoffSeconds: z.int().min(1).max(3_600).default(10),
+    /** How long one readiness result (`GET /readyz`: the store and every widget's upstream asked) is reused. */
+    readinessCacheMs: z.int().min(0).max(60_000).default(5_000),
     widgets: z.array(WidgetConfigSchema).min(1),
   })
   .superRefine((config, ctx) => {

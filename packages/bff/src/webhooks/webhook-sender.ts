@@ -2,11 +2,11 @@
  * @module
  * Delivers queued webhook events: a worker loop claims due deliveries in bounded batches, a few from each widget,
  * and POSTs each to its widget's `webhookUrl`, signed (`Esim-Signature`). A failure (non-2xx, timeout, refused
- * connection) is retried with exponential backoff — 10 s, 20 s, 40 s … at most an hour apart — until it is
- * delivered or older than the retry span (≥ a day). Each widget's endpoint has a circuit: the first delivery of a
- * batch goes alone, and when it fails the widget's deliveries pause until the endpoint's next backoff step (one
- * probe per step, however many events wait, while other widgets go on); when it succeeds the rest go at full
- * speed. Every attempt is logged with the event id, type, attempt and result; never the secret or the body.
+ * connection) is retried with exponential backoff — 10 s (`webhookBackoffSeconds`), 20 s, 40 s … at most an hour
+ * apart — until it is delivered or older than the retry span (≥ a day). Each widget's endpoint has a circuit: the
+ * first delivery of a batch goes alone, and when it fails the widget's deliveries pause until the endpoint's next
+ * backoff step (one probe per step, however many events wait, while other widgets go on); when it succeeds the rest
+ * go at full speed. Every attempt is logged with the event id, type, attempt and result; never the secret or the body.
  */
 import {
   signWebhook,
@@ -25,9 +25,9 @@ import type { StoredDelivery, WebhookDelivery, WebhookQueue } from './webhook-qu
 
 const WEBHOOK_BACKOFF: Backoff = { firstMs: 10_000, maxMs: 60 * 60 * 1000 };
 
-/** The pause after `attempts` failed attempts: 10 s doubling, at most an hour. */
-export function webhookBackoffMs(attempts: number): number {
-  return backoffMs(attempts - 1, WEBHOOK_BACKOFF);
+/** The pause after `attempts` failed attempts: 10 s (or `firstMs`) doubling, at most an hour. */
+export function webhookBackoffMs(attempts: number, firstMs = WEBHOOK_BACKOFF.firstMs): number {
+  return backoffMs(attempts - 1, { ...WEBHOOK_BACKOFF, firstMs });
 }
 
 /** Deliveries claimed at once, in all. */
@@ -81,6 +81,8 @@ export interface WebhookSenderOptions {
   intervalMs?: number;
   /** One attempt's timeout. Default 10 s. */
   timeoutMs?: number;
+  /** The first backoff step (config `webhookBackoffSeconds`). Default 10 s. */
+  backoffFirstMs?: number;
   now?: () => number;
   /** Told of every attempt (metrics, a trace span whose `traceparent` the POST carries); absent when both are off. */
   observer?: OutgoingCalls | undefined;
@@ -174,7 +176,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     const ok = /^2\d\d$/.test(result);
     const state = ok ? 'delivered' : expired(delivery) || result === 'not_configured' ? 'gave_up' : 'pending';
     observed?.end(state === 'pending' ? 'failed' : state);
-    const nextAttemptAtMs = now() + webhookBackoffMs(delivery.attempts);
+    const nextAttemptAtMs = now() + webhookBackoffMs(delivery.attempts, options.backoffFirstMs);
     // The record keeps the attempts the desk lists (the latest); `attempts` counts them all.
     const history = [...delivery.history, { atMs: now(), result }].slice(-WEBHOOK_DELIVERY_ATTEMPTS_LISTED);
     await settle(stored, {
@@ -198,7 +200,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     const key = STORE_KEYS.webhookCircuit(widgetId);
     const stored = await store.get(key);
     const failures = (stored === null ? 0 : CircuitSchema.parse(JSON.parse(stored.value)).failures) + 1;
-    const untilMs = now() + webhookBackoffMs(failures);
+    const untilMs = now() + webhookBackoffMs(failures, options.backoffFirstMs);
     const value = JSON.stringify({ failures, untilMs });
     // One writer per widget at a time (its batch is held): a lost race only means the same step again.
     if (stored === null) await store.insert(key, value, retryForMs);
