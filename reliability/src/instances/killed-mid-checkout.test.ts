@@ -27,8 +27,16 @@ import {
 } from '../harness/bff-testing';
 import { type Figure, recordFigures } from '../harness/figures';
 
-/** How long the sandbox holds the order request: process one is killed inside this window. */
-const ORDER_LATENCY_MS = 3_000;
+/**
+ * How long a dead instance's work (a create under its `Idempotency-Key`, a placement) stays its own: shorter than
+ * the production default (5 s), so that the takeover comes sooner; the same mechanism either way.
+ */
+const TAKEOVER_AFTER_MS = 2_500;
+/**
+ * How long the sandbox holds the order request: process one is killed inside this window, and the order is placed
+ * before its leases run out (after 70 % of them at the earliest: the heartbeat renews them every 30 %).
+ */
+const ORDER_LATENCY_MS = 1_500;
 
 let redis: RunningRedis;
 let sandbox: RunningSandbox;
@@ -46,7 +54,12 @@ function config(sandboxUrl: string): BffConfigInput {
     maxRetries: 1,
     rateLimitPerMinute: 100_000,
   };
-  return { ...base, statusCacheMs: 0, widgets: base.widgets.map((widget) => ({ ...widget, upstream })) };
+  return {
+    ...base,
+    statusCacheMs: 0,
+    takeoverAfterMs: TAKEOVER_AFTER_MS,
+    widgets: base.widgets.map((widget) => ({ ...widget, upstream })),
+  };
 }
 
 // Built instances, as production runs them: the esbuild bundle, not the sources.

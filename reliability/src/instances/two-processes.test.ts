@@ -24,7 +24,13 @@ import {
 import { type Figure, recordFigures } from '../harness/figures';
 import { findSecrets } from '../harness/secret-scan';
 
-const PLACEMENT_LATENCY_MS = 3_000;
+/**
+ * How long a dead instance's work (a create under its `Idempotency-Key`, a placement) stays its own: shorter than
+ * the production default (5 s), so that the takeover comes sooner; the same mechanism either way.
+ */
+const TAKEOVER_AFTER_MS = 2_500;
+/** How long the sandbox holds the order request: instance one is killed inside this window. */
+const PLACEMENT_LATENCY_MS = 1_500;
 
 let redis: RunningRedis;
 let sandbox: RunningSandbox;
@@ -47,6 +53,7 @@ function config(sandboxUrl: string): BffConfigInput {
   return {
     ...base,
     statusCacheMs: 0,
+    takeoverAfterMs: TAKEOVER_AFTER_MS,
     // The guessing test speaks as clients behind a proxy (X-Forwarded-For); other requests carry no header and
     // are counted by their socket.
     trustedProxyHops: 1,
@@ -242,7 +249,7 @@ describe('two BFF processes sharing Redis', () => {
     if (ready === undefined) throw new Error(`checkout ${checkout.id} was not resumed within 90 s`);
     expect(ready.id).toBe(checkout.id);
     expect(await upstreamOrders(checkout.id)).toHaveLength(1);
-    // The dead worker's placement lease (5 s, no longer renewed) runs out, and the next poll places the order.
+    // The dead worker's placement lease (2.5 s here, no longer renewed) runs out, and the next poll places the order.
     const resumedAfter = (Date.now() - killedAt) / 1000;
     expect(resumedAfter).toBeLessThan(15);
     figures.push([
