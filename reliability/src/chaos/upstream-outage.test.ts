@@ -43,7 +43,12 @@ beforeAll(async () => {
         maxRetries: 1,
         rateLimitPerMinute: 100_000,
       };
-      return { ...config, widgets: config.widgets.map((widget) => ({ ...widget, upstream })) };
+      // Readiness is asked again 200 ms after its last answer (not 5 s): /readyz turns 200 soon after the recovery.
+      return {
+        ...config,
+        readinessCacheMs: 200,
+        widgets: config.widgets.map((widget) => ({ ...widget, upstream })),
+      };
     },
   });
 });
