@@ -92,6 +92,11 @@ async function settle(world: FuzzWorld, quietMs = 15): Promise<void> {
       );
     }
     const now = answers.map((answer) => String(answer.body?.data?.status)).join();
+    // The first round only reads the statuses the next one compares: its quiet would decide nothing.
+    if (statuses === '') {
+      statuses = now;
+      continue;
+    }
     await new Promise((resolve) => setTimeout(resolve, quietMs));
     // Counters count every request (the reads above too): only the other writes tell work going on.
     const busy = world.store.journal
