@@ -149,33 +149,44 @@ describe('exactly once under chaos', () => {
 
     // Once the upstream is healthy again, every checkout settles (ready, failed, cancelled, or still awaiting a
     // payment that never came): none stays placing.
+    // Each traveller's widget polls its own checkout, all at once as they would.
     const finals = new Map<string, string>();
     const deadline = Date.now() + 45_000;
-    for (const sale of sales) {
-      if (sale.checkout === undefined) continue;
-      const { id, clientSecret } = sale.checkout;
-      for (;;) {
-        const answer = await sale.page.get(`/v1/checkouts/${id}`, { [CHECKOUT_SECRET_HEADER]: clientSecret });
-        expect(answer.status).toBe(200);
-        const status = CheckoutStatusSchema.parse(answer.body.data.status);
-        if (!['placing', 'provisioning'].includes(status) || Date.now() > deadline) {
-          finals.set(id, status);
-          break;
+    await Promise.all(
+      sales.map(async (sale) => {
+        if (sale.checkout === undefined) return;
+        const { id, clientSecret } = sale.checkout;
+        for (;;) {
+          const answer = await sale.page.get(`/v1/checkouts/${id}`, {
+            [CHECKOUT_SECRET_HEADER]: clientSecret,
+          });
+          expect(answer.status).toBe(200);
+          const status = CheckoutStatusSchema.parse(answer.body.data.status);
+          if (!['placing', 'provisioning'].includes(status) || Date.now() > deadline) {
+            finals.set(id, status);
+            return;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 200));
         }
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    }
+      }),
+    );
     const resumable = ['placing', 'provisioning', 'awaiting_payment'];
     for (const status of finals.values())
       expect(['ready', 'failed', 'cancelled', 'expired', ...resumable]).toContain(status);
 
     const perCheckout = new Map<number, number>();
     let ownedOrders = 0;
-    for (const sale of sales) {
-      const upstream = stack.bff.widgets.get(sale.widgetId)?.upstream;
+    const ordersOf = await Promise.all(
+      sales.map((sale) =>
+        sale.checkout === undefined
+          ? undefined
+          : stack.bff.widgets.get(sale.widgetId)?.upstream.findOrdersByExternalRef(sale.checkout.id),
+      ),
+    );
+    for (const [index, sale] of sales.entries()) {
       const id = sale.checkout?.id;
-      if (id === undefined || upstream === undefined) continue;
-      const orders = await upstream.findOrdersByExternalRef(id);
+      const orders = ordersOf[index];
+      if (id === undefined || orders === undefined) continue;
       perCheckout.set(orders.length, (perCheckout.get(orders.length) ?? 0) + 1);
       ownedOrders += orders.length;
       const status = finals.get(id);
