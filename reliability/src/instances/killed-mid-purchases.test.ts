@@ -280,6 +280,10 @@ describe.each(SCENARIOS)('$name, one process SIGKILLed in the middle of purchase
       expect(answer.body.data.status).toBe('awaiting_payment');
       purchases.push(purchase);
     }
+    // The endpoint has refused a delivery: the events wait behind its circuit for the next backoff step.
+    await eventually(async () =>
+      receiver.received.some((request) => request.answered !== 200) ? true : undefined,
+    );
     // Checkouts whose order is placed and whose eSIM is still being provisioned.
     for (let index = 0; index < 2; index += 1) {
       const purchase = await prepare(before(0), 'provisioning', 'shop');
@@ -397,13 +401,22 @@ describe.each(SCENARIOS)('$name, one process SIGKILLed in the middle of purchase
     const logs = [...killed.logs, ...processes.flatMap((process) => process.logs)];
     expect(logs.filter((line) => line.includes('upstream order without a checkout'))).toEqual([]);
     expect(receiver.received.filter((request) => request.body.includes('order.unmatched'))).toEqual([]);
-    const deliveries = async (type: string) => {
-      const listed = await partner(after(), `/v1/partner/webhook-deliveries?type=${type}&limit=100`);
+    const deliveries = async (type?: string) => {
+      const filter = type === undefined ? '' : `type=${type}&`;
+      const listed = await partner(after(), `/v1/partner/webhook-deliveries?${filter}limit=100`);
       expect(listed.status, listed.text).toBe(200);
       return listed.body.data as unknown[];
     };
     expect(await deliveries('order.unmatched')).toEqual([]);
     expect(await deliveries('checkout.completed')).toHaveLength(purchases.length);
+    // The endpoint's first retry came a backoff step of the config after its failure (1 s here, 10 s by default).
+    const retried = ((await deliveries()) as { attempts: { at: string }[] }[])
+      .map(({ attempts }) => attempts.map(({ at }) => Date.parse(at)))
+      .filter((times) => times.length >= 2);
+    expect(retried.length).toBeGreaterThan(0);
+    expect(
+      Math.min(...retried.map(([first, second]) => (second as number) - (first as number))),
+    ).toBeLessThan(10_000);
 
     figures.push(
       [
