@@ -341,10 +341,11 @@ describe.each(SCENARIOS)('$name, one process SIGKILLed in the middle of purchase
     for (const purchase of purchases.filter((candidate) => candidate.stage === 'awaiting_payment')) {
       await confirm(after(), purchase);
     }
-    for (const purchase of purchases) await untilReady(after, purchase);
+    // Each traveller's widget polls its own checkout, and then each sale is checked, all at once.
+    await Promise.all(purchases.map((purchase) => untilReady(after, purchase)));
     const allReadyMs = Date.now() - killedAt;
 
-    for (const purchase of purchases) {
+    const checkSale = async (purchase: Purchase) => {
       // Every manage link opens: those made before the kill, and new ones.
       if (purchase.manageToken === undefined) await mintManageLink(after(), purchase);
       const view = await travellerCall(after(), purchase, '/v1/my-esim', {
@@ -365,7 +366,8 @@ describe.each(SCENARIOS)('$name, one process SIGKILLed in the middle of purchase
       });
       expect(refund.status, `${purchase.stage}: ${refund.text}`).toBe(201);
       expect(refund.body.data).toMatchObject({ type: 'refund', esimId: purchase.esimId });
-    }
+    };
+    await Promise.all(purchases.map(checkSale));
 
     // The restarted process's start-up pass read the account's orders: each one is a checkout's.
     const restarted = processes[0] as BffProcess;
@@ -376,11 +378,13 @@ describe.each(SCENARIOS)('$name, one process SIGKILLed in the middle of purchase
     );
     const orders = await upstreamOrders();
     expect(orders).toHaveLength(purchases.length);
-    for (const order of orders) {
-      const read = await partner(after(), `/v1/partner/checkouts/${encodeURIComponent(order.externalRef)}`);
-      expect(read.status, `order ${order.id} under ${order.externalRef}`).toBe(200);
-      expect(read.body.data.order?.id).toBe(order.id);
-    }
+    await Promise.all(
+      orders.map(async (order) => {
+        const read = await partner(after(), `/v1/partner/checkouts/${encodeURIComponent(order.externalRef)}`);
+        expect(read.status, `order ${order.id} under ${order.externalRef}`).toBe(200);
+        expect(read.body.data.order?.id).toBe(order.id);
+      }),
+    );
     // The deliveries pending at the kill were made after it (at their next retry), and every sale's completion.
     const delivered = (type: string, purchase: Purchase) =>
       receiver.received.some(
