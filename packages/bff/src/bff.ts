@@ -76,8 +76,17 @@ export interface CreateBffOptions {
   startWorkers?: boolean;
   /** The webhook sender's loop period, timeout and clock (tests). */
   webhooks?: { intervalMs?: number; timeoutMs?: number; now?: () => number };
-  /** The clock of session and manage tokens (tests). */
+  /**
+   * The clock of session and manage tokens, idempotency leases, checkouts (their placement leases and backoff,
+   * quote and payment expiry) and the upstream keys' budgets (a 429's pause) — tests move it forward instead of
+   * waiting.
+   */
   now?: () => number;
+  /**
+   * How often the background watches (checkouts, help requests, widget sales) look, in ms: tests set less than
+   * the config's `checkoutWatchSeconds`, which it replaces.
+   */
+  watchIntervalMs?: number;
   /**
    * Prometheus metrics (served by `operationsApp`) and OpenTelemetry tracing (`startTracing`). Both off by
    * default: the BFF then pays nothing for either.
@@ -152,6 +161,7 @@ function upstreamBudgets(
         percents: config.upstreamBudget,
         logger: logger.child({ widgetIds: sharing.map((widget) => widget.id) }),
         onRefusal: metrics === null ? undefined : (share) => metrics.upstreamBudgetRefusals.inc({ share }),
+        now: options.now,
       }),
     );
   }
@@ -163,6 +173,7 @@ export function createBff(options: CreateBffOptions): Bff {
   const { loaded, logger } = options;
   const { config } = loaded;
   const scopedLogger = requestScopedLogger(logger);
+  const watchIntervalMs = options.watchIntervalMs ?? config.checkoutWatchSeconds * 1000;
   const metrics = options.observability?.metrics === true ? createBffMetrics() : null;
   const tracing = options.observability?.tracing ?? null;
   const observer = outgoingCalls(metrics, tracing);
@@ -234,7 +245,7 @@ export function createBff(options: CreateBffOptions): Bff {
   const checkoutWatch = createCheckoutWatch({
     store,
     logger: scopedLogger,
-    intervalMs: config.checkoutWatchSeconds * 1000,
+    intervalMs: watchIntervalMs,
     settle: (checkoutId, seen) => transitions.settle(checkoutId, seen),
   });
   // The one checkout repository: what a change of status sets off is decided in checkout-transitions.ts.
@@ -259,6 +270,7 @@ export function createBff(options: CreateBffOptions): Bff {
     secrets: createCheckoutSecrets(rootSecrets),
     statusCacheMs: config.statusCacheMs,
     repository,
+    now: options.now,
   });
   const orderReconciliation = createOrderReconciliation({
     store,
@@ -285,7 +297,7 @@ export function createBff(options: CreateBffOptions): Bff {
     queue: webhookQueue,
     widgets,
     logger: scopedLogger,
-    intervalMs: config.checkoutWatchSeconds * 1000,
+    intervalMs: watchIntervalMs,
   });
   const actionRequestWatch = createActionRequestWatch({
     store,
@@ -293,7 +305,7 @@ export function createBff(options: CreateBffOptions): Bff {
     queue: webhookQueue,
     widgets,
     logger: scopedLogger,
-    intervalMs: config.checkoutWatchSeconds * 1000,
+    intervalMs: watchIntervalMs,
     async refundCompleted(widget, esimId) {
       const checkoutId = (await esimOwners.sellerOf(esimId))?.checkoutId ?? null;
       // The partner's read brings a sold checkout up to date with its order (a refunded order ends it).
@@ -350,6 +362,7 @@ export function createBff(options: CreateBffOptions): Bff {
     operationsToken: loaded.operationsToken,
     metrics,
     tracing,
+    now: options.now,
   });
   let operationsApp: Hono<AppEnv> | null = null;
   if (metrics !== null) {
