@@ -409,7 +409,7 @@ export function createBff(options: CreateBffOptions): Bff {
       closing = true;
       await checkoutIndexesBuilt;
       webhookSender.close();
-      checkoutWatch.close();
+      void checkoutWatch.close();
       actionRequestWatch.close();
       widgetSalesWatch.close();
       orderReconciliation.close();
