@@ -297,8 +297,11 @@ describe('a placement whose worker died', () => {
     // Read from the store itself: a status read through the API would place the order on its own.
     const stored = async () =>
       JSON.parse((await two.bff.store.get(STORE_KEYS.checkout(id)))?.value ?? 'null');
-    // A look of the survivor's watch while the dead worker's lease runs leaves the placement to it.
-    await two.bff.checkoutWatch.sweep(two.bff.checkouts, two.bff.widgets);
+    // The survivor's watch reading the checkout while the dead worker's lease runs leaves the placement to it.
+    expect(await two.bff.checkouts.watch(id, two.bff.widgets)).toMatchObject({
+      status: 'placing',
+      order: null,
+    });
     const leased = await stored();
     expect(leased).toMatchObject({ status: 'placing', order: null });
     expect(leased.placement.leaseUntil).toBeGreaterThan(clock.now());
