@@ -88,6 +88,11 @@ export interface CreateBffOptions {
    */
   watchIntervalMs?: number;
   /**
+   * How the upstream clients wait out a pause between attempts (backoff, a short `Retry-After`): tests move their
+   * clock instead of sleeping. Default: a timer.
+   */
+  upstreamSleep?: (ms: number) => Promise<void>;
+  /**
    * Prometheus metrics (served by `operationsApp`) and OpenTelemetry tracing (`startTracing`). Both off by
    * default: the BFF then pays nothing for either.
    */
@@ -195,6 +200,7 @@ export function createBff(options: CreateBffOptions): Bff {
       logger: widgetLogger,
       observer,
       budget: budget?.gate(widgetConfig.id),
+      sleep: options.upstreamSleep,
     });
     const accountLogo = createAccountLogo({
       widgetId: widgetConfig.id,

@@ -110,6 +110,7 @@ export interface StackOptions {
     | 'webhooks'
     | 'now'
     | 'watchIntervalMs'
+    | 'upstreamSleep'
     | 'startWorkers'
     | 'publicOrigin'
     | 'observability'

@@ -4,7 +4,7 @@
  * commit, timeouts and 429 while the order is placed.
  *
  * The BFF and its store read a clock the test moves: a placement's backoff and a 429's pause end when the test
- * moves the clock past them, not after seconds of real waiting.
+ * moves the clock past them, and the upstream client's pauses between attempts move it on instead of sleeping.
  */
 
 import { SANDBOX_KEYS } from '@esim-embed/sandbox';
@@ -28,6 +28,8 @@ import { createMemoryStore } from '../store/memory-store';
 
 /** The clock of the BFF and of its store (the upstream's pause is kept there). */
 const clock = testClock();
+/** Every pause the upstream client took between attempts, in ms (each moved the clock on). */
+const upstreamPauses: number[] = [];
 let stack: Stack;
 beforeAll(async () => {
   Object.assign(TEST_ENV, { TEST_LAGOON_KEY: SANDBOX_KEYS.lagoon });
@@ -35,7 +37,14 @@ beforeAll(async () => {
     sandbox: { faultInjection: true },
     store: createMemoryStore({ now: clock.now }),
     // The background watch looks five times a second, so a postponed placement is retried soon after its pause.
-    bffOptions: { now: clock.now, watchIntervalMs: 200 },
+    bffOptions: {
+      now: clock.now,
+      watchIntervalMs: 200,
+      async upstreamSleep(ms) {
+        upstreamPauses.push(ms);
+        clock.advance(ms);
+      },
+    },
     config: (url) => {
       const config = testConfig(url, { checkoutWatchSeconds: 1 });
       const base = config.widgets[0] as (typeof config.widgets)[number];
@@ -331,13 +340,15 @@ describe('upstream faults while the order is placed', () => {
   }
 
   it('5xx: retried with the same key, one order', async () => {
+    const paused = upstreamPauses.length;
     const { page, created } = await buyWithFaults('shop', () =>
       stack.sandbox.control.setFaults([
         { kind: 'error', method: 'POST', path: '/orders', status: 503, times: 2 },
       ]),
     );
-    // Both faults hit (a rule retires after its `times`).
+    // Both faults hit (a rule retires after its `times`), each retried after its Retry-After (1 s).
     expect((await stack.sandbox.control.state()).faults).toEqual([]);
+    expect(upstreamPauses.slice(paused)).toEqual([1_000, 1_000]);
     await untilReady(page, created.id, created.clientSecret);
     expect(await ordersOf('shop', created.id)).toHaveLength(1);
   });
