@@ -312,11 +312,12 @@ async function limitLagoonKey() {
     .catch(() => undefined);
 }
 
+/** The Retry-After of the upstream's 429 below. */
+const RETRY_AFTER_MS = 6_000;
 /**
  * The upstream refuses the next order with 429 and a Retry-After longer than any wait inside one call (the
  * upstream client waits out at most 5 s: `DEFAULT_RETRY_POLICY.maxRetryAfterMs`).
  */
-const RETRY_AFTER_MS = 6_000;
 const refuseNextOrder = () =>
   stack.sandbox.control.setFaults([
     {
