@@ -10,12 +10,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createCheckoutIndex } from '../checkout/checkout-index';
+import { createCheckoutIndex, indexedCheckouts } from '../checkout/checkout-index';
 import { createCheckoutRepository } from '../checkout/checkout-record';
 import { createOrderReferences } from '../checkout/order-references';
 import { createReservationLedger } from '../funding/reservation-ledger';
 import { createLogger } from '../logger';
-import { rebuildCheckoutIndexes } from '../support-desk/checkout-index-rebuild';
+import { rebuildIndexes } from '../support-desk/index-rebuild';
 import { createWebhookQueue, DELIVERY_INDEXES } from '../webhooks/webhook-queue';
 import { moveLegacyIdList } from './legacy-id-list';
 import { createMemoryStore } from './memory-store';
@@ -204,9 +204,8 @@ describe('embedded-store databases written by earlier releases', () => {
         // The partner lists: a database from before them (schema 1) has its checkout indexed at the first start;
         // one written with them already holds its index and its mark.
         const dumpVersion = Number(/schema-(\d+)/.exec(name)?.[1]);
-        const indexed = await rebuildCheckoutIndexes({
+        const indexed = await rebuildIndexes(indexedCheckouts(createCheckoutIndex(store)), {
           store,
-          index: createCheckoutIndex(store),
           logger: silent,
         });
         expect(indexed).toBe(dumpVersion < 2 ? 1 : 0);
