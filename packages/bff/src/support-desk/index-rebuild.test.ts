@@ -39,7 +39,7 @@ let redis: RunningRedis;
 let stack: Stack;
 /** What the release before left in its store: keys and values as it wrote them. */
 let lastMonths: Map<string, string>;
-/** What a BFF that indexed them itself lists (the ids, in order, by list and filter). */
+/** What a BFF that indexed them itself lists (each item's id, checkout and eSIM, in order, by list and filter). */
 let expected: Record<string, string[]>;
 let rejected: PartnerActionRequest;
 
@@ -65,14 +65,17 @@ const asPartner = (url: string, method: 'GET' | 'POST', path: string, body?: unk
     body,
     headers: { [PARTNER_SECRET_HEADER]: PARTNER_SECRET, 'Idempotency-Key': newKey() },
   });
-async function idsOf(url: string, path: string): Promise<string[]> {
+async function itemsOf(url: string, path: string): Promise<string[]> {
   const answer = await asPartner(url, 'GET', `${path}${path.includes('?') ? '&' : '?'}limit=100`);
   expect(answer.status, answer.text).toBe(200);
-  return answer.body.data.map((item: { id: string }) => item.id);
+  return answer.body.data.map(
+    (item: { id: string; checkoutId?: string | null; esimId: string | null }) =>
+      `${item.id} checkout ${item.checkoutId} eSIM ${item.esimId}`,
+  );
 }
 async function listed(url: string): Promise<Record<string, string[]>> {
   const answers: Record<string, string[]> = {};
-  for (const path of lists) answers[path] = await idsOf(url, path);
+  for (const path of lists) answers[path] = await itemsOf(url, path);
   return answers;
 }
 
@@ -175,13 +178,20 @@ beforeAll(async () => {
     '/v1/partner/webhook-deliveries?status=pending',
     '/v1/partner/webhook-deliveries?type=esim.ready',
     '/v1/partner/webhook-deliveries?type=action_request.updated',
+    `/v1/partner/webhook-deliveries?checkoutId=${first.checkoutId}`,
     '/v1/partner/action-requests',
     '/v1/partner/action-requests?status=rejected',
     '/v1/partner/action-requests?status=in_review',
     `/v1/partner/action-requests?esimId=${second.esimId}`,
   ];
   expected = await listed(url);
-  expect(expected['/v1/partner/action-requests']).toEqual([open.id, older.id]);
+  expect(expected['/v1/partner/action-requests']?.map((item) => item.split(' ')[0])).toEqual([
+    open.id,
+    older.id,
+  ]);
+  expect(expected[`/v1/partner/webhook-deliveries?checkoutId=${first.checkoutId}`]?.length).toBeGreaterThan(
+    0,
+  );
   expect(expected['/v1/partner/webhook-deliveries?status=delivered']?.length).toBeGreaterThan(0);
   expect(expected['/v1/partner/webhook-deliveries?status=pending']?.length).toBeGreaterThan(0);
 

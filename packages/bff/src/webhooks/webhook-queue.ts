@@ -8,6 +8,7 @@
  * support desk pages through without a scan (`webhook-delivery-desk.ts`); those the release before wrote are put
  * there by the index build at start (`support-desk/index-rebuild.ts`, through {@link WebhookQueue.indexedRecords}).
  */
+import type { WebhookEvent } from '@esim-embed/shared';
 import { z } from 'zod';
 import { legacyIdListMover } from '../store/legacy-id-list';
 import { type SortedIndex, STORE_KEYS, type Store } from '../store/store';
@@ -47,7 +48,7 @@ const deliveryShape = {
   leaseUntilMs: z.number().nullable(),
   /** The receiver's last HTTP status, or the network failure. */
   lastResult: z.string().nullable(),
-  /** The checkout the event is about (records of the release before: none known). */
+  /** The checkout the event is about (records of the release before kept none: read from their event). */
   checkoutId: z.string().nullable().default(null),
   /** The eSIM the event names. */
   esimId: z.string().nullable().default(null),
@@ -84,6 +85,36 @@ export const DELIVERY_INDEXES = {
   /** One widget's deliveries about one checkout. */
   checkout: (widgetId: string, checkoutId: string) => `webhook-deliveries:${widgetId}:checkout:${checkoutId}`,
 } as const;
+
+/** The checkout and the eSIM an event is about (what the partner's support desk filters and shows them by). */
+export function eventSubject(event: WebhookEvent): { checkoutId: string | null; esimId: string | null } {
+  switch (event.type) {
+    case 'account.balance_low':
+    case 'order.unmatched':
+    case 'widget.sales_stopped':
+    case 'widget.sales_resumed':
+      return { checkoutId: null, esimId: null };
+    case 'action_request.updated':
+      return { checkoutId: null, esimId: event.data.actionRequest.esimId };
+    default:
+      return { checkoutId: event.data.checkout.id, esimId: event.data.esimId };
+  }
+}
+
+/**
+ * A stored delivery as this release reads it. One of the release before (version 1) kept no subject: it is the one
+ * its event names, so that the desk shows and filters it by its checkout as any other.
+ */
+function readDelivery(value: string): WebhookDelivery {
+  const delivery = WebhookDeliverySchema.parse(JSON.parse(value));
+  if (delivery.schemaVersion >= 2 || delivery.checkoutId !== null || delivery.esimId !== null)
+    return delivery;
+  try {
+    return { ...delivery, ...eventSubject(JSON.parse(delivery.body) as WebhookEvent) };
+  } catch {
+    return delivery;
+  }
+}
 
 /** The JSON written for a delivery: this release's schema version stamped on it. */
 const written = (delivery: WebhookDelivery) =>
@@ -134,12 +165,11 @@ export interface WebhookQueue {
 /** The {@link WebhookQueue} over a store: records under their event id, ids on the store's work queue by widget. */
 export function createWebhookQueue(store: Store): WebhookQueue {
   const queue = store.queue(QUEUE_NAMES.webhookDeliveries);
-  const parse = (value: string): WebhookDelivery => WebhookDeliverySchema.parse(JSON.parse(value));
 
   async function read(id: string): Promise<StoredDelivery | null> {
     const stored = await store.get(STORE_KEYS.webhookDelivery(id));
     if (stored === null) return null;
-    return { delivery: parse(stored.value), version: stored.version };
+    return { delivery: readDelivery(stored.value), version: stored.version };
   }
 
   const onQueue = (delivery: WebhookDelivery) =>
@@ -239,7 +269,7 @@ export function createWebhookQueue(store: Store): WebhookQueue {
     indexedRecords: {
       kind: 'webhook-delivery',
       prefix: STORE_KEYS.webhookDelivery(''),
-      read: parse,
+      read: readDelivery,
       async index(delivery) {
         await indexDelivery(delivery, null, true);
         return true;
