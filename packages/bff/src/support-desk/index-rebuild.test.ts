@@ -31,6 +31,7 @@ import { createMemoryStore } from '../store/memory-store';
 import { createRedisStore } from '../store/redis-store';
 import { openSqliteStore } from '../store/sqlite-store';
 import { STORE_KEYS, type Store } from '../store/store';
+import { eventId } from '../webhooks/webhook-events';
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
 const root = mkdtempSync(join(tmpdir(), 'esim-index-rebuild-'));
@@ -42,6 +43,8 @@ let lastMonths: Map<string, string>;
 /** What a BFF that indexed them itself lists (each item's id, checkout and eSIM, in order, by list and filter). */
 let expected: Record<string, string[]>;
 let rejected: PartnerActionRequest;
+/** The help request still open (under review). */
+let reviewed: PartnerActionRequest;
 
 const config = (url: string) => {
   const base = testConfig(url);
@@ -169,8 +172,9 @@ beforeAll(async () => {
   expect(read.body.data.status).toBe('rejected');
   rejected = read.body.data;
   // The open one as the release before last read it: under review (the sandbox reviews at once).
-  const reviewed = await asPartner(url, 'GET', `/v1/partner/action-requests/${open.id}`);
-  expect(reviewed.body.data.status).toBe('in_review');
+  const review = await asPartner(url, 'GET', `/v1/partner/action-requests/${open.id}`);
+  expect(review.body.data.status).toBe('in_review');
+  reviewed = review.body.data;
 
   lists = [
     '/v1/partner/webhook-deliveries',
@@ -256,6 +260,38 @@ describe('records of the release before the support desk', () => {
       }
     },
   );
+});
+
+describe('a help request whose status moved while the release before was stopped', () => {
+  it('is observed as the watch would: told to the partner, listed under its new status', async () => {
+    // The release before last read it `requested` (and told that); the upstream has it under review since.
+    const told = STORE_KEYS.webhookDelivery(eventId(`${reviewed.id}:in_review`, 'action_request.updated'));
+    const key = STORE_KEYS.actionRequest(reviewed.id);
+    const store = createMemoryStore();
+    for (const [name, value] of lastMonths) {
+      if (name === told) continue;
+      const before = name === key ? JSON.stringify({ ...JSON.parse(value), status: 'requested' }) : value;
+      await store.insert(name, before, 24 * 60 * 60 * 1000);
+    }
+    const bff = await startOn(store);
+    try {
+      expect((await bff.bff.indexesBuilt)['action-request']).toBe(2);
+      const underReview = await asPartner(
+        bff.server.url,
+        'GET',
+        '/v1/partner/action-requests?status=in_review',
+      );
+      expect(underReview.body.data).toEqual([reviewed]);
+      expect(await itemsOf(bff.server.url, '/v1/partner/action-requests?status=requested')).toEqual([]);
+      const delivery = await store.get(told);
+      expect(JSON.parse(delivery?.value ?? '{}')).toMatchObject({
+        type: 'action_request.updated',
+        state: 'pending',
+      });
+    } finally {
+      await bff.server.close();
+    }
+  });
 });
 
 describe('two BFFs started together on one Redis', () => {
