@@ -90,6 +90,8 @@ export interface BffAppOptions {
    * `internal` error, logged. Default off; `createBff` turns it on outside production.
    */
   checkAnswers?: boolean;
+  /** The clock of the idempotency leases (tests move it). Default `Date.now`. */
+  now?: (() => number) | undefined;
 }
 
 /** The BFF's Hono app. */
@@ -207,11 +209,11 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
     }),
     idempotency: {
       session: {
-        ...sessionIdempotency({ store, idempotencyTtlMs, logger }),
+        ...sessionIdempotency({ store, idempotencyTtlMs, logger, now: options.now }),
         leaseMs: config.takeoverAfterMs,
       },
       partner: {
-        ...partnerIdempotency({ store, idempotencyTtlMs, logger }),
+        ...partnerIdempotency({ store, idempotencyTtlMs, logger, now: options.now }),
         leaseMs: config.takeoverAfterMs,
       },
     },
