@@ -25,10 +25,17 @@ import type { StoredDelivery, WebhookDelivery, WebhookQueue } from './webhook-qu
 
 const WEBHOOK_BACKOFF: Backoff = { firstMs: 10_000, maxMs: 60 * 60 * 1000 };
 
-/** The pause after `attempts` failed attempts: 10 s (or `firstMs`) doubling, at most an hour. */
-export function webhookBackoffMs(attempts: number, firstMs = WEBHOOK_BACKOFF.firstMs): number {
-  return backoffMs(attempts - 1, { ...WEBHOOK_BACKOFF, firstMs });
+/**
+ * The schedule whose first step is `firstMs` (config `webhookBackoffSeconds`): the pause after `attempts` failed
+ * attempts, doubling, at most an hour.
+ */
+export function webhookBackoff(firstMs = WEBHOOK_BACKOFF.firstMs): (attempts: number) => number {
+  const backoff = { ...WEBHOOK_BACKOFF, firstMs };
+  return (attempts) => backoffMs(attempts - 1, backoff);
 }
+
+/** The pause after `attempts` failed attempts: 10 s doubling, at most an hour (the default schedule). */
+export const webhookBackoffMs = webhookBackoff();
 
 /** Deliveries claimed at once, in all. */
 const BATCH_LIMIT = 500;
@@ -111,6 +118,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   const { queue, store, widgets, logger, retryForMs } = options;
   const now = options.now ?? Date.now;
   const timeoutMs = options.timeoutMs ?? 10_000;
+  const pauseAfter = webhookBackoff(options.backoffFirstMs);
   // A widget's batch is held this long: its probe, then the rest a few at a time, each within the timeout.
   const leaseMs = timeoutMs * (1 + Math.ceil(PER_WIDGET / CONCURRENCY)) + 5_000;
 
@@ -183,7 +191,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     const ok = /^2\d\d$/.test(result);
     const state = ok ? 'delivered' : expired(delivery) || result === 'not_configured' ? 'gave_up' : 'pending';
     observed?.end(state === 'pending' ? 'failed' : state);
-    const nextAttemptAtMs = now() + webhookBackoffMs(delivery.attempts, options.backoffFirstMs);
+    const nextAttemptAtMs = now() + pauseAfter(delivery.attempts);
     // The record keeps the attempts the desk lists (the latest); `attempts` counts them all.
     const history = [...delivery.history, { atMs: now(), result }].slice(-WEBHOOK_DELIVERY_ATTEMPTS_LISTED);
     await settle(stored, {
@@ -207,7 +215,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     const key = STORE_KEYS.webhookCircuit(widgetId);
     const stored = await store.get(key);
     const failures = (stored === null ? 0 : CircuitSchema.parse(JSON.parse(stored.value)).failures) + 1;
-    const untilMs = now() + webhookBackoffMs(failures, options.backoffFirstMs);
+    const untilMs = now() + pauseAfter(failures);
     const value = JSON.stringify({ failures, untilMs });
     // One writer per widget at a time (its batch is held): a lost race only means the same step again.
     if (stored === null) await store.insert(key, value, retryForMs);
