@@ -49,3 +49,18 @@ export async function passTimeUntil(done: () => boolean, limitMs: number): Promi
     await passTime(STEP_MS);
   }
 }
+
+/**
+ * Lets the widget's time pass, in small steps, until `promise` settles (at most `limitMs` of it), and then answers
+ * what it settled to: for a call that waits on the widget's timers (a `Retry-After`, a pause between retries).
+ */
+export async function passTimeUntilSettled<T>(promise: Promise<T>, limitMs: number): Promise<T> {
+  let settled = false;
+  const watched = promise.finally(() => {
+    settled = true;
+  });
+  // Settling is looked at, not awaited, until it happened: a rejection is handled here and rethrown below.
+  watched.catch(() => undefined);
+  await passTimeUntil(() => settled, limitMs);
+  return watched;
+}
