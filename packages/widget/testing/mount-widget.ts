@@ -51,18 +51,15 @@ export async function mountWidget(
     if (!(root instanceof HTMLElement)) throw new Error('the widget has no content');
     return within(root);
   };
-  const shadowRoot = element.shadowRoot;
   const view = new Proxy({} as BoundFunctions<typeof queries>, {
     get(_target, query) {
       if (typeof query === 'string' && query.startsWith('find')) {
         const getter = query.replace(/^find/, 'get');
-        // A find* query looks again on every change inside the shadow root (which the page's document does not
-        // see), not only at testing-library's interval.
         return (matcher: unknown, options?: unknown, waitOptions?: Parameters<typeof waitFor>[1]) =>
-          waitFor(() => Reflect.apply(Reflect.get(box(), getter), undefined, [matcher, options]), {
-            ...(shadowRoot ? { container: shadowRoot as unknown as HTMLElement } : {}),
-            ...waitOptions,
-          });
+          waitFor(
+            () => Reflect.apply(Reflect.get(box(), getter), undefined, [matcher, options]),
+            waitOptions,
+          );
       }
       return Reflect.get(box(), query);
     },
