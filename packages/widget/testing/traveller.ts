@@ -8,7 +8,7 @@ import { fireEvent, waitFor } from '@testing-library/preact';
 import { expect, vi } from 'vitest';
 import { POLL_DELAYS } from '../src/steps/progress-step';
 import type { FakeBff, RecordedRequest } from './fake-bff';
-import { type MountedWidget, mountWidget } from './mount-widget';
+import { type MountedWidget, mountWidget, QUERY_INTERVAL_MS } from './mount-widget';
 import { passTimeUntil } from './test-clock';
 
 /** Empties the page, the tab's storage and the stubs between tests. */
@@ -27,6 +27,7 @@ export async function waitForAllDestinations({ view }: Pick<MountedWidget, 'view
   // Above testing-library's 1 s default: the slices are timer tasks, late on a loaded CI machine.
   await waitFor(() => expect(view.getAllByRole('button', { name: /Turkey/ })).toHaveLength(2), {
     timeout: 3000,
+    interval: QUERY_INTERVAL_MS,
   });
 }
 
@@ -71,7 +72,10 @@ function pollDelaysBefore(reads: number): number {
  * once (`runOnTestClock`). Fails when the reads take more of the widget's time than the poll's delays and 10 s.
  */
 export async function followOrder(bff: FakeBff, reads = bff.journey.length): Promise<void> {
-  await waitFor(() => expect(statusReads(bff).length).toBeGreaterThan(0), { timeout: 8000 });
+  await waitFor(() => expect(statusReads(bff).length).toBeGreaterThan(0), {
+    timeout: 8000,
+    interval: QUERY_INTERVAL_MS,
+  });
   await passTimeUntil(() => statusReads(bff).length >= reads, pollDelaysBefore(reads) + 10_000);
 }
 
