@@ -16,7 +16,7 @@ import { createAccountLogo } from './catalog/account-logo';
 import { createCatalogService } from './catalog/catalog-service';
 import type { LogoTestHost } from './catalog/logo-fetch';
 import { createCheckoutSecrets } from './checkout/checkout-access';
-import { createCheckoutIndex } from './checkout/checkout-index';
+import { createCheckoutIndex, indexedCheckouts } from './checkout/checkout-index';
 import { type CheckoutService, createCheckoutService } from './checkout/checkout-service';
 import { type CheckoutTransitions, createCheckoutTransitions } from './checkout/checkout-transitions';
 import { type CheckoutWatch, createCheckoutWatch } from './checkout/checkout-watch';
@@ -41,7 +41,7 @@ import { createOriginPolicy } from './security/origin-policy';
 import { createSessionSigner, type SessionSigner } from './security/session-token';
 import { createMemoryStore } from './store/memory-store';
 import type { Store } from './store/store';
-import { buildCheckoutIndexesAtStart } from './support-desk/checkout-index-rebuild';
+import { buildIndexesAtStart, type IndexBuildCounts } from './support-desk/index-rebuild';
 import { createSupportDesk, type SupportDesk } from './support-desk/support-desk';
 import { createUpstreamBudget, type UpstreamBudget } from './upstream/upstream-budget';
 import { createUpstreamClient, upstreamCredential } from './upstream/upstream-client';
@@ -76,8 +76,22 @@ export interface CreateBffOptions {
   startWorkers?: boolean;
   /** The webhook sender's loop period, timeout and clock (tests). */
   webhooks?: { intervalMs?: number; timeoutMs?: number; now?: () => number };
-  /** The clock of session and manage tokens (tests). */
+  /**
+   * The clock of session and manage tokens, idempotency leases, checkouts (their placement leases and backoff,
+   * quote and payment expiry) and the upstream keys' budgets (a 429's pause) — tests move it forward instead of
+   * waiting.
+   */
   now?: () => number;
+  /**
+   * How often the background watches (checkouts, help requests, widget sales) look, in ms: tests set less than
+   * the config's `checkoutWatchSeconds`, which it replaces.
+   */
+  watchIntervalMs?: number;
+  /**
+   * How the upstream clients wait out a pause between attempts (backoff, a short `Retry-After`): tests move their
+   * clock instead of sleeping. Default: a timer.
+   */
+  upstreamSleep?: (ms: number) => Promise<void>;
   /**
    * Prometheus metrics (served by `operationsApp`) and OpenTelemetry tracing (`startTracing`). Both off by
    * default: the BFF then pays nothing for either.
@@ -113,10 +127,12 @@ export interface Bff {
   /** The partner's support desk: its checkouts and eSIMs listed. */
   supportDesk: SupportDesk;
   /**
-   * Settles once the checkouts stored before the partner lists' indexes existed (an upgrade, a state import)
-   * are indexed: answers how many were (0 when the store had been indexed already). Never rejects.
+   * Settles once the checkouts, webhook deliveries and help requests stored before the partner lists' indexes
+   * existed (an upgrade, a state import) are indexed, by this instance or another on the store: answers how many
+   * of each kind this one indexed (0 when the store had been indexed already, or another instance did it).
+   * Never rejects.
    */
-  checkoutIndexesBuilt: Promise<number>;
+  indexesBuilt: Promise<IndexBuildCounts>;
   /** The metrics, when on. */
   metrics: BffMetrics | null;
   /** `/metrics`, `/healthz` and `/readyz` for the operations listener, when metrics are on. */
@@ -152,6 +168,7 @@ function upstreamBudgets(
         percents: config.upstreamBudget,
         logger: logger.child({ widgetIds: sharing.map((widget) => widget.id) }),
         onRefusal: metrics === null ? undefined : (share) => metrics.upstreamBudgetRefusals.inc({ share }),
+        now: options.now,
       }),
     );
   }
@@ -163,6 +180,7 @@ export function createBff(options: CreateBffOptions): Bff {
   const { loaded, logger } = options;
   const { config } = loaded;
   const scopedLogger = requestScopedLogger(logger);
+  const watchIntervalMs = options.watchIntervalMs ?? config.checkoutWatchSeconds * 1000;
   const metrics = options.observability?.metrics === true ? createBffMetrics() : null;
   const tracing = options.observability?.tracing ?? null;
   const observer = outgoingCalls(metrics, tracing);
@@ -184,6 +202,7 @@ export function createBff(options: CreateBffOptions): Bff {
       logger: widgetLogger,
       observer,
       budget: budget?.gate(widgetConfig.id),
+      sleep: options.upstreamSleep,
     });
     const accountLogo = createAccountLogo({
       widgetId: widgetConfig.id,
@@ -234,7 +253,7 @@ export function createBff(options: CreateBffOptions): Bff {
   const checkoutWatch = createCheckoutWatch({
     store,
     logger: scopedLogger,
-    intervalMs: config.checkoutWatchSeconds * 1000,
+    intervalMs: watchIntervalMs,
     settle: (checkoutId, seen) => transitions.settle(checkoutId, seen),
   });
   // The one checkout repository: what a change of status sets off is decided in checkout-transitions.ts.
@@ -259,6 +278,7 @@ export function createBff(options: CreateBffOptions): Bff {
     secrets: createCheckoutSecrets(rootSecrets),
     statusCacheMs: config.statusCacheMs,
     repository,
+    now: options.now,
   });
   const orderReconciliation = createOrderReconciliation({
     store,
@@ -285,7 +305,7 @@ export function createBff(options: CreateBffOptions): Bff {
     queue: webhookQueue,
     widgets,
     logger: scopedLogger,
-    intervalMs: config.checkoutWatchSeconds * 1000,
+    intervalMs: watchIntervalMs,
   });
   const actionRequestWatch = createActionRequestWatch({
     store,
@@ -293,7 +313,7 @@ export function createBff(options: CreateBffOptions): Bff {
     queue: webhookQueue,
     widgets,
     logger: scopedLogger,
-    intervalMs: config.checkoutWatchSeconds * 1000,
+    intervalMs: watchIntervalMs,
     async refundCompleted(widget, esimId) {
       const checkoutId = (await esimOwners.sellerOf(esimId))?.checkoutId ?? null;
       // The partner's read brings a sold checkout up to date with its order (a refunded order ends it).
@@ -311,15 +331,24 @@ export function createBff(options: CreateBffOptions): Bff {
   const supportDesk = createSupportDesk({ store, repository, esimOwners });
   // In the background: a large store is indexed while the BFF serves (lists fill in as it goes).
   let closing = false;
-  const checkoutIndexesBuilt = buildCheckoutIndexesAtStart({
-    store,
-    index: createCheckoutIndex(store),
-    logger: scopedLogger,
-    stopped: () => closing,
-  });
+  const indexesBuilt = buildIndexesAtStart(
+    [
+      indexedCheckouts(createCheckoutIndex(store)),
+      webhookQueue.indexedRecords,
+      actionRequestWatch.indexedRecords,
+    ],
+    { store, logger: scopedLogger, stopped: () => closing },
+  );
   const answers = createAnswerCache({
     logger,
-    observe: metrics?.observeRequest,
+    // The app's middleware counts and traces the requests it answers; these, answered before it, here.
+    observe:
+      metrics === null && tracing === null
+        ? undefined
+        : (route, method, status, seconds) => {
+            metrics?.observeRequest(route, method, status, seconds);
+            tracing?.observeKeptAnswer(route, method, status, seconds);
+          },
     compress: config.compression,
   });
   const app = createBffApp({
@@ -350,6 +379,7 @@ export function createBff(options: CreateBffOptions): Bff {
     operationsToken: loaded.operationsToken,
     metrics,
     tracing,
+    now: options.now,
   });
   let operationsApp: Hono<AppEnv> | null = null;
   if (metrics !== null) {
@@ -388,15 +418,15 @@ export function createBff(options: CreateBffOptions): Bff {
     widgetSalesWatch,
     orderReconciliation,
     supportDesk,
-    checkoutIndexesBuilt,
+    indexesBuilt,
     metrics,
     operationsApp,
     async close() {
       // The index build stops after its page (and goes on at the next start): the store stays open until then.
       closing = true;
-      await checkoutIndexesBuilt;
+      await indexesBuilt;
       webhookSender.close();
-      checkoutWatch.close();
+      void checkoutWatch.close();
       actionRequestWatch.close();
       widgetSalesWatch.close();
       orderReconciliation.close();
