@@ -90,6 +90,8 @@ export interface BffAppOptions {
    * `internal` error, logged. Default off; `createBff` turns it on outside production.
    */
   checkAnswers?: boolean;
+  /** The clock `/readyz` reuses its result by (tests move it). Default `Date.now`. */
+  now?: (() => number) | undefined;
 }
 
 /** The BFF's Hono app. */
@@ -189,7 +191,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
         supportDesk: options.supportDesk,
         logger,
       }),
-      operationsHandlers({ widgets, store, operationsToken: options.operationsToken }),
+      operationsHandlers({ widgets, store, operationsToken: options.operationsToken, now: options.now }),
       openApiHandlers(),
       widgetAssetHandlers(widgetBuilds, staticFiles),
     ),

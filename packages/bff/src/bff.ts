@@ -76,7 +76,7 @@ export interface CreateBffOptions {
   startWorkers?: boolean;
   /** The webhook sender's loop period, timeout and clock (tests). */
   webhooks?: { intervalMs?: number; timeoutMs?: number; now?: () => number };
-  /** The clock of session and manage tokens (tests). */
+  /** The clock of session and manage tokens, the webhook desk and `/readyz`'s reuse of a result (tests). */
   now?: () => number;
   /**
    * Prometheus metrics (served by `operationsApp`) and OpenTelemetry tracing (`startTracing`). Both off by
@@ -350,6 +350,7 @@ export function createBff(options: CreateBffOptions): Bff {
     operationsToken: loaded.operationsToken,
     metrics,
     tracing,
+    now: options.now,
   });
   let operationsApp: Hono<AppEnv> | null = null;
   if (metrics !== null) {
@@ -361,6 +362,7 @@ export function createBff(options: CreateBffOptions): Bff {
       widgets,
       store,
       operationsToken: loaded.operationsToken,
+      now: options.now,
     });
   }
   if (options.startCatalogs !== false) for (const widget of widgets.values()) widget.catalog.start();

@@ -286,3 +286,25 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** A clock a test moves forward: the wall clock plus what the test added. */
+export interface TestClock {
+  /** Milliseconds since the epoch, as the code under test reads them (give it as `bffOptions.now`). */
+  now(): number;
+  /** Moves the clock forward by `ms` at once: leases, pauses and windows run out without real waiting. */
+  advance(ms: number): void;
+}
+
+/**
+ * A {@link TestClock}: it runs with the wall clock (timers, heartbeats and the sandbox stay in step) and jumps
+ * forward when the test says, never back.
+ */
+export function testClock(): TestClock {
+  let offsetMs = 0;
+  return {
+    now: () => Date.now() + offsetMs,
+    advance(ms) {
+      offsetMs += Math.max(0, ms);
+    },
+  };
+}
