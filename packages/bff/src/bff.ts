@@ -76,7 +76,10 @@ export interface CreateBffOptions {
   startWorkers?: boolean;
   /** The webhook sender's loop period, timeout and clock (tests). */
   webhooks?: { intervalMs?: number; timeoutMs?: number; now?: () => number };
-  /** The clock of session and manage tokens, the webhook desk and `/readyz`'s reuse of a result (tests). */
+  /**
+   * The clock of session and manage tokens, the partner's funding (unpaid holds lapse on it), the webhook desk and
+   * `/readyz`'s reuse of a result (tests).
+   */
   now?: () => number;
   /**
    * Prometheus metrics (served by `operationsApp`) and OpenTelemetry tracing (`startTracing`). Both off by
@@ -228,6 +231,7 @@ export function createBff(options: CreateBffOptions): Bff {
     webhooks: webhookQueue,
     accountFreshMs: config.accountCacheMs,
     unpaidHolds: unpaidHoldOptions(config.unpaidHolds),
+    now: options.now,
     onRefusal: (code, cap) => metrics?.fundingRefusals.inc({ code, cap }),
   });
   const orderReferences = createOrderReferences(store);
