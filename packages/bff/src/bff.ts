@@ -82,6 +82,11 @@ export interface CreateBffOptions {
    */
   now?: () => number;
   /**
+   * How often the background watches (checkouts, help requests, widget sales) look, in ms: tests set less than
+   * the config's `checkoutWatchSeconds`, which it replaces.
+   */
+  watchIntervalMs?: number;
+  /**
    * Prometheus metrics (served by `operationsApp`) and OpenTelemetry tracing (`startTracing`). Both off by
    * default: the BFF then pays nothing for either.
    */
@@ -166,6 +171,7 @@ export function createBff(options: CreateBffOptions): Bff {
   const { loaded, logger } = options;
   const { config } = loaded;
   const scopedLogger = requestScopedLogger(logger);
+  const watchIntervalMs = options.watchIntervalMs ?? config.checkoutWatchSeconds * 1000;
   const metrics = options.observability?.metrics === true ? createBffMetrics() : null;
   const tracing = options.observability?.tracing ?? null;
   const observer = outgoingCalls(metrics, tracing);
@@ -238,7 +244,7 @@ export function createBff(options: CreateBffOptions): Bff {
   const checkoutWatch = createCheckoutWatch({
     store,
     logger: scopedLogger,
-    intervalMs: config.checkoutWatchSeconds * 1000,
+    intervalMs: watchIntervalMs,
     settle: (checkoutId, seen) => transitions.settle(checkoutId, seen),
   });
   // The one checkout repository: what a change of status sets off is decided in checkout-transitions.ts.
@@ -289,7 +295,7 @@ export function createBff(options: CreateBffOptions): Bff {
     queue: webhookQueue,
     widgets,
     logger: scopedLogger,
-    intervalMs: config.checkoutWatchSeconds * 1000,
+    intervalMs: watchIntervalMs,
   });
   const actionRequestWatch = createActionRequestWatch({
     store,
@@ -297,7 +303,7 @@ export function createBff(options: CreateBffOptions): Bff {
     queue: webhookQueue,
     widgets,
     logger: scopedLogger,
-    intervalMs: config.checkoutWatchSeconds * 1000,
+    intervalMs: watchIntervalMs,
     async refundCompleted(widget, esimId) {
       const checkoutId = (await esimOwners.sellerOf(esimId))?.checkoutId ?? null;
       // The partner's read brings a sold checkout up to date with its order (a refunded order ends it).

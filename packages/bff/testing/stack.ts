@@ -109,7 +109,13 @@ export interface StackOptions {
   /** Clocks, timers and worker settings of the BFF (after-sale and webhook tests). */
   bffOptions?: Pick<
     CreateBffOptions,
-    'webhooks' | 'now' | 'startWorkers' | 'publicOrigin' | 'observability' | 'logoTestHost'
+    | 'webhooks'
+    | 'now'
+    | 'watchIntervalMs'
+    | 'startWorkers'
+    | 'publicOrigin'
+    | 'observability'
+    | 'logoTestHost'
   >;
 }
 
