@@ -77,21 +77,24 @@ async function scene(store: Store, retryForMs = 24 * HOUR): Promise<Scene> {
   return { queue, sender, down, up, clock, logs };
 }
 
+/** Queues `count` events side by side (the embedded store commits them to disk together). */
 async function queueEvents(queue: WebhookQueue, widgetId: string, count: number, atMs: number) {
-  for (let index = 0; index < count; index += 1) {
-    await queueWebhookEvent(
-      queue,
-      {
-        id: `evt_${widgetId}_${index}`,
-        type: 'account.balance_low',
-        createdAt: new Date(atMs).toISOString(),
-        widgetId,
-        environment: 'test',
-        data: {},
-      } as never,
-      atMs,
-    );
-  }
+  await Promise.all(
+    Array.from({ length: count }, (_, index) =>
+      queueWebhookEvent(
+        queue,
+        {
+          id: `evt_${widgetId}_${index}`,
+          type: 'account.balance_low',
+          createdAt: new Date(atMs).toISOString(),
+          widgetId,
+          environment: 'test',
+          data: {},
+        } as never,
+        atMs,
+      ),
+    ),
+  );
 }
 
 describe.each(implementations)('webhook circuits on the %s store', (_name, makeStore) => {
