@@ -136,7 +136,11 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
       return;
     const key = STORE_KEYS.esimReplacement(widget.upstream.credential, request.esimId);
     // The partner reaches the replacement as it reached the eSIM it replaces (partner routes check the seller).
-    await esimOwners.recordReplacement(request.esimId, request.replacementEsimId);
+    await esimOwners.recordReplacement(
+      request.esimId,
+      request.replacementEsimId,
+      Date.parse(request.completedAt ?? request.updatedAt),
+    );
     if (await store.insert(key, request.replacementEsimId, RETENTION_MS)) {
       logger.info('eSIM replaced by a reissue', {
         widgetId: widget.config.id,

@@ -111,8 +111,9 @@ export interface WebhookQueue {
   remove(id: string): Promise<void>;
   read(id: string): Promise<StoredDelivery | null>;
   /**
-   * Send a delivery again now (the partner's resend): pending again, due at once, its retry span from `nowMs`, its
-   * widget's pause lifted so that the attempt is the endpoint's probe. Null when there is no such delivery.
+   * Send a delivery again now (the partner's resend): pending again, due at once, its retry span from `nowMs`.
+   * The widget's pause is the caller's to lift (only a circuit's pause, never a batch's hold: see the desk). Null
+   * when there is no such delivery.
    */
   resend(id: string, nowMs: number): Promise<StoredDelivery | null>;
   /** The sorted index `name` (see {@link DELIVERY_INDEXES}). */
@@ -216,7 +217,6 @@ export function createWebhookQueue(store: Store): WebhookQueue {
         if (stored === null) continue;
         if ((await queue.get(id)) === null) await onQueue(next);
         else await queue.reschedule(id, nowMs);
-        await queue.pausePartition(next.widgetId, 0);
         return stored;
       }
       throw new Error(`the webhook delivery ${id} changed under every resend round; ask again`);
