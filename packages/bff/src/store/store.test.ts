@@ -56,7 +56,12 @@ const implementations: Array<[string, () => StoreTime, (time: StoreTime) => Stor
     steppedTime,
     (time) => openSqliteStore({ dataDir: mkdtempSync(join(dataDirs, 'data-')), now: time.now }),
   ],
-  ['redis', realTime, () => createRedisStore({ url: redis.url, keyPrefix: `test-${Math.random()}:` })],
+  [
+    'redis',
+    realTime,
+    // Its tests connect side by side: a busy machine may take longer than the default 250 ms to connect them all.
+    () => createRedisStore({ url: redis.url, keyPrefix: `test-${Math.random()}:`, connectWaitMs: 5_000 }),
+  ],
 ];
 
 // Concurrent: every test has its own store (or index), so Redis's real-time waits overlap.
