@@ -2,11 +2,11 @@
  * Unpaid checkouts cannot hold a store hostage — two BFF instances on one Redis in front of the real sandbox,
  * addresses told apart by `X-Forwarded-For` behind one trusted proxy. One address leaves `partner_confirm`
  * checkouts unpaid as fast as the limits allow for two minutes while travellers elsewhere on the same upstream
- * account (a `direct` widget, and another partner's widget that is paid and confirmed) buy every 10 s — two minutes
- * of the BFFs' clock, which the travellers move on 10 s after each purchase while the attacker hammers in real
- * time — and every purchase succeeds. On a
- * $5-like account, an unpaid checkout does not stop a paying traveller; its late confirm is refused honestly
- * (failed, nothing ordered), the partner hears `account.balance_low`, and the refusal is counted in a metric.
+ * account (a `direct` widget, and another partner's widget that is paid and confirmed) buy every 10 s — minutes and
+ * seconds of the BFFs' clock, which the travellers move on 10 s after each purchase while the attacker hammers in
+ * real time — and every purchase succeeds. On a $5-like account, an unpaid checkout does not stop a paying
+ * traveller; its late confirm is refused honestly (failed, nothing ordered), the partner hears
+ * `account.balance_low`, and the refusal is counted in a metric.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { type RunningSandbox, SANDBOX_ACCOUNTS, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
