@@ -47,7 +47,7 @@ import type { UpstreamTls } from '../config/client-tls';
 import type { Logger } from '../logger';
 import type { OutgoingCalls } from './outgoing-call-observer';
 import { upstreamPaths } from './paths';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy, sleep } from './retry-policy';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 import { tolerant, tolerantPage } from './tolerant-parsing';
 import type { UpstreamBudgetGate } from './upstream-budget';
 import type { UpstreamError } from './upstream-error';
@@ -73,8 +73,8 @@ export interface UpstreamClientOptions {
   tls?: UpstreamTls | undefined;
   /** The jitter's random source (tests make it deterministic). */
   random?: () => number;
-  /** How a pause before a retry is waited out (tests note the pauses instead of waiting). Default: a timer. */
-  sleep?: (ms: number) => Promise<void>;
+  /** How a pause between attempts (backoff, a short `Retry-After`) is waited out: a timer unless tests say. */
+  sleep?: ((ms: number) => Promise<void>) | undefined;
   /** Told of every attempt (metrics, traces, `traceparent`); absent when both are off. */
   observer?: OutgoingCalls | undefined;
   /** The key's budget as this widget uses it (absent: calls are not counted). */
@@ -222,7 +222,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     timeoutMs,
     policy,
     random,
-    sleep: options.sleep ?? sleep,
+    sleep: options.sleep,
     logger,
     dispatcher,
     observer: options.observer,

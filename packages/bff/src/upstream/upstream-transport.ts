@@ -10,7 +10,7 @@ import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import type { Logger } from '../logger';
 import type { OutgoingCalls } from './outgoing-call-observer';
-import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy } from './retry-policy';
+import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, sleep } from './retry-policy';
 import { firstTimeSeen, parseNotingUnknownValues } from './unknown-values';
 import type { UpstreamBudgetGate } from './upstream-budget';
 import { errorFromUpstreamAnswer, readErrorEnvelope, UpstreamError } from './upstream-error';
@@ -50,8 +50,8 @@ export interface UpstreamTransportOptions {
   timeoutMs: number;
   policy: RetryPolicy;
   random: () => number;
-  /** How a pause before a retry is waited out. */
-  sleep: (ms: number) => Promise<void>;
+  /** How a pause between attempts is waited out (default: a timer). */
+  sleep?: ((ms: number) => Promise<void>) | undefined;
   /** Already bound to the upstream's base URL. */
   logger: Logger;
   dispatcher: Dispatcher;
@@ -66,7 +66,8 @@ export type UpstreamCall = <T>(spec: CallSpec<T>) => Promise<T>;
 
 /** The request function of one upstream client. */
 export function createUpstreamTransport(options: UpstreamTransportOptions): UpstreamCall {
-  const { base, timeoutMs, policy, random, sleep, logger, dispatcher } = options;
+  const { base, timeoutMs, policy, random, logger, dispatcher } = options;
+  const pause = options.sleep ?? sleep;
   const basePath = base.pathname.replace(/\/+$/, '');
 
   /** The path (with query) to request: a known path under the base, or a link that must stay under it. */
@@ -163,7 +164,7 @@ export function createUpstreamTransport(options: UpstreamTransportOptions): Upst
           attempt: retry + 1,
         });
         if (retryable && retry < policy.maxRetries) {
-          await sleep(backoffDelayMs(retry, policy, random));
+          await pause(backoffDelayMs(retry, policy, random));
           continue;
         }
         logger.warn('upstream unavailable', {
@@ -194,7 +195,7 @@ export function createUpstreamTransport(options: UpstreamTransportOptions): Upst
 
       const wait = retryWait(spec, answer, retry);
       if (retryable && retry < policy.maxRetries && wait !== undefined) {
-        await sleep(wait);
+        await pause(wait);
         continue;
       }
       const error = errorFromUpstreamAnswer(answer.status, answer.body, {
