@@ -208,7 +208,8 @@ describe('unpaid checkouts against paying travellers', () => {
       monthlySpendLimitMinor: placed + 24 * plan.wholesale,
     });
 
-    const endsAt = clock.now() + ATTACK_MS;
+    const startsAt = clock.now();
+    const endsAt = startsAt + ATTACK_MS;
     /** Set when the travellers' two minutes are over: the attacker stops too. */
     let over = false;
     const attack: number[] = [];
@@ -268,6 +269,8 @@ describe('unpaid checkouts against paying travellers', () => {
       over = true;
     })();
     await Promise.all([...attacker, traveller]);
+    // The clock also ran on in real time while the requests were answered: the attack lasted this long on it.
+    const attackedMs = clock.now() - startsAt;
 
     // Every paying traveller bought: created (direct) or confirmed (partner), and nothing failed.
     expect(purchases.length).toBeGreaterThanOrEqual(10);
@@ -283,7 +286,7 @@ describe('unpaid checkouts against paying travellers', () => {
     // refused by its address's cap, never with a server error.
     const created = attack.filter((status) => status === 201).length;
     expect(created).toBeGreaterThanOrEqual(3);
-    expect(created).toBeLessThanOrEqual(3 * Math.ceil(ATTACK_MS / (HOLD_SECONDS * 1000) + 2));
+    expect(created).toBeLessThanOrEqual(3 * Math.ceil(attackedMs / (HOLD_SECONDS * 1000) + 2));
     expect(attack.every((status) => status < 500)).toBe(true);
     expect(refusals.get('rate_limited:address')).toBeGreaterThan(0);
     // What the attacker still holds is bounded by its cap, and so is what the ledger record keeps of it.
