@@ -333,7 +333,14 @@ export function createBff(options: CreateBffOptions): Bff {
   );
   const answers = createAnswerCache({
     logger,
-    observe: metrics?.observeRequest,
+    // The app's middleware counts and traces the requests it answers; these, answered before it, here.
+    observe:
+      metrics === null && tracing === null
+        ? undefined
+        : (route, method, status, seconds) => {
+            metrics?.observeRequest(route, method, status, seconds);
+            tracing?.observeKeptAnswer(route, method, status, seconds);
+          },
     compress: config.compression,
   });
   const app = createBffApp({
