@@ -5,9 +5,10 @@
  * ports, builds the plain-HTML example for that stack's BFF, hands the URLs to the tests through `E2E_STACK`,
  * and returns the teardown that stops it.
  */
-import { type ChildProcess, execSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { type ChildProcess, execFileSync, execSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { chromiumPath } from '../browser';
@@ -46,6 +47,15 @@ function ensureBuilt(output: string, sources: string[], filter: string): void {
     `[e2e] ${output} is ${built === 0 ? 'missing' : 'older than its sources'}: building ${filter}…`,
   );
   execSync(`${PNPM} --filter ${filter} build`, { cwd: REPO, stdio: 'inherit' });
+}
+
+/** The command-line script of the Vite that the package at `folder` (from the repository's root) builds with. */
+function viteCli(folder: string): string {
+  const manifest = createRequire(`${REPO}${folder}/package.json`).resolve('vite/package.json');
+  return join(
+    dirname(manifest),
+    (JSON.parse(readFileSync(manifest, 'utf8')) as { bin: { vite: string } }).bin.vite,
+  );
 }
 
 /** Starts `stack.ts` and resolves with its URLs once it printed them. */
@@ -99,9 +109,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   }
   const { child, urls } = await startStack();
   process.env[STACK_ENV] = JSON.stringify(urls);
-  // The plain page names its BFF in its script tag, so it is built for this stack's BFF (in about a second).
-  execSync(`${PNPM} --filter @esim-embed/example-html build`, {
-    cwd: REPO,
+  // The plain page names its BFF in its script tag, so it is built for this stack's BFF (in about a second):
+  // its own `vite build`, run by Node straight away rather than through the package manager.
+  execFileSync(process.execPath, [viteCli('examples/html'), 'build'], {
+    cwd: `${REPO}examples/html`,
     stdio: 'inherit',
     env: { ...process.env, VITE_ESIM_BFF: urls.bff, VITE_ESIM_WIDGET_ID: HTML_EXAMPLE_WIDGET },
   });

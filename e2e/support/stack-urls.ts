@@ -30,8 +30,15 @@ export interface StackUrls {
   accounts: Record<'root' | 'globetrotter' | 'aurora' | 'lagoon' | 'shoestring', string>;
 }
 
-/** Which sandbox a widget sells through: state-changing scenarios get their own, so tests run in parallel. */
-export type SandboxRole = 'main' | 'shortQuote' | 'priceChange' | 'failure' | 'slow';
+/**
+ * Which sandbox a widget sells through: state-changing scenarios get their own, so tests run in parallel. `held`
+ * and `tour` finish no order by themselves (`support/held-orders.ts`): `held` is the reload test's, `tour` the
+ * layout check's (whose tests run one after another).
+ */
+export const SANDBOX_ROLES = ['main', 'shortQuote', 'priceChange', 'failure', 'held', 'tour'] as const;
+
+/** One of {@link SANDBOX_ROLES}. */
+export type SandboxRole = (typeof SANDBOX_ROLES)[number];
 
 /** The stack's URLs in a test process. */
 export function stackUrls(): StackUrls {

@@ -8,6 +8,7 @@
  */
 import { SANDBOX_ACCOUNTS, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
 import { formatCsp, strictPartnerCsp } from '@esim-embed/widget';
+import { HELD_DELIVERY_MS } from './held-orders';
 import { startPageServer } from './page-server';
 import type { SandboxHandle, SandboxRole, StackUrls } from './stack-urls';
 import { type RunningBff, startTestBff } from './test-bff';
@@ -15,6 +16,8 @@ import { testBffConfig } from './test-config';
 
 const CONTROL_SECRET = 'e2e-sandbox-control';
 const FAST_STEPS = { provisioning: 100, delivery: 300, completion: 200 };
+/** An order that is delivered when the test moves the sandbox's clock (`held-orders.ts`). */
+const HELD_STEPS = { provisioning: 100, delivery: HELD_DELIVERY_MS, completion: 200 };
 
 /**
  * The strict policy of the CSP page: the one the widget publishes (`strictPartnerCsp`; the test brands' logos
@@ -39,7 +42,8 @@ async function main(): Promise<void> {
     shortQuote: { stepDelaysMs: FAST_STEPS, quoteTtlSeconds: 6 },
     priceChange: { stepDelaysMs: FAST_STEPS },
     failure: { stepDelaysMs: FAST_STEPS },
-    slow: { stepDelaysMs: { provisioning: 300, delivery: 6_000, completion: 200 } },
+    held: { stepDelaysMs: HELD_STEPS },
+    tour: { stepDelaysMs: HELD_STEPS },
   };
   const sandboxes = {} as Record<SandboxRole, SandboxHandle>;
   await Promise.all(
