@@ -16,8 +16,10 @@ export interface SandboxHandle {
 export interface StackUrls {
   /** The BFF every partner page talks to (also serves the demo at `/`). */
   bff: string;
-  /** A second BFF whose sessions expire after 60 s. */
+  /** A second BFF whose sessions expire after 60 s; a test moves its clock (`CLOCK_PATH`) past them. */
   bffShortSession: string;
+  /** A third BFF, with the shared one's sessions, whose clock a test moves (`CLOCK_PATH`) past a payment window. */
+  bffMovableClock: string;
   /** Partner pages on an allowed origin. */
   pages: string;
   /** The same pages on an origin that no widget allows. */

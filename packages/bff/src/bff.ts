@@ -259,6 +259,7 @@ export function createBff(options: CreateBffOptions): Bff {
     secrets: createCheckoutSecrets(rootSecrets),
     statusCacheMs: config.statusCacheMs,
     repository,
+    now: options.now,
   });
   const orderReconciliation = createOrderReconciliation({
     store,
