@@ -94,15 +94,17 @@ function thirdPartyNotices(inputs) {
   return `Packages bundled into server.mjs and their licences.\n\n${notices.join(`\n\n${'-'.repeat(80)}\n\n`)}\n`;
 }
 
-/** The widget's script-tag build, straight into the release (the monorepo's `packages/widget/dist` is untouched). */
-function buildWidget(outDir) {
-  execFileSync(
-    join(widgetDir, 'node_modules/.bin/vite'),
-    ['build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
-    { cwd: widgetDir, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  // Vite's manifest is for bundlers, not for the BFF or a partner.
-  rmSync(join(outDir, '.vite'), { recursive: true, force: true });
+/**
+ * The widget's script-tag build, taken from the build its npm pack just made (`dist/` without the library build
+ * in `dist/lib` and without Vite's manifest, which is for bundlers): the release serves the very bytes it packs,
+ * built once.
+ */
+function takeScriptTagBuild(widgetCopy, outDir) {
+  const dist = join(widgetCopy, 'dist');
+  cpSync(dist, outDir, {
+    recursive: true,
+    filter: (source) => !['lib', '.vite'].includes(relative(dist, source)),
+  });
   if (!existsSync(join(outDir, 'integrity.json')))
     throw new Error('the widget build wrote no integrity.json');
 }
@@ -132,7 +134,7 @@ function packageCopy(dir, workspace) {
 /**
  * The package in `dir` as npm publishes it: built in a copy of its own (its `prepack`, as `npm publish` runs it),
  * then `npm pack` from that copy into `outDir`. Returns its name, version, file and integrity, the integrity
- * checked against the file written.
+ * checked against the file written, and the copy (removed with `workspace`).
  */
 function packForNpm(dir, workspace, outDir) {
   const copy = packageCopy(dir, workspace);
@@ -153,7 +155,7 @@ function packForNpm(dir, workspace, outDir) {
     .update(readFileSync(join(outDir, packed.filename)))
     .digest('base64')}`;
   if (integrity !== packed.integrity) throw new Error(`${packed.filename}: npm reported another integrity`);
-  return { name: packed.name, version: packed.version, file: packed.filename, integrity };
+  return { name: packed.name, version: packed.version, file: packed.filename, integrity, copy };
 }
 
 /** `templates/<name>` with `{{key}}` replaced by `values[key]`. */
@@ -177,9 +179,6 @@ async function main() {
   const inputs = await bundleServer(join(out, 'server.mjs'));
   writeFileSync(join(out, 'THIRD-PARTY-NOTICES.txt'), thirdPartyNotices(inputs));
 
-  log(`building the widget ${widgetVersion} into ${name}/widget/${widgetVersion}/ …`);
-  buildWidget(join(out, 'widget', widgetVersion));
-
   // Generated afresh (the committed copy is kept current by a test, but a release may be cut from a work tree).
   execFileSync(
     join(bffDir, 'node_modules/.bin/tsx'),
@@ -198,6 +197,9 @@ async function main() {
   let packages;
   try {
     packages = [packForNpm(partnerDir, workspace, out), packForNpm(widgetDir, workspace, out)];
+    log(`the widget ${widgetVersion}'s script-tag build into ${name}/widget/${widgetVersion}/ …`);
+    takeScriptTagBuild(packages[1].copy, join(out, 'widget', widgetVersion));
+    packages = packages.map(({ copy, ...packed }) => packed);
   } finally {
     rmSync(workspace, { recursive: true, force: true });
   }

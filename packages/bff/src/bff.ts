@@ -16,7 +16,7 @@ import { createAccountLogo } from './catalog/account-logo';
 import { createCatalogService } from './catalog/catalog-service';
 import type { LogoTestHost } from './catalog/logo-fetch';
 import { createCheckoutSecrets } from './checkout/checkout-access';
-import { createCheckoutIndex } from './checkout/checkout-index';
+import { createCheckoutIndex, indexedCheckouts } from './checkout/checkout-index';
 import { type CheckoutService, createCheckoutService } from './checkout/checkout-service';
 import { type CheckoutTransitions, createCheckoutTransitions } from './checkout/checkout-transitions';
 import { type CheckoutWatch, createCheckoutWatch } from './checkout/checkout-watch';
@@ -41,7 +41,7 @@ import { createOriginPolicy } from './security/origin-policy';
 import { createSessionSigner, type SessionSigner } from './security/session-token';
 import { createMemoryStore } from './store/memory-store';
 import type { Store } from './store/store';
-import { buildCheckoutIndexesAtStart } from './support-desk/checkout-index-rebuild';
+import { buildIndexesAtStart, type IndexBuildCounts } from './support-desk/index-rebuild';
 import { createSupportDesk, type SupportDesk } from './support-desk/support-desk';
 import { createUpstreamBudget, type UpstreamBudget } from './upstream/upstream-budget';
 import { createUpstreamClient, upstreamCredential } from './upstream/upstream-client';
@@ -113,10 +113,12 @@ export interface Bff {
   /** The partner's support desk: its checkouts and eSIMs listed. */
   supportDesk: SupportDesk;
   /**
-   * Settles once the checkouts stored before the partner lists' indexes existed (an upgrade, a state import)
-   * are indexed: answers how many were (0 when the store had been indexed already). Never rejects.
+   * Settles once the checkouts, webhook deliveries and help requests stored before the partner lists' indexes
+   * existed (an upgrade, a state import) are indexed, by this instance or another on the store: answers how many
+   * of each kind this one indexed (0 when the store had been indexed already, or another instance did it).
+   * Never rejects.
    */
-  checkoutIndexesBuilt: Promise<number>;
+  indexesBuilt: Promise<IndexBuildCounts>;
   /** The metrics, when on. */
   metrics: BffMetrics | null;
   /** `/metrics`, `/healthz` and `/readyz` for the operations listener, when metrics are on. */
@@ -312,12 +314,14 @@ export function createBff(options: CreateBffOptions): Bff {
   const supportDesk = createSupportDesk({ store, repository, esimOwners });
   // In the background: a large store is indexed while the BFF serves (lists fill in as it goes).
   let closing = false;
-  const checkoutIndexesBuilt = buildCheckoutIndexesAtStart({
-    store,
-    index: createCheckoutIndex(store),
-    logger: scopedLogger,
-    stopped: () => closing,
-  });
+  const indexesBuilt = buildIndexesAtStart(
+    [
+      indexedCheckouts(createCheckoutIndex(store)),
+      webhookQueue.indexedRecords,
+      actionRequestWatch.indexedRecords,
+    ],
+    { store, logger: scopedLogger, stopped: () => closing },
+  );
   const answers = createAnswerCache({
     logger,
     observe: metrics?.observeRequest,
@@ -389,13 +393,13 @@ export function createBff(options: CreateBffOptions): Bff {
     widgetSalesWatch,
     orderReconciliation,
     supportDesk,
-    checkoutIndexesBuilt,
+    indexesBuilt,
     metrics,
     operationsApp,
     async close() {
       // The index build stops after its page (and goes on at the next start): the store stays open until then.
       closing = true;
-      await checkoutIndexesBuilt;
+      await indexesBuilt;
       webhookSender.close();
       checkoutWatch.close();
       actionRequestWatch.close();

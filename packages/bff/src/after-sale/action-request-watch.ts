@@ -7,9 +7,14 @@
  * traveller's "my eSIM" opens it; a completed refund or cancellation has the eSIM's checkout read again at once,
  * so that its `checkout.cancelled` and `checkout.refunded` go out now rather than when the partner next reads the
  * checkout. Each record keeps the request as last read and is in its widget's sorted indexes (all, by status, by
- * eSIM) for the partner's support desk (`action-request-desk.ts`).
+ * eSIM) for the partner's support desk (`action-request-desk.ts`); those the release before wrote (no view, no
+ * index) are read once more and indexed by the index build at start (`support-desk/index-rebuild.ts`).
  */
-import type { ActionRequestWebhookEvent, PartnerActionRequest } from '@esim-embed/shared';
+import {
+  type ActionRequestWebhookEvent,
+  type PartnerActionRequest,
+  PartnerActionRequestSchema,
+} from '@esim-embed/shared';
 import { z } from 'zod';
 import { createBackgroundLoop } from '../background-loop';
 import type { EsimOwners } from '../checkout/esim-owners';
@@ -19,6 +24,7 @@ import { legacyIdListMover } from '../store/legacy-id-list';
 import { STORE_KEYS, type Store, type Versioned } from '../store/store';
 import { leaveValue, storeSlot, versionedUpdate, writeValue } from '../store/versioned-update';
 import { QUEUE_NAMES } from '../store/work-queue';
+import type { IndexedRecords } from '../support-desk/index-rebuild';
 import { eventId, queueWebhookEvent } from '../webhooks/webhook-events';
 import type { WebhookQueue } from '../webhooks/webhook-queue';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
@@ -46,7 +52,7 @@ const StoredActionRequestSchema = z.object({
   /** The request as last read (the desk lists it); records of the release before have none. */
   view: z.unknown().optional(),
 });
-type StoredActionRequest = z.output<typeof StoredActionRequestSchema>;
+export type StoredActionRequest = z.output<typeof StoredActionRequestSchema>;
 
 const terminal = (status: string) => status === 'completed' || status === 'rejected';
 
@@ -80,6 +86,12 @@ export interface ActionRequestWatch {
   currentEsim(widget: WidgetRuntime, esimId: string): Promise<string>;
   /** Read every open request that is due (the loop calls this; tests may too). */
   sweep(): Promise<void>;
+  /**
+   * The stored requests as the index build at start reads and indexes them. One of the release before keeps no
+   * view of the request: it is read from the upstream once (a status it moved to meanwhile is observed as the
+   * watch would, told included), its view stored, and then indexed — ended ones too, which the watch no longer reads.
+   */
+  readonly indexedRecords: IndexedRecords<StoredActionRequest>;
   start(): void;
   close(): void;
 }
@@ -131,12 +143,53 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
     await add(ACTION_REQUEST_INDEXES.esim(widgetId, request.esimId));
   }
 
+  /** Index a stored request (see {@link ActionRequestWatch.indexedRecords}); false when it cannot be listed. */
+  async function indexStored(record: StoredActionRequest): Promise<boolean> {
+    const kept = PartnerActionRequestSchema.safeParse(record.view);
+    if (kept.success) {
+      await indexRequest(record.widgetId, kept.data, null);
+      return true;
+    }
+    // A widget no longer configured: no partner lists its requests.
+    const widget = widgets.get(record.widgetId);
+    if (widget === undefined) return false;
+    let request: PartnerActionRequest;
+    try {
+      request = await fetchActionRequest(widget, record.id, record.esimId);
+    } catch (error) {
+      // Unknown to the upstream: there is nothing to show. Any other failure may pass: the build tries again.
+      if (error instanceof ApiError && error.code === 'action_request_not_found') return false;
+      throw error;
+    }
+    if (request.status !== record.status) {
+      await watch.observe(widget, request);
+      return true;
+    }
+    const outcome = await versionedUpdate(
+      storeSlot(store, STORE_KEYS.actionRequest(record.id), RETENTION_MS),
+      (current) => {
+        const latest = current === null ? null : parseStored(current);
+        // Gone, or read and written by the watch meanwhile (it indexed it): that write stands.
+        if (latest === null || latest.view !== undefined || latest.status !== request.status)
+          return leaveValue(false);
+        return writeValue(JSON.stringify({ ...latest, view: request }), true);
+      },
+    );
+    if (outcome.kind !== 'written') return false;
+    await indexRequest(widget.config.id, request, null);
+    return true;
+  }
+
   async function rememberReplacement(widget: WidgetRuntime, request: PartnerActionRequest) {
     if (request.type !== 'reissue' || request.status !== 'completed' || request.replacementEsimId === null)
       return;
     const key = STORE_KEYS.esimReplacement(widget.upstream.credential, request.esimId);
     // The partner reaches the replacement as it reached the eSIM it replaces (partner routes check the seller).
-    await esimOwners.recordReplacement(request.esimId, request.replacementEsimId);
+    await esimOwners.recordReplacement(
+      request.esimId,
+      request.replacementEsimId,
+      Date.parse(request.completedAt ?? request.updatedAt),
+    );
     if (await store.insert(key, request.replacementEsimId, RETENTION_MS)) {
       logger.info('eSIM replaced by a reissue', {
         widgetId: widget.config.id,
@@ -227,6 +280,12 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
         for (const { id } of claimed) await follow(id);
         if (claimed.length < BATCH.limit) return;
       }
+    },
+    indexedRecords: {
+      kind: 'action-request',
+      prefix: STORE_KEYS.actionRequest(''),
+      read: (value) => StoredActionRequestSchema.parse(JSON.parse(value)),
+      index: indexStored,
     },
     start() {
       loop.start();

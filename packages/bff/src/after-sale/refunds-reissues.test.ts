@@ -13,6 +13,7 @@ import {
   PartnerActionRequestResponseSchema,
   PartnerCheckoutResponseSchema,
   PartnerDeliveryLinkResponseSchema,
+  PartnerEsimListResponseSchema,
   RevokedDeliveryLinkResponseSchema,
   requestableActionTypes,
   WEBHOOK_SIGNATURE_HEADER,
@@ -136,6 +137,17 @@ describe('refunds and reissues through review', () => {
     // The partner reaches the replacement as it reached the eSIM it replaces (same seller).
     const replacement = await partner(`/v1/partner/esims/${completed.replacementEsimId}`);
     expect(replacement.status, replacement.text).toBe(200);
+    // The desk's eSIM list shows the replacement, newest, naming the eSIM it replaced and the selling checkout.
+    const listed = PartnerEsimListResponseSchema.parse(
+      (await partner('/v1/partner/esims?limit=100')).body,
+    ).data;
+    const original = listed.find((esim) => esim.esimId === bought.esimId);
+    expect(listed.find((esim) => esim.esimId === completed.replacementEsimId)).toMatchObject({
+      widgetId: 'shop',
+      checkoutId: original?.checkoutId,
+      replaces: bought.esimId,
+    });
+    expect(original?.replaces).toBeNull();
     // Any widget of the account opens the replacement: the request went through the first widget of the
     // secret, a traveller may hold a link of another one.
     const other = await partner(`/v1/partner/esims/${bought.esimId}/manage-links`, {

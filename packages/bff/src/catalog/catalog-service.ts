@@ -87,8 +87,17 @@ export interface CatalogService {
   destinations(locale: Locale): Promise<DestinationsView>;
   /** Plans of the destination `code` (e.g. `DE`, `EU`), cheapest first; `destination_not_found` if none. */
   plans(code: string, locale: Locale): Promise<PlansView>;
-  /** The plan of one offer of the catalog; `offer_not_found` if it is not (or no longer) sold. */
+  /**
+   * The plan of one offer of the catalog; `offer_not_found` if it is not (or no longer) sold. Reads only what the
+   * BFF holds: a supply that wants each offer checked with the upstream is {@link routeServed}'s.
+   */
   planForOffer(offerId: string, locale: Locale): Promise<Plan>;
+  /**
+   * When the issue supply is `route_dependent`: the upstream's own read of the offer, `product_unavailable` when
+   * its route is not served now (one upstream call). Else nothing to ask. Before a new quote, never before a
+   * reused one: the quote it reuses was checked when it was made.
+   */
+  routeServed(offerId: string): Promise<void>;
   /** The plan and retail price of an upstream quote (its own product, offer and price, not the cache's). */
   quotedPlan(quote: UpstreamQuote, locale: Locale): Promise<QuotedPlan>;
   /**
@@ -262,13 +271,15 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
       const offer = state.snapshot.offerById.get(offerId);
       const product = offer && state.snapshot.productById.get(offer.productId);
       if (!offer || !product) throw new ApiError('offer_not_found', { params: { offerId } });
-      if (state.fitness.issue.perOfferCheck) await requireRouteServed(offerId);
       if (state.maxWholesaleMinor !== null && offer.price.amountMinor > state.maxWholesaleMinor) {
         throw new ApiError('order_limit_exceeded', {
           params: { stage: 'before_payment', limit: 'single_order' },
         });
       }
       return projectPlan(offer, product, locale, state.price);
+    },
+    async routeServed(offerId) {
+      if ((await cache.get()).fitness.issue.perOfferCheck) await requireRouteServed(offerId);
     },
     async quotedPlan(quote, locale) {
       const state = await cache.get();

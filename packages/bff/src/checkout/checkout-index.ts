@@ -13,8 +13,9 @@
  * says when). A list drops the members whose checkout has gone.
  */
 import { createHash } from 'node:crypto';
-import { STORE_INDEXES, type Store } from '../store/store';
-import { CHECKOUT_RETENTION_MS, type CheckoutRecord } from './checkout-record';
+import { STORE_INDEXES, STORE_KEYS, type Store } from '../store/store';
+import type { IndexedRecords } from '../support-desk/index-rebuild';
+import { CHECKOUT_RETENTION_MS, type CheckoutRecord, readCheckoutRecord } from './checkout-record';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How long a membership lives: longer than the checkout can after the write that indexed it. */
@@ -104,5 +105,18 @@ export function createCheckoutIndex(store: Store, now: () => number = Date.now):
       await Promise.all(left.map((name) => store.sortedIndex(name).remove(after.id)));
     },
     indexAll,
+  };
+}
+
+/** The stored checkouts as the index build at start reads and indexes them (`support-desk/index-rebuild.ts`). */
+export function indexedCheckouts(index: Pick<CheckoutIndex, 'indexAll'>): IndexedRecords<CheckoutRecord> {
+  return {
+    kind: 'checkout',
+    prefix: STORE_KEYS.checkout(''),
+    read: readCheckoutRecord,
+    async index(record) {
+      await index.indexAll(record);
+      return true;
+    },
   };
 }

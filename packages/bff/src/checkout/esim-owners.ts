@@ -8,8 +8,9 @@
  */
 import { z } from 'zod';
 import { ApiError } from '../errors';
-import { STORE_KEYS, type Store } from '../store/store';
+import { STORE_INDEXES, STORE_KEYS, type Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
+import { ESIM_INDEX_TTL_MS } from './checkout-index';
 import type { CheckoutRecord, CheckoutRepository } from './checkout-record';
 import { readEsim } from './esim-detail';
 
@@ -19,7 +20,12 @@ const OWNER_KEPT_MS = 2 * 365 * 24 * 60 * 60 * 1000;
 const LINK_MAKER_KEPT_MS = 3 * 24 * 60 * 60 * 1000;
 
 /** The stored seller of one eSIM. */
-const EsimOwnerSchema = z.object({ widgetId: z.string(), checkoutId: z.string() });
+const EsimOwnerSchema = z.object({
+  widgetId: z.string(),
+  checkoutId: z.string(),
+  /** For a reissue's replacement: the eSIM it replaced. */
+  replaces: z.string().optional(),
+});
 
 /** Who sold one eSIM: the widget and its checkout. */
 export type EsimSeller = z.infer<typeof EsimOwnerSchema>;
@@ -28,8 +34,11 @@ export type EsimSeller = z.infer<typeof EsimOwnerSchema>;
 export interface EsimOwners {
   /** Remember the seller of the eSIM a checkout issued, once it names one (a checkout observer). */
   record(checkout: CheckoutRecord): Promise<void>;
-  /** A reissue's replacement eSIM belongs to whoever sold the eSIM it replaces. */
-  recordReplacement(esimId: string, replacementEsimId: string): Promise<void>;
+  /**
+   * A reissue's replacement eSIM belongs to whoever sold the eSIM it replaces, and joins that widget's eSIM list
+   * (the partner's desk) as issued at `issuedAtMs`.
+   */
+  recordReplacement(esimId: string, replacementEsimId: string, issuedAtMs: number): Promise<void>;
   /** The one of `candidates` (the caller's widgets) that sold `esimId`; `esim_not_found` for any other. */
   sellerAmong(candidates: ReadonlyMap<string, WidgetRuntime>, esimId: string): Promise<WidgetRuntime>;
   /**
@@ -94,9 +103,17 @@ export function createEsimOwners(
       if (checkout.kind !== 'issue' || esimId === null) return;
       await remember(esimId, { widgetId: checkout.widgetId, checkoutId: checkout.id });
     },
-    async recordReplacement(esimId, replacementEsimId) {
+    async recordReplacement(esimId, replacementEsimId, issuedAtMs) {
       const owner = await recorded(esimId);
-      if (owner !== null) await remember(replacementEsimId, owner);
+      if (owner === null) return;
+      await remember(replacementEsimId, {
+        widgetId: owner.widgetId,
+        checkoutId: owner.checkoutId,
+        replaces: esimId,
+      });
+      await store
+        .sortedIndex(STORE_INDEXES.esims(owner.widgetId))
+        .add(replacementEsimId, issuedAtMs, ESIM_INDEX_TTL_MS);
     },
     async sellerAmong(candidates, esimId) {
       const owner = (await recorded(esimId)) ?? (await traced(candidates, esimId));

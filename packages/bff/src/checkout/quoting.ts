@@ -62,6 +62,8 @@ export function quoting(context: CheckoutContext) {
       const subject = { sessionId: claims.sid, offerId: body.offerId, esimId, locale };
       const reused = await live.find(subject);
       if (reused !== null) return asQuote(reused);
+      // Only now, for a quote to be made: a reused one was checked when it was made (one upstream call less).
+      if (esimId === null) await widget.catalog.routeServed(body.offerId);
       const upstreamQuote = await widget.upstream.createQuote(
         esimId === null ? { offerId: body.offerId } : { offerId: body.offerId, esimId },
         { idempotencyKey: `quote-${claims.sid}-${hash(idempotencyKey)}` },

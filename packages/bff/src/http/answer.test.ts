@@ -1,11 +1,12 @@
 /**
- * The one way out: outside production a handler answering a shape its route does not promise fails loudly
- * (`internal`, logged with the schema's complaint) while production answers it unchecked; answers with parts
+ * The one way out: outside production a handler answering a shape its route does not promise — or an error
+ * its route does not list — fails loudly (`internal`, logged with the complaint) while production answers it unchecked; answers with parts
  * encoded once are the bytes `JSON.stringify` writes, and two apps never share those encodings.
  */
 import { API_VERSION, apiRoutes, type RouteSpec } from '@esim-embed/shared';
 import { type Handler, Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../errors';
 import { createLogger } from '../logger';
 import { type AuthChains, mountRoutes, tagRoutes } from '../routes/mount-routes';
 import { SECURITY_HEADERS } from '../security/security-headers';
@@ -82,6 +83,32 @@ describe('the answer’s shape, checked outside production', () => {
     const response = await app.request('/v1/catalog/shop');
     expect(response.status).toBe(200);
     expect(((await response.json()) as { data: { version: unknown } }).data.version).toBe('42');
+  });
+
+  it('fails an error its route does not list, loudly, as internal; lets a listed one through', async () => {
+    const unlisted: Handler<AppEnv> = () => {
+      throw new ApiError('quote_expired');
+    };
+    const { app, lines } = appAnswering(unlisted, true);
+    const response = await app.request('/v1/catalog/shop');
+    expect(response.status).toBe(500);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('internal');
+    const failure = lines.map((line) => JSON.parse(line)).find((line) => line.message === 'request failed');
+    expect(failure?.cause?.name).toBe('AnswerShapeError');
+    expect(failure?.cause?.message).toContain('currentCatalog');
+    expect(failure?.cause?.message).toContain('quote_expired');
+
+    const listed: Handler<AppEnv> = () => {
+      throw new ApiError('storefront_app_not_found');
+    };
+    const answered = await appAnswering(listed, true).app.request('/v1/catalog/shop');
+    expect(answered.status).toBe(404);
+    expect(((await answered.json()) as { error: { code: string } }).error.code).toBe(
+      'storefront_app_not_found',
+    );
+    // In production the unlisted error goes out as thrown.
+    const unchecked = await appAnswering(unlisted, false).app.request('/v1/catalog/shop');
+    expect(((await unchecked.json()) as { error: { code: string } }).error.code).toBe('quote_expired');
   });
 
   it('does not check in production (the flag off): the answer goes out as built', async () => {

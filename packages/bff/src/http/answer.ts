@@ -2,9 +2,10 @@
  * @module
  * The one way out of the BFF: every answer is built here, with the headers every answer carries (security
  * headers, the request id, CORS) gathered as a plain object *before* the route runs and written once with the
- * route's own, and every JSON body serialized by {@link answerJson}. Outside production a JSON success answer is
- * checked against the `response` schema of its route (`c.get('route')`) on its way out: a handler answering a
- * shape its route does not promise fails loudly (`internal`, logged with the schema's complaint).
+ * route's own, and every JSON body serialized by {@link answerJson}. Outside production every JSON answer is
+ * checked on its way out: a success against the `response` schema of its route (`c.get('route')`), an error
+ * against the contract's envelope and the codes its route may answer (`routeErrorCodes`). A handler answering
+ * what its route does not promise fails loudly (`internal`, logged with the complaint).
  *
  * A public catalog read kept by the answer cache (`answer-cache.ts`) is the recording of one such answer,
  * so it carries the same headers and bytes.
@@ -15,7 +16,9 @@
  * third-party middleware) still gets the same headers from the same record, the slow way, in
  * {@link answerHeaders}.
  */
+import { ApiErrorEnvelopeSchema, type RouteSpec, routeErrorCodes } from '@esim-embed/shared';
 import type { Context, MiddlewareHandler } from 'hono';
+import type { z } from 'zod';
 import { compressAnswer } from './answer-compression';
 import type { AppEnv } from './app-env';
 import { type EncodedJson, encodedJson, stringifyAnswer } from './encoded-json';
@@ -25,7 +28,7 @@ export type HeaderRecord = Record<string, string>;
 
 /** One app's way out: what its answers share (two apps in one process share nothing). */
 export interface AnswerState {
-  /** Check JSON success answers against their route's `response` schema. */
+  /** Check JSON answers against what their route promises (its `response` schema, its error codes). */
   readonly checkShapes: boolean;
   /** Compress answers worth it as the request accepts (`http/answer-compression.ts`). */
   readonly compress: boolean;
@@ -39,8 +42,10 @@ export interface AnswerState {
 
 export interface AnswerOptions {
   /**
-   * Check every JSON success answer against its route's `response` schema (the route must be tagged on the
-   * context: `tagRoutes`). On outside production (`createBff`); costs a parse and a validation per answer.
+   * Check every JSON answer against what its route promises: a success its `response` schema, an error the
+   * envelope and the route's error codes (the route must be tagged on the context: `tagRoutes`; an answer of no
+   * described route is not checked). On outside production (`createBff`); costs a parse and a
+   * validation per answer.
    */
   checkShapes?: boolean;
   /** Compress 200 answers worth it (JSON of 1 KB or more) as each request accepts: the config's `compression`. */
@@ -149,8 +154,9 @@ export class AnswerShapeError extends Error {
 }
 
 /**
- * Throws {@link AnswerShapeError} when a JSON success answer of a route is not its route's success status or does
- * not parse as its `response`.
+ * Throws {@link AnswerShapeError} when a JSON answer is not what its route promises: a success that is not the
+ * route's success status or does not parse as its `response`; an error that is not the contract's envelope or
+ * carries a code the route does not list (`routeErrorCodes`).
  */
 function checkShape<E extends AppEnv>(
   c: Context<E>,
@@ -158,25 +164,43 @@ function checkShape<E extends AppEnv>(
   status: number,
   contentType: string | undefined,
 ): void {
-  const route = c.get('route');
-  if (route?.response === undefined || status < 200 || status > 299) return;
   if (contentType === undefined || !contentType.startsWith('application/json')) return;
-  if (status !== route.status) {
-    throw new AnswerShapeError(
-      `${route.method} ${route.path} (${route.id}) answered ${status}, its route promises ${route.status}`,
-    );
+  // An answer of no described route (readiness, metrics, a path that does not exist) promises nothing here.
+  const route: RouteSpec | null | undefined = c.get('route');
+  if (!route) return;
+  const text = () => (typeof body === 'string' ? body : Buffer.from(body).toString('utf8'));
+  const named = `${route.method} ${route.path} (${route.id})`;
+  const promised = status === route.status || route.alsoAnswers?.includes(status) === true;
+  if (!promised && status >= 400) {
+    const envelope = ApiErrorEnvelopeSchema.safeParse(JSON.parse(text()));
+    if (!envelope.success) {
+      throw new AnswerShapeError(
+        `${named} answered a ${status} that is not the error envelope: ${complaint(envelope.error)}`,
+      );
+    }
+    const code = envelope.data.error.code;
+    if (!routeErrorCodes(route).includes(code)) {
+      throw new AnswerShapeError(`${named} answered the error ${code}, which its route does not list`);
+    }
+    return;
   }
-  const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
-  const checked = route.response.safeParse(JSON.parse(text));
+  if (route.response === undefined || status < 200) return;
+  if (!promised) {
+    if (status > 299) return;
+    throw new AnswerShapeError(`${named} answered ${status}, its route promises ${route.status}`);
+  }
+  const checked = route.response.safeParse(JSON.parse(text()));
   if (!checked.success) {
-    const issues = checked.error.issues
-      .slice(0, 5)
-      .map((issue: { path: PropertyKey[]; message: string }) => {
-        return `${issue.path.map(String).join('.') || '(body)'}: ${issue.message}`;
-      })
-      .join('; ');
     throw new AnswerShapeError(
-      `${route.method} ${route.path} (${route.id}) answered a ${status} that is not its response schema: ${issues}`,
+      `${named} answered a ${status} that is not its response schema: ${complaint(checked.error)}`,
     );
   }
+}
+
+/** A schema's first complaints, as `field: message`. */
+function complaint(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.map(String).join('.') || '(body)'}: ${issue.message}`)
+    .join('; ');
 }

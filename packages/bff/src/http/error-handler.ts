@@ -11,7 +11,7 @@ import { HTTPException } from 'hono/http-exception';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import { StoreUnavailableError } from '../store/store';
-import { answerJson, type HeaderRecord } from './answer';
+import { AnswerShapeError, answerJson, type HeaderRecord } from './answer';
 import type { AppEnv } from './app-env';
 
 /** The envelope response for an {@link ApiError}. */
@@ -100,7 +100,19 @@ export function createErrorHandler(logger: Logger): ErrorHandler<AppEnv> {
         upstreamRequestId: (apiError as { upstreamRequestId?: unknown }).upstreamRequestId ?? undefined,
       });
     }
-    return errorResponse(c, apiError);
+    try {
+      return errorResponse(c, apiError);
+    } catch (shape) {
+      // Outside production: the error is not one the route lists (`http/answer.ts`). Said loudly, answered as
+      // `internal` (every route may answer it), never as a crash of the error handler.
+      if (!(shape instanceof AnswerShapeError)) throw shape;
+      logger.error('request failed', {
+        requestId: c.get('requestId'),
+        code: 'internal',
+        cause: describe(shape),
+      });
+      return errorResponse(c, new ApiError('internal'));
+    }
   };
 }
 

@@ -384,6 +384,24 @@ const CASES: Array<[string, () => Request, number, string]> = [
     'validation_failed',
   ],
   [
+    'partner account: a widget id no widget can have',
+    () => ({
+      path: `/v1/partner/account?widgetId=${'w'.repeat(65)}`,
+      headers: { [PARTNER_SECRET_HEADER]: PARTNER_SECRET },
+    }),
+    400,
+    'validation_failed',
+  ],
+  [
+    'partner account: a query parameter it does not read',
+    () => ({
+      path: '/v1/partner/account?widgetId=shop&widget=shop-pay',
+      headers: { [PARTNER_SECRET_HEADER]: PARTNER_SECRET },
+    }),
+    400,
+    'validation_failed',
+  ],
+  [
     'HEAD without a session',
     () => ({ method: 'HEAD', path: '/v1/destinations', headers: { Origin: SHOP_ORIGIN } }),
     401,

@@ -102,6 +102,17 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[] = API_ROUTES):
               content: { 'application/json': { schema: jsonSchema(route.response, 'output') } },
             }
           : { description: 'Success', content: { [route.contentType ?? 'application/json']: {} } },
+        ...Object.fromEntries(
+          (route.alsoAnswers ?? []).map((status) => [
+            status,
+            {
+              description: 'An answer of this route’s own, not a failure (the same body as its success).',
+              content: {
+                'application/json': { schema: jsonSchema(route.response ?? z.unknown(), 'output') },
+              },
+            },
+          ]),
+        ),
         default: {
           description: 'The contract’s error envelope; clients branch on `error.code`.',
           content: { 'application/json': { schema: errorSchema } },

@@ -21,6 +21,7 @@ import {
   DeclineCheckoutPaymentRequestSchema,
   IDEMPOTENCY_KEY_HEADER,
   PARTNER_SECRET_HEADER,
+  PartnerAccountQuerySchema,
   PartnerCheckoutListQuerySchema,
   PartnerEsimListQuerySchema,
   ResendWebhookDeliveryRequestSchema,
@@ -157,7 +158,8 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
 
   async function readPartnerAccount(c: Context<AppEnv>) {
     // A secret that opens several widgets names the one whose account it asks for.
-    const widget = widgetOfQuery(c, c.req.query('widgetId'));
+    const { widgetId } = parseOrThrow(PartnerAccountQuerySchema, c.req.query(), 400, 'query');
+    const widget = widgetOfQuery(c, widgetId);
     const account = await options.funding.account(widget);
     return answerJson(c, { data: account, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
   }

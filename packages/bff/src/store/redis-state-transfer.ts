@@ -10,7 +10,7 @@
 import { Redis } from 'ioredis';
 import { DEFAULT_REDIS_KEY_PREFIX } from './redis-store';
 import { emptyCounts, type ImportCounts, type StateRecord, type StateTransfer } from './state-transfer';
-import { STORE_KEYS, type Store } from './store';
+import { isIndexBuildKey, type Store } from './store';
 import { QUEUE_NAMES, type QueueItem } from './work-queue';
 
 /** Write a value with its version and TTL, only if the key is free. */
@@ -45,8 +45,8 @@ export function redisStateTransfer(
           const key = fullKey.slice(prefix.length);
           // A work queue's own keys: its items are exported below, through the queue.
           if (key.startsWith('queue:{')) continue;
-          // The mark of built indexes stays with this store (the indexes, sorted sets, are not moved).
-          if (key === STORE_KEYS.checkoutIndexBuilt()) continue;
+          // The marks of built indexes stay with this store (the indexes, sorted sets, are not moved).
+          if (isIndexBuildKey(key)) continue;
           const [type, ttl] = await Promise.all([redis.type(fullKey), redis.pttl(fullKey)]);
           // Gone meanwhile, or a key without a TTL (not one the store writes).
           if (ttl <= 0) continue;

@@ -5,7 +5,7 @@
  */
 import type { SqliteStore } from './sqlite-store';
 import { emptyCounts, type ImportCounts, type StateRecord, type StateTransfer } from './state-transfer';
-import { STORE_KEYS } from './store';
+import { isIndexBuildKey } from './store';
 
 const PAGE = 500;
 
@@ -47,8 +47,8 @@ export function sqliteStateTransfer(store: SqliteStore, now: () => number = Date
         const time = now();
         const rows = pages.entries.all(after, time, PAGE);
         for (const row of rows) {
-          // The mark of built indexes stays with this store (the indexes are not moved).
-          if (row.key === STORE_KEYS.checkoutIndexBuilt()) continue;
+          // The marks of built indexes stay with this store (the indexes are not moved).
+          if (isIndexBuildKey(String(row.key))) continue;
           yield {
             type: 'entry',
             key: String(row.key),

@@ -14,7 +14,7 @@ import { redisStateTransfer } from './redis-state-transfer';
 import { sqliteStateTransfer } from './sqlite-state-transfer';
 import { DATABASE_FILE } from './sqlite-store';
 import { parseStateLines, type StateTransfer, stateHeader } from './state-transfer';
-import { STORE_KEYS } from './store';
+import { INDEXED_KINDS, STORE_KEYS } from './store';
 import { DEFAULT_DATA_DIR, openStoreFromEnvironment } from './store-from-environment';
 
 /** The commands, by their name on the command line. */
@@ -57,10 +57,12 @@ export async function runStateCommand(
     } else {
       const lines = createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY });
       const counts = await transfer.importState(parseStateLines(lines));
-      // The partner lists' indexes are not moved: the BFF's next start indexes the checkouts imported. The mark
-      // is deleted here whichever store set it (the exports leave it out; this store may have one of its own).
-      const built = await chosen.store.get(STORE_KEYS.checkoutIndexBuilt());
-      if (built !== null) await chosen.store.compareAndDelete(STORE_KEYS.checkoutIndexBuilt(), built.version);
+      // The partner lists' indexes are not moved: the BFF's next start indexes the records imported. The marks
+      // are deleted here whichever store set them (the exports leave them out; this store may have its own).
+      for (const kind of INDEXED_KINDS) {
+        const built = await chosen.store.get(STORE_KEYS.indexBuilt(kind));
+        if (built !== null) await chosen.store.compareAndDelete(STORE_KEYS.indexBuilt(kind), built.version);
+      }
       const imported = Object.entries(counts.imported)
         .map(([type, count]) => `${count} ${type}`)
         .join(', ');

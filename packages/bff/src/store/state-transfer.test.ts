@@ -98,7 +98,7 @@ describe('export-state and import-state', () => {
       expect(read.status, read.text).toBe(200);
       expect(read.body.data).toMatchObject({ status: 'ready', esimId: bought.esimId });
       // The partner lists are not moved: the BFF indexes the imported checkouts at its start.
-      expect(await onRedis.bff.checkoutIndexesBuilt).toBeGreaterThanOrEqual(1);
+      expect((await onRedis.bff.indexesBuilt).checkout).toBeGreaterThanOrEqual(1);
       const listed = await call(onRedis.server.url, `/v1/partner/checkouts?esimId=${bought.esimId}`, {
         headers: { [PARTNER_SECRET_HEADER]: PARTNER_SECRET },
       });

@@ -164,11 +164,23 @@ export const STORE_KEYS = {
   /** The eSIM that replaced one of an upstream account's eSIMs (a completed reissue), by credential digest. */
   esimReplacement: (credential: string, esimId: string) => `esim-replacement:${credential}:${esimId}`,
   /**
-   * Set once every stored checkout is in the partner lists' indexes (`checkout-index-rebuild.ts`): absent after
-   * an upgrade from a release without them or a state import, and then built at start. Never exported.
+   * Set once every stored record of one kind is in the partner lists' indexes (`support-desk/index-rebuild.ts`):
+   * absent after an upgrade from a release without them or a state import, and then built at start. Never exported.
    */
-  checkoutIndexBuilt: () => 'checkout-index-built',
+  indexBuilt: (kind: IndexedKind) => `${kind}-index-built`,
+  /** Held by the one instance building one kind's indexes (a short lease, renewed while it works). Never exported. */
+  indexBuildLease: (kind: IndexedKind) => `${kind}-index-build-lease`,
 } as const;
+
+/** The kinds of record the partner lists index (each built once at start after an upgrade or an import). */
+export const INDEXED_KINDS = ['checkout', 'webhook-delivery', 'action-request'] as const;
+export type IndexedKind = (typeof INDEXED_KINDS)[number];
+
+/** True for the keys of the index builds (marks and leases): they stay with their store, never exported. */
+export const isIndexBuildKey = (key: string): boolean =>
+  INDEXED_KINDS.some(
+    (kind) => key === STORE_KEYS.indexBuilt(kind) || key === STORE_KEYS.indexBuildLease(kind),
+  );
 
 /**
  * The sorted indexes of the partner API's lists (`SortedIndex`), one set per widget (a partner's lists read its

@@ -24,7 +24,7 @@ afterAll(async () => {
 function asLastMonthsRelease(dataDir: string): void {
   const db = openSqlite(join(dataDir, DATABASE_FILE));
   db.exec('DROP TABLE index_entries');
-  db.prepare('DELETE FROM entries WHERE key = ?').run(STORE_KEYS.checkoutIndexBuilt());
+  db.prepare('DELETE FROM entries WHERE key = ?').run(STORE_KEYS.indexBuilt('checkout'));
   db.exec(`UPDATE entries SET value = json_remove(value, '$.indexedAt') WHERE key LIKE 'checkout:%'`);
   db.exec('PRAGMA user_version = 1');
   db.close();
@@ -61,7 +61,7 @@ describe('a data directory of the release before the partner lists', () => {
     const reopened = openSqliteStore({ dataDir });
     const bff = await startBff(stack.sandbox.url, { sessionSecret: stack.sessionSecret, store: reopened });
     try {
-      expect(await bff.bff.checkoutIndexesBuilt).toBe(2);
+      expect((await bff.bff.indexesBuilt).checkout).toBe(2);
       const partner = { [PARTNER_SECRET_HEADER]: PARTNER_SECRET };
       const listed = await call(bff.server.url, '/v1/partner/checkouts', { headers: partner });
       expect(listed.status, listed.text).toBe(200);
@@ -83,7 +83,7 @@ describe('a data directory of the release before the partner lists', () => {
       store: openSqliteStore({ dataDir }),
     });
     try {
-      expect(await again.bff.checkoutIndexesBuilt).toBe(0);
+      expect((await again.bff.indexesBuilt).checkout).toBe(0);
     } finally {
       await again.server.close();
     }

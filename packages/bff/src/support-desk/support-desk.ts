@@ -123,6 +123,7 @@ export function createSupportDesk(options: SupportDeskOptions): SupportDesk {
             esimId: entry.member,
             widgetId: seller.widgetId,
             checkoutId: seller.checkoutId,
+            replaces: seller.replaces ?? null,
             soldAt: new Date(entry.score).toISOString(),
             checkout:
               checkout === null

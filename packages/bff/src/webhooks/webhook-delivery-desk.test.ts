@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, newKey, PARTNER_SECRET, type Stack, startStack, testConfig } from '../../testing/stack';
 import { checkoutAsTraveller } from '../../testing/traveller-checkout';
 import { startReceiver, type WebhookReceiver } from '../../testing/webhook-receiver';
+import { QUEUE_NAMES } from '../store/work-queue';
 
 let receiver: WebhookReceiver;
 let stack: Stack;
@@ -198,6 +199,35 @@ describe('the webhook deliveries of the partner’s widgets', () => {
     ).toEqual([probed.id]);
     const third = await asPartner('GET', `/v1/partner/webhook-deliveries/${probed.id}`);
     expect(third.body.data).toMatchObject({ status: 'delivered', attemptCount: 3 });
+  });
+
+  it('leaves the hold of a batch under way on another instance: the resent delivery goes after it, not beside', async () => {
+    receiver.failFirst = 0;
+    const checkoutId = await checkoutAsTraveller(stack.server.url, 'shop-pay');
+    await deliverDue();
+    const listed = await asPartner('GET', `/v1/partner/webhook-deliveries?checkoutId=${checkoutId}`);
+    const delivered = listed.body.data.find((item: { status: string }) => item.status === 'delivered');
+    expect(delivered).toBeDefined();
+    // Another instance claimed shop-pay's batch a moment ago and is posting it: the widget's queue is held.
+    const queue = stack.bff.store.queue(QUEUE_NAMES.webhookDeliveries);
+    await queue.pausePartition('shop-pay', Date.now() + 60_000);
+    try {
+      const resent = await asPartner('POST', `/v1/partner/webhook-deliveries/${delivered.id}/resend`, {
+        'Idempotency-Key': newKey(),
+      });
+      expect(resent.status, resent.text).toBe(200);
+      const heard = receiver.received.length;
+      await deliverDue();
+      expect(receiver.received.length).toBe(heard);
+    } finally {
+      // That batch ends: the resent event goes next.
+      await queue.pausePartition('shop-pay', 0);
+    }
+    const heard = receiver.received.length;
+    await deliverDue();
+    expect(receiver.received.slice(heard).map((request) => request.headers['esim-webhook-id'])).toEqual([
+      delivered.id,
+    ]);
   });
 
   it('answers an unknown delivery as not found, and a resend without an Idempotency-Key as invalid', async () => {

@@ -164,12 +164,15 @@ export function createWebhookDeliveryDesk(options: WebhookDeliveryDeskOptions): 
     async resend(widgetIds, id) {
       const { widgetId } = await ownDelivery(widgetIds, id);
       const nowMs = now();
-      // The attempt goes at once, as the endpoint's probe: the circuit's pause ends with the queue's.
-      await resumeWebhookCircuit(store, widgetId, nowMs, options.retryForMs);
+      // The attempt goes at once, as the endpoint's probe: the circuit's pause ends with the queue's. A widget
+      // whose batch is under way on some instance keeps that hold: the resent delivery goes once the batch ends,
+      // and never beside it (one stream to an endpoint at a time).
+      const resumed = await resumeWebhookCircuit(store, widgetId, nowMs, options.retryForMs);
       const resent = await queue.resend(id, nowMs);
       if (resent === null) {
         throw new ApiError('not_found', { params: { resource: 'webhook_delivery', webhookDeliveryId: id } });
       }
+      if (resumed) await queue.pauseWidget(widgetId, 0);
       return await detail(resent.delivery);
     },
   };

@@ -16,7 +16,7 @@ import type { CheckoutObserver, CheckoutRecord } from '../checkout/checkout-reco
 import { toPartnerCheckout } from '../checkout/checkout-service';
 import type { Logger } from '../logger';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
-import type { WebhookQueue } from './webhook-queue';
+import { eventSubject, type WebhookQueue } from './webhook-queue';
 
 /** The events a checkout entering `after.status` means. */
 export function eventTypesFor(after: CheckoutRecord): CheckoutEventType[] {
@@ -46,21 +46,6 @@ export function eventId(subject: string, type: WebhookEvent['type']): string {
   return `evt_${createHash('sha256').update(`${subject}:${type}`).digest('base64url').slice(0, 32)}`;
 }
 
-/** The checkout and the eSIM an event is about (what the partner's support desk filters and shows them by). */
-function subjectOf(event: WebhookEvent): { checkoutId: string | null; esimId: string | null } {
-  switch (event.type) {
-    case 'account.balance_low':
-    case 'order.unmatched':
-    case 'widget.sales_stopped':
-    case 'widget.sales_resumed':
-      return { checkoutId: null, esimId: null };
-    case 'action_request.updated':
-      return { checkoutId: null, esimId: event.data.actionRequest.esimId };
-    default:
-      return { checkoutId: event.data.checkout.id, esimId: event.data.esimId };
-  }
-}
-
 /** Queue one event for its widget (once: the event id is the delivery's key); true when it was new. */
 export async function queueWebhookEvent(
   queue: WebhookQueue,
@@ -68,7 +53,7 @@ export async function queueWebhookEvent(
   now: number,
 ): Promise<boolean> {
   return await queue.enqueue({
-    ...subjectOf(event),
+    ...eventSubject(event),
     history: [],
     resentAtMs: null,
     id: event.id,

@@ -5,19 +5,23 @@
  * down can be paused alone and several BFF instances share the work. An event is enqueued once (its id is the
  * key), delivered at least once, and sent again when the partner asks (a resend). Every delivery is in its
  * widget's sorted indexes (all, by state, by event type, by checkout; newest first), which the partner's
- * support desk pages through without a scan (`webhook-delivery-desk.ts`).
+ * support desk pages through without a scan (`webhook-delivery-desk.ts`); those the release before wrote are put
+ * there by the index build at start (`support-desk/index-rebuild.ts`, through {@link WebhookQueue.indexedRecords}).
  */
+import type { WebhookEvent } from '@esim-embed/shared';
 import { z } from 'zod';
 import { legacyIdListMover } from '../store/legacy-id-list';
 import { type SortedIndex, STORE_KEYS, type Store } from '../store/store';
 import { type ClaimOptions, QUEUE_NAMES, type QueueItem, type QueueStats } from '../store/work-queue';
+import type { IndexedRecords } from '../support-desk/index-rebuild';
 
 /** How long a delivery record is kept after its last change (a little over the longest retry span). */
 const DELIVERY_RETENTION_MS = 8 * 24 * 60 * 60 * 1000;
 
 /**
  * The version of the delivery record this release writes (records without one are version 1). Version 2 records
- * are in the indexes; an earlier one is put there at its first update by this release.
+ * are in the indexes; an earlier one is put there by the index build at start, and again at its first update by
+ * this release (the build may not have reached it yet).
  */
 const DELIVERY_SCHEMA_VERSION = 2;
 
@@ -44,7 +48,7 @@ const deliveryShape = {
   leaseUntilMs: z.number().nullable(),
   /** The receiver's last HTTP status, or the network failure. */
   lastResult: z.string().nullable(),
-  /** The checkout the event is about (records of the release before: none known). */
+  /** The checkout the event is about (records of the release before kept none: read from their event). */
   checkoutId: z.string().nullable().default(null),
   /** The eSIM the event names. */
   esimId: z.string().nullable().default(null),
@@ -82,6 +86,36 @@ export const DELIVERY_INDEXES = {
   checkout: (widgetId: string, checkoutId: string) => `webhook-deliveries:${widgetId}:checkout:${checkoutId}`,
 } as const;
 
+/** The checkout and the eSIM an event is about (what the partner's support desk filters and shows them by). */
+export function eventSubject(event: WebhookEvent): { checkoutId: string | null; esimId: string | null } {
+  switch (event.type) {
+    case 'account.balance_low':
+    case 'order.unmatched':
+    case 'widget.sales_stopped':
+    case 'widget.sales_resumed':
+      return { checkoutId: null, esimId: null };
+    case 'action_request.updated':
+      return { checkoutId: null, esimId: event.data.actionRequest.esimId };
+    default:
+      return { checkoutId: event.data.checkout.id, esimId: event.data.esimId };
+  }
+}
+
+/**
+ * A stored delivery as this release reads it. One of the release before (version 1) kept no subject: it is the one
+ * its event names, so that the desk shows and filters it by its checkout as any other.
+ */
+function readDelivery(value: string): WebhookDelivery {
+  const delivery = WebhookDeliverySchema.parse(JSON.parse(value));
+  if (delivery.schemaVersion >= 2 || delivery.checkoutId !== null || delivery.esimId !== null)
+    return delivery;
+  try {
+    return { ...delivery, ...eventSubject(JSON.parse(delivery.body) as WebhookEvent) };
+  } catch {
+    return delivery;
+  }
+}
+
 /** The JSON written for a delivery: this release's schema version stamped on it. */
 const written = (delivery: WebhookDelivery) =>
   JSON.stringify({ ...delivery, schemaVersion: DELIVERY_SCHEMA_VERSION });
@@ -111,12 +145,15 @@ export interface WebhookQueue {
   remove(id: string): Promise<void>;
   read(id: string): Promise<StoredDelivery | null>;
   /**
-   * Send a delivery again now (the partner's resend): pending again, due at once, its retry span from `nowMs`, its
-   * widget's pause lifted so that the attempt is the endpoint's probe. Null when there is no such delivery.
+   * Send a delivery again now (the partner's resend): pending again, due at once, its retry span from `nowMs`.
+   * The widget's pause is the caller's to lift (only a circuit's pause, never a batch's hold: see the desk). Null
+   * when there is no such delivery.
    */
   resend(id: string, nowMs: number): Promise<StoredDelivery | null>;
   /** The sorted index `name` (see {@link DELIVERY_INDEXES}). */
   index(name: string): SortedIndex;
+  /** The deliveries as the index build at start reads and indexes them (the release before's are in none). */
+  readonly indexedRecords: IndexedRecords<WebhookDelivery>;
   /** Depth, and when the longest-waiting delivery was queued (metrics). */
   stats(): Promise<QueueStats>;
   /**
@@ -133,20 +170,27 @@ export function createWebhookQueue(store: Store): WebhookQueue {
   async function read(id: string): Promise<StoredDelivery | null> {
     const stored = await store.get(STORE_KEYS.webhookDelivery(id));
     if (stored === null) return null;
-    return { delivery: WebhookDeliverySchema.parse(JSON.parse(stored.value)), version: stored.version };
+    return { delivery: readDelivery(stored.value), version: stored.version };
   }
 
   const onQueue = (delivery: WebhookDelivery) =>
     queue.add({ id: delivery.id, partition: delivery.widgetId, dueAtMs: delivery.nextAttemptAtMs });
 
-  /** Put a delivery in every index it belongs to (again: a move for its state, a fresh life for the others). */
-  async function indexDelivery(delivery: WebhookDelivery, previous: WebhookDelivery['state'] | null) {
+  /**
+   * Put a delivery in its state's index, out of the one of `previous` (a move), and when `whole` in every other
+   * index it belongs to too (again: a fresh life).
+   */
+  async function indexDelivery(
+    delivery: WebhookDelivery,
+    previous: WebhookDelivery['state'] | null,
+    whole: boolean,
+  ) {
     const { id, widgetId, createdAtMs } = delivery;
     const add = (name: string) => store.sortedIndex(name).add(id, createdAtMs, INDEX_RETENTION_MS);
     if (previous !== null && previous !== delivery.state)
       await store.sortedIndex(DELIVERY_INDEXES.state(widgetId, previous)).remove(id);
     await add(DELIVERY_INDEXES.state(widgetId, delivery.state));
-    if (previous !== null) return;
+    if (!whole) return;
     await add(DELIVERY_INDEXES.all(widgetId));
     await add(DELIVERY_INDEXES.type(widgetId, delivery.type));
     if (delivery.checkoutId !== null) await add(DELIVERY_INDEXES.checkout(widgetId, delivery.checkoutId));
@@ -160,9 +204,10 @@ export function createWebhookQueue(store: Store): WebhookQueue {
       DELIVERY_RETENTION_MS,
     );
     if (!ok) return null;
+    // A record of the release before is indexed whole (the build at start may have put it under its old state).
     const indexed = (current.delivery.schemaVersion ?? 1) >= 2;
-    if (!indexed) await indexDelivery(next, null);
-    else if (next.state !== current.delivery.state) await indexDelivery(next, current.delivery.state);
+    if (!indexed || next.state !== current.delivery.state)
+      await indexDelivery(next, current.delivery.state, !indexed);
     return { delivery: next, version: current.version + 1 };
   }
 
@@ -182,10 +227,10 @@ export function createWebhookQueue(store: Store): WebhookQueue {
       if (!inserted) {
         const existing = await read(delivery.id);
         if (existing?.delivery.state === 'pending') await onQueue(existing.delivery);
-        if (existing !== null) await indexDelivery(existing.delivery, null);
+        if (existing !== null) await indexDelivery(existing.delivery, null, true);
         return false;
       }
-      await indexDelivery(delivery, null);
+      await indexDelivery(delivery, null, true);
       await onQueue(delivery);
       return true;
     },
@@ -216,12 +261,20 @@ export function createWebhookQueue(store: Store): WebhookQueue {
         if (stored === null) continue;
         if ((await queue.get(id)) === null) await onQueue(next);
         else await queue.reschedule(id, nowMs);
-        await queue.pausePartition(next.widgetId, 0);
         return stored;
       }
       throw new Error(`the webhook delivery ${id} changed under every resend round; ask again`);
     },
     index: (name) => store.sortedIndex(name),
+    indexedRecords: {
+      kind: 'webhook-delivery',
+      prefix: STORE_KEYS.webhookDelivery(''),
+      read: readDelivery,
+      async index(delivery) {
+        await indexDelivery(delivery, null, true);
+        return true;
+      },
+    },
     reschedule: (id, atMs) => queue.reschedule(id, atMs),
     pauseWidget: (widgetId, untilMs) => queue.pausePartition(widgetId, untilMs),
     remove: (id) => queue.remove(id),

@@ -52,21 +52,28 @@ export async function webhookCircuitPause(store: Store, widgetId: string): Promi
 
 /**
  * End the pause of `widgetId`'s circuit now (a resend asked for an attempt at once), keeping its failures: the
- * next delivery goes as the endpoint's probe, and a new failure pauses it for the next backoff step.
+ * next delivery goes as the endpoint's probe, and a new failure pauses it for the next backoff step. Answers
+ * whether it ended a pause: only then is the widget's queue held by the circuit (and not by a batch under way on
+ * some instance, which must keep its hold), so only then may the caller lift the queue's pause.
  */
 export async function resumeWebhookCircuit(
   store: Store,
   widgetId: string,
   nowMs: number,
   retryForMs: number,
-): Promise<void> {
+): Promise<boolean> {
   const key = STORE_KEYS.webhookCircuit(widgetId);
   const stored = await store.get(key);
-  if (stored === null) return;
+  if (stored === null) return false;
   const circuit = CircuitSchema.parse(JSON.parse(stored.value));
-  if (circuit.untilMs <= nowMs) return;
+  if (circuit.untilMs <= nowMs) return false;
   // A lost race means the sender wrote the circuit meanwhile: its word is the newer one.
-  await store.compareAndSet(key, stored.version, JSON.stringify({ ...circuit, untilMs: nowMs }), retryForMs);
+  return await store.compareAndSet(
+    key,
+    stored.version,
+    JSON.stringify({ ...circuit, untilMs: nowMs }),
+    retryForMs,
+  );
 }
 
 export interface WebhookSenderOptions {

@@ -138,6 +138,19 @@ describe('the issue supply', () => {
       code: 'product_unavailable',
       params: { offerId: unserved, reason: 'route_not_served' },
     });
-    expect((await quote(page, served)).status).toBe(201);
+    const first = await quote(page, served);
+    expect(first.status).toBe(201);
+    // Asked again in the session, the live quote comes back without asking the upstream about the offer again.
+    const offerReads = async () => {
+      const metrics = (await call(stack.operations?.url ?? 'http://operations.invalid', '/metrics')).text;
+      const line =
+        /^bff_upstream_request_duration_seconds_count\{operation="getOffer",outcome="ok"\} (\d+)$/m;
+      return Number(line.exec(metrics)?.[1] ?? 0);
+    };
+    const before = await offerReads();
+    expect(before).toBeGreaterThan(0);
+    const again = await quote(page, served);
+    expect(again.body.data.id).toBe(first.body.data.id);
+    expect(await offerReads()).toBe(before);
   });
 });

@@ -6,6 +6,10 @@
 import { z } from 'zod';
 import { DateTimeSchema, MoneySchema, NonNegativeMoneySchema } from '../upstream/upstream-common';
 import { apiEnvelope } from './common';
+import { WidgetIdSchema } from './session';
+
+/** The query of `GET /v1/partner/account`: the widget whose account, when the partner secret opens several. */
+export const PartnerAccountQuerySchema = z.strictObject({ widgetId: WidgetIdSchema.optional() });
 
 /** The partner's funding as the BFF sees it before it lets a traveller pay. */
 export const PartnerAccountSchema = z.strictObject({

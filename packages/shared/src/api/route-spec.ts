@@ -45,6 +45,11 @@ export interface RouteSpec<Id extends string = string> {
   /** The success status and body (`{ data, meta }`). */
   readonly status: 200 | 201;
   readonly response?: z.ZodType;
+  /**
+   * Statuses beyond `status` whose body is this route's own `response`, not the error envelope (the readiness
+   * check's 503 `not_ready`).
+   */
+  readonly alsoAnswers?: readonly number[];
   /** Non-JSON answers (the widget bundle, the docs page). */
   readonly contentType?: string;
   /**
@@ -70,10 +75,11 @@ export const REQUEST_ERROR_CODES = [
 export const AUTH_ERROR_CODES = {
   public: [],
   origin: ['widget_origin_forbidden', 'storefront_app_not_found', 'storefront_app_disabled'],
-  session: ['widget_session_invalid'],
+  // A widget switched off, or a white label that does not allow the route now, refuses its sessions' calls.
+  session: ['widget_session_invalid', 'storefront_app_disabled'],
   // A missing or wrong client secret reads as a checkout that does not exist.
-  'session+secret': ['widget_session_invalid', 'checkout_not_found'],
-  'session+manage': ['widget_session_invalid'],
+  'session+secret': ['widget_session_invalid', 'storefront_app_disabled', 'checkout_not_found'],
+  'session+manage': ['widget_session_invalid', 'storefront_app_disabled'],
   partner: ['unauthorized'],
 } as const satisfies Record<RouteAuth, readonly ApiErrorCode[]>;
 

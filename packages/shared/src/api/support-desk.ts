@@ -39,8 +39,11 @@ export type PartnerEsimListQuery = z.infer<typeof PartnerEsimListQuerySchema>;
 export const PartnerEsimSummarySchema = z.strictObject({
   esimId: z.string().min(1),
   widgetId: z.string().min(1),
+  /** The checkout that sold it (for a replacement: the one that sold the eSIM it replaced). */
   checkoutId: z.string().min(1),
-  /** When the checkout that sold it was created. */
+  /** A reissue's replacement: the eSIM it replaced; null for an eSIM a checkout issued. */
+  replaces: z.string().min(1).nullable(),
+  /** When the checkout that sold it was created; for a replacement, when the reissue completed. */
   soldAt: DateTimeSchema,
   /** The selling checkout's status, plan and traveller e-mail; null once that checkout is no longer kept. */
   checkout: z

@@ -48,6 +48,22 @@ describe('ApiClient', () => {
     expect(reads()).toHaveLength(2);
   });
 
+  it('hands a plans read started ahead to the next caller of the same destination and language', async () => {
+    const bff = new FakeBff();
+    const api = client(bff);
+    api.prefetchPlans('TR', 'de');
+    await api.start();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const reads = () => bff.requestsTo('GET', /\/de\/plans\/TR$/);
+    expect(reads()).toHaveLength(1);
+    expect((await api.plans('TR', 'de')).plans).toEqual(plans);
+    expect(reads()).toHaveLength(1);
+    // Another language is another read; taken once, a later read is a new one.
+    await api.plans('TR', 'en');
+    await api.plans('TR', 'de');
+    expect(reads()).toHaveLength(2);
+  });
+
   it('asks for the start again after it failed', async () => {
     const bff = new FakeBff();
     const api = client(bff);

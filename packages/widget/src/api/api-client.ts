@@ -135,8 +135,8 @@ export class ApiClient {
   readonly #abort = new AbortController();
   #start: Promise<WidgetStart> | undefined;
   #session: Promise<Session> | undefined;
-  /** Catalog reads started ahead of the step that shows them, by locale; each is taken once. */
-  readonly #destinationsAhead = new Map<Locale, Promise<Destination[]>>();
+  /** Catalog reads started ahead of the step that shows them (`prefetchDestinations`, `prefetchPlans`), each taken once. */
+  readonly #ahead = new Map<string, Promise<unknown>>();
 
   constructor(options: ApiClientOptions) {
     const merged = { ...DEFAULTS, ...options } satisfies ApiClientOptions;
@@ -184,28 +184,47 @@ export class ApiClient {
   }
 
   /** Countries and regions, localized (the read started ahead by `prefetchDestinations`, if there is one). */
-  async destinations(locale: Locale): Promise<Destination[]> {
-    const ahead = this.#destinationsAhead.get(locale);
-    if (ahead) {
-      this.#destinationsAhead.delete(locale);
-      return ahead;
-    }
-    return (await this.#catalog(apiRoutes.publicDestinations.path, { locale })).data;
+  destinations(locale: Locale): Promise<Destination[]> {
+    return this.#readAhead(`destinations ${locale}`, async () => {
+      return (await this.#catalog(apiRoutes.publicDestinations.path, { locale })).data;
+    });
   }
 
   /** Starts reading the destinations now, for the next `destinations(locale)`: the list comes sooner. */
   prefetchDestinations(locale: Locale): void {
-    if (this.#destinationsAhead.has(locale)) return;
-    const read = this.destinations(locale);
-    // Its failure, if any, reaches the step that takes the read.
-    read.catch(() => undefined);
-    this.#destinationsAhead.set(locale, read);
+    this.#startAhead(`destinations ${locale}`, () => this.destinations(locale));
   }
 
-  /** The plans of one destination, and the destination itself. */
-  async plans(code: string, locale: Locale): Promise<{ plans: Plan[]; destination: Destination }> {
-    const body = await this.#catalog(apiRoutes.publicPlans.path, { locale, code });
-    return { plans: body.data, destination: body.meta.destination };
+  /** The plans of one destination, and the destination itself (the read started by `prefetchPlans`, if any). */
+  plans(code: string, locale: Locale): Promise<{ plans: Plan[]; destination: Destination }> {
+    return this.#readAhead(`plans ${code} ${locale}`, async () => {
+      const body = await this.#catalog(apiRoutes.publicPlans.path, { locale, code });
+      return { plans: body.data, destination: body.meta.destination };
+    });
+  }
+
+  /**
+   * Starts reading a destination's plans now, for the next `plans(code, locale)`: when the first step is that
+   * destination's plans, the read goes out beside the step's code, not after it.
+   */
+  prefetchPlans(code: string, locale: Locale): void {
+    this.#startAhead(`plans ${code} ${locale}`, () => this.plans(code, locale));
+  }
+
+  /** The read started ahead under `key`, taken (once), or `read` now. */
+  #readAhead<T>(key: string, read: () => Promise<T>): Promise<T> {
+    const ahead = this.#ahead.get(key);
+    if (ahead === undefined) return read();
+    this.#ahead.delete(key);
+    return ahead as Promise<T>;
+  }
+
+  /** Starts `read` under `key` for the next {@link #readAhead} of it; its failure reaches the step that takes it. */
+  #startAhead(key: string, read: () => Promise<unknown>): void {
+    if (this.#ahead.has(key)) return;
+    const started = read();
+    started.catch(() => undefined);
+    this.#ahead.set(key, started);
   }
 
   /**

@@ -11,10 +11,11 @@ describe('retryWorth, the one retry decision', () => {
     expect(retryWorth(error('store_unavailable'))).toBe('moment');
   });
 
-  it('says the network, a rate limit and an upstream or BFF down a while pass by themselves', () => {
-    for (const code of ['network_error', 'rate_limited', 'internal', 'upstream_unavailable'] as const) {
+  it('says a rate limit and an upstream or BFF down a while pass by themselves, a lost connection once online', () => {
+    for (const code of ['rate_limited', 'internal', 'upstream_unavailable'] as const) {
       expect(retryWorth(error(code)), code).toBe('passing');
     }
+    expect(retryWorth(error('network_error'))).toBe('connection');
   });
 
   it('leaves every other error to the traveller', () => {

@@ -28,26 +28,26 @@ export function errorCodeOf(error: unknown): WidgetErrorCode {
   return error instanceof WidgetApiError ? error.code : 'invalid_response';
 }
 
-/** Codes of failures that pass by themselves: the network, a rate limit, the BFF or the upstream down a while. */
-const PASSING: ReadonlySet<WidgetErrorCode> = new Set([
-  'network_error',
-  'rate_limited',
-  'internal',
-  'upstream_unavailable',
-]);
+/** Codes of failures that pass by themselves: a rate limit, the BFF or the upstream down a while. */
+const PASSING: ReadonlySet<WidgetErrorCode> = new Set(['rate_limited', 'internal', 'upstream_unavailable']);
+
+/** How soon an error is worth trying again by itself; `null`: not by itself. */
+export type RetryWorth = 'moment' | 'connection' | 'passing' | null;
 
 /**
- * The widget's one answer to "is this error worth trying again by itself, and how soon?" (the client's own
- * repeats, a checkout's status polling and the traveller's notice all ask it):
+ * The widget's one answer to "is this error worth trying again by itself, and when?" (the client's own
+ * repeats, a checkout's status polling and the traveller's notice all ask it; none decides on its own):
  * - `moment`: the same request will work a moment later — the first request with this idempotency key is still
  *   running (its answer will be replayed), or the BFF's store is briefly unavailable. Repeating it is safe:
  *   every create carries its idempotency key, and the rest are reads or idempotent by nature.
+ * - `connection`: the request never got an answer; worth trying again once the device is back online.
  * - `passing`: a failure that passes by itself (see {@link PASSING}): worth trying again after a pause.
  * - `null`: not by itself; the traveller chooses the way forward (`errors/error-recovery.ts`).
  */
-export function retryWorth(error: unknown): 'moment' | 'passing' | null {
+export function retryWorth(error: unknown): RetryWorth {
   if (!(error instanceof WidgetApiError)) return null;
   if (error.code === 'store_unavailable') return 'moment';
   if (error.code === 'idempotency_conflict' && error.params.reason === 'in_progress') return 'moment';
+  if (error.code === 'network_error') return 'connection';
   return PASSING.has(error.code) ? 'passing' : null;
 }

@@ -104,9 +104,11 @@ export function WidgetShell({ host, options, brandSheet, earlyStart = null }: Wi
   const started = useWriteAction(
     async () => {
       const { widget } = await client.start();
-      // When the first step is the destinations, their read goes out now, beside the messages, not after them.
-      if (initialStep(widgetId, country).name === 'destinations')
-        client.prefetchDestinations(chooseLocale(candidates, widget.locales, widget.defaultLocale));
+      // The first step's catalog read goes out now, beside the messages and the step's code, not after them.
+      const first = initialStep(widgetId, country);
+      const firstLocale = chooseLocale(candidates, widget.locales, widget.defaultLocale);
+      if (first.name === 'destinations') client.prefetchDestinations(firstLocale);
+      if (first.name === 'plans') client.prefetchPlans(first.destination.code, firstLocale);
       setConfig(widget);
       brandSheet.replaceSync(brandCss(widget.brand));
     },

@@ -90,6 +90,38 @@ describe('error handling', () => {
     }
   });
 
+  it('tries again by itself once online after a lost connection, and a moment after a create running elsewhere', async () => {
+    const value = await context();
+    const online = vi.fn();
+    const { unmount } = render(
+      <WidgetContext.Provider value={value}>
+        <ErrorNotice error={new WidgetApiError('network_error')} actions={{ retry: online }} />
+      </WidgetContext.Provider>,
+    );
+    expect(online).not.toHaveBeenCalled();
+    window.dispatchEvent(new Event('online'));
+    expect(online).toHaveBeenCalledOnce();
+    unmount();
+    const moment = vi.fn();
+    vi.useFakeTimers();
+    try {
+      render(
+        <WidgetContext.Provider value={value}>
+          <ErrorNotice
+            error={new WidgetApiError('idempotency_conflict', { reason: 'in_progress' })}
+            actions={{ retry: moment }}
+          />
+        </WidgetContext.Provider>,
+      );
+      window.dispatchEvent(new Event('online'));
+      expect(moment).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(5500);
+      expect(moment).toHaveBeenCalledOnce();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('repeats a create still running elsewhere instead of starting over; funding refusals offer another plan', async () => {
     const value = await context();
     const cases = [

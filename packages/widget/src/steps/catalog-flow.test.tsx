@@ -78,8 +78,12 @@ describe('plans', () => {
   });
 
   it('opens a destination directly from the country attribute and goes back to the search', async () => {
-    const { view } = await mountWidget(new FakeBff(), { country: 'tr' });
+    const bff = new FakeBff();
+    const { view } = await mountWidget(bff, { country: 'tr' });
     expect(await view.findByRole('heading', { name: /eSIM plans for Turkey/ })).toBeTruthy();
+    // The plans were read once — started with the widget, taken by the step — and the search was not read.
+    expect(bff.requestsTo('GET', /\/plans\/TR$/)).toHaveLength(1);
+    expect(bff.requestsTo('GET', /\/destinations$/)).toHaveLength(0);
     fireEvent.click(view.getByRole('button', { name: /Back/ }));
     expect(await view.findByRole('heading', { name: 'Where are you going?' })).toBeTruthy();
   });

@@ -1,18 +1,19 @@
 /**
  * @module
  * An error as the traveller sees it: what happened, in their language, and the way forward (retry,
- * a fresh price, another plan, start over, or the partner's support). After a network loss it retries by
- * itself as soon as the browser is back online, and a few seconds after the BFF's store was unavailable.
+ * a fresh price, another plan, start over, or the partner's support). Whether it also tries again by itself is
+ * `retryWorth`'s answer (`api/api-error.ts`): a few seconds after a `moment` (the BFF's store unavailable, a
+ * create still running elsewhere), as soon as the browser is back online after a lost `connection`.
  */
 import { useEffect } from 'preact/hooks';
-import { errorCodeOf, WidgetApiError } from '../api/api-error';
+import { errorCodeOf, retryWorth, WidgetApiError } from '../api/api-error';
 import { handlingAfterPayment, handlingOf, type Recovery } from '../errors/error-recovery';
 import { useWidget } from '../flow/widget-context';
 import * as css from './controls.css';
 import { supportHref } from './support-href';
 
-/** How long the notice of an unavailable store waits before it tries again by itself. */
-const STORE_RETRY_MS = 5000;
+/** How long the notice of a `moment` error waits before it tries again by itself. */
+const MOMENT_RETRY_MS = 5000;
 
 /** The ways forward a step can offer; the notice shows the one the error calls for. */
 export type RecoveryActions = Partial<Record<Exclude<Recovery, 'contact_support'>, () => void>>;
@@ -33,18 +34,19 @@ export function ErrorNotice({ error, actions, afterPayment = false }: ErrorNotic
   const brand = config.brand.displayName;
   const requestId = error instanceof WidgetApiError ? error.requestId : null;
   const retry = actions.retry;
+  const worth = retryWorth(error);
 
   useEffect(() => {
     if (!retry) return;
-    // The BFF's store comes back by itself (the client already waited its Retry-After): try again shortly.
-    if (code === 'store_unavailable') {
-      const timer = setTimeout(retry, STORE_RETRY_MS);
+    // The client already repeated it for a while (its Retry-After waits): the notice tries once more shortly.
+    if (worth === 'moment') {
+      const timer = setTimeout(retry, MOMENT_RETRY_MS);
       return () => clearTimeout(timer);
     }
-    if (code !== 'network_error') return;
+    if (worth !== 'connection') return;
     window.addEventListener('online', retry);
     return () => window.removeEventListener('online', retry);
-  }, [code, retry]);
+  }, [worth, retry]);
 
   // The error's own way forward when the step offers it, else a retry, else starting over; when only the
   // partner can help, starting over comes before a retry that would fail the same way.

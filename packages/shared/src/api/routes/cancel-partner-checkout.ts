@@ -11,4 +11,4 @@ export const summary = 'The payment failed or was abandoned: cancel a checkout t
 export const auth = 'partner';
 export const status = 200;
 export const response = PartnerCheckoutResponseSchema;
-export const errors = ['checkout_not_found', 'invalid_transition'] as const;
+export const errors = ['checkout_not_found', 'invalid_transition', 'idempotency_conflict'] as const;

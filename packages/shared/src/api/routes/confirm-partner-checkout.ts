@@ -23,4 +23,5 @@ export const errors = [
   'scope_missing',
   'upstream_unavailable',
   'upstream_refused',
+  'idempotency_conflict',
 ] as const;

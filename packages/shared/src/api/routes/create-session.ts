@@ -13,3 +13,4 @@ export const auth = 'origin';
 export const body = CreateSessionRequestSchema;
 export const status = 201;
 export const response = SessionResponseSchema;
+export const errors = ['widget_misconfigured'] as const;

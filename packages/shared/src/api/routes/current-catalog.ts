@@ -12,4 +12,8 @@ export const summary =
 export const auth = 'public';
 export const status = 200;
 export const response = PublicCatalogResponseSchema;
-export const errors = ['storefront_app_not_found', 'upstream_unavailable'] as const;
+export const errors = [
+  'storefront_app_not_found',
+  'upstream_unavailable',
+  'storefront_app_disabled',
+] as const;
