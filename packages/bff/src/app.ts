@@ -90,6 +90,8 @@ export interface BffAppOptions {
    * `internal` error, logged. Default off; `createBff` turns it on outside production.
    */
   checkAnswers?: boolean;
+  /** The clock of the idempotency leases and of `/readyz`'s reuse of a result (tests move it). Default `Date.now`. */
+  now?: (() => number) | undefined;
 }
 
 /** The BFF's Hono app. */
@@ -189,7 +191,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
         supportDesk: options.supportDesk,
         logger,
       }),
-      operationsHandlers({ widgets, store, operationsToken: options.operationsToken }),
+      operationsHandlers({ widgets, store, operationsToken: options.operationsToken, now: options.now }),
       openApiHandlers(),
       widgetAssetHandlers(widgetBuilds, staticFiles),
     ),
@@ -201,8 +203,8 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
       afterSale: options.afterSale,
     }),
     idempotency: {
-      session: sessionIdempotency({ store, idempotencyTtlMs, logger }),
-      partner: partnerIdempotency({ store, idempotencyTtlMs, logger }),
+      session: sessionIdempotency({ store, idempotencyTtlMs, logger, now: options.now }),
+      partner: partnerIdempotency({ store, idempotencyTtlMs, logger, now: options.now }),
     },
   });
   if (options.extraRoutes !== undefined) app.route('/', options.extraRoutes);

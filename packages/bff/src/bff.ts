@@ -76,8 +76,22 @@ export interface CreateBffOptions {
   startWorkers?: boolean;
   /** The webhook sender's loop period, timeout and clock (tests). */
   webhooks?: { intervalMs?: number; timeoutMs?: number; now?: () => number };
-  /** The clock of session and manage tokens (tests). */
+  /**
+   * The clock of session and manage tokens, idempotency leases, checkouts (their placement leases and backoff,
+   * quote and payment expiry), the upstream keys' budgets (a 429's pause), the partner's funding (unpaid holds
+   * lapse on it), the webhook desk and `/readyz`'s reuse of a result — tests move it forward instead of waiting.
+   */
   now?: () => number;
+  /**
+   * How often the background watches (checkouts, help requests, widget sales) look, in ms: tests set less than
+   * the config's `checkoutWatchSeconds`, which it replaces.
+   */
+  watchIntervalMs?: number;
+  /**
+   * How the upstream clients wait out a pause between attempts (backoff, a short `Retry-After`): tests move their
+   * clock instead of sleeping. Default: a timer.
+   */
+  upstreamSleep?: (ms: number) => Promise<void>;
   /**
    * Prometheus metrics (served by `operationsApp`) and OpenTelemetry tracing (`startTracing`). Both off by
    * default: the BFF then pays nothing for either.
@@ -154,6 +168,7 @@ function upstreamBudgets(
         percents: config.upstreamBudget,
         logger: logger.child({ widgetIds: sharing.map((widget) => widget.id) }),
         onRefusal: metrics === null ? undefined : (share) => metrics.upstreamBudgetRefusals.inc({ share }),
+        now: options.now,
       }),
     );
   }
@@ -165,6 +180,7 @@ export function createBff(options: CreateBffOptions): Bff {
   const { loaded, logger } = options;
   const { config } = loaded;
   const scopedLogger = requestScopedLogger(logger);
+  const watchIntervalMs = options.watchIntervalMs ?? config.checkoutWatchSeconds * 1000;
   const metrics = options.observability?.metrics === true ? createBffMetrics() : null;
   const tracing = options.observability?.tracing ?? null;
   const observer = outgoingCalls(metrics, tracing);
@@ -186,6 +202,7 @@ export function createBff(options: CreateBffOptions): Bff {
       logger: widgetLogger,
       observer,
       budget: budget?.gate(widgetConfig.id),
+      sleep: options.upstreamSleep,
     });
     const accountLogo = createAccountLogo({
       widgetId: widgetConfig.id,
@@ -230,13 +247,14 @@ export function createBff(options: CreateBffOptions): Bff {
     webhooks: webhookQueue,
     accountFreshMs: config.accountCacheMs,
     unpaidHolds: unpaidHoldOptions(config.unpaidHolds),
+    now: options.now,
     onRefusal: (code, cap) => metrics?.fundingRefusals.inc({ code, cap }),
   });
   const orderReferences = createOrderReferences(store);
   const checkoutWatch = createCheckoutWatch({
     store,
     logger: scopedLogger,
-    intervalMs: config.checkoutWatchSeconds * 1000,
+    intervalMs: watchIntervalMs,
     settle: (checkoutId, seen) => transitions.settle(checkoutId, seen),
   });
   // The one checkout repository: what a change of status sets off is decided in checkout-transitions.ts.
@@ -288,7 +306,7 @@ export function createBff(options: CreateBffOptions): Bff {
     queue: webhookQueue,
     widgets,
     logger: scopedLogger,
-    intervalMs: config.checkoutWatchSeconds * 1000,
+    intervalMs: watchIntervalMs,
   });
   const actionRequestWatch = createActionRequestWatch({
     store,
@@ -296,7 +314,7 @@ export function createBff(options: CreateBffOptions): Bff {
     queue: webhookQueue,
     widgets,
     logger: scopedLogger,
-    intervalMs: config.checkoutWatchSeconds * 1000,
+    intervalMs: watchIntervalMs,
     async refundCompleted(widget, esimId) {
       const checkoutId = (await esimOwners.sellerOf(esimId))?.checkoutId ?? null;
       // The partner's read brings a sold checkout up to date with its order (a refunded order ends it).
@@ -324,7 +342,14 @@ export function createBff(options: CreateBffOptions): Bff {
   );
   const answers = createAnswerCache({
     logger,
-    observe: metrics?.observeRequest,
+    // The app's middleware counts and traces the requests it answers; these, answered before it, here.
+    observe:
+      metrics === null && tracing === null
+        ? undefined
+        : (route, method, status, seconds) => {
+            metrics?.observeRequest(route, method, status, seconds);
+            tracing?.observeKeptAnswer(route, method, status, seconds);
+          },
     compress: config.compression,
   });
   const app = createBffApp({
@@ -355,6 +380,7 @@ export function createBff(options: CreateBffOptions): Bff {
     operationsToken: loaded.operationsToken,
     metrics,
     tracing,
+    now: options.now,
   });
   let operationsApp: Hono<AppEnv> | null = null;
   if (metrics !== null) {
@@ -366,6 +392,7 @@ export function createBff(options: CreateBffOptions): Bff {
       widgets,
       store,
       operationsToken: loaded.operationsToken,
+      now: options.now,
     });
   }
   if (options.startCatalogs !== false) for (const widget of widgets.values()) widget.catalog.start();
@@ -401,7 +428,7 @@ export function createBff(options: CreateBffOptions): Bff {
       closing = true;
       await indexesBuilt;
       webhookSender.close();
-      checkoutWatch.close();
+      void checkoutWatch.close();
       actionRequestWatch.close();
       widgetSalesWatch.close();
       orderReconciliation.close();

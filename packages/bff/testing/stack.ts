@@ -95,6 +95,8 @@ export interface Stack {
 export interface StackOptions {
   sandbox?: StartSandboxOptions;
   config?: (sandboxUrl: string) => BffConfigInput;
+  /** How long one second of the server's timeouts lasts (default 1,000 ms): tests of slow clients shorten it. */
+  serverSecondMs?: number;
   store?: Store;
   /** Where the BFF finds the widget's builds (a folder of versions, one build) and the static site. */
   widgetRoot?: string | null;
@@ -107,7 +109,14 @@ export interface StackOptions {
   /** Clocks, timers and worker settings of the BFF (after-sale and webhook tests). */
   bffOptions?: Pick<
     CreateBffOptions,
-    'webhooks' | 'now' | 'startWorkers' | 'publicOrigin' | 'observability' | 'logoTestHost'
+    | 'webhooks'
+    | 'now'
+    | 'watchIntervalMs'
+    | 'upstreamSleep'
+    | 'startWorkers'
+    | 'publicOrigin'
+    | 'observability'
+    | 'logoTestHost'
   >;
 }
 
@@ -145,7 +154,7 @@ export async function startBff(
   });
   const publicServer = await serveBff(bff, {
     port: options.port,
-    limits: { ...config.server, trustedProxyHops: config.trustedProxyHops },
+    limits: { ...config.server, trustedProxyHops: config.trustedProxyHops, secondMs: options.serverSecondMs },
   });
   const operations = bff.operationsApp === null ? null : await serveOperations(bff.operationsApp);
   const server: RunningServer = {
@@ -285,4 +294,26 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** A clock a test moves forward: the wall clock plus what the test added. */
+export interface TestClock {
+  /** Milliseconds since the epoch, as the code under test reads them (give it as `bffOptions.now`). */
+  now(): number;
+  /** Moves the clock forward by `ms` at once: leases, pauses and windows run out without real waiting. */
+  advance(ms: number): void;
+}
+
+/**
+ * A {@link TestClock}: it runs with the wall clock (timers, heartbeats and the sandbox stay in step) and jumps
+ * forward when the test says, never back.
+ */
+export function testClock(): TestClock {
+  let offsetMs = 0;
+  return {
+    now: () => Date.now() + offsetMs,
+    advance(ms) {
+      offsetMs += Math.max(0, ms);
+    },
+  };
 }

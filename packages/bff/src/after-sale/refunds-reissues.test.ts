@@ -54,7 +54,8 @@ beforeAll(async () => {
       };
     },
     env: { TEST_WEBHOOK_SECRET: WEBHOOK_SECRET },
-    bffOptions: { webhooks: { intervalMs: 25 } },
+    // The background watches look ten times a second: a help request's statuses are reported within moments.
+    bffOptions: { webhooks: { intervalMs: 25 }, watchIntervalMs: 100 },
   });
   page = await openWidget(stack.server.url, 'shop');
 });

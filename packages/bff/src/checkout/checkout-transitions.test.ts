@@ -41,6 +41,8 @@ beforeAll(async () => {
   stack = await startStack({
     store,
     config: (sandboxUrl) => testConfig(sandboxUrl, { checkoutWatchSeconds: 1, accountCacheMs: 0 }),
+    // The watch looks ten times a second: a reaction left due is done again within moments.
+    bffOptions: { watchIntervalMs: 100 },
   });
 });
 afterAll(async () => {
@@ -91,11 +93,14 @@ describe('a reaction whose store write fails once', () => {
     const held = async () => (await partner('/v1/partner/account?widgetId=shop-pay')).body.data.openCheckouts;
     const id = await checkoutAsTraveller(stack.server.url, 'shop-pay');
     expect(await held()).toBe(1);
+    // The watch held while the failed reaction is looked at (it looks ten times a second), then let go.
+    await stack.bff.checkoutWatch.close();
     failNext = 'funding-ledger:';
     expect((await partner(`/v1/partner/checkouts/${id}/cancel`, 'POST')).body.data.status).toBe('cancelled');
     expect(failNext).toBeNull();
     expect(failedReaction(id)).toBe(true);
     expect((await storedCheckout(id)).reactionsDue).toEqual(['cancelled']);
+    stack.bff.checkoutWatch.start(stack.bff.checkouts, stack.bff.widgets);
     await eventually(async () => ((await held()) === 0 ? true : undefined));
     await settled(id);
   });

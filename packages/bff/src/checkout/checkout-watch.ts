@@ -47,7 +47,8 @@ export interface CheckoutWatch {
   /** Read every watched checkout that is due (the loop calls this; tests may too). */
   sweep(checkouts: CheckoutService, widgets: ReadonlyMap<string, WidgetRuntime>): Promise<void>;
   start(checkouts: CheckoutService, widgets: ReadonlyMap<string, WidgetRuntime>): void;
-  close(): void;
+  /** Stop the loop (`start` starts it again); resolves once a sweep under way has finished. */
+  close(): Promise<void>;
 }
 
 const terminal = (status: string) => (CHECKOUT_TERMINAL_STATUSES as readonly string[]).includes(status);
@@ -119,9 +120,10 @@ export function createCheckoutWatch(options: CheckoutWatchOptions): CheckoutWatc
       });
       loop.start();
     },
-    close() {
-      loop?.close();
+    async close() {
+      const stopping = loop?.close();
       loop = undefined;
+      await stopping;
     },
   };
   return watch;

@@ -5,6 +5,9 @@
  * checkout (201 with its client secret) within seconds, whether the first died while its upstream order was in
  * flight, before it wrote the checkout, or before it kept its answer; and a confirmed checkout whose placing
  * worker died is placed by the other instance's background watch with nobody polling. One order each time.
+ *
+ * Both instances read one clock the test moves: the dead holder's leases run out when the test moves it past
+ * them (as the wall clock would a few seconds later), and the survivor is refused until then.
  */
 import { randomBytes } from 'node:crypto';
 import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
@@ -20,11 +23,14 @@ import {
   type RunningBff,
   SHOP_ORIGIN,
   startBff,
+  type TestClock,
+  testClock,
   testConfig,
   type WidgetPage,
 } from '../../testing/stack';
 import { createMemoryStore } from '../store/memory-store';
 import { STORE_KEYS, type Store } from '../store/store';
+import { PLACEMENT_LEASE_MS } from './order-placement';
 
 /** A store whose access ends for good at a chosen moment: the instance using it is dead from then on. */
 function mortalStore(store: Store) {
@@ -74,6 +80,8 @@ let sandbox: RunningSandbox;
 let one: RunningBff;
 let two: RunningBff;
 let doomed: ReturnType<typeof mortalStore>;
+/** The clock of both instances. */
+let clock: TestClock;
 
 beforeAll(async () => {
   sandbox = await startSandbox({
@@ -92,9 +100,12 @@ async function startInstances() {
   doomed = mortalStore(shared);
   const sessionSecret = randomBytes(32);
   const config = (url: string) => testConfig(url, { checkoutWatchSeconds: 1 });
+  clock = testClock();
+  // The background watch looks often: a placement whose lease ran out is taken over at the next look.
+  const bffOptions = { now: clock.now, watchIntervalMs: 100 };
   [one, two] = await Promise.all([
-    startBff(sandbox.url, { sessionSecret, store: doomed.store, config }),
-    startBff(sandbox.url, { sessionSecret, store: shared, config }),
+    startBff(sandbox.url, { sessionSecret, store: doomed.store, config, bffOptions }),
+    startBff(sandbox.url, { sessionSecret, store: shared, config, bffOptions }),
   ]);
 }
 afterEach(async () => {
@@ -125,17 +136,22 @@ async function traveller(widgetId = 'shop') {
   });
   const create = (on: RunningBff, key: string) =>
     call(on.server.url, '/v1/checkouts', { method: 'POST', headers: headers(key), body });
-  /** Retry on 409 as the widget does, honouring Retry-After, until another answer or `withinMs`. */
+  /**
+   * Retry on 409 as the widget does, honouring Retry-After — on the test's clock, moved on by each Retry-After
+   * — until another answer or `withinMs` of that clock. Every refusal met on the way is in `refused`.
+   */
   const createRetrying = async (on: RunningBff, key: string, withinMs: number) => {
-    const started = Date.now();
+    const started = clock.now();
+    const refused: Answer[] = [];
     for (;;) {
       const answer = await create(on, key);
       if (answer.status !== 409 || answer.body.error.code !== 'idempotency_conflict') {
-        return { answer, seconds: (Date.now() - started) / 1000 };
+        return { answer, refused, seconds: (clock.now() - started) / 1000 };
       }
+      refused.push(answer);
       const wait = Number(answer.headers.get('retry-after') ?? '1') * 1000;
-      if (Date.now() + wait - started > withinMs) throw new Error(`no checkout within ${withinMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      if (clock.now() + wait - started > withinMs) throw new Error(`no checkout within ${withinMs} ms`);
+      clock.advance(wait);
     }
   };
   const status = (on: RunningBff, id: string, secret: string) =>
@@ -157,6 +173,22 @@ async function upstreamOrders(externalRef: string): Promise<{ id: string; extern
   return ((await response.json()) as { data: { id: string; externalRef: string }[] }).data;
 }
 
+/**
+ * The survivor was refused while the lost holder's lease ran: one `in_progress` conflict or more, each naming the
+ * lease's remainder (at most its 5 s) as Retry-After — the key was taken over only once the clock passed it.
+ */
+function expectRefusedWhileLeased(refused: Answer[]) {
+  expect(refused.length).toBeGreaterThanOrEqual(1);
+  for (const conflict of refused) {
+    expect(conflict.body.error).toEqual({
+      code: 'idempotency_conflict',
+      params: { field: 'Idempotency-Key', reason: 'in_progress' },
+    });
+    expect(Number(conflict.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(conflict.headers.get('retry-after'))).toBeLessThanOrEqual(5);
+  }
+}
+
 /** The order request reached the sandbox (its one-shot latency rule retired): the order is in flight. */
 async function orderInFlight() {
   await eventually(async () => ((await sandbox.control.state()).faults.length === 0 ? true : undefined));
@@ -169,9 +201,12 @@ async function expectReady(
   expect(created.status).toBe(201);
   const { id, clientSecret } = created.body.data as { id: string; clientSecret: string };
   expect(clientSecret.length).toBeGreaterThan(20);
+  // Polled as the widget does, a second of the clock apart: a placement lease the dead instance held runs out.
   const ready = await eventually(async () => {
     const answer = await buyer.status(two, id, clientSecret);
-    return answer.body.data.status === 'ready' ? answer.body.data : undefined;
+    if (answer.body.data.status === 'ready') return answer.body.data;
+    clock.advance(1_000);
+    return undefined;
   }, 15_000);
   expect(await upstreamOrders(id)).toHaveLength(1);
   return ready;
@@ -190,12 +225,16 @@ describe('a traveller whose instance died mid-checkout', () => {
     const lost = buyer.create(one, key);
     await orderInFlight();
     doomed.die();
-    const { answer, seconds } = await buyer.createRetrying(two, key, 10_000);
+    const diedAt = clock.now();
+    // Asked at once, the survivor refuses: the lost holder's lease has not run out yet.
+    const early = await buyer.create(two, key);
     await lost;
+    const { answer, refused } = await buyer.createRetrying(two, key, 10_000);
+    expectRefusedWhileLeased([early, ...refused]);
     const ready = await expectReady(buyer, answer);
     // The very checkout the first instance placed the order for.
     expect((await upstreamOrders(ready.id))[0]?.externalRef).toBe(ready.id);
-    expect(seconds).toBeLessThan(10);
+    expect((clock.now() - diedAt) / 1000).toBeLessThan(10);
     expect(logged(two, 'idempotent create taken over from a lost holder')).toBe(true);
     expect(logged(two, 'checkout create resumed')).toBe(true);
   });
@@ -207,7 +246,9 @@ describe('a traveller whose instance died mid-checkout', () => {
     doomed.dieWhen((operation, storeKey) => operation === 'insert' && storeKey.startsWith('checkout:'));
     const lost = await buyer.create(one, key);
     expect(lost.status).toBeGreaterThanOrEqual(500);
-    const { answer } = await buyer.createRetrying(two, key, 10_000);
+    const { answer, refused, seconds } = await buyer.createRetrying(two, key, 10_000);
+    expectRefusedWhileLeased(refused);
+    expect(seconds).toBeLessThan(10);
     await expectReady(buyer, answer);
     expect(logged(two, 'checkout create resumed: written after its holder was lost')).toBe(true);
   });
@@ -224,7 +265,9 @@ describe('a traveller whose instance died mid-checkout', () => {
     );
     const lost = await buyer.create(one, key);
     expect(lost.status).toBeGreaterThanOrEqual(500);
-    const { answer } = await buyer.createRetrying(two, key, 10_000);
+    const { answer, refused, seconds } = await buyer.createRetrying(two, key, 10_000);
+    expectRefusedWhileLeased(refused);
+    expect(seconds).toBeLessThan(10);
     await expectReady(buyer, answer);
     // The retry after that is an ordinary replay of the kept answer.
     const replay = await buyer.create(two, key);
@@ -249,14 +292,23 @@ describe('a placement whose worker died', () => {
     });
     await orderInFlight();
     doomed.die();
-    const diedAt = Date.now();
+    const diedAt = clock.now();
     await confirm;
     // Read from the store itself: a status read through the API would place the order on its own.
-    await eventually(async () => {
-      const stored = await two.bff.store.get(STORE_KEYS.checkout(id));
-      return stored !== null && JSON.parse(stored.value).status === 'ready' ? true : undefined;
-    }, 12_000);
-    expect((Date.now() - diedAt) / 1000).toBeLessThan(12);
+    const stored = async () =>
+      JSON.parse((await two.bff.store.get(STORE_KEYS.checkout(id)))?.value ?? 'null');
+    // The survivor's watch reading the checkout while the dead worker's lease runs leaves the placement to it.
+    expect(await two.bff.checkouts.watch(id, two.bff.widgets)).toMatchObject({
+      status: 'placing',
+      order: null,
+    });
+    const leased = await stored();
+    expect(leased).toMatchObject({ status: 'placing', order: null });
+    expect(leased.placement.leaseUntil).toBeGreaterThan(clock.now());
+    // The lease runs out: the survivor's background watch takes the placement over.
+    clock.advance(PLACEMENT_LEASE_MS);
+    await eventually(async () => ((await stored())?.status === 'ready' ? true : undefined), 12_000);
+    expect((clock.now() - diedAt) / 1000).toBeLessThan(12);
     expect(await upstreamOrders(id)).toHaveLength(1);
   });
 });

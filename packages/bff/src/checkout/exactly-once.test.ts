@@ -2,6 +2,9 @@
  * Exactly one upstream order per checkout, against the real sandbox with its fault injection: idempotent
  * replays, concurrent double submits, concurrent confirms, and upstream 5xx, dropped connections after
  * commit, timeouts and 429 while the order is placed.
+ *
+ * The BFF and its store read a clock the test moves: a placement's backoff and a 429's pause end when the test
+ * moves the clock past them, and the upstream client's pauses between attempts move it on instead of sleeping.
  */
 
 import { SANDBOX_KEYS } from '@esim-embed/sandbox';
@@ -17,17 +20,32 @@ import {
   type Stack,
   startStack,
   TEST_ENV,
+  testClock,
   testConfig,
   type WidgetPage,
 } from '../../testing/stack';
+import { createMemoryStore } from '../store/memory-store';
 
+/** The clock of the BFF and of its store (the upstream's pause is kept there). */
+const clock = testClock();
+/** Every pause the upstream client took between attempts, in ms (each moved the clock on). */
+const upstreamPauses: number[] = [];
 let stack: Stack;
 beforeAll(async () => {
   Object.assign(TEST_ENV, { TEST_LAGOON_KEY: SANDBOX_KEYS.lagoon });
   stack = await startStack({
     sandbox: { faultInjection: true },
+    store: createMemoryStore({ now: clock.now }),
+    // The background watch looks five times a second, so a postponed placement is retried soon after its pause.
+    bffOptions: {
+      now: clock.now,
+      watchIntervalMs: 200,
+      async upstreamSleep(ms) {
+        upstreamPauses.push(ms);
+        clock.advance(ms);
+      },
+    },
     config: (url) => {
-      // The background watch looks every second, so a postponed placement is retried soon after its pause.
       const config = testConfig(url, { checkoutWatchSeconds: 1 });
       const base = config.widgets[0] as (typeof config.widgets)[number];
       return {
@@ -75,13 +93,30 @@ async function ordersOf(widgetId: string, checkoutId: string) {
   return (await stack.bff.widgets.get(widgetId)?.upstream.findOrdersByExternalRef(checkoutId)) ?? [];
 }
 
+/** Poll as the widget does, a second of the clock apart (a postponed placement's backoff runs out meanwhile). */
 async function untilReady(page: WidgetPage, id: string, secret: string) {
   return await eventually(async () => {
     const answer = await page.get(`/v1/checkouts/${id}`, { [CHECKOUT_SECRET_HEADER]: secret });
     expect(answer.status).toBe(200);
-    return answer.body.data.status === 'ready' ? answer.body.data : undefined;
+    if (answer.body.data.status === 'ready') return answer.body.data;
+    clock.advance(1_000);
+    return undefined;
   }, 20_000);
 }
+
+/** The order requests the BFF sent to the upstream so far (its log of upstream calls). */
+const ordersSent = () =>
+  stack.logs.filter((line) => line.includes('"message":"upstream call"') && line.includes('"createOrder"'))
+    .length;
+
+/** The BFF postponed the checkout's placement for the `attempt`th time (logged). */
+const postponed = (checkoutId: string, attempt: number) =>
+  stack.logs.some(
+    (line) =>
+      line.includes('order placement postponed') &&
+      line.includes(checkoutId) &&
+      line.includes(`"attempt":${attempt}`),
+  );
 
 describe('idempotent creates', () => {
   it('refuses a create without Idempotency-Key', async () => {
@@ -277,13 +312,22 @@ async function limitLagoonKey() {
     .catch(() => undefined);
 }
 
+/** The Retry-After of the upstream's 429 below. */
+const RETRY_AFTER_MS = 6_000;
 /**
  * The upstream refuses the next order with 429 and a Retry-After longer than any wait inside one call (the
  * upstream client waits out at most 5 s: `DEFAULT_RETRY_POLICY.maxRetryAfterMs`).
  */
 const refuseNextOrder = () =>
   stack.sandbox.control.setFaults([
-    { kind: 'error', method: 'POST', path: '/orders', status: 429, retryAfterSeconds: 6, times: 1 },
+    {
+      kind: 'error',
+      method: 'POST',
+      path: '/orders',
+      status: 429,
+      retryAfterSeconds: RETRY_AFTER_MS / 1000,
+      times: 1,
+    },
   ]);
 
 describe('upstream faults while the order is placed', () => {
@@ -297,13 +341,15 @@ describe('upstream faults while the order is placed', () => {
   }
 
   it('5xx: retried with the same key, one order', async () => {
+    const paused = upstreamPauses.length;
     const { page, created } = await buyWithFaults('shop', () =>
       stack.sandbox.control.setFaults([
         { kind: 'error', method: 'POST', path: '/orders', status: 503, times: 2 },
       ]),
     );
-    // Both faults hit (a rule retires after its `times`).
+    // Both faults hit (a rule retires after its `times`), each retried after its Retry-After (1 s).
     expect((await stack.sandbox.control.state()).faults).toEqual([]);
+    expect(upstreamPauses.slice(paused)).toEqual([1_000, 1_000]);
     await untilReady(page, created.id, created.clientSecret);
     expect(await ordersOf('shop', created.id)).toHaveLength(1);
   });
@@ -340,19 +386,35 @@ describe('upstream faults while the order is placed', () => {
     const { page, created } = await buyWithFaults('shop-429', refuseNextOrder);
     expect(created.status).toBe('placing');
     expect(created.failure).toBeNull();
-    // Polled meanwhile, the checkout shows its status (the key waits out the Retry-After).
+    const sent = ordersSent();
+    // A second later, past the placement's first backoff: polled meanwhile, the checkout shows its status, and
+    // the placement tried again sends nothing (the key waits out the Retry-After).
+    clock.advance(1_000);
     const polled = await page.get(`/v1/checkouts/${created.id}`, {
       [CHECKOUT_SECRET_HEADER]: created.clientSecret,
     });
     expect(polled.status).toBe(200);
     expect(polled.body.data.status).toBe('placing');
+    // Tried again by that poll or by the background watch, whichever came first.
+    await eventually(async () => (postponed(created.id, 2) ? true : undefined));
+    expect(ordersSent()).toBe(sent);
+    // The Retry-After has passed: the next attempt places the order.
+    clock.advance(RETRY_AFTER_MS - 1_000);
     await untilReady(page, created.id, created.clientSecret);
+    expect(ordersSent()).toBe(sent + 1);
     expect(await ordersOf('shop-429', created.id)).toHaveLength(1);
   });
 
   it('retries a postponed placement in the background, with nobody polling (the traveller left)', async () => {
     const { created } = await buyWithFaults('shop-429', refuseNextOrder);
     expect(created.status).toBe('placing');
+    const sent = ordersSent();
+    // Past the first backoff, within the Retry-After: the background retry is held back by the key's pause.
+    clock.advance(1_000);
+    await eventually(async () => (postponed(created.id, 2) ? true : undefined));
+    expect(ordersSent()).toBe(sent);
+    // Past the Retry-After: the background retry (the watch, or the instance's own resumer) places it.
+    clock.advance(RETRY_AFTER_MS);
     const orders = await eventually(async () => {
       // Asked outside any request, like background work: refused while the key is paused.
       const found = await ordersOf('shop-429', created.id).catch(() => []);
@@ -365,10 +427,6 @@ describe('upstream faults while the order is placed', () => {
     const page = await openWidget(stack.server.url, 'shop-429');
     const quoteId = await quoteFor(page);
     await limitLagoonKey();
-    const ordersSent = () =>
-      stack.logs.filter(
-        (line) => line.includes('"message":"upstream call"') && line.includes('"createOrder"'),
-      ).length;
     const before = ordersSent();
     const created = await page.post('/v1/checkouts', checkoutBody(quoteId), { 'Idempotency-Key': newKey() });
     // The account read of the funding check comes first: refused by the budget unless it was cached; then the

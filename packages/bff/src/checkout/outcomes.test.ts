@@ -1,6 +1,9 @@
 /**
  * The outcomes a widget must handle, raised by real conditions in the sandbox: an expired quote, a payment
  * window that ran out, a price that changed between quote and order, and a provisioning failure.
+ *
+ * The sandbox and the BFF keep time together on clocks the test moves: a quote or a payment window runs out
+ * when the test moves both past it.
  */
 import { SANDBOX_ACCOUNTS } from '@esim-embed/sandbox';
 import { CHECKOUT_SECRET_HEADER, PARTNER_SECRET_HEADER } from '@esim-embed/shared';
@@ -13,12 +16,15 @@ import {
   PARTNER_SECRET,
   type Stack,
   startStack,
+  testClock,
   type WidgetPage,
 } from '../../testing/stack';
 
+/** The BFF's clock; the sandbox's is moved with it. */
+const clock = testClock();
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ sandbox: { quoteTtlSeconds: 3 } });
+  stack = await startStack({ sandbox: { quoteTtlSeconds: 3 }, bffOptions: { now: clock.now } });
 });
 afterAll(async () => {
   await stack?.close();
@@ -37,13 +43,18 @@ async function quote(page: WidgetPage) {
 }
 const checkout = (page: WidgetPage, quoteId: string) =>
   page.post('/v1/checkouts', { quoteId, locale: 'en', termsAccepted: true }, { 'Idempotency-Key': newKey() });
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Time passes for the BFF and the sandbox alike until `instant` (ms since the epoch, on their clocks). */
+async function passUntil(instant: number) {
+  const ms = Math.max(0, instant - clock.now());
+  clock.advance(ms);
+  await stack.sandbox.control.advanceClock(ms);
+}
 
 describe('sale outcomes', () => {
   it('refuses to check out an expired quote with quote_expired', async () => {
     const page = await openWidget(stack.server.url, 'shop');
     const held = await quote(page);
-    await pause(Math.max(0, Date.parse(held.expiresAt) - Date.now()) + 50);
+    await passUntil(Date.parse(held.expiresAt) + 50);
     const answer = await checkout(page, held.id);
     expect(answer.status).toBe(410);
     expect(answer.body.error.code).toBe('quote_expired');
@@ -52,8 +63,12 @@ describe('sale outcomes', () => {
   it('expires a partner_confirm checkout whose payment window ran out, and will not confirm it', async () => {
     const page = await openWidget(stack.server.url, 'shop-pay');
     const created = (await checkout(page, (await quote(page)).id)).body.data;
-    expect(Date.parse(created.expiresAt)).toBeLessThanOrEqual(Date.now() + 3_500);
-    await pause(Math.max(0, Date.parse(created.expiresAt) - Date.now()) + 50);
+    expect(Date.parse(created.expiresAt)).toBeLessThanOrEqual(clock.now() + 3_500);
+    const awaiting = await page.get(`/v1/checkouts/${created.id}`, {
+      [CHECKOUT_SECRET_HEADER]: created.clientSecret,
+    });
+    expect(awaiting.body.data.status).toBe('awaiting_payment');
+    await passUntil(Date.parse(created.expiresAt) + 50);
     const status = await page.get(`/v1/checkouts/${created.id}`, {
       [CHECKOUT_SECRET_HEADER]: created.clientSecret,
     });

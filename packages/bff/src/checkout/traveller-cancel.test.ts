@@ -57,7 +57,8 @@ beforeAll(async () => {
       };
     },
     env: { TEST_WEBHOOK_SECRET: 'whsec_traveller_cancel_0123456789abcdef' },
-    bffOptions: { webhooks: { intervalMs: 25 } },
+    // The upstream client's pauses between attempts (a 503's Retry-After) are not waited out: no test reads a clock.
+    bffOptions: { webhooks: { intervalMs: 25 }, upstreamSleep: async () => {} },
   });
 });
 afterEach(async () => {

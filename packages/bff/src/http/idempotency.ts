@@ -93,6 +93,8 @@ export interface IdempotencyOptions {
   logger: Logger;
   /** How long a holder's lease lasts between heartbeats. Default {@link IDEMPOTENCY_LEASE_MS}. */
   leaseMs?: number;
+  /** The clock of the leases (ms since the epoch). Default `Date.now`; tests move it to run a lease out. */
+  now?: () => number;
 }
 
 const conflict = (reason: 'different_request' | 'in_progress', retryAfterSeconds?: number) =>
@@ -139,6 +141,7 @@ async function refusedAsSent(response: Response): Promise<boolean> {
 /** The idempotency middleware for one create route. */
 export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppEnv> {
   const { store, logger } = options;
+  const now = options.now ?? Date.now;
   const leaseMs = options.leaseMs ?? IDEMPOTENCY_LEASE_MS;
   // Three beats per lease: one lost renewal (a slow store) does not yet let anyone take over.
   const heartbeatMs = Math.floor(leaseMs * 0.3);
@@ -178,7 +181,7 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppE
       state: 'in_flight',
       fingerprint,
       resourceId: options.resourceId?.() ?? null,
-      leaseUntil: Date.now() + leaseMs,
+      leaseUntil: now() + leaseMs,
     };
     /** The key held by this request, and how it was got when it was taken over from another holder. */
     type Held = { record: InFlight; takeover: { released: boolean; expiredMsAgo: number } | null };
@@ -197,11 +200,11 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppE
             }),
           );
         }
-        const remainingMs = record.leaseUntil - Date.now();
+        const remainingMs = record.leaseUntil - now();
         if (remainingMs > 0) {
           throw conflict('in_progress', Math.ceil(Math.min(remainingMs, leaseMs) / 1000));
         }
-        const taken: InFlight = { ...record, leaseUntil: Date.now() + leaseMs };
+        const taken: InFlight = { ...record, leaseUntil: now() + leaseMs };
         const takeover = { released: record.leaseUntil === RELEASED, expiredMsAgo: -remainingMs };
         return writeValue(JSON.stringify(taken), { record: taken, takeover });
       },
@@ -255,7 +258,7 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppE
     if (record.resourceId !== null) c.set('idempotentResourceId', record.resourceId);
 
     const heartbeat = startLeaseHeartbeat(async () => {
-      const renewed = await write(c, key, version, { ...record, leaseUntil: Date.now() + leaseMs });
+      const renewed = await write(c, key, version, { ...record, leaseUntil: now() + leaseMs });
       if (renewed) version += 1;
       return renewed;
     }, heartbeatMs);

@@ -321,6 +321,29 @@ describe('traces', () => {
       attributes: { 'esim.outcome': 'delivered' },
     });
   });
+
+  it('a server span for a public catalog read answered from kept bytes before the app too', async () => {
+    const current = await call(observed.server.url, '/v1/catalog/shop');
+    const destinations = `${current.body.data.path}/en/destinations`;
+    const name = 'GET /v1/catalog/{widgetId}/{version}/{locale}/destinations';
+    await tracing?.flush();
+    const before = otlp.spans.filter((span) => span.name === name).length;
+    for (let read = 0; read < 3; read += 1) {
+      expect((await call(observed.server.url, destinations)).status).toBe(200);
+    }
+    await tracing?.flush();
+    const spans = otlp.spans.filter((span) => span.name === name).slice(before);
+    expect(spans).toHaveLength(3);
+    const kept = spans.filter((span) => span.attributes['esim.kept_answer'] === true);
+    expect(kept.length).toBeGreaterThanOrEqual(2);
+    for (const span of kept) {
+      expect(span).toMatchObject({
+        kind: 2,
+        attributes: { 'http.route': '/v1/catalog/{widgetId}/{version}/{locale}/destinations' },
+      });
+      expect(span.attributes['http.response.status_code']).toBe(200);
+    }
+  });
 });
 
 describe('with metrics and tracing off (the default)', () => {

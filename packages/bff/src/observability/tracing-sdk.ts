@@ -45,6 +45,23 @@ export function createTracing(settings: TracingSettings): Tracing {
         span.end();
       }
     },
+    observeKeptAnswer(route, method, status, seconds) {
+      const endMs = performance.timeOrigin + performance.now();
+      const attributes: Record<string, string | number | boolean> = {
+        'http.request.method': method,
+        'http.response.status_code': status,
+        'esim.kept_answer': true,
+      };
+      if (route?.path !== undefined) attributes['http.route'] = route.path;
+      const name = route?.path === undefined ? method : `${method} ${route.path}`;
+      const span = tracer.startSpan(
+        name,
+        { kind: SpanKind.SERVER, attributes, startTime: endMs - seconds * 1000 },
+        ROOT_CONTEXT,
+      );
+      if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end(endMs);
+    },
     clientSpan(name, attributes) {
       const parent = contextManager.active();
       const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, parent);

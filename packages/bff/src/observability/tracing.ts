@@ -6,6 +6,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/app-env';
+import type { RequestObserver } from '../http/request-observer';
 
 /** A client span under way (an upstream attempt, a webhook delivery). */
 export interface ClientSpan {
@@ -18,6 +19,11 @@ export interface ClientSpan {
 export interface Tracing {
   /** A server span per request, named by the route pattern; calls made while it runs are its children. */
   readonly requestSpan: MiddlewareHandler<AppEnv>;
+  /**
+   * The server span of a request answered before the app (a kept public catalog read, `http/answer-cache.ts`),
+   * recorded once it is answered: named and tagged as {@link requestSpan} names the app's, ended now.
+   */
+  readonly observeKeptAnswer: RequestObserver;
   /** A client span, child of the current request's span when there is one. */
   clientSpan(name: string, attributes: Record<string, string | number>): ClientSpan;
   /** Export the spans that have ended, now rather than with the next batch. */

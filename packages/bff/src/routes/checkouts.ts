@@ -60,12 +60,16 @@ export function sessionIdempotency(options: {
   store: Store;
   idempotencyTtlMs: number;
   logger: Logger;
+  /** The BFF's clock (the sessions' and the leases'). Default `Date.now`. */
+  now?: (() => number) | undefined;
 }): IdempotencyOptions {
+  const now = options.now ?? Date.now;
   return {
     store: options.store,
-    ttlMs: (c) => Math.min(options.idempotencyTtlMs, c.get('session').exp * 1000 - Date.now()),
+    ttlMs: (c) => Math.min(options.idempotencyTtlMs, c.get('session').exp * 1000 - now()),
     scope: (c) => `session:${c.get('session').sid}`,
     logger: options.logger,
+    now,
   };
 }
 

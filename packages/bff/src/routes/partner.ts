@@ -112,10 +112,13 @@ export function partnerIdempotency(options: {
   store: Store;
   idempotencyTtlMs: number;
   logger: Logger;
+  /** The BFF's clock (the leases'). Default `Date.now`. */
+  now?: (() => number) | undefined;
 }): IdempotencyOptions {
   return {
     store: options.store,
     ttlMs: options.idempotencyTtlMs,
+    now: options.now,
     scope: (c) =>
       `partner:${createHash('sha256')
         .update(c.req.header(PARTNER_SECRET_HEADER) ?? '')

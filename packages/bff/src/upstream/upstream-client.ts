@@ -73,6 +73,8 @@ export interface UpstreamClientOptions {
   tls?: UpstreamTls | undefined;
   /** The jitter's random source (tests make it deterministic). */
   random?: () => number;
+  /** How a pause between attempts (backoff, a short `Retry-After`) is waited out: a timer unless tests say. */
+  sleep?: ((ms: number) => Promise<void>) | undefined;
   /** Told of every attempt (metrics, traces, `traceparent`); absent when both are off. */
   observer?: OutgoingCalls | undefined;
   /** The key's budget as this widget uses it (absent: calls are not counted). */
@@ -220,6 +222,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     timeoutMs,
     policy,
     random,
+    sleep: options.sleep,
     logger,
     dispatcher,
     observer: options.observer,

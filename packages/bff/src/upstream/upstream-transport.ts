@@ -50,6 +50,8 @@ export interface UpstreamTransportOptions {
   timeoutMs: number;
   policy: RetryPolicy;
   random: () => number;
+  /** How a pause between attempts is waited out (default: a timer). */
+  sleep?: ((ms: number) => Promise<void>) | undefined;
   /** Already bound to the upstream's base URL. */
   logger: Logger;
   dispatcher: Dispatcher;
@@ -65,6 +67,7 @@ export type UpstreamCall = <T>(spec: CallSpec<T>) => Promise<T>;
 /** The request function of one upstream client. */
 export function createUpstreamTransport(options: UpstreamTransportOptions): UpstreamCall {
   const { base, timeoutMs, policy, random, logger, dispatcher } = options;
+  const pause = options.sleep ?? sleep;
   const basePath = base.pathname.replace(/\/+$/, '');
 
   /** The path (with query) to request: a known path under the base, or a link that must stay under it. */
@@ -161,7 +164,7 @@ export function createUpstreamTransport(options: UpstreamTransportOptions): Upst
           attempt: retry + 1,
         });
         if (retryable && retry < policy.maxRetries) {
-          await sleep(backoffDelayMs(retry, policy, random));
+          await pause(backoffDelayMs(retry, policy, random));
           continue;
         }
         logger.warn('upstream unavailable', {
@@ -192,7 +195,7 @@ export function createUpstreamTransport(options: UpstreamTransportOptions): Upst
 
       const wait = retryWait(spec, answer, retry);
       if (retryable && retry < policy.maxRetries && wait !== undefined) {
-        await sleep(wait);
+        await pause(wait);
         continue;
       }
       const error = errorFromUpstreamAnswer(answer.status, answer.body, {
