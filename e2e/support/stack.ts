@@ -2,8 +2,9 @@
  * @module
  * The stack the browser tests run against, started by the global setup in a child process: sandboxes (one
  * shared, and one per state-changing scenario so that tests run in parallel without stepping on each other),
- * three BFFs with the test config (one with 60-second sessions, two whose clock a test moves), the demo served by the BFF with the demo
- * partner server mounted beside it, and the partner pages on an allowed and on a foreign loopback origin.
+ * three BFFs with the test config (one with 60-second sessions; two whose clock a test moves), the demo served
+ * by the BFF with the demo partner server mounted beside it, and the partner pages on an allowed and on a foreign
+ * loopback origin.
  * Everything listens on 127.0.x.x free ports. It prints one `E2E_STACK {json}` line and runs until SIGTERM.
  */
 import { SANDBOX_ACCOUNTS, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
