@@ -71,7 +71,11 @@ export function startReleaseBuild(): { stop(): Promise<void> } {
     async stop() {
       if (child.exitCode === null && child.pid !== undefined) {
         // The build's own children (bundler, npm pack) go with it: it leads a process group of its own.
-        process.kill(-child.pid, 'SIGTERM');
+        try {
+          process.kill(-child.pid, 'SIGTERM');
+        } catch {
+          // It ended meanwhile.
+        }
         await ended;
       }
       rmSync(dir, { recursive: true, force: true });
