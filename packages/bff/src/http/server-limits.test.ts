@@ -49,6 +49,8 @@ async function bffWith(server: Partial<ServerLimitsConfig>, trustedProxyHops = 0
 
 /** A raw connection to the BFF from `localAddress` (any 127.x.y.z is this host), with what it received. */
 async function open(port: number, localAddress = '127.0.0.1') {
+  // Before the connection exists: the server's idle timer cannot start earlier, however late `connect` is heard.
+  const openedAt = Date.now();
   const socket = connect({ port, host: '127.0.0.1', localAddress });
   sockets.push(socket);
   const received: Buffer[] = [];
@@ -59,7 +61,7 @@ async function open(port: number, localAddress = '127.0.0.1') {
     socket.once('connect', resolve);
     socket.once('error', reject);
   });
-  return { socket, closed, text: () => Buffer.concat(received).toString('latin1') };
+  return { socket, closed, openedAt, text: () => Buffer.concat(received).toString('latin1') };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -67,7 +69,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Send `body` one byte every `everyMs` after the headers, until the socket closes; when it closed, ms after start. */
 async function trickle(port: number, body: string, everyMs: number) {
   const connection = await open(port);
-  const started = Date.now();
+  const started = connection.openedAt;
   connection.socket.write(
     'POST /v1/sessions HTTP/1.1\r\nHost: bff\r\nOrigin: https://shop.example\r\n' +
       `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
