@@ -3,15 +3,19 @@
  * The suite's global setup: builds the widget, the demo and the framework examples when their `dist` is missing
  * or stale, starts the stack (sandboxes, BFFs, partner pages; see `stack.ts`) in a child process on free loopback
  * ports, builds the plain-HTML example for that stack's BFF, hands the URLs to the tests through `E2E_STACK`,
- * and returns the teardown that stops it.
+ * starts the partner quickstart's release build in the background (`release-build.ts`), and returns the teardown
+ * that stops them.
  */
-import { type ChildProcess, execSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { type ChildProcess, execFileSync, execSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import type { FullConfig } from '@playwright/test';
 import { chromiumPath } from '../browser';
 import { FRAMEWORK_EXAMPLES, HTML_EXAMPLE_WIDGET } from './examples';
+import { quickstartMayRun, startReleaseBuild } from './release-build';
 import { STACK_ENV, type StackUrls } from './stack-urls';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -48,6 +52,15 @@ function ensureBuilt(output: string, sources: string[], filter: string): void {
   execSync(`${PNPM} --filter ${filter} build`, { cwd: REPO, stdio: 'inherit' });
 }
 
+/** The command-line script of the Vite that the package at `folder` (from the repository's root) builds with. */
+function viteCli(folder: string): string {
+  const manifest = createRequire(`${REPO}${folder}/package.json`).resolve('vite/package.json');
+  return join(
+    dirname(manifest),
+    (JSON.parse(readFileSync(manifest, 'utf8')) as { bin: { vite: string } }).bin.vite,
+  );
+}
+
 /** Starts `stack.ts` and resolves with its URLs once it printed them. */
 function startStack(): Promise<{ child: ChildProcess; urls: StackUrls }> {
   const child = spawn(
@@ -76,7 +89,7 @@ function startStack(): Promise<{ child: ChildProcess; urls: StackUrls }> {
   });
 }
 
-export default async function globalSetup(): Promise<() => Promise<void>> {
+export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
   chromiumPath(); // fail before building anything when there is no browser
   ensureBuilt(
     // Written by the script-tag build after its scripts: a build from before it existed is rebuilt.
@@ -97,15 +110,20 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       `@esim-embed/example-${example}`,
     );
   }
+  // The quickstart's release builds beside the whole run (its test waits for it), not in a worker's time.
+  const testDirs = config.projects.map((project) => project.testDir);
+  const releaseBuild = quickstartMayRun(process.argv, testDirs) ? startReleaseBuild() : null;
   const { child, urls } = await startStack();
   process.env[STACK_ENV] = JSON.stringify(urls);
-  // The plain page names its BFF in its script tag, so it is built for this stack's BFF (in about a second).
-  execSync(`${PNPM} --filter @esim-embed/example-html build`, {
-    cwd: REPO,
+  // The plain page names its BFF in its script tag, so it is built for this stack's BFF (in about a second):
+  // its own `vite build`, run by Node straight away rather than through the package manager.
+  execFileSync(process.execPath, [viteCli('examples/html'), 'build'], {
+    cwd: `${REPO}examples/html`,
     stdio: 'inherit',
     env: { ...process.env, VITE_ESIM_BFF: urls.bff, VITE_ESIM_WIDGET_ID: HTML_EXAMPLE_WIDGET },
   });
   return async () => {
+    await releaseBuild?.stop();
     if (child.exitCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');

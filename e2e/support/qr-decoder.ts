@@ -24,9 +24,14 @@ export async function decodeQrCode(element: Locator): Promise<string> {
       context.fillRect(0, 0, canvas.width, canvas.height);
       context.drawImage(bitmap, margin, margin);
       const data = context.getImageData(0, 0, canvas.width, canvas.height);
-      return { width: data.width, height: data.height, pixels: Array.from(data.data) };
+      // The pixels cross back as base64 (a string is quick to hand over; an array of numbers is not).
+      let binary = '';
+      for (let start = 0; start < data.data.length; start += 0x8000) {
+        binary += String.fromCharCode(...data.data.subarray(start, start + 0x8000));
+      }
+      return { width: data.width, height: data.height, pixels: btoa(binary) };
     }, png.toString('base64'));
-    const code = jsQR(Uint8ClampedArray.from(image.pixels), image.width, image.height);
+    const code = jsQR(new Uint8ClampedArray(Buffer.from(image.pixels, 'base64')), image.width, image.height);
     if (!code) throw new Error(`no QR code could be read from the ${image.width}×${image.height} screenshot`);
     return code.data;
   } finally {

@@ -1,7 +1,7 @@
 /**
  * @module
  * Steers a sandbox of the stack through its control API (`/__sandbox/*`, `X-Sandbox-Control`): a price
- * change for one offer, the provisioning path of an account's next orders.
+ * change for one offer, the provisioning path of an account's next orders, its clock moved forward.
  */
 import { expect } from '@playwright/test';
 import { type SandboxHandle, stackUrls } from './stack-urls';
@@ -24,6 +24,11 @@ export class SandboxControl {
   /** Gives one offer a new pricing version: quotes made before it now fail with `price_changed`. */
   bumpPricing(offerId: string): Promise<unknown> {
     return this.post('/pricing/bump', { offerId });
+  }
+
+  /** Moves the sandbox's time forward by `ms`: quotes expire and orders progress as if it had passed. */
+  advanceClock(ms: number): Promise<unknown> {
+    return this.post('/clock/advance', { ms });
   }
 
   /** The next `count` orders of a seeded account take this provisioning path. */

@@ -16,8 +16,10 @@ export interface SandboxHandle {
 export interface StackUrls {
   /** The BFF every partner page talks to (also serves the demo at `/`). */
   bff: string;
-  /** A second BFF whose sessions expire after 60 s. */
+  /** A second BFF whose sessions expire after 60 s; a test moves its clock (`CLOCK_PATH`) past them. */
   bffShortSession: string;
+  /** A third BFF, with the shared one's sessions, whose clock a test moves (`CLOCK_PATH`) past a payment window. */
+  bffMovableClock: string;
   /** Partner pages on an allowed origin. */
   pages: string;
   /** The same pages on an origin that no widget allows. */
@@ -30,8 +32,15 @@ export interface StackUrls {
   accounts: Record<'root' | 'globetrotter' | 'aurora' | 'lagoon' | 'shoestring', string>;
 }
 
-/** Which sandbox a widget sells through: state-changing scenarios get their own, so tests run in parallel. */
-export type SandboxRole = 'main' | 'shortQuote' | 'priceChange' | 'failure' | 'slow';
+/**
+ * Which sandbox a widget sells through: state-changing scenarios get their own, so tests run in parallel. `held`
+ * and `tour` finish no order by themselves (`support/held-orders.ts`): `held` is the reload test's, `tour` the
+ * layout check's (whose tests run one after another).
+ */
+export const SANDBOX_ROLES = ['main', 'shortQuote', 'priceChange', 'failure', 'held', 'tour'] as const;
+
+/** One of {@link SANDBOX_ROLES}. */
+export type SandboxRole = (typeof SANDBOX_ROLES)[number];
 
 /** The stack's URLs in a test process. */
 export function stackUrls(): StackUrls {

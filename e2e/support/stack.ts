@@ -2,12 +2,14 @@
  * @module
  * The stack the browser tests run against, started by the global setup in a child process: sandboxes (one
  * shared, and one per state-changing scenario so that tests run in parallel without stepping on each other),
- * two BFFs with the test config (one with 60-second sessions), the demo served by the BFF with the demo
- * partner server mounted beside it, and the partner pages on an allowed and on a foreign loopback origin.
+ * three BFFs with the test config (one with 60-second sessions; two whose clock a test moves), the demo served
+ * by the BFF with the demo partner server mounted beside it, and the partner pages on an allowed and on a foreign
+ * loopback origin.
  * Everything listens on 127.0.x.x free ports. It prints one `E2E_STACK {json}` line and runs until SIGTERM.
  */
 import { SANDBOX_ACCOUNTS, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
 import { formatCsp, strictPartnerCsp } from '@esim-embed/widget';
+import { HELD_DELIVERY_MS } from './held-orders';
 import { startPageServer } from './page-server';
 import type { SandboxHandle, SandboxRole, StackUrls } from './stack-urls';
 import { type RunningBff, startTestBff } from './test-bff';
@@ -15,6 +17,8 @@ import { testBffConfig } from './test-config';
 
 const CONTROL_SECRET = 'e2e-sandbox-control';
 const FAST_STEPS = { provisioning: 100, delivery: 300, completion: 200 };
+/** An order that is delivered when the test moves the sandbox's clock (`held-orders.ts`). */
+const HELD_STEPS = { provisioning: 100, delivery: HELD_DELIVERY_MS, completion: 200 };
 
 /**
  * The strict policy of the CSP page: the one the widget publishes (`strictPartnerCsp`; the test brands' logos
@@ -39,7 +43,8 @@ async function main(): Promise<void> {
     shortQuote: { stepDelaysMs: FAST_STEPS, quoteTtlSeconds: 6 },
     priceChange: { stepDelaysMs: FAST_STEPS },
     failure: { stepDelaysMs: FAST_STEPS },
-    slow: { stepDelaysMs: { provisioning: 300, delivery: 6_000, completion: 200 } },
+    held: { stepDelaysMs: HELD_STEPS },
+    tour: { stepDelaysMs: HELD_STEPS },
   };
   const sandboxes = {} as Record<SandboxRole, SandboxHandle>;
   await Promise.all(
@@ -83,29 +88,37 @@ async function main(): Promise<void> {
     harbour: SANDBOX_KEYS.harbour,
   };
 
-  const bffs: RunningBff[] = [];
-  for (const sessionTtlSeconds of [900, 60]) {
-    const bff = await startTestBff(
-      (bffOrigin) =>
-        testBffConfig({
-          sandboxes: sandboxUrls,
-          keys,
-          allowedOrigins: [pages.origin, bffOrigin],
-          sessionTtlSeconds,
-          partnerServerUrl: bffOrigin,
-        }),
-      // The short-session BFF's clock is moved by session-expiry.spec.ts instead of waiting a minute.
-      { movableClock: sessionTtlSeconds === 60 },
-    );
-    closers.push(bff.close);
-    bffs.push(bff);
-  }
-  const [bff, bffShortSession] = bffs as [RunningBff, RunningBff];
+  // The BFFs, started side by side: the shared one, whose time is real; one with 60-second sessions, whose clock
+  // session-expiry.spec.ts moves past them instead of waiting a minute; one with the shared one's sessions whose
+  // clock partner-payment-lifecycle.spec.ts moves past a checkout's payment window.
+  const bffKinds = [
+    { sessionTtlSeconds: 900, movableClock: false },
+    { sessionTtlSeconds: 60, movableClock: true },
+    { sessionTtlSeconds: 900, movableClock: true },
+  ];
+  const [bff, bffShortSession, bffMovableClock] = (await Promise.all(
+    bffKinds.map(async ({ sessionTtlSeconds, movableClock }) => {
+      const started = await startTestBff(
+        (bffOrigin) =>
+          testBffConfig({
+            sandboxes: sandboxUrls,
+            keys,
+            allowedOrigins: [pages.origin, bffOrigin],
+            sessionTtlSeconds,
+            partnerServerUrl: bffOrigin,
+          }),
+        { movableClock },
+      );
+      closers.push(started.close);
+      return started;
+    }),
+  )) as [RunningBff, RunningBff, RunningBff];
   pageValues.bff = bff.origin;
 
   const urls: StackUrls = {
     bff: bff.origin,
     bffShortSession: bffShortSession.origin,
+    bffMovableClock: bffMovableClock.origin,
     pages: pages.origin,
     foreignPages: foreignPages.origin,
     sandboxes,

@@ -5,6 +5,8 @@
  * rather than texts. The layout check and the screenshots command both walk it and look at each stop.
  */
 import { expect, type Page } from '@playwright/test';
+import { holdProgress } from './held-orders';
+import type { SandboxHandle } from './stack-urls';
 
 /** The stops of the tour, in order. */
 export const TOUR_STEPS = [
@@ -28,12 +30,14 @@ const MANAGE_LINK_RECORDER = `(() => {
 
 /**
  * Opens `pageUrl` and buys the first plan of the destination found by `search`, then opens the eSIM through
- * its manage link; `at` runs on each stop once it is on screen. The widget should sell through a sandbox with
- * slow provisioning, so that the progress screen stays long enough to be looked at.
+ * its manage link; `at` runs on each stop once it is on screen. The widget sells through `heldSandbox`, a sandbox
+ * that delivers only when told (`held-orders.ts`): the progress screen stays while `at` looks at it, and the
+ * installation follows at once. Tours on one held sandbox run one after another.
  */
 export async function tourEveryStep(
   page: Page,
   pageUrl: string,
+  heldSandbox: SandboxHandle,
   at: (step: TourStep) => Promise<void>,
   search = 'FR',
 ): Promise<void> {
@@ -59,7 +63,9 @@ export async function tourEveryStep(
   await terms.check();
   await widget.locator('[part~="primary-button"]').click();
   await expect(widget.locator('[aria-current="step"]')).toBeVisible();
+  const release = await holdProgress(page, heldSandbox);
   await at('progress');
+  await release();
 
   await expect(widget.locator('[part~="qr-code"]')).toBeVisible({ timeout: 30_000 });
   const manageLink = await page.waitForFunction(

@@ -30,8 +30,8 @@ export const TEST_WIDGETS = {
   priceChange: 'e2e-price-change',
   /** A sandbox whose next orders fail provisioning. */
   failure: 'e2e-failure',
-  /** Provisioning that takes a few seconds (reload during it). */
-  slow: 'e2e-slow',
+  /** Provisioning that ends when the test moves the sandbox's clock (a reload during it). */
+  held: 'e2e-held',
   /** Shoestring (USD, a balance of only $5.00), direct: plans above the balance are refused before payment. */
   lowBalance: 'e2e-low-balance',
   /** Shoestring (USD, a balance of only $5.00), partner_confirm. */
@@ -40,7 +40,7 @@ export const TEST_WIDGETS = {
   confirmExpiring: 'e2e-confirm-expiring',
   /** partner_confirm on the failure sandbox (Blue Lagoon's account), webhooks to the demo partner server. */
   confirmFailing: 'e2e-confirm-failing',
-  /** A long brand name and no logo (the name is the header), direct, slow provisioning: the layout check. */
+  /** A long brand name and no logo (the name is the header), direct, held provisioning: the layout check. */
   longBrand: 'e2e-long-brand',
   /** Aurora with no logo: its short name is the header, beside the test-mode badge. */
   auroraName: 'e2e-aurora-name',
@@ -134,7 +134,7 @@ export function testBffConfig(options: {
       widget(TEST_WIDGETS.shortQuote, 'shortQuote', 'globetrotter', false),
       widget(TEST_WIDGETS.priceChange, 'priceChange', 'globetrotter', false),
       widget(TEST_WIDGETS.failure, 'failure', 'globetrotter', false),
-      widget(TEST_WIDGETS.slow, 'slow', 'globetrotter', false),
+      widget(TEST_WIDGETS.held, 'held', 'globetrotter', false),
       // The demo has no Shoestring logo: its widgets show Globetrotter's (a missing logo would log a 404).
       ...[
         widget(TEST_WIDGETS.lowBalance, 'main', 'shoestring', false),
@@ -147,7 +147,7 @@ export function testBffConfig(options: {
       widget(TEST_WIDGETS.confirmExpiring, 'shortQuote', 'lagoon', true),
       { ...widget(TEST_WIDGETS.confirmFailing, 'failure', 'lagoon', true), ...webhooks },
       {
-        ...widget(TEST_WIDGETS.longBrand, 'slow', 'aurora', false),
+        ...widget(TEST_WIDGETS.longBrand, 'tour', 'aurora', false),
         brand: { displayName: LONG_BRAND_NAME, logoUrl: null },
       },
       { ...widget(TEST_WIDGETS.auroraName, 'main', 'aurora', false), brand: { logoUrl: null } },

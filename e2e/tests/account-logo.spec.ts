@@ -11,15 +11,13 @@ import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '@esim-embed/san
 import { formatCsp, strictPartnerCsp } from '@esim-embed/widget';
 import { expect, test } from '../support/fixtures';
 import { type PageServer, startPageServer } from '../support/page-server';
-import type { SandboxRole } from '../support/stack-urls';
+import { SANDBOX_ROLES, type SandboxRole } from '../support/stack-urls';
 import { type RunningBff, startTestBff } from '../support/test-bff';
 import { TEST_WIDGETS, testBffConfig } from '../support/test-config';
 import { WidgetFlow } from '../support/widget-flow';
 
 /** The policy the widget publishes for a brand with no logo of its own: `img-src` names the BFF alone. */
 const PUBLISHED_CSP = formatCsp(strictPartnerCsp({ bffOrigin: '{{bff}}' }));
-
-const ROLES: SandboxRole[] = ['main', 'shortQuote', 'priceChange', 'failure', 'slow'];
 
 let logoHost: LogoHost;
 let sandbox: RunningSandbox;
@@ -40,7 +38,7 @@ test.beforeAll(async () => {
   bff = await startTestBff(
     () => {
       const built = testBffConfig({
-        sandboxes: Object.fromEntries(ROLES.map((role) => [role, sandbox.url])) as Record<
+        sandboxes: Object.fromEntries(SANDBOX_ROLES.map((role) => [role, sandbox.url])) as Record<
           SandboxRole,
           string
         >,

@@ -12,6 +12,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test, waitForWidgetEvent } from '../support/fixtures';
 import { SandboxControl } from '../support/sandbox-control';
 import type { StackUrls } from '../support/stack-urls';
+import { CLOCK_PATH } from '../support/test-bff';
 import { TEST_WIDGETS } from '../support/test-config';
 import { WidgetFlow } from '../support/widget-flow';
 
@@ -21,19 +22,27 @@ interface Ledger {
   events: { kind: string; result: string; detail?: Record<string, unknown> }[];
 }
 
-async function ledger(request: APIRequestContext, stack: StackUrls, checkoutId: string): Promise<Ledger> {
-  const answer = await request.get(`${stack.bff}/demo-partner/ledger?checkoutId=${checkoutId}`);
+/** What the demo partner server of the BFF at `bff` charged, refunded and heard for a checkout. */
+async function ledger(request: APIRequestContext, bff: string, checkoutId: string): Promise<Ledger> {
+  const answer = await request.get(`${bff}/demo-partner/ledger?checkoutId=${checkoutId}`);
   expect(answer.status()).toBe(200);
   return (await answer.json()).data as Ledger;
 }
 
-async function partnerView(request: APIRequestContext, stack: StackUrls, checkoutId: string) {
-  const answer = await request.get(`${stack.bff}/v1/partner/checkouts/${checkoutId}`, {
+/** The checkout as the partner reads it from the BFF at `bff`. */
+async function partnerView(
+  request: APIRequestContext,
+  stack: StackUrls,
+  checkoutId: string,
+  bff = stack.bff,
+) {
+  const answer = await request.get(`${bff}/v1/partner/checkouts/${checkoutId}`, {
     headers: { 'X-Partner-Secret': stack.partnerSecret },
   });
   expect(answer.status()).toBe(200);
   return (await answer.json()).data as {
     status: string;
+    expiresAt: string;
     amount: { amountMinor: number; currency: string };
     paymentReference: string | null;
   };
@@ -54,9 +63,12 @@ async function demoPayment(page: Page, stack: StackUrls, partner: string) {
   return { widget, checkoutId, dialog };
 }
 
-/** On a partner page: buys a plan of Spain with `widgetId` and returns the checkout id the widget handed over. */
-async function embedCheckout(page: Page, stack: StackUrls, widgetId: string) {
-  await page.goto(`${stack.pages}/embed.html?widget=${widgetId}`);
+/**
+ * On a partner page: buys a plan of Spain with `widgetId` from the BFF at `bff` and returns the checkout id the
+ * widget handed over.
+ */
+async function embedCheckout(page: Page, stack: StackUrls, widgetId: string, bff = stack.bff) {
+  await page.goto(`${stack.pages}/embed.html?widget=${widgetId}&bff=${encodeURIComponent(bff)}`);
   const widget = new WidgetFlow(page);
   await widget.ready();
   await widget.chooseDestination('Spain', 'Spain');
@@ -89,7 +101,7 @@ test('a double submit charges once, for the amount the BFF holds, and the order 
   await widget.installed();
 
   const checkout = await partnerView(request, stack, checkoutId);
-  const { charges, refunds } = await ledger(request, stack, checkoutId);
+  const { charges, refunds } = await ledger(request, stack.bff, checkoutId);
   expect(charges).toHaveLength(1);
   expect(charges[0]).toMatchObject({ status: 'succeeded', amount: checkout.amount });
   expect(checkout.paymentReference).toBe(charges[0]?.id);
@@ -108,7 +120,7 @@ test('a 3-D Secure payment: the widget waits until the provider’s webhook lead
   await expect(bank).toBeVisible();
 
   // Charged pending the bank: nothing is confirmed, the widget still waits for the payment.
-  const pending = await ledger(request, stack, checkoutId);
+  const pending = await ledger(request, stack.bff, checkoutId);
   expect(pending.charges).toMatchObject([{ status: 'requires_action' }]);
   expect((await partnerView(request, stack, checkoutId)).status).toBe('awaiting_payment');
   await expect(widget.root.getByRole('heading', { name: 'Complete your payment' })).toBeVisible();
@@ -117,7 +129,7 @@ test('a 3-D Secure payment: the widget waits until the provider’s webhook lead
   await expect(dialog).toBeHidden();
   await widget.installed();
 
-  const { charges, events, refunds } = await ledger(request, stack, checkoutId);
+  const { charges, events, refunds } = await ledger(request, stack.bff, checkoutId);
   expect(charges).toMatchObject([{ status: 'succeeded' }]);
   const kinds = events.map((event) => `${event.kind}:${event.result}`);
   expect(kinds).toEqual(expect.arrayContaining(['provider_webhook:succeeded', 'confirm:200']));
@@ -132,29 +144,37 @@ test('a payment that completes after the checkout expired is refunded when the c
   stack,
   request,
 }) => {
-  // Checkouts of this widget expire with their quote, a few seconds after it was made.
-  const { widget, checkoutId } = await embedCheckout(page, stack, TEST_WIDGETS.confirmExpiring);
+  // Checkouts of this widget expire with their quote, a few seconds after it was made, on a BFF whose clock the
+  // test moves past that instead of waiting for it.
+  const bff = stack.bffMovableClock;
+  const { widget, checkoutId } = await embedCheckout(page, stack, TEST_WIDGETS.confirmExpiring, bff);
   // The partner's page calls its server: it sends its own origin, as a browser does.
-  const started = await request.post(`${stack.bff}/demo-partner/payments`, {
-    headers: { Origin: stack.bff },
+  const started = await request.post(`${bff}/demo-partner/payments`, {
+    headers: { Origin: bff },
     data: { checkoutId, paymentMethod: 'pm_card_three_d_secure' },
   });
   expect(started.status()).toBe(202);
   const { chargeId, challengeUrl } = (await started.json()).data;
 
-  // The traveller is slow at the bank: the checkout expires meanwhile.
+  // The traveller is slow at the bank: the checkout's payment window passes meanwhile.
+  const awaiting = await partnerView(request, stack, checkoutId, bff);
+  expect(awaiting.status).toBe('awaiting_payment');
+  const moved = await request.post(`${bff}${CLOCK_PATH}`, {
+    data: { ms: Math.max(0, Date.parse(awaiting.expiresAt) - Date.now()) + 1_000 },
+  });
+  expect(moved.ok()).toBe(true);
   await expect
-    .poll(async () => (await partnerView(request, stack, checkoutId)).status, { timeout: 20_000 })
+    .poll(async () => (await partnerView(request, stack, checkoutId, bff)).status, { timeout: 20_000 })
     .toBe('expired');
   await expect(widget.root.getByText('The payment was not completed in time.')).toBeVisible();
-  const approved = await request.post(`${stack.bff}${challengeUrl}`, {
-    headers: { Origin: stack.bff },
+  const approved = await request.post(`${bff}${challengeUrl}`, {
+    headers: { Origin: bff },
     data: { approved: true },
   });
   expect((await approved.json()).data.status).toBe('succeeded');
 
-  await expect.poll(async () => (await ledger(request, stack, checkoutId)).refunds.length).toBe(1);
-  const { charges, refunds, events } = await ledger(request, stack, checkoutId);
+  await expect.poll(async () => (await ledger(request, bff, checkoutId)).refunds.length).toBe(1);
+  const { charges, refunds, events } = await ledger(request, bff, checkoutId);
   expect(charges).toMatchObject([{ id: chargeId, status: 'succeeded' }]);
   expect(refunds[0]).toMatchObject({ chargeId, amount: charges[0]?.amount });
   expect(refunds[0]?.reason).toContain('expired');
@@ -180,7 +200,7 @@ test('closing the payment form cancels the checkout, and the partner hears check
   await expect(widget.root.getByText('The purchase was cancelled.')).toBeVisible();
   await expect
     .poll(async () =>
-      (await ledger(request, stack, checkoutId)).events.map((event) => `${event.kind}:${event.result}`),
+      (await ledger(request, stack.bff, checkoutId)).events.map((event) => `${event.kind}:${event.result}`),
     )
     .toEqual(
       expect.arrayContaining([
@@ -189,7 +209,7 @@ test('closing the payment form cancels the checkout, and the partner hears check
         'esim_webhook:checkout.cancelled',
       ]),
     );
-  const { charges, refunds } = await ledger(request, stack, checkoutId);
+  const { charges, refunds } = await ledger(request, stack.bff, checkoutId);
   expect(charges).toEqual([]);
   expect(refunds).toEqual([]);
 });
@@ -221,8 +241,8 @@ test('an order that fails after the confirm: the traveller is told the partner r
     refundedBy: 'partner',
   });
   expect((await widgetEvents()).some((event) => event.type === 'esim-purchase')).toBe(false);
-  await expect.poll(async () => (await ledger(request, stack, checkoutId)).refunds.length).toBe(1);
-  const { refunds, events } = await ledger(request, stack, checkoutId);
+  await expect.poll(async () => (await ledger(request, stack.bff, checkoutId)).refunds.length).toBe(1);
+  const { refunds, events } = await ledger(request, stack.bff, checkoutId);
   expect(refunds[0]).toMatchObject({ chargeId });
   expect(refunds[0]?.reason).toContain('checkout.failed');
   expect(events.map((event) => `${event.kind}:${event.result}`)).toEqual(
@@ -273,7 +293,7 @@ test('a declined card: the widget says so, the page hears esim-payment-declined,
   expect((await pay('pm_card_visa')).status()).toBe(200);
   await widget.installed();
 
-  const { charges, events, refunds } = await ledger(request, stack, checkoutId);
+  const { charges, events, refunds } = await ledger(request, stack.bff, checkoutId);
   expect(
     charges.map((charge) => [charge.status, (charge as { idempotencyKey?: string }).idempotencyKey]),
   ).toEqual([

@@ -14,16 +14,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  freePort,
-  PARTNER_SECRET,
-  releaseOutsideTheRepo,
-  TEST_ENV,
-  testConfig,
-} from '@esim-embed/bff/testing';
+import { freePort, PARTNER_SECRET, TEST_ENV, testConfig } from '@esim-embed/bff/testing';
 import { type RunningSandbox, startSandbox } from '@esim-embed/sandbox';
 import { WidgetIntegritySchema } from '@esim-embed/shared';
 import { expect, test } from '@playwright/test';
+import { quickstartRelease } from '../support/release-build';
 import { WidgetFlow } from '../support/widget-flow';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -88,9 +83,10 @@ function pinnedPage(release: string): string {
 }
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   temp = mkdtempSync(join(tmpdir(), 'esim-quickstart-'));
-  const release = releaseOutsideTheRepo(temp);
+  // Built beside the run since the global setup started it (or now, when it did not).
+  const release = await quickstartRelease(temp, 150_000);
   const [bffPort, partnerPort] = [await freePort(), await freePort()];
   // Two origins: the BFF on `localhost`, the partner's site on `127.0.0.1`.
   bffUrl = `http://localhost:${bffPort}`;

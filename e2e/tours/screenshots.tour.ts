@@ -16,6 +16,8 @@ const LOCALES =
   process.env.SCREENSHOT_LOCALES?.split(',').map((locale) => locale.trim()) ?? LocaleSchema.options;
 
 test.use({ viewport: DEVICES.phone });
+// The tours share the `tour` sandbox, whose clock each moves to finish its order: one after another.
+test.describe.configure({ mode: 'default' });
 
 for (const locale of LOCALES) {
   test(`screenshots of every step in ${locale}`, async ({ page, stack }) => {
@@ -24,6 +26,7 @@ for (const locale of LOCALES) {
     await tourEveryStep(
       page,
       `${stack.pages}/embed.html?widget=${TEST_WIDGETS.longBrand}&locale=${locale}`,
+      stack.sandboxes.tour,
       async (step) => {
         const number = String(TOUR_STEPS.indexOf(step) + 1).padStart(2, '0');
         for (const [device, size] of Object.entries(DEVICES)) {

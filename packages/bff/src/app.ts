@@ -90,7 +90,7 @@ export interface BffAppOptions {
    * `internal` error, logged. Default off; `createBff` turns it on outside production.
    */
   checkAnswers?: boolean;
-  /** The clock of the idempotency leases (tests move it). Default `Date.now`. */
+  /** The clock of the idempotency leases and of `/readyz`'s reuse of a result (tests move it). Default `Date.now`. */
   now?: (() => number) | undefined;
 }
 
@@ -196,6 +196,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
         store,
         operationsToken: options.operationsToken,
         readinessCacheMs: config.readinessCacheMs,
+        now: options.now,
       }),
       openApiHandlers(),
       widgetAssetHandlers(widgetBuilds, staticFiles),

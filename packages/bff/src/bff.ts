@@ -39,9 +39,9 @@ import type { Tracing } from './observability/tracing';
 import { createOperationsApp } from './operations-app';
 import { createOriginPolicy } from './security/origin-policy';
 import { createSessionSigner, type SessionSigner } from './security/session-token';
+import { buildIndexesAtStart, type IndexBuildCounts } from './store/index-rebuild';
 import { createMemoryStore } from './store/memory-store';
 import type { Store } from './store/store';
-import { buildIndexesAtStart, type IndexBuildCounts } from './support-desk/index-rebuild';
 import { createSupportDesk, type SupportDesk } from './support-desk/support-desk';
 import { createUpstreamBudget, type UpstreamBudget } from './upstream/upstream-budget';
 import { createUpstreamClient, upstreamCredential } from './upstream/upstream-client';
@@ -78,8 +78,8 @@ export interface CreateBffOptions {
   webhooks?: { intervalMs?: number; timeoutMs?: number; now?: () => number };
   /**
    * The clock of session and manage tokens, idempotency leases, checkouts (their placement leases and backoff,
-   * quote and payment expiry) and the upstream keys' budgets (a 429's pause) — tests move it forward instead of
-   * waiting.
+   * quote and payment expiry), the upstream keys' budgets (a 429's pause), the partner's funding (unpaid holds
+   * lapse on it), the webhook desk and `/readyz`'s reuse of a result — tests move it forward instead of waiting.
    */
   now?: () => number;
   /**
@@ -247,6 +247,7 @@ export function createBff(options: CreateBffOptions): Bff {
     webhooks: webhookQueue,
     accountFreshMs: config.accountCacheMs,
     unpaidHolds: unpaidHoldOptions(config.unpaidHolds),
+    now: options.now,
     onRefusal: (code, cap) => metrics?.fundingRefusals.inc({ code, cap }),
   });
   const orderReferences = createOrderReferences(store);
@@ -394,6 +395,7 @@ export function createBff(options: CreateBffOptions): Bff {
       store,
       operationsToken: loaded.operationsToken,
       readinessCacheMs: config.readinessCacheMs,
+      now: options.now,
     });
   }
   if (options.startCatalogs !== false) for (const widget of widgets.values()) widget.catalog.start();

@@ -1,6 +1,7 @@
 /**
  * The Node entry as an operator runs it: a bad config stops the start with the field named; a good one
- * serves, is ready against the sandbox, and stops cleanly on SIGTERM.
+ * serves, is ready against the sandbox, and stops cleanly on SIGTERM. Each test starts its own processes (own
+ * port, own data directory), so the tests run side by side.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -59,7 +60,7 @@ const widget = (baseUrl: string) => ({
   allowedOrigins: ['https://acme.example'],
 });
 
-describe('server entry', () => {
+describe.concurrent('server entry', () => {
   it('refuses to start with an invalid config, naming the field', async () => {
     const path = writeConfig({ widgets: [{ ...widget(sandbox.url), allowedOrigins: ['acme.example'] }] });
     const { output, exited } = run({ ESIM_BFF_CONFIG: path, ACME_KEY: 'x', NODE_ENV: 'production' });

@@ -28,7 +28,7 @@ export {
   snapshotChanges,
 } from './recording-store';
 export { freePort, type RunningRedis, startRedisServer } from './redis-server';
-export { releaseOutsideTheRepo } from './release-folder';
+export { placeRelease, releaseOutsideTheRepo } from './release-folder';
 export {
   type Answer,
   awayFromTheMinuteEnd,

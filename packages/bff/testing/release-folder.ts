@@ -25,10 +25,19 @@ export function releaseOutsideTheRepo(dir: string): string {
     .trim()
     .split('\n')
     .at(-1);
+  const release = placeRelease(built, dir);
+  rmSync(join(dir, 'built'), { recursive: true, force: true });
+  return release;
+}
+
+/**
+ * Copies the release `scripts/release.mjs` built at `built` (the path it printed last) on its own to `dir/run/`,
+ * as an operator places it, and returns the copy's path.
+ */
+export function placeRelease(built: string | undefined, dir: string): string {
   if (built === undefined || !existsSync(join(built, 'server.mjs')))
     throw new Error(`no release in ${built}`);
   const release = join(dir, 'run', basename(built));
   cpSync(built, release, { recursive: true });
-  rmSync(join(dir, 'built'), { recursive: true, force: true });
   return release;
 }

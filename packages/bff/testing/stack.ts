@@ -95,6 +95,8 @@ export interface Stack {
 export interface StackOptions {
   sandbox?: StartSandboxOptions;
   config?: (sandboxUrl: string) => BffConfigInput;
+  /** How long one second of the server's timeouts lasts (default 1,000 ms): tests of slow clients shorten it. */
+  serverSecondMs?: number;
   store?: Store;
   /** Where the BFF finds the widget's builds (a folder of versions, one build) and the static site. */
   widgetRoot?: string | null;
@@ -152,7 +154,7 @@ export async function startBff(
   });
   const publicServer = await serveBff(bff, {
     port: options.port,
-    limits: { ...config.server, trustedProxyHops: config.trustedProxyHops },
+    limits: { ...config.server, trustedProxyHops: config.trustedProxyHops, secondMs: options.serverSecondMs },
   });
   const operations = bff.operationsApp === null ? null : await serveOperations(bff.operationsApp);
   const server: RunningServer = {

@@ -50,6 +50,8 @@ export interface RecordedRequest {
   body: unknown;
   signal: AbortSignal | null;
   cache: RequestCache | undefined;
+  /** When the request was sent, by the page's clock (`Date.now()`: the test clock's time where it runs). */
+  at: number;
 }
 
 /** A scripted failure: the next matching request answers this error (or fails at the network level). */
@@ -220,6 +222,9 @@ export const defaultConfig: WidgetPublicConfig = {
   },
 };
 
+/** A checkout's statuses when the test names none: issued after one read, ready at the next. */
+const DEFAULT_JOURNEY: readonly CheckoutStatus[] = ['provisioning', 'ready'];
+
 /** Options of the fake. */
 export interface FakeBffOptions {
   config?: Partial<WidgetPublicConfig>;
@@ -255,6 +260,11 @@ export class FakeBff {
 
   /** The version the public catalog holds now (a test moves it to make the start's one stale). */
   publicCatalogVersion: string;
+
+  /** The statuses a checkout goes through, one per status read (the last one stays). */
+  get journey(): readonly CheckoutStatus[] {
+    return this.#options.journey ?? DEFAULT_JOURNEY;
+  }
 
   /** The partner reports a declined payment attempt on a checkout (the next status reads count it). */
   declinePayment(checkoutId: string): void {
@@ -309,7 +319,7 @@ export class FakeBff {
     const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
     const signal = init.signal ?? null;
     const path = url.pathname + url.search;
-    this.requests.push({ method, path, headers, body, signal, cache: init.cache });
+    this.requests.push({ method, path, headers, body, signal, cache: init.cache, at: Date.now() });
     if (signal?.aborted) throw signal.reason;
 
     if (this.hanging.some((pattern) => pattern.test(path))) {
@@ -475,7 +485,7 @@ export class FakeBff {
       const { entry, refusal } = this.#checkoutOf(request);
       if (!entry) return refusal;
       if (entry.cancelled) return this.#json(200, { data: entry.checkout, meta: META });
-      const journey = this.#options.journey ?? ['provisioning', 'ready'];
+      const journey = this.journey;
       const status = journey[Math.min(entry.reads, journey.length - 1)] ?? 'ready';
       entry.reads++;
       entry.checkout = {

@@ -8,7 +8,7 @@
  * so that its `checkout.cancelled` and `checkout.refunded` go out now rather than when the partner next reads the
  * checkout. Each record keeps the request as last read and is in its widget's sorted indexes (all, by status, by
  * eSIM) for the partner's support desk (`action-request-desk.ts`); those the release before wrote (no view, no
- * index) are read once more and indexed by the index build at start (`support-desk/index-rebuild.ts`).
+ * index) are read once more and indexed by the index build at start (`store/index-rebuild.ts`).
  */
 import {
   type ActionRequestWebhookEvent,
@@ -20,11 +20,11 @@ import { createBackgroundLoop } from '../background-loop';
 import type { EsimOwners } from '../checkout/esim-owners';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
+import type { IndexedRecords } from '../store/index-rebuild';
 import { legacyIdListMover } from '../store/legacy-id-list';
 import { STORE_KEYS, type Store, type Versioned } from '../store/store';
 import { leaveValue, storeSlot, versionedUpdate, writeValue } from '../store/versioned-update';
 import { QUEUE_NAMES } from '../store/work-queue';
-import type { IndexedRecords } from '../support-desk/index-rebuild';
 import { eventId, queueWebhookEvent } from '../webhooks/webhook-events';
 import type { WebhookQueue } from '../webhooks/webhook-queue';
 import type { WidgetRuntime } from '../widgets/widget-runtime';

@@ -13,8 +13,8 @@
  * says when). A list drops the members whose checkout has gone.
  */
 import { createHash } from 'node:crypto';
+import type { IndexedRecords } from '../store/index-rebuild';
 import { STORE_INDEXES, STORE_KEYS, type Store } from '../store/store';
-import type { IndexedRecords } from '../support-desk/index-rebuild';
 import { CHECKOUT_RETENTION_MS, type CheckoutRecord, readCheckoutRecord } from './checkout-record';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -108,7 +108,7 @@ export function createCheckoutIndex(store: Store, now: () => number = Date.now):
   };
 }
 
-/** The stored checkouts as the index build at start reads and indexes them (`support-desk/index-rebuild.ts`). */
+/** The stored checkouts as the index build at start reads and indexes them (`store/index-rebuild.ts`). */
 export function indexedCheckouts(index: Pick<CheckoutIndex, 'indexAll'>): IndexedRecords<CheckoutRecord> {
   return {
     kind: 'checkout',

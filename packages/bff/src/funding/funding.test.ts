@@ -72,9 +72,12 @@ function config(sandboxUrl: string): BffConfigInput {
   };
 }
 
+/** How often the webhook sender looks for due events (the default is a second). */
+const SENDER_EVERY_MS = 25;
+
 beforeAll(async () => {
   receiver = await startReceiver(0);
-  stack = await startStack({ config, env, store });
+  stack = await startStack({ config, env, store, bffOptions: { webhooks: { intervalMs: SENDER_EVERY_MS } } });
 });
 afterEach(async () => {
   await stack.sandbox.control.setAccount(SANDBOX_ACCOUNTS.shoestring, {
@@ -317,7 +320,8 @@ describe('funding before payment', () => {
     const again = await checkout(page, plan.offerId);
     expect(again.created.status).toBe(201);
     await partner(`/v1/partner/checkouts/${again.created.body.data.id}/cancel`, 'POST');
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Ten looks of the sender later, still one.
+    await new Promise((resolve) => setTimeout(resolve, 10 * SENDER_EVERY_MS));
     expect(alerts()).toHaveLength(1);
     // Topped up, the crossing ends; the next fall is a new one, told under a new event id.
     await stack.sandbox.control.setAccount(SANDBOX_ACCOUNTS.shoestring, { balanceMinor: 10_000_000 });

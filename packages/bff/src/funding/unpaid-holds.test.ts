@@ -1,11 +1,12 @@
 /**
  * Unpaid checkouts cannot hold a store hostage — two BFF instances on one Redis in front of the real sandbox,
  * addresses told apart by `X-Forwarded-For` behind one trusted proxy. One address leaves `partner_confirm`
- * checkouts unpaid as fast as the limits allow for "two minutes" while travellers elsewhere on the same upstream
- * account (a `direct` widget, and another partner's widget that is paid and confirmed) buy every "10 s" — time
- * compressed eight times (hold time and pacing configured, no fake clock) — and every purchase succeeds. On a
- * $5-like account, an unpaid checkout does not stop a paying traveller; its late confirm is refused honestly
- * (failed, nothing ordered), the partner hears `account.balance_low`, and the refusal is counted in a metric.
+ * checkouts unpaid as fast as the limits allow for two minutes while travellers elsewhere on the same upstream
+ * account (a `direct` widget, and another partner's widget that is paid and confirmed) buy every 10 s — minutes and
+ * seconds of the BFFs' clock, which the travellers move on 10 s after each purchase while the attacker hammers in
+ * real time — and every purchase succeeds. On a $5-like account, an unpaid checkout does not stop a paying
+ * traveller; its late confirm is refused honestly (failed, nothing ordered), the partner hears
+ * `account.balance_low`, and the refusal is counted in a metric.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { type RunningSandbox, SANDBOX_ACCOUNTS, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
@@ -27,6 +28,7 @@ import {
   type RunningBff,
   SHOP_ORIGIN,
   startBff,
+  testClock,
   type WidgetPage,
 } from '../../testing/stack';
 import { startReceiver, type WebhookReceiver } from '../../testing/webhook-receiver';
@@ -34,12 +36,11 @@ import type { BffConfigInput } from '../config/config-schema';
 import { createRedisStore } from '../store/redis-store';
 import { STORE_KEYS, type Store } from '../store/store';
 
-/** Real time is compressed this many times: "two minutes" of attack last 15 s, "every 10 s" is every 1.25 s. */
-const COMPRESSION = 8;
-const ATTACK_MS = 120_000 / COMPRESSION;
-const PURCHASE_EVERY_MS = 10_000 / COMPRESSION;
-/** How long an unpaid checkout holds (the default 10 minutes, compressed further so holds lapse in the test). */
-const HOLD_SECONDS = 3;
+/** Two minutes of attack on the BFFs' clock, a purchase every 10 s of it. */
+const ATTACK_MS = 120_000;
+const PURCHASE_EVERY_MS = 10_000;
+/** How long an unpaid checkout holds (shorter than the default 10 minutes, so that holds lapse in the attack). */
+const HOLD_SECONDS = 24;
 /** The attacker's parallel loops, and the most checkouts each may try (a bounded load). */
 const ATTACK_LOOPS = 4;
 const ATTEMPTS_PER_LOOP = 150;
@@ -57,6 +58,8 @@ let one: RunningBff;
 let two: RunningBff;
 let receiver: WebhookReceiver;
 const stores: Store[] = [];
+/** The clock of both BFFs: the wall clock, moved on by the test where the story says time passes. */
+const clock = testClock();
 
 function config(sandboxUrl: string): BffConfigInput {
   const widget = (
@@ -119,7 +122,11 @@ beforeAll(async () => {
       env,
       sessionSecret,
       store,
-      bffOptions: { observability: { metrics }, webhooks: { intervalMs: 25 } },
+      bffOptions: {
+        observability: { metrics },
+        webhooks: { intervalMs: 25, now: clock.now },
+        now: clock.now,
+      },
     });
   };
   one = await start(true);
@@ -132,6 +139,12 @@ afterAll(async () => {
   await receiver?.close();
   await redis?.stop();
 });
+
+/** Resolves once `ms` have passed on the BFFs' clock (or `stop()` says to give up). */
+async function clockPasses(ms: number, stop: () => boolean): Promise<void> {
+  const until = clock.now() + ms;
+  while (clock.now() < until && !stop()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
 
 const instance = (index: number) => (index % 2 === 0 ? one : two).server.url;
 
@@ -195,14 +208,17 @@ describe('unpaid checkouts against paying travellers', () => {
       monthlySpendLimitMinor: placed + 24 * plan.wholesale,
     });
 
-    const endsAt = Date.now() + ATTACK_MS;
+    const startsAt = clock.now();
+    const endsAt = startsAt + ATTACK_MS;
+    /** Set when the travellers' two minutes are over: the attacker stops too. */
+    let over = false;
     const attack: number[] = [];
     const refusals = new Map<string, number>();
-    // Half the loops hammer without a pause; the other half wait as `Retry-After` says, so that they take every
-    // hold the caps allow the moment it is allowed.
+    // Half the loops hammer without a pause; the other half wait as `Retry-After` says (on the BFFs' clock), so
+    // that they take every hold the caps allow the moment it is allowed.
     const attacker = Array.from({ length: ATTACK_LOOPS }, async (_, loop) => {
       const patient = loop % 2 === 1;
-      for (let attempt = 0; attempt < ATTEMPTS_PER_LOOP && Date.now() < endsAt; attempt += 1) {
+      for (let attempt = 0; attempt < ATTEMPTS_PER_LOOP && !over; attempt += 1) {
         const answer = await checkoutFrom(loop + attempt, 'travel-pay', ATTACKER, plan.offerId).catch(
           (error: unknown) => {
             // A session refused: its status, as the refusal says it (`session refused: 429 …`).
@@ -215,14 +231,14 @@ describe('unpaid checkouts against paying travellers', () => {
         const reason = `${answer.body?.error?.code}:${answer.body?.error?.params?.scope ?? ''}`;
         refusals.set(reason, (refusals.get(reason) ?? 0) + 1);
         const wait = Number(answer.headers.get('retry-after') ?? 0) * 1000;
-        if (patient) await new Promise((resolve) => setTimeout(resolve, Math.min(wait, endsAt - Date.now())));
+        if (patient) await clockPasses(Math.min(wait, endsAt - clock.now()), () => over);
       }
     });
 
     const purchases: { widget: string; status: number; checkout: string; code?: string }[] = [];
     const traveller = (async () => {
-      for (let round = 0; Date.now() < endsAt; round += 1) {
-        const next = Date.now() + PURCHASE_EVERY_MS;
+      for (let round = 0; clock.now() < endsAt; round += 1) {
+        const next = clock.now() + PURCHASE_EVERY_MS;
         if (round % 2 === 0) {
           const bought = await checkoutFrom(round, 'travel-direct', TRAVELLER, plan.offerId);
           purchases.push({
@@ -248,10 +264,13 @@ describe('unpaid checkouts against paying travellers', () => {
             code: confirmed.body?.error?.code,
           });
         }
-        await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - Date.now())));
+        clock.advance(next - clock.now());
       }
+      over = true;
     })();
     await Promise.all([...attacker, traveller]);
+    // The clock also ran on in real time while the requests were answered: the attack lasted this long on it.
+    const attackedMs = clock.now() - startsAt;
 
     // Every paying traveller bought: created (direct) or confirmed (partner), and nothing failed.
     expect(purchases.length).toBeGreaterThanOrEqual(10);
@@ -267,7 +286,7 @@ describe('unpaid checkouts against paying travellers', () => {
     // refused by its address's cap, never with a server error.
     const created = attack.filter((status) => status === 201).length;
     expect(created).toBeGreaterThanOrEqual(3);
-    expect(created).toBeLessThanOrEqual(3 * Math.ceil(ATTACK_MS / (HOLD_SECONDS * 1000) + 2));
+    expect(created).toBeLessThanOrEqual(3 * Math.ceil(attackedMs / (HOLD_SECONDS * 1000) + 2));
     expect(attack.every((status) => status < 500)).toBe(true);
     expect(refusals.get('rate_limited:address')).toBeGreaterThan(0);
     // What the attacker still holds is bounded by its cap, and so is what the ledger record keeps of it.
@@ -426,7 +445,7 @@ describe('an unpaid checkout on a small account', () => {
     const retryAfter = Number(fourth.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(HOLD_SECONDS);
-    await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000 + 100));
+    clock.advance(retryAfter * 1000 + 100);
     expect((await checkoutFrom(4, 'travel-pay', address, plan.offerId)).status).toBe(201);
     // The first checkout's hold lapsed, yet it still awaits payment: paid now and funded, it is placed.
     const confirmed = await partnerCall(1, `/v1/partner/checkouts/${held[0]}/confirm`, PARTNER_SECRET, {

@@ -4,7 +4,8 @@
  * body-idle timeout, and by the request timeout when it trickles just fast enough; headers sent slowly are
  * answered 408; the connection one address opens over its cap is answered `rate_limited` and closed while
  * another address still connects; a request the app is still working on is never cut, however long the
- * upstream takes.
+ * upstream takes. The server's seconds last {@link SECOND} ms here, so that each cut comes four times sooner; bounds
+ * that say a cut came late enough are in those seconds, bounds that say it came soon enough stay as they were.
  */
 import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
@@ -14,6 +15,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, PARTNER_SECRET, type RunningBff, startBff, testConfig } from '../../testing/stack';
 import { startTestRelay, type TestRelay } from '../../testing/test-relay';
 import type { ServerLimitsConfig } from '../config/config-schema';
+
+/** How long one second of the server's timeouts lasts in these tests. */
+const SECOND = 250;
 
 let sandbox: RunningSandbox;
 let relay: TestRelay;
@@ -36,6 +40,7 @@ afterAll(async () => {
 async function bffWith(server: Partial<ServerLimitsConfig>, trustedProxyHops = 0) {
   const bff = await startBff(relay.url, {
     sessionSecret: randomBytes(32),
+    serverSecondMs: SECOND,
     config: (url) => testConfig(url, { server, trustedProxyHops, accountCacheMs: 0 }),
   });
   running.push(bff);
@@ -44,6 +49,8 @@ async function bffWith(server: Partial<ServerLimitsConfig>, trustedProxyHops = 0
 
 /** A raw connection to the BFF from `localAddress` (any 127.x.y.z is this host), with what it received. */
 async function open(port: number, localAddress = '127.0.0.1') {
+  // Before the connection exists: the server's idle timer cannot start earlier, however late `connect` is heard.
+  const openedAt = Date.now();
   const socket = connect({ port, host: '127.0.0.1', localAddress });
   sockets.push(socket);
   const received: Buffer[] = [];
@@ -54,7 +61,7 @@ async function open(port: number, localAddress = '127.0.0.1') {
     socket.once('connect', resolve);
     socket.once('error', reject);
   });
-  return { socket, closed, text: () => Buffer.concat(received).toString('latin1') };
+  return { socket, closed, openedAt, text: () => Buffer.concat(received).toString('latin1') };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -62,7 +69,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Send `body` one byte every `everyMs` after the headers, until the socket closes; when it closed, ms after start. */
 async function trickle(port: number, body: string, everyMs: number) {
   const connection = await open(port);
-  const started = Date.now();
+  const started = connection.openedAt;
   connection.socket.write(
     'POST /v1/sessions HTTP/1.1\r\nHost: bff\r\nOrigin: https://shop.example\r\n' +
       `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
@@ -84,8 +91,9 @@ async function trickle(port: number, body: string, everyMs: number) {
 describe('server limits', () => {
   it('cuts a body that stalls longer than the body-idle timeout', async () => {
     const bff = await bffWith({ bodyIdleTimeoutSeconds: 1, requestTimeoutSeconds: 30 });
-    const cut = await trickle(bff.server.port, JSON.stringify({ widgetId: 'shop' }), 1_500);
-    expect(cut.afterMs).toBeGreaterThanOrEqual(1_000);
+    const cut = await trickle(bff.server.port, JSON.stringify({ widgetId: 'shop' }), 1.5 * SECOND);
+    expect(cut.afterMs).toBeGreaterThanOrEqual(1 * SECOND);
+    // Long before the request timeout (30 seconds).
     expect(cut.afterMs).toBeLessThan(3_000);
     expect(cut.text).not.toMatch(/^HTTP\/1\.1 2/);
   });
@@ -97,25 +105,26 @@ describe('server limits', () => {
       requestTimeoutSeconds: 3,
     });
     const body = JSON.stringify({ widgetId: 'shop', padding: 'x'.repeat(40) });
-    const cut = await trickle(bff.server.port, body, 500);
-    // Node looks for late requests once a second.
-    expect(cut.afterMs).toBeGreaterThanOrEqual(3_000);
+    const cut = await trickle(bff.server.port, body, 0.5 * SECOND);
+    // Node looks for late requests once a second. The whole body would take 35 seconds.
+    expect(cut.afterMs).toBeGreaterThanOrEqual(3 * SECOND);
     expect(cut.afterMs).toBeLessThan(5_500);
     expect(cut.text).toMatch(/^HTTP\/1\.1 408 /);
     expect(cut.text).toContain('"code":"validation_failed"');
   });
 
   it('answers 408 to headers sent too slowly', async () => {
+    // The request and idle timeouts (5 s and more) are past the bound: only the headers timeout cuts in time.
     const bff = await bffWith({
       headersTimeoutSeconds: 1,
-      requestTimeoutSeconds: 5,
-      bodyIdleTimeoutSeconds: 5,
+      requestTimeoutSeconds: 3_500 / SECOND + 1,
+      bodyIdleTimeoutSeconds: 3_500 / SECOND + 1,
     });
     const connection = await open(bff.server.port);
     const started = Date.now();
     connection.socket.write('GET /healthz HTTP/1.1\r\nHost: bff\r\n');
     for (let line = 0; line < 8 && !connection.socket.destroyed; line += 1) {
-      await sleep(400);
+      await sleep(0.4 * SECOND);
       if (!connection.socket.destroyed) connection.socket.write(`X-Slow-${line}: 1\r\n`);
     }
     const closedAt = await connection.closed;
@@ -183,7 +192,7 @@ describe('server limits', () => {
   it('never cuts a request the app is working on, however long the upstream takes', async () => {
     const bff = await bffWith({ bodyIdleTimeoutSeconds: 1 });
     relay.hooks.beforeForward = async (request) => {
-      if (request.path.endsWith('/account')) await sleep(1_600);
+      if (request.path.endsWith('/account')) await sleep(1.6 * SECOND);
     };
     const answer = await call(bff.server.url, '/v1/partner/account?widgetId=shop', {
       headers: { [PARTNER_SECRET_HEADER]: PARTNER_SECRET },

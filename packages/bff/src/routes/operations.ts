@@ -18,8 +18,10 @@ import type { RouteHandlers } from './mount-routes';
 export interface OperationsRoutesOptions {
   widgets: ReadonlyMap<string, WidgetRuntime>;
   store: Store;
-  /** How long one readiness result is reused. */
+  /** How long one readiness result is reused (default {@link READINESS_CACHE_MS}). */
   readinessCacheMs?: number;
+  /** The clock the reuse is measured on (tests move it on). */
+  now?: () => number;
   /** `Authorization: Bearer <token>` that opens the per-check details (absent: never shown). */
   operationsToken?: string | undefined;
 }
@@ -31,9 +33,13 @@ interface Readiness {
   checks: Record<string, Check>;
 }
 
+/** How long one readiness result is reused unless the options say otherwise. */
+export const READINESS_CACHE_MS = 5_000;
+
 /** The operations routes. */
 export function operationsHandlers(options: OperationsRoutesOptions): RouteHandlers<'health' | 'ready'> {
-  const cacheMs = options.readinessCacheMs ?? 5_000;
+  const cacheMs = options.readinessCacheMs ?? READINESS_CACHE_MS;
+  const now = options.now ?? Date.now;
   let cached: { at: number; result: Promise<Readiness> } | undefined;
 
   /**
@@ -83,7 +89,7 @@ export function operationsHandlers(options: OperationsRoutesOptions): RouteHandl
   }
 
   async function ready(c: Context<AppEnv>) {
-    const time = Date.now();
+    const time = now();
     if (cached === undefined || time - cached.at > cacheMs) cached = { at: time, result: readiness() };
     const result = await cached.result;
     const status = result.ready ? 'ready' : 'not_ready';

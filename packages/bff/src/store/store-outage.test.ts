@@ -16,13 +16,20 @@ import {
   type RunningBff,
   SHOP_ORIGIN,
   startBff,
+  testClock,
   type WidgetPage,
 } from '../../testing/stack';
 import { createLogger } from '../logger';
+import { READINESS_CACHE_MS } from '../routes/operations';
 import { createRedisStore } from './redis-store';
 import { type Store, StoreUnavailableError } from './store';
 
-/** A refusal must come well within this, whether Redis is gone or frozen. */
+/**
+ * How long the test's stores wait for Redis's answer: shorter than the production default (500 ms), so that a
+ * frozen Redis is noticed sooner and a busy machine has more of {@link FAST_MS} to answer the refusal in.
+ */
+const COMMAND_TIMEOUT_MS = 250;
+/** A refusal must come well within this, whether Redis is gone or frozen (the command timeout and more). */
 const FAST_MS = 1_000;
 
 let sandbox: RunningSandbox;
@@ -36,17 +43,31 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-/** A Redis, a store on it whose log lines are kept, and a BFF on that store. */
+/**
+ * A Redis, a store on it whose log lines are kept, and a BFF on that store, on a clock the test moves on past
+ * `/readyz`'s reuse of its last result.
+ */
 async function startOutageStack() {
   const redis = await startRedisServer();
   const storeLogs: string[] = [];
   const store = createRedisStore({
     url: redis.url,
     keyPrefix: `outage-${randomBytes(4).toString('hex')}:`,
+    commandTimeoutMs: COMMAND_TIMEOUT_MS,
     logger: createLogger({ write: (line) => storeLogs.push(line) }),
   });
-  const bff = await startBff(sandbox.url, { sessionSecret: randomBytes(32), store });
-  return { redis, store, storeLogs, bff };
+  const clock = testClock();
+  const bff = await startBff(sandbox.url, {
+    sessionSecret: randomBytes(32),
+    store,
+    bffOptions: { now: clock.now },
+  });
+  /** `/readyz`'s answer once its last result is no longer reused. */
+  const readyAfresh = async () => {
+    clock.advance(READINESS_CACHE_MS);
+    return await readiness(bff);
+  };
+  return { redis, store, storeLogs, bff, readyAfresh };
 }
 
 /** A request timed, expecting the store's refusal. */
@@ -125,7 +146,7 @@ describe('Redis stopped under a running BFF', () => {
   });
 
   it('refuses sessions and catalog reads fast with store_unavailable, then serves again', async () => {
-    const { bff, redis, store, storeLogs } = stack;
+    const { bff, redis, store, storeLogs, readyAfresh } = stack;
     await eventually(async () => ((await store.ping()) ? true : undefined), 5_000);
     refusalsSeen = 0;
     const since = logMark(bff, storeLogs);
@@ -142,7 +163,7 @@ describe('Redis stopped under a running BFF', () => {
     await eventually(async () => ((await newSession(bff)).status === 201 ? true : undefined), 5_000);
     const recoveredInMs = performance.now() - back;
     expect((await page.get('/v1/destinations')).status).toBe(200);
-    await eventually(async () => ((await readiness(bff)) === 200 ? true : undefined), 8_000);
+    await eventually(async () => ((await readyAfresh()) === 200 ? true : undefined), 8_000);
     expectRefusalsLogged(since);
     console.info(
       `Redis killed: ${timings.length} refusals, slowest ${Math.round(Math.max(...timings))} ms; ` +
@@ -165,7 +186,7 @@ describe('Redis frozen under a running BFF', () => {
   });
 
   it('refuses within the command timeout, and a create refused meanwhile succeeds once when retried', async () => {
-    const { bff, redis, store, storeLogs } = stack;
+    const { bff, redis, store, storeLogs, readyAfresh } = stack;
     const destinations = await page.get('/v1/destinations');
     const plans = await page.get(`/v1/destinations/${destinations.body.data[0].code}/plans`);
     const quote = await page.post(
@@ -188,10 +209,15 @@ describe('Redis frozen under a running BFF', () => {
     redis.pause();
     const timings: number[] = [];
     try {
+      // Each round's three requests wait for the frozen Redis side by side, each refused within its own bound.
       for (let round = 0; round < 3; round += 1) {
-        timings.push(await refused(() => newSession(bff)));
-        timings.push(await refused(() => tally(page.get('/v1/destinations'))));
-        timings.push(await refused(() => tally(checkout())));
+        timings.push(
+          ...(await Promise.all([
+            refused(() => newSession(bff)),
+            refused(() => tally(page.get('/v1/destinations'))),
+            refused(() => tally(checkout())),
+          ])),
+        );
       }
       await eventually(async () => ((await readiness(bff)) === 503 ? true : undefined), 8_000);
     } finally {
@@ -205,7 +231,7 @@ describe('Redis frozen under a running BFF', () => {
     const replay = await checkout();
     expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
     expect(replay.body.data.id).toBe(created.body.data.id);
-    await eventually(async () => ((await readiness(bff)) === 200 ? true : undefined), 8_000);
+    await eventually(async () => ((await readyAfresh()) === 200 ? true : undefined), 8_000);
     expectRefusalsLogged(since);
     console.info(`Redis frozen: ${timings.length} refusals, slowest ${Math.round(Math.max(...timings))} ms`);
   }, 40_000);
@@ -216,7 +242,11 @@ describe('the Redis store while Redis is away', () => {
   let store: Store;
   beforeAll(async () => {
     redis = await startRedisServer();
-    store = createRedisStore({ url: redis.url, keyPrefix: `late-${randomBytes(4).toString('hex')}:` });
+    store = createRedisStore({
+      url: redis.url,
+      keyPrefix: `late-${randomBytes(4).toString('hex')}:`,
+      commandTimeoutMs: COMMAND_TIMEOUT_MS,
+    });
     expect(await store.insert('warm', 'up', 60_000)).toBe(true);
     expect(await store.queue('late').add({ id: 'warm', partition: 'p', dueAtMs: 0 })).toBe(true);
   });
@@ -229,16 +259,19 @@ describe('the Redis store while Redis is away', () => {
   it('fails with StoreUnavailableError, and a write that reaches a frozen Redis late does not apply', async () => {
     redis.pause();
     try {
-      await expect(store.insert('late', 'value', 60_000)).rejects.toBeInstanceOf(StoreUnavailableError);
-      await expect(store.increment('late-counter', 1, 60_000)).rejects.toBeInstanceOf(StoreUnavailableError);
-      await expect(
-        store.queue('late').add({ id: 'late', partition: 'p', dueAtMs: 0 }),
-      ).rejects.toBeInstanceOf(StoreUnavailableError);
-      await expect(store.queue('late').remove('warm')).rejects.toBeInstanceOf(StoreUnavailableError);
-      await expect(store.get('warm')).rejects.toBeInstanceOf(StoreUnavailableError);
-      expect(await store.ping()).toBe(false);
+      // Sent side by side, each waits out the command timeout on the frozen connection and fails on its own.
+      await Promise.all([
+        expect(store.insert('late', 'value', 60_000)).rejects.toBeInstanceOf(StoreUnavailableError),
+        expect(store.increment('late-counter', 1, 60_000)).rejects.toBeInstanceOf(StoreUnavailableError),
+        expect(store.queue('late').add({ id: 'late', partition: 'p', dueAtMs: 0 })).rejects.toBeInstanceOf(
+          StoreUnavailableError,
+        ),
+        expect(store.queue('late').remove('warm')).rejects.toBeInstanceOf(StoreUnavailableError),
+        expect(store.get('warm')).rejects.toBeInstanceOf(StoreUnavailableError),
+        expect(store.ping()).resolves.toBe(false),
+      ]);
       // Redis receives the writes when it thaws, long after their callers gave up.
-      await new Promise((resolve) => setTimeout(resolve, 600));
+      await new Promise((resolve) => setTimeout(resolve, 2 * COMMAND_TIMEOUT_MS));
     } finally {
       redis.resume();
     }

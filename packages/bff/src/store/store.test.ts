@@ -1,6 +1,7 @@
 /**
  * The store contract, run against the memory store, the embedded store (SQLite, in a temporary data directory)
- * and a real `redis-server`.
+ * and a real `redis-server`. Expiry is seen by letting time pass: the memory and embedded stores read a clock the
+ * test moves on; Redis expires keys on its own clock, so its tests wait in real time, side by side.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,25 +27,60 @@ afterAll(async () => {
   rmSync(dataDirs, { recursive: true, force: true });
 });
 
-const implementations: Array<[string, () => Store]> = [
-  ['memory', () => createMemoryStore()],
-  ['embedded (SQLite)', () => openSqliteStore({ dataDir: mkdtempSync(join(dataDirs, 'data-')) })],
-  ['redis', () => createRedisStore({ url: redis.url, keyPrefix: `test-${Math.random()}:` })],
+/** How a test lets time pass for a store: a clock it reads, or (Redis) real time. */
+interface StoreTime {
+  /** The clock the store is made with, when it takes one. */
+  now?: () => number;
+  pass(ms: number): Promise<void>;
+}
+
+/** A clock that stands still until the test moves it on. */
+function steppedTime(): StoreTime {
+  let time = Date.now();
+  return {
+    now: () => time,
+    async pass(ms) {
+      time += ms;
+    },
+  };
+}
+
+const realTime = (): StoreTime => ({
+  pass: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+});
+
+const implementations: Array<[string, () => StoreTime, (time: StoreTime) => Store]> = [
+  ['memory', steppedTime, (time) => createMemoryStore({ now: time.now })],
+  [
+    'embedded (SQLite)',
+    steppedTime,
+    (time) => openSqliteStore({ dataDir: mkdtempSync(join(dataDirs, 'data-')), now: time.now }),
+  ],
+  [
+    'redis',
+    realTime,
+    // Its tests connect side by side: a busy machine may take longer than the default 250 ms to connect them all.
+    () => createRedisStore({ url: redis.url, keyPrefix: `test-${Math.random()}:`, connectWaitMs: 5_000 }),
+  ],
 ];
 
-describe.each(implementations)('%s store', (_name, make) => {
-  function store(): Store {
-    const created = make();
-    stores.push(created);
-    return created;
+// Concurrent: every test has its own store (or index), so Redis's real-time waits overlap.
+describe.concurrent.each(implementations)('%s store', (_name, makeTime, make) => {
+  /** A store of its own for one test, and how that test lets time pass for it. */
+  function timedStore(): { s: Store; time: StoreTime } {
+    const time = makeTime();
+    const s = make(time);
+    stores.push(s);
+    return { s, time };
   }
+  const store = () => timedStore().s;
 
   it('inserts once, reads the value and version, and expires it', async () => {
-    const s = store();
+    const { s, time } = timedStore();
     expect(await s.insert('a', 'one', 1_000)).toBe(true);
     expect(await s.insert('a', 'two', 1_000)).toBe(false);
     expect(await s.get('a')).toEqual({ value: 'one', version: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await time.pass(1_100);
     expect(await s.get('a')).toBeNull();
     expect(await s.insert('a', 'three', 1000)).toBe(true);
   });
@@ -76,13 +112,13 @@ describe.each(implementations)('%s store', (_name, make) => {
   });
 
   it('counts in a fixed window and starts again after it', async () => {
-    const s = store();
+    const { s, time } = timedStore();
     expect((await s.increment('n', 1, 1_000)).count).toBe(1);
     const second = await s.increment('n', 2, 1_000);
     expect(second.count).toBe(3);
     expect(second.resetInMs).toBeGreaterThan(0);
     expect(second.resetInMs).toBeLessThanOrEqual(1_000);
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await time.pass(1_100);
     expect((await s.increment('n', 1, 1_000)).count).toBe(1);
   });
 
@@ -107,7 +143,8 @@ describe.each(implementations)('%s store', (_name, make) => {
   });
 
   it('reads a score range, moves and removes members, and expires them', async () => {
-    const index = store().sortedIndex(`range-${Math.random()}`);
+    const { s, time } = timedStore();
+    const index = s.sortedIndex(`range-${Math.random()}`);
     await index.add('a', 100, 60_000);
     await index.add('b', 200, 60_000);
     await index.add('c', 300, 60_000);
@@ -121,7 +158,7 @@ describe.each(implementations)('%s store', (_name, make) => {
     await index.add('a', 400, 60_000);
     await index.remove('b');
     await index.remove('missing');
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await time.pass(400);
     expect((await index.range(all)).map((entry) => entry.member)).toEqual(['a', 'c']);
     expect(await index.range({ ...all, after: { member: 'c', score: 300 } })).toEqual([]);
   });

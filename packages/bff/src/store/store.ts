@@ -164,7 +164,7 @@ export const STORE_KEYS = {
   /** The eSIM that replaced one of an upstream account's eSIMs (a completed reissue), by credential digest. */
   esimReplacement: (credential: string, esimId: string) => `esim-replacement:${credential}:${esimId}`,
   /**
-   * Set once every stored record of one kind is in the partner lists' indexes (`support-desk/index-rebuild.ts`):
+   * Set once every stored record of one kind is in the partner lists' indexes (`store/index-rebuild.ts`):
    * absent after an upgrade from a release without them or a state import, and then built at start. Never exported.
    */
   indexBuilt: (kind: IndexedKind) => `${kind}-index-built`,

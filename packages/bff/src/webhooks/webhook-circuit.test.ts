@@ -77,19 +77,27 @@ async function scene(store: Store, retryForMs = 24 * HOUR): Promise<Scene> {
   return { queue, sender, down, up, clock, logs };
 }
 
+/** Events queued at once: the embedded store commits each batch to disk together, Redis answers well in time. */
+const QUEUED_TOGETHER = 50;
+
 async function queueEvents(queue: WebhookQueue, widgetId: string, count: number, atMs: number) {
-  for (let index = 0; index < count; index += 1) {
-    await queueWebhookEvent(
-      queue,
-      {
-        id: `evt_${widgetId}_${index}`,
-        type: 'account.balance_low',
-        createdAt: new Date(atMs).toISOString(),
-        widgetId,
-        environment: 'test',
-        data: {},
-      } as never,
-      atMs,
+  for (let first = 0; first < count; first += QUEUED_TOGETHER) {
+    const batch = Array.from({ length: Math.min(QUEUED_TOGETHER, count - first) }, (_, at) => first + at);
+    await Promise.all(
+      batch.map((index) =>
+        queueWebhookEvent(
+          queue,
+          {
+            id: `evt_${widgetId}_${index}`,
+            type: 'account.balance_low',
+            createdAt: new Date(atMs).toISOString(),
+            widgetId,
+            environment: 'test',
+            data: {},
+          } as never,
+          atMs,
+        ),
+      ),
     );
   }
 }

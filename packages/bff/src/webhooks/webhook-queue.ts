@@ -6,14 +6,14 @@
  * key), delivered at least once, and sent again when the partner asks (a resend). Every delivery is in its
  * widget's sorted indexes (all, by state, by event type, by checkout; newest first), which the partner's
  * support desk pages through without a scan (`webhook-delivery-desk.ts`); those the release before wrote are put
- * there by the index build at start (`support-desk/index-rebuild.ts`, through {@link WebhookQueue.indexedRecords}).
+ * there by the index build at start (`store/index-rebuild.ts`, through {@link WebhookQueue.indexedRecords}).
  */
 import type { WebhookEvent } from '@esim-embed/shared';
 import { z } from 'zod';
+import type { IndexedRecords } from '../store/index-rebuild';
 import { legacyIdListMover } from '../store/legacy-id-list';
 import { type SortedIndex, STORE_KEYS, type Store } from '../store/store';
 import { type ClaimOptions, QUEUE_NAMES, type QueueItem, type QueueStats } from '../store/work-queue';
-import type { IndexedRecords } from '../support-desk/index-rebuild';
 
 /** How long a delivery record is kept after its last change (a little over the longest retry span). */
 const DELIVERY_RETENTION_MS = 8 * 24 * 60 * 60 * 1000;

@@ -35,6 +35,8 @@ import { createWebhookQueue } from './webhook-queue';
 import { createWebhookSender, webhookBackoffMs } from './webhook-sender';
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
+/** How often the background watches look (the config's shortest is a second). */
+const WATCH_MS = 100;
 /** The sender's clock runs ahead of the wall clock by this much (to make retries due without waiting). */
 let clockOffsetMs = 0;
 const senderNow = () => Date.now() + clockOffsetMs;
@@ -61,7 +63,7 @@ beforeAll(async () => {
       };
     },
     env: { TEST_WEBHOOK_SECRET: WEBHOOK_SECRET },
-    bffOptions: { webhooks: { intervalMs: 25, now: senderNow } },
+    bffOptions: { webhooks: { intervalMs: 25, now: senderNow }, watchIntervalMs: WATCH_MS },
   });
 });
 afterAll(async () => {
@@ -320,7 +322,7 @@ describe('an event whose queueing failed', () => {
         };
       },
       env: { TEST_WEBHOOK_SECRET: WEBHOOK_SECRET },
-      bffOptions: { webhooks: { intervalMs: 25 } },
+      bffOptions: { webhooks: { intervalMs: 25 }, watchIntervalMs: WATCH_MS },
     });
     try {
       queueDown = true;
@@ -340,8 +342,8 @@ describe('an event whose queueing failed', () => {
           .find((event) => event.type === 'esim.ready' && event.data.checkout.id === esim.checkoutId),
       );
       expect(ready.data.esimId).toBe(esim.esimId);
-      // Once: queued twice under the same event id, delivered once.
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // Once: queued twice under the same event id, delivered once — however many more times the watch looks.
+      await new Promise((resolve) => setTimeout(resolve, 5 * WATCH_MS));
       const ids = own.received.map((request) => request.headers[WEBHOOK_ID_HEADER.toLowerCase()]);
       expect(new Set(ids).size).toBe(ids.length);
     } finally {

@@ -6,6 +6,7 @@
 import { MANAGE_TOKEN_HEADER } from '@esim-embed/shared';
 import { describe, expect, it } from 'vitest';
 import { destinations, esimView, FakeBff, plans, topUpOffer } from '../../testing/fake-bff';
+import { passTimeUntilSettled, runOnTestClock } from '../../testing/test-clock';
 import { ApiClient } from './api-client';
 import { WidgetApiError } from './api-error';
 
@@ -203,6 +204,8 @@ describe('ApiClient', () => {
   });
 
   describe('"not yet" answers', () => {
+    // The pauses between repeats pass on the test clock, at once; the gaps are measured on it.
+    runOnTestClock();
     const inProgress = { field: 'Idempotency-Key', reason: 'in_progress' };
     const budgeted = (bff: FakeBff, notYetBudgetMs: number) =>
       new ApiClient({ apiBase: 'https://bff.test', widgetId: 'acme', fetch: bff.fetch, notYetBudgetMs });
@@ -213,9 +216,9 @@ describe('ApiClient', () => {
       const quote = await api.createQuote('off_small', 'en', 'k1');
       bff.failNext('POST', /^\/v1\/checkouts$/, 'idempotency_conflict', 409, inProgress, 1);
       const started = Date.now();
-      const created = await api.createCheckout(
-        { quoteId: quote.id, locale: 'en', termsAccepted: true },
-        `checkout-${quote.id}`,
+      const created = await passTimeUntilSettled(
+        api.createCheckout({ quoteId: quote.id, locale: 'en', termsAccepted: true }, `checkout-${quote.id}`),
+        5000,
       );
       expect(Date.now() - started).toBeGreaterThanOrEqual(950);
       expect(created.id).toBe(`chk_${quote.id}`);
@@ -224,23 +227,30 @@ describe('ApiClient', () => {
         `checkout-${quote.id}`,
         `checkout-${quote.id}`,
       ]);
+      expect((sent[1]?.at ?? 0) - (sent[0]?.at ?? 0)).toBeGreaterThanOrEqual(1000);
     });
 
     it('repeats reads and creates while the BFF’s store is down, within its budget, then gives up', async () => {
       const bff = new FakeBff();
       bff.failNext('GET', /\/destinations$/, 'store_unavailable', 503, {}, 0);
-      expect(await client(bff).destinations('en')).toHaveLength(3);
+      expect(await passTimeUntilSettled(client(bff).destinations('en'), 5000)).toHaveLength(3);
       expect(bff.requestsTo('GET', /\/destinations$/)).toHaveLength(2);
 
       const down = new FakeBff();
       for (let i = 0; i < 10; i++) down.failNext('GET', /\/destinations$/, 'store_unavailable', 503, {}, 0);
       const started = Date.now();
-      const failure = await budgeted(down, 600)
-        .destinations('en')
-        .catch((error: unknown) => error);
+      const failure = await passTimeUntilSettled(
+        budgeted(down, 600)
+          .destinations('en')
+          .catch((error: unknown) => error),
+        5000,
+      );
       expect(failure).toMatchObject({ code: 'store_unavailable' });
       // 250 ms apart at least (a Retry-After of 0 is not a busy loop), and not past the budget.
-      expect(down.requestsTo('GET', /\/destinations$/)).toHaveLength(3);
+      const sent = down.requestsTo('GET', /\/destinations$/);
+      expect(sent).toHaveLength(3);
+      const gaps = sent.slice(1).map((request, index) => request.at - (sent[index]?.at ?? 0));
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(250);
       expect(Date.now() - started).toBeLessThan(1500);
     });
 

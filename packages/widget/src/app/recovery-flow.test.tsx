@@ -2,13 +2,17 @@
  * Recovery without the traveller's help (lost session, lost network, a reload mid-purchase) and when the
  * widget cannot start (origin refused, BFF unavailable).
  */
-import { fireEvent } from '@testing-library/preact';
+import { fireEvent, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeBff } from '../../testing/fake-bff';
 import { mountWidget } from '../../testing/mount-widget';
+import { passTime, passTimeUntil, runOnTestClock } from '../../testing/test-clock';
 import { cleanUpPage, fillCheckout, openCheckout, waitForAllDestinations } from '../../testing/traveller';
 
+runOnTestClock();
 afterEach(cleanUpPage);
+
+const destinationReads = (bff: FakeBff) => bff.requestsTo('GET', /\/destinations$/);
 
 describe('recovery by itself', () => {
   it('replaces an expired session and repeats the request once', async () => {
@@ -24,17 +28,23 @@ describe('recovery by itself', () => {
     const bff = new FakeBff();
     bff.failNext('GET', /\/destinations$/, 'network');
     const widget = await mountWidget(bff);
+    // The client's first pause after a network failure (500 ms) on the widget's clock, then the read again.
+    await waitFor(() => expect(destinationReads(bff)).not.toHaveLength(0));
+    await passTimeUntil(() => destinationReads(bff).length === 2, 3000);
     await waitForAllDestinations(widget);
-    expect(bff.requestsTo('GET', /\/destinations$/)).toHaveLength(2);
+    expect(destinationReads(bff)).toHaveLength(2);
   });
 
   it('when the network stays down, says so and tries again as soon as the browser is online', async () => {
     const bff = new FakeBff();
     for (let i = 0; i < 4; i++) bff.failNext('GET', /\/destinations$/, 'network');
     const widget = await mountWidget(bff);
+    // The client's three pauses between attempts (0.5 s, 1.5 s, 4 s) pass on the widget's clock.
+    await waitFor(() => expect(destinationReads(bff)).not.toHaveLength(0));
+    await passTimeUntil(() => destinationReads(bff).length === 4, 9000);
     expect(await widget.view.findByText(/You seem to be offline/, {}, { timeout: 9000 })).toBeTruthy();
     // Preact runs effects after the next frame: let the notice start listening before the network returns.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await passTime(100);
     window.dispatchEvent(new Event('online'));
     await waitForAllDestinations(widget);
   }, 15_000);

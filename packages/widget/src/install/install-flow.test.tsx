@@ -6,8 +6,10 @@ import { fireEvent, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeBff } from '../../testing/fake-bff';
 import { mountWidget } from '../../testing/mount-widget';
-import { buyAndInstall, cleanUpPage, fillCheckout, openCheckout } from '../../testing/traveller';
+import { runOnTestClock } from '../../testing/test-clock';
+import { buyAndInstall, cleanUpPage, fillCheckout, followOrder, openCheckout } from '../../testing/traveller';
 
+runOnTestClock();
 afterEach(cleanUpPage);
 
 describe('install', () => {
@@ -55,6 +57,7 @@ describe('install', () => {
     await openCheckout(widget);
     fillCheckout(widget);
     fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
+    await followOrder(bff);
     expect(await widget.view.findByText(/We could not issue your eSIM/, {}, { timeout: 8000 })).toBeTruthy();
     fireEvent.click(widget.view.getByRole('button', { name: 'Start again' }));
     expect(await widget.view.findByRole('heading', { name: 'Where are you going?' })).toBeTruthy();

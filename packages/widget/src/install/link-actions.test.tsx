@@ -8,8 +8,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeBff } from '../../testing/fake-bff';
 import { setPageAddress } from '../../testing/manage-link-page';
 import type { MountedWidget } from '../../testing/mount-widget';
+import { runOnTestClock } from '../../testing/test-clock';
 import { buyAndInstall, cleanUpPage } from '../../testing/traveller';
 
+runOnTestClock();
 afterEach(() => {
   cleanUpPage();
   setPageAddress('/');

@@ -7,8 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { esimView, FakeBff } from '../../testing/fake-bff';
 import { MANAGE_TOKEN, openMyEsim, setPageAddress } from '../../testing/manage-link-page';
 import { mountWidget } from '../../testing/mount-widget';
+import { runOnTestClock } from '../../testing/test-clock';
 import { buyAndInstall, cleanUpPage } from '../../testing/traveller';
 
+runOnTestClock();
 afterEach(() => {
   cleanUpPage();
   setPageAddress('/');

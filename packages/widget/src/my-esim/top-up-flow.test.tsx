@@ -9,9 +9,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { esimView, FakeBff, topUpOffer } from '../../testing/fake-bff';
 import { MANAGE_TOKEN, openMyEsim, setPageAddress } from '../../testing/manage-link-page';
 import { mountWidget } from '../../testing/mount-widget';
-import { buyAndInstall, cleanUpPage, fillCheckout } from '../../testing/traveller';
+import { runOnTestClock } from '../../testing/test-clock';
+import { buyAndInstall, cleanUpPage, fillCheckout, followOrder } from '../../testing/traveller';
 import { rememberCheckout } from '../flow/flow-steps';
 
+runOnTestClock();
 afterEach(() => {
   cleanUpPage();
   setPageAddress('/');
@@ -89,6 +91,7 @@ describe('buying a top-up', () => {
     const bff = new FakeBff({ journey: ['placing', 'provisioning', 'ready'] });
     const widget = await buyTopUp(bff);
     expect(await widget.view.findByText('Adding the data to your eSIM', {}, { timeout: 8000 })).toBeTruthy();
+    await followOrder(bff);
     expect(await widget.view.findByText(/Your top-up is on the eSIM/, {}, { timeout: 8000 })).toBeTruthy();
     expect(widget.view.getByRole('heading', { name: 'My eSIM' })).toBeTruthy();
 
@@ -133,6 +136,7 @@ describe('buying a top-up', () => {
   it('says that a failed top-up was not charged, and leads back to the eSIM', async () => {
     const bff = new FakeBff({ journey: ['placing', 'failed'] });
     const widget = await buyTopUp(bff);
+    await followOrder(bff);
     expect(
       await widget.view.findByText(
         'We could not add the top-up. You have not been charged for it.',
@@ -168,6 +172,8 @@ describe('buying a top-up', () => {
     };
     rememberCheckout('acme', handle);
     const reloaded = await mountWidget(bff);
+    // The journey goes on where the first widget left it: its reads and the reloaded one's make it ready.
+    await followOrder(bff);
     expect(await reloaded.view.findByText(/Your top-up is on the eSIM/, {}, { timeout: 8000 })).toBeTruthy();
   });
 });

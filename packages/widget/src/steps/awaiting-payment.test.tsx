@@ -7,8 +7,10 @@ import { fireEvent, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeBff } from '../../testing/fake-bff';
 import { type MountedWidget, mountWidget } from '../../testing/mount-widget';
-import { cleanUpPage, fillCheckout, openCheckout } from '../../testing/traveller';
+import { passTime, runOnTestClock } from '../../testing/test-clock';
+import { cleanUpPage, fillCheckout, followOrder, openCheckout, statusReads } from '../../testing/traveller';
 
+runOnTestClock();
 afterEach(cleanUpPage);
 
 const STORED = 'esim-widget:acme:checkout';
@@ -30,6 +32,7 @@ describe('waiting for the payment', () => {
     const bff = confirmMode({ journey: ['awaiting_payment'] });
     const widget = await awaitingPayment(bff);
     bff.declinePayment('chk_quote_1');
+    await followOrder(bff, 2);
     expect(
       await widget.view.findByRole('heading', { name: 'Payment declined' }, { timeout: 5000 }),
     ).toBeTruthy();
@@ -51,6 +54,7 @@ describe('waiting for the payment', () => {
     ]);
     // A second decline is told again, once.
     bff.declinePayment('chk_quote_1');
+    await followOrder(bff, 3);
     expect(
       await widget.view.findByRole('heading', { name: 'Payment declined' }, { timeout: 10_000 }),
     ).toBeTruthy();
@@ -61,6 +65,7 @@ describe('waiting for the payment', () => {
     const bff = confirmMode({ journey: ['awaiting_payment'] });
     const widget = await awaitingPayment(bff);
     for (let attempt = 1; attempt <= 3; attempt += 1) bff.declinePayment('chk_quote_1');
+    await followOrder(bff, 2);
     expect(
       await widget.view.findByRole('heading', { name: 'Payment declined' }, { timeout: 5000 }),
     ).toBeTruthy();
@@ -75,6 +80,7 @@ describe('waiting for the payment', () => {
 
     // The BFF's cap (10 declines): nothing more can be charged, so no other card is offered.
     for (let attempt = 4; attempt <= 10; attempt += 1) bff.declinePayment('chk_quote_1');
+    await followOrder(bff, statusReads(bff).length + 1);
     expect(
       await widget.view.findByRole('heading', { name: 'Payment declined' }, { timeout: 10_000 }),
     ).toBeTruthy();
@@ -92,6 +98,8 @@ describe('waiting for the payment', () => {
     // The fake's checkout runs 30 minutes.
     expect(timer.textContent).toMatch(/^Time left to pay: (30:00|29:[0-5]\d)$/);
     const first = timer.textContent;
+    // A second of the widget's time later it shows a second less.
+    await passTime(1000);
     await waitFor(() => expect(widget.view.getByRole('timer').textContent).not.toBe(first), {
       timeout: 2500,
     });
@@ -176,9 +184,7 @@ describe('a reload while the payment is awaited', () => {
       }),
     );
     // Later status reads do not repeat it.
-    await waitFor(() => expect(bff.requestsTo('GET', /^\/v1\/checkouts\//).length).toBeGreaterThan(3), {
-      timeout: 4000,
-    });
+    await followOrder(bff, statusReads(bff).length + 3);
     expect(second.events.filter((event) => event.type === 'esim-checkout')).toHaveLength(1);
     expect(bff.requestsTo('POST', /^\/v1\/checkouts$/)).toHaveLength(1);
   }, 10_000);

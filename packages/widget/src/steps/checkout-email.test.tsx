@@ -7,8 +7,10 @@ import { fireEvent } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeBff } from '../../testing/fake-bff';
 import { mountWidget } from '../../testing/mount-widget';
-import { cleanUpPage, openCheckout } from '../../testing/traveller';
+import { runOnTestClock } from '../../testing/test-clock';
+import { cleanUpPage, followOrder, openCheckout } from '../../testing/traveller';
 
+runOnTestClock();
 afterEach(cleanUpPage);
 
 async function checkoutWith(config: Partial<WidgetPublicConfig>) {
@@ -43,6 +45,7 @@ describe('the email at checkout', () => {
     expect(widget.view.queryByLabelText('Email')).toBeNull();
     fireEvent.click(widget.view.getByLabelText(/I accept the terms/));
     fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
+    await followOrder(bff);
     await widget.view.findByRole('heading', { name: 'Install your eSIM' }, { timeout: 8000 });
     expect(bff.requestsTo('POST', /^\/v1\/checkouts$/)[0]?.body).not.toHaveProperty('email');
   });

@@ -7,8 +7,10 @@ import { fireEvent, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeBff } from '../../testing/fake-bff';
 import { mountWidget } from '../../testing/mount-widget';
-import { cleanUpPage, fillCheckout, openCheckout, openPlans } from '../../testing/traveller';
+import { passTimeUntil, runOnTestClock } from '../../testing/test-clock';
+import { cleanUpPage, fillCheckout, followOrder, openCheckout, openPlans } from '../../testing/traveller';
 
+runOnTestClock();
 afterEach(cleanUpPage);
 
 describe('quote and checkout', () => {
@@ -71,6 +73,7 @@ describe('quote and checkout', () => {
       locale: 'en',
       termsAccepted: true,
     });
+    await followOrder(bff);
     expect(
       await widget.view.findByRole('heading', { name: 'Install your eSIM' }, { timeout: 8000 }),
     ).toBeTruthy();
@@ -125,6 +128,7 @@ describe('quote and checkout', () => {
     fillCheckout(widget);
     fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
     expect(await widget.view.findByRole('heading', { name: 'Complete your payment' })).toBeTruthy();
+    await followOrder(bff);
     expect(
       await widget.view.findByRole('heading', { name: 'Install your eSIM' }, { timeout: 10_000 }),
     ).toBeTruthy();
@@ -135,6 +139,10 @@ describe('quote and checkout', () => {
     const bff = new FakeBff({ quoteTtlMs: 1200, quotePrices: [450, 500] });
     const widget = await mountWidget(bff);
     await openCheckout(widget);
+    const quotes = () => bff.requestsTo('POST', /^\/v1\/quotes$/);
+    // The countdown runs out on the widget's clock: a new quote once the first one's 1.2 s have passed.
+    await passTimeUntil(() => quotes().length === 2, 4000);
+    expect((quotes()[1]?.at ?? 0) - (quotes()[0]?.at ?? 0)).toBeGreaterThanOrEqual(1200);
     expect(
       await widget.view.findByText('The price has changed from $4.50 to $5.00.', {}, { timeout: 4000 }),
     ).toBeTruthy();

@@ -8,8 +8,10 @@ import { fireEvent, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeBff } from '../../testing/fake-bff';
 import { type MountedWidget, mountWidget } from '../../testing/mount-widget';
-import { cleanUpPage, fillCheckout, openCheckout } from '../../testing/traveller';
+import { passTime, passTimeUntil, runOnTestClock } from '../../testing/test-clock';
+import { cleanUpPage, fillCheckout, followOrder, openCheckout } from '../../testing/traveller';
 
+runOnTestClock();
 afterEach(cleanUpPage);
 
 const CHECKOUTS = /^\/v1\/checkouts$/;
@@ -82,14 +84,17 @@ describe('a create that is not answered yet', () => {
     const working = widget.view.getByRole('button', { name: 'Placing your order…' });
     expect(working.getAttribute('aria-busy')).toBe('true');
     expect(widget.view.queryByRole('alert')).toBeNull();
-    // Retry-After: 1 is honoured: no second attempt at once.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Retry-After: 1 is honoured: no second attempt at once, each one a second of the widget's time after the last.
+    await passTime(500);
     expect(bff.requestsTo('POST', CHECKOUTS)).toHaveLength(1);
+    await passTimeUntil(() => bff.requestsTo('POST', CHECKOUTS).length === 3, 5000);
     expect(
       await widget.view.findByRole('heading', { name: 'Complete your payment' }, { timeout: 5000 }),
     ).toBeTruthy();
     const sent = bff.requestsTo('POST', CHECKOUTS);
     expect(sent).toHaveLength(3);
+    const gaps = sent.slice(1).map((request, index) => request.at - (sent[index]?.at ?? 0));
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1000);
     expect(new Set(sent.map((request) => request.headers['idempotency-key']))).toEqual(
       new Set(['checkout-quote_1']),
     );
@@ -103,6 +108,11 @@ describe('a create that is not answered yet', () => {
     const widget = await atCheckout(bff);
     bff.failNext('POST', CHECKOUTS, 'store_unavailable', 503, {}, 0);
     fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
+    // Retry-After: 0 is no busy loop: the create is repeated at the client's shortest pause (250 ms).
+    await passTimeUntil(() => bff.requestsTo('POST', CHECKOUTS).length === 2, 5000);
+    const [first, second] = bff.requestsTo('POST', CHECKOUTS);
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(250);
+    await followOrder(bff);
     expect(
       await widget.view.findByRole('heading', { name: 'Install your eSIM' }, { timeout: 8000 }),
     ).toBeTruthy();
@@ -132,8 +142,11 @@ describe('a create that is not answered yet', () => {
     bff.failNext('POST', CHECKOUTS, 'idempotency_conflict', 409, IN_PROGRESS, 1);
     fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
     await waitFor(() => expect(bff.requestsTo('POST', CHECKOUTS)).toHaveLength(1));
+    // Half the Retry-After: the widget now waits to repeat the create.
+    await passTime(500);
     widget.element.remove();
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Well past the Retry-After, and the client's whole budget for "not yet" answers: nothing was repeated.
+    await passTime(30_000);
     expect(bff.requestsTo('POST', CHECKOUTS)).toHaveLength(1);
     expect(checkoutEvents(widget)).toEqual([]);
   });

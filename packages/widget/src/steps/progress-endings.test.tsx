@@ -7,8 +7,10 @@ import { fireEvent } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeBff } from '../../testing/fake-bff';
 import { mountWidget } from '../../testing/mount-widget';
-import { cleanUpPage, fillCheckout, openCheckout } from '../../testing/traveller';
+import { runOnTestClock } from '../../testing/test-clock';
+import { cleanUpPage, fillCheckout, followOrder, openCheckout } from '../../testing/traveller';
 
+runOnTestClock();
 afterEach(cleanUpPage);
 
 const ENDINGS: [CheckoutStatus, string, RegExp][] = [
@@ -27,6 +29,7 @@ describe('what a failed purchase says about the money', () => {
     await openCheckout(widget);
     fillCheckout(widget);
     fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
+    await followOrder(bff);
     expect(
       await widget.view.findByRole('heading', { name: 'Purchase failed' }, { timeout: 5000 }),
     ).toBeTruthy();
@@ -51,6 +54,7 @@ describe('what a failed purchase says about the money', () => {
     await openCheckout(widget);
     fillCheckout(widget);
     fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
+    await followOrder(bff);
     expect(
       await widget.view.findByText(
         'We could not issue your eSIM. You have not been charged for it.',
@@ -78,6 +82,7 @@ describe('the end of a checkout that gives no eSIM', () => {
       await openCheckout(widget);
       fillCheckout(widget);
       fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
+      await followOrder(bff);
       expect(await widget.view.findByRole('heading', { name: heading }, { timeout: 5000 })).toBeTruthy();
       expect(widget.view.getByText(message)).toBeTruthy();
       expect(

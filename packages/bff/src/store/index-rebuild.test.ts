@@ -27,11 +27,11 @@ import {
   testConfig,
 } from '../../testing/stack';
 import { startReceiver, type WebhookReceiver } from '../../testing/webhook-receiver';
-import { createMemoryStore } from '../store/memory-store';
-import { createRedisStore } from '../store/redis-store';
-import { openSqliteStore } from '../store/sqlite-store';
-import { STORE_KEYS, type Store } from '../store/store';
 import { eventId } from '../webhooks/webhook-events';
+import { createMemoryStore } from './memory-store';
+import { createRedisStore } from './redis-store';
+import { openSqliteStore } from './sqlite-store';
+import { STORE_KEYS, type Store } from './store';
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
 const root = mkdtempSync(join(tmpdir(), 'esim-index-rebuild-'));

@@ -12,8 +12,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger';
-import { startLeaseHeartbeat } from '../store/lease-heartbeat';
-import { type IndexedKind, STORE_KEYS, type Store, StoreUnavailableError } from '../store/store';
+import { startLeaseHeartbeat } from './lease-heartbeat';
+import { type IndexedKind, STORE_KEYS, type Store, StoreUnavailableError } from './store';
 
 /** One kind of record the build indexes: where its records are and how one is read and indexed. */
 export interface IndexedRecords<R> {
