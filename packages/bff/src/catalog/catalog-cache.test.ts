@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../logger';
 import { createCatalogCache } from './catalog-cache';
 
@@ -74,6 +74,32 @@ describe('createCatalogCache', () => {
     });
     await expect(cache.get()).rejects.toThrow('sync failure');
     expect(await cache.get()).toBe(9);
+  });
+
+  it('loads an incomplete value again sooner than its interval, 1 s then 2 s …, until it is whole', async () => {
+    vi.useFakeTimers();
+    try {
+      const loadedAt: number[] = [];
+      const cache = createCatalogCache({
+        load: async () => {
+          loadedAt.push(Date.now());
+          return loadedAt.length;
+        },
+        refreshIntervalMs: 60_000,
+        incomplete: (value) => value < 4,
+        logger,
+      });
+      const start = Date.now();
+      cache.start();
+      await vi.advanceTimersByTimeAsync(10_000);
+      // At start, then 1 s, 2 s and 4 s later; the fourth load is whole: the next waits the interval.
+      expect(loadedAt.map((at) => at - start)).toEqual([0, 1_000, 3_000, 7_000]);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(loadedAt).toHaveLength(5);
+      cache.stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('refreshes in the background on its interval and stops when told', async () => {

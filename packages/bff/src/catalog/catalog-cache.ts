@@ -1,9 +1,11 @@
 /**
  * @module
  * A value loaded from the upstream and kept fresh: one load in flight at a time (no stampede), refreshed
- * on an interval and on demand, and the last good value served while the upstream is down.
+ * on an interval and on demand, and the last good value served while the upstream is down. A value loaded but not
+ * whole (a part the upstream did not answer) is loaded again sooner: after 1 s, 2 s, 4 s … up to the interval.
  */
 import { type BackgroundLoop, createBackgroundLoop } from '../background-loop';
+import { backoffMs } from '../backoff';
 import type { Logger } from '../logger';
 
 /** Options of {@link createCatalogCache}. */
@@ -12,8 +14,13 @@ export interface CatalogCacheOptions<T> {
   load: (previous: T | undefined, force: boolean) => Promise<T>;
   /** Time between background refreshes; 0 turns them off. */
   refreshIntervalMs: number;
+  /** A loaded value that is not whole yet: refreshed again sooner than the interval (see the module). */
+  incomplete?: (value: T) => boolean;
   logger: Logger;
 }
+
+/** The first pause before loading an incomplete value again; it doubles up to the refresh interval. */
+const INCOMPLETE_RETRY_FIRST_MS = 1_000;
 
 /** Health of the cache, for `/readyz` and logs. */
 export interface CatalogCacheStatus {
@@ -52,6 +59,28 @@ export function createCatalogCache<T>(options: CatalogCacheOptions<T>): CatalogC
   let lastError: unknown = null;
   let inFlight: Promise<T> | undefined;
   let loop: BackgroundLoop | undefined;
+  /** Loads in a row whose value was incomplete, and the timer of the sooner refresh. */
+  let incompleteLoads = 0;
+  let sooner: ReturnType<typeof setTimeout> | undefined;
+
+  /** With the background refreshes on: an incomplete value is loaded again sooner, a whole one waits the loop. */
+  function scheduleSooner(next: T): void {
+    if (!options.incomplete?.(next)) {
+      incompleteLoads = 0;
+      return;
+    }
+    if (loop === undefined || sooner !== undefined) return;
+    const pauseMs = backoffMs(incompleteLoads, {
+      firstMs: INCOMPLETE_RETRY_FIRST_MS,
+      maxMs: options.refreshIntervalMs,
+    });
+    incompleteLoads += 1;
+    sooner = setTimeout(() => {
+      sooner = undefined;
+      refresh().catch(() => undefined);
+    }, pauseMs);
+    sooner.unref?.();
+  }
 
   async function load(force: boolean): Promise<T> {
     try {
@@ -59,6 +88,7 @@ export function createCatalogCache<T>(options: CatalogCacheOptions<T>): CatalogC
       value = next;
       loadedAt = Date.now();
       lastError = null;
+      scheduleSooner(next);
       return next;
     } catch (error) {
       lastError = error;
@@ -97,6 +127,8 @@ export function createCatalogCache<T>(options: CatalogCacheOptions<T>): CatalogC
     stop() {
       void loop?.close();
       loop = undefined;
+      clearTimeout(sooner);
+      sooner = undefined;
     },
     status: () => ({ loaded: value !== undefined, stale: lastError !== null, loadedAt, lastError }),
   };

@@ -195,6 +195,9 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
   const cache = createCatalogCache<CatalogState>({
     load,
     refreshIntervalMs: options.refreshIntervalMs ?? 60_000,
+    // The account never answered: its white label is unknown and nothing is shown until it does.
+    incomplete: (state) =>
+      state.whiteLabel.kind === 'unknown' && state.whiteLabel.cause === 'account_unreadable',
     logger,
   });
 

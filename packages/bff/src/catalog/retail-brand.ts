@@ -97,11 +97,24 @@ const STOPPED = new Set<RetailBrand['status']>(['paused', 'terminated']);
 /** Statuses of a brand not launched yet: it sells in the test environment only. */
 const NOT_LAUNCHED = new Set<RetailBrand['status']>(['draft', 'onboarding', 'review']);
 
-/** Refuse what the white label does not allow now (`storefront_app_disabled`, with the reason). */
+/** How soon a client may ask again while the account was never read (the catalog reads it again within that). */
+const ACCOUNT_UNREAD_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Refuse what the white label does not allow now (`storefront_app_disabled`, with the reason). A white label not
+ * known because the upstream has not answered the account yet is a passing outage, not the partner's decision:
+ * `upstream_unavailable` with a `Retry-After`, so nobody is told the store is not available here.
+ */
 export function requireControl(whiteLabel: WhiteLabel, control: HonouredControl): void {
   const refusal = (params: Record<string, unknown>) =>
     new ApiError('storefront_app_disabled', { params: { ...params, control } });
   if (whiteLabel.kind === 'none') return;
+  if (whiteLabel.kind === 'unknown' && whiteLabel.cause === 'account_unreadable') {
+    throw new ApiError('upstream_unavailable', {
+      params: { reason: 'retail_brand_unknown', cause: whiteLabel.cause, control },
+      retryAfterSeconds: ACCOUNT_UNREAD_RETRY_AFTER_SECONDS,
+    });
+  }
   if (whiteLabel.kind === 'unknown') {
     throw refusal({ reason: 'retail_brand_unknown', cause: whiteLabel.cause, brandKey: whiteLabel.brandKey });
   }

@@ -6,9 +6,10 @@ const error = (code: WidgetErrorCode, params: Record<string, unknown> = {}) =>
   new WidgetApiError(code, params);
 
 describe('retryWorth, the one retry decision', () => {
-  it('says a create still running elsewhere and a store briefly away will work a moment later', () => {
+  it('says a create still running elsewhere, a store briefly away and an account not read yet will work a moment later', () => {
     expect(retryWorth(error('idempotency_conflict', { reason: 'in_progress' }))).toBe('moment');
     expect(retryWorth(error('store_unavailable'))).toBe('moment');
+    expect(retryWorth(error('upstream_unavailable', { cause: 'account_unreadable' }))).toBe('moment');
   });
 
   it('says a rate limit and an upstream or BFF down a while pass by themselves, a lost connection once online', () => {

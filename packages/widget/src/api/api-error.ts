@@ -38,7 +38,8 @@ export type RetryWorth = 'moment' | 'connection' | 'passing' | null;
  * The widget's one answer to "is this error worth trying again by itself, and when?" (the client's own
  * repeats, a checkout's status polling and the traveller's notice all ask it; none decides on its own):
  * - `moment`: the same request will work a moment later — the first request with this idempotency key is still
- *   running (its answer will be replayed), or the BFF's store is briefly unavailable. Repeating it is safe:
+ *   running (its answer will be replayed), the BFF's store is briefly unavailable, or the BFF has not read the
+ *   partner's account yet (it reads it again within seconds). Repeating it is safe:
  *   every create carries its idempotency key, and the rest are reads or idempotent by nature.
  * - `connection`: the request never got an answer; worth trying again once the device is back online.
  * - `passing`: a failure that passes by itself (see {@link PASSING}): worth trying again after a pause.
@@ -48,6 +49,8 @@ export function retryWorth(error: unknown): RetryWorth {
   if (!(error instanceof WidgetApiError)) return null;
   if (error.code === 'store_unavailable') return 'moment';
   if (error.code === 'idempotency_conflict' && error.params.reason === 'in_progress') return 'moment';
+  // The partner's account not read yet (the BFF just started, the upstream slow): read again within seconds.
+  if (error.code === 'upstream_unavailable' && error.params.cause === 'account_unreadable') return 'moment';
   if (error.code === 'network_error') return 'connection';
   return PASSING.has(error.code) ? 'passing' : null;
 }

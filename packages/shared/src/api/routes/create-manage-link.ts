@@ -12,4 +12,4 @@ export const summary =
 export const auth = 'session+secret';
 export const status = 201;
 export const response = ManageLinkResponseSchema;
-export const errors = ['esim_not_found', 'invalid_transition', 'forbidden'] as const;
+export const errors = ['esim_not_found', 'invalid_transition', 'forbidden', 'upstream_unavailable'] as const;

@@ -11,4 +11,8 @@ export const summary = 'The destinations of one catalog version (public, immutab
 export const auth = 'public';
 export const status = 200;
 export const response = DestinationsResponseSchema;
-export const errors = ['storefront_app_not_found', 'storefront_app_disabled'] as const;
+export const errors = [
+  'storefront_app_not_found',
+  'storefront_app_disabled',
+  'upstream_unavailable',
+] as const;

@@ -11,4 +11,4 @@ export const summary = 'The plans of one destination in one catalog version (pub
 export const auth = 'public';
 export const status = 200;
 export const response = PlansResponseSchema;
-export const errors = ['destination_not_found', 'storefront_app_disabled'] as const;
+export const errors = ['destination_not_found', 'storefront_app_disabled', 'upstream_unavailable'] as const;
