@@ -4,7 +4,12 @@
  * browser may see it, credential problems hidden behind `internal`, outages as `upstream_unavailable`,
  * and the upstream's `requestId` kept on the error for the logs.
  */
-import { type ErrorCode, ErrorCodeSchema, ErrorEnvelopeSchema } from '@esim-embed/shared';
+import {
+  type ErrorCode,
+  ErrorCodeSchema,
+  ErrorEnvelopeSchema,
+  UPSTREAM_CREDENTIAL_CODES,
+} from '@esim-embed/shared';
 import { z } from 'zod';
 import { ApiError, type ApiErrorOptions } from '../errors';
 import { tolerant } from './tolerant-parsing';
@@ -46,12 +51,7 @@ export class UpstreamError extends ApiError {
 }
 
 /** Codes that describe the BFF's own credential, not the traveller's request: never shown as such. */
-const CREDENTIAL_CODES = new Set<ErrorCode>([
-  'unauthorized',
-  'forbidden',
-  'scope_missing',
-  'enterprise_auth_required',
-]);
+const CREDENTIAL_CODES = new Set<ErrorCode>(UPSTREAM_CREDENTIAL_CODES);
 
 /** Codes that mean "the upstream failed" rather than "this request is wrong". */
 const OUTAGE_CODES = new Set<ErrorCode>(['internal']);

@@ -5,6 +5,7 @@
  * against one, the methods a path answers to. The routes themselves are in `routes/`.
  */
 import type { z } from 'zod';
+import { UPSTREAM_RELAYED_CODES } from '../upstream/errors';
 import type { ApiErrorCode } from './common';
 
 /**
@@ -57,6 +58,11 @@ export interface RouteSpec<Id extends string = string> {
    * every request (`REQUEST_ERROR_CODES`).
    */
   readonly errors?: readonly ApiErrorCode[];
+  /**
+   * The route asks the upstream as it answers, and the upstream's refusals (`UPSTREAM_RELAYED_CODES`) come through
+   * as they are: the contract does not say which of its codes each of its endpoints answers.
+   */
+  readonly relaysUpstream?: boolean;
 }
 
 /** Codes any request may be answered with: a refused request shape, a busy store, a failure of the BFF. */
@@ -83,12 +89,18 @@ export const AUTH_ERROR_CODES = {
   partner: ['unauthorized'],
 } as const satisfies Record<RouteAuth, readonly ApiErrorCode[]>;
 
-/** Every error code a route may answer: its own, its auth's, an idempotent create's and any request's. */
-export function routeErrorCodes(route: Pick<RouteSpec, 'auth' | 'errors' | 'idempotent'>): ApiErrorCode[] {
+/**
+ * Every error code a route may answer: its own, the upstream's it relays, its auth's, an idempotent create's and any
+ * request's.
+ */
+export function routeErrorCodes(
+  route: Pick<RouteSpec, 'auth' | 'errors' | 'idempotent' | 'relaysUpstream'>,
+): ApiErrorCode[] {
   const idempotency: ApiErrorCode[] = route.idempotent === true ? ['idempotency_conflict'] : [];
   return [
     ...new Set<ApiErrorCode>([
       ...(route.errors ?? []),
+      ...(route.relaysUpstream === true ? UPSTREAM_RELAYED_CODES : []),
       ...AUTH_ERROR_CODES[route.auth],
       ...idempotency,
       ...REQUEST_ERROR_CODES,

@@ -69,6 +69,25 @@ export const ERROR_CODES = [
 ] as const;
 
 export const ErrorCodeSchema = z.enum(ERROR_CODES);
+
+/**
+ * Codes that describe the caller's own credential (its key, scopes, certificate), not the request: a client of the
+ * upstream that relays its refusals keeps these to itself.
+ */
+export const UPSTREAM_CREDENTIAL_CODES = [
+  'unauthorized',
+  'forbidden',
+  'scope_missing',
+  'enterprise_auth_required',
+] as const satisfies readonly (typeof ERROR_CODES)[number][];
+
+/** The upstream's refusals a client relays as they are: every code but the credential's and `internal` (an outage). */
+export const UPSTREAM_RELAYED_CODES = /* @__PURE__ */ ERROR_CODES.filter(
+  (
+    code,
+  ): code is Exclude<(typeof ERROR_CODES)[number], (typeof UPSTREAM_CREDENTIAL_CODES)[number] | 'internal'> =>
+    code !== 'internal' && !(UPSTREAM_CREDENTIAL_CODES as readonly string[]).includes(code),
+);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 
 /** `error.params`: safe structured context; additional properties allowed. */

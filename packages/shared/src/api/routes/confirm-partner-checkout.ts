@@ -25,3 +25,5 @@ export const errors = [
   'upstream_refused',
   'idempotency_conflict',
 ] as const;
+/** Asks the upstream as it answers: the upstream's refusals come through (`UPSTREAM_RELAYED_CODES`). */
+export const relaysUpstream = true;

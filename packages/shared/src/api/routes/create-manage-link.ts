@@ -13,3 +13,5 @@ export const auth = 'session+secret';
 export const status = 201;
 export const response = ManageLinkResponseSchema;
 export const errors = ['esim_not_found', 'invalid_transition', 'forbidden', 'upstream_unavailable'] as const;
+/** Asks the upstream as it answers: the upstream's refusals come through (`UPSTREAM_RELAYED_CODES`). */
+export const relaysUpstream = true;

@@ -20,3 +20,5 @@ export const errors = [
   'upstream_unavailable',
   'upstream_refused',
 ] as const;
+/** Asks the upstream as it answers: the upstream's refusals come through (`UPSTREAM_RELAYED_CODES`). */
+export const relaysUpstream = true;

@@ -14,3 +14,5 @@ export const query = PartnerAccountQuerySchema;
 export const status = 200;
 export const response = PartnerAccountResponseSchema;
 export const errors = ['storefront_app_not_found', 'upstream_unavailable'] as const;
+/** Asks the upstream as it answers: the upstream's refusals come through (`UPSTREAM_RELAYED_CODES`). */
+export const relaysUpstream = true;

@@ -12,3 +12,5 @@ export const auth = 'partner';
 export const status = 200;
 export const response = EsimViewResponseSchema;
 export const errors = ['esim_not_found', 'upstream_unavailable'] as const;
+/** Asks the upstream as it answers: the upstream's refusals come through (`UPSTREAM_RELAYED_CODES`). */
+export const relaysUpstream = true;

@@ -18,3 +18,5 @@ export const errors = [
   'invalid_transition',
   'upstream_unavailable',
 ] as const;
+/** Asks the upstream as it answers: the upstream's refusals come through (`UPSTREAM_RELAYED_CODES`). */
+export const relaysUpstream = true;
