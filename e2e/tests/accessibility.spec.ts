@@ -1,7 +1,8 @@
 /**
  * An axe scan of every step of a purchase — first screen, search results, plans, checkout (with its
- * validation errors shown), payment hand-off, progress and install — finds no serious or critical violation,
- * in light and in dark theme.
+ * validation errors shown), payment hand-off and install — finds no serious or critical violation, in light and
+ * in dark theme. The progress screen, which this sandbox passes in a moment, is scanned where an order is held
+ * (`reload-resume.spec.ts`).
  */
 import { expectNoSeriousA11yViolations } from '../support/accessibility';
 import { expect, test, waitForWidgetEvent } from '../support/fixtures';

@@ -1,8 +1,9 @@
 /**
  * The traveller reloads the page while the eSIM is being issued (this sandbox delivers only when the test moves
  * its clock, `support/held-orders.ts`): the widget comes back on the same checkout, still issuing, keeps following
- * it, and shows its installation once the order is delivered.
+ * it, and shows its installation once the order is delivered. The progress screen it waits on passes axe.
  */
+import { expectNoSeriousA11yViolations } from '../support/accessibility';
 import { expect, test, waitForWidgetEvent } from '../support/fixtures';
 import { deliverHeldOrders } from '../support/held-orders';
 import { TEST_WIDGETS } from '../support/test-config';
@@ -24,6 +25,8 @@ test('a reload during provisioning resumes the same checkout', async ({ page, st
   await expect(widget.root.getByRole('heading', { name: 'Preparing your eSIM' })).toBeVisible();
   await expect(widget.root.getByRole('heading', { name: 'Where are you going?' })).toHaveCount(0);
   await expect(widget.qrCode()).toHaveCount(0);
+  // The progress screen, held here as long as the test looks (a quick sandbox passes it in a moment), passes axe.
+  await expectNoSeriousA11yViolations(page, 'progress');
   // The order is delivered: the resumed widget, which kept following it, shows its installation.
   await deliverHeldOrders(stack.sandboxes.held);
   await widget.installed();
