@@ -75,7 +75,9 @@ function config(sandboxUrl: string): BffConfigInput {
     allowedOrigins: [SHOP_ORIGIN],
     checkoutMode: mode,
     partnerSecretEnv: secretEnv,
-    // The session and request limits opened wide: the unpaid caps alone must hold the attacker.
+    // The session and request limits opened wide: the unpaid caps must hold the attacker (refusals with scope
+    // `address`, asserted below) — beside the upstream budget's share per address, which refuses most of its
+    // quotes before any checkout (`rate_limited` with no scope in the figures).
     limits: { sessionsPerIpPerMinute: 10_000, checkoutsPerSession: 100, requestsPerSessionPerMinute: 10_000 },
   });
   return {
