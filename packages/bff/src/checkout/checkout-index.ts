@@ -22,7 +22,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const CHECKOUT_INDEX_TTL_MS = CHECKOUT_RETENTION_MS + 2 * DAY_MS;
 /** A write this long after the last indexing indexes the checkout again (its memberships' time to live renewed). */
 const REINDEX_AFTER_MS = DAY_MS;
-/** How long an eSIM stays in its seller's list: as long as its seller is remembered (`esim-owners.ts`). */
+/**
+ * How long an eSIM stays in its seller's list, and its seller is remembered (`esim-owners.ts`): longer than any
+ * eSIM or manage link lives.
+ */
 export const ESIM_INDEX_TTL_MS = 2 * 365 * DAY_MS;
 
 /** SHA-256 of an exact value that names an index (never the value itself). */
