@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningBff, type Stack, startBff, startStack, testConfig } from '../../testing/stack';
 import { startReceiver, verifyEsimWebhook, type WebhookReceiver } from '../../testing/webhook-receiver';
 import { createMemoryStore } from '../store/memory-store';
+import type { Store } from '../store/store';
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
 const store = createMemoryStore();
@@ -113,5 +114,48 @@ describe('a widget that stops selling', () => {
     ]);
     expect(new Set(again.map((event) => event.id)).size).toBe(3);
     await brandBecomes('active');
+  });
+
+  it('loses no event when the instance that told a change dies before putting it on the webhook queue', async () => {
+    // A third instance whose process dies the moment it queues anything: after it wrote what it told.
+    let dead = false;
+    const mortal: Store = {
+      ...store,
+      queue(name) {
+        const queue = store.queue(name);
+        return {
+          ...queue,
+          async add() {
+            dead = true;
+            throw new Error('this instance is dead');
+          },
+        };
+      },
+    };
+    const dying = await startBff(stack.sandbox.url, {
+      store: mortal,
+      env,
+      sessionSecret: randomBytes(32),
+      config: configOf,
+      bffOptions: { startWorkers: false },
+    });
+    try {
+      const before = (await heard()).length;
+      await stack.sandbox.control.setAccount(SANDBOX_ACCOUNTS.harbour, { retailBrandStatus: 'paused' });
+      // Twice: the first may be the load it began at its start, before the brand was paused.
+      await dying.bff.widgets.get('harbour')?.catalog.refresh();
+      await dying.bff.widgets.get('harbour')?.catalog.refresh();
+      await dying.bff.widgetSalesWatch.check();
+      expect(dead).toBe(true);
+      // The survivors look (their own views have changed too): the change is told once, by the event it wrote.
+      await brandBecomes('paused');
+      const told = (await heard()).slice(before);
+      expect(told.map((event) => [event.type, event.data.reason])).toEqual([
+        ['widget.sales_stopped', 'retail_brand_status'],
+      ]);
+    } finally {
+      await dying.server.close();
+      await brandBecomes('active');
+    }
   });
 });

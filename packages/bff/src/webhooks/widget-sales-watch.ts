@@ -6,7 +6,8 @@
  * `widget.sales_stopped` (with the reason, and the brand's status when a paused or terminated retail brand is the
  * reason) or `widget.sales_resumed` webhook. What was told is kept in the store and changed by compare-and-set, so
  * several instances tell one change once; each instance acts only on a change of its own view, so an instance
- * whose catalog is a refresh behind never tells the opposite.
+ * whose catalog is a refresh behind never tells the opposite. The change's event is written with it and taken off
+ * once queued, so a process killed in between loses no event: the next look queues it.
  */
 import type { WidgetSalesWebhookEvent } from '@esim-embed/shared';
 import { z } from 'zod';
@@ -21,7 +22,15 @@ import type { WebhookQueue } from './webhook-queue';
 /** How long what was told is remembered (while a widget sells unchanged, nothing is rewritten). */
 const TOLD_KEPT_MS = 365 * 24 * 60 * 60 * 1000;
 
-const ToldSchema = z.looseObject({ reason: z.string().nullable() });
+/**
+ * What the partner was told: the reason (null: it sells), and — until it is on the webhook queue — the event that
+ * tells it. The event is written with the change, so a process killed between the write and the queue leaves it
+ * here, and the next look of any instance queues it (queuing is idempotent by event id).
+ */
+const ToldSchema = z.looseObject({
+  reason: z.string().nullable(),
+  unqueued: z.looseObject({ id: z.string(), createdAtMs: z.number() }).optional(),
+});
 
 export interface WidgetSalesWatchOptions {
   store: Store;
@@ -48,30 +57,31 @@ export function createWidgetSalesWatch(options: WidgetSalesWatchOptions): Widget
   /** What this instance saw last, by widget (absent: nothing yet, so the store is the reference). */
   const seen = new Map<string, string | null>();
 
+  /** Queue the event a told record still holds, then drop it from the record (a lost race: another did). */
+  async function queueUnqueued(key: string, stored: { value: string; version: number }): Promise<void> {
+    const { unqueued, ...told } = ToldSchema.parse(JSON.parse(stored.value));
+    if (unqueued === undefined) return;
+    const { createdAtMs, ...event } = unqueued;
+    await queueWebhookEvent(queue, event as unknown as WidgetSalesWebhookEvent, createdAtMs);
+    await store.compareAndSet(key, stored.version, JSON.stringify(told), TOLD_KEPT_MS);
+  }
+
   async function tell(widget: WidgetRuntime, reason: string | null): Promise<void> {
     const widgetId = widget.config.id;
     const key = STORE_KEYS.widgetSales(widgetId);
-    const stored = await store.get(key);
+    let stored = await store.get(key);
+    // An event a killed process wrote but did not queue goes out first.
+    if (stored !== null && ToldSchema.parse(JSON.parse(stored.value)).unqueued !== undefined) {
+      await queueUnqueued(key, stored);
+      stored = await store.get(key);
+    }
     const told = stored === null ? null : ToldSchema.parse(JSON.parse(stored.value)).reason;
     if (told === reason) return;
-    const value = JSON.stringify({ reason });
-    const written =
-      stored === null
-        ? await store.insert(key, value, TOLD_KEPT_MS)
-        : await store.compareAndSet(key, stored.version, value, TOLD_KEPT_MS);
-    // Another instance told this change first.
-    if (!written) return;
     const type = reason === null ? 'widget.sales_resumed' : 'widget.sales_stopped';
     const brandStatus =
       reason === 'retail_brand_status'
         ? (appliedBrandOf(await widget.catalog.whiteLabel())?.status ?? null)
         : null;
-    logger.warn(reason === null ? 'widget sells again' : 'widget stopped selling', {
-      widgetId,
-      reason,
-      brandStatus,
-    });
-    if (widget.config.webhookUrl === undefined || widget.webhookSecret === undefined) return;
     const time = now();
     const event: WidgetSalesWebhookEvent = {
       // One event per change: the told record's version after this write names it.
@@ -82,7 +92,22 @@ export function createWidgetSalesWatch(options: WidgetSalesWatchOptions): Widget
       environment: widget.config.environment,
       data: { reason, brandStatus },
     };
-    await queueWebhookEvent(queue, event, time);
+    const sends = widget.config.webhookUrl !== undefined && widget.webhookSecret !== undefined;
+    const value = JSON.stringify({ reason, ...(sends ? { unqueued: { ...event, createdAtMs: time } } : {}) });
+    const written =
+      stored === null
+        ? await store.insert(key, value, TOLD_KEPT_MS)
+        : await store.compareAndSet(key, stored.version, value, TOLD_KEPT_MS);
+    // Another instance told this change first.
+    if (!written) return;
+    logger.warn(reason === null ? 'widget sells again' : 'widget stopped selling', {
+      widgetId,
+      reason,
+      brandStatus,
+    });
+    // Now on the queue, and off the record (read again: the write's version is the record's).
+    const fresh = await store.get(key);
+    if (fresh !== null) await queueUnqueued(key, fresh);
   }
 
   async function check(): Promise<void> {
