@@ -20,7 +20,7 @@ interface Manifest {
 }
 
 /** The names of the events `<esim-widget>` fires, as its manifest lists them. */
-export function widgetEventTypes(): string[] {
+function widgetEventTypes(): string[] {
   const path = createRequire(import.meta.url).resolve('@esim-embed/widget/custom-elements.json');
   const manifest = JSON.parse(readFileSync(path, 'utf8')) as Manifest;
   const element = manifest.modules

@@ -113,20 +113,29 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   // The quickstart's release builds beside the whole run (its test waits for it), not in a worker's time.
   const testDirs = config.projects.map((project) => project.testDir);
   const releaseBuild = quickstartMayRun(process.argv, testDirs) ? startReleaseBuild() : null;
-  const { child, urls } = await startStack();
-  process.env[STACK_ENV] = JSON.stringify(urls);
-  // The plain page names its BFF in its script tag, so it is built for this stack's BFF (in about a second):
-  // its own `vite build`, run by Node straight away rather than through the package manager.
-  execFileSync(process.execPath, [viteCli('examples/html'), 'build'], {
-    cwd: `${REPO}examples/html`,
-    stdio: 'inherit',
-    env: { ...process.env, VITE_ESIM_BFF: urls.bff, VITE_ESIM_WIDGET_ID: HTML_EXAMPLE_WIDGET },
-  });
-  return async () => {
+  let stack: ChildProcess | undefined;
+  const teardown = async () => {
     await releaseBuild?.stop();
-    if (child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
+    if (stack === undefined || stack.exitCode !== null) return;
+    const exited = new Promise((resolve) => stack?.once('exit', resolve));
+    stack.kill('SIGTERM');
     await exited;
   };
+  // A setup that fails returns no teardown: what it started (the detached release build, the stack) stops here.
+  try {
+    const { child, urls } = await startStack();
+    stack = child;
+    process.env[STACK_ENV] = JSON.stringify(urls);
+    // The plain page names its BFF in its script tag, so it is built for this stack's BFF (in about a second):
+    // its own `vite build`, run by Node straight away rather than through the package manager.
+    execFileSync(process.execPath, [viteCli('examples/html'), 'build'], {
+      cwd: `${REPO}examples/html`,
+      stdio: 'inherit',
+      env: { ...process.env, VITE_ESIM_BFF: urls.bff, VITE_ESIM_WIDGET_ID: HTML_EXAMPLE_WIDGET },
+    });
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+  return teardown;
 }

@@ -17,7 +17,7 @@ import { placeRelease, releaseOutsideTheRepo } from '@esim-embed/bff/testing';
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The environment variable that names the folder of the build started by the global setup. */
-export const RELEASE_BUILD_ENV = 'E2E_RELEASE_BUILD';
+const RELEASE_BUILD_ENV = 'E2E_RELEASE_BUILD';
 
 /** The quickstart's file, as the runner's file filters would match it. */
 const QUICKSTART_FILE = 'tests/partner-quickstart.spec.ts';

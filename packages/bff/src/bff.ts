@@ -269,6 +269,7 @@ export function createBff(options: CreateBffOptions): Bff {
       orderReferences,
     },
     counted: metrics === null ? undefined : (status) => metrics.checkoutTransitions.inc({ status }),
+    now: options.now,
   });
   const { repository } = transitions;
   const esimOwners = createEsimOwners(store, repository);

@@ -19,7 +19,7 @@ export { runForUpstreamCaller } from '../src/upstream/upstream-caller';
 export { type BoughtEsim, buyEsim, untilReady } from './after-sale-flow';
 export { type LogoAnswer, type LogoHost, startLogoHost, TINY_PNG } from './logo-host';
 export { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './otlp-receiver';
-export { QUICKSTART_HEADING, quickstartServerOf } from './partner-quickstart';
+export { quickstartServerOf } from './partner-quickstart';
 export {
   createRecordingStore,
   type RecordingStore,

@@ -6,7 +6,7 @@
  */
 
 /** The heading of the README's section whose `ts` block is the quickstart server. */
-export const QUICKSTART_HEADING = '## A whole partner server in 30 lines';
+const QUICKSTART_HEADING = '## A whole partner server in 30 lines';
 
 /** The quickstart server's source, as the SDK's README (`readme`, its text) shows it. */
 export function quickstartServerOf(readme: string): string {

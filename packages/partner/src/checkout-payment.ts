@@ -147,8 +147,8 @@ export async function payForCheckout(
   }
   try {
     const confirmed = await checkouts.confirm(checkout.id, { paymentReference });
-    // A confirm of a checkout already paid answers it as it is: if another charge paid it (a pay under
-    // another attempt's key), this one is surplus and goes back.
+    // A checkout another charge paid (a pay under another attempt's key) makes this one surplus: the BFF refuses
+    // its confirm (`invalid_transition`, refunded below); an answer naming the other charge is refunded as well.
     if (confirmed.paymentReference === paymentReference)
       return { outcome: 'confirmed', checkout: confirmed, paymentReference };
     await payment.refund(checkout, paymentReference);

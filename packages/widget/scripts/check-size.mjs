@@ -68,6 +68,7 @@ export function measureBudgets(distDir) {
   const later = (files) => new Set([...files].filter((file) => !firstScreen.has(file)));
   const install = later(closure(manifest, INSTALL));
   const deviceCheckTables = Object.keys(manifest).filter((key) => DEVICE_CHECK_TABLE.test(key));
+  if (deviceCheckTables.length === 0) throw new Error('no device-check message table in the build manifest');
   const deviceCheck = later([...closure(manifest, DEVICE_CHECK), ...largest(deviceCheckTables)]);
 
   const figures = {

@@ -102,6 +102,34 @@ describe('createCatalogCache', () => {
     }
   });
 
+  it('goes on loading an incomplete value sooner when one of those loads fails', async () => {
+    vi.useFakeTimers();
+    try {
+      const outcomes = ['incomplete', 'fail', 'whole'] as const;
+      const loadedAt: number[] = [];
+      const cache = createCatalogCache({
+        load: async () => {
+          loadedAt.push(Date.now());
+          const outcome = outcomes[Math.min(loadedAt.length - 1, outcomes.length - 1)];
+          if (outcome === 'fail') throw new Error('upstream down');
+          return outcome;
+        },
+        refreshIntervalMs: 60_000,
+        incomplete: (value) => value === 'incomplete',
+        logger,
+      });
+      const start = Date.now();
+      cache.start();
+      await vi.advanceTimersByTimeAsync(5_000);
+      // At start, 1 s later (failed, still incomplete), 2 s after that (whole), well before the interval.
+      expect(loadedAt.map((at) => at - start)).toEqual([0, 1_000, 3_000]);
+      expect(cache.peek()).toBe('whole');
+      cache.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('refreshes in the background on its interval and stops when told', async () => {
     let calls = 0;
     const cache = createCatalogCache({

@@ -96,6 +96,8 @@ export function createCatalogCache<T>(options: CatalogCacheOptions<T>): CatalogC
         serving: value === undefined ? 'nothing' : 'stale',
         error,
       });
+      // Still incomplete: the sooner loads go on (a failed one does not send it back to the interval).
+      if (value !== undefined) scheduleSooner(value);
       throw error;
     }
   }

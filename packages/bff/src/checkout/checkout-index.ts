@@ -19,10 +19,13 @@ import { CHECKOUT_RETENTION_MS, type CheckoutRecord, readCheckoutRecord } from '
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How long a membership lives: longer than the checkout can after the write that indexed it. */
-export const CHECKOUT_INDEX_TTL_MS = CHECKOUT_RETENTION_MS + 2 * DAY_MS;
+const CHECKOUT_INDEX_TTL_MS = CHECKOUT_RETENTION_MS + 2 * DAY_MS;
 /** A write this long after the last indexing indexes the checkout again (its memberships' time to live renewed). */
 const REINDEX_AFTER_MS = DAY_MS;
-/** How long an eSIM stays in its seller's list: as long as its seller is remembered (`esim-owners.ts`). */
+/**
+ * How long an eSIM stays in its seller's list, and its seller is remembered (`esim-owners.ts`): longer than any
+ * eSIM or manage link lives.
+ */
 export const ESIM_INDEX_TTL_MS = 2 * 365 * DAY_MS;
 
 /** SHA-256 of an exact value that names an index (never the value itself). */
@@ -39,7 +42,7 @@ export const esimOf = (record: CheckoutRecord): string | null =>
   record.esimId ?? record.order?.esimId ?? null;
 
 /** A checkout's place in its indexes: its creation time (ms), the order of every partner list. */
-export const checkoutScore = (record: CheckoutRecord) => Date.parse(record.createdAt);
+const checkoutScore = (record: CheckoutRecord) => Date.parse(record.createdAt);
 
 /** Every checkout index `record` belongs to. */
 export function checkoutIndexNames(record: CheckoutRecord): string[] {

@@ -49,6 +49,8 @@ export interface CheckoutTransitionsOptions {
   reactions: CheckoutReactions;
   /** Counts each change of status as it is written (the metrics, when on). */
   counted?: ((status: string) => void) | undefined;
+  /** The clock the indexes' renewal reads (`checkout-index.ts`). Default `Date.now`. */
+  now?: (() => number) | undefined;
 }
 
 /** The checkouts' repository and what their changes of status set off. */
@@ -170,7 +172,7 @@ export function createCheckoutTransitions(options: CheckoutTransitionsOptions): 
         }
       },
     },
-    createCheckoutIndex(options.store),
+    createCheckoutIndex(options.store, options.now),
   );
 
   return {

@@ -14,8 +14,8 @@ import { ESIM_INDEX_TTL_MS } from './checkout-index';
 import type { CheckoutRecord, CheckoutRepository } from './checkout-record';
 import { readEsim } from './esim-detail';
 
-/** How long the seller of an eSIM is remembered: longer than any eSIM or manage link lives. */
-const OWNER_KEPT_MS = 2 * 365 * 24 * 60 * 60 * 1000;
+/** How long the seller of an eSIM is remembered: as long as the eSIM is in its seller's list (`checkout-index.ts`). */
+const OWNER_KEPT_MS = ESIM_INDEX_TTL_MS;
 /** How long the maker of a delivery link is remembered: longer than a link lives (a day at most). */
 const LINK_MAKER_KEPT_MS = 3 * 24 * 60 * 60 * 1000;
 

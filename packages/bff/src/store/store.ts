@@ -42,7 +42,8 @@ export interface Store {
   queue(name: string): WorkQueue;
   /**
    * The sorted index called `name`: members ordered by a score (a time), read newest first a page at a time.
-   * Asking twice for one name answers the same index. See {@link SortedIndex}.
+   * Asking twice for one name reads and writes the same entries (the handle itself may be a new one: the embedded
+   * store and Redis keep none per name). See {@link SortedIndex}.
    */
   sortedIndex(name: string): SortedIndex;
   /**

@@ -49,6 +49,10 @@ export interface WebhookDeliveryDesk {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** The `not_found` of a delivery id that is none of the caller's (unknown, gone, or another partner's). */
+const unknownDelivery = (id: string) =>
+  new ApiError('not_found', { params: { resource: 'webhook_delivery', webhookDeliveryId: id } });
+
 /** The partner's view of a stored delivery; `pausedUntilMs`: its widget's circuit, if open. */
 function toPartnerDelivery(
   delivery: WebhookDelivery,
@@ -109,7 +113,7 @@ export function createWebhookDeliveryDesk(options: WebhookDeliveryDeskOptions): 
   async function ownDelivery(widgetIds: ReadonlySet<string>, id: string): Promise<WebhookDelivery> {
     const stored = /^evt_[A-Za-z0-9_-]{1,64}$/.test(id) ? await queue.read(id) : null;
     if (stored === null || !widgetIds.has(stored.delivery.widgetId)) {
-      throw new ApiError('not_found', { params: { resource: 'webhook_delivery', webhookDeliveryId: id } });
+      throw unknownDelivery(id);
     }
     return stored.delivery;
   }
@@ -169,9 +173,7 @@ export function createWebhookDeliveryDesk(options: WebhookDeliveryDeskOptions): 
       // and never beside it (one stream to an endpoint at a time).
       const resumed = await resumeWebhookCircuit(store, widgetId, nowMs, options.retryForMs);
       const resent = await queue.resend(id, nowMs);
-      if (resent === null) {
-        throw new ApiError('not_found', { params: { resource: 'webhook_delivery', webhookDeliveryId: id } });
-      }
+      if (resent === null) throw unknownDelivery(id);
       if (resumed) await queue.pauseWidget(widgetId, 0);
       return await detail(resent.delivery);
     },

@@ -10,6 +10,7 @@ import {
   CheckoutWebhookEventSchema,
   MANAGE_TOKEN_HEADER,
   PARTNER_SECRET_HEADER,
+  WEBHOOK_DELIVERY_ATTEMPTS_LISTED,
   WEBHOOK_ID_HEADER,
   WEBHOOK_SIGNATURE_HEADER,
 } from '@esim-embed/shared';
@@ -282,6 +283,12 @@ describe('webhook retry span', () => {
     expect(gaps.slice(0, 4)).toEqual([10_000, 20_000, 40_000, 80_000]);
     expect(Math.max(...gaps)).toBe(60 * 60 * 1000);
     expect(failing.received.length).toBe(final?.delivery.attempts);
+    // The record keeps only the latest attempts (what the desk lists), however many were made: it does not grow.
+    expect(final?.delivery.attempts).toBeGreaterThan(WEBHOOK_DELIVERY_ATTEMPTS_LISTED);
+    const history = final?.delivery.history ?? [];
+    expect(history).toHaveLength(WEBHOOK_DELIVERY_ATTEMPTS_LISTED);
+    // The latest: the first attempts (the first at the start) are the ones let go.
+    expect(history[0]?.atMs).toBeGreaterThan(start);
     expect((await queue.stats()).size).toBe(0);
     expect(logs.some((line) => line.includes('webhook given up') && line.includes('evt_span'))).toBe(true);
     await failing.close();

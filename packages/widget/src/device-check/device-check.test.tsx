@@ -28,6 +28,8 @@ describe('the device check before the buy button', () => {
   });
 
   it('is not there when the partner turned it off', async () => {
+    // Its chunk loaded beforehand: a check shown despite the setting would be there within the wait below.
+    await import('./device-check');
     const widget = await mountWidget(new FakeBff({ config: { deviceCheck: false } }));
     await openCheckout(widget);
     await new Promise((resolve) => setTimeout(resolve, 300));

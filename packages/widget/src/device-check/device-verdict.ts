@@ -5,13 +5,8 @@
  * (iOS's user agent names none), nor can other phones; a computer is not the device the eSIM goes on. Pure
  * but for {@link readDeviceSignals}, which asks the browser.
  */
+import type { EsimDeviceCheckDetail } from '../device-check-event';
 import { type DeviceModel, ESIM_CAPABLE, ESIM_INCAPABLE } from './esim-devices';
-
-/** What the page can follow (`esim-device-check`): `unknown` whenever the widget cannot tell. */
-export type DeviceVerdict = 'capable' | 'incapable' | 'unknown';
-
-/** The kind of device the widget runs on. */
-export type DeviceKind = 'android' | 'iphone' | 'desktop' | 'other';
 
 /** What the browser says about the device. */
 export interface DeviceSignals {
@@ -26,12 +21,8 @@ export interface DeviceSignals {
   maxTouchPoints?: number;
 }
 
-/** The device check's answer. */
-export interface DeviceCheck {
-  verdict: DeviceVerdict;
-  device: DeviceKind;
-  /** The model as the browser reported it (Android with Client Hints), else null. */
-  model: string | null;
+/** The device check's answer: what the page hears (`esim-device-check`), and the phone's name. */
+export interface DeviceCheck extends EsimDeviceCheckDetail {
   /** What to call the phone (`Galaxy S23`, `Pixel 8`), when the model is on a list. */
   name: string | null;
 }

@@ -125,6 +125,18 @@ describe('buying a top-up', () => {
     expect(bff.requestsTo('GET', /^\/v1\/my-esim\?/).length).toBeGreaterThanOrEqual(2);
   });
 
+  it('asks no device check: the eSIM the data goes to is already on a device', async () => {
+    // Its chunk loaded beforehand: a check shown on the top-up's checkout would be there within the wait below.
+    await import('../device-check/device-check');
+    const widget = await openMyEsim(new FakeBff());
+    fireEvent.click(widget.view.getByRole('button', { name: 'Add 1 GB · 30 days, $3.00' }));
+    await widget.view.findByRole('heading', { name: 'Top up' });
+    await widget.view.findByRole('button', { name: 'Buy for $3.00' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(widget.element.shadowRoot?.querySelector('[part~="device-check"]')).toBeNull();
+    expect(widget.events.some((event) => event.type === 'esim-device-check')).toBe(false);
+  });
+
   it('in partner_confirm mode waits for the partner, as a first purchase does', async () => {
     const bff = new FakeBff({ config: { checkoutMode: 'partner_confirm' }, journey: ['awaiting_payment'] });
     const widget = await buyTopUp(bff);
