@@ -316,8 +316,8 @@ export const BffConfigSchema = z
     /** Timeouts and the per-address connection cap of the HTTP server. */
     server: ServerLimitsConfigSchema.prefault({}),
     /**
-     * Compress what the BFF sends (the widget's scripts, the static site) with brotli or gzip, as each client
-     * accepts; false when a proxy in front of the BFF compresses instead.
+     * Compress what the BFF sends (the widget's scripts, the static site, JSON answers of 1 KB or more) with
+     * brotli or gzip, as each client accepts; false when a proxy in front of the BFF compresses instead.
      */
     compression: z.boolean().default(true),
     /** The environment variable holding the session-signing secret (≥ 32 bytes). */

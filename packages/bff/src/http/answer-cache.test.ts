@@ -4,11 +4,12 @@
  * a conditional read, a query string and a catalog that moved on go to the app; a kept answer never outlives
  * the catalog state it was built from (the old address is not found at once, not a year later). What is kept is
  * a recording of the app's answer: a header any middleware of the app adds, however it adds it, is in it.
+ * Readers that reach the app together share one compression of the kept answer.
  */
 import { createServer } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openWidget, type Stack, startStack } from '../../testing/stack';
 import { createLogger } from '../logger';
 import { listen } from '../node-server';
@@ -16,6 +17,13 @@ import { answerHeaders, answerJson } from './answer';
 import { createAnswerCache, keepAnswer } from './answer-cache';
 import type { AppEnv } from './app-env';
 import { requestContext } from './request-context';
+import { openCompressed } from './spliced-compression';
+
+// The real compression, counted (each call is a highest-level compression on the thread pool).
+vi.mock('./spliced-compression', async (original) => {
+  const real = await original<typeof import('./spliced-compression')>();
+  return { ...real, openCompressed: vi.fn(real.openCompressed) };
+});
 
 let stack: Stack;
 /** How many reads the answer cache wrote itself since the last `reset`. */
@@ -183,6 +191,58 @@ describe('a kept answer is the recording of the app’s', () => {
       await fetch(`${listening.url}/not-kept`);
       expect(servedHere).toBe(1);
       expect(answers.size).toBe(1);
+    } finally {
+      await listening.close();
+    }
+  });
+});
+
+describe('readers that reach the app together', () => {
+  it('share one compression of the answer kept for them, and each gets its own request id in it', async () => {
+    const answers = createAnswerCache({ logger: createLogger({ write: () => {} }), compress: true });
+    const state = { version: 1 };
+    const readers = 5;
+    let arrived = 0;
+    let release = () => {};
+    const allArrived = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const app = new Hono<AppEnv>();
+    app.use('*', answers.recorder);
+    app.use('*', answerHeaders({}, { compress: true }));
+    app.use('*', requestContext(createLogger({ write: () => {} })));
+    app.get('/kept', async (c) => {
+      keepAnswer(c, { builtFrom: state, current: () => state });
+      // Every reader is in the app before any answers: none finds the answer kept yet.
+      arrived += 1;
+      if (arrived === readers) release();
+      await allArrived;
+      const data = Array.from({ length: 100 }, (_, index) => ({ index, name: `plan ${index}` }));
+      return answerJson(c, { data, meta: { requestId: c.get('requestId') } }, 200);
+    });
+    const appListener = getRequestListener(app.fetch);
+    const server = createServer((request, response) => {
+      if (!answers.serve(request, response)) void appListener(request, response);
+    });
+    const listening = await listen(server);
+    vi.mocked(openCompressed).mockClear();
+    try {
+      const answered = await Promise.all(
+        Array.from({ length: readers }, async () => {
+          const response = await fetch(`${listening.url}/kept`, { headers: { 'Accept-Encoding': 'br' } });
+          // fetch decodes the brotli: a broken stream would fail here.
+          return { response, body: await response.text() };
+        }),
+      );
+      // One brotli and one gzip for all of them, not one of each per reader.
+      expect(vi.mocked(openCompressed)).toHaveBeenCalledTimes(2);
+      for (const { response, body } of answered) {
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-encoding')).toBe('br');
+        const decoded = JSON.parse(body);
+        expect(decoded.data).toHaveLength(100);
+        expect(decoded.meta.requestId).toBe(response.headers.get('x-request-id'));
+      }
     } finally {
       await listening.close();
     }

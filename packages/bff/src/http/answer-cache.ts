@@ -159,6 +159,24 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
   const maxEntries = options.maxEntries ?? 4_096;
   const entries = new Map<string, Entry>();
 
+  /**
+   * The compressions under way of a head, per path: the readers that reach the app together after the catalog
+   * moved on share one (the highest levels cost a thread-pool turn each; a crowd must not multiply them).
+   */
+  const opening = new Map<string, { head: Buffer; opened: Promise<OpenCompressed[]> }>();
+
+  function openOnce(path: string, head: Buffer): Promise<OpenCompressed[]> {
+    const underWay = opening.get(path);
+    if (underWay?.head.equals(head)) return underWay.opened;
+    const opened = Promise.all(COMPRESSED_ENCODINGS.map((coding) => openCompressed(coding, head))).finally(
+      () => {
+        if (opening.get(path)?.opened === opened) opening.delete(path);
+      },
+    );
+    opening.set(path, { head, opened });
+    return opened;
+  }
+
   function keep(path: string, entry: Entry): void {
     entries.delete(path);
     if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
@@ -180,6 +198,7 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
       ) {
         return;
       }
+      const path = url.slice(url.indexOf('/', url.indexOf('//') + 2));
       const coding = answer.headers.get('Content-Encoding');
       const body = decodedBody(Buffer.from(await answer.clone().arrayBuffer()), coding);
       const { builtFrom, current } = keepWhile;
@@ -202,9 +221,7 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
         parts.length > 1 &&
         tailLength <= MAX_TAIL_BYTES
       ) {
-        const opened = await Promise.all(
-          COMPRESSED_ENCODINGS.map((kept) => openCompressed(kept, parts[0] as Buffer)),
-        );
+        const opened = await openOnce(path, parts[0] as Buffer);
         for (const open of opened) {
           const codingHeaders = [
             'Content-Encoding',
@@ -225,7 +242,7 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
         current,
         route: c.get('route'),
       };
-      keep(url.slice(url.indexOf('/', url.indexOf('//') + 2)), entry);
+      keep(path, entry);
       // This reader gets what the next ones will: the kept coding, byte for byte but the request id.
       if (compressed.size > 0) {
         const kept = keptAnswer(entry, c.req.header('Accept-Encoding'), requestId);

@@ -4,7 +4,7 @@
  * bytes — per answer at a low level for the app's JSON answers (a whole catalog costs under a millisecond of CPU),
  * once at the highest level for what is kept (a static file, a recorded public catalog read).
  */
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { type BrotliOptions, brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { HeaderRecord } from './answer';
 import { COMPRESSED_ENCODINGS, chooseEncoding } from './content-encoding';
 
@@ -24,15 +24,15 @@ export function compressedEtag(etag: string): string {
   return etag.startsWith('W/') ? etag : `W/${etag}`;
 }
 
-/** Brotli at `quality`, for text. */
-export function brotliOf(body: Uint8Array, quality: number): Buffer {
-  return brotliCompressSync(body, {
+/** Brotli's options for text of `byteLength` bytes at `quality` (every brotli the BFF makes uses these). */
+export function brotliTextOptions(quality: number, byteLength: number): BrotliOptions {
+  return {
     params: {
       [constants.BROTLI_PARAM_QUALITY]: quality,
       [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
+      [constants.BROTLI_PARAM_SIZE_HINT]: byteLength,
     },
-  });
+  };
 }
 
 /** Per answer: fast levels, most of the gain (the highest levels cost 10–100× more for a few percent). */
@@ -60,7 +60,9 @@ export function compressAnswer(
   const coding = chooseEncoding(acceptEncoding, [...COMPRESSED_ENCODINGS, 'identity']) ?? 'identity';
   if (coding === 'identity') return { body: bytes, headers: varied };
   const compressed =
-    coding === 'br' ? brotliOf(bytes, ANSWER_BROTLI_QUALITY) : gzipSync(bytes, { level: ANSWER_GZIP_LEVEL });
+    coding === 'br'
+      ? brotliCompressSync(bytes, brotliTextOptions(ANSWER_BROTLI_QUALITY, bytes.byteLength))
+      : gzipSync(bytes, { level: ANSWER_GZIP_LEVEL });
   const etag = headers.ETag;
   return {
     body: compressed,

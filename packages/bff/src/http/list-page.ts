@@ -61,8 +61,19 @@ export function decodeListCursor(cursor: string, binding: CursorBinding): ListPo
   return { score, id };
 }
 
-/** Answer a page as `{ data, nextCursor, meta }`, never cached (it changes with every sale). */
-export function answerListPage<T>(c: Context<AppEnv>, page: ListPage<T>, binding: CursorBinding) {
+/**
+ * Answer the page that follows `cursor` (the first page when none is given): the cursor checked against
+ * `binding` before anything is read, the page read by `read` from the position it names, and answered as
+ * `{ data, nextCursor, meta }` with the cursor that continues it, never cached (it changes with every sale).
+ */
+export async function answerPageAfter<T>(
+  c: Context<AppEnv>,
+  binding: CursorBinding,
+  cursor: string | undefined,
+  read: (after: ListPosition | null) => Promise<ListPage<T>>,
+): Promise<Response> {
+  const after = cursor === undefined ? null : decodeListCursor(cursor, binding);
+  const page = await read(after);
   return answerJson(
     c,
     {

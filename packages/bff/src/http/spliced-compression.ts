@@ -15,6 +15,7 @@ import {
   createGzip,
   type Gzip,
 } from 'node:zlib';
+import { brotliTextOptions } from './answer-compression';
 
 /** A head compressed once and left open for a tail. */
 export interface OpenCompressed {
@@ -49,13 +50,7 @@ export async function openCompressed(coding: 'br' | 'gzip', head: Buffer): Promi
   const compressed =
     coding === 'br'
       ? await flushed(
-          createBrotliCompress({
-            params: {
-              [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-              [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-              [constants.BROTLI_PARAM_SIZE_HINT]: head.length,
-            },
-          }),
+          createBrotliCompress(brotliTextOptions(constants.BROTLI_MAX_QUALITY, head.length)),
           head,
           constants.BROTLI_OPERATION_FLUSH,
         )

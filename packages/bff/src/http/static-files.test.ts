@@ -3,14 +3,17 @@
  * request's `Accept-Encoding` says, `Vary: Accept-Encoding`, an ETag per coding with its 304, HEAD with the
  * GET's headers, tiny files and compressed types as they are, a rebuilt file read again, and every file as
  * it is when the config turns compression off. Read with `node:http`, which does not decode what it gets.
+ * What is kept in memory stays within its bound: the least recently served file goes first.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodedBody, fetchRaw } from '../../testing/raw-http';
 import { type RunningBff, type Stack, startBff, startStack, testConfig } from '../../testing/stack';
+import { createStaticFiles, type FoundFile } from './static-files';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -204,5 +207,35 @@ describe('with "compression": false', () => {
       'If-None-Match': String(answer.headers.etag),
     });
     expect(again.status).toBe(304);
+  });
+});
+
+describe('the files kept in memory', () => {
+  it('stay within their bound: serving another file lets the least recently served one go', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'kept-files-'));
+    const script = (name: string, text: string) => {
+      const path = join(root, name);
+      writeFileSync(path, Buffer.from(`export const ${name.replace('.js', '')} = '${text}';\n`.repeat(150)));
+      const { size, mtimeMs } = statSync(path);
+      return { path, size, mtimeMs };
+    };
+    const first = script('first.js', 'kept');
+    const second = script('second.js', 'other');
+    // Room for one of the two files in all its codings (some 6 KB as it is, a little more compressed), not both.
+    const files = createStaticFiles({ compress: true, maxKeptBytes: first.size + 2_048 });
+    const app = new Hono();
+    let found: FoundFile = first;
+    app.get('/file', (c) => files.answer(c, found, {}));
+    const etagOf = async () => (await app.request('/file')).headers.get('ETag');
+
+    const kept = await etagOf();
+    // Same size and time on disk but other bytes: a kept file is answered from memory, so the old ETag.
+    writeFileSync(first.path, Buffer.from("export const first = 'gone';\n".repeat(150)));
+    expect(await etagOf()).toBe(kept);
+    found = second;
+    await etagOf();
+    found = first;
+    // The second file took the room: the first is read again, its new bytes with their new ETag.
+    expect(await etagOf()).not.toBe(kept);
   });
 });

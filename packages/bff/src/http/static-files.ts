@@ -17,7 +17,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Context } from 'hono';
 import { answerBody, type HeaderRecord } from './answer';
-import { isCompressibleType, MIN_COMPRESSED_BYTES } from './answer-compression';
+import { brotliTextOptions, isCompressibleType, MIN_COMPRESSED_BYTES } from './answer-compression';
 import { notModified } from './conditional-request';
 import { COMPRESSED_ENCODINGS, type ContentEncoding, chooseEncoding } from './content-encoding';
 
@@ -94,13 +94,7 @@ async function readFileCodings(file: FoundFile, compress: boolean): Promise<Kept
   const codings = new Map<ContentEncoding, Representation>([['identity', { body, etag: `"${tag}"` }]]);
   if (compress && isCompressibleType(type) && body.length <= MAX_KEPT_FILE_BYTES) {
     const [br, gz] = await Promise.all([
-      brotli(body, {
-        params: {
-          [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-          [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-        },
-      }),
+      brotli(body, brotliTextOptions(constants.BROTLI_MAX_QUALITY, body.length)),
       gzipped(body, { level: constants.Z_BEST_COMPRESSION }),
     ]);
     if (br.length < body.length) codings.set('br', { body: br, etag: `"${tag}-br"` });

@@ -39,7 +39,7 @@ import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import type { IdempotencyOptions } from '../http/idempotency';
 import { parseOrThrow, readJsonBody } from '../http/json-body';
-import { answerListPage, type CursorBinding, decodeListCursor } from '../http/list-page';
+import { answerPageAfter, type CursorBinding } from '../http/list-page';
 import type { Logger } from '../logger';
 import type { Store } from '../store/store';
 import type { SupportDesk } from '../support-desk/support-desk';
@@ -182,17 +182,16 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
     );
     // The filters as written are part of the cursor's binding: a cursor continues only the search that made it.
     const binding = cursorBinding(c, `checkouts ${JSON.stringify(Object.entries(filters).sort())}`);
-    const after = cursor === undefined ? null : decodeListCursor(cursor, binding);
-    const page = await options.supportDesk.listCheckouts(c.get('partnerWidgets'), filters, { after, limit });
-    return answerListPage(c, page, binding);
+    return answerPageAfter(c, binding, cursor, (after) =>
+      options.supportDesk.listCheckouts(c.get('partnerWidgets'), filters, { after, limit }),
+    );
   }
 
   async function listPartnerEsims(c: Context<AppEnv>) {
     const { limit, cursor } = parseOrThrow(PartnerEsimListQuerySchema, c.req.query(), 400, 'query');
-    const binding = cursorBinding(c, 'esims');
-    const after = cursor === undefined ? null : decodeListCursor(cursor, binding);
-    const page = await options.supportDesk.listEsims(c.get('partnerWidgets'), { after, limit });
-    return answerListPage(c, page, binding);
+    return answerPageAfter(c, cursorBinding(c, 'esims'), cursor, (after) =>
+      options.supportDesk.listEsims(c.get('partnerWidgets'), { after, limit }),
+    );
   }
 
   async function readPartnerCheckout(c: Context<AppEnv>) {
@@ -331,9 +330,9 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
     );
     const widgetIds = listedWidgets(c, widgetId);
     const binding = cursorBinding(c, `action-requests ${JSON.stringify({ widgetId, ...filters })}`);
-    const after = cursor === undefined ? null : decodeListCursor(cursor, binding);
-    const page = await listActionRequests(options.store, widgetIds, filters, after, limit);
-    return answerListPage(c, page, binding);
+    return answerPageAfter(c, binding, cursor, (after) =>
+      listActionRequests(options.store, widgetIds, filters, after, limit),
+    );
   }
 
   async function listPartnerWebhookDeliveries(c: Context<AppEnv>) {
@@ -345,9 +344,9 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
     );
     const widgetIds = listedWidgets(c, widgetId);
     const binding = cursorBinding(c, `webhook-deliveries ${JSON.stringify({ widgetId, ...filters })}`);
-    const after = cursor === undefined ? null : decodeListCursor(cursor, binding);
-    const page = await options.webhookDesk.list(widgetIds, filters, after, limit);
-    return answerListPage(c, page, binding);
+    return answerPageAfter(c, binding, cursor, (after) =>
+      options.webhookDesk.list(widgetIds, filters, after, limit),
+    );
   }
 
   async function readPartnerWebhookDelivery(c: Context<AppEnv>) {
