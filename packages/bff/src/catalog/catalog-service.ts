@@ -5,16 +5,17 @@
  * retail prices, each with an ETag. The wholesale price never leaves this module's projections. What one
  * refresh builds, and the per-locale views, are in `catalog-state.ts`.
  */
-import type {
-  Destination,
-  Locale,
-  NonNegativeMoney,
-  Offer,
-  Plan,
-  Product,
-  Settlement,
-  UpstreamQuote,
-  WidgetBrand,
+import {
+  ACCOUNT_UNREADABLE,
+  type Destination,
+  type Locale,
+  type NonNegativeMoney,
+  type Offer,
+  type Plan,
+  type Product,
+  type Settlement,
+  type UpstreamQuote,
+  type WidgetBrand,
 } from '@esim-embed/shared';
 import { DEFAULT_PRICING_RULE, type PricingRule } from '../config/pricing-rule';
 import { ApiError } from '../errors';
@@ -197,7 +198,7 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
     refreshIntervalMs: options.refreshIntervalMs ?? 60_000,
     // The account never answered: its white label is unknown and nothing is shown until it does.
     incomplete: (state) =>
-      state.whiteLabel.kind === 'unknown' && state.whiteLabel.cause === 'account_unreadable',
+      state.whiteLabel.kind === 'unknown' && state.whiteLabel.cause === ACCOUNT_UNREADABLE,
     logger,
   });
 

@@ -10,12 +10,13 @@
  * nothing that needs it is allowed. Every refusal is `storefront_app_disabled` with a `reason`.
  * `brandPayment`, `wholesaleFunding` and `periodClose` concern the brand's money, not the widget.
  */
-import type {
-  Account,
-  Capabilities,
-  Environment,
-  RetailBrand,
-  RetailBrandControls,
+import {
+  ACCOUNT_UNREADABLE,
+  type Account,
+  type Capabilities,
+  type Environment,
+  type RetailBrand,
+  type RetailBrandControls,
 } from '@esim-embed/shared';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
@@ -109,7 +110,7 @@ export function requireControl(whiteLabel: WhiteLabel, control: HonouredControl)
   const refusal = (params: Record<string, unknown>) =>
     new ApiError('storefront_app_disabled', { params: { ...params, control } });
   if (whiteLabel.kind === 'none') return;
-  if (whiteLabel.kind === 'unknown' && whiteLabel.cause === 'account_unreadable') {
+  if (whiteLabel.kind === 'unknown' && whiteLabel.cause === ACCOUNT_UNREADABLE) {
     throw new ApiError('upstream_unavailable', {
       params: { reason: 'retail_brand_unknown', cause: whiteLabel.cause, control },
       retryAfterSeconds: ACCOUNT_UNREAD_RETRY_AFTER_SECONDS,

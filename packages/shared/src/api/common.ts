@@ -57,6 +57,11 @@ export function apiEnvelope<T extends z.ZodType>(data: T) {
   return z.strictObject({ data, meta: ApiMetaSchema });
 }
 
+/**
+ * `params.cause` of an `upstream_unavailable` answered while the BFF has not read the partner's account yet: it reads
+ * it again within seconds, so a client repeats the request after its `Retry-After`.
+ */
+export const ACCOUNT_UNREADABLE = 'account_unreadable';
 /** The header that carries a checkout's client secret on status, installation and delivery-link calls. */
 export const CHECKOUT_SECRET_HEADER = 'X-Checkout-Secret';
 /** The header that carries the partner server secret on `/v1/partner/*`. */

@@ -4,7 +4,7 @@
  * widget's own for a request that never got an answer (`network_error`) or got one it cannot read
  * (`invalid_response`).
  */
-import type { ApiErrorCode } from '@esim-embed/shared';
+import { ACCOUNT_UNREADABLE, type ApiErrorCode } from '@esim-embed/shared';
 
 /** Every code the widget can show a message for. */
 export type WidgetErrorCode = ApiErrorCode | 'network_error' | 'invalid_response';
@@ -50,7 +50,7 @@ export function retryWorth(error: unknown): RetryWorth {
   if (error.code === 'store_unavailable') return 'moment';
   if (error.code === 'idempotency_conflict' && error.params.reason === 'in_progress') return 'moment';
   // The partner's account not read yet (the BFF just started, the upstream slow): read again within seconds.
-  if (error.code === 'upstream_unavailable' && error.params.cause === 'account_unreadable') return 'moment';
+  if (error.code === 'upstream_unavailable' && error.params.cause === ACCOUNT_UNREADABLE) return 'moment';
   if (error.code === 'network_error') return 'connection';
   return PASSING.has(error.code) ? 'passing' : null;
 }
