@@ -316,13 +316,17 @@ function routeLoads(
     },
   }));
   const publicPath = (rest: string) => `${prepared.catalogPath}/en/${rest}`;
-  /** A catalog read: the BFF's requests, the bare route at `barePath`, the upstream call behind it; target 80 %. */
+  /**
+   * A catalog read: the BFF's requests, the bare route at `barePath`, the upstream call behind it; target 80 % of
+   * the bare route with the same headers, 100 % for the public catalog (answered from kept bytes, issue 27).
+   */
   const catalogRead = (
     name: string,
     label: string,
     variants: RequestVariant[],
     barePath: string,
     upstreamPath: string,
+    rpsTarget = 0.8,
   ): Omit<RouteLoad, 'bareWithHeaders'> => ({
     name,
     label,
@@ -335,7 +339,7 @@ function routeLoads(
       headers: upstreamKey,
       variants: [{ path: upstreamPath }],
     },
-    rpsTarget: 0.8,
+    rpsTarget,
   });
   const offersPath = `/catalog/offers?country=${prepared.code}`;
   const loads: Omit<RouteLoad, 'bareWithHeaders'>[] = [
@@ -345,6 +349,7 @@ function routeLoads(
       [{ path: publicPath('destinations') }],
       publicPath('destinations'),
       '/catalog/products?limit=100',
+      1,
     ),
     catalogRead(
       'public-plans',
@@ -352,6 +357,7 @@ function routeLoads(
       [{ path: publicPath(`plans/${prepared.code}`) }],
       publicPath(`plans/${prepared.code}`),
       offersPath,
+      1,
     ),
     catalogRead(
       'destinations',

@@ -1,5 +1,5 @@
 /** The logger: JSON lines at the configured level, secrets redacted by field name, a strict `LOG_LEVEL`. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLogger, logLevelFrom, REDACT_PATHS } from './logger';
 
 function capture(level: Parameters<typeof createLogger>[0] = {}) {
@@ -91,6 +91,28 @@ describe('the logger', () => {
     );
   });
 
+  it('stamps each line with the millisecond it was written in', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const { logger, lines } = capture();
+      vi.setSystemTime(new Date('2026-11-26T10:00:00.000Z'));
+      logger.info('first');
+      logger.info('same millisecond');
+      vi.setSystemTime(new Date('2026-11-26T10:00:00.001Z'));
+      logger.info('next millisecond');
+      vi.setSystemTime(new Date('2026-11-27T08:30:12.345Z'));
+      logger.info('next day');
+      expect(lines.map((line) => line.time)).toEqual([
+        '2026-11-26T10:00:00.000Z',
+        '2026-11-26T10:00:00.000Z',
+        '2026-11-26T10:00:00.001Z',
+        '2026-11-27T08:30:12.345Z',
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('logs at the level asked for', () => {
     const { logger, lines } = capture({ level: 'warn' });
     logger.info('quiet');
@@ -103,5 +125,64 @@ describe('the logger', () => {
     expect(logLevelFrom('')).toBe('info');
     expect(logLevelFrom('WARN')).toBe('warn');
     expect(() => logLevelFrom('verbose')).toThrow('LOG_LEVEL=verbose is not one of debug, info, warn, error');
+  });
+});
+
+describe('lines on standard output', () => {
+  /** The default destination, its writes caught and its timer faked; `run` logs and looks. */
+  async function onStdout(run: (writes: string[]) => Promise<void>): Promise<void> {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const writes: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((text) => {
+      writes.push(String(text));
+      return true;
+    });
+    try {
+      await run(writes);
+    } finally {
+      vi.runOnlyPendingTimers();
+      write.mockRestore();
+      vi.useRealTimers();
+    }
+  }
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('gathers the lines of many turns of the event loop into one write, 20 ms after the first', async () => {
+    await onStdout(async (writes) => {
+      const logger = createLogger();
+      for (let turn = 0; turn < 5; turn += 1) {
+        logger.info('request', { turn });
+        await nextTurn();
+      }
+      // A write per turn would be five system calls for five access-log lines.
+      expect(writes).toEqual([]);
+      vi.advanceTimersByTime(19);
+      expect(writes).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(writes).toHaveLength(1);
+      const lines = (writes[0] as string)
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(lines.map((line) => line.turn)).toEqual([0, 1, 2, 3, 4]);
+    });
+  });
+
+  it('writes at once when 64 KiB of lines wait, and the rest 20 ms later', async () => {
+    await onStdout(async (writes) => {
+      const logger = createLogger();
+      const path = `/v1/${'x'.repeat(1_000)}`;
+      for (let line = 0; line < 70; line += 1) logger.info('request', { line, path });
+      expect(writes).toHaveLength(1);
+      expect((writes[0] as string).length).toBeGreaterThanOrEqual(64 * 1024);
+      vi.advanceTimersByTime(20);
+      expect(writes).toHaveLength(2);
+      const lines = writes
+        .join('')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(lines.map((line) => line.line)).toEqual(Array.from({ length: 70 }, (_, index) => index));
+    });
   });
 });

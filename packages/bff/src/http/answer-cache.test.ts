@@ -134,17 +134,26 @@ describe('the answer cache', () => {
     expect(served).toBe(1);
   });
 
-  it('writes an access-log line for every read it answers', async () => {
+  it('writes an access-log line for every read it answers, with the fields of the app’s line', async () => {
     const path = `${await catalogPath()}/en/destinations`;
-    await read(path);
+    const first = await read(path);
     served = 0;
     const again = await read(path);
-    expect(served).toBe(1);
+    const third = await read(path);
+    expect(served).toBe(2);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const line = stack.logs
-      .map((text) => JSON.parse(text))
-      .find((entry) => entry.requestId === again.requestId);
-    expect(line).toMatchObject({ method: 'GET', path, status: 200 });
+    const lineOf = (requestId: string | null) =>
+      stack.logs.map((text) => JSON.parse(text)).find((entry) => entry.requestId === requestId);
+    const [app, kept, keptAgain] = [
+      lineOf(first.requestId),
+      lineOf(again.requestId),
+      lineOf(third.requestId),
+    ];
+    expect(kept).toMatchObject({ level: 'info', message: 'request', method: 'GET', path, status: 200 });
+    expect(keptAgain).toMatchObject({ method: 'GET', path, status: 200, requestId: third.requestId });
+    expect(kept.durationMs).toEqual(expect.any(Number));
+    // Whoever searches the access log by field finds a kept read as they find the app's.
+    expect(Object.keys(kept).sort()).toEqual(Object.keys(app).sort());
   });
 });
 

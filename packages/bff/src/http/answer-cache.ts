@@ -13,8 +13,8 @@
  * public (no session, origin or secret to check) and idempotent, the answer is the same for every reader, and
  * it is valid exactly while the catalog state it was built from is held (checked per read, synchronously).
  * Each read still gets a request id of its own (in `X-Request-Id` and wherever the recording held the
- * recorded one), its access-log line and its request metric, through the same functions the app's middleware
- * uses. Anything else — another method, a query string, a conditional request, a catalog that moved on — goes
+ * recorded one), its request metric through the function the app's middleware uses, and its access-log line
+ * with the fields of the app's (`knownReadLog`: those all reads of a path share written once). Anything else — another method, a query string, a conditional request, a catalog that moved on — goes
  * to the app, which answers (and records again) as usual.
  *
  * A compressed recording is kept in every coding (`spliced-compression.ts`): each reader gets the one its
@@ -31,7 +31,7 @@ import type { Logger } from '../logger';
 import { compressedEtag } from './answer-compression';
 import type { AppEnv } from './app-env';
 import { COMPRESSED_ENCODINGS, type ContentEncoding, chooseEncoding } from './content-encoding';
-import { logRequest, newRequestId } from './request-context';
+import { knownReadLog, newRequestId } from './request-context';
 import type { RequestObserver } from './request-observer';
 import { closeCompressed, MAX_TAIL_BYTES, type OpenCompressed, openCompressed } from './spliced-compression';
 
@@ -62,6 +62,8 @@ interface Entry {
   current: () => object | undefined;
   /** The route of the table that made it (for the request metrics), when the app knew it. */
   route: RouteSpec | undefined;
+  /** Writes a read's access-log line (path only: a kept path has no query string). */
+  log: (requestId: string, elapsedMs: number) => void;
 }
 
 /** The answers kept by path. */
@@ -241,6 +243,7 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
         builtFrom: new WeakRef(builtFrom),
         current,
         route: c.get('route'),
+        log: knownReadLog(logger, { method: 'GET', path, status: 200 }),
       };
       keep(path, entry);
       // This reader gets what the next ones will: the kept coding, byte for byte but the request id.
@@ -278,8 +281,7 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
       response.uncork();
       const elapsedMs = performance.now() - started;
       options.observe?.(entry.route, 'GET', 200, elapsedMs / 1000);
-      // The app's access-log line (path only: a kept path has no query string).
-      logRequest(logger, { requestId }, { method: 'GET', path, status: 200, elapsedMs });
+      entry.log(requestId, elapsedMs);
       return true;
     },
 

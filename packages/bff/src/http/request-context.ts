@@ -102,7 +102,31 @@ export function logRequest(logger: Logger, fields: LogFields, request: AnsweredR
     method: request.method,
     path: request.path,
     status: request.status,
-    durationMs: Math.round(request.elapsedMs * 10) / 10,
+    durationMs: durationMs(request.elapsedMs),
     upstreamRequestIds: upstream !== undefined && upstream.length > 0 ? upstream : undefined,
   });
+}
+
+/** An access-log line's duration: milliseconds to a tenth. */
+const durationMs = (elapsedMs: number) => Math.round(elapsedMs * 10) / 10;
+
+/** What is known of a read before it comes: its method, path and status (a kept answer's). */
+export interface KnownRead {
+  method: string;
+  path: string;
+  status: number;
+}
+
+/**
+ * The access-log lines of reads known beforehand (the answer cache's): the fields of {@link logRequest}'s line,
+ * those the reads share serialized once, so that each line costs only its request id and its duration — a
+ * kept catalog read is cheap enough that formatting its line was a tenth of its cost.
+ */
+export function knownReadLog(
+  logger: Logger,
+  read: KnownRead,
+): (requestId: string, elapsedMs: number) => void {
+  const { info, error } = logger.child({ method: read.method, path: read.path, status: read.status });
+  const write = read.status >= 500 ? error : info;
+  return (requestId, elapsedMs) => write('request', { requestId, durationMs: durationMs(elapsedMs) });
 }
