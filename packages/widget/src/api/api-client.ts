@@ -48,7 +48,7 @@ import {
   type WidgetDeliveryLink,
   type WidgetStart,
 } from '@esim-embed/shared';
-import { retryWorth, WidgetApiError } from './api-error';
+import { retryAfterSecondsOf, retryWorth, WidgetApiError } from './api-error';
 
 /** The routes a client of the widget API calls among `Routes` (by default the API's): JSON answers, no partner's. */
 export type ClientRoute<Routes extends RouteSpec = ApiRoute> = Exclude<
@@ -410,9 +410,9 @@ export class ApiClient {
       try {
         return (await this.#read(response, method, template)) as ClientAnswer<Method, Path>;
       } catch (error) {
-        if (retryWorth(error) !== 'moment') throw error;
-        const seconds = Number(response.headers.get('Retry-After') ?? Number.NaN);
-        const delay = seconds >= 0 ? Math.max(MIN_NOT_YET_DELAY_MS, seconds * 1000) : NOT_YET_DELAY_MS;
+        if (!(error instanceof WidgetApiError) || retryWorth(error) !== 'moment') throw error;
+        const seconds = error.retryAfterSeconds;
+        const delay = seconds === null ? NOT_YET_DELAY_MS : Math.max(MIN_NOT_YET_DELAY_MS, seconds * 1000);
         if (Date.now() + delay > giveUpAt) throw error;
         await this.#wait(delay);
       }
@@ -440,6 +440,9 @@ export class ApiClient {
         envelope.error.code,
         envelope.error.params ?? {},
         envelope.meta?.requestId ?? null,
+        {
+          retryAfterSeconds: retryAfterSecondsOf(response.headers.get('Retry-After')),
+        },
       );
     }
     if (import.meta.env.DEV) {

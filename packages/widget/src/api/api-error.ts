@@ -9,18 +9,31 @@ import { ACCOUNT_UNREADABLE, type ApiErrorCode } from '@esim-embed/shared';
 /** Every code the widget can show a message for. */
 export type WidgetErrorCode = ApiErrorCode | 'network_error' | 'invalid_response';
 
+/** Options of a `WidgetApiError`: its cause, and the answer's `Retry-After`. */
+export interface WidgetApiErrorOptions extends ErrorOptions {
+  retryAfterSeconds?: number | null;
+}
+
 /** A failed request to the BFF. */
 export class WidgetApiError extends Error {
   override readonly name = 'WidgetApiError';
+  /** How long the BFF asked to wait before the same request (its `Retry-After`), in seconds; null: it did not say. */
+  readonly retryAfterSeconds: number | null;
 
   constructor(
     readonly code: WidgetErrorCode,
     readonly params: Record<string, unknown> = {},
     readonly requestId: string | null = null,
-    options?: ErrorOptions,
+    options: WidgetApiErrorOptions = {},
   ) {
     super(`The eSIM store answered ${code}${requestId ? ` (request ${requestId})` : ''}`, options);
+    this.retryAfterSeconds = options.retryAfterSeconds ?? null;
   }
+}
+
+/** A `Retry-After` header's delay in seconds (the BFF sends whole seconds); null when absent or not a delay. */
+export function retryAfterSecondsOf(header: string | null): number | null {
+  return header !== null && /^\d+$/.test(header.trim()) ? Number(header) : null;
 }
 
 /** The error's code when it is a `WidgetApiError`; `invalid_response` for anything else. */

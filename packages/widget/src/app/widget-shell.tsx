@@ -25,6 +25,7 @@ import {
 } from '../i18n/translator';
 import { takeFollowedManageToken, takeManageToken } from '../install/manage-link-address';
 import * as controls from '../ui/controls.css';
+import { useRetryByItself } from '../ui/retry-by-itself';
 import { supportHref } from '../ui/support-href';
 import { brandCss } from './brand-sheet';
 import { CurrentStep } from './current-step';
@@ -195,7 +196,7 @@ export function WidgetShell({ host, options, brandSheet, earlyStart = null }: Wi
       <div class={css.container} part="container" lang={locale}>
         <div class={css.content} part="content" aria-live="polite">
           {started.error !== null ? (
-            <StartFailure error={started.error} retry={start} t={t} />
+            <StartFailure error={started.error} failures={started.failures} retry={start} t={t} />
           ) : (
             <p aria-busy="true">
               <span class={controls.spinner} aria-hidden="true" />
@@ -250,13 +251,15 @@ function FooterLink({ href, text }: { href: string; text: string }) {
   );
 }
 
-/** Before the widget has started there is no brand: a plain message and a retry. */
+/** Before the widget has started there is no brand: a plain message and a retry (also by itself, as the notice's). */
 function StartFailure({
   error,
+  failures,
   retry,
   t,
 }: {
   error: unknown;
+  failures: number;
   retry: () => void;
   t: ReturnType<typeof createTranslator>;
 }) {
@@ -268,6 +271,9 @@ function StartFailure({
   ].includes(code);
   // Only the shop's operator can fix its upstream key: a retry would fail the same way.
   const misconfigured = code === 'widget_misconfigured';
+  const offered = !unavailableHere && !misconfigured;
+  // The start is a read: safe to repeat by itself.
+  const pause = useRetryByItself(error, offered ? retry : undefined, failures);
   return (
     <div class={controls.notice} role="alert" part="error" data-code={code}>
       <p>
@@ -281,7 +287,8 @@ function StartFailure({
                 : 'errorUnavailable',
         )}
       </p>
-      {!unavailableHere && !misconfigured && (
+      {pause !== null && <p class={controls.hint}>{t('retryingIn', { n: pause / 1000 })}</p>}
+      {offered && (
         <button type="button" class={controls.primaryButton} part="button primary-button" onClick={retry}>
           {t('retry')}
         </button>

@@ -15,6 +15,8 @@ export interface WriteAction<Args extends unknown[]> {
   busy: boolean;
   /** Its last failure, or null: cleared when it runs again. */
   error: unknown;
+  /** How many times in a row it has failed (since it last succeeded), for the notice's tries by itself. */
+  failures: number;
 }
 
 /** Options of `useWriteAction`. */
@@ -41,7 +43,7 @@ export function useWriteAction<Args extends unknown[]>(
   const context = useContext(WidgetContext);
   // Every step renders inside the shell's context; the shell itself passes `widget`.
   const { client, report } = options.widget ?? (context as WidgetContextValue);
-  const [state, setState] = useState<{ busy: boolean; error: unknown }>({ busy: false, error: null });
+  const [state, setState] = useState({ busy: false, error: null as unknown, failures: 0 });
   // The state above changes only on the next render: this one stops a second call in the same task.
   const running = useRef(false);
   const latest = useRef({ action, options });
@@ -51,16 +53,16 @@ export function useWriteAction<Args extends unknown[]>(
     async (...args: Args) => {
       if (running.current) return;
       running.current = true;
-      setState({ busy: true, error: null });
+      setState((last) => ({ ...last, busy: true, error: null }));
       try {
         await latest.current.action(...args);
         running.current = false;
-        setState({ busy: false, error: null });
+        setState({ busy: false, error: null, failures: 0 });
       } catch (error) {
         // The element was removed: nobody is there to read the error.
         if (client.closed) return;
         running.current = false;
-        setState({ busy: false, error });
+        setState((last) => ({ busy: false, error, failures: last.failures + 1 }));
         report(error);
         latest.current.options.onFailure?.(error);
       }
@@ -68,5 +70,5 @@ export function useWriteAction<Args extends unknown[]>(
     [client, report],
   );
 
-  return { run, busy: state.busy, error: state.error };
+  return { run, busy: state.busy, error: state.error, failures: state.failures };
 }

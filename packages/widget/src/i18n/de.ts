@@ -153,6 +153,7 @@ export const de: Messages = {
     'Ihr Kauf kann gerade nicht angezeigt werden. Falls Sie bezahlt haben und keine eSIM erhalten, erstattet {brand} Ihnen die Zahlung.',
   errorReference: 'Referenz: {id}',
   retry: 'Erneut versuchen',
+  retryingIn: plural({ one: 'Neuer Versuch in {n} Sekunde.', other: 'Neuer Versuch in {n} Sekunden.' }),
   requote: 'Aktuellen Preis abrufen',
   otherPlan: 'Anderen Tarif wählen',
   contactSupport: '{brand} kontaktieren',

@@ -150,6 +150,7 @@ export const en = {
     'We cannot show your purchase right now. If you paid and get no eSIM, {brand} refunds you.',
   errorReference: 'Reference: {id}',
   retry: 'Try again',
+  retryingIn: plural({ one: 'We will try again in {n} second.', other: 'We will try again in {n} seconds.' }),
   requote: 'Get the current price',
   otherPlan: 'Choose another plan',
   contactSupport: 'Contact {brand}',

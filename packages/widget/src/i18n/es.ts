@@ -152,6 +152,11 @@ export const es: Messages = {
     'Ahora no podemos mostrar tu compra. Si pagaste y no recibes la eSIM, {brand} te devuelve el dinero.',
   errorReference: 'Referencia: {id}',
   retry: 'Reintentar',
+  retryingIn: plural({
+    one: 'Lo intentaremos de nuevo en {n} segundo.',
+    many: 'Lo intentaremos de nuevo en {n} segundos.',
+    other: 'Lo intentaremos de nuevo en {n} segundos.',
+  }),
   requote: 'Ver el precio actual',
   otherPlan: 'Elegir otro plan',
   contactSupport: 'Contactar con {brand}',

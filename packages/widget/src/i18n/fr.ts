@@ -157,6 +157,11 @@ export const fr: Messages = {
     'Nous ne pouvons pas afficher votre achat pour le moment. Si vous avez payé sans recevoir d’eSIM, {brand} vous rembourse.',
   errorReference: 'Référence : {id}',
   retry: 'Réessayer',
+  retryingIn: plural({
+    one: 'Nouvel essai dans {n} seconde.',
+    many: 'Nouvel essai dans {n} secondes.',
+    other: 'Nouvel essai dans {n} secondes.',
+  }),
   requote: 'Voir le prix actuel',
   otherPlan: 'Choisir un autre forfait',
   contactSupport: 'Contacter {brand}',

@@ -47,7 +47,9 @@ export function SendToPhone({ handle }: SendToPhoneProps) {
           {t('sendToPhone')}
         </button>
       )}
-      {create.error !== null && <ErrorNotice error={create.error} actions={{ retry: create.run }} />}
+      {create.error !== null && (
+        <ErrorNotice error={create.error} failures={create.failures} actions={{ retry: create.run }} />
+      )}
       {link && (
         <div aria-live="polite">
           <div class={css.qrFrame}>

@@ -73,7 +73,11 @@ export function MyEsimStep({ manageToken, toppedUp }: MyEsimStepProps) {
             </div>
           </div>
         ) : (
-          <ErrorNotice error={data.error} actions={{ retry: reload, start_over: buyAnother }} />
+          <ErrorNotice
+            error={data.error}
+            failures={data.failures}
+            actions={{ retry: reload, start_over: buyAnother }}
+          />
         )}
       </section>
     );
@@ -187,7 +191,9 @@ function InstallAgain({ manageToken }: { manageToken: string }) {
           </button>
         </>
       )}
-      {show.error !== null && <ErrorNotice error={show.error} actions={{ retry: show.run }} />}
+      {show.error !== null && (
+        <ErrorNotice error={show.error} failures={show.failures} actions={{ retry: show.run }} />
+      )}
     </div>
   );
 }

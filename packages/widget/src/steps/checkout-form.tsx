@@ -147,6 +147,7 @@ export function CheckoutForm({ quote, price, topUp, requote, otherPlan }: Checko
         {showError && (
           <ErrorNotice
             error={checkout.error}
+            failures={checkout.failures}
             actions={{
               retry: buy,
               requote,

@@ -70,7 +70,11 @@ export function CheckoutStep({ plan, destination, topUp }: CheckoutStepProps) {
         )}
       </div>
       {quoting.error !== null && (
-        <ErrorNotice error={quoting.error} actions={{ retry: requote, requote, other_plan: backToPlans }} />
+        <ErrorNotice
+          error={quoting.error}
+          failures={quoting.failures}
+          actions={{ retry: requote, requote, other_plan: backToPlans }}
+        />
       )}
       {/* A top-up goes on an eSIM the traveller already has: no device to check. */}
       {config.deviceCheck && !topUp && <DeviceCheckSlot />}

@@ -60,7 +60,9 @@ export function DestinationsStep({ onShown }: DestinationsStepProps = {}) {
           {t('loading')}
         </p>
       )}
-      {data.state === 'failed' && <ErrorNotice error={data.error} actions={{ retry: reload }} />}
+      {data.state === 'failed' && (
+        <ErrorNotice error={data.error} failures={data.failures} actions={{ retry: reload }} />
+      )}
       <p class={controls.visuallyHidden} aria-live="polite">
         {searching && data.state === 'loaded' ? t('resultCount', { n: results.length }) : ''}
       </p>

@@ -67,6 +67,7 @@ export function PlansStep({ destination }: PlansStepProps) {
       {data.state === 'failed' && (
         <ErrorNotice
           error={data.error}
+          failures={data.failures}
           actions={{ retry: reload, other_plan: () => go({ name: 'destinations' }) }}
         />
       )}

@@ -10,7 +10,8 @@ import { useWidget } from '../flow/widget-context';
 export type RemoteData<T> =
   | { state: 'loading' }
   | { state: 'loaded'; value: T }
-  | { state: 'failed'; error: unknown };
+  /** `failures`: how many loads in a row of this key have failed, for the notice's tries by itself. */
+  | { state: 'failed'; error: unknown; failures: number };
 
 /** Loads `load()` when `key` changes; `reload` tries again. */
 export function useRemoteData<T>(load: () => Promise<T>, key: string): [RemoteData<T>, () => void] {
@@ -20,16 +21,22 @@ export function useRemoteData<T>(load: () => Promise<T>, key: string): [RemoteDa
   // `load` is a new closure on every render: what it loads is named by `key`, and read when the key changes.
   const latestLoad = useRef(load);
   latestLoad.current = load;
-  // biome-ignore lint/correctness/useExhaustiveDependencies(key): a new key is something else to load
+  const failuresInRow = useRef({ key, count: 0 });
   // biome-ignore lint/correctness/useExhaustiveDependencies(attempt): a reload loads the same key again
   useEffect(() => {
     let current = true;
     setData({ state: 'loading' });
     latestLoad.current().then(
-      (value) => current && setData({ state: 'loaded', value }),
+      (value) => {
+        if (!current) return;
+        failuresInRow.current = { key, count: 0 };
+        setData({ state: 'loaded', value });
+      },
       (error: unknown) => {
         if (!current || client.closed) return;
-        setData({ state: 'failed', error });
+        const count = failuresInRow.current.key === key ? failuresInRow.current.count + 1 : 1;
+        failuresInRow.current = { key, count };
+        setData({ state: 'failed', error, failures: count });
         report(error);
       },
     );

@@ -24,6 +24,8 @@ export interface Quoting {
   requoting: boolean;
   /** Why the last quote could not be had, or null. */
   error: unknown;
+  /** How many quotes in a row could not be had. */
+  failures: number;
   /** Asks for a fresh quote. */
   requote: () => void;
 }
@@ -64,6 +66,7 @@ export function useQuote(plan: Plan, topUp: TopUpOrigin | undefined): Quoting {
     priceChange,
     requoting,
     error: request.error,
+    failures: request.failures,
     requote,
   };
 }

@@ -1,19 +1,15 @@
 /**
  * @module
  * An error as the traveller sees it: what happened, in their language, and the way forward (retry,
- * a fresh price, another plan, start over, or the partner's support). Whether it also tries again by itself is
- * `retryWorth`'s answer (`api/api-error.ts`): a few seconds after a `moment` (the BFF's store unavailable, a
- * create still running elsewhere), as soon as the browser is back online after a lost `connection`.
+ * a fresh price, another plan, start over, or the partner's support). When the way forward is a retry, the
+ * notice may also try again by itself, and then says when (`retry-by-itself.ts`).
  */
-import { useEffect } from 'preact/hooks';
-import { errorCodeOf, retryWorth, WidgetApiError } from '../api/api-error';
+import { errorCodeOf, WidgetApiError } from '../api/api-error';
 import { handlingAfterPayment, handlingOf, type Recovery } from '../errors/error-recovery';
 import { useWidget } from '../flow/widget-context';
 import * as css from './controls.css';
+import { useRetryByItself } from './retry-by-itself';
 import { supportHref } from './support-href';
-
-/** How long the notice of a `moment` error waits before it tries again by itself. */
-const MOMENT_RETRY_MS = 5000;
 
 /** The ways forward a step can offer; the notice shows the one the error calls for. */
 export type RecoveryActions = Partial<Record<Exclude<Recovery, 'contact_support'>, () => void>>;
@@ -24,29 +20,22 @@ export interface ErrorNoticeProps {
   actions: RecoveryActions;
   /** A checkout is under way and may be paid: never say that nothing was charged. */
   afterPayment?: boolean | undefined;
+  /**
+   * How many times in a row the step's request has failed, this time included: given only where its `retry` is
+   * safe to repeat without the traveller (`retry-by-itself.ts`), which lets a passing failure be retried by itself.
+   */
+  failures?: number | undefined;
 }
 
 /** Shows an error with its way forward. */
-export function ErrorNotice({ error, actions, afterPayment = false }: ErrorNoticeProps) {
+export function ErrorNotice({ error, actions, afterPayment = false, failures }: ErrorNoticeProps) {
   const { t, config } = useWidget();
   const code = errorCodeOf(error);
   const handling = afterPayment ? handlingAfterPayment(error) : handlingOf(error);
   const brand = config.brand.displayName;
   const requestId = error instanceof WidgetApiError ? error.requestId : null;
-  const retry = actions.retry;
-  const worth = retryWorth(error);
-
-  useEffect(() => {
-    if (!retry) return;
-    // The client already repeated it for a while (its Retry-After waits): the notice tries once more shortly.
-    if (worth === 'moment') {
-      const timer = setTimeout(retry, MOMENT_RETRY_MS);
-      return () => clearTimeout(timer);
-    }
-    if (worth !== 'connection') return;
-    window.addEventListener('online', retry);
-    return () => window.removeEventListener('online', retry);
-  }, [worth, retry]);
+  // Never by itself where the way forward is anything but the same request again.
+  const pause = useRetryByItself(error, handling.recovery === 'retry' ? actions.retry : undefined, failures);
 
   // The error's own way forward when the step offers it, else a retry, else starting over; when only the
   // partner can help, starting over comes before a retry that would fail the same way.
@@ -67,6 +56,7 @@ export function ErrorNotice({ error, actions, afterPayment = false }: ErrorNotic
   return (
     <div class={css.notice} role="alert" part="error" data-code={code}>
       <p>{t(handling.message, { brand })}</p>
+      {pause !== null && <p class={css.hint}>{t('retryingIn', { n: pause / 1000 })}</p>}
       {requestId && <p class={css.hint}>{t('errorReference', { id: requestId })}</p>}
       <div class={css.actions}>
         {action && chosen && (
