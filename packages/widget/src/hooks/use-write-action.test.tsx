@@ -21,7 +21,12 @@ function Probe({ action, client, report, onFailure, seen }: ProbeProps) {
   seen.push(write.run);
   return (
     <div>
-      <button type="button" aria-busy={write.busy} onClick={() => void write.run()}>
+      <button
+        type="button"
+        aria-busy={write.busy}
+        data-failures={write.failures}
+        onClick={() => void write.run()}
+      >
         {write.busy ? 'busy' : 'idle'}
       </button>
       {write.error !== null && <p role="alert">{(write.error as Error).message}</p>}
@@ -55,6 +60,21 @@ describe('useWriteAction', () => {
     pending.resolve();
     await waitFor(() => expect(button.textContent).toBe('idle'));
     expect(new Set(seen).size).toBe(1);
+  });
+
+  it('counts its failures in a row, and starts again from none once it succeeds', async () => {
+    const outcomes = [new Error('first'), new Error('second'), null, new Error('third')];
+    const action = vi.fn(async () => {
+      const outcome = outcomes.shift();
+      if (outcome) throw outcome;
+    });
+    render(<Probe action={action} client={newClient()} report={vi.fn()} seen={[]} />);
+    const button = screen.getByRole('button');
+    for (const expected of ['1', '2', '0', '1']) {
+      fireEvent.click(button);
+      await waitFor(() => expect(action).toHaveBeenCalledTimes(4 - outcomes.length));
+      await waitFor(() => expect(button.getAttribute('data-failures')).toBe(expected));
+    }
   });
 
   it('keeps and reports a failure, calls onFailure, and clears the failure when run again', async () => {

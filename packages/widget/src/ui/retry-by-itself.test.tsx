@@ -46,6 +46,23 @@ describe('a passing failure, tried again by itself', () => {
     expect(second).toBeLessThan(7500);
   });
 
+  it('starts the widget by itself after the start’s Retry-After, and quotes by itself after a failed quote', async () => {
+    const bff = new FakeBff();
+    bff.failNext('GET', /^\/v1\/widgets\/acme\/start$/, 'upstream_unavailable', 503, {}, 3);
+    const widget = await mountWidget(bff);
+    expect((await widget.view.findByRole('alert')).textContent).toContain('We will try again in 3 seconds.');
+    await passTimeUntil(() => bff.requestsTo('GET', /\/start$/).length === 2, 5000);
+    await waitForAllDestinations(widget);
+    bff.failNext('POST', /^\/v1\/quotes$/, 'rate_limited', 429, {}, 4);
+    const quotes = () => bff.requestsTo('POST', /^\/v1\/quotes$/);
+    fireEvent.click((await widget.view.findAllByRole('button', { name: /Turkey/ }))[0] as HTMLElement);
+    fireEvent.click(await widget.view.findByRole('button', { name: /1 GB, 7 days/ }));
+    expect(await widget.view.findByText('We will try again in 4 seconds.')).toBeTruthy();
+    await passTimeUntil(() => quotes().length === 2, 6000);
+    expect(await widget.view.findByRole('timer')).toBeTruthy();
+    expect((quotes()[1]?.at ?? 0) - (quotes()[0]?.at ?? 0)).toBeGreaterThanOrEqual(4000);
+  });
+
   it('tries three times by itself (5, 10, 20 s without Retry-After), then leaves the button and asks nothing more', async () => {
     const bff = new FakeBff();
     for (let i = 0; i < 1 + PASSING_RETRIES; i++) {
@@ -88,6 +105,23 @@ describe('a passing failure, tried again by itself', () => {
     );
     expect(creates()).toHaveLength(2);
   });
+
+  it('after its try by itself meets a failure of another kind (the price moved), shows that one’s way forward and stops', async () => {
+    const bff = new FakeBff({ quotePrices: [450, 520] });
+    const widget = await mountWidget(bff);
+    await openCheckout(widget);
+    fillCheckout(widget);
+    bff.failNext('POST', /^\/v1\/checkouts$/, 'upstream_unavailable', 503, {}, 2);
+    bff.failNext('POST', /^\/v1\/checkouts$/, 'price_changed', 409);
+    fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
+    const creates = () => bff.requestsTo('POST', /^\/v1\/checkouts$/);
+    await passTimeUntil(() => creates().length === 2, 5000);
+    expect(await widget.view.findByText('The price has changed from $4.50 to $5.20.')).toBeTruthy();
+    await passTime(10 * 60_000);
+    expect(creates()).toHaveLength(2);
+    expect(widget.view.queryByText(/We will try/)).toBeNull();
+    expect(widget.view.getByRole('button', { name: 'Buy for $5.20' })).toBeTruthy();
+  });
 });
 
 describe('the notice', () => {
@@ -123,7 +157,8 @@ describe('the notice', () => {
       const actions = await renderNotice(new WidgetApiError(code, {}, null, { retryAfterSeconds: 2 }), 1);
       await passTime(60_000);
       expect(screen.getByRole('alert').textContent, code).not.toContain('We will try');
-      for (const [name, action] of Object.entries(actions)) expect(action, `${code} ${name}`).not.toBeCalled();
+      for (const [name, action] of Object.entries(actions))
+        expect(action, `${code} ${name}`).not.toBeCalled();
       document.body.replaceChildren();
     }
   });
