@@ -7,7 +7,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultConfig, FakeBff } from '../../testing/fake-bff';
 import { mountWidget } from '../../testing/mount-widget';
 import { passTime, passTimeUntil, runOnTestClock } from '../../testing/test-clock';
-import { cleanUpPage, fillCheckout, openCheckout, waitForAllDestinations } from '../../testing/traveller';
+import {
+  buyAndInstall,
+  cleanUpPage,
+  fillCheckout,
+  openCheckout,
+  waitForAllDestinations,
+} from '../../testing/traveller';
 import { ApiClient } from '../api/api-client';
 import { retryAfterSecondsOf, retryWorth, WidgetApiError, type WidgetErrorCode } from '../api/api-error';
 import { ERROR_HANDLING } from '../errors/error-recovery';
@@ -104,6 +110,18 @@ describe('a passing failure, tried again by itself', () => {
       expect(bff.requestsTo('GET', /^\/v1\/checkouts\/chk_quote_1$/).length).toBeGreaterThan(0),
     );
     expect(creates()).toHaveLength(2);
+  });
+
+  it('repeats a delivery link under its one key', async () => {
+    const bff = new FakeBff();
+    const widget = await buyAndInstall(bff);
+    bff.failNext('POST', /\/delivery-links$/, 'upstream_unavailable', 503, {}, 2);
+    fireEvent.click(widget.view.getByRole('button', { name: 'Send to my phone' }));
+    const links = () => bff.requestsTo('POST', /\/delivery-links$/);
+    await passTimeUntil(() => links().length === 2, 5000);
+    expect(await widget.view.findByText('https://bff.example/d/secret-link-token')).toBeTruthy();
+    const [failed, repeated] = links();
+    expect(repeated?.headers['idempotency-key']).toBe(failed?.headers['idempotency-key']);
   });
 
   it('after its try by itself meets a failure of another kind (the price moved), shows that one’s way forward and stops', async () => {
