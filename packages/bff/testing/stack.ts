@@ -117,6 +117,7 @@ export interface StackOptions {
     | 'publicOrigin'
     | 'observability'
     | 'logoTestHost'
+    | 'stopWaitMs'
   >;
 }
 
