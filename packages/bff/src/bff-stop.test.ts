@@ -239,10 +239,14 @@ describe('a stop with a run that does not end', () => {
       // One widget, on an upstream that takes every request and answers none within the test.
       config: (url) => {
         const base = testConfig(url);
-        const [shop] = base.widgets;
         return {
           ...base,
-          widgets: [{ ...shop, upstream: { ...shop.upstream, timeoutMs: 60_000, maxRetries: 0 } }],
+          widgets: base.widgets
+            .filter((widget) => widget.id === 'shop')
+            .map((widget) => ({
+              ...widget,
+              upstream: { ...widget.upstream, timeoutMs: 60_000, maxRetries: 0 },
+            })),
         };
       },
       bffOptions: { stopWaitMs: 300 },
