@@ -1,6 +1,6 @@
 /**
  * @module
- * BFF throughput and latency: five widget routes, each beside (a) a bare Hono route on `@hono/node-server`
+ * BFF throughput and latency: seven widget routes, each beside (a) a bare Hono route on `@hono/node-server`
  * answering the same bytes — the limit —, (a′) that route writing the BFF answer's headers too, and (b) the
  * sandbox answering the corresponding upstream call directly. Every server runs in its own process and the
  * load comes from a third one. Also counts the TCP connections the sandbox accepts while the BFF calls it,
