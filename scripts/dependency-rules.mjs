@@ -17,10 +17,10 @@
  * with one import (file:line → file) for every edge inside it, so a maintainer sees what to cut.
  * Layers: a node imports only from its own layer or those below (`LAYERED_SOURCES`; a node in none is held by the
  * loop rule alone). The layers, lowest first (docs/architecture.md draws them):
- *   BFF: shared helpers (`errors.ts`, `logger.ts`, `backoff.ts`, `background-loop.ts`) → `store/` → `security/` →
- *   `config/` → `upstream/` → the domain (`catalog/` → `widgets/` → `checkout/` → `webhooks/` → `funding/` →
- *   `after-sale/` → `support-desk/`) → `http/` → `observability/` → `routes/` → `app.ts`, `operations-app.ts`,
- *   `bff.ts`, `node-server.ts`, `server.ts`. Lower layers never import `routes/`; a checkout's changes of status
+ *   BFF: shared helpers (`errors.ts`, `logger.ts`, `backoff.ts`, `background-loop.ts`, `background-stop.ts`) →
+ *   `store/` → `security/` → `config/` → `upstream/` → the domain (`catalog/` → `widgets/` → `checkout/` →
+ *   `webhooks/` → `funding/` → `after-sale/` → `support-desk/`) → `http/` → `observability/` → `routes/` →
+ *   `app.ts`, `operations-app.ts`, `bff.ts`, `node-server.ts`, `server.ts`. Lower layers never import `routes/`; a checkout's changes of status
  *   are owned by `checkout/checkout-transitions.ts`, and funding and webhooks react to them through the observers
  *   and ports it is given instead of the checkout importing them.
  *   Widget: `i18n/`, `theme/`, `api/`, `events.ts`, `device-check-event.ts` → `errors/`, `flow/`, `hooks/`, `ui/`,
@@ -43,7 +43,7 @@ import { fileURLToPath } from 'node:url';
  */
 const LAYERED_SOURCES = {
   'packages/bff/src': [
-    ['errors.ts', 'logger.ts', 'backoff.ts', 'background-loop.ts'],
+    ['errors.ts', 'logger.ts', 'backoff.ts', 'background-loop.ts', 'background-stop.ts'],
     ['store/'],
     ['security/'],
     ['config/'],

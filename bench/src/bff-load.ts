@@ -1,6 +1,6 @@
 /**
  * @module
- * BFF throughput and latency: five widget routes, each beside (a) a bare Hono route on `@hono/node-server`
+ * BFF throughput and latency: seven widget routes, each beside (a) a bare Hono route on `@hono/node-server`
  * answering the same bytes — the limit —, (a′) that route writing the BFF answer's headers too, and (b) the
  * sandbox answering the corresponding upstream call directly. Every server runs in its own process and the
  * load comes from a third one. Also counts the TCP connections the sandbox accepts while the BFF calls it,
@@ -114,15 +114,19 @@ export async function bffLoadSection(load: BenchChild<unknown>, settings: LoadSe
     },
     { stdout: 'ignore' },
   );
-  let bare: BenchChild<{ url: string }> | undefined;
+  const bares: BenchChild<{ url: string }>[] = [];
   try {
-    const prepared = await prepare(bff.info.url, sandbox.info.url);
-    bare = await startChild<{ url: string }>('servers/bare-server.ts', prepared.bareRoutes);
-    const routes = routeLoads(prepared, bff.info.url, bare.info.url, sandbox.info.url, settings);
+    const reads = await prepareReads(bff.info.url);
+    const bare = await startChild<{ url: string }>('servers/bare-server.ts', reads.bareRoutes);
+    bares.push(bare);
+    const only = process.env.BENCH_BFF_ROUTES?.split(',');
+    const wanted = (name: string) => !only || only.includes(name);
+    const routes = readLoads(reads, bff.info.url, bare.info.url, sandbox.info.url, settings);
     const results = new Map<string, RouteFigures>();
     const pool: PoolUse[] = [];
-    const only = process.env.BENCH_BFF_ROUTES?.split(',');
-    for (const route of routes.filter((r) => !only || only.includes(r.name))) {
+
+    /** Interleaved rounds of `route` on the BFF, its bare references (served by `bareServer`) and the upstream. */
+    async function measureRoute(route: RouteLoad, bareServer: BenchChild<unknown>): Promise<void> {
       console.log(`[bench] load: ${route.name}`);
       const runs = {
         bare: [] as ThroughputResult[],
@@ -134,10 +138,8 @@ export async function bffLoadSection(load: BenchChild<unknown>, settings: LoadSe
       if (PROFILE_DIR) await bff.ask('profileStart');
       for (let round = 0; round < settings.rounds; round += 1) {
         // Interleaved rounds: a neighbour's burst on a shared machine slows one round, not one server.
-        runs.bare.push(await measured(load, bare as BenchChild<unknown>, route.bare, round === 0));
-        runs.bareWithHeaders.push(
-          await measured(load, bare as BenchChild<unknown>, route.bareWithHeaders, round === 0),
-        );
+        runs.bare.push(await measured(load, bareServer, route.bare, round === 0));
+        runs.bareWithHeaders.push(await measured(load, bareServer, route.bareWithHeaders, round === 0));
         await sandbox.ask<ConnectionCounts>('resetConnections');
         const bffRun = await measured(load, bff, route.bff, round === 0);
         const counts = await sandbox.ask<ConnectionCounts>('resetConnections');
@@ -167,23 +169,44 @@ export async function bffLoadSection(load: BenchChild<unknown>, settings: LoadSe
         upstream: route.upstream ? await figures(route.upstream, runs.upstream) : null,
       });
     }
-    return renderBffLoad(routes, results, pool, settings, prepared.code);
+
+    for (const route of routes.filter((r) => wanted(r.name))) await measureRoute(route, bare);
+    // The status polls need live checkouts, made only now: the checkout watch reads each of them from the
+    // upstream every few seconds, work of the BFF's own that is not the reads measured above.
+    if (wanted(STATUS_ROUTE)) {
+      const live = await prepareCheckouts(bff.info.url, sandbox.info.url, reads);
+      const bareStatus = await startChild<{ url: string }>('servers/bare-server.ts', [live.bareRoute]);
+      bares.push(bareStatus);
+      const status = statusLoad(live, bff.info.url, bareStatus.info.url, sandbox.info.url, settings);
+      routes.push(status);
+      await measureRoute(status, bareStatus);
+    }
+    return renderBffLoad(routes, results, pool, settings, reads.code);
   } finally {
-    await Promise.all([bff.stop(), bare?.stop()]);
+    await Promise.all([bff.stop(), ...bares.map((child) => child.stop())]);
     await sandbox.stop();
   }
 }
 
-interface Prepared {
+/** What the read routes need: sessions, the most popular destination, an offer, the bare routes' bytes. */
+interface PreparedReads {
   tokens: string[];
   /** The public catalog's address at the current version (what a session names). */
   catalogPath: string;
   code: string;
   offerId: string;
-  checkouts: { id: string; clientSecret: string; token: string }[];
-  orderIds: string[];
   bareRoutes: BareRoute[];
 }
+
+/** What the status route needs: live checkouts, their upstream orders, the bare route's bytes. */
+interface PreparedCheckouts {
+  checkouts: { id: string; clientSecret: string; token: string }[];
+  orderIds: string[];
+  bareRoute: BareRoute;
+}
+
+/** The name of the status route (measured last, on checkouts made for it). */
+const STATUS_ROUTE = 'status';
 
 const bareRoute = (
   method: 'GET' | 'POST',
@@ -201,8 +224,10 @@ const bareRoute = (
 /** Headers Node's HTTP server writes itself, for the BFF and the bare route alike. */
 const WRITTEN_BY_NODE = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
-/** Sessions, a destination, an offer, 100 live checkouts and their upstream orders; the bare routes' bytes. */
-async function prepare(bffUrl: string, sandboxUrl: string): Promise<Prepared> {
+const auth = (token: string) => ({ Origin: BENCH_ORIGIN, Authorization: `Bearer ${token}` });
+
+/** Sessions, the most popular destination, an offer; the read routes' bytes for the bare server. */
+async function prepareReads(bffUrl: string): Promise<PreparedReads> {
   const sessionAnswers = await Promise.all(
     Array.from({ length: 40 }, (_, index) =>
       call(`${bffUrl}/v1/sessions`, {
@@ -213,7 +238,6 @@ async function prepare(bffUrl: string, sandboxUrl: string): Promise<Prepared> {
     ),
   );
   const tokens: string[] = sessionAnswers.map((answer) => answer.json.data.token);
-  const auth = (token: string) => ({ Origin: BENCH_ORIGIN, Authorization: `Bearer ${token}` });
   const first = tokens[0] as string;
   const destinations = await call(`${bffUrl}/v1/destinations`, { headers: auth(first) });
   const popular = (destinations.json.data as { code: string; popularity: number | null }[])
@@ -227,16 +251,43 @@ async function prepare(bffUrl: string, sandboxUrl: string): Promise<Prepared> {
     headers: { ...auth(first), 'Idempotency-Key': 'bench-prepare-quote' },
     body: { offerId },
   });
-  const checkouts: Prepared['checkouts'] = [];
+  const session = sessionAnswers[0] as (typeof sessionAnswers)[number];
+  // What the widget reads: the catalog under its public, versioned address, with no session.
+  const catalogPath: string = session.json.data.catalog.path;
+  const publicDestinations = await call(`${bffUrl}${catalogPath}/en/destinations`);
+  const publicPlans = await call(`${bffUrl}${catalogPath}/en/plans/${code}`);
+  return {
+    catalogPath,
+    tokens,
+    code,
+    offerId,
+    bareRoutes: [
+      bareRoute('GET', `${catalogPath}/en/destinations`, publicDestinations),
+      bareRoute('GET', `${catalogPath}/en/plans/${code}`, publicPlans),
+      bareRoute('GET', '/v1/destinations', destinations),
+      bareRoute('GET', '/v1/destinations/:code/plans', plans),
+      bareRoute('POST', '/v1/sessions', session),
+      bareRoute('POST', '/v1/quotes', quote),
+    ],
+  };
+}
+
+/** 100 live checkouts (their orders stay `provisioning`) and their upstream orders; the status route's bytes. */
+async function prepareCheckouts(
+  bffUrl: string,
+  sandboxUrl: string,
+  reads: PreparedReads,
+): Promise<PreparedCheckouts> {
+  const checkouts: PreparedCheckouts['checkouts'] = [];
   for (let batch = 0; batch < 10; batch += 1) {
     const created = await Promise.all(
       Array.from({ length: 10 }, async (_, index) => {
         // One session per concurrent checkout: a session quoting the same offer twice at once gets one live quote back.
-        const token = tokens[index] as string;
+        const token = reads.tokens[index] as string;
         const quoteAnswer = await call(`${bffUrl}/v1/quotes`, {
           method: 'POST',
           headers: { ...auth(token), 'Idempotency-Key': `bench-prepare-q-${batch}-${index}` },
-          body: { offerId },
+          body: { offerId: reads.offerId },
         });
         const checkout = await call(`${bffUrl}/v1/checkouts`, {
           method: 'POST',
@@ -252,7 +303,7 @@ async function prepare(bffUrl: string, sandboxUrl: string): Promise<Prepared> {
     );
     checkouts.push(...created);
   }
-  const firstCheckout = checkouts[0] as Prepared['checkouts'][number];
+  const firstCheckout = checkouts[0] as PreparedCheckouts['checkouts'][number];
   const status = await call(`${bffUrl}/v1/checkouts/${firstCheckout.id}`, {
     headers: { ...auth(firstCheckout.token), 'X-Checkout-Secret': firstCheckout.clientSecret },
   });
@@ -262,59 +313,48 @@ async function prepare(bffUrl: string, sandboxUrl: string): Promise<Prepared> {
   const orders = await call(`${sandboxUrl}/orders?limit=100`, {
     headers: { 'X-Api-Key': SANDBOX_KEYS.lagoon },
   });
-  const session = sessionAnswers[0] as (typeof sessionAnswers)[number];
-  // What the widget reads: the catalog under its public, versioned address, with no session.
-  const catalogPath: string = session.json.data.catalog.path;
-  const publicDestinations = await call(`${bffUrl}${catalogPath}/en/destinations`);
-  const publicPlans = await call(`${bffUrl}${catalogPath}/en/plans/${code}`);
   return {
-    catalogPath,
-    tokens,
-    code,
-    offerId,
     checkouts,
     orderIds: (orders.json.data as { id: string }[]).map((order) => order.id),
-    bareRoutes: [
-      bareRoute('GET', `${catalogPath}/en/destinations`, publicDestinations),
-      bareRoute('GET', `${catalogPath}/en/plans/${code}`, publicPlans),
-      bareRoute('GET', '/v1/destinations', destinations),
-      bareRoute('GET', '/v1/destinations/:code/plans', plans),
-      bareRoute('POST', '/v1/sessions', session),
-      bareRoute('POST', '/v1/quotes', quote),
-      bareRoute('GET', '/v1/checkouts/:id', status),
-    ],
+    bareRoute: bareRoute('GET', '/v1/checkouts/:id', status),
   };
 }
 
-function routeLoads(
-  prepared: Prepared,
+/** What every load run shares: its connections, duration and probe. */
+const baseLoad = (settings: LoadSettings) => ({
+  connections: settings.connections,
+  durationSeconds: settings.durationSeconds,
+  warmupSeconds: 0,
+  probeRequests: settings.probeRequests,
+});
+
+const UPSTREAM_KEY = { 'X-Api-Key': SANDBOX_KEYS.lagoon };
+
+/** The route with its bare reference that writes the BFF answer's headers too. */
+const withBareHeaders = (route: Omit<RouteLoad, 'bareWithHeaders'>): RouteLoad => ({
+  ...route,
+  bareWithHeaders: {
+    ...route.bare,
+    variants: route.bare.variants.map((variant) => ({ ...variant, path: `${WITH_HEADERS}${variant.path}` })),
+  },
+});
+
+/** The read routes (every route but the status polls), in the order they are measured. */
+function readLoads(
+  prepared: PreparedReads,
   bffUrl: string,
   bareUrl: string,
   sandboxUrl: string,
   settings: LoadSettings,
 ): RouteLoad[] {
-  const base = {
-    connections: settings.connections,
-    durationSeconds: settings.durationSeconds,
-    warmupSeconds: 0,
-    probeRequests: settings.probeRequests,
-  };
+  const base = baseLoad(settings);
   const withTokens = (path: string): RequestVariant[] =>
     prepared.tokens.map((token) => ({
       path,
       headers: { Origin: BENCH_ORIGIN, Authorization: `Bearer ${token}` },
     }));
-  const upstreamKey = { 'X-Api-Key': SANDBOX_KEYS.lagoon };
   const plansPath = `/v1/destinations/${prepared.code}/plans`;
   const quoteBody = JSON.stringify({ offerId: prepared.offerId });
-  const statusVariants = prepared.checkouts.map((checkout) => ({
-    path: `/v1/checkouts/${checkout.id}`,
-    headers: {
-      Origin: BENCH_ORIGIN,
-      Authorization: `Bearer ${checkout.token}`,
-      'X-Checkout-Secret': checkout.clientSecret,
-    },
-  }));
   const publicPath = (rest: string) => `${prepared.catalogPath}/en/${rest}`;
   /**
    * A catalog read: the BFF's requests, the bare route at `barePath`, the upstream call behind it; target 80 % of
@@ -336,7 +376,7 @@ function routeLoads(
       ...base,
       baseUrl: sandboxUrl,
       method: 'GET',
-      headers: upstreamKey,
+      headers: UPSTREAM_KEY,
       variants: [{ path: upstreamPath }],
     },
     rpsTarget,
@@ -411,40 +451,45 @@ function routeLoads(
         ...base,
         baseUrl: sandboxUrl,
         method: 'POST',
-        headers: upstreamKey,
+        headers: UPSTREAM_KEY,
         body: quoteBody,
         idempotencyKey: true,
         variants: [{ path: '/quotes' }],
       },
     },
-    {
-      name: 'status',
-      label: 'GET /v1/checkouts/{id}',
-      bff: { ...base, baseUrl: bffUrl, method: 'GET', variants: statusVariants },
-      bare: {
-        ...base,
-        baseUrl: bareUrl,
-        method: 'GET',
-        variants: statusVariants.map(({ path }) => ({ path })),
-      },
-      upstream: {
-        ...base,
-        baseUrl: sandboxUrl,
-        method: 'GET',
-        headers: upstreamKey,
-        variants: prepared.orderIds.map((id) => ({ path: `/orders/${id}` })),
-      },
-      addedP50Target: 1,
-    },
   ];
-  return loads.map((route) => ({
-    ...route,
-    bareWithHeaders: {
-      ...route.bare,
-      variants: route.bare.variants.map((variant) => ({
-        ...variant,
-        path: `${WITH_HEADERS}${variant.path}`,
-      })),
+  return loads.map(withBareHeaders);
+}
+
+/** The status polls of live checkouts (`bareUrl`: the bare server that answers the status route). */
+function statusLoad(
+  live: PreparedCheckouts,
+  bffUrl: string,
+  bareUrl: string,
+  sandboxUrl: string,
+  settings: LoadSettings,
+): RouteLoad {
+  const base = baseLoad(settings);
+  const variants = live.checkouts.map((checkout) => ({
+    path: `/v1/checkouts/${checkout.id}`,
+    headers: {
+      Origin: BENCH_ORIGIN,
+      Authorization: `Bearer ${checkout.token}`,
+      'X-Checkout-Secret': checkout.clientSecret,
     },
   }));
+  return withBareHeaders({
+    name: STATUS_ROUTE,
+    label: 'GET /v1/checkouts/{id}',
+    bff: { ...base, baseUrl: bffUrl, method: 'GET', variants },
+    bare: { ...base, baseUrl: bareUrl, method: 'GET', variants: variants.map(({ path }) => ({ path })) },
+    upstream: {
+      ...base,
+      baseUrl: sandboxUrl,
+      method: 'GET',
+      headers: UPSTREAM_KEY,
+      variants: live.orderIds.map((id) => ({ path: `/orders/${id}` })),
+    },
+    addedP50Target: 1,
+  });
 }

@@ -12,6 +12,7 @@ import { type ActionRequestWatch, createActionRequestWatch } from './after-sale/
 import { type AfterSaleService, createAfterSaleService } from './after-sale/after-sale-service';
 import { createManageTokens, type ManageTokens } from './after-sale/manage-token';
 import { createBffApp } from './app';
+import { awaitBackgroundStop, DEFAULT_STOP_WAIT_MS } from './background-stop';
 import { createAccountLogo } from './catalog/account-logo';
 import { createCatalogService } from './catalog/catalog-service';
 import type { LogoTestHost } from './catalog/logo-fetch';
@@ -102,6 +103,11 @@ export interface CreateBffOptions {
    * `NODE_ENV` is `production` (development and tests check, production does not pay for it).
    */
   checkAnswers?: boolean;
+  /**
+   * How long `close()` waits for the background runs under way (a watch's sweep, webhook attempts) before it
+   * closes the upstream clients and the store anyway, in ms. Default 5 s: within the entry point's forced exit.
+   */
+  stopWaitMs?: number;
 }
 
 /** A BFF ready to serve: its app and what must be closed after it. */
@@ -137,6 +143,10 @@ export interface Bff {
   metrics: BffMetrics | null;
   /** `/metrics`, `/healthz` and `/readyz` for the operations listener, when metrics are on. */
   operationsApp: Hono<AppEnv> | null;
+  /**
+   * Stop the background work and wait for its runs under way (at most `stopWaitMs`), then close the upstream
+   * clients, the store and the tracing.
+   */
   close(): Promise<void>;
 }
 
@@ -431,14 +441,25 @@ export function createBff(options: CreateBffOptions): Bff {
       // The index build stops after its page (and goes on at the next start): the store stays open until then.
       closing = true;
       await indexesBuilt;
-      webhookSender.close();
-      void checkoutWatch.close();
-      actionRequestWatch.close();
-      widgetSalesWatch.close();
-      orderReconciliation.close();
-      checkouts.close();
-      for (const widget of widgets.values()) widget.catalog.close();
-      await Promise.all([...widgets.values()].map((widget) => widget.upstream.close()));
+      // All asked at once, so the wait is the longest run's, not their sum.
+      const stillRunning = await awaitBackgroundStop(
+        [
+          { name: 'webhook sender', stopped: webhookSender.close() },
+          { name: 'checkout watch', stopped: checkoutWatch.close() },
+          { name: 'help-request watch', stopped: actionRequestWatch.close() },
+          { name: 'widget sales watch', stopped: widgetSalesWatch.close() },
+          { name: 'order reconciliation', stopped: orderReconciliation.close() },
+          { name: 'postponed placements', stopped: checkouts.close() },
+          ...[...widgets].map(([id, widget]) => ({
+            name: `catalog refresh of ${id}`,
+            stopped: widget.catalog.close(),
+          })),
+        ],
+        { waitMs: options.stopWaitMs ?? DEFAULT_STOP_WAIT_MS, logger: scopedLogger },
+      );
+      // A run still waiting on the upstream has its request failed rather than holding the pool's close.
+      const abort = stillRunning.length > 0;
+      await Promise.all([...widgets.values()].map((widget) => widget.upstream.close({ abort })));
       await store.close();
       await tracing?.shutdown();
     },

@@ -7,8 +7,10 @@ import { randomBytes } from 'node:crypto';
 import {
   type RunningSandbox,
   SANDBOX_KEYS,
+  SandboxClock,
   type StartSandboxOptions,
   startSandbox,
+  systemClock,
 } from '@esim-embed/sandbox';
 import type { Session } from '@esim-embed/shared';
 import { type Bff, type CreateBffOptions, createBff } from '../src/bff';
@@ -117,6 +119,7 @@ export interface StackOptions {
     | 'publicOrigin'
     | 'observability'
     | 'logoTestHost'
+    | 'stopWaitMs'
   >;
 }
 
@@ -306,14 +309,9 @@ export interface TestClock {
 
 /**
  * A {@link TestClock}: it runs with the wall clock (timers, heartbeats and the sandbox stay in step) and jumps
- * forward when the test says, never back.
+ * forward when the test says, never back — the sandbox's own clock, on the BFF's side.
  */
 export function testClock(): TestClock {
-  let offsetMs = 0;
-  return {
-    now: () => Date.now() + offsetMs,
-    advance(ms) {
-      offsetMs += Math.max(0, ms);
-    },
-  };
+  const clock = new SandboxClock(systemClock);
+  return { now: () => clock.now(), advance: (ms) => clock.advance(ms) };
 }

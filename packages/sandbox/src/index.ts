@@ -4,7 +4,7 @@
  * with seeded accounts and keys, deterministic scenarios, a control API and fault injection.
  */
 export { createSandbox, createSandboxApp, type Sandbox } from './app';
-export { type Clock, createManualClock, systemClock } from './clock';
+export { type Clock, createManualClock, SandboxClock, systemClock } from './clock';
 export * from './control/control-schemas';
 export { type ControlClient, type ControlClientOptions, createControlClient } from './control-client';
 export { API_KEY_HEADER } from './http/api-key-auth';

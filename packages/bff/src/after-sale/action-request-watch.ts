@@ -93,7 +93,8 @@ export interface ActionRequestWatch {
    */
   readonly indexedRecords: IndexedRecords<StoredActionRequest>;
   start(): void;
-  close(): void;
+  /** Stop following; resolves once a sweep under way has finished. */
+  close(): Promise<void>;
 }
 
 /** The {@link ActionRequestWatch}. */
@@ -291,7 +292,7 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
       loop.start();
     },
     close() {
-      loop.close();
+      return loop.close();
     },
   };
   const loop = createBackgroundLoop(() => watch.sweep(), {

@@ -47,8 +47,8 @@ export interface CatalogCache<T> {
   refresh(options?: { force?: boolean }): Promise<T>;
   /** Starts the background refreshes (the first one at once). Idempotent. */
   start(): void;
-  /** Stops them. */
-  stop(): void;
+  /** Stops them; resolves once a refresh of the loop under way has finished. */
+  stop(): Promise<void>;
   status(): CatalogCacheStatus;
 }
 
@@ -126,11 +126,12 @@ export function createCatalogCache<T>(options: CatalogCacheOptions<T>): CatalogC
       });
       loop.start();
     },
-    stop() {
-      void loop?.close();
+    async stop() {
+      const stopping = loop?.close();
       loop = undefined;
       clearTimeout(sooner);
       sooner = undefined;
+      await stopping;
     },
     status: () => ({ loaded: value !== undefined, stale: lastError !== null, loadedAt, lastError }),
   };

@@ -59,7 +59,7 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  for (const service of services) service.close();
+  await Promise.all(services.map((service) => service.close()));
   await Promise.all(upstreams.map((upstream) => upstream.close()));
   await relay?.close();
   await sandbox?.close();

@@ -146,8 +146,11 @@ export interface CatalogService {
   refresh(options?: { force?: boolean }): Promise<void>;
   /** Catalog version held (or null) and the cache's health. */
   status(): CatalogCacheStatus & { catalogVersion: number | null };
-  /** Stops the background refreshes (the upstream client is the caller's to close). */
-  close(): void;
+  /**
+   * Stops the background refreshes; resolves once a refresh under way has finished (the upstream client is the
+   * caller's to close).
+   */
+  close(): Promise<void>;
 }
 
 /** A forced refresh for an unknown offer id happens at most this often. */

@@ -119,8 +119,8 @@ export interface CheckoutService {
   // payment-start.ts
   /** The partner starts taking the payment: the order is funded now and its hold made firm. */
   partnerPaymentStarted(widgets: ReadonlyMap<string, WidgetRuntime>, id: string): Promise<PartnerCheckout>;
-  /** Stops retrying postponed placements. */
-  close(): void;
+  /** Stops retrying postponed placements; resolves once a retry under way has finished. */
+  close(): Promise<void>;
 }
 
 /** The {@link CheckoutService}: one part per concern, over one shared context. */
@@ -144,7 +144,7 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
     ...confirmAndCancel(context),
     ...paymentStart(context),
     close() {
-      sync.close();
+      return sync.close();
     },
   };
 }

@@ -38,8 +38,8 @@ export interface CheckoutSync {
     widget: WidgetRuntime,
     options?: { afterSale?: boolean; fresh?: boolean },
   ): Promise<Stored<CheckoutRecord>>;
-  /** Stops the background retries. */
-  close(): void;
+  /** Stops the background retries; resolves once a retry under way has finished. */
+  close(): Promise<void>;
 }
 
 /** The {@link CheckoutSync} of one BFF instance. */
@@ -131,7 +131,7 @@ export function createCheckoutSync(options: CheckoutSyncOptions): CheckoutSync {
     place,
     refresh,
     close() {
-      void resumer.close();
+      return resumer.close();
     },
   };
 }

@@ -84,7 +84,8 @@ export interface OrderReconciliation {
   run(): Promise<ReconciliationPass>;
   /** A pass now, then one every interval. */
   start(): void;
-  close(): void;
+  /** Stop the passes; resolves once a pass under way (the loop's, or one asked for) has finished. */
+  close(): Promise<void>;
 }
 
 /** The widgets that sell through one upstream credential, and that credential's client. */
@@ -285,8 +286,9 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
     start() {
       loop.start();
     },
-    close() {
-      void loop.close();
+    async close() {
+      // A pass that fails is its caller's to report (the loop logs its own).
+      await Promise.allSettled([loop.close(), running]);
     },
   };
   const loop = createBackgroundLoop(() => reconciliation.run(), {

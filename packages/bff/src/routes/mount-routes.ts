@@ -6,7 +6,14 @@
  * `mount-routes.test.ts`); a described route without a handler stops the start. `tagRoutes` names each
  * request's route for the metrics and traces.
  */
-import { API_ROUTES, type RouteAuth, type ApiRouteId as RouteId, type RouteSpec } from '@esim-embed/shared';
+import {
+  API_ROUTES,
+  escapeRegExp,
+  pathSegments,
+  type RouteAuth,
+  type ApiRouteId as RouteId,
+  type RouteSpec,
+} from '@esim-embed/shared';
 import type { Handler, Hono, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/app-env';
 import { type IdempotencyOptions, idempotency } from '../http/idempotency';
@@ -68,20 +75,16 @@ export function tagRoutes(app: Hono<AppEnv>, routes: readonly RouteSpec[] = API_
   }
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * The route's path as Hono writes it (`/v1/checkouts/:id`). Hono's parameters take whole segments, so a
  * parameter that shares its segment with text (`/widget@{version}/…`) matches the whole segment
  * (`/:version{widget@[^/]+}/…`), and its value keeps that text for the handler to drop.
  */
 export function honoPath(route: Pick<RouteSpec, 'path'>): string {
-  return route.path
-    .split('/')
+  return pathSegments(route.path)
     .map((segment) => {
-      const match = /^([^{}]*)\{([^}]+)\}([^{}]*)$/.exec(segment);
-      if (match === null) return segment;
-      const [, before = '', name = '', after = ''] = match;
+      if (typeof segment === 'string') return segment;
+      const { name, before, after } = segment;
       if (before === '' && after === '') return `:${name}`;
       return `:${name}{${escapeRegExp(before)}[^/]+${escapeRegExp(after)}}`;
     })

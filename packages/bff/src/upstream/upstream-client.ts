@@ -154,8 +154,11 @@ export interface UpstreamClient {
   ): Promise<ActionRequest>;
   /** `GET /action-requests/{id}`. */
   getActionRequest(requestId: string): Promise<ActionRequest>;
-  /** Let go of the connection pool (closed when no other client of the same origin uses it). */
-  close(): Promise<void>;
+  /**
+   * Let go of the connection pool (closed when no other client of the same origin uses it, after its requests
+   * under way — or at once, failing them, with `abort`).
+   */
+  close(options?: { abort?: boolean }): Promise<void>;
 }
 
 const Schemas = {
@@ -365,8 +368,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         target: upstreamPaths.actionRequest(requestId),
         schema: Schemas.actionRequest,
       }),
-    async close() {
-      await lease?.release();
+    async close(closeOptions) {
+      await lease?.release(closeOptions);
     },
   };
 }

@@ -34,7 +34,11 @@ const pools = new Map<string, SharedPool>();
 /** A lease on the shared pool of one origin; `release` once, when the client closes. */
 export interface UpstreamPoolLease {
   readonly pool: Pool;
-  release(): Promise<void>;
+  /**
+   * Let go of the pool; the last user closes it, after the requests under way — or, `abort`, at once, failing
+   * them (a stop that waited long enough).
+   */
+  release(options?: { abort?: boolean }): Promise<void>;
 }
 
 /**
@@ -66,13 +70,14 @@ export function acquireUpstreamPool(
   let released = false;
   return {
     pool: lease.pool,
-    async release() {
+    async release(releaseOptions = {}) {
       if (released) return;
       released = true;
       lease.users -= 1;
       if (lease.users > 0) return;
       if (pools.get(poolKey) === lease) pools.delete(poolKey);
-      await lease.pool.close();
+      if (releaseOptions.abort === true) await lease.pool.destroy();
+      else await lease.pool.close();
     },
   };
 }

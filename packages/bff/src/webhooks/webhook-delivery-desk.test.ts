@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { PARTNER_SECRET_HEADER, PartnerWebhookDeliveryDetailSchema } from '@esim-embed/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, newKey, PARTNER_SECRET, type Stack, startStack, testConfig } from '../../testing/stack';
 import { checkoutAsTraveller } from '../../testing/traveller-checkout';
 import { startReceiver, type WebhookReceiver } from '../../testing/webhook-receiver';
@@ -228,6 +228,42 @@ describe('the webhook deliveries of the partner’s widgets', () => {
     expect(receiver.received.slice(heard).map((request) => request.headers['esim-webhook-id'])).toEqual([
       delivered.id,
     ]);
+  });
+
+  it('refuses a resend whose delivery changes under every try as “try again in a second”, changing nothing', async () => {
+    const [latest] = (await asPartner('GET', '/v1/partner/webhook-deliveries?limit=1')).body.data;
+    const before = await asPartner('GET', `/v1/partner/webhook-deliveries/${latest.id}`);
+    const store = stack.bff.store;
+    const compareAndSet = store.compareAndSet.bind(store);
+    // The sender settles an attempt of it at every moment the resend tries: each of its updates loses.
+    const lost = vi
+      .spyOn(store, 'compareAndSet')
+      .mockImplementation(async (key, version, value, ttlMs) =>
+        key.includes(latest.id) ? false : await compareAndSet(key, version, value, ttlMs),
+      );
+    const key = newKey();
+    let refused: Awaited<ReturnType<typeof asPartner>>;
+    try {
+      refused = await asPartner('POST', `/v1/partner/webhook-deliveries/${latest.id}/resend`, {
+        'Idempotency-Key': key,
+      });
+    } finally {
+      lost.mockRestore();
+    }
+    expect({ status: refused.status, code: refused.body.error.code, ...refused.body.error.params }).toEqual({
+      status: 503,
+      code: 'store_unavailable',
+      reason: 'delivery_changing',
+    });
+    expect(refused.headers.get('retry-after')).toBe('1');
+    const after = await asPartner('GET', `/v1/partner/webhook-deliveries/${latest.id}`);
+    expect(after.body.data).toEqual(before.body.data);
+    // The same key asked again once the delivery is still: the resend runs (the refusal kept nothing).
+    const resent = await asPartner('POST', `/v1/partner/webhook-deliveries/${latest.id}/resend`, {
+      'Idempotency-Key': key,
+    });
+    expect(resent.status, resent.text).toBe(200);
+    expect(resent.body.data.resentAt).not.toBeNull();
   });
 
   it('answers an unknown delivery as not found, and a resend without an Idempotency-Key as invalid', async () => {

@@ -10,6 +10,7 @@
  */
 import type { WebhookEvent } from '@esim-embed/shared';
 import { z } from 'zod';
+import { ApiError } from '../errors';
 import type { IndexedRecords } from '../store/index-rebuild';
 import { legacyIdListMover } from '../store/legacy-id-list';
 import { type SortedIndex, STORE_KEYS, type Store } from '../store/store';
@@ -147,7 +148,8 @@ export interface WebhookQueue {
   /**
    * Send a delivery again now (the partner's resend): pending again, due at once, its retry span from `nowMs`.
    * The widget's pause is the caller's to lift (only a circuit's pause, never a batch's hold: see the desk). Null
-   * when there is no such delivery.
+   * when there is no such delivery. A delivery that changed under each of a few rounds (the sender settling its
+   * attempts at that moment) is left as it is and refused `store_unavailable` (try again in a second).
    */
   resend(id: string, nowMs: number): Promise<StoredDelivery | null>;
   /** The sorted index `name` (see {@link DELIVERY_INDEXES}). */
@@ -162,6 +164,9 @@ export interface WebhookQueue {
    */
   adoptLegacyList(nowMs: number): Promise<void>;
 }
+
+/** Rounds a resend tries its update in before it refuses (10, 20, 30, 40 ms apart). */
+const RESEND_ROUNDS = 5;
 
 /** The {@link WebhookQueue} over a store: records under their event id, ids on the store's work queue by widget. */
 export function createWebhookQueue(store: Store): WebhookQueue {
@@ -246,8 +251,9 @@ export function createWebhookQueue(store: Store): WebhookQueue {
     },
     update,
     async resend(id, nowMs) {
-      // A few rounds: the sender may be settling an attempt of it at this moment.
-      for (let round = 0; round < 5; round += 1) {
+      // A few rounds, a little further apart each time: the sender may be settling an attempt of it right now.
+      for (let round = 0; round < RESEND_ROUNDS; round += 1) {
+        if (round > 0) await new Promise((resolve) => setTimeout(resolve, round * 10));
         const current = await read(id);
         if (current === null) return null;
         const next: WebhookDelivery = {
@@ -263,7 +269,11 @@ export function createWebhookQueue(store: Store): WebhookQueue {
         else await queue.reschedule(id, nowMs);
         return stored;
       }
-      throw new Error(`the webhook delivery ${id} changed under every resend round; ask again`);
+      // Nothing was changed: the partner asks again in a moment (a 503 lets its Idempotency-Key go).
+      throw new ApiError('store_unavailable', {
+        retryAfterSeconds: 1,
+        params: { reason: 'delivery_changing' },
+      });
     },
     index: (name) => store.sortedIndex(name),
     indexedRecords: {

@@ -7,6 +7,8 @@
  * first delivery of a batch goes alone, and when it fails the widget's deliveries pause until the endpoint's next
  * backoff step (one probe per step, however many events wait, while other widgets go on); when it succeeds the rest
  * go at full speed. Every attempt is logged with the event id, type, attempt and result; never the secret or the body.
+ * A stop claims nothing more and waits for the attempts under way to store their outcome (an event the partner
+ * took is not sent again at the next start); what a batch still held is given back, due at once.
  */
 import {
   signWebhook,
@@ -110,7 +112,11 @@ export interface WebhookSender {
    */
   deliverDue(): Promise<void>;
   start(): void;
-  close(): void;
+  /**
+   * Claim nothing more and start no new attempt (what a batch still holds is given back, due at once); resolves
+   * once the claim and the attempts under way are done and their outcomes stored.
+   */
+  close(): Promise<void>;
 }
 
 /** The {@link WebhookSender}. */
@@ -121,6 +127,9 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   const pauseAfter = webhookBackoff(options.backoffFirstMs);
   // A widget's batch is held this long: its probe, then the rest a few at a time, each within the timeout.
   const leaseMs = timeoutMs * (1 + Math.ceil(PER_WIDGET / CONCURRENCY)) + 5_000;
+  let closing = false;
+  /** The widgets' batches being delivered: a stop waits for them (an answered attempt has its outcome stored). */
+  const delivering = new Set<Promise<void>>();
 
   async function post(
     url: string,
@@ -244,7 +253,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         else waiting.push(stored);
       }
       let probed: boolean | null = null;
-      while (probed === null && waiting.length > 0) {
+      while (probed === null && waiting.length > 0 && !closing) {
         probed = await attempt(waiting.shift() as StoredDelivery);
       }
       if (probed === false) {
@@ -254,10 +263,14 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       }
       if (probed === true) await closeCircuit(widgetId);
       const workers = Array.from({ length: Math.min(CONCURRENCY, waiting.length) }, async () => {
-        for (let stored = waiting.shift(); stored !== undefined; stored = waiting.shift())
+        for (let stored = closing ? undefined : waiting.shift(); stored !== undefined; ) {
           await attempt(stored);
+          stored = closing ? undefined : waiting.shift();
+        }
       });
       await Promise.all(workers);
+      // Left by a stop: due again at once (at the next start, or on another instance), not when the lease ends.
+      for (const stored of waiting) await queue.reschedule(stored.delivery.id, now());
     } finally {
       await queue.pauseWidget(widgetId, pausedUntilMs);
     }
@@ -265,6 +278,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
 
   /** Claim one batch and start delivering it; answers the deliveries under way. */
   async function claimRound(): Promise<Promise<void>[]> {
+    if (closing) return [];
     await queue.adoptLegacyList(now());
     const claimed = await queue.claim(now(), { limit: BATCH_LIMIT, perPartition: PER_WIDGET, leaseMs });
     const byWidget = new Map<string, StoredDelivery[]>();
@@ -273,8 +287,8 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       batch.push(stored);
       byWidget.set(stored.delivery.widgetId, batch);
     }
-    return [...byWidget].map(([widgetId, batch]) =>
-      deliverWidget(widgetId, batch).then(
+    return [...byWidget].map(([widgetId, batch]) => {
+      const delivery = deliverWidget(widgetId, batch).then(
         // A full batch means more may wait: claim again now rather than at the next tick (a backlog drains at
         // the speed of the endpoint, not one batch a period).
         () => {
@@ -283,8 +297,11 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         (error: unknown) => {
           logger.error('webhook delivery crashed', { widgetId, cause: String(error) });
         },
-      ),
-    );
+      );
+      delivering.add(delivery);
+      void delivery.finally(() => delivering.delete(delivery));
+      return delivery;
+    });
   }
 
   /**
@@ -307,8 +324,11 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     start() {
       loop.start();
     },
-    close() {
-      void loop.close();
+    async close() {
+      closing = true;
+      // The claim under way hands its batches over before it ends: they are in `delivering` once it has.
+      await loop.close();
+      await Promise.all(delivering);
     },
   };
 }

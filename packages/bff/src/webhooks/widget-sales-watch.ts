@@ -47,7 +47,8 @@ export interface WidgetSalesWatch {
   /** Look at every widget now (the loop calls this; tests may too). */
   check(): Promise<void>;
   start(): void;
-  close(): void;
+  /** Stop looking; resolves once a look under way has finished. */
+  close(): Promise<void>;
 }
 
 /** The {@link WidgetSalesWatch}. */

@@ -1,6 +1,6 @@
 /** The path helpers every consumer of the API's description shares, and the error codes of a route. */
 import { describe, expect, it } from 'vitest';
-import { allowedMethods, fillPath, matchPath, routeErrorCodes } from './route-spec';
+import { allowedMethods, fillPath, matchPath, pathSegments, routeErrorCodes } from './route-spec';
 
 describe('fillPath', () => {
   it('fills each parameter as one encoded segment', () => {
@@ -8,6 +8,23 @@ describe('fillPath', () => {
       '/v1/checkouts/chk%201%2F2/installation',
     );
     expect(fillPath('/v1/sessions', {})).toBe('/v1/sessions');
+  });
+});
+
+describe('pathSegments', () => {
+  it('reads each segment as text or a parameter with the text around it', () => {
+    expect(pathSegments('/widget@{version}/widget.js')).toEqual([
+      '',
+      { name: 'version', before: 'widget@', after: '' },
+      'widget.js',
+    ]);
+    expect(pathSegments('/v1/checkouts/{id}/cancel')).toEqual([
+      '',
+      'v1',
+      'checkouts',
+      { name: 'id', before: '', after: '' },
+      'cancel',
+    ]);
   });
 });
 

@@ -133,7 +133,26 @@ export function fillPath(template: string, params: Readonly<Record<string, strin
   return template.replace(/\{(\w+)\}/g, (_whole, name: string) => encodeURIComponent(params[name] ?? ''));
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** `text` matched literally inside a regular expression. */
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** One segment of a path template: plain text, or a parameter with the segment's text around it. */
+export type PathSegment = string | { name: string; before: string; after: string };
+
+/**
+ * A path template's segments (`/widget@{version}/widget.js` → `''`, `{ name: 'version', before: 'widget@', after:
+ * '' }`, `'widget.js'`): the one reading of the `{name}` grammar, for whoever turns it into a matcher (the BFF's
+ * router, {@link matchPath}). A parameter takes one segment, or the part of one between its text.
+ */
+export function pathSegments(template: string): PathSegment[] {
+  return template.split('/').map((segment) => {
+    const match = /^([^{}]*)\{(\w+)\}([^{}]*)$/.exec(segment);
+    if (match === null) return segment;
+    const [, before = '', name = '', after = ''] = match;
+    return { name, before, after };
+  });
+}
+
 const templateRegExps = new Map<string, RegExp>();
 
 /**
@@ -143,10 +162,13 @@ const templateRegExps = new Map<string, RegExp>();
 export function matchPath(template: string, pathname: string): Record<string, string> | null {
   let regex = templateRegExps.get(template);
   if (regex === undefined) {
-    const source = template
-      .split(/(\{\w+\})/)
-      .map((part) => (/^\{\w+\}$/.test(part) ? `(?<${part.slice(1, -1)}>[^/]+)` : escapeRegExp(part)))
-      .join('');
+    const source = pathSegments(template)
+      .map((segment) =>
+        typeof segment === 'string'
+          ? escapeRegExp(segment)
+          : `${escapeRegExp(segment.before)}(?<${segment.name}>[^/]+)${escapeRegExp(segment.after)}`,
+      )
+      .join('/');
     regex = new RegExp(`^${source}$`);
     templateRegExps.set(template, regex);
   }

@@ -1,0 +1,58 @@
+/**
+ * @module
+ * How a stop of the BFF waits for its background work: every part asked to stop at once, then waited for — for a
+ * while only, so that a run held up by a slow upstream never keeps the process past its forced exit. What is still
+ * running when the wait ends is named in a warning (its state is crash-safe: the next start takes it up).
+ */
+import type { Logger } from './logger';
+
+/** How long a stop waits for the background runs under way, by default. */
+export const DEFAULT_STOP_WAIT_MS = 5_000;
+
+/** One part of the background work being stopped: its name in the logs, and its `close()` under way. */
+export interface StoppingWork {
+  name: string;
+  stopped: Promise<void>;
+}
+
+/**
+ * Wait up to `waitMs` for every part to stop; answers the names of those still running then (none: all
+ * stopped). A part whose stop fails counts as stopped (its failure is logged).
+ */
+export async function awaitBackgroundStop(
+  parts: readonly StoppingWork[],
+  options: { waitMs: number; logger: Logger },
+): Promise<string[]> {
+  const running = new Set(parts.map((part) => part.name));
+  const allStopped = Promise.all(
+    parts.map((part) =>
+      part.stopped.then(
+        () => running.delete(part.name),
+        (error: unknown) => {
+          running.delete(part.name);
+          options.logger.warn('background work failed as it stopped', {
+            work: part.name,
+            cause: String(error),
+          });
+        },
+      ),
+    ),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, options.waitMs);
+  });
+  try {
+    await Promise.race([allStopped, waited]);
+  } finally {
+    clearTimeout(timer);
+  }
+  const still = [...running];
+  if (still.length > 0) {
+    options.logger.warn('background work still running at the stop: going on without it', {
+      running: still,
+      waitedMs: options.waitMs,
+    });
+  }
+  return still;
+}
