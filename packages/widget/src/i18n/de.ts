@@ -127,8 +127,7 @@ export const de: Messages = {
 
   errorNetwork: 'Sie scheinen offline zu sein. Wir versuchen es erneut, sobald Sie wieder online sind.',
   errorBusy: 'Gerade gibt es zu viele Anfragen. Bitte warten Sie kurz und versuchen Sie es erneut.',
-  errorUnavailable:
-    'Der Shop ist vorübergehend nicht erreichbar. Bitte versuchen Sie es in einer Minute erneut.',
+  errorUnavailable: 'Der Shop ist vorübergehend nicht erreichbar.',
   errorSession: 'Ihre Sitzung ist abgelaufen. Bitte beginnen Sie neu.',
   errorStoreClosed: 'Dieser Shop ist auf dieser Website gerade nicht verfügbar.',
   errorMisconfigured:

@@ -126,7 +126,7 @@ export const en = {
 
   errorNetwork: 'You seem to be offline. We try again as soon as you are back.',
   errorBusy: 'Too many requests right now. Please wait a moment and try again.',
-  errorUnavailable: 'The store is temporarily unavailable. Please try again in a minute.',
+  errorUnavailable: 'The store is temporarily unavailable.',
   errorSession: 'Your session has expired. Please start again.',
   errorStoreClosed: 'This store is not available on this website right now.',
   errorMisconfigured:

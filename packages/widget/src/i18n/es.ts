@@ -130,7 +130,7 @@ export const es: Messages = {
 
   errorNetwork: 'Parece que no tienes conexión. Lo intentamos de nuevo en cuanto vuelva.',
   errorBusy: 'Hay demasiadas solicitudes. Espera un momento y vuelve a intentarlo.',
-  errorUnavailable: 'La tienda no está disponible temporalmente. Inténtalo dentro de un minuto.',
+  errorUnavailable: 'La tienda no está disponible temporalmente.',
   errorSession: 'Tu sesión ha caducado. Empieza de nuevo.',
   errorStoreClosed: 'Esta tienda no está disponible en este sitio ahora mismo.',
   errorMisconfigured:

@@ -134,7 +134,7 @@ export const fr: Messages = {
 
   errorNetwork: 'Vous semblez hors ligne. Nous réessayons dès que la connexion revient.',
   errorBusy: 'Trop de demandes pour le moment. Patientez un instant puis réessayez.',
-  errorUnavailable: 'La boutique est momentanément indisponible. Réessayez dans une minute.',
+  errorUnavailable: 'La boutique est momentanément indisponible.',
   errorSession: 'Votre session a expiré. Recommencez.',
   errorStoreClosed: 'Cette boutique n’est pas disponible sur ce site pour le moment.',
   errorMisconfigured:
