@@ -28,7 +28,15 @@ export interface RunningServer {
 export interface ServeOptions {
   port?: number;
   hostname?: string;
+  /**
+   * How long a stop lets the requests under way finish before it cuts their connections (ms; default 4 s): the
+   * background work's own wait (5 s) must still fit before the process's forced exit (10 s after the signal).
+   */
+  drainMs?: number;
 }
+
+/** How long a stop lets the requests under way finish, by default. */
+export const DEFAULT_DRAIN_MS = 4_000;
 
 /** How the BFF is served: where, and what one client may hold (the config's `server` and `trustedProxyHops`). */
 export interface ServeBffOptions extends ServeOptions {
@@ -63,7 +71,7 @@ export interface Listening {
   /** `http://127.0.0.1:<port>` (or the given host). */
   url: string;
   port: number;
-  /** Stop accepting connections and close idle ones. */
+  /** Stop accepting connections, close idle ones, let the requests under way finish (at most `drainMs`). */
   close(): Promise<void>;
 }
 
@@ -79,10 +87,15 @@ export async function listen(server: Server, options: ServeOptions = {}): Promis
     url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
     port: address.port,
     async close() {
+      // A request still running after the drain (a slow upstream) has its connection cut: the client retries
+      // (creates carry their idempotency key) and the state it began is taken up again like after a crash.
+      let cut: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
+        cut = setTimeout(() => server.closeAllConnections(), options.drainMs ?? DEFAULT_DRAIN_MS);
       });
+      clearTimeout(cut);
     },
   };
 }
