@@ -112,7 +112,8 @@ export async function bffLoadSection(load: BenchChild<unknown>, settings: LoadSe
       // Attribution only (bench/README.md): `warn` leaves out the access-log lines, to see what they cost.
       logLevel: process.env.BENCH_BFF_LOG_LEVEL as BffChildOptions['logLevel'],
     },
-    { stdout: 'ignore' },
+    // Attribution only: `BENCH_BFF_NODE_ARGS` gives the BFF's Node.js flags (a GC setting, say) and no other server's.
+    { stdout: 'ignore', nodeArgs: process.env.BENCH_BFF_NODE_ARGS?.split(' ').filter(Boolean) ?? [] },
   );
   const bares: BenchChild<{ url: string }>[] = [];
   try {
