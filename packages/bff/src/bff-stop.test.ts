@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type RunningRedis, startRedisServer } from '../testing/redis-server';
 import { eventually, type Stack, startBff, startStack, testConfig } from '../testing/stack';
+import { pendingDelivery } from '../testing/webhook-receiver';
 import type { BffConfigInput } from './config/config-schema';
 import { createLogger } from './logger';
 import { createMemoryStore } from './store/memory-store';
@@ -121,18 +122,7 @@ describe.each(STORES)('a stop with a webhook attempt under way, on $kind', ({ st
       bffOptions: { webhooks: { intervalMs: 25 } },
     });
     const now = Date.now();
-    await stack.bff.webhookQueue.enqueue({
-      id: 'evt_at_the_stop',
-      type: 'checkout.failed',
-      widgetId: 'shop',
-      body: '{"id":"evt_at_the_stop"}',
-      state: 'pending',
-      attempts: 0,
-      createdAtMs: now,
-      nextAttemptAtMs: now,
-      leaseUntilMs: null,
-      lastResult: null,
-    });
+    await stack.bff.webhookQueue.enqueue(pendingDelivery('evt_at_the_stop', 'shop', now));
     await eventually(async () => (partner?.paths.length === 1 ? true : undefined));
 
     // The stop begins while the partner still holds its answer: it waits for the attempt.
@@ -195,18 +185,7 @@ describe('the webhook sender at a stop', () => {
     });
     const now = Date.now();
     for (const id of ['evt_probe', 'evt_behind']) {
-      await queue.enqueue({
-        id,
-        type: 'checkout.failed',
-        widgetId: 'shop',
-        body: `{"id":"${id}"}`,
-        state: 'pending',
-        attempts: 0,
-        createdAtMs: now,
-        nextAttemptAtMs: now,
-        leaseUntilMs: null,
-        lastResult: null,
-      });
+      await queue.enqueue(pendingDelivery(id, 'shop', now));
     }
     sender.start();
     // The batch's first delivery goes alone (the endpoint's probe): the other waits behind it.

@@ -2,11 +2,12 @@
  * @module
  * A partner's webhook endpoint for tests: a loopback HTTP server that records every delivery, and the check of
  * a delivery's signature with the one implementation of the scheme (`checkWebhookSignature` in shared, which
- * the partner SDK's `verifyWebhook` uses too).
+ * the partner SDK's `verifyWebhook` uses too); and a delivery waiting on the queue, due now, as tests put one there.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkWebhookSignature } from '@esim-embed/shared';
+import type { WebhookDelivery } from '../src/webhooks/webhook-queue';
 
 /** True when `rawBody` was signed with `secret` within the 5-minute tolerance of `nowSeconds`. */
 export async function verifyEsimWebhook(
@@ -52,4 +53,30 @@ export async function startReceiver(failFirst = 0): Promise<WebhookReceiver> {
     url: `http://127.0.0.1:${port}/hooks/esim`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }) as WebhookReceiver;
+}
+
+/** A delivery of `id` for `widgetId` never attempted and due at `nowMs` (its body names its id), with `overrides`. */
+export function pendingDelivery(
+  id: string,
+  widgetId: string,
+  nowMs: number,
+  overrides: Partial<WebhookDelivery> = {},
+): WebhookDelivery {
+  return {
+    id,
+    type: 'checkout.failed',
+    widgetId,
+    body: JSON.stringify({ id }),
+    state: 'pending',
+    attempts: 0,
+    createdAtMs: nowMs,
+    nextAttemptAtMs: nowMs,
+    leaseUntilMs: null,
+    lastResult: null,
+    checkoutId: null,
+    esimId: null,
+    history: [],
+    resentAtMs: null,
+    ...overrides,
+  };
 }

@@ -9,14 +9,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningRedis, startRedisServer } from '../../testing/redis-server';
-import { verifyEsimWebhook } from '../../testing/webhook-receiver';
+import { pendingDelivery, verifyEsimWebhook } from '../../testing/webhook-receiver';
 import { createManageTokens } from '../after-sale/manage-token';
 import { createLogger } from '../logger';
 import { createRedisStore } from '../store/redis-store';
 import type { Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { createWebhookDeliveryDesk } from './webhook-delivery-desk';
-import { createWebhookQueue, type WebhookDelivery, type WebhookQueue } from './webhook-queue';
+import { createWebhookQueue, type WebhookQueue } from './webhook-queue';
 import { createWebhookSender } from './webhook-sender';
 
 let redis: RunningRedis;
@@ -61,22 +61,10 @@ describe('after-sale state on Redis', () => {
     const widgets = new Map([['shop', widget]]);
     const queues = stores.map((store) => createWebhookQueue(store));
     const now = Date.now();
-    const delivery: WebhookDelivery = {
-      id: `evt_${randomBytes(6).toString('hex')}`,
+    const delivery = pendingDelivery(`evt_${randomBytes(6).toString('hex')}`, 'shop', now, {
       type: 'checkout.completed',
-      widgetId: 'shop',
       body: JSON.stringify({ hello: 'partner' }),
-      state: 'pending',
-      attempts: 0,
-      createdAtMs: now,
-      nextAttemptAtMs: now,
-      leaseUntilMs: null,
-      lastResult: null,
-      checkoutId: null,
-      esimId: null,
-      history: [],
-      resentAtMs: null,
-    };
+    });
     const queued = await Promise.all(queues.map((queue) => queue.enqueue(delivery)));
     expect(queued.filter(Boolean)).toHaveLength(1);
     expect((await queues[0]?.stats())?.size).toBe(1);

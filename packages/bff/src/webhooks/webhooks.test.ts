@@ -26,7 +26,12 @@ import {
   startStack,
   testConfig,
 } from '../../testing/stack';
-import { startReceiver, verifyEsimWebhook, type WebhookReceiver } from '../../testing/webhook-receiver';
+import {
+  pendingDelivery,
+  startReceiver,
+  verifyEsimWebhook,
+  type WebhookReceiver,
+} from '../../testing/webhook-receiver';
 import { createLogger } from '../logger';
 import { createMemoryStore } from '../store/memory-store';
 import { STORE_KEYS, type Store } from '../store/store';
@@ -253,22 +258,7 @@ describe('webhook retry span', () => {
       now: () => now,
     });
     const start = now;
-    await queue.enqueue({
-      id: 'evt_span',
-      type: 'checkout.failed',
-      widgetId: 'shop',
-      body: '{"id":"evt_span"}',
-      state: 'pending',
-      attempts: 0,
-      createdAtMs: now,
-      nextAttemptAtMs: now,
-      leaseUntilMs: null,
-      lastResult: null,
-      checkoutId: null,
-      esimId: null,
-      history: [],
-      resentAtMs: null,
-    });
+    await queue.enqueue(pendingDelivery('evt_span', 'shop', now));
     const gaps: number[] = [];
     for (let round = 0; round < 100; round += 1) {
       await sender.deliverDue();

@@ -2,32 +2,16 @@
 import { ApiErrorCodeSchema } from '@esim-embed/shared';
 import { fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { defaultConfig } from '../../testing/fake-bff';
-import { ApiClient } from '../api/api-client';
+import { testWidgetContext } from '../../testing/widget-context';
 import { WidgetApiError } from '../api/api-error';
-import { WidgetContext, type WidgetContextValue } from '../flow/widget-context';
-import { createTranslator, loadMessages, WIDGET_LOCALES } from '../i18n/translator';
+import { WidgetContext } from '../flow/widget-context';
+import { WIDGET_LOCALES } from '../i18n/translator';
 import { ErrorNotice } from '../ui/error-notice';
 import { ERROR_HANDLING } from './error-recovery';
 
 afterEach(() => {
   document.body.replaceChildren();
 });
-
-async function context(locale: (typeof WIDGET_LOCALES)[number] = 'en'): Promise<WidgetContextValue> {
-  return {
-    client: new ApiClient({ apiBase: 'https://bff.test', widgetId: 'acme' }),
-    config: defaultConfig,
-    locale,
-    t: createTranslator(locale, await loadMessages(locale)),
-    afterSaleReady: false,
-    provideAfterSale: vi.fn(),
-    focusSteps: false,
-    go: vi.fn(),
-    emit: vi.fn(),
-    report: vi.fn(),
-  };
-}
 
 describe('error handling', () => {
   it('covers every code of the API and the widget’s own two', () => {
@@ -36,7 +20,7 @@ describe('error handling', () => {
   });
 
   it.each(WIDGET_LOCALES)('has a message for every code in %s', async (locale) => {
-    const value = await context(locale);
+    const value = await testWidgetContext(locale);
     for (const [code, handling] of Object.entries(ERROR_HANDLING)) {
       const message = value.t(handling.message, { brand: 'Acme' });
       expect(message.length, `${locale} ${code}`).toBeGreaterThan(10);
@@ -47,7 +31,7 @@ describe('error handling', () => {
   it.each(Object.entries(ERROR_HANDLING))('offers a way forward for %s', async (code, handling) => {
     const actions = { retry: vi.fn(), requote: vi.fn(), other_plan: vi.fn(), start_over: vi.fn() };
     render(
-      <WidgetContext.Provider value={await context()}>
+      <WidgetContext.Provider value={await testWidgetContext()}>
         <ErrorNotice error={new WidgetApiError(code as never, {}, 'req_1')} actions={actions} />
       </WidgetContext.Provider>,
     );
@@ -72,7 +56,7 @@ describe('error handling', () => {
 
   it('tries again by itself a few seconds after the store was unavailable', async () => {
     const retry = vi.fn();
-    const value = await context();
+    const value = await testWidgetContext();
     vi.useFakeTimers();
     try {
       render(
@@ -91,7 +75,7 @@ describe('error handling', () => {
   });
 
   it('tries again by itself once online after a lost connection, and a moment after a create running elsewhere', async () => {
-    const value = await context();
+    const value = await testWidgetContext();
     const online = vi.fn();
     const { unmount } = render(
       <WidgetContext.Provider value={value}>
@@ -123,7 +107,7 @@ describe('error handling', () => {
   });
 
   it('repeats a create still running elsewhere instead of starting over; funding refusals offer another plan', async () => {
-    const value = await context();
+    const value = await testWidgetContext();
     const cases = [
       [
         new WidgetApiError('idempotency_conflict', { reason: 'in_progress' }),
@@ -158,7 +142,7 @@ describe('error handling', () => {
   it('falls back to a retry when the step cannot offer the error’s own way forward', async () => {
     const retry = vi.fn();
     render(
-      <WidgetContext.Provider value={await context()}>
+      <WidgetContext.Provider value={await testWidgetContext()}>
         <ErrorNotice error={new WidgetApiError('offer_not_found')} actions={{ retry }} />
       </WidgetContext.Provider>,
     );

@@ -4,7 +4,7 @@
  */
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { defaultConfig, FakeBff } from '../../testing/fake-bff';
+import { FakeBff } from '../../testing/fake-bff';
 import { mountWidget } from '../../testing/mount-widget';
 import { passTime, passTimeUntil, runOnTestClock } from '../../testing/test-clock';
 import {
@@ -14,7 +14,7 @@ import {
   openCheckout,
   waitForAllDestinations,
 } from '../../testing/traveller';
-import { ApiClient } from '../api/api-client';
+import { testWidgetContext } from '../../testing/widget-context';
 import { retryAfterSecondsOf, retryWorth, WidgetApiError, type WidgetErrorCode } from '../api/api-error';
 import { ERROR_HANDLING } from '../errors/error-recovery';
 import { WidgetContext } from '../flow/widget-context';
@@ -146,20 +146,7 @@ describe('the notice', () => {
   async function renderNotice(error: unknown, failures: number | undefined) {
     const actions = { retry: vi.fn(), requote: vi.fn(), other_plan: vi.fn(), start_over: vi.fn() };
     render(
-      <WidgetContext.Provider
-        value={{
-          client: new ApiClient({ apiBase: 'https://bff.test', widgetId: 'acme' }),
-          config: defaultConfig,
-          locale: 'en',
-          t: createTranslator('en', await loadMessages('en')),
-          afterSaleReady: false,
-          provideAfterSale: vi.fn(),
-          focusSteps: false,
-          go: vi.fn(),
-          emit: vi.fn(),
-          report: vi.fn(),
-        }}
-      >
+      <WidgetContext.Provider value={await testWidgetContext()}>
         <ErrorNotice error={error} actions={actions} failures={failures} />
       </WidgetContext.Provider>,
     );
