@@ -153,8 +153,8 @@ export interface LoggerOptions {
  * line is not a system call of its own in every request (pino's asynchronous sonic-boom writes nearly one line a
  * call at the BFF's request rates — the largest CPU cost of a cached catalog read, found in the bench's profile),
  * and none waits longer than the turn it was logged in. Not longer either: lines held for 20 ms (fewer writes)
- * cost more than they saved — they outlive the young generation's collections, a tenth more CPU per kept read in
- * the bench. Whatever is pending is written before the process exits. One per process, shared by every logger.
+ * cost more than they saved — they outlive the young generation's collections: a few percent more CPU per kept
+ * read in the bench. Whatever is pending is written before the process exits. One per process, shared by every logger.
  */
 let stdout: DestinationStream | undefined;
 function standardOutput(): DestinationStream {

@@ -36,7 +36,7 @@ export interface ServeOptions {
 }
 
 /** How long a stop lets the requests under way finish, by default. */
-export const DEFAULT_DRAIN_MS = 4_000;
+const DEFAULT_DRAIN_MS = 4_000;
 
 /** How the BFF is served: where, and what one client may hold (the config's `server` and `trustedProxyHops`). */
 export interface ServeBffOptions extends ServeOptions {

@@ -14,8 +14,9 @@
  * it is valid exactly while the catalog state it was built from is held (checked per read, synchronously).
  * Each read still gets a request id of its own (in `X-Request-Id` and wherever the recording held the
  * recorded one), its request metric through the function the app's middleware uses, and its access-log line
- * with the fields of the app's (`knownReadLog`: those all reads of a path share written once). Anything else — another method, a query string, a conditional request, a catalog that moved on — goes
- * to the app, which answers (and records again) as usual.
+ * with the fields of the app's (`knownReadLog`: those all reads of a path share written once). Anything else —
+ * another method, a query string, a conditional request, a catalog that moved on — goes to the app, which
+ * answers (and records again) as usual.
  *
  * A compressed recording is kept in every coding (`spliced-compression.ts`): each reader gets the one its
  * `Accept-Encoding` prefers, with its own request id inside, and the first reader already gets those bytes.

@@ -120,7 +120,7 @@ export interface KnownRead {
 /**
  * The access-log lines of reads known beforehand (the answer cache's): the fields of {@link logRequest}'s line,
  * those the reads share serialized once, so that each line costs only its request id and its duration — a
- * kept catalog read is cheap enough that formatting its line was a tenth of its cost.
+ * kept catalog read is cheap enough that formatting its line was a sixth of its main-thread time.
  */
 export function knownReadLog(
   logger: Logger,
