@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type RunningRedis, startRedisServer } from '../testing/redis-server';
 import { eventually, type Stack, startBff, startStack, testConfig } from '../testing/stack';
-import { pendingDelivery } from '../testing/webhook-receiver';
+import { pendingDelivery, postingWebhooksTo } from '../testing/webhook-receiver';
 import type { BffConfigInput } from './config/config-schema';
 import { createLogger } from './logger';
 import { createMemoryStore } from './store/memory-store';
@@ -103,17 +103,8 @@ describe.each(STORES)('a stop with a webhook attempt under way, on $kind', ({ st
     partner = await startHoldingServer();
     const webhookUrl = `${partner.url}/hooks/esim`;
     const openStore = await state();
-    const config = (sandboxUrl: string): BffConfigInput => {
-      const base = testConfig(sandboxUrl);
-      return {
-        ...base,
-        widgets: base.widgets.map((widget) => ({
-          ...widget,
-          webhookUrl,
-          webhookSecretEnv: 'TEST_WEBHOOK_SECRET',
-        })),
-      };
-    };
+    const config = (sandboxUrl: string): BffConfigInput =>
+      postingWebhooksTo(testConfig(sandboxUrl), webhookUrl);
     const env = { TEST_WEBHOOK_SECRET: WEBHOOK_SECRET };
     stack = await startStack({
       store: openStore(),

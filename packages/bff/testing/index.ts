@@ -50,4 +50,8 @@ export {
 export { startTestRelay, type TestRelay } from './test-relay';
 export { checkoutAsTraveller } from './traveller-checkout';
 
-export { startReceiver as startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
+export {
+  postingWebhooksTo,
+  startReceiver as startWebhookReceiver,
+  type WebhookReceiver,
+} from './webhook-receiver';

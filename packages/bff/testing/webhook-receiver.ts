@@ -2,7 +2,8 @@
  * @module
  * A partner's webhook endpoint for tests: a loopback HTTP server that records every delivery, and the check of
  * a delivery's signature with the one implementation of the scheme (`checkWebhookSignature` in shared, which
- * the partner SDK's `verifyWebhook` uses too); and a delivery waiting on the queue, due now, as tests put one there.
+ * the partner SDK's `verifyWebhook` uses too); a config whose widgets post to such an endpoint; and a delivery
+ * waiting on the queue, due now, as tests put one there.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -78,5 +79,22 @@ export function pendingDelivery(
     history: [],
     resentAtMs: null,
     ...overrides,
+  };
+}
+
+/**
+ * `config` with its widgets (those `which` picks, default all) posting their webhooks to `url`, signed with the
+ * secret the test puts in `TEST_WEBHOOK_SECRET`.
+ */
+export function postingWebhooksTo<Config extends { widgets: readonly { id: string }[] }>(
+  config: Config,
+  url: string,
+  which: (widget: Config['widgets'][number]) => boolean = () => true,
+): Config {
+  return {
+    ...config,
+    widgets: config.widgets.map((widget) =>
+      which(widget) ? { ...widget, webhookUrl: url, webhookSecretEnv: 'TEST_WEBHOOK_SECRET' } : widget,
+    ),
   };
 }

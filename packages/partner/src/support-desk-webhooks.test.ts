@@ -9,6 +9,7 @@ import {
   checkoutAsTraveller,
   openWidget,
   PARTNER_SECRET,
+  postingWebhooksTo,
   type Stack,
   startStack,
   startWebhookReceiver,
@@ -25,17 +26,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver(0);
   stack = await startStack({
     env: { TEST_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('hex')}` },
-    config: (url) => {
-      const config = testConfig(url);
-      return {
-        ...config,
-        widgets: config.widgets.map((widget) => ({
-          ...widget,
-          webhookUrl: receiver.url,
-          webhookSecretEnv: 'TEST_WEBHOOK_SECRET',
-        })),
-      };
-    },
+    config: (url) => postingWebhooksTo(testConfig(url), receiver.url),
     bffOptions: { startWorkers: false },
   });
   esim = createPartnerClient({ baseUrl: stack.server.url, partnerSecret: PARTNER_SECRET });

@@ -32,7 +32,12 @@ import {
   testConfig,
   type WidgetPage,
 } from '../../testing/stack';
-import { startReceiver, verifyEsimWebhook, type WebhookReceiver } from '../../testing/webhook-receiver';
+import {
+  postingWebhooksTo,
+  startReceiver,
+  verifyEsimWebhook,
+  type WebhookReceiver,
+} from '../../testing/webhook-receiver';
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
 
@@ -42,17 +47,8 @@ let page: WidgetPage;
 beforeAll(async () => {
   receiver = await startReceiver(0);
   stack = await startStack({
-    config: (sandboxUrl) => {
-      const base = testConfig(sandboxUrl, { checkoutWatchSeconds: 1 });
-      return {
-        ...base,
-        widgets: base.widgets.map((widget) => ({
-          ...widget,
-          webhookUrl: receiver.url,
-          webhookSecretEnv: 'TEST_WEBHOOK_SECRET',
-        })),
-      };
-    },
+    config: (sandboxUrl) =>
+      postingWebhooksTo(testConfig(sandboxUrl, { checkoutWatchSeconds: 1 }), receiver.url),
     env: { TEST_WEBHOOK_SECRET: WEBHOOK_SECRET },
     // The background watches look ten times a second: a help request's statuses are reported within moments.
     bffOptions: { webhooks: { intervalMs: 25 }, watchIntervalMs: 100 },

@@ -30,7 +30,12 @@ import {
   testConfig,
   type WidgetPage,
 } from '../../testing/stack';
-import { startReceiver, verifyEsimWebhook, type WebhookReceiver } from '../../testing/webhook-receiver';
+import {
+  postingWebhooksTo,
+  startReceiver,
+  verifyEsimWebhook,
+  type WebhookReceiver,
+} from '../../testing/webhook-receiver';
 import { createMemoryStore } from '../store/memory-store';
 import { STORE_KEYS } from '../store/store';
 
@@ -49,17 +54,12 @@ beforeAll(async () => {
   });
   receiver = await startReceiver();
   const sessionSecret = randomBytes(32);
-  const config = (url: string) => {
-    const base = testConfig(url, { checkoutWatchSeconds: 1 });
-    return {
-      ...base,
-      widgets: base.widgets.map((widget) =>
-        widget.id === 'shop-rub'
-          ? widget
-          : { ...widget, webhookUrl: receiver.url, webhookSecretEnv: 'TEST_WEBHOOK_SECRET' },
-      ),
-    };
-  };
+  const config = (url: string) =>
+    postingWebhooksTo(
+      testConfig(url, { checkoutWatchSeconds: 1 }),
+      receiver.url,
+      (widget) => widget.id !== 'shop-rub',
+    );
   const options = {
     sessionSecret,
     store,

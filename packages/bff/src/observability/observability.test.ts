@@ -22,7 +22,7 @@ import {
   testConfig,
 } from '../../testing/stack';
 import { startTestRelay, type TestRelay } from '../../testing/test-relay';
-import { startReceiver, type WebhookReceiver } from '../../testing/webhook-receiver';
+import { postingWebhooksTo, startReceiver, type WebhookReceiver } from '../../testing/webhook-receiver';
 import { createMemoryStore } from '../store/memory-store';
 import { startTracing, type Tracing, tracingSettingsFrom } from './tracing';
 
@@ -50,17 +50,12 @@ beforeAll(async () => {
   });
   observed = await startBff(relay.url, {
     sessionSecret: randomBytes(32),
-    config: (upstreamUrl) => {
-      const base = testConfig(upstreamUrl, { checkoutWatchSeconds: 1 });
-      return {
-        ...base,
-        widgets: base.widgets.map((widget) =>
-          widget.id === 'shop-pay'
-            ? { ...widget, webhookUrl: receiver.url, webhookSecretEnv: 'TEST_WEBHOOK_SECRET' }
-            : widget,
-        ),
-      };
-    },
+    config: (upstreamUrl) =>
+      postingWebhooksTo(
+        testConfig(upstreamUrl, { checkoutWatchSeconds: 1 }),
+        receiver.url,
+        (widget) => widget.id === 'shop-pay',
+      ),
     env: { TEST_WEBHOOK_SECRET: WEBHOOK_SECRET },
     bffOptions: { webhooks: { intervalMs: 25 }, observability: { metrics: true, tracing } },
   });

@@ -26,7 +26,7 @@ import {
   startStack,
   testConfig,
 } from '../../testing/stack';
-import { startReceiver, type WebhookReceiver } from '../../testing/webhook-receiver';
+import { postingWebhooksTo, startReceiver, type WebhookReceiver } from '../../testing/webhook-receiver';
 import { eventId } from '../webhooks/webhook-events';
 import { createMemoryStore } from './memory-store';
 import { createRedisStore } from './redis-store';
@@ -46,17 +46,7 @@ let rejected: PartnerActionRequest;
 /** The help request still open (under review). */
 let reviewed: PartnerActionRequest;
 
-const config = (url: string) => {
-  const base = testConfig(url);
-  return {
-    ...base,
-    widgets: base.widgets.map((widget) => ({
-      ...widget,
-      webhookUrl: receiver.url,
-      webhookSecretEnv: 'TEST_WEBHOOK_SECRET',
-    })),
-  };
-};
+const config = (url: string) => postingWebhooksTo(testConfig(url), receiver.url);
 const env = { TEST_WEBHOOK_SECRET: WEBHOOK_SECRET };
 
 /** The lists and filters compared: the deliveries by state and type, the help requests by status and eSIM. */

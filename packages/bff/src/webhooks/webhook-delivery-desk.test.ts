@@ -10,7 +10,7 @@ import { PARTNER_SECRET_HEADER, PartnerWebhookDeliveryDetailSchema } from '@esim
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, newKey, PARTNER_SECRET, type Stack, startStack, testConfig } from '../../testing/stack';
 import { checkoutAsTraveller } from '../../testing/traveller-checkout';
-import { startReceiver, type WebhookReceiver } from '../../testing/webhook-receiver';
+import { postingWebhooksTo, startReceiver, type WebhookReceiver } from '../../testing/webhook-receiver';
 import { QUEUE_NAMES } from '../store/work-queue';
 
 let receiver: WebhookReceiver;
@@ -20,17 +20,7 @@ beforeAll(async () => {
   receiver = await startReceiver(0);
   stack = await startStack({
     env: { TEST_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('hex')}` },
-    config: (url) => {
-      const config = testConfig(url);
-      return {
-        ...config,
-        widgets: config.widgets.map((widget) => ({
-          ...widget,
-          webhookUrl: receiver.url,
-          webhookSecretEnv: 'TEST_WEBHOOK_SECRET',
-        })),
-      };
-    },
+    config: (url) => postingWebhooksTo(testConfig(url), receiver.url),
     // The test sends what is due itself: every attempt is the one it means.
     bffOptions: { startWorkers: false },
   });

@@ -28,6 +28,7 @@ import {
 } from '../../testing/stack';
 import {
   pendingDelivery,
+  postingWebhooksTo,
   startReceiver,
   verifyEsimWebhook,
   type WebhookReceiver,
@@ -57,17 +58,12 @@ beforeAll(async () => {
     store: bffStore,
     // Orders take a moment, so that they finish while nobody polls.
     sandbox: { stepDelaysMs: { provisioning: 150, delivery: 150, completion: 0 } },
-    config: (sandboxUrl) => {
-      const base = testConfig(sandboxUrl, { checkoutWatchSeconds: 1 });
-      return {
-        ...base,
-        widgets: base.widgets.map((widget) =>
-          widget.id === 'shop-rub'
-            ? widget
-            : { ...widget, webhookUrl: receiver.url, webhookSecretEnv: 'TEST_WEBHOOK_SECRET' },
-        ),
-      };
-    },
+    config: (sandboxUrl) =>
+      postingWebhooksTo(
+        testConfig(sandboxUrl, { checkoutWatchSeconds: 1 }),
+        receiver.url,
+        (widget) => widget.id !== 'shop-rub',
+      ),
     env: { TEST_WEBHOOK_SECRET: WEBHOOK_SECRET },
     bffOptions: { webhooks: { intervalMs: 25, now: senderNow }, watchIntervalMs: WATCH_MS },
   });
@@ -307,17 +303,7 @@ describe('an event whose queueing failed', () => {
     };
     const flaky = await startStack({
       store,
-      config: (sandboxUrl) => {
-        const base = testConfig(sandboxUrl, { checkoutWatchSeconds: 1 });
-        return {
-          ...base,
-          widgets: base.widgets.map((widget) => ({
-            ...widget,
-            webhookUrl: own.url,
-            webhookSecretEnv: 'TEST_WEBHOOK_SECRET',
-          })),
-        };
-      },
+      config: (sandboxUrl) => postingWebhooksTo(testConfig(sandboxUrl, { checkoutWatchSeconds: 1 }), own.url),
       env: { TEST_WEBHOOK_SECRET: WEBHOOK_SECRET },
       bffOptions: { webhooks: { intervalMs: 25 }, watchIntervalMs: WATCH_MS },
     });
