@@ -113,6 +113,43 @@ describe('the logger', () => {
     }
   });
 
+  it('writes with a line writer the very line the logger would, bound fields and all', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-11-26T10:00:00.000Z'));
+      const raw: string[] = [];
+      const logger = createLogger({ write: (line) => raw.push(line), fields: { service: 'bff' } }).child({
+        method: 'GET',
+        path: '/v1/catalog/"quoted"/ünïcode',
+        status: 200,
+      });
+      const writeLine = logger.lineWriter('info', 'request', ['requestId', 'durationMs']);
+      for (const [requestId, durationMs] of [
+        ['req_abc', 0.3],
+        ['req_"odd"\n', 12],
+        ['req_x', Number.NaN],
+      ] as const) {
+        logger.info('request', { requestId, durationMs });
+        writeLine(requestId, durationMs);
+      }
+      expect(raw).toHaveLength(6);
+      for (let line = 0; line < 6; line += 2) expect(raw[line + 1]).toBe(raw[line]);
+      expect(JSON.parse(raw[3] as string)).toMatchObject({ requestId: 'req_"odd"\n', durationMs: 12 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('refuses a line writer of a secret, and writes nothing below the level', () => {
+    const { logger, lines } = capture({ level: 'warn' });
+    expect(() => logger.lineWriter('warn', 'request', ['requestId', 'sessionToken'])).toThrow('sessionToken');
+    logger.lineWriter('info', 'request', ['requestId'])('req_quiet');
+    logger.lineWriter('error', 'request', ['requestId'])('req_loud');
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 'error', message: 'request', requestId: 'req_loud' }),
+    ]);
+  });
+
   it('logs at the level asked for', () => {
     const { logger, lines } = capture({ level: 'warn' });
     logger.info('quiet');
@@ -129,7 +166,8 @@ describe('the logger', () => {
 });
 
 describe('lines on standard output', () => {
-  it('writes the lines of one turn of the event loop together, at the end of that turn', async () => {
+  it('holds lines for 20 ms, or until 32 KB are held, and writes them together in their order', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const writes: string[] = [];
     const write = vi.spyOn(process.stdout, 'write').mockImplementation((text) => {
       writes.push(String(text));
@@ -137,20 +175,40 @@ describe('lines on standard output', () => {
     });
     try {
       const logger = createLogger();
-      for (let line = 0; line < 5; line += 1) logger.info('request', { line });
+      for (let line = 0; line < 5; line += 1) logger.info('request', { line, word: 'ünïcode' });
+      vi.advanceTimersByTime(19);
       expect(writes).toEqual([]);
-      await new Promise((resolve) => setImmediate(resolve));
+      vi.advanceTimersByTime(1);
       expect(writes).toHaveLength(1);
       const lines = (writes[0] as string)
         .trim()
         .split('\n')
         .map((text) => JSON.parse(text));
-      expect(lines.map((entry) => entry.line)).toEqual([0, 1, 2, 3, 4]);
-      logger.info('next turn');
-      await new Promise((resolve) => setImmediate(resolve));
+      expect(lines.map((entry) => [entry.line, entry.word])).toEqual(
+        [0, 1, 2, 3, 4].map((line) => [line, 'ünïcode']),
+      );
+      // A crowd's lines do not wait for the timer: 32 KB are written at once, nothing lost or reordered.
+      const padding = 'x'.repeat(1_000);
+      for (let line = 0; line < 40; line += 1) logger.info('request', { line, padding });
       expect(writes).toHaveLength(2);
+      vi.advanceTimersByTime(20);
+      expect(writes).toHaveLength(3);
+      const crowd = writes
+        .slice(1)
+        .join('')
+        .trim()
+        .split('\n')
+        .map((text) => JSON.parse(text).line);
+      expect(crowd).toEqual([...Array(40).keys()]);
+      // A line larger than what is held goes out whole, after what was held before it.
+      logger.info('first');
+      logger.info('huge', { padding: 'y'.repeat(100_000) });
+      expect(writes.slice(3).map((text) => JSON.parse(text.trim().split('\n')[0] as string).message)).toEqual(
+        ['first', 'huge'],
+      );
     } finally {
       write.mockRestore();
+      vi.useRealTimers();
     }
   });
 });

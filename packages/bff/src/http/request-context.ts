@@ -50,6 +50,8 @@ export function requestScopedLogger(base: Logger): Logger {
     warn: scoped('warn'),
     error: scoped('error'),
     child: (fields) => requestScopedLogger(base.child(fields)),
+    // Lines of a fixed shape carry no request's scope: they are written by what knows its own fields.
+    lineWriter: (level, message, names) => base.lineWriter(level, message, names),
   };
 }
 
@@ -126,7 +128,8 @@ export function knownReadLog(
   logger: Logger,
   read: KnownRead,
 ): (requestId: string, elapsedMs: number) => void {
-  const { info, error } = logger.child({ method: read.method, path: read.path, status: read.status });
-  const write = read.status >= 500 ? error : info;
-  return (requestId, elapsedMs) => write('request', { requestId, durationMs: durationMs(elapsedMs) });
+  const writeLine = logger
+    .child({ method: read.method, path: read.path, status: read.status })
+    .lineWriter(read.status >= 500 ? 'error' : 'info', 'request', ['requestId', 'durationMs']);
+  return (requestId, elapsedMs) => writeLine(requestId, durationMs(elapsedMs));
 }

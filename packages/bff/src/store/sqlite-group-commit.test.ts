@@ -68,6 +68,7 @@ const silentLogger = {
   warn() {},
   error() {},
   child: () => silentLogger,
+  lineWriter: () => () => {},
 };
 
 describe('the embedded store’s group commit', () => {
