@@ -196,7 +196,7 @@ function standardOutput(): DestinationStream {
           return;
         }
       }
-      used += held.utf8Write(line, used);
+      used += held.write(line, used);
       if (used >= WRITE_AT_BYTES) flush();
       else timer ??= setTimeout(flush, HOLD_MS).unref();
     },
