@@ -57,6 +57,7 @@ export const en = {
   emailHintPlatform: 'The installation details are emailed to this address.',
   emailHintPartner: '{brand} sends the installation details to this address.',
   emailHintPartnerOptional: 'Optional: {brand} sends a copy of the installation details here.',
+  emailSent: 'This order is being placed with this address.',
   emailMissing: 'Enter your email address.',
   emailInvalid: 'Enter an email address like name@example.com.',
   termsConsent: 'I accept the terms and privacy policy of {brand}.',

@@ -63,6 +63,7 @@ export const es: Messages = {
   emailHintPartner: '{brand} te envía los datos de instalación a esta dirección.',
   emailHintPartnerOptional:
     'Opcional: {brand} te envía una copia de los datos de instalación a esta dirección.',
+  emailSent: 'El pedido se está realizando con esta dirección.',
   emailMissing: 'Introduce tu correo electrónico.',
   emailInvalid: 'Introduce un correo como nombre@ejemplo.com.',
   termsConsent: 'Acepto las condiciones y la política de privacidad de {brand}.',

@@ -65,6 +65,7 @@ export const ru: Messages = {
   emailHintPlatform: 'Данные для установки придут на этот адрес.',
   emailHintPartner: '{brand} отправит данные для установки на этот адрес.',
   emailHintPartnerOptional: 'Необязательно: {brand} отправит копию данных для установки на этот адрес.',
+  emailSent: 'Заказ оформляется с этим адресом.',
   emailMissing: 'Введите адрес электронной почты.',
   emailInvalid: 'Введите адрес вида name@example.com.',
   termsConsent: 'Я принимаю условия и политику конфиденциальности {brand}.',

@@ -7,6 +7,7 @@
  */
 import type { NonNegativeMoney, Quote } from '@esim-embed/shared';
 import { useRef, useState } from 'preact/hooks';
+import { errorCodeOf } from '../api/api-error';
 import { handlingOf } from '../errors/error-recovery';
 import { rememberCheckout, type TopUpOrigin } from '../flow/flow-steps';
 import { useWidget } from '../flow/widget-context';
@@ -22,6 +23,13 @@ import { BUY_CONSENT_ID, ButtonConsent, TermsCheckbox } from './terms-consent';
 export function isEmailAddress(value: string): boolean {
   return value.length <= 254 && /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(value);
 }
+
+/**
+ * Codes of a create the BFF refused as sent, keeping nothing under its key: the same key may then carry another
+ * body. After any other failure (a 5xx, no answer, a create still running) the BFF may hold the create under its
+ * key with the body it was sent: another body under that key is refused, so the form sends that one again.
+ */
+const KEPT_NOTHING = new Set(['validation_failed', 'unsupported_media_type']);
 
 /** Props of `CheckoutForm`. */
 export interface CheckoutFormProps {
@@ -43,6 +51,9 @@ export function CheckoutForm({ quote, price, topUp, requote, otherPlan }: Checko
   const [email, setEmail] = useState('');
   const [accepted, setAccepted] = useState(false);
   const [attempted, setAttempted] = useState(false);
+  // The quote whose create was sent with `email`: while it may be held, the address stays as sent.
+  const [sentFor, setSentFor] = useState<string | null>(null);
+  const emailSent = quote !== null && sentFor === quote.id;
   const emailInput = useRef<HTMLInputElement>(null);
   const termsInput = useRef<HTMLInputElement>(null);
 
@@ -61,12 +72,18 @@ export function CheckoutForm({ quote, price, topUp, requote, otherPlan }: Checko
   const checkout = useWriteAction(
     async (held: Quote) => {
       const trimmed = email.trim();
-      const created = await client.createCheckout(
-        { quoteId: held.id, ...(trimmed ? { email: trimmed } : {}), locale, termsAccepted: true },
-        // One checkout per quote, however often the button is pressed or the request retried.
-        `checkout-${held.id}`,
-        topUp?.manageToken,
-      );
+      setSentFor(held.id);
+      const created = await client
+        .createCheckout(
+          { quoteId: held.id, ...(trimmed ? { email: trimmed } : {}), locale, termsAccepted: true },
+          // One checkout per quote, however often the button is pressed or the request retried.
+          `checkout-${held.id}`,
+          topUp?.manageToken,
+        )
+        .catch((error: unknown) => {
+          if (KEPT_NOTHING.has(errorCodeOf(error))) setSentFor(null);
+          throw error;
+        });
       const handle = { id: created.id, clientSecret: created.clientSecret, ...(topUp ? { topUp } : {}) };
       rememberCheckout(config.widgetId, handle);
       // Only now, with the checkout created: a refused create (funding, price) never reaches the host page.
@@ -114,6 +131,7 @@ export function CheckoutForm({ quote, price, topUp, requote, otherPlan }: Checko
               attempted && emailProblem ? 'esim-email-hint esim-email-error' : 'esim-email-hint'
             }
             value={email}
+            readOnly={emailSent}
             onInput={(event) => setEmail(event.currentTarget.value)}
           />
           <p id="esim-email-hint" class={controls.hint}>
@@ -125,6 +143,7 @@ export function CheckoutForm({ quote, price, topUp, requote, otherPlan }: Checko
                   : 'emailHintPartnerOptional',
               { brand: config.brand.displayName },
             )}
+            {emailSent && ` ${t('emailSent')}`}
           </p>
           {attempted && emailProblem && (
             <p id="esim-email-error" class={controls.fieldError}>

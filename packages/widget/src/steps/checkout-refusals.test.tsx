@@ -136,6 +136,42 @@ describe('a create that is not answered yet', () => {
     expect(checkoutEvents(widget)).toEqual([]);
   });
 
+  it('after a create that may be held (500), the address stays as sent, says so, and goes again unchanged', async () => {
+    const bff = new FakeBff();
+    const widget = await atCheckout(bff);
+    bff.failNext('POST', CHECKOUTS, 'internal', 500, {}, 2);
+    fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
+    await widget.view.findByRole('alert');
+    const email = widget.view.getByLabelText('Email') as HTMLInputElement;
+    // The BFF may hold this quote's create with this address: another one under its key would be refused.
+    expect(email.readOnly).toBe(true);
+    expect(widget.view.getByText(/This order is being placed with this address\./)).toBeTruthy();
+    await passTimeUntil(() => bff.requestsTo('POST', CHECKOUTS).length === 2, 5000);
+    const [failed, repeated] = bff.requestsTo('POST', CHECKOUTS);
+    expect(repeated?.body).toEqual(failed?.body);
+    expect(repeated?.body).toMatchObject({ email: 'traveller@example.com' });
+    await waitFor(() =>
+      expect(bff.requestsTo('GET', /^\/v1\/checkouts\/chk_quote_1$/).length).toBeGreaterThan(0),
+    );
+  }, 10_000);
+
+  it('after a create refused as sent (validation_failed), the address may be corrected under the same key', async () => {
+    const bff = new FakeBff();
+    const widget = await atCheckout(bff);
+    bff.failNext('POST', CHECKOUTS, 'validation_failed', 400, { field: 'email' });
+    fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
+    await widget.view.findByRole('alert');
+    const email = widget.view.getByLabelText('Email') as HTMLInputElement;
+    expect(email.readOnly).toBe(false);
+    expect(widget.view.queryByText(/This order is being placed with this address\./)).toBeNull();
+    fireEvent.input(email, { target: { value: 'corrected@example.com' } });
+    fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
+    await waitFor(() => expect(bff.requestsTo('POST', CHECKOUTS)).toHaveLength(2));
+    const corrected = bff.requestsTo('POST', CHECKOUTS)[1];
+    expect(corrected?.headers['idempotency-key']).toBe('checkout-quote_1');
+    expect(corrected?.body).toMatchObject({ email: 'corrected@example.com' });
+  });
+
   it('removing the widget while it waits stops the repeats', async () => {
     const bff = new FakeBff();
     const widget = await atCheckout(bff);
