@@ -44,6 +44,9 @@ function config(sandboxUrl: string): BffConfigInput {
     statusCacheMs: 0,
     // One load generator: the upstream budget's shares per address, session and widget are the whole key.
     upstreamBudget: { addressPercent: 100, sessionPercent: 100, widgetPercent: 100 },
+    // One address opens every unpaid checkout measured, PER_SESSION a session: the caps at their maximum, so that
+    // the hold is measured as it decides, not refused by the caps (their own tests are in the BFF's suite).
+    unpaidHolds: { perSession: PER_SESSION, perAddress: 1_000, maxOpen: 1_000, sharePercent: 100 },
     widgets: [
       {
         id: WIDGET,
