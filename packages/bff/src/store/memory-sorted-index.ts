@@ -15,8 +15,13 @@ interface Timed {
 const ascending = (a: IndexEntry, b: IndexEntry) =>
   a.score !== b.score ? a.score - b.score : a.member < b.member ? -1 : a.member > b.member ? 1 : 0;
 
-/** A memory sorted index; `sweep()` drops its expired members (the store's sweeper calls it). */
-export function createMemorySortedIndex(now: () => number): SortedIndex & { sweep(): void } {
+/**
+ * A memory sorted index; `sweep()` drops its expired members (the store's sweeper calls it), `live()` lists the
+ * others in ascending order (the store's `contents()`).
+ */
+export function createMemorySortedIndex(
+  now: () => number,
+): SortedIndex & { sweep(): void; live(): IndexEntry[] } {
   /** Ascending by (score, member). */
   const ordered: IndexEntry[] = [];
   const members = new Map<string, Timed>();
@@ -65,6 +70,12 @@ export function createMemorySortedIndex(now: () => number): SortedIndex & { swee
       }
       for (const member of expired) drop(member);
       return found;
+    },
+    live() {
+      const time = now();
+      return ordered
+        .filter((entry) => (members.get(entry.member)?.expiresAt ?? 0) > time)
+        .map((e) => ({ ...e }));
     },
     sweep() {
       const time = now();

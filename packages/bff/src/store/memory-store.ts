@@ -30,8 +30,9 @@ export interface MemoryStoreOptions {
 /** A {@link Store} in memory, whose whole contents can be listed. */
 export interface MemoryStore extends Store {
   /**
-   * Every live key with its value and version, every live counter with its count and every item of every work
-   * queue, in key order: what a test compares before and after a request that must change nothing.
+   * Every live key with its value and version, every live counter with its count, every live member of every
+   * sorted index with its score and every item of every work queue, in key order: what a test compares before and
+   * after a request that must change nothing.
    */
   contents(): Promise<Map<string, string>>;
 }
@@ -104,6 +105,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         if (entry.expiresAt > time) listed.push([key, `v${entry.version} ${entry.value}`]);
       for (const [key, counter] of counters)
         if (counter.expiresAt > time) listed.push([`counter ${key}`, String(counter.count)]);
+      for (const [name, index] of indexes)
+        for (const entry of index.live())
+          listed.push([`index ${name} ${entry.member}`, `score ${entry.score}`]);
       for (const [name, queue] of queues) {
         let cursor: string | null = null;
         do {

@@ -199,3 +199,28 @@ describe('redis store across two clients', () => {
     expect((await one.increment('counter:ip', 1, 60_000)).count).toBe(2);
   });
 });
+
+describe('the memory store’s contents', () => {
+  it('lists every live key, counter, index member and queue item, and forgets the expired ones', async () => {
+    const time = steppedTime();
+    const store = createMemoryStore({ now: time.now });
+    stores.push(store);
+    await store.insert('checkout:chk_1', 'one', 60_000);
+    await store.increment('counter:reads', 1, 60_000);
+    const index = store.sortedIndex('partner-checkouts:acme');
+    await index.add('chk_1', 10, 60_000);
+    await index.add('chk_2', 20, 1_000);
+    await store.queue('webhooks').add({ id: 'evt_1', partition: 'acme', dueAtMs: 5 });
+    expect([...(await store.contents()).keys()]).toEqual([
+      'checkout:chk_1',
+      'counter counter:reads',
+      'index partner-checkouts:acme chk_1',
+      'index partner-checkouts:acme chk_2',
+      'queue webhooks evt_1',
+    ]);
+    expect((await store.contents()).get('index partner-checkouts:acme chk_2')).toBe('score 20');
+    await time.pass(1_000);
+    await index.remove('chk_1');
+    expect([...(await store.contents()).keys()].filter((key) => key.startsWith('index '))).toEqual([]);
+  });
+});
