@@ -6,8 +6,24 @@
  */
 import type { Logger } from './logger';
 
-/** How long a stop waits for the background runs under way, by default. */
-export const DEFAULT_STOP_WAIT_MS = 5_000;
+/** How a stop's time is shared, in ms from the signal. */
+export interface StopTimeline {
+  /** The requests under way may finish until then; their connections are cut after it. */
+  drainMs: number;
+  /** Then the background runs under way are waited for this long at most. */
+  backgroundWaitMs: number;
+  /** The process exits then, whatever is still running. */
+  exitMs: number;
+}
+
+/**
+ * The stop's timeline for the config's `server.stopSeconds` (10 s by default: 4 s for the requests, then 5 s for
+ * the background work, the exit at 10 s), so that each wait fits before the forced exit, with time to close the
+ * store after them.
+ */
+export function stopTimeline(stopSeconds: number): StopTimeline {
+  return { drainMs: stopSeconds * 400, backgroundWaitMs: stopSeconds * 500, exitMs: stopSeconds * 1_000 };
+}
 
 /** One part of the background work being stopped: its name in the logs, and its `close()` under way. */
 export interface StoppingWork {

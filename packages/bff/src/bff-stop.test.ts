@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type RunningRedis, startRedisServer } from '../testing/redis-server';
-import { eventually, type Stack, startBff, startStack, testConfig } from '../testing/stack';
+import { eventually, SHOP_ORIGIN, type Stack, startBff, startStack, testConfig } from '../testing/stack';
 import { pendingDelivery, postingWebhooksTo } from '../testing/webhook-receiver';
 import type { BffConfigInput } from './config/config-schema';
 import { createLogger } from './logger';
@@ -237,5 +237,49 @@ describe('a stop with a run that does not end', () => {
       running: expect.arrayContaining(['order reconciliation']),
       waitedMs: 300,
     });
+  }, 20_000);
+
+  it('shares the config’s stop time: a held request cut at 40 %, the background waited for half', async () => {
+    const held = await startHoldingServer();
+    const running = await startBff(held.url, {
+      sessionSecret: randomBytes(32),
+      config: (url) => {
+        const base = testConfig(url);
+        return {
+          ...base,
+          server: { ...base.server, stopSeconds: 2 },
+          widgets: base.widgets
+            .filter((widget) => widget.id === 'shop')
+            .map((widget) => ({
+              ...widget,
+              upstream: { ...widget.upstream, timeoutMs: 60_000, maxRetries: 0 },
+            })),
+        };
+      },
+    });
+    // A traveller's first read: the widget's start needs the catalog, which waits on the upstream.
+    let answeredAt = 0;
+    const start = fetch(`${running.server.url}/v1/widgets/shop/start`, { headers: { Origin: SHOP_ORIGIN } })
+      .then(
+        () => 'answered',
+        () => 'cut',
+      )
+      .finally(() => {
+        answeredAt = Date.now();
+      });
+    // The catalog's first reads wait on the upstream (the start waits on them); the request is in by then.
+    await eventually(async () => (held.paths.includes('/account') ? true : undefined));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const startedAt = Date.now();
+    await running.server.close();
+    const tookMs = Date.now() - startedAt;
+    expect(await start).toBe('cut');
+    // 2 s to stop: 0.8 s for the requests under way, then 1 s for the background work (not 4 s and 5 s).
+    expect(answeredAt - startedAt).toBeGreaterThanOrEqual(750);
+    expect(answeredAt - startedAt).toBeLessThan(1_500);
+    expect(tookMs).toBeLessThan(2_500);
+    const warning = running.logs.find((line) => line.includes('background work still running at the stop'));
+    expect(JSON.parse(warning as string)).toMatchObject({ level: 'warn', waitedMs: 1_000 });
+    await held.close();
   }, 20_000);
 });

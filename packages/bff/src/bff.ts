@@ -12,7 +12,7 @@ import { type ActionRequestWatch, createActionRequestWatch } from './after-sale/
 import { type AfterSaleService, createAfterSaleService } from './after-sale/after-sale-service';
 import { createManageTokens, type ManageTokens } from './after-sale/manage-token';
 import { createBffApp } from './app';
-import { awaitBackgroundStop, DEFAULT_STOP_WAIT_MS } from './background-stop';
+import { awaitBackgroundStop, stopTimeline } from './background-stop';
 import { createAccountLogo } from './catalog/account-logo';
 import { createCatalogService } from './catalog/catalog-service';
 import type { LogoTestHost } from './catalog/logo-fetch';
@@ -105,7 +105,8 @@ export interface CreateBffOptions {
   checkAnswers?: boolean;
   /**
    * How long `close()` waits for the background runs under way (a watch's sweep, webhook attempts) before it
-   * closes the upstream clients and the store anyway, in ms. Default 5 s: within the entry point's forced exit.
+   * closes the upstream clients and the store anyway, in ms. Default: half the config's `server.stopSeconds` (5 s),
+   * within the entry point's forced exit.
    */
   stopWaitMs?: number;
 }
@@ -455,7 +456,10 @@ export function createBff(options: CreateBffOptions): Bff {
             stopped: widget.catalog.close(),
           })),
         ],
-        { waitMs: options.stopWaitMs ?? DEFAULT_STOP_WAIT_MS, logger: scopedLogger },
+        {
+          waitMs: options.stopWaitMs ?? stopTimeline(config.server.stopSeconds).backgroundWaitMs,
+          logger: scopedLogger,
+        },
       );
       // A run still waiting on the upstream has its request failed rather than holding the pool's close.
       const abort = stillRunning.length > 0;

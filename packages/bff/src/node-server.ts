@@ -10,6 +10,7 @@ import type { Duplex } from 'node:stream';
 import { API_VERSION, type ApiErrorEnvelope } from '@esim-embed/shared';
 import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
+import { stopTimeline } from './background-stop';
 import type { Bff } from './bff';
 import { ServerLimitsConfigSchema } from './config/config-schema';
 import type { AppEnv } from './http/app-env';
@@ -29,14 +30,12 @@ export interface ServeOptions {
   port?: number;
   hostname?: string;
   /**
-   * How long a stop lets the requests under way finish before it cuts their connections (ms; default 4 s): the
-   * background work's own wait (5 s) must still fit before the process's forced exit (10 s after the signal).
+   * How long a stop lets the requests under way finish before it cuts their connections (ms). Default: 40 % of
+   * the config's `server.stopSeconds` (4 s), so that the background work's own wait still fits before the
+   * process's forced exit (`background-stop.ts`).
    */
   drainMs?: number;
 }
-
-/** How long a stop lets the requests under way finish, by default. */
-const DEFAULT_DRAIN_MS = 4_000;
 
 /** How the BFF is served: where, and what one client may hold (the config's `server` and `trustedProxyHops`). */
 export interface ServeBffOptions extends ServeOptions {
@@ -56,7 +55,10 @@ export async function serveBff(bff: Bff, options: ServeBffOptions = {}): Promise
   });
   const tracking = applyServerLimits(server, limits);
   server.on('clientError', answerClientError);
-  const listening = await listen(server, options);
+  const listening = await listen(server, {
+    ...options,
+    drainMs: options.drainMs ?? stopTimeline(limits.stopSeconds).drainMs,
+  });
   return {
     ...listening,
     async close() {
@@ -93,7 +95,10 @@ export async function listen(server: Server, options: ServeOptions = {}): Promis
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
-        cut = setTimeout(() => server.closeAllConnections(), options.drainMs ?? DEFAULT_DRAIN_MS);
+        cut = setTimeout(
+          () => server.closeAllConnections(),
+          options.drainMs ?? stopTimeline(ServerLimitsConfigSchema.parse({}).stopSeconds).drainMs,
+        );
       });
       clearTimeout(cut);
     },

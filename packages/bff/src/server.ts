@@ -10,6 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { stopTimeline } from './background-stop';
 import { createBff } from './bff';
 import { ConfigError, loadConfig } from './config/load-config';
 import { createLogger, type LogLevel, logLevelFrom } from './logger';
@@ -110,7 +111,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info('BFF stopping', { signal });
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => process.exit(1), stopTimeline(loaded.config.server.stopSeconds).exitMs);
     force.unref();
     Promise.all([operations?.close(), server.close()]).then(
       () => process.exit(0),

@@ -300,6 +300,11 @@ export const ServerLimitsConfigSchema = z
      * client address.
      */
     maxConnectionsPerAddress: z.int().min(1).max(100_000).default(128),
+    /**
+     * How long a stop (SIGTERM, SIGINT) may take before the process exits: the requests under way get 40 % of it
+     * to finish, then the background work half of it. Keep the orchestrator's grace period above it.
+     */
+    stopSeconds: z.int().min(2).max(600).default(10),
   })
   .refine((limits) => limits.headersTimeoutSeconds <= limits.requestTimeoutSeconds, {
     message: 'headersTimeoutSeconds must not exceed requestTimeoutSeconds',
