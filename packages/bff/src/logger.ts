@@ -1,10 +1,11 @@
 /**
  * @module
  * Structured JSON logs, one line per event, written by pino (to stdout in batches of at most 20 ms; no
- * worker-thread transport), or, for lines of one shape written per request, put together from pino's own parts. Callers pass fields, never secrets: API keys, tokens, partner secrets, client
- * secrets, LPA/activation codes and delivery-link URLs must not be logged. Should one slip in all the same,
- * pino's `redact` paths cover the fields the BFF knows carry secrets, and a name-based safety net writes any
- * field named for a secret, at any depth (in an error's cause, in a header object), as `[redacted]`.
+ * worker-thread transport), or, for lines of one shape written per request, put together from pino's own parts.
+ * Callers pass fields, never secrets: API keys, tokens, partner secrets, client secrets, LPA/activation codes and
+ * delivery-link URLs must not be logged. Should one slip in all the same, pino's `redact` paths cover the fields
+ * the BFF knows carry secrets, and a name-based safety net writes any field named for a secret, at any depth (in
+ * an error's cause, in a header object), as `[redacted]`.
  */
 import pino, { type DestinationStream, type Logger as PinoLogger } from 'pino';
 
