@@ -196,6 +196,18 @@ describe('the webhook sender at a stop', () => {
   });
 });
 
+/** The test config's one widget on `url`, an upstream that takes every request and answers none within the test. */
+function onHeldUpstream(url: string, stopSeconds?: number): BffConfigInput {
+  const base = testConfig(url);
+  return {
+    ...base,
+    ...(stopSeconds === undefined ? {} : { server: { ...base.server, stopSeconds } }),
+    widgets: base.widgets
+      .filter((widget) => widget.id === 'shop')
+      .map((widget) => ({ ...widget, upstream: { ...widget.upstream, timeoutMs: 60_000, maxRetries: 0 } })),
+  };
+}
+
 describe('a stop with a run that does not end', () => {
   let upstream: HoldingServer | undefined;
   afterAll(async () => {
@@ -206,19 +218,7 @@ describe('a stop with a run that does not end', () => {
     upstream = await startHoldingServer();
     const running = await startBff(upstream.url, {
       sessionSecret: randomBytes(32),
-      // One widget, on an upstream that takes every request and answers none within the test.
-      config: (url) => {
-        const base = testConfig(url);
-        return {
-          ...base,
-          widgets: base.widgets
-            .filter((widget) => widget.id === 'shop')
-            .map((widget) => ({
-              ...widget,
-              upstream: { ...widget.upstream, timeoutMs: 60_000, maxRetries: 0 },
-            })),
-        };
-      },
+      config: (url) => onHeldUpstream(url),
       bffOptions: { stopWaitMs: 300 },
     });
     // The reconciliation's pass at the start reads the account's orders: it waits on the upstream.
@@ -243,19 +243,7 @@ describe('a stop with a run that does not end', () => {
     const held = await startHoldingServer();
     const running = await startBff(held.url, {
       sessionSecret: randomBytes(32),
-      config: (url) => {
-        const base = testConfig(url);
-        return {
-          ...base,
-          server: { ...base.server, stopSeconds: 2 },
-          widgets: base.widgets
-            .filter((widget) => widget.id === 'shop')
-            .map((widget) => ({
-              ...widget,
-              upstream: { ...widget.upstream, timeoutMs: 60_000, maxRetries: 0 },
-            })),
-        };
-      },
+      config: (url) => onHeldUpstream(url, 2),
     });
     // A traveller's first read: the widget's start needs the catalog, which waits on the upstream.
     let answeredAt = 0;
