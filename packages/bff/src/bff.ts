@@ -439,12 +439,13 @@ export function createBff(options: CreateBffOptions): Bff {
     metrics,
     operationsApp,
     async close() {
-      // The index build stops after its page (and goes on at the next start): the store stays open until then.
       closing = true;
-      await indexesBuilt;
       // All asked at once, so the wait is the longest run's, not their sum.
       const stillRunning = await awaitBackgroundStop(
         [
+          // The index build stops after its page and goes on at the next start; a page waiting on the upstream
+          // (an ended help request's read) is bounded like every other run.
+          { name: 'index build', stopped: indexesBuilt.then(() => undefined) },
           { name: 'webhook sender', stopped: webhookSender.close() },
           { name: 'checkout watch', stopped: checkoutWatch.close() },
           { name: 'help-request watch', stopped: actionRequestWatch.close() },

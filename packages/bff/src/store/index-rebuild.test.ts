@@ -4,11 +4,14 @@
  * them indexes them once at its start — a help request of that release is read from the upstream for its view, an
  * ended one included — and the partner's desk lists them, filters too, over HTTP against the real sandbox. Two BFFs
  * started together on one Redis build once between them (one scans, the other waits for its mark); a lease left
- * by a builder that died is taken over once it runs out.
+ * by a builder that died is taken over once it runs out; a stop while the build waits on an upstream that does not
+ * answer waits no longer than its bound, and the next start builds.
  */
 
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PARTNER_SECRET_HEADER, type PartnerActionRequest } from '@esim-embed/shared';
@@ -347,4 +350,55 @@ describe('two BFFs started together on one Redis', () => {
       await setUp.close();
     }
   });
+});
+
+describe('a stop while the build waits on the upstream', () => {
+  it('waits for it no longer than the stop’s bound, and the next start builds again', async () => {
+    // An upstream that takes every request and answers none within the test: the help request's read waits.
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    // The embedded store: a restart opens the same state again.
+    const dataDir = mkdtempSync(join(root, 'stop-'));
+    const store = openSqliteStore({ dataDir });
+    await writeLastMonths(store);
+    const bff = await startBff(silentUrl, {
+      config: (url) => {
+        const base = config(url);
+        return {
+          ...base,
+          widgets: base.widgets.map((widget) => ({
+            ...widget,
+            upstream: { ...widget.upstream, timeoutMs: 60_000, maxRetries: 0 },
+          })),
+        };
+      },
+      env,
+      sessionSecret: stack.sessionSecret,
+      store,
+      bffOptions: { startWorkers: false, stopWaitMs: 300 },
+    });
+    try {
+      const startedAt = Date.now();
+      await bff.server.close();
+      expect(Date.now() - startedAt).toBeLessThan(3_000);
+      const warning = bff.logs.find((line) => line.includes('background work still running at the stop'));
+      expect(JSON.parse(warning as string)).toMatchObject({
+        running: expect.arrayContaining(['index build']),
+      });
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+    // Not marked built: the next start, on an upstream that answers, indexes everything.
+    const reopened = openSqliteStore({ dataDir });
+    expect(await reopened.get(STORE_KEYS.indexBuilt('action-request'))).toBeNull();
+    const again = await startOn(reopened);
+    try {
+      await again.bff.indexesBuilt;
+      expect(await listed(again.server.url)).toEqual(expected);
+    } finally {
+      await again.server.close();
+    }
+  }, 30_000);
 });
