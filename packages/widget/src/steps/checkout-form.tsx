@@ -5,9 +5,9 @@
  * creates the checkout for the quote. `partner_confirm` hands the payment to the host page through
  * `esim-checkout`; `direct` places the order. Either way the flow goes on to the checkout's progress.
  */
-import type { NonNegativeMoney, Quote } from '@esim-embed/shared';
+import type { CreateCheckoutRequest, NonNegativeMoney, Quote } from '@esim-embed/shared';
 import { useRef, useState } from 'preact/hooks';
-import { errorCodeOf } from '../api/api-error';
+import { retryWorth, WidgetApiError } from '../api/api-error';
 import { handlingOf } from '../errors/error-recovery';
 import { rememberCheckout, type TopUpOrigin } from '../flow/flow-steps';
 import { useWidget } from '../flow/widget-context';
@@ -25,11 +25,18 @@ export function isEmailAddress(value: string): boolean {
 }
 
 /**
- * Codes of a create the BFF refused as sent, keeping nothing under its key: the same key may then carry another
- * body. After any other failure (a 5xx, no answer, a create still running) the BFF may hold the create under its
- * key with the body it was sent: another body under that key is refused, so the form sends that one again.
+ * Whether the BFF answered a create for good, so that nothing is held under its key: an answer, and not one that
+ * passes (a 5xx, a rate limit, a create still running) nor one the widget could not read (a 2xx among them).
  */
-const KEPT_NOTHING = new Set(['validation_failed', 'unsupported_media_type']);
+function answeredForGood(error: unknown): boolean {
+  return error instanceof WidgetApiError && error.code !== 'invalid_response' && retryWorth(error) === null;
+}
+
+/** A create as sent: its quote's key and its body. */
+interface SentCreate {
+  quoteId: string;
+  request: CreateCheckoutRequest;
+}
 
 /** Props of `CheckoutForm`. */
 export interface CheckoutFormProps {
@@ -51,9 +58,9 @@ export function CheckoutForm({ quote, price, topUp, requote, otherPlan }: Checko
   const [email, setEmail] = useState('');
   const [accepted, setAccepted] = useState(false);
   const [attempted, setAttempted] = useState(false);
-  // The quote whose create was sent with `email`: while it may be held, the address stays as sent.
-  const [sentFor, setSentFor] = useState<string | null>(null);
-  const emailSent = quote !== null && sentFor === quote.id;
+  // The create sent last, while its outcome is not known (no answer yet, or one that passes: a 5xx, a create
+  // still running): the BFF may hold it under its key with that body. The address stays as sent meanwhile.
+  const [unsettled, setUnsettled] = useState<SentCreate | null>(null);
   const emailInput = useRef<HTMLInputElement>(null);
   const termsInput = useRef<HTMLInputElement>(null);
 
@@ -72,18 +79,28 @@ export function CheckoutForm({ quote, price, topUp, requote, otherPlan }: Checko
   const checkout = useWriteAction(
     async (held: Quote) => {
       const trimmed = email.trim();
-      setSentFor(held.id);
-      const created = await client
-        .createCheckout(
-          { quoteId: held.id, ...(trimmed ? { email: trimmed } : {}), locale, termsAccepted: true },
+      const fresh = (): SentCreate => ({
+        quoteId: held.id,
+        request: { quoteId: held.id, ...(trimmed ? { email: trimmed } : {}), locale, termsAccepted: true },
+      });
+      // A create whose outcome is not known goes again first, as it was, under its own key — even when a new
+      // price is held since (the old one expired): it either finishes that checkout, at the price the traveller
+      // first pressed, or is refused for good, and only then does this price's create go. Never two checkouts.
+      let sent = unsettled ?? fresh();
+      let created: Awaited<ReturnType<typeof client.createCheckout>>;
+      for (;;) {
+        setUnsettled(sent);
+        try {
           // One checkout per quote, however often the button is pressed or the request retried.
-          `checkout-${held.id}`,
-          topUp?.manageToken,
-        )
-        .catch((error: unknown) => {
-          if (KEPT_NOTHING.has(errorCodeOf(error))) setSentFor(null);
-          throw error;
-        });
+          created = await client.createCheckout(sent.request, `checkout-${sent.quoteId}`, topUp?.manageToken);
+          break;
+        } catch (error) {
+          if (!answeredForGood(error)) throw error;
+          setUnsettled(null);
+          if (sent.quoteId === held.id) throw error;
+          sent = fresh();
+        }
+      }
       const handle = { id: created.id, clientSecret: created.clientSecret, ...(topUp ? { topUp } : {}) };
       rememberCheckout(config.widgetId, handle);
       // Only now, with the checkout created: a refused create (funding, price) never reaches the host page.
@@ -131,7 +148,7 @@ export function CheckoutForm({ quote, price, topUp, requote, otherPlan }: Checko
               attempted && emailProblem ? 'esim-email-hint esim-email-error' : 'esim-email-hint'
             }
             value={email}
-            readOnly={emailSent}
+            readOnly={unsettled !== null}
             onInput={(event) => setEmail(event.currentTarget.value)}
           />
           <p id="esim-email-hint" class={controls.hint}>
@@ -143,7 +160,7 @@ export function CheckoutForm({ quote, price, topUp, requote, otherPlan }: Checko
                   : 'emailHintPartnerOptional',
               { brand: config.brand.displayName },
             )}
-            {emailSent && ` ${t('emailSent')}`}
+            {unsettled !== null && ` ${t('emailSent')}`}
           </p>
           {attempted && emailProblem && (
             <p id="esim-email-error" class={controls.fieldError}>

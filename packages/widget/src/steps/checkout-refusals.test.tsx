@@ -172,6 +172,43 @@ describe('a create that is not answered yet', () => {
     expect(corrected?.body).toMatchObject({ email: 'corrected@example.com' });
   });
 
+  it('a price that expired while a create went unanswered: that create is settled first, never a second checkout', async () => {
+    const bff = new FakeBff({ quoteTtlMs: 60_000, quotePrices: [450, 520] });
+    const widget = await atCheckout(bff);
+    // The BFF is down through the widget's tries by itself: the create's outcome is not known.
+    for (let failure = 0; failure < 4; failure += 1) bff.failNext('POST', CHECKOUTS, 'internal', 500, {}, 2);
+    fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
+    await passTimeUntil(() => bff.requestsTo('POST', CHECKOUTS).length === 4, 60_000);
+    // The held price runs out meanwhile; a new one is held, at another price.
+    await passTimeUntil(() => widget.view.queryByRole('button', { name: 'Buy for $5.20' }) !== null, 120_000);
+    fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $5.20' }));
+    await waitFor(() => expect(checkoutEvents(widget)).toHaveLength(1));
+    // The create that may have been made is the one sent again, as it was: one checkout, at the first price.
+    const creates = bff.requestsTo('POST', CHECKOUTS);
+    expect(new Set(creates.map((create) => create.headers['idempotency-key']))).toEqual(
+      new Set(['checkout-quote_1']),
+    );
+    expect(new Set(creates.map((create) => JSON.stringify(create.body))).size).toBe(1);
+    expect(checkoutEvents(widget)[0]?.detail).toMatchObject({ checkoutId: 'chk_quote_1' });
+  }, 20_000);
+
+  it('a price that expired after a create refused for good: the new price’s create goes, once', async () => {
+    const bff = new FakeBff({ quoteTtlMs: 60_000, quotePrices: [450, 520] });
+    const widget = await atCheckout(bff);
+    for (let failure = 0; failure < 4; failure += 1) bff.failNext('POST', CHECKOUTS, 'internal', 500, {}, 2);
+    fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
+    await passTimeUntil(() => bff.requestsTo('POST', CHECKOUTS).length === 4, 60_000);
+    await passTimeUntil(() => widget.view.queryByRole('button', { name: 'Buy for $5.20' }) !== null, 120_000);
+    // Sent again, the first create is refused for good: its price expired, nothing was made under its key.
+    bff.failNext('POST', CHECKOUTS, 'quote_expired', 410);
+    fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $5.20' }));
+    await waitFor(() => expect(checkoutEvents(widget)).toHaveLength(1));
+    const keys = bff.requestsTo('POST', CHECKOUTS).map((create) => create.headers['idempotency-key']);
+    expect(keys.slice(-2)).toEqual(['checkout-quote_1', 'checkout-quote_2']);
+    expect(checkoutEvents(widget)[0]?.detail).toMatchObject({ checkoutId: 'chk_quote_2' });
+    expect(widget.view.queryByRole('alert')).toBeNull();
+  }, 20_000);
+
   it('removing the widget while it waits stops the repeats', async () => {
     const bff = new FakeBff();
     const widget = await atCheckout(bff);
