@@ -12,7 +12,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type RunningRedis, startRedisServer } from '../testing/redis-server';
-import { eventually, SHOP_ORIGIN, type Stack, startBff, startStack, testConfig } from '../testing/stack';
+import {
+  eventually,
+  SHOP_ORIGIN,
+  type Stack,
+  startBff,
+  startStack,
+  testConfig,
+  UNANSWERED_UPSTREAM,
+  withUpstream,
+} from '../testing/stack';
 import { pendingDelivery, postingWebhooksTo } from '../testing/webhook-receiver';
 import type { BffConfigInput } from './config/config-schema';
 import { createLogger } from './logger';
@@ -199,13 +208,14 @@ describe('the webhook sender at a stop', () => {
 /** The test config's one widget on `url`, an upstream that takes every request and answers none within the test. */
 function onHeldUpstream(url: string, stopSeconds?: number): BffConfigInput {
   const base = testConfig(url);
-  return {
-    ...base,
-    ...(stopSeconds === undefined ? {} : { server: { ...base.server, stopSeconds } }),
-    widgets: base.widgets
-      .filter((widget) => widget.id === 'shop')
-      .map((widget) => ({ ...widget, upstream: { ...widget.upstream, timeoutMs: 60_000, maxRetries: 0 } })),
-  };
+  return withUpstream(
+    {
+      ...base,
+      ...(stopSeconds === undefined ? {} : { server: { ...base.server, stopSeconds } }),
+      widgets: base.widgets.filter((widget) => widget.id === 'shop'),
+    },
+    UNANSWERED_UPSTREAM,
+  );
 }
 
 describe('a stop with a run that does not end', () => {

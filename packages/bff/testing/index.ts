@@ -45,7 +45,9 @@ export {
   startStack,
   TEST_ENV,
   testConfig,
+  UNANSWERED_UPSTREAM,
   type WidgetPage,
+  withUpstream,
 } from './stack';
 export { startTestRelay, type TestRelay } from './test-relay';
 export { checkoutAsTraveller } from './traveller-checkout';

@@ -31,6 +31,19 @@ export const TEST_ENV = {
   TEST_PARTNER_SECRET: PARTNER_SECRET,
 };
 
+/** An upstream that takes every request and answers none within a test: no timeout or retry ends the wait first. */
+export const UNANSWERED_UPSTREAM = { timeoutMs: 60_000, maxRetries: 0 } as const;
+
+type UpstreamInput = BffConfigInput['widgets'][number]['upstream'];
+
+/** `config` with every widget's upstream settings changed by `upstream` (another address, other timeouts). */
+export function withUpstream(config: BffConfigInput, upstream: Partial<UpstreamInput>): BffConfigInput {
+  return {
+    ...config,
+    widgets: config.widgets.map((widget) => ({ ...widget, upstream: { ...widget.upstream, ...upstream } })),
+  };
+}
+
 /**
  * A config with a `direct` widget (`shop`) and a `partner_confirm` widget (`shop-pay`) on the sandbox. Tests buy
  * many times a minute from one loopback address on keys the sandbox does not limit: the upstream budget gives

@@ -42,4 +42,5 @@ export {
   untilReady,
   type WebhookReceiver,
   type WidgetPage,
+  withUpstream,
 } from '@esim-embed/bff/testing';

@@ -33,6 +33,7 @@ import {
   TEST_ENV,
   testConfig,
   type WidgetPage,
+  withUpstream,
 } from '../harness/bff-testing';
 import { type Figure, recordFigures } from '../harness/figures';
 import { findSecrets } from '../harness/secret-scan';
@@ -428,16 +429,7 @@ describe('upstream error parameters', () => {
   it('pass an allowlist per code: no balance, limit or price reaches a browser', async () => {
     const relay = await startTestRelay(sandbox.url);
     const stack = await startStack({
-      config: (url) => {
-        const base = testConfig(url);
-        return {
-          ...base,
-          widgets: base.widgets.map((widget) => ({
-            ...widget,
-            upstream: { ...widget.upstream, baseUrl: relay.url },
-          })),
-        };
-      },
+      config: (url) => withUpstream(testConfig(url), { baseUrl: relay.url }),
     });
     try {
       const page = await openWidget(stack.server.url, 'shop');

@@ -28,6 +28,8 @@ import {
   startBff,
   startStack,
   testConfig,
+  UNANSWERED_UPSTREAM,
+  withUpstream,
 } from '../../testing/stack';
 import { postingWebhooksTo, startReceiver, type WebhookReceiver } from '../../testing/webhook-receiver';
 import { eventId } from '../webhooks/webhook-events';
@@ -363,16 +365,7 @@ describe('a stop while the build waits on the upstream', () => {
     const store = openSqliteStore({ dataDir });
     await writeLastMonths(store);
     const bff = await startBff(silentUrl, {
-      config: (url) => {
-        const base = config(url);
-        return {
-          ...base,
-          widgets: base.widgets.map((widget) => ({
-            ...widget,
-            upstream: { ...widget.upstream, timeoutMs: 60_000, maxRetries: 0 },
-          })),
-        };
-      },
+      config: (url) => withUpstream(config(url), UNANSWERED_UPSTREAM),
       env,
       sessionSecret: stack.sessionSecret,
       store,

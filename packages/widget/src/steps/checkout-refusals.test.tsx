@@ -24,6 +24,20 @@ async function atCheckout(bff: FakeBff): Promise<MountedWidget> {
   return widget;
 }
 
+/**
+ * At checkout with a price held for a minute: the buy is not answered through the widget's tries by itself (the
+ * create's outcome is not known), the price runs out meanwhile, and a new one is held at $5.20.
+ */
+async function unansweredUntilNewPrice(): Promise<{ bff: FakeBff; widget: MountedWidget }> {
+  const bff = new FakeBff({ quoteTtlMs: 60_000, quotePrices: [450, 520] });
+  const widget = await atCheckout(bff);
+  for (let failure = 0; failure < 4; failure += 1) bff.failNext('POST', CHECKOUTS, 'internal', 500, {}, 2);
+  fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
+  await passTimeUntil(() => bff.requestsTo('POST', CHECKOUTS).length === 4, 60_000);
+  await passTimeUntil(() => widget.view.queryByRole('button', { name: 'Buy for $5.20' }) !== null, 120_000);
+  return { bff, widget };
+}
+
 const checkoutEvents = (widget: MountedWidget) =>
   widget.events.filter((event) => event.type === 'esim-checkout');
 
@@ -173,14 +187,7 @@ describe('a create that is not answered yet', () => {
   });
 
   it('a price that expired while a create went unanswered: that create is settled first, never a second checkout', async () => {
-    const bff = new FakeBff({ quoteTtlMs: 60_000, quotePrices: [450, 520] });
-    const widget = await atCheckout(bff);
-    // The BFF is down through the widget's tries by itself: the create's outcome is not known.
-    for (let failure = 0; failure < 4; failure += 1) bff.failNext('POST', CHECKOUTS, 'internal', 500, {}, 2);
-    fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
-    await passTimeUntil(() => bff.requestsTo('POST', CHECKOUTS).length === 4, 60_000);
-    // The held price runs out meanwhile; a new one is held, at another price.
-    await passTimeUntil(() => widget.view.queryByRole('button', { name: 'Buy for $5.20' }) !== null, 120_000);
+    const { bff, widget } = await unansweredUntilNewPrice();
     fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $5.20' }));
     await waitFor(() => expect(checkoutEvents(widget)).toHaveLength(1));
     // The create that may have been made is the one sent again, as it was: one checkout, at the first price.
@@ -193,12 +200,7 @@ describe('a create that is not answered yet', () => {
   }, 20_000);
 
   it('a price that expired after a create refused for good: the new price’s create goes, once', async () => {
-    const bff = new FakeBff({ quoteTtlMs: 60_000, quotePrices: [450, 520] });
-    const widget = await atCheckout(bff);
-    for (let failure = 0; failure < 4; failure += 1) bff.failNext('POST', CHECKOUTS, 'internal', 500, {}, 2);
-    fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
-    await passTimeUntil(() => bff.requestsTo('POST', CHECKOUTS).length === 4, 60_000);
-    await passTimeUntil(() => widget.view.queryByRole('button', { name: 'Buy for $5.20' }) !== null, 120_000);
+    const { bff, widget } = await unansweredUntilNewPrice();
     // Sent again, the first create is refused for good: its price expired, nothing was made under its key.
     bff.failNext('POST', CHECKOUTS, 'quote_expired', 410);
     fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $5.20' }));
