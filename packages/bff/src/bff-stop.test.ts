@@ -6,11 +6,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type HoldingServer, startHoldingServer } from '../testing/holding-server';
 import { type RunningRedis, startRedisServer } from '../testing/redis-server';
 import {
   eventually,
@@ -36,42 +35,6 @@ import type { WidgetRuntime } from './widgets/widget-runtime';
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
 const root = mkdtempSync(join(tmpdir(), 'esim-bff-stop-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-/** A loopback HTTP server that records each request's path and answers none until `answer(status)`. */
-interface HoldingServer {
-  url: string;
-  paths: string[];
-  answer(status: number): void;
-  close(): Promise<void>;
-}
-
-async function startHoldingServer(): Promise<HoldingServer> {
-  const paths: string[] = [];
-  const held: ServerResponse[] = [];
-  let status: number | null = null;
-  const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    paths.push(request.url ?? '');
-    request.resume();
-    request.on('end', () => {
-      if (status === null) held.push(response);
-      else response.writeHead(status).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    paths,
-    answer(answered) {
-      status = answered;
-      for (const response of held.splice(0)) response.writeHead(answered).end();
-    },
-    close() {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 const errorLines = (logs: string[]) => logs.filter((line) => line.includes('"level":"error"'));
 

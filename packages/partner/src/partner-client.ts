@@ -22,6 +22,7 @@ import {
   type PartnerCheckoutListQuery,
   type PartnerEsimSummary,
   type PartnerWebhookDelivery,
+  retryAfterSecondsOf,
   type WebhookDeliveryListQuery,
 } from '@esim-embed/shared';
 import {
@@ -366,12 +367,12 @@ function errorOf(response: Response, json: unknown): PartnerApiError {
   const code = envelope?.error?.code;
   const params = envelope?.error?.params;
   const requestId = envelope?.meta?.requestId;
-  const retryAfter = Number(response.headers.get('Retry-After'));
+  const retryAfter = retryAfterSecondsOf(response.headers.get('Retry-After'));
   return new PartnerApiError({
     code: typeof code === 'string' ? (code as PartnerApiErrorCode) : 'invalid_response',
     status: response.status,
     params: typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {},
     requestId: typeof requestId === 'string' ? requestId : null,
-    retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
+    retryAfterSeconds: retryAfter !== null && retryAfter > 0 ? retryAfter : null,
   });
 }

@@ -10,13 +10,12 @@
 
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PARTNER_SECRET_HEADER, type PartnerActionRequest } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buyEsim } from '../../testing/after-sale-flow';
+import { startHoldingServer } from '../../testing/holding-server';
 import { type RunningRedis, startRedisServer } from '../../testing/redis-server';
 import {
   call,
@@ -357,14 +356,12 @@ describe('two BFFs started together on one Redis', () => {
 describe('a stop while the build waits on the upstream', () => {
   it('waits for it no longer than the stop’s bound, and the next start builds again', async () => {
     // An upstream that takes every request and answers none within the test: the help request's read waits.
-    const silent = createServer(() => {});
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const silent = await startHoldingServer();
     // The embedded store: a restart opens the same state again.
     const dataDir = mkdtempSync(join(root, 'stop-'));
     const store = openSqliteStore({ dataDir });
     await writeLastMonths(store);
-    const bff = await startBff(silentUrl, {
+    const bff = await startBff(silent.url, {
       config: (url) => withUpstream(config(url), UNANSWERED_UPSTREAM),
       env,
       sessionSecret: stack.sessionSecret,
@@ -380,8 +377,7 @@ describe('a stop while the build waits on the upstream', () => {
         running: expect.arrayContaining(['index build']),
       });
     } finally {
-      silent.closeAllConnections();
-      silent.close();
+      await silent.close();
     }
     // Not marked built: the next start, on an upstream that answers, indexes everything.
     const reopened = openSqliteStore({ dataDir });

@@ -11,6 +11,7 @@ export * from './operations';
 export * from './partner-account';
 export * from './plan-order';
 export * from './requestable-actions';
+export * from './retry-after';
 export * from './route-spec';
 export * from './session';
 export * from './support-desk';

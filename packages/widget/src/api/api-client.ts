@@ -44,11 +44,12 @@ import {
   type RouteParams,
   type RouteResponse,
   type RouteSpec,
+  retryAfterSecondsOf,
   type Session,
   type WidgetDeliveryLink,
   type WidgetStart,
 } from '@esim-embed/shared';
-import { retryAfterSecondsOf, retryWorth, WidgetApiError } from './api-error';
+import { retryWorth, WidgetApiError } from './api-error';
 
 /** The routes a client of the widget API calls among `Routes` (by default the API's): JSON answers, no partner's. */
 export type ClientRoute<Routes extends RouteSpec = ApiRoute> = Exclude<

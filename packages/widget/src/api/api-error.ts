@@ -31,11 +31,6 @@ export class WidgetApiError extends Error {
   }
 }
 
-/** A `Retry-After` header's delay in seconds (the BFF sends whole seconds); null when absent or not a delay. */
-export function retryAfterSecondsOf(header: string | null): number | null {
-  return header !== null && /^\d+$/.test(header.trim()) ? Number(header) : null;
-}
-
 /** The error's code when it is a `WidgetApiError`; `invalid_response` for anything else. */
 export function errorCodeOf(error: unknown): WidgetErrorCode {
   return error instanceof WidgetApiError ? error.code : 'invalid_response';

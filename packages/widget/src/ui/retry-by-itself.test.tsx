@@ -2,6 +2,7 @@
  * The notice tries again by itself after a passing failure: after the BFF's `Retry-After` (or 5, 10, 20 s), at most
  * three times in a row, saying when, its button staying; never for an error the traveller must decide on.
  */
+import { retryAfterSecondsOf } from '@esim-embed/shared';
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeBff } from '../../testing/fake-bff';
@@ -15,7 +16,7 @@ import {
   waitForAllDestinations,
 } from '../../testing/traveller';
 import { testWidgetContext } from '../../testing/widget-context';
-import { retryAfterSecondsOf, retryWorth, WidgetApiError, type WidgetErrorCode } from '../api/api-error';
+import { retryWorth, WidgetApiError, type WidgetErrorCode } from '../api/api-error';
 import { ERROR_HANDLING } from '../errors/error-recovery';
 import { WidgetContext } from '../flow/widget-context';
 import { createTranslator, loadMessages, WIDGET_LOCALES } from '../i18n/translator';
