@@ -3,12 +3,15 @@
  * The widget's clock in component tests: vitest's fake timers (`setTimeout`, `setInterval` and `Date`), which also
  * move on by themselves as real time passes, so a wait the test does not drive still ends as it would. Where the
  * test waits for one of the widget's own timers (the status poll, a countdown, a `Retry-After`, a network retry),
- * it lets that time pass at once instead of sleeping through it.
+ * it lets that time pass at once instead of sleeping through it — and while it does, the clock stops following
+ * real time, so what the test measures or passes is the time it moved, however slow the machine.
  */
 import { afterEach, beforeEach, vi } from 'vitest';
 
 /** How much of the widget's time one step of {@link passTimeUntil} lets pass, in ms. */
 const STEP_MS = 50;
+/** How often, in ms of real time, the clock follows real time while the test does not move it. */
+const FOLLOW_MS = 5;
 
 /**
  * Puts every test of the calling file on the test clock (and back on real timers after it). Call it before the
@@ -21,7 +24,7 @@ export function runOnTestClock(): void {
       // Preact's effects, testing-library's polling and lazily loaded code still run in real time: the clock
       // follows real time (in small steps, so an effect waits little for it), and the test moves it on.
       shouldAdvanceTime: true,
-      advanceTimeDelta: 5,
+      advanceTimeDelta: FOLLOW_MS,
       toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
     });
   });
@@ -32,7 +35,21 @@ export function runOnTestClock(): void {
 
 /** Lets `ms` of the widget's time pass now: the timers due meanwhile run in order, each one's promises settled. */
 export async function passTime(ms: number): Promise<void> {
-  await vi.advanceTimersByTimeAsync(ms);
+  await withClockHeld(() => vi.advanceTimersByTimeAsync(ms));
+}
+
+/**
+ * Runs `moving` (which moves the clock itself) with the clock no longer following real time, and then follows it
+ * again: the real time the machine spends meanwhile adds nothing to the widget's, so a wait measured between two of
+ * the widget's requests, or a lifetime the test passes, is what the test moved.
+ */
+async function withClockHeld<T>(moving: () => Promise<T>): Promise<T> {
+  vi.setTimerTickMode('manual');
+  try {
+    return await moving();
+  } finally {
+    vi.setTimerTickMode('interval', FOLLOW_MS);
+  }
 }
 
 /**
@@ -41,13 +58,15 @@ export async function passTime(ms: number): Promise<void> {
  * work (code still loading) should be waited for with a `find…` query first.
  */
 export async function passTimeUntil(done: () => boolean, limitMs: number): Promise<void> {
-  const start = Date.now();
-  while (!done()) {
-    if (Date.now() - start > limitMs) {
-      throw new Error(`still not done after ${Date.now() - start} ms of the widget's time`);
+  await withClockHeld(async () => {
+    const start = Date.now();
+    while (!done()) {
+      if (Date.now() - start > limitMs) {
+        throw new Error(`still not done after ${Date.now() - start} ms of the widget's time`);
+      }
+      await vi.advanceTimersByTimeAsync(STEP_MS);
     }
-    await passTime(STEP_MS);
-  }
+  });
 }
 
 /**
