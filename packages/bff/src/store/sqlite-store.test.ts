@@ -70,7 +70,8 @@ describe('the embedded store’s work queue (its contract runs in work-queue.tes
     const claimed = await queue.claim(40_000, { limit: 10, perPartition: 10, leaseMs: 30_000 });
     const ms = performance.now() - started;
     expect(claimed.map((item) => item.id)).toEqual(['alive']);
-    expect(ms).toBeLessThan(50);
+    // The query plans above are what this test holds; the time is a coarse bound, wide enough for a busy machine.
+    expect(ms).toBeLessThan(250);
     expect(await queue.stats()).toEqual({
       size: 20_001,
       nextClaimableAtMs: 70_000,
