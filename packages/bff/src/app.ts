@@ -40,7 +40,7 @@ import { sessionHandlers } from './routes/sessions';
 import { isWidgetScriptPath, staticSite, widgetAssetHandlers } from './routes/static-assets';
 import { findWidgetBuilds } from './routes/widget-builds';
 import { widgetStartHandlers, widgetStarts } from './routes/widget-start';
-import { clientIp, socketAddress } from './security/client-ip';
+import { clientIp, proxySettingWarning, socketAddress } from './security/client-ip';
 import { createOriginPolicy } from './security/origin-policy';
 import { SECURITY_HEADERS } from './security/security-headers';
 import type { SessionSigner } from './security/session-token';
@@ -118,6 +118,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   app.use('*', requestContext(logger));
   // Metrics, spans and the answers' check go by the route of the table; without any, requests need not know it.
   if (metrics !== null || tracing !== null || checkAnswers) tagRoutes(app);
+  const onShortChain = proxySettingWarning(logger, config.trustedProxyHops, options.now);
   app.use('*', async function clientAddress(c, next) {
     c.set(
       'clientIp',
@@ -125,6 +126,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
         socket: socketAddress(c),
         forwardedFor: c.req.header('X-Forwarded-For'),
         trustedProxyHops: config.trustedProxyHops,
+        onShortChain,
       }),
     );
     await next();
