@@ -42,6 +42,7 @@ import { findWidgetBuilds } from './routes/widget-builds';
 import { widgetStartHandlers, widgetStarts } from './routes/widget-start';
 import { clientIp, proxySettingWarning, socketAddress } from './security/client-ip';
 import { createOriginPolicy } from './security/origin-policy';
+import type { SecretDigest } from './security/presented-secret';
 import { SECURITY_HEADERS } from './security/security-headers';
 import type { SessionSigner } from './security/session-token';
 import type { Store } from './store/store';
@@ -55,6 +56,8 @@ export interface BffAppOptions {
   widgets: ReadonlyMap<string, WidgetRuntime>;
   store: Store;
   signer: SessionSigner;
+  /** What the wrong-partner-secret budget counts a presented secret by. */
+  secretDigest: SecretDigest;
   checkouts: CheckoutService;
   /** The partner's funding (`GET /v1/partner/account`). */
   funding: PartnerFunding;
@@ -204,6 +207,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
       widgetAssetHandlers(widgetBuilds, staticFiles),
     ),
     auth: routeAuth({
+      secretDigest: options.secretDigest,
       signer: options.signer,
       widgets,
       store,
