@@ -19,7 +19,7 @@ import { readJsonBody } from '../http/json-body';
 import { annotateRequest } from '../http/request-context';
 import { limitedAddress } from '../security/client-ip';
 import type { SecretDigest } from '../security/presented-secret';
-import { enforceLimit } from '../security/rate-limit';
+import { enforceLimit, type LimitSpec } from '../security/rate-limit';
 import type { Store } from '../store/store';
 import { runForUpstreamCaller } from '../upstream/upstream-caller';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
@@ -105,7 +105,8 @@ export function manageTokenAuth(afterSale: AfterSaleService): MiddlewareHandler<
  * own value (`unauthorized`, then `rate_limited` with `Retry-After` until the minute ends): a server that keeps
  * sending a stale secret is slowed down, and nobody behind the same address — a shared NAT, every caller when no
  * proxy is trusted — can spend the right secret's way in. Guessing is not what that budget stops: a partner
- * secret is at least 32 random bytes (checked at start). Sets `partnerWidgets`.
+ * secret is at least 32 random bytes (checked at start). A right secret's writes (POST) spend the partner's
+ * budget (`limits.partnerWritesPerMinute`). Sets `partnerWidgets`.
  */
 export function partnerAuth(options: {
   widgets: ReadonlyMap<string, WidgetRuntime>;
@@ -126,10 +127,22 @@ export function partnerAuth(options: {
     const widgets = new Map<string, WidgetRuntime>();
     for (const id of matched) widgets.set(id, options.widgets.get(id) as WidgetRuntime);
     if (matched.size === 1) annotateRequest({ widgetId: [...matched][0] });
+    // A partner route's method is its table entry's (another is answered 405 before any auth): POST is a write.
+    if (c.req.method === 'POST') await enforceLimit(options.store, partnerWrites(widgets));
     c.set('partnerWidgets', widgets);
     // A partner's server is not a traveller: its calls count in its widget's share only.
     await runForUpstreamCaller({ kind: 'partner', address: null, sessionId: null }, next);
   };
+}
+
+/**
+ * The budget of a partner's writes: one counter per partner secret, named by the widgets it opens (the same
+ * name on every instance, and across a rotation of the secret), within the smallest of their settings.
+ */
+function partnerWrites(widgets: ReadonlyMap<string, WidgetRuntime>): LimitSpec {
+  const ids = [...widgets.keys()].sort();
+  const limits = [...widgets.values()].map((widget) => widget.config.limits.partnerWritesPerMinute);
+  return { name: `partner-writes:${ids.join(',')}`, limit: Math.min(...limits), windowMs: 60_000 };
 }
 
 /** The middleware of every kind of route auth. */
