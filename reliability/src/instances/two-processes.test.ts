@@ -37,6 +37,7 @@ let sandbox: RunningSandbox;
 let one: BffProcess;
 let two: BffProcess;
 const sessionSecret = randomBytes(32).toString('base64url');
+const tightPartnerSecret = `tight-partner-${randomBytes(16).toString('hex')}`;
 const figures: Figure[] = [];
 const seenSecrets = new Map<string, string>();
 
@@ -65,6 +66,14 @@ function config(sandboxUrl: string): BffConfigInput {
         upstream,
         limits: { sessionsPerIpPerMinute: 6, requestsPerSessionPerMinute: 8 },
       },
+      // A partner of its own, with a budget of 4 writes a minute.
+      {
+        ...shop,
+        id: 'tight-partner',
+        upstream,
+        partnerSecretEnv: 'TIGHT_PARTNER_SECRET',
+        limits: { partnerWritesPerMinute: 4 },
+      },
     ],
   };
 }
@@ -78,7 +87,11 @@ beforeAll(async () => {
     offerCount: 200,
     faultInjection: true,
   });
-  const env = { ...TEST_ENV, ESIM_BFF_SESSION_SECRET: sessionSecret };
+  const env = {
+    ...TEST_ENV,
+    ESIM_BFF_SESSION_SECRET: sessionSecret,
+    TIGHT_PARTNER_SECRET: tightPartnerSecret,
+  };
   [one, two] = await Promise.all([
     startBffProcess({ config: config(sandbox.url), env, redisUrl: redis.url, built: true }),
     startBffProcess({ config: config(sandbox.url), env, redisUrl: redis.url, built: true }),
@@ -86,6 +99,7 @@ beforeAll(async () => {
   seenSecrets.set('upstream API key', SANDBOX_KEYS.globetrotter);
   seenSecrets.set('partner secret', PARTNER_SECRET);
   seenSecrets.set('session-signing secret', sessionSecret);
+  seenSecrets.set('tight partner secret', tightPartnerSecret);
 }, 60_000);
 afterAll(async () => {
   recordFigures('two BFF processes on one Redis', figures);
@@ -213,6 +227,22 @@ describe('two BFF processes sharing Redis', () => {
         }),
       );
     expect(await right('2001:db8:7:7:ffff::1')).toEqual([404, 404]);
+
+    // A partner's writes have one budget on both processes.
+    const writes: number[] = [];
+    for (let index = 0; index < 6; index += 1) {
+      const answer = await call(
+        (index % 2 === 0 ? one : two).url,
+        '/v1/partner/checkouts/chk_unknown000000/cancel',
+        {
+          method: 'POST',
+          headers: { [PARTNER_SECRET_HEADER]: tightPartnerSecret },
+        },
+      );
+      writes.push(answer.status);
+    }
+    expect(writes).toEqual([404, 404, 404, 404, 429, 429]);
+    figures.push(['partner writes (limit 4), 6 alternating', writes.join(' ')]);
     figures.push([
       'one wrong partner secret, 24 alternating from one IPv6 /64, then the right secret on each',
       `${refusedTries}×401 then ${24 - refusedTries}×429; right secret 404 on both (answered)`,
