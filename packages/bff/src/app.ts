@@ -40,8 +40,9 @@ import { sessionHandlers } from './routes/sessions';
 import { isWidgetScriptPath, staticSite, widgetAssetHandlers } from './routes/static-assets';
 import { findWidgetBuilds } from './routes/widget-builds';
 import { widgetStartHandlers, widgetStarts } from './routes/widget-start';
-import { clientIp, socketAddress } from './security/client-ip';
+import { clientIp, proxySettingWarning, socketAddress } from './security/client-ip';
 import { createOriginPolicy } from './security/origin-policy';
+import type { SecretDigest } from './security/presented-secret';
 import { SECURITY_HEADERS } from './security/security-headers';
 import type { SessionSigner } from './security/session-token';
 import type { Store } from './store/store';
@@ -55,6 +56,8 @@ export interface BffAppOptions {
   widgets: ReadonlyMap<string, WidgetRuntime>;
   store: Store;
   signer: SessionSigner;
+  /** What the wrong-partner-secret budget counts a presented secret by. */
+  secretDigest: SecretDigest;
   checkouts: CheckoutService;
   /** The partner's funding (`GET /v1/partner/account`). */
   funding: PartnerFunding;
@@ -118,6 +121,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   app.use('*', requestContext(logger));
   // Metrics, spans and the answers' check go by the route of the table; without any, requests need not know it.
   if (metrics !== null || tracing !== null || checkAnswers) tagRoutes(app);
+  const onShortChain = proxySettingWarning(logger, config.trustedProxyHops, options.now);
   app.use('*', async function clientAddress(c, next) {
     c.set(
       'clientIp',
@@ -125,6 +129,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
         socket: socketAddress(c),
         forwardedFor: c.req.header('X-Forwarded-For'),
         trustedProxyHops: config.trustedProxyHops,
+        onShortChain,
       }),
     );
     await next();
@@ -202,6 +207,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
       widgetAssetHandlers(widgetBuilds, staticFiles),
     ),
     auth: routeAuth({
+      secretDigest: options.secretDigest,
       signer: options.signer,
       widgets,
       store,

@@ -39,6 +39,7 @@ import { countingStoreErrors } from './observability/store-errors';
 import type { Tracing } from './observability/tracing';
 import { createOperationsApp } from './operations-app';
 import { createOriginPolicy } from './security/origin-policy';
+import { presentedSecretDigest } from './security/presented-secret';
 import { createSessionSigner, type SessionSigner } from './security/session-token';
 import { buildIndexesAtStart, type IndexBuildCounts } from './store/index-rebuild';
 import { createMemoryStore } from './store/memory-store';
@@ -373,6 +374,7 @@ export function createBff(options: CreateBffOptions): Bff {
     widgets,
     store,
     signer,
+    secretDigest: presentedSecretDigest(loaded.sessionSecret),
     checkouts,
     funding,
     afterSale,

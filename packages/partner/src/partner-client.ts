@@ -191,7 +191,8 @@ export interface PartnerClient {
     read(eventId: string): Promise<PartnerRouteData<'readPartnerWebhookDelivery'>>;
     /**
      * `POST …/{id}/resend`: send the event again now, under the same event id (your handler de-duplicates on
-     * it). One resend per `idempotencyKey` (default: a fresh one per call).
+     * it). One resend per `idempotencyKey` (default: a fresh one per call). A delivery still on its way
+     * (`pending`, `paused`) is answered as it is: it goes at its next attempt, no sooner.
      */
     resend(
       eventId: string,

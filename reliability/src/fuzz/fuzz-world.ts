@@ -80,6 +80,7 @@ const GENEROUS_LIMITS = {
   requestsPerSessionPerMinute: 100_000,
   quotesPerSession: 1_000,
   checkoutsPerSession: 100,
+  partnerWritesPerMinute: 100_000,
 };
 
 /** Start the sandbox, the BFF and the receiver, and make the real resources. */

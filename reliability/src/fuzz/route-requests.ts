@@ -4,7 +4,8 @@
  * query) broken in every part a client controls — the method, each path parameter, the query string, the body
  * (near misses, values at the limits, prototype-pollution keys, invalid UTF-8, oversized, deeply nested), the
  * content type, and every credential: the genuine one, a valid one of another widget, checkout, eSIM or
- * partner, a tampered or replayed one, garbage, or none.
+ * partner, a tampered or replayed one, garbage, or none. And the genuine request itself, every part of it as a
+ * page and the partner's server send it (what the suites that check every route's answers ask).
  */
 import {
   CHECKOUT_SECRET_HEADER,
@@ -171,29 +172,74 @@ export function requestsTo(route: RouteSpec, input: RouteInput, world: FuzzWorld
         { nil: undefined },
       ),
     })
-    .map((generated): FuzzRequest => {
-      let path = route.path;
-      for (const [name, { value }] of generated.params) path = path.replace(`{${name}}`, value);
-      const headers: Array<[string, string]> = [];
-      const add = (name: string, value: string | undefined) => {
-        if (value !== undefined) headers.push([name, value]);
-      };
-      add('Content-Type', generated.contentType);
-      add('Origin', generated.origin);
-      add('Authorization', generated.authorization);
-      // Credentials of other kinds of auth ride along too: a route must ignore what is not its own.
-      add(CHECKOUT_SECRET_HEADER, generated.checkoutSecret);
-      add(MANAGE_TOKEN_HEADER, generated.manageToken);
-      add(PARTNER_SECRET_HEADER, generated.partnerSecret);
-      add(IDEMPOTENCY_KEY_HEADER, generated.idempotencyKey);
-      if (generated.extraHeader !== undefined) add(...generated.extraHeader);
-      return {
-        method: generated.method,
-        target: generated.query === '' ? path : `${path}?${generated.query}`,
-        headers,
-        body: generated.body,
-        genuineRoute:
-          generated.method === route.method && generated.params.every(([, parameter]) => parameter.real),
-      };
-    });
+    .map((generated) => requestOf(route, generated));
+}
+
+/** What one request is made of, each part as generated (or genuine). */
+interface RequestParts {
+  method: string;
+  params: ReadonlyArray<readonly [string, { value: string; real: boolean }]>;
+  query: string;
+  body: Buffer | undefined;
+  contentType: string | undefined;
+  origin: string | undefined;
+  authorization: string | undefined;
+  checkoutSecret: string | undefined;
+  manageToken: string | undefined;
+  partnerSecret: string | undefined;
+  idempotencyKey: string | undefined;
+  extraHeader?: readonly [string, string] | undefined;
+}
+
+/** The request to `route` made of `parts`. */
+function requestOf(route: RouteSpec, parts: RequestParts): FuzzRequest {
+  let path = route.path;
+  for (const [name, { value }] of parts.params) path = path.replace(`{${name}}`, value);
+  const headers: Array<[string, string]> = [];
+  const add = (name: string, value: string | undefined) => {
+    if (value !== undefined) headers.push([name, value]);
+  };
+  add('Content-Type', parts.contentType);
+  add('Origin', parts.origin);
+  add('Authorization', parts.authorization);
+  // Credentials of other kinds of auth ride along too: a route must ignore what is not its own.
+  add(CHECKOUT_SECRET_HEADER, parts.checkoutSecret);
+  add(MANAGE_TOKEN_HEADER, parts.manageToken);
+  add(PARTNER_SECRET_HEADER, parts.partnerSecret);
+  add(IDEMPOTENCY_KEY_HEADER, parts.idempotencyKey);
+  if (parts.extraHeader !== undefined) add(...parts.extraHeader);
+  return {
+    method: parts.method,
+    target: parts.query === '' ? path : `${path}?${parts.query}`,
+    headers,
+    body: parts.body,
+    genuineRoute: parts.method === route.method && parts.params.every(([, parameter]) => parameter.real),
+  };
+}
+
+/**
+ * The genuine request to `route` in `world`: its method, real path parameters, query and body, and every
+ * credential the genuine one (as a page of `shop` on its allowed origin and the partner's server would send
+ * them), under a fresh `Idempotency-Key`.
+ */
+export function genuineRequest(route: RouteSpec, input: RouteInput, world: FuzzWorld): FuzzRequest {
+  const realParams = input.params?.(world) ?? {};
+  const body = input.body?.(world);
+  return requestOf(route, {
+    method: route.method,
+    params: pathParameters(route).map((name) => {
+      const value = realParams[name];
+      if (value === undefined) throw new Error(`${route.id}: no real value for {${name}}`);
+      return [name, { value: encodeURIComponent(value), real: true }] as const;
+    }),
+    query: new URLSearchParams(input.query ?? {}).toString(),
+    body: body === undefined ? undefined : Buffer.from(JSON.stringify(body)),
+    contentType: body === undefined ? undefined : 'application/json',
+    origin: SHOP_ORIGIN,
+    authorization: `Bearer ${world.page.token}`,
+    checkoutSecret: world.ready.clientSecret,
+    manageToken: world.esim.manageToken,
+    partnerSecret: PARTNER_SECRET,
+    idempotencyKey: newKey(),
+  });
 }

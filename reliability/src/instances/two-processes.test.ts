@@ -37,6 +37,7 @@ let sandbox: RunningSandbox;
 let one: BffProcess;
 let two: BffProcess;
 const sessionSecret = randomBytes(32).toString('base64url');
+const tightPartnerSecret = `tight-partner-${randomBytes(16).toString('hex')}`;
 const figures: Figure[] = [];
 const seenSecrets = new Map<string, string>();
 
@@ -65,6 +66,14 @@ function config(sandboxUrl: string): BffConfigInput {
         upstream,
         limits: { sessionsPerIpPerMinute: 6, requestsPerSessionPerMinute: 8 },
       },
+      // A partner of its own, with a budget of 4 writes a minute.
+      {
+        ...shop,
+        id: 'tight-partner',
+        upstream,
+        partnerSecretEnv: 'TIGHT_PARTNER_SECRET',
+        limits: { partnerWritesPerMinute: 4 },
+      },
     ],
   };
 }
@@ -78,7 +87,11 @@ beforeAll(async () => {
     offerCount: 200,
     faultInjection: true,
   });
-  const env = { ...TEST_ENV, ESIM_BFF_SESSION_SECRET: sessionSecret };
+  const env = {
+    ...TEST_ENV,
+    ESIM_BFF_SESSION_SECRET: sessionSecret,
+    TIGHT_PARTNER_SECRET: tightPartnerSecret,
+  };
   [one, two] = await Promise.all([
     startBffProcess({ config: config(sandbox.url), env, redisUrl: redis.url, built: true }),
     startBffProcess({ config: config(sandbox.url), env, redisUrl: redis.url, built: true }),
@@ -86,6 +99,7 @@ beforeAll(async () => {
   seenSecrets.set('upstream API key', SANDBOX_KEYS.globetrotter);
   seenSecrets.set('partner secret', PARTNER_SECRET);
   seenSecrets.set('session-signing secret', sessionSecret);
+  seenSecrets.set('tight partner secret', tightPartnerSecret);
 }, 60_000);
 afterAll(async () => {
   recordFigures('two BFF processes on one Redis', figures);
@@ -182,26 +196,27 @@ describe('two BFF processes sharing Redis', () => {
     expect(requests.slice(allowed)).toEqual(Array(12 - allowed).fill(429));
     figures.push(['requests per session (limit 8), 12 alternating', requests.join(' ')]);
 
-    // Guessing the partner secret is limited per client IP: alternating instances does not double the guesses,
-    // and neither does a fresh IPv6 address of the same /64 for every guess.
-    const guesses: number[] = [];
+    // A wrong partner secret is limited per client IP: alternating instances does not double its tries, and
+    // neither does a fresh IPv6 address of the same /64 for every try.
+    const tries: number[] = [];
     for (let index = 0; index < 24; index += 1) {
       const answer = await call(
         (index % 2 === 0 ? one : two).url,
         '/v1/partner/checkouts/chk_guessing00000',
         {
           headers: {
-            [PARTNER_SECRET_HEADER]: `guess-${index}`,
+            [PARTNER_SECRET_HEADER]: 'stale-partner-secret',
             'X-Forwarded-For': `2001:db8:7:7::${index + 1}`,
           },
         },
       );
-      guesses.push(answer.status);
+      tries.push(answer.status);
     }
-    const refusedGuesses = guesses.filter((status) => status === 401).length;
-    expect(refusedGuesses).toBeLessThanOrEqual(20);
-    expect(guesses.slice(refusedGuesses)).toEqual(Array(24 - refusedGuesses).fill(429));
-    // The budget is looked at before the secret is compared: once spent, the right secret is refused too.
+    const refusedTries = tries.filter((status) => status === 401).length;
+    expect(refusedTries).toBe(20);
+    expect(tries.slice(refusedTries)).toEqual(Array(24 - refusedTries).fill(429));
+    // The secret is compared first: from that same /64, the right secret is answered on both (the checkout does
+    // not exist: 404, not 401 or 429).
     const right = (from: string) =>
       Promise.all(
         [one, two].map(async (instance) => {
@@ -211,12 +226,26 @@ describe('two BFF processes sharing Redis', () => {
           return answer.status;
         }),
       );
-    expect(await right('2001:db8:7:7:ffff::1')).toEqual([429, 429]);
-    // Control: from another /64 the right secret is accepted (the checkout does not exist: 404, not 401).
-    expect(await right('2001:db8:7:8::1')).toEqual([404, 404]);
+    expect(await right('2001:db8:7:7:ffff::1')).toEqual([404, 404]);
+
+    // A partner's writes have one budget on both processes.
+    const writes: number[] = [];
+    for (let index = 0; index < 6; index += 1) {
+      const answer = await call(
+        (index % 2 === 0 ? one : two).url,
+        '/v1/partner/checkouts/chk_unknown000000/cancel',
+        {
+          method: 'POST',
+          headers: { [PARTNER_SECRET_HEADER]: tightPartnerSecret },
+        },
+      );
+      writes.push(answer.status);
+    }
+    expect(writes).toEqual([404, 404, 404, 404, 429, 429]);
+    figures.push(['partner writes (limit 4), 6 alternating', writes.join(' ')]);
     figures.push([
-      'partner-secret guesses, 24 alternating from one IPv6 /64, then the right secret on each',
-      `${refusedGuesses}×401 then ${24 - refusedGuesses}×429; right secret 429 on both (404 from another /64)`,
+      'one wrong partner secret, 24 alternating from one IPv6 /64, then the right secret on each',
+      `${refusedTries}×401 then ${24 - refusedTries}×429; right secret 404 on both (answered)`,
     ]);
   });
 

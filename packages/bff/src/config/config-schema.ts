@@ -40,6 +40,12 @@ export const WidgetLimitsSchema = z.strictObject({
   /** Checkouts one session may create. */
   checkoutsPerSession: z.int().min(1).max(100).default(5),
   /**
+   * Writes (the partner API's POST routes: payment-started, confirm, decline, cancel, links, help requests,
+   * resends) the partner may make per minute. Counted per partner secret, all the widgets it opens together,
+   * within the smallest setting among them.
+   */
+  partnerWritesPerMinute: z.int().min(1).max(100_000).default(120),
+  /**
    * `direct` checkout in `live` spends the partner's prepaid balance on a browser's word alone, so it needs
    * this explicit opt-in and both caps below (wholesale amounts, in the settlement currency).
    */

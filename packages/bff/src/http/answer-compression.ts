@@ -7,6 +7,7 @@
 import { type BrotliOptions, brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { HeaderRecord } from './answer';
 import { COMPRESSED_ENCODINGS, chooseEncoding } from './content-encoding';
+import { varyWith } from './vary';
 
 /** Below this a body is sent as it is: the coding's own bytes and the work would eat what it saves. */
 export const MIN_COMPRESSED_BYTES = 1_024;
@@ -55,7 +56,7 @@ export function compressAnswer(
   }
   const varied = {
     ...headers,
-    Vary: headers.Vary === undefined ? 'Accept-Encoding' : `${headers.Vary}, Accept-Encoding`,
+    Vary: varyWith(headers.Vary, 'Accept-Encoding'),
   };
   const coding = chooseEncoding(acceptEncoding, [...COMPRESSED_ENCODINGS, 'identity']) ?? 'identity';
   if (coding === 'identity') return { body: bytes, headers: varied };

@@ -22,6 +22,7 @@ import type { z } from 'zod';
 import { compressAnswer } from './answer-compression';
 import type { AppEnv } from './app-env';
 import { type EncodedJson, encodedJson, stringifyAnswer } from './encoded-json';
+import { varyWith, withHeaders } from './vary';
 
 /** Headers an answer carries: a name (in the case written here) and its value. */
 export type HeaderRecord = Record<string, string>;
@@ -55,7 +56,7 @@ export interface AnswerOptions {
 /**
  * The outermost middleware of the answer chain: starts the request's answer headers with `fixed` (the security
  * headers) and, for an answer not built by {@link answerBody}, adds whichever of them the answer has not set
- * itself.
+ * itself, and the tokens of their `Vary` to its own.
  */
 export function answerHeaders(fixed: HeaderRecord, options: AnswerOptions = {}): MiddlewareHandler<AppEnv> {
   const state: AnswerState = {
@@ -72,17 +73,27 @@ export function answerHeaders(fixed: HeaderRecord, options: AnswerOptions = {}):
     if (state.complete.has(c.res)) return;
     const headers = c.res.headers;
     for (const [name, value] of Object.entries(c.get('answerHeaders'))) {
-      if (!headers.has(name)) headers.set(name, value);
+      if (name === 'Vary') headers.set(name, varyWith(headers.get(name) ?? undefined, value));
+      else if (!headers.has(name)) headers.set(name, value);
     }
   };
 }
 
-/** Add headers to every answer of this request (call before the route runs). */
+/**
+ * Add headers to every answer of this request (call before the route runs); a `Vary` adds its tokens to the
+ * one already there.
+ */
 export function addAnswerHeaders<E extends AppEnv>(c: Context<E>, headers: HeaderRecord): void {
-  Object.assign(c.get('answerHeaders'), headers);
+  const answerHeaders = c.get('answerHeaders');
+  const vary = answerHeaders.Vary;
+  Object.assign(answerHeaders, headers);
+  if (vary !== undefined && headers.Vary !== undefined) answerHeaders.Vary = varyWith(vary, headers.Vary);
 }
 
-/** An answer with the request's headers; the route's own `headers` win over them. */
+/**
+ * An answer with the request's headers; the route's own `headers` win over them, but for `Vary`, whose tokens
+ * are all kept (the request's `Origin`, the route's own, compression's `Accept-Encoding`).
+ */
 export function answerBody<E extends AppEnv>(
   c: Context<E>,
   body: string | Uint8Array | null,
@@ -102,7 +113,8 @@ export function answerBody<E extends AppEnv>(
   }
   const response = new Response(sent.body as ConstructorParameters<typeof Response>[0], {
     status,
-    headers: { ...c.get('answerHeaders'), ...sent.headers },
+    // An app without `answerHeaders` (a test's bare Hono app) has none of the request's to add.
+    headers: withHeaders((c.get('answerHeaders') as HeaderRecord | undefined) ?? {}, sent.headers),
   });
   state?.complete.add(response);
   if (sent.body !== body && body !== null) state?.plain.set(response, body);

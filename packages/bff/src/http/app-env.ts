@@ -38,6 +38,11 @@ export interface AppVariables {
    * its key, so that a retry after a lost holder makes the same one (set by `http/idempotency.ts`).
    */
   idempotentResourceId: string;
+  /**
+   * Set by an idempotent route whose request changed nothing (a resend of a delivery still on its way): its
+   * answer is not kept, so its key stores nothing (`http/idempotency.ts`).
+   */
+  changedNothing: boolean;
 }
 
 /** The BFF's Hono environment. */

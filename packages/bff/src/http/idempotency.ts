@@ -4,8 +4,8 @@
  * `Idempotency-Key` is refused; the first request with a key runs and its answer is kept (24 h by default);
  * a replay gets that answer again (`Idempotent-Replayed: true`); the same key with another body is a
  * conflict (422). A request refused as sent (`validation_failed`, `unsupported_media_type`, a manage token
- * `widget_session_invalid`) keeps nothing: its key stays free for the corrected request. Keys are scoped to the session, so two travellers can
- * never collide.
+ * `widget_session_invalid`) keeps nothing: its key stays free for the corrected request; so does one its route
+ * says changed nothing (`changedNothing`). Keys are scoped to the session, so two travellers can never collide.
  *
  * A running request holds its key with a short lease that a heartbeat renews while it works. A duplicate that
  * arrives meanwhile is a conflict (409, `Retry-After` the lease's remainder) that is safe to retry; one that
@@ -271,7 +271,7 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppE
     // Every write below is a compare-and-set on the version this request last wrote: a holder that stalled past
     // its lease and was taken over cannot overwrite the newer holder's record.
     const status = c.res.status;
-    if (await refusedAsSent(c.res)) {
+    if (c.get('changedNothing') === true || (await refusedAsSent(c.res))) {
       // Nothing of a named resource can exist yet: the key goes, its resource id with it.
       await store.compareAndDelete(key, version);
       return;

@@ -20,6 +20,7 @@ import { answerBody, type HeaderRecord } from './answer';
 import { brotliTextOptions, isCompressibleType, MIN_COMPRESSED_BYTES } from './answer-compression';
 import { notModified } from './conditional-request';
 import { COMPRESSED_ENCODINGS, type ContentEncoding, chooseEncoding } from './content-encoding';
+import { withHeaders } from './vary';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -165,14 +166,21 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
         ETag: etag,
         ...(codings.size > 1 ? { Vary: 'Accept-Encoding' } : {}),
       };
-      if (notModified(c, etag)) return answerBody(c, null, 304, { ...validators, ...headers });
-      return answerBody(c, body, 200, {
-        'Content-Type': type,
-        ...(coding === 'identity' ? {} : { 'Content-Encoding': coding }),
-        'Content-Length': String(body.length),
-        ...validators,
-        ...headers,
-      });
+      if (notModified(c, etag)) return answerBody(c, null, 304, withHeaders(validators, headers));
+      return answerBody(
+        c,
+        body,
+        200,
+        withHeaders(
+          {
+            'Content-Type': type,
+            ...(coding === 'identity' ? {} : { 'Content-Encoding': coding }),
+            'Content-Length': String(body.length),
+            ...validators,
+          },
+          headers,
+        ),
+      );
     },
   };
 }

@@ -101,7 +101,8 @@ let secretlessAddress = 0;
 
 /**
  * The credentials of `auth` without the one it adds last (a session route: without the bearer). A partner route
- * is tried from an address of its own: an address has 20 wrong secrets a minute, and there are more routes.
+ * is tried from an address of its own: an address may send one wrong (here: no) secret 20 times a minute, and
+ * there are more routes.
  */
 function withoutLast(auth: Exclude<RouteAuth, 'public'>): Record<string, string> {
   switch (auth) {

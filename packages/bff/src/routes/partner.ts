@@ -358,8 +358,11 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
   async function resendPartnerWebhookDelivery(c: Context<AppEnv>) {
     await readJsonBody(c, ResendWebhookDeliveryRequestSchema);
     const ownWidgets = new Set(c.get('partnerWidgets').keys());
-    const delivery = await options.webhookDesk.resend(ownWidgets, c.req.param('id') ?? '');
-    options.logger.info('webhook delivery resent', { eventId: delivery.id, widgetId: delivery.widgetId });
+    const { resent, delivery } = await options.webhookDesk.resend(ownWidgets, c.req.param('id') ?? '');
+    if (resent)
+      options.logger.info('webhook delivery resent', { eventId: delivery.id, widgetId: delivery.widgetId });
+    // Still on its way: answered as it is, and the Idempotency-Key keeps nothing of a request that did nothing.
+    else c.set('changedNothing', true);
     return answerJson(c, { data: delivery, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
   }
 

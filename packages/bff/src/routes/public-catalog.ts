@@ -10,7 +10,7 @@
 import { API_VERSION, type Locale, LocaleSchema } from '@esim-embed/shared';
 import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors';
-import { answerJson } from '../http/answer';
+import { addAnswerHeaders, answerJson } from '../http/answer';
 import { keepAnswer } from '../http/answer-cache';
 import type { AppEnv } from '../http/app-env';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
@@ -35,7 +35,7 @@ export interface PublicCatalogRoutesOptions {
 
 /** Makes every answer under `/v1/catalog/`, refusals too, readable by any page (errors answer `no-store`). */
 export const openToAnyPage: MiddlewareHandler<AppEnv> = async function openToAnyPage(c, next) {
-  Object.assign(c.get('answerHeaders'), OPEN);
+  addAnswerHeaders(c, OPEN);
   await next();
 };
 

@@ -18,19 +18,22 @@ import type { AppEnv } from '../http/app-env';
 import { readJsonBody } from '../http/json-body';
 import { annotateRequest } from '../http/request-context';
 import { limitedAddress } from '../security/client-ip';
-import { assertBudgetLeft, enforceLimit } from '../security/rate-limit';
+import type { SecretDigest } from '../security/presented-secret';
+import { enforceLimit, type LimitSpec } from '../security/rate-limit';
 import type { Store } from '../store/store';
 import { runForUpstreamCaller } from '../upstream/upstream-caller';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { AuthChains } from './mount-routes';
 import { requestOrigins, type SessionAuthOptions, sessionAuth } from './session-auth';
 
-/** Wrong partner secrets one client IP (an IPv6 /64) may send per minute before it is refused outright. */
+/** How often one client IP (an IPv6 /64) may send one wrong partner secret per minute before it is refused. */
 const FAILED_SECRETS_PER_MINUTE = 20;
 
 export interface RouteAuthOptions extends SessionAuthOptions {
   /** Verifies manage tokens (`session+manage`). */
   afterSale: AfterSaleService;
+  /** What the wrong-secret budget counts a presented partner secret by (`security/presented-secret.ts`). */
+  secretDigest: SecretDigest;
 }
 
 /**
@@ -97,34 +100,49 @@ export function manageTokenAuth(afterSale: AfterSaleService): MiddlewareHandler<
 }
 
 /**
- * `partner`: the partner secret of one or more widgets, compared in constant time, within the address's
- * budget of wrong secrets. Sets `partnerWidgets`.
+ * `partner`: the partner secret of one or more widgets, compared in constant time before anything else, so that
+ * the right secret is answered whatever others sent. A wrong one spends a budget of its own address *and* its
+ * own value (`unauthorized`, then `rate_limited` with `Retry-After` until the minute ends): a server that keeps
+ * sending a stale secret is slowed down, and nobody behind the same address — a shared NAT, every caller when no
+ * proxy is trusted — can spend the right secret's way in. Guessing is not what that budget stops: a partner
+ * secret is at least 32 random bytes (checked at start). A right secret's writes (POST) spend the partner's
+ * budget (`limits.partnerWritesPerMinute`). Sets `partnerWidgets`.
  */
 export function partnerAuth(options: {
   widgets: ReadonlyMap<string, WidgetRuntime>;
   store: Store;
+  secretDigest: SecretDigest;
 }): MiddlewareHandler<AppEnv> {
   return async function requirePartnerSecret(c, next) {
-    const guesses = {
-      name: `partner-secret-failures:${limitedAddress(c.get('clientIp'))}`,
-      limit: FAILED_SECRETS_PER_MINUTE,
-      windowMs: 60_000,
-    };
-    // The budget is looked at before the secret is compared: an IP that spent it is refused whatever it sends,
-    // so the right secret cannot be told from a wrong one by its answer.
-    await assertBudgetLeft(options.store, guesses);
-    const matched = widgetsForPartnerSecret(options.widgets.values(), c.req.header(PARTNER_SECRET_HEADER));
+    const presented = c.req.header(PARTNER_SECRET_HEADER);
+    const matched = widgetsForPartnerSecret(options.widgets.values(), presented);
     if (matched.size === 0) {
-      await enforceLimit(options.store, guesses);
+      await enforceLimit(options.store, {
+        name: `partner-secret-failures:${limitedAddress(c.get('clientIp'))}:${options.secretDigest(presented ?? '')}`,
+        limit: FAILED_SECRETS_PER_MINUTE,
+        windowMs: 60_000,
+      });
       throw new ApiError('unauthorized', { params: { header: PARTNER_SECRET_HEADER } });
     }
     const widgets = new Map<string, WidgetRuntime>();
     for (const id of matched) widgets.set(id, options.widgets.get(id) as WidgetRuntime);
     if (matched.size === 1) annotateRequest({ widgetId: [...matched][0] });
+    // A partner route's method is its table entry's (another is answered 405 before any auth): POST is a write.
+    if (c.req.method === 'POST') await enforceLimit(options.store, partnerWrites(widgets));
     c.set('partnerWidgets', widgets);
     // A partner's server is not a traveller: its calls count in its widget's share only.
     await runForUpstreamCaller({ kind: 'partner', address: null, sessionId: null }, next);
   };
+}
+
+/**
+ * The budget of a partner's writes: one counter per partner secret, named by the widgets it opens (the same
+ * name on every instance, and across a rotation of the secret), within the smallest of their settings.
+ */
+function partnerWrites(widgets: ReadonlyMap<string, WidgetRuntime>): LimitSpec {
+  const ids = [...widgets.keys()].sort();
+  const limits = [...widgets.values()].map((widget) => widget.config.limits.partnerWritesPerMinute);
+  return { name: `partner-writes:${ids.join(',')}`, limit: Math.min(...limits), windowMs: 60_000 };
 }
 
 /** The middleware of every kind of route auth. */

@@ -21,6 +21,23 @@ describe('client IP', () => {
     expect(clientIp({ socket: '10.0.0.2', forwardedFor, trustedProxyHops: 1 })).toBe('10.0.0.1');
   });
 
+  it('uses the socket, and says so, when the header holds fewer entries than trusted proxies', () => {
+    const short: number[] = [];
+    const onShortChain = (entries: number) => short.push(entries);
+    // One proxy appended its entry where two are trusted: "6.6.6.6" may be the client's own.
+    expect(clientIp({ socket: '10.0.0.2', forwardedFor: '6.6.6.6', trustedProxyHops: 2, onShortChain })).toBe(
+      '10.0.0.2',
+    );
+    expect(
+      clientIp({ socket: '10.0.0.2', forwardedFor: '6.6.6.6, 10.0.0.1', trustedProxyHops: 3, onShortChain }),
+    ).toBe('10.0.0.2');
+    // No header came past no proxy (a probe inside the network): the socket, nothing to say.
+    expect(clientIp({ socket: '10.0.0.2', forwardedFor: undefined, trustedProxyHops: 2, onShortChain })).toBe(
+      '10.0.0.2',
+    );
+    expect(short).toEqual([1, 2]);
+  });
+
   it('falls back to the socket when the header is garbage', () => {
     expect(clientIp({ socket: '10.0.0.2', forwardedFor: 'nonsense', trustedProxyHops: 1 })).toBe('10.0.0.2');
     expect(clientIp({ socket: '10.0.0.2', forwardedFor: ' , ', trustedProxyHops: 1 })).toBe('10.0.0.2');

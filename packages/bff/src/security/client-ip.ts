@@ -2,11 +2,13 @@
  * @module
  * The client's IP address for rate limits: the socket's peer, or — behind a configured number of trusted
  * reverse proxies — the `X-Forwarded-For` entry that the outermost trusted proxy appended. A raw header
- * would let anyone rotate IPs at will, so entries to the left of the trusted ones are never used. Limits
+ * would let anyone rotate IPs at will, so entries to the left of the trusted ones are never used, and a header
+ * with fewer entries than trusted proxies (some entry of it is the client's own) is not used at all. Limits
  * count an IPv6 client by its /64 (one subscriber's network), as they count an IPv4 client by its address.
  */
 import { isIP } from 'node:net';
 import type { Context } from 'hono';
+import type { Logger } from '../logger';
 
 /** The socket peer's address when the app runs under `@hono/node-server`; undefined under `app.request()`. */
 export function socketAddress(c: Context): string | undefined {
@@ -18,15 +20,21 @@ export function socketAddress(c: Context): string | undefined {
  * The client IP given the socket peer, the `X-Forwarded-For` header and how many proxies are trusted.
  *
  * With `trustedProxyHops` N the socket is the N-th (innermost) proxy, and each proxy appended the address
- * it saw: the client is the N-th entry from the right.
+ * it saw: the client is the N-th entry from the right. A header of fewer than N entries did not come through N
+ * proxies, so its leftmost entry may be one the client wrote: the socket's address counts instead, and
+ * `onShortChain` is told (the setting counts more proxies than there are). No header at all is a request that
+ * came past the proxies (a probe from inside the network): the socket too, nothing told.
  *
  * @example
  * clientIp({ socket: '10.0.0.2', forwardedFor: '203.0.113.9, 10.0.0.1', trustedProxyHops: 2 }); // '203.0.113.9'
+ * clientIp({ socket: '10.0.0.2', forwardedFor: '6.6.6.6', trustedProxyHops: 2 }); // '10.0.0.2'
  */
 export function clientIp(input: {
   socket: string | undefined;
   forwardedFor: string | undefined;
   trustedProxyHops: number;
+  /** Told the number of entries of a header shorter than `trustedProxyHops`. */
+  onShortChain?: ((entries: number) => void) | undefined;
 }): string {
   const socket = normalizeIp(input.socket) ?? 'unknown';
   if (input.trustedProxyHops === 0 || input.forwardedFor === undefined) return socket;
@@ -35,8 +43,40 @@ export function clientIp(input: {
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '');
   if (entries.length === 0) return socket;
-  const index = Math.max(0, entries.length - input.trustedProxyHops);
-  return normalizeIp(entries[index]) ?? socket;
+  if (entries.length < input.trustedProxyHops) {
+    input.onShortChain?.(entries.length);
+    return socket;
+  }
+  return normalizeIp(entries[entries.length - input.trustedProxyHops]) ?? socket;
+}
+
+/** How often at most {@link proxySettingWarning} writes its line. */
+export const PROXY_SETTING_WARNING_MS = 5 * 60_000;
+
+/**
+ * The `onShortChain` of {@link clientIp} for an app: a warning that `trustedProxyHops` counts more proxies than
+ * requests come through, at most once per {@link PROXY_SETTING_WARNING_MS} (every request of a misconfigured
+ * deployment has a short header: a line each would flood the log), naming how many were seen since the last.
+ */
+export function proxySettingWarning(
+  logger: Logger,
+  trustedProxyHops: number,
+  now: () => number = Date.now,
+): (entries: number) => void {
+  let lastAtMs = Number.NEGATIVE_INFINITY;
+  let unreported = 0;
+  return function warnOfProxySetting(entries) {
+    unreported += 1;
+    const nowMs = now();
+    if (nowMs - lastAtMs < PROXY_SETTING_WARNING_MS) return;
+    logger.warn(
+      'X-Forwarded-For holds fewer entries than trustedProxyHops: the proxy setting is wrong (set trustedProxyHops ' +
+        'to the number of proxies in front of the BFF); the socket address is used instead',
+      { trustedProxyHops, forwardedEntries: entries, requestsSinceLastWarning: unreported },
+    );
+    lastAtMs = nowMs;
+    unreported = 0;
+  };
 }
 
 /** An IP address without an IPv4-mapped prefix, or undefined when it is not an address at all. */

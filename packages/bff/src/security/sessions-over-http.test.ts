@@ -13,8 +13,10 @@ import {
   SHOP_ORIGIN,
   type Stack,
   startStack,
+  testClock,
   testConfig,
 } from '../../testing/stack';
+import { PROXY_SETTING_WARNING_MS } from './client-ip';
 import { deriveKey } from './key-ring';
 
 let stack: Stack;
@@ -315,6 +317,47 @@ describe('behind a trusted reverse proxy', () => {
       expect(forged).toEqual([201, 201, 429]);
       // Another real client has its own budget.
       expect((await session('203.0.113.8')).status).toBe(201);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('counts by the socket, and says the proxy setting is wrong, when fewer entries came than proxies are trusted', async () => {
+    const clock = testClock();
+    const proxied = await startStack({
+      bffOptions: { now: clock.now },
+      config: (url) => {
+        const config = testConfig(url);
+        return {
+          ...config,
+          trustedProxyHops: 2,
+          widgets: config.widgets.map((widget) => ({ ...widget, limits: { sessionsPerIpPerMinute: 2 } })),
+        };
+      },
+    });
+    try {
+      const session = (forwardedFor: string) =>
+        call(proxied.server.url, '/v1/sessions', {
+          method: 'POST',
+          headers: { Origin: SHOP_ORIGIN, 'X-Forwarded-For': forwardedFor },
+          body: { widgetId: 'shop' },
+        });
+      const warnings = () =>
+        proxied.logs
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+          .filter((line) => line.level === 'warn' && String(line.message).includes('trustedProxyHops'));
+      // Only one proxy stood in front: its one entry is whatever the client wrote, a new address each time.
+      const statuses = [];
+      for (let index = 0; index < 4; index += 1) statuses.push((await session(`10.9.9.${index}`)).status);
+      expect(statuses).toEqual([201, 201, 429, 429]);
+      expect(warnings()).toEqual([
+        expect.objectContaining({ trustedProxyHops: 2, forwardedEntries: 1, requestsSinceLastWarning: 1 }),
+      ]);
+      // Once per period, however many requests: the next line tells how many came meanwhile.
+      clock.advance(PROXY_SETTING_WARNING_MS);
+      await session('10.9.9.9');
+      expect(warnings()).toHaveLength(2);
+      expect(warnings()[1]).toMatchObject({ requestsSinceLastWarning: 4 });
     } finally {
       await proxied.close();
     }

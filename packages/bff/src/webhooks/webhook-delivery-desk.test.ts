@@ -2,27 +2,42 @@
  * The partner's support desk for webhooks, over HTTP against the real sandbox, the deliveries posted to a real
  * local receiver: each delivery listed newest first with its event type, checkout, status and attempts (time and
  * HTTP status), filtered by status, type and checkout through cursors bound to their filters; an endpoint that
- * fails shows its delivery `paused` behind the circuit; a resend sends the same event (same id) at once, once per
- * `Idempotency-Key`.
+ * fails shows its delivery `paused` behind the circuit; a resend of a delivery still pending changes nothing (no
+ * attempt, the circuit's pause and the retry span as they were, no key kept); a resend of a delivered one sends the
+ * same event (same id) at once, once per `Idempotency-Key`.
  */
 import { randomBytes } from 'node:crypto';
 import { PARTNER_SECRET_HEADER, PartnerWebhookDeliveryDetailSchema } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { call, newKey, PARTNER_SECRET, type Stack, startStack, testConfig } from '../../testing/stack';
+import {
+  call,
+  newKey,
+  PARTNER_SECRET,
+  type Stack,
+  startStack,
+  testClock,
+  testConfig,
+} from '../../testing/stack';
 import { checkoutAsTraveller } from '../../testing/traveller-checkout';
 import { postingWebhooksTo, startReceiver, type WebhookReceiver } from '../../testing/webhook-receiver';
+import { createMemoryStore } from '../store/memory-store';
 import { QUEUE_NAMES } from '../store/work-queue';
+import { webhookBackoffMs } from './webhook-sender';
 
 let receiver: WebhookReceiver;
 let stack: Stack;
+const store = createMemoryStore();
+/** The BFF's and the sender's clock: a circuit's pause passes when the test moves it. */
+const clock = testClock();
 
 beforeAll(async () => {
   receiver = await startReceiver(0);
   stack = await startStack({
+    store,
     env: { TEST_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('hex')}` },
     config: (url) => postingWebhooksTo(testConfig(url), receiver.url),
     // The test sends what is due itself: every attempt is the one it means.
-    bffOptions: { startWorkers: false },
+    bffOptions: { startWorkers: false, now: clock.now, webhooks: { now: clock.now } },
   });
 });
 afterAll(async () => {
@@ -127,7 +142,7 @@ describe('the webhook deliveries of the partner’s widgets', () => {
     });
   });
 
-  it('shows a failing endpoint’s delivery paused behind its circuit, and resends it at once, once per key', async () => {
+  it('shows a failing endpoint’s delivery paused behind its circuit; a resend of it changes nothing', async () => {
     receiver.failFirst = Number.POSITIVE_INFINITY;
     const checkoutId = await checkoutAsTraveller(stack.server.url, 'shop-pay');
     const heardBefore = receiver.received.length;
@@ -143,23 +158,36 @@ describe('the webhook deliveries of the partner’s widgets', () => {
     const pending = await asPartner('GET', '/v1/partner/webhook-deliveries?status=pending&widgetId=shop-pay');
     expect(pending.body.data).toEqual([]);
 
-    // The partner fixed its endpoint and asks for the event again.
+    // The partner fixed its endpoint and asks for the event again, again and again, while it waits behind the
+    // circuit: it is on its way already, so nothing changes — no attempt, the circuit's pause and the retry span
+    // as they were, and no Idempotency-Key kept for a request that did nothing.
     receiver.failFirst = 0;
-    const key = newKey();
-    const resend = () =>
-      asPartner('POST', `/v1/partner/webhook-deliveries/${probed.id}/resend`, { 'Idempotency-Key': key });
-    const resent = await resend();
-    expect(resent.status, resent.text).toBe(200);
-    const detail = PartnerWebhookDeliveryDetailSchema.parse(resent.body.data);
-    expect(detail).toMatchObject({ id: probed.id, status: 'pending', attemptCount: 1 });
-    expect(detail.resentAt).not.toBeNull();
-    expect(detail.event.id).toBe(probed.id);
+    const keptKeys = async () =>
+      [...(await store.contents()).keys()].filter((key) => key.startsWith('idempotency:partner:'));
+    const keptBefore = await keptKeys();
+    const resendPath = `/v1/partner/webhook-deliveries/${probed.id}/resend`;
+    for (let ask = 0; ask < 5; ask += 1) {
+      const asked = await asPartner('POST', resendPath, { 'Idempotency-Key': newKey() });
+      expect(asked.status, asked.text).toBe(200);
+      expect(PartnerWebhookDeliveryDetailSchema.parse(asked.body.data)).toMatchObject({
+        id: probed.id,
+        status: 'paused',
+        attemptCount: 1,
+        nextAttemptAt: probed.nextAttemptAt,
+        resentAt: null,
+      });
+    }
+    expect(await keptKeys()).toEqual(keptBefore);
     const heardAtResend = receiver.received.length;
+    await deliverDue();
+    expect(receiver.received.length).toBe(heardAtResend);
+
+    // The circuit's probe, one backoff step later, sends it.
+    clock.advance(webhookBackoffMs(1));
     await deliverDue();
     const sent = receiver.received.slice(heardAtResend);
     expect(sent.map((request) => request.headers['esim-webhook-id'])).toContain(probed.id);
     expect(sent.find((request) => request.headers['esim-webhook-id'] === probed.id)?.answered).toBe(200);
-
     const read = await asPartner('GET', `/v1/partner/webhook-deliveries/${probed.id}`);
     expect(read.status, read.text).toBe(200);
     expect(read.body.data).toMatchObject({
@@ -167,8 +195,35 @@ describe('the webhook deliveries of the partner’s widgets', () => {
       attemptCount: 2,
       attempts: [{ httpStatus: 500 }, { httpStatus: 200 }],
       nextAttemptAt: null,
+      resentAt: null,
       event: { id: probed.id, type: probed.type, data: { checkout: { id: checkoutId } } },
     });
+  });
+
+  it('resends a delivered event at once, once per key', async () => {
+    receiver.failFirst = 0;
+    const checkoutId = await checkoutAsTraveller(stack.server.url, 'shop-pay');
+    await deliverDue();
+    const listed = await asPartner('GET', `/v1/partner/webhook-deliveries?checkoutId=${checkoutId}`);
+    const delivered = listed.body.data.find((item: { status: string }) => item.status === 'delivered');
+    expect(delivered).toMatchObject({ attemptCount: 1 });
+
+    const key = newKey();
+    const resend = () =>
+      asPartner('POST', `/v1/partner/webhook-deliveries/${delivered.id}/resend`, { 'Idempotency-Key': key });
+    const resent = await resend();
+    expect(resent.status, resent.text).toBe(200);
+    const detail = PartnerWebhookDeliveryDetailSchema.parse(resent.body.data);
+    expect(detail).toMatchObject({ id: delivered.id, status: 'pending', attemptCount: 1 });
+    expect(detail.resentAt).not.toBeNull();
+    expect(detail.event.id).toBe(delivered.id);
+    const heardAtResend = receiver.received.length;
+    await deliverDue();
+    expect(
+      receiver.received.slice(heardAtResend).map((request) => request.headers['esim-webhook-id']),
+    ).toEqual([delivered.id]);
+    const read = await asPartner('GET', `/v1/partner/webhook-deliveries/${delivered.id}`);
+    expect(read.body.data).toMatchObject({ status: 'delivered', attemptCount: 2 });
 
     // The same key again: the first answer, and nothing sent.
     const replayed = await resend();
@@ -179,15 +234,15 @@ describe('the webhook deliveries of the partner’s widgets', () => {
     expect(receiver.received.length).toBe(heardAtReplay);
 
     // A new key: one more attempt of the same event.
-    const again = await asPartner('POST', `/v1/partner/webhook-deliveries/${probed.id}/resend`, {
+    const again = await asPartner('POST', `/v1/partner/webhook-deliveries/${delivered.id}/resend`, {
       'Idempotency-Key': newKey(),
     });
     expect(again.status).toBe(200);
     await deliverDue();
     expect(
       receiver.received.slice(heardAtReplay).map((request) => request.headers['esim-webhook-id']),
-    ).toEqual([probed.id]);
-    const third = await asPartner('GET', `/v1/partner/webhook-deliveries/${probed.id}`);
+    ).toEqual([delivered.id]);
+    const third = await asPartner('GET', `/v1/partner/webhook-deliveries/${delivered.id}`);
     expect(third.body.data).toMatchObject({ status: 'delivered', attemptCount: 3 });
   });
 

@@ -2,7 +2,8 @@
  * @module
  * The partner's support desk for webhooks: its widgets' deliveries listed newest first (filtered by status, event
  * type and checkout through the queue's sorted indexes, never a scan), one delivery with the event it sends, and
- * a resend — the same event under the same id, due at once. Only deliveries of the caller's own widgets: any other
+ * a resend — the same event under the same id, due at once, unless it is still pending (then nothing changes).
+ * Only deliveries of the caller's own widgets: any other
  * id reads as unknown (`not_found`), so one partner learns nothing of another's.
  */
 import type {
@@ -43,8 +44,14 @@ export interface WebhookDeliveryDesk {
   ): Promise<ListPage<PartnerWebhookDelivery>>;
   /** One delivery of one of `widgetIds`, with its event. */
   read(widgetIds: ReadonlySet<string>, id: string): Promise<PartnerWebhookDeliveryDetail>;
-  /** Send one delivery of one of `widgetIds` again now; answers it as it is then (pending). */
-  resend(widgetIds: ReadonlySet<string>, id: string): Promise<PartnerWebhookDeliveryDetail>;
+  /**
+   * Send one delivery of one of `widgetIds` again now, unless it is still pending (on its way already: nothing
+   * changes, `resent: false`); answers it as it is then.
+   */
+  resend(
+    widgetIds: ReadonlySet<string>,
+    id: string,
+  ): Promise<{ resent: boolean; delivery: PartnerWebhookDeliveryDetail }>;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -168,14 +175,18 @@ export function createWebhookDeliveryDesk(options: WebhookDeliveryDeskOptions): 
     async resend(widgetIds, id) {
       const { widgetId } = await ownDelivery(widgetIds, id);
       const nowMs = now();
-      // The attempt goes at once, as the endpoint's probe: the circuit's pause ends with the queue's. A widget
-      // whose batch is under way on some instance keeps that hold: the resent delivery goes once the batch ends,
-      // and never beside it (one stream to an endpoint at a time).
-      const resumed = await resumeWebhookCircuit(store, widgetId, nowMs, options.retryForMs);
-      const resent = await queue.resend(id, nowMs);
-      if (resent === null) throw unknownDelivery(id);
-      if (resumed) await queue.pauseWidget(widgetId, 0);
-      return await detail(resent.delivery);
+      // A pending delivery goes at its own next attempt (the circuit's probe, when its endpoint fails): another
+      // resend of it would only end that pause and start its retry span again, as often as it is asked.
+      const outcome = await queue.resend(id, nowMs);
+      if (outcome === null) throw unknownDelivery(id);
+      if (outcome.resent) {
+        // The attempt goes at once, as the endpoint's probe: the circuit's pause ends with the queue's. A widget
+        // whose batch is under way on some instance keeps that hold: the resent delivery goes once the batch
+        // ends, and never beside it (one stream to an endpoint at a time).
+        const resumed = await resumeWebhookCircuit(store, widgetId, nowMs, options.retryForMs);
+        if (resumed) await queue.pauseWidget(widgetId, 0);
+      }
+      return { resent: outcome.resent, delivery: await detail(outcome.stored.delivery) };
     },
   };
 }

@@ -147,11 +147,13 @@ export interface WebhookQueue {
   read(id: string): Promise<StoredDelivery | null>;
   /**
    * Send a delivery again now (the partner's resend): pending again, due at once, its retry span from `nowMs`.
-   * The widget's pause is the caller's to lift (only a circuit's pause, never a batch's hold: see the desk). Null
-   * when there is no such delivery. A delivery that changed under each of a few rounds (the sender settling its
-   * attempts at that moment) is left as it is and refused `store_unavailable` (try again in a second).
+   * The widget's pause is the caller's to lift (only a circuit's pause, never a batch's hold: see the desk). A
+   * delivery still pending — due, waiting for its retry or behind its widget's circuit, or being sent — is on its
+   * way already and is left as it is (`resent: false`). Null when there is no such delivery. A delivery that
+   * changed under each of a few rounds (the sender settling its attempts at that moment) is left as it is and
+   * refused `store_unavailable` (try again in a second).
    */
-  resend(id: string, nowMs: number): Promise<StoredDelivery | null>;
+  resend(id: string, nowMs: number): Promise<{ stored: StoredDelivery; resent: boolean } | null>;
   /** The sorted index `name` (see {@link DELIVERY_INDEXES}). */
   index(name: string): SortedIndex;
   /** The deliveries as the index build at start reads and indexes them (the release before's are in none). */
@@ -256,6 +258,7 @@ export function createWebhookQueue(store: Store): WebhookQueue {
         if (round > 0) await new Promise((resolve) => setTimeout(resolve, round * 10));
         const current = await read(id);
         if (current === null) return null;
+        if (current.delivery.state === 'pending') return { stored: current, resent: false };
         const next: WebhookDelivery = {
           ...current.delivery,
           state: 'pending',
@@ -267,7 +270,7 @@ export function createWebhookQueue(store: Store): WebhookQueue {
         if (stored === null) continue;
         if ((await queue.get(id)) === null) await onQueue(next);
         else await queue.reschedule(id, nowMs);
-        return stored;
+        return { stored, resent: true };
       }
       // Nothing was changed: the partner asks again in a moment (a 503 lets its Idempotency-Key go).
       throw new ApiError('store_unavailable', {

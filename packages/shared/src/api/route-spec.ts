@@ -16,7 +16,8 @@ import type { ApiErrorCode } from './common';
  * - `session`: a valid session token presented from its own origin, within the per-session request budget;
  * - `session+secret`: a session and the checkout's client secret (`X-Checkout-Secret`);
  * - `session+manage`: a session and a manage token of the same widget (`X-Manage-Token`);
- * - `partner`: a widget's partner secret (`X-Partner-Secret`), within the failed-secret budget of the address.
+ * - `partner`: a widget's partner secret (`X-Partner-Secret`); a wrong one within its budget at the address, a
+ *   right one's writes (POST) within the partner's budget.
  */
 export type RouteAuth = 'public' | 'origin' | 'session' | 'session+secret' | 'session+manage' | 'partner';
 

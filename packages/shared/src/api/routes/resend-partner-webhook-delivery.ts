@@ -11,7 +11,7 @@ export const id = 'resendPartnerWebhookDelivery';
 export const method = 'POST';
 export const path = '/v1/partner/webhook-deliveries/{id}/resend';
 export const summary =
-  'Send a delivery again now: the same event under the same id (de-duplicate on it), retried as a new one; another partner’s is not_found.';
+  'Send a delivered or failed delivery again now: the same event under the same id (de-duplicate on it), retried as a new one; one still pending is answered as it is; another partner’s is not_found.';
 export const auth = 'partner';
 export const idempotent = true;
 export const body = ResendWebhookDeliveryRequestSchema;
