@@ -17,8 +17,9 @@ const INCREMENTAL = 2;
  * exists (a new database takes auto-vacuum only then; an older one is rebuilt by {@link rebuildForAutoVacuum}).
  */
 export function eraseDeletedContent(db: SqliteDatabase): void {
-  // FAST rather than ON: ON also writes every freed page full of zeroes (overflow pages of the large values, on
-  // every rewrite of one); the sweep's incremental vacuum takes freed pages out of the file instead.
+  // FAST rather than ON: ON also writes every freed page full of zeroes, which makes the sweep dearer (its freed
+  // pages written, then vacuumed away) and keeps nothing off the disk sooner: until the sweep's checkpoint the WAL
+  // holds the deleted rows' pages either way. The figures: bench/findings.md, `erasure-cost`.
   db.exec('PRAGMA secure_delete = FAST');
   db.exec('PRAGMA auto_vacuum = INCREMENTAL');
 }

@@ -124,15 +124,15 @@ describe('the embedded store’s data directory', () => {
     for (const [name, mode] of Object.entries(after.modes)) expect(mode, name).toBe('0600');
   });
 
-  it.each([0o777, 0o750, 0o705])(
-    'refuses a data directory others may enter (mode %o), naming the chmod that fixes it',
+  it.each(['0777', '0750', '0705'])(
+    'refuses a data directory others may enter (mode %s), naming the chmod that fixes it',
     (mode) => {
       const dataDir = join(newDataDir(), 'shared folder');
       mkdirSync(dataDir);
-      chmodSync(dataDir, mode);
+      chmodSync(dataDir, Number.parseInt(mode, 8));
       expect(() => openSqliteStore({ dataDir })).toThrow(DataDirError);
       expect(() => openSqliteStore({ dataDir })).toThrow(
-        `is open to other users of this host (mode 0${mode.toString(8)})`,
+        `is open to other users of this host (mode ${mode})`,
       );
       expect(() => openSqliteStore({ dataDir })).toThrow(`chmod 700 '${dataDir}'`);
       // Nothing was written into it.
