@@ -128,7 +128,7 @@ const isStartupError = (error: unknown) =>
 
 const command = process.argv[2];
 const run = isStateCommand(command)
-  ? runStateCommand(command, env, process).then((code) => process.exit(code))
+  ? runStateCommand(command, env, process, process.argv.slice(3)).then((code) => process.exit(code))
   : main();
 run.catch((error: unknown) => {
   if (isStateCommand(command)) {
