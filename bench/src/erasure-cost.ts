@@ -111,7 +111,9 @@ console.log(
   `node ${process.versions.node}, ${PURCHASES} purchases × ${ROUNDS} rounds per setting, medians; ` +
     'every setting but `before` with incremental auto-vacuum',
 );
-console.log('| secure_delete | CPU per purchase | bytes written per purchase | sweep | file before → after sweep |');
+console.log(
+  '| secure_delete | CPU per purchase | bytes written per purchase | sweep | file before → after sweep |',
+);
 console.log('| --- | ---: | ---: | ---: | ---: |');
 for (const [mode, figures] of results) {
   const of = (pick: (f: Figures) => number) => median(figures.map(pick));

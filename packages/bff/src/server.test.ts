@@ -123,7 +123,9 @@ describe.concurrent('server entry', () => {
     if (outcome === 'listening') child.kill('SIGTERM');
     expect(outcome, output()).toBe(1);
     expect(output()).toMatch(
-      new RegExp(`cannot start\\.\\nthe data directory ${dataDir} is open to other users of this host \\(mode 0777\\)`),
+      new RegExp(
+        `cannot start\\.\\nthe data directory ${dataDir} is open to other users of this host \\(mode 0777\\)`,
+      ),
     );
     expect(output()).toContain(`chmod 700 ${dataDir}`);
     expect(output()).not.toMatch(/\n\s+at /);

@@ -62,7 +62,12 @@ export async function eraseFromDisk(
     await store.insert('checkout:kept', JSON.stringify({ id: 'kept', plan: 'y'.repeat(3_000) }), 3_600_000);
     // A row rewritten without the address, and one deleted: both before any of them expires.
     await store.insert('checkout:rewritten', value(-1), 3_600_000);
-    await store.compareAndSet('checkout:rewritten', 1, JSON.stringify({ id: 'rewritten', email: null }), 3_600_000);
+    await store.compareAndSet(
+      'checkout:rewritten',
+      1,
+      JSON.stringify({ id: 'rewritten', email: null }),
+      3_600_000,
+    );
     await store.insert('checkout:deleted', value(-2), 3_600_000);
     await store.compareAndDelete('checkout:deleted', 1);
     const modes = Object.fromEntries(

@@ -229,16 +229,12 @@ describe('what the embedded store deletes', () => {
     const old = openSqlite(file);
     old.exec('PRAGMA journal_mode = WAL');
     migrate(old);
-    old.prepare('INSERT INTO entries (key, value, version, expires_at) VALUES (?, ?, 1, ?)').run(
-      'checkout:old',
-      JSON.stringify({ email: ERASED_ADDRESS, plan: 'x'.repeat(3_000) }),
-      1,
-    );
-    old.prepare('INSERT INTO entries (key, value, version, expires_at) VALUES (?, ?, 1, ?)').run(
-      'checkout:live',
-      'still here',
-      Number.MAX_SAFE_INTEGER,
-    );
+    old
+      .prepare('INSERT INTO entries (key, value, version, expires_at) VALUES (?, ?, 1, ?)')
+      .run('checkout:old', JSON.stringify({ email: ERASED_ADDRESS, plan: 'x'.repeat(3_000) }), 1);
+    old
+      .prepare('INSERT INTO entries (key, value, version, expires_at) VALUES (?, ?, 1, ?)')
+      .run('checkout:live', 'still here', Number.MAX_SAFE_INTEGER);
     old.exec("DELETE FROM entries WHERE key = 'checkout:old'");
     old.close();
     chmodSync(file, 0o644);

@@ -85,7 +85,11 @@ function isLocked(error: unknown): boolean {
 }
 
 /** Where the store tells the operator what it did or could not do (a logger, else standard error). */
-type StoreReport = (level: 'info' | 'warn' | 'error', message: string, fields: Record<string, unknown>) => void;
+type StoreReport = (
+  level: 'info' | 'warn' | 'error',
+  message: string,
+  fields: Record<string, unknown>,
+) => void;
 
 /** Open the database in `dataDir` for this process alone, with its schema up to date. */
 function openDatabase(
@@ -179,11 +183,15 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     databaseFile: join(dataDir, DATABASE_FILE),
     fsync: options.fsync,
     onSyncFailure(error, writes) {
-      report('error', 'embedded store: a sync to disk failed; its writes were answered as store_unavailable', {
-        dataDir,
-        writes,
-        error: (error as Error).message,
-      });
+      report(
+        'error',
+        'embedded store: a sync to disk failed; its writes were answered as store_unavailable',
+        {
+          dataDir,
+          writes,
+          error: (error as Error).message,
+        },
+      );
     },
   });
 

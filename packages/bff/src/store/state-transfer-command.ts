@@ -69,7 +69,10 @@ function outputFileOf(args: readonly string[]): string | undefined {
  * The export's target, its owner's alone: the file `--output` names, created `0600` (an existing file is
  * refused, never overwritten), or stdout — narrowed to `0600` when the shell redirected it into a file.
  */
-async function exportTarget(file: string | undefined, stdout: Writable & { fd?: unknown }): Promise<ExportTarget> {
+async function exportTarget(
+  file: string | undefined,
+  stdout: Writable & { fd?: unknown },
+): Promise<ExportTarget> {
   if (file === undefined) {
     if (typeof stdout.fd === 'number' && fstatSync(stdout.fd).isFile()) {
       // The shell created the file with its umask before this process ran: narrowed before a byte is written.
@@ -125,7 +128,9 @@ export async function runStateCommand(
     return 0;
   }
   if (command === 'import-state' && args.length > 0) {
-    throw new Error(`import-state takes no option: it reads the export on standard input (given: ${args.join(' ')})`);
+    throw new Error(
+      `import-state takes no option: it reads the export on standard input (given: ${args.join(' ')})`,
+    );
   }
   const outputFile = command === 'export-state' ? outputFileOf(args) : undefined;
   // An export from a data directory that is not there is a mistyped path, not an empty state.
