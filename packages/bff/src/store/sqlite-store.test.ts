@@ -10,9 +10,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ERASED_ADDRESS, eraseFromDisk } from '../../testing/erased-from-disk';
 import { createLogger } from '../logger';
+import { DataDirError } from './sqlite-data-dir';
 import { openSqlite } from './sqlite-engine';
 import { migrate, SCHEMA_VERSION, schemaVersionOf } from './sqlite-schema';
-import { DATABASE_FILE, DataDirError, openSqliteStore, type SqliteStore } from './sqlite-store';
+import { DATABASE_FILE, openSqliteStore, type SqliteStore } from './sqlite-store';
 
 const root = mkdtempSync(join(tmpdir(), 'esim-sqlite-store-'));
 // The umask most hosts give a service: files are readable by all unless the store says otherwise.

@@ -76,8 +76,6 @@ export interface SqliteStore extends Store {
   sweep(): Promise<void>;
 }
 
-export { DataDirError };
-
 /** SQLite's answer when another connection holds the lock (`SQLITE_BUSY`). */
 function isLocked(error: unknown): boolean {
   const text = `${(error as { code?: string })?.code ?? ''} ${(error as Error)?.message ?? ''}`;
@@ -183,15 +181,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     databaseFile: join(dataDir, DATABASE_FILE),
     fsync: options.fsync,
     onSyncFailure(error, writes) {
-      report(
-        'error',
-        'embedded store: a sync to disk failed; its writes were answered as store_unavailable',
-        {
-          dataDir,
-          writes,
-          error: (error as Error).message,
-        },
-      );
+      const message = 'embedded store: a sync to disk failed; its writes were answered as store_unavailable';
+      report('error', message, { dataDir, writes, error: (error as Error).message });
     },
   });
 
