@@ -27,7 +27,8 @@ export type { BffMetrics } from './observability/metrics';
 export { startTracing, type Tracing } from './observability/tracing';
 export { createMemoryStore } from './store/memory-store';
 export { createRedisStore } from './store/redis-store';
-export { DataDirError, openSqliteStore, type SqliteStore } from './store/sqlite-store';
+export { DataDirError } from './store/sqlite-data-dir';
+export { openSqliteStore, type SqliteStore } from './store/sqlite-store';
 export type { Store } from './store/store';
 export {
   type ChosenStore,

@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,6 +99,36 @@ describe.concurrent('server entry', () => {
     expect(await exited).toBe(0);
     expect(output()).toMatch(/"message":"BFF listening"/);
     expect(output()).not.toContain(SANDBOX_KEYS.globetrotter);
+  });
+
+  it('refuses a data directory others may read or enter, in one line that names the chmod', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'bff-server-open-data-'));
+    chmodSync(dataDir, 0o777);
+    const { child, output, exited } = run({
+      ESIM_BFF_CONFIG: writeConfig({ widgets: [widget(sandbox.url)] }),
+      ACME_KEY: SANDBOX_KEYS.globetrotter,
+      ESIM_BFF_SESSION_SECRET: randomBytes(32).toString('base64'),
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      ESIM_BFF_DATA_DIR: dataDir,
+    });
+    // Settled by the process itself: it stops (refused) or says it listens (accepted, and is stopped).
+    const listening = new Promise<'listening'>((resolve) =>
+      child.stdout?.on('data', () => {
+        if (/"message":"BFF listening"/.test(output())) resolve('listening');
+      }),
+    );
+    const outcome = await Promise.race([exited, listening]);
+    if (outcome === 'listening') child.kill('SIGTERM');
+    expect(outcome, output()).toBe(1);
+    expect(output()).toMatch(
+      new RegExp(
+        `cannot start\\.\\nthe data directory ${dataDir} is open to other users of this host \\(mode 0777\\)`,
+      ),
+    );
+    expect(output()).toContain(`chmod 700 ${dataDir}`);
+    expect(output()).not.toMatch(/\n\s+at /);
   });
 
   it('keeps its state in the embedded store and refuses a second process on the same data directory', async () => {

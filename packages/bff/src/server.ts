@@ -16,8 +16,8 @@ import { ConfigError, loadConfig } from './config/load-config';
 import { createLogger, type LogLevel, logLevelFrom } from './logger';
 import { serveBff, serveOperations } from './node-server';
 import { startTracing } from './observability/tracing';
+import { DataDirError } from './store/sqlite-data-dir';
 import { SqliteEngineMissingError } from './store/sqlite-engine';
-import { DataDirError } from './store/sqlite-store';
 import { isStateCommand, runStateCommand } from './store/state-transfer-command';
 import { describeStore, openStoreFromEnvironment } from './store/store-from-environment';
 
@@ -128,7 +128,7 @@ const isStartupError = (error: unknown) =>
 
 const command = process.argv[2];
 const run = isStateCommand(command)
-  ? runStateCommand(command, env, process).then((code) => process.exit(code))
+  ? runStateCommand(command, env, process, process.argv.slice(3)).then((code) => process.exit(code))
   : main();
 run.catch((error: unknown) => {
   if (isStateCommand(command)) {

@@ -1,8 +1,10 @@
 /**
  * The two engines under the embedded store read each other's files: a data directory written here (this
  * Node.js's engine) is read and written on the production Node.js line (24, `node:sqlite`), then read here again —
- * so a BFF moved from Node.js 20 with better-sqlite3 to Node.js 24 keeps its state. And the engine's choice: the
- * built-in one where this Node.js has it, else the package.
+ * so a BFF moved from Node.js 20 with better-sqlite3 to Node.js 24 keeps its state. `node:sqlite` leaves the files
+ * as better-sqlite3 does once rows are gone (`sqlite-store.test.ts` runs the same scenario here): no byte of them,
+ * a file that shrinks, modes `0600`. And the engine's choice: the built-in one where this Node.js has it, else the
+ * package.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,12 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { DiskAfterErasure } from '../../testing/erased-from-disk';
 import { sqliteEngineName } from './sqlite-engine';
 import { openSqliteStore } from './sqlite-store';
 
 const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const STORE_MODULE = fileURLToPath(new URL('./sqlite-store.ts', import.meta.url));
+const ERASURE_MODULE = fileURLToPath(new URL('../../testing/erased-from-disk.ts', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'esim-sqlite-engines-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -70,5 +74,23 @@ await store.close();`);
     } finally {
       await again.close();
     }
+  }, 60_000);
+
+  it('leaves the same files on both engines once rows are gone: no byte of them, a smaller file, modes 0600', () => {
+    const there = onProductionNode(`
+const { eraseFromDisk } = await import(${JSON.stringify(ERASURE_MODULE)});
+process.umask(0o022);
+const after = await eraseFromDisk((now) => openSqliteStore({ dataDir: dataDir + '/erased-there', now }));
+console.log(JSON.stringify(after));`) as DiskAfterErasure;
+    expect(there.engine).toBe('node:sqlite');
+    expect(there.addressFoundIn).toEqual({});
+    expect(there.bytesAfter).toBeLessThan(there.bytesBefore / 10);
+    expect(there).toMatchObject({
+      modes: { 'esim-bff.sqlite': '0600', 'esim-bff.sqlite-wal': '0600' },
+      folderMode: '0700',
+      autoVacuum: 2,
+      secureDelete: 2,
+      keptReadsBack: true,
+    });
   }, 60_000);
 });

@@ -1,17 +1,29 @@
 /**
  * What the embedded store adds to the store and work-queue contracts (`store.test.ts`, `work-queue.test.ts` run
  * those on it): claims from a large backlog through indexes, state kept across a reopen of the data directory, one
- * process per data directory, its schema version, and sweeps in bounded batches.
+ * process per data directory kept to the BFF's user, its schema version, sweeps in bounded batches, and what
+ * it deletes leaving its files.
  */
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ERASED_ADDRESS, eraseFromDisk } from '../../testing/erased-from-disk';
+import { createLogger } from '../logger';
+import { DataDirError } from './sqlite-data-dir';
 import { openSqlite } from './sqlite-engine';
 import { migrate, SCHEMA_VERSION, schemaVersionOf } from './sqlite-schema';
-import { DATABASE_FILE, DataDirError, openSqliteStore, type SqliteStore } from './sqlite-store';
+import { DATABASE_FILE, openSqliteStore, type SqliteStore } from './sqlite-store';
 
 const root = mkdtempSync(join(tmpdir(), 'esim-sqlite-store-'));
+// The umask most hosts give a service: files are readable by all unless the store says otherwise.
+let umaskBefore: number;
+beforeAll(() => {
+  umaskBefore = process.umask(0o022);
+});
+afterAll(() => {
+  process.umask(umaskBefore);
+});
 const open: SqliteStore[] = [];
 const newDataDir = () => mkdtempSync(join(root, 'data-'));
 
@@ -106,6 +118,29 @@ describe('the embedded store’s data directory', () => {
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
   });
 
+  it('keeps every file it writes to its own user (0600), whatever the umask', async () => {
+    const after = await eraseFromDisk((now) => store(join(newDataDir(), 'new'), now), 20);
+    expect(after.folderMode).toBe('0700');
+    expect(Object.keys(after.modes).sort()).toEqual([DATABASE_FILE, `${DATABASE_FILE}-wal`]);
+    for (const [name, mode] of Object.entries(after.modes)) expect(mode, name).toBe('0600');
+  });
+
+  it.each(['0777', '0750', '0705'])(
+    'refuses a data directory others may enter (mode %s), naming the chmod that fixes it',
+    (mode) => {
+      const dataDir = join(newDataDir(), 'shared folder');
+      mkdirSync(dataDir);
+      chmodSync(dataDir, Number.parseInt(mode, 8));
+      expect(() => openSqliteStore({ dataDir })).toThrow(DataDirError);
+      expect(() => openSqliteStore({ dataDir })).toThrow(
+        `is open to other users of this host (mode ${mode})`,
+      );
+      expect(() => openSqliteStore({ dataDir })).toThrow(`chmod 700 '${dataDir}'`);
+      // Nothing was written into it.
+      expect(() => statSync(join(dataDir, DATABASE_FILE))).toThrow(/ENOENT/);
+    },
+  );
+
   it('refuses a second store on a data directory in use, with a message that says what to do', async () => {
     const dataDir = newDataDir();
     const first = store(dataDir);
@@ -171,5 +206,60 @@ describe('the embedded store’s data directory', () => {
     expect(rows('counters')).toBe(0);
     expect(rows('index_entries')).toBe(1);
     expect(await s.get('long')).not.toBeNull();
+  });
+});
+
+describe('what the embedded store deletes', () => {
+  it('leaves its files: no byte of a swept, rewritten or deleted row in the database or its WAL, and the file shrinks', async () => {
+    const after = await eraseFromDisk((now) => store(newDataDir(), now));
+    expect(after.addressFoundIn).toEqual({});
+    // 400 rows of some 3 KB, expired and swept: the file gives their pages back.
+    expect(after.bytesBefore).toBeGreaterThan(1_000_000);
+    expect(after.bytesAfter).toBeLessThan(after.bytesBefore / 10);
+    expect(after.keptReadsBack).toBe(true);
+    expect({ autoVacuum: after.autoVacuum, secureDelete: after.secureDelete }).toEqual({
+      autoVacuum: 2, // incremental
+      secureDelete: 2, // fast
+    });
+  });
+
+  it('rebuilds a database written before incremental vacuum once, dropping what an older release left', async () => {
+    const dataDir = newDataDir();
+    const file = join(dataDir, DATABASE_FILE);
+    // A database as last month's release left it: no auto-vacuum, a swept row still readable in the file.
+    const old = openSqlite(file);
+    old.exec('PRAGMA journal_mode = WAL');
+    migrate(old);
+    old
+      .prepare('INSERT INTO entries (key, value, version, expires_at) VALUES (?, ?, 1, ?)')
+      .run('checkout:old', JSON.stringify({ email: ERASED_ADDRESS, plan: 'x'.repeat(3_000) }), 1);
+    old
+      .prepare('INSERT INTO entries (key, value, version, expires_at) VALUES (?, ?, 1, ?)')
+      .run('checkout:live', 'still here', Number.MAX_SAFE_INTEGER);
+    old.exec("DELETE FROM entries WHERE key = 'checkout:old'");
+    old.close();
+    chmodSync(file, 0o644);
+    expect(readFileSync(file).includes(ERASED_ADDRESS)).toBe(true);
+
+    const lines: string[] = [];
+    const opened = openSqliteStore({
+      dataDir,
+      logger: createLogger({ level: 'info', write: (line) => lines.push(line) }),
+    });
+    open.push(opened);
+    expect(Number(opened.database.prepare('PRAGMA auto_vacuum').get()?.auto_vacuum)).toBe(2);
+    expect(readFileSync(file).includes(ERASED_ADDRESS)).toBe(false);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(await opened.get('checkout:live')).toEqual({ value: 'still here', version: 1 });
+    expect(lines.join('\n')).toMatch(/rebuilt the database once/);
+    await opened.close();
+    // Once: the next start finds it rebuilt.
+    lines.length = 0;
+    const again = openSqliteStore({
+      dataDir,
+      logger: createLogger({ level: 'info', write: (line) => lines.push(line) }),
+    });
+    open.push(again);
+    expect(lines).toEqual([]);
   });
 });

@@ -10,12 +10,19 @@
  * The database is held
  * with an exclusive lock for as long as the process runs: a second process on the same directory is refused
  * (the operating system drops the lock when the holder dies, however it dies). Expired rows are swept in the
- * background in bounded batches.
+ * background in bounded batches, and what is deleted leaves the files (`sqlite-compaction.ts`). The folder and
+ * the files are the BFF's user's alone (`sqlite-data-dir.ts`).
  */
-import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createBackgroundLoop } from '../background-loop';
 import type { Logger } from '../logger';
+import {
+  eraseDeletedContent,
+  rebuildForAutoVacuum,
+  reclaimFreePages,
+  truncateLog,
+} from './sqlite-compaction';
+import { DataDirError, preparePrivateDataDir, preparePrivateFiles } from './sqlite-data-dir';
 import {
   openSqlite,
   type SqliteDatabase,
@@ -31,6 +38,9 @@ import type { WorkQueue } from './work-queue';
 
 /** The database's file name inside the data directory. */
 export const DATABASE_FILE = 'esim-bff.sqlite';
+
+/** Free pages taken out of the file per step of a sweep's incremental vacuum (4 MB of 4 KB pages). */
+const RECLAIM_PAGES_PER_STEP = 1_000;
 
 export interface SqliteStoreOptions {
   /** The data directory; created when missing. */
@@ -59,14 +69,11 @@ export interface SqliteStore extends Store {
   readonly engine: SqliteEngineName;
   /** The open database, for the state export and import (`state-transfer.ts`). */
   readonly database: SqliteDatabase;
-}
-
-/** The data directory cannot be used: the message says which and why, and what to do. */
-export class DataDirError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'DataDirError';
-  }
+  /**
+   * Sweep the expired rows now and take what was deleted out of the files (the background sweep's work, which
+   * runs every `sweepIntervalMs`); resolves once done.
+   */
+  sweep(): Promise<void>;
 }
 
 /** SQLite's answer when another connection holds the lock (`SQLITE_BUSY`). */
@@ -75,26 +82,32 @@ function isLocked(error: unknown): boolean {
   return /SQLITE_BUSY|database is locked/i.test(text);
 }
 
+/** Where the store tells the operator what it did or could not do (a logger, else standard error). */
+type StoreReport = (
+  level: 'info' | 'warn' | 'error',
+  message: string,
+  fields: Record<string, unknown>,
+) => void;
+
 /** Open the database in `dataDir` for this process alone, with its schema up to date. */
-function openDatabase(dataDir: string, engine: SqliteEngineName | undefined): SqliteDatabase {
-  try {
-    // Checkouts and travellers' e-mail addresses live here: a new data directory is the BFF's user's alone.
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  } catch (error) {
-    throw new DataDirError(
-      `cannot create the data directory ${dataDir} (${(error as Error).message}). Set ESIM_BFF_DATA_DIR to a ` +
-        'folder this process can write, or ESIM_BFF_REDIS_URL to keep state in Redis.',
-      { cause: error },
-    );
-  }
+function openDatabase(
+  dataDir: string,
+  engine: SqliteEngineName | undefined,
+  report: StoreReport,
+): SqliteDatabase {
+  // Checkouts and travellers' e-mail addresses live here: the folder and its files are the BFF's user's alone.
+  preparePrivateDataDir(dataDir);
   const file = join(dataDir, DATABASE_FILE);
   let db: SqliteDatabase | undefined;
   try {
+    preparePrivateFiles(file);
     db = openSqlite(file, engine);
     // Fail at once instead of waiting when another process holds the database.
     db.exec('PRAGMA busy_timeout = 0');
     // Exclusive before WAL: SQLite then keeps the WAL index in this process and never shares the file.
     db.exec('PRAGMA locking_mode = EXCLUSIVE');
+    // Before the WAL: a new database takes auto-vacuum only before its first page is written.
+    eraseDeletedContent(db);
     db.exec('PRAGMA journal_mode = WAL');
     // Commits are not synced by SQLite but by the group commit (the WAL, off the event loop). NORMAL rather than
     // OFF: SQLite still syncs around its checkpoints (the WAL before, the database after), so a checkpoint's pages
@@ -103,6 +116,7 @@ function openDatabase(dataDir: string, engine: SqliteEngineName | undefined): Sq
     // Take the lock now (a write transaction), not at the first request.
     db.transaction(() => undefined);
     migrate(db);
+    rebuildOnce(db, file, report);
     return db;
   } catch (error) {
     db?.close();
@@ -123,6 +137,31 @@ function openDatabase(dataDir: string, engine: SqliteEngineName | undefined): Sq
   }
 }
 
+/**
+ * A database an earlier release wrote is rebuilt once for incremental auto-vacuum (`sqlite-compaction.ts`). A
+ * rebuild that fails (a disk without room for a copy of the database) leaves the database as it was: the BFF
+ * starts, says so, and tries again at its next start.
+ */
+function rebuildOnce(db: SqliteDatabase, file: string, report: StoreReport): void {
+  const started = performance.now();
+  try {
+    const rebuilt = rebuildForAutoVacuum(db);
+    if (rebuilt === null) return;
+    report('info', 'embedded store: rebuilt the database once, so that what it deletes leaves the file', {
+      file,
+      ...rebuilt,
+      ms: Math.round(performance.now() - started),
+    });
+  } catch (error) {
+    report(
+      'warn',
+      'embedded store: could not rebuild the database for incremental vacuum; deleted rows stay readable in ' +
+        'the file until a start succeeds (it needs free space for a copy of the database)',
+      { file, error: (error as Error).message },
+    );
+  }
+}
+
 /** How a store operation runs: `durable` ones (writes) resolve only after a sync that covers them. */
 export type StoreStep = <T>(what: string, work: () => T, durability?: 'durable') => Promise<T>;
 
@@ -132,16 +171,18 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const sweepBatch = options.sweepBatch ?? 500;
   const now = options.now ?? Date.now;
   const dataDir = resolve(options.dataDir);
-  const db = openDatabase(dataDir, options.engine);
+  const report: StoreReport = (level, message, fields) => {
+    if (options.logger) options.logger[level](message, fields);
+    else console.error(message, fields);
+  };
+  const db = openDatabase(dataDir, options.engine, report);
   let closed = false;
   const groupCommit: GroupCommit = createGroupCommit({
     databaseFile: join(dataDir, DATABASE_FILE),
     fsync: options.fsync,
     onSyncFailure(error, writes) {
       const message = 'embedded store: a sync to disk failed; its writes were answered as store_unavailable';
-      const fields = { dataDir, writes, error: (error as Error).message };
-      if (options.logger) options.logger.error(message, fields);
-      else console.error(message, fields);
+      report('error', message, { dataDir, writes, error: (error as Error).message });
     },
   });
 
@@ -209,14 +250,27 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     });
   }
 
-  // A backlog is swept a batch per turn of the event loop, so requests are served in between. A failed sweep
-  // is retried at the next interval; reads ignore expired rows meanwhile.
-  const sweeper = createBackgroundLoop(
-    async function sweepExpired() {
-      while (!closed && sweepStep()) await new Promise((resolve) => setImmediate(resolve));
-    },
-    { intervalMs: sweepIntervalMs },
-  );
+  /**
+   * Sweep the expired rows, then take what was deleted out of the files: the free pages out of the database (the
+   * file shrinks), the WAL copied and emptied. A backlog is swept a batch per turn of the event loop, and free
+   * pages reclaimed a bounded number at a time, so requests are served in between.
+   */
+  async function sweepAndCompact(): Promise<void> {
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    while (!closed && sweepStep()) await nextTurn();
+    while (!closed && reclaimFreePages(db, RECLAIM_PAGES_PER_STEP)) await nextTurn();
+    if (!closed) truncateLog(db);
+  }
+
+  // One sweep at a time, whoever asks (the background loop or `sweep()`); each starts after the one before ends.
+  let sweeping: Promise<void> = Promise.resolve();
+  const sweep = (): Promise<void> => {
+    sweeping = sweeping.then(sweepAndCompact, sweepAndCompact);
+    return sweeping;
+  };
+
+  // A failed sweep is retried at the next interval; reads ignore expired rows meanwhile.
+  const sweeper = createBackgroundLoop(sweep, { intervalMs: sweepIntervalMs });
   sweeper.start();
 
   const queues = new Map<string, WorkQueue>();
@@ -225,6 +279,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     dataDir,
     engine: db.engine,
     database: db,
+    sweep,
     get: (key) =>
       run('read a value', (): Versioned | null => {
         const row = statements.get.get(key, now());
@@ -295,6 +350,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       if (closed) return;
       closed = true;
       await sweeper.close();
+      await sweeping.catch(() => undefined);
       // The writes already made are answered by their sync before the files close.
       await groupCommit.close();
       db.close();

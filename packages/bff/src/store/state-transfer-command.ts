@@ -1,21 +1,38 @@
 /**
  * @module
  * `server.mjs export-state` and `server.mjs import-state`: the state of the store the environment names
- * (Redis with `ESIM_BFF_REDIS_URL`, else the embedded store in `ESIM_BFF_DATA_DIR`) written to stdout as lines
- * of JSON, or read from stdin into it. Moving from the embedded store to Redis: stop the BFF, export with the
- * data directory, import with the Redis URL, start the instances on Redis. The partner lists' indexes are not
- * moved: the BFF indexes the imported checkouts when it next starts.
+ * (Redis with `ESIM_BFF_REDIS_URL`, else the embedded store in `ESIM_BFF_DATA_DIR`) written as lines of JSON —
+ * to the file `--output` names, or to stdout — or read from stdin into it. Moving from the embedded store to
+ * Redis: stop the BFF, export with the data directory, import with the Redis URL, start the instances on Redis.
+ * The partner lists' indexes are not moved: the BFF indexes the imported checkouts when it next starts. An export
+ * holds travellers' e-mail addresses: its file is its user's alone (`0600`), as the database is.
  */
-import { existsSync } from 'node:fs';
+import { constants, existsSync, fchmodSync, fstatSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { redisStateTransfer } from './redis-state-transfer';
+import { PRIVATE_FILE_MODE } from './sqlite-data-dir';
 import { sqliteStateTransfer } from './sqlite-state-transfer';
 import { DATABASE_FILE } from './sqlite-store';
 import { parseStateLines, type StateTransfer, stateHeader } from './state-transfer';
 import { INDEXED_KINDS, STORE_KEYS } from './store';
 import { DEFAULT_DATA_DIR, openStoreFromEnvironment } from './store-from-environment';
+
+/** What an export holds, said wherever one is written. */
+const PERSONAL_DATA_NOTICE =
+  'The export holds personal data (travellers’ e-mail addresses, their checkouts): keep it as you keep the ' +
+  'database — readable by its owner alone (0600), never in a shared folder — and delete it once imported.';
+
+/** `export-state --help`. */
+const EXPORT_USAGE = `Usage: node server.mjs export-state [--output <file>]
+
+Writes the state of the store the environment names (ESIM_BFF_REDIS_URL, else the embedded store in
+ESIM_BFF_DATA_DIR; stop the BFF first) as lines of JSON, to <file> (created for its owner alone, 0600; never
+overwritten) or to standard output (a file it is redirected into is made 0600 too).
+${PERSONAL_DATA_NOTICE}
+`;
 
 /** The commands, by their name on the command line. */
 export const STATE_COMMANDS = ['export-state', 'import-state'] as const;
@@ -30,12 +47,92 @@ async function write(stream: Writable, text: string): Promise<void> {
   if (!stream.write(text)) await new Promise((resolve) => stream.once('drain', resolve));
 }
 
-/** Run one command; resolves with the process's exit code. */
+/** Where an export goes: a stream, what to call it in the report, and how to finish with it. */
+interface ExportTarget {
+  stream: Writable;
+  name: string;
+  close(): Promise<void>;
+}
+
+/** The file `export-state --output <file>` names (undefined: stdout); any other argument is refused. */
+function outputFileOf(args: readonly string[]): string | undefined {
+  const [option, value] = args;
+  if (option === undefined) return undefined;
+  if (args.length === 1 && option.startsWith('--output=') && option.length > '--output='.length) {
+    return option.slice('--output='.length);
+  }
+  if (args.length === 2 && option === '--output' && value) return value;
+  throw new Error(`export-state takes one option, --output <file> (given: ${args.join(' ')}); see --help`);
+}
+
+/**
+ * The export's target, its owner's alone: the file `--output` names, created `0600` (an existing file is
+ * refused, never overwritten), or stdout — narrowed to `0600` when the shell redirected it into a file.
+ */
+async function exportTarget(
+  file: string | undefined,
+  stdout: Writable & { fd?: unknown },
+): Promise<ExportTarget> {
+  if (file === undefined) {
+    if (typeof stdout.fd === 'number' && fstatSync(stdout.fd).isFile()) {
+      // The shell created the file with its umask before this process ran: narrowed before a byte is written.
+      try {
+        fchmodSync(stdout.fd, PRIVATE_FILE_MODE);
+      } catch (error) {
+        throw new Error(
+          `cannot make the file standard output goes to readable by its owner alone (${(error as Error).message}): ` +
+            'export with --output <file> instead',
+          { cause: error },
+        );
+      }
+    }
+    return { stream: stdout, name: 'standard output', close: async () => {} };
+  }
+  const path = resolve(file);
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    // O_EXCL: never writes into a file that was there (another user's, or an older export readable by others).
+    handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, PRIVATE_FILE_MODE);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw new Error(`${path} exists already: delete it or move it away, or name another file`);
+    }
+    throw error;
+  }
+  // The mode given to open passes through the umask: set it explicitly.
+  await handle.chmod(PRIVATE_FILE_MODE);
+  const stream = handle.createWriteStream();
+  return {
+    stream,
+    name: path,
+    close: () =>
+      new Promise<void>((done, failed) => {
+        stream.once('error', failed);
+        stream.end(() => done());
+      }),
+  };
+}
+
+/**
+ * Run one command with the arguments after its name; resolves with the process's exit code.
+ * `io.stdout` may carry its file descriptor (`process.stdout` does): an export redirected into a file is narrowed.
+ */
 export async function runStateCommand(
   command: StateCommand,
   env: NodeJS.ProcessEnv,
-  io: { stdin: Readable; stdout: Writable; stderr: Writable },
+  io: { stdin: Readable; stdout: Writable & { fd?: unknown }; stderr: Writable },
+  args: readonly string[] = [],
 ): Promise<number> {
+  if (command === 'export-state' && (args[0] === '--help' || args[0] === '-h')) {
+    io.stdout.write(EXPORT_USAGE);
+    return 0;
+  }
+  if (command === 'import-state' && args.length > 0) {
+    throw new Error(
+      `import-state takes no option: it reads the export on standard input (given: ${args.join(' ')})`,
+    );
+  }
+  const outputFile = command === 'export-state' ? outputFileOf(args) : undefined;
   // An export from a data directory that is not there is a mistyped path, not an empty state.
   const dataDir = resolve(env.ESIM_BFF_DATA_DIR || DEFAULT_DATA_DIR);
   if (command === 'export-state' && !env.ESIM_BFF_REDIS_URL && !existsSync(join(dataDir, DATABASE_FILE))) {
@@ -47,13 +144,20 @@ export async function runStateCommand(
   else transfer = redisStateTransfer({ url: chosen.url, store: chosen.store });
   try {
     if (command === 'export-state') {
-      await write(io.stdout, `${JSON.stringify(stateHeader(chosen.kind))}\n`);
+      const target = await exportTarget(outputFile, io.stdout);
       let count = 0;
-      for await (const record of transfer.exportState()) {
-        await write(io.stdout, `${JSON.stringify(record)}\n`);
-        count += 1;
+      try {
+        await write(target.stream, `${JSON.stringify(stateHeader(chosen.kind))}\n`);
+        for await (const record of transfer.exportState()) {
+          await write(target.stream, `${JSON.stringify(record)}\n`);
+          count += 1;
+        }
+      } finally {
+        await target.close();
       }
-      io.stderr.write(`exported ${count} records from the ${chosen.kind} store\n`);
+      io.stderr.write(
+        `exported ${count} records from the ${chosen.kind} store to ${target.name}.\n${PERSONAL_DATA_NOTICE}\n`,
+      );
     } else {
       const lines = createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY });
       const counts = await transfer.importState(parseStateLines(lines));

@@ -4,7 +4,7 @@
  * a BFF on Redis then serves it — the partner API reads the checkout and the traveller's manage link opens. The
  * way back (Redis to a new data directory) keeps every value with its version. Bad input is refused by line.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, createWriteStream, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -28,15 +28,28 @@ let redis: RunningRedis;
 let stack: Stack;
 let bought: BoughtEsim;
 
-/** Run one command as `node server.mjs <command>` would, with `input` on stdin; its stdout and stderr. */
-async function command(name: StateCommand, env: NodeJS.ProcessEnv, input = '') {
-  const stdout = new PassThrough();
+/**
+ * Run one command as `node server.mjs <command> <args>` would, with `input` on stdin; its stdout and stderr.
+ * `stdout` replaces the captured one (a file the shell redirected it into).
+ */
+async function command(
+  name: StateCommand,
+  env: NodeJS.ProcessEnv,
+  input = '',
+  args: string[] = [],
+  stdout: PassThrough | NodeJS.WritableStream = new PassThrough(),
+) {
   const stderr = new PassThrough();
   const out: string[] = [];
   const err: string[] = [];
-  stdout.on('data', (chunk) => out.push(String(chunk)));
+  if (stdout instanceof PassThrough) stdout.on('data', (chunk) => out.push(String(chunk)));
   stderr.on('data', (chunk) => err.push(String(chunk)));
-  const code = await runStateCommand(name, env, { stdin: Readable.from([input]), stdout, stderr });
+  const code = await runStateCommand(
+    name,
+    env,
+    { stdin: Readable.from([input]), stdout: stdout as PassThrough, stderr },
+    args,
+  );
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
 
@@ -146,6 +159,48 @@ describe('export-state and import-state', () => {
     } finally {
       await onRedis.close();
       await copy.close();
+    }
+  });
+
+  it('writes its file for its owner alone (0600) and says it holds personal data', async () => {
+    // The umask most hosts give a service: a file the shell or the command creates is readable by all unless the
+    // command says otherwise.
+    const umaskBefore = process.umask(0o022);
+    try {
+      const env = { ESIM_BFF_DATA_DIR: dataDir };
+      const file = join(root, 'state.jsonl');
+      const exported = await command('export-state', env, '', ['--output', file]);
+      expect(exported.code).toBe(0);
+      expect(exported.stdout).toBe('');
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(readFileSync(file, 'utf8')).toContain(JSON.stringify(STORE_KEYS.checkout(bought.checkoutId)));
+      expect(exported.stderr).toMatch(new RegExp(`exported \\d+ records from the embedded store to ${file}`));
+      expect(exported.stderr).toMatch(/personal data .*e-mail addresses.*0600/s);
+      // Never into a file that was there.
+      await expect(command('export-state', env, '', ['--output', file])).rejects.toThrow(/exists already/);
+      await expect(command('export-state', env, '', ['--outptu', file])).rejects.toThrow(
+        /takes one option, --output <file>/,
+      );
+
+      // `export-state > state.jsonl`: the shell created the file with its umask; the export narrows it first.
+      const redirected = join(root, 'redirected.jsonl');
+      const descriptor = openSync(redirected, 'w', 0o644);
+      expect(statSync(redirected).mode & 0o777).toBe(0o644);
+      const intoFile = createWriteStream(redirected, { fd: descriptor, autoClose: false });
+      try {
+        const viaShell = await command('export-state', env, '', [], intoFile);
+        expect(viaShell.stderr).toMatch(/to standard output\.\nThe export holds personal data/);
+      } finally {
+        await new Promise((done) => intoFile.end(done));
+        closeSync(descriptor);
+      }
+      expect(statSync(redirected).mode & 0o777).toBe(0o600);
+      expect(readFileSync(redirected, 'utf8')).toContain('"type":"esim-bff-state"');
+
+      const help = await command('export-state', env, '', ['--help']);
+      expect(help.stdout).toMatch(/--output <file>.*0600.*personal data/s);
+    } finally {
+      process.umask(umaskBefore);
     }
   });
 
