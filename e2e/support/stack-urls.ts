@@ -35,9 +35,18 @@ export interface StackUrls {
 /**
  * Which sandbox a widget sells through: state-changing scenarios get their own, so tests run in parallel. `held`
  * and `tour` finish no order by themselves (`support/held-orders.ts`): `held` is the reload test's, `tour` the
- * layout check's (whose tests run one after another).
+ * layout check's (whose tests run one after another). `faults` is the one whose fault rules a test sets (a slow
+ * `POST /orders`: `reload-unsettled-create.spec.ts`), so that no other test meets them.
  */
-export const SANDBOX_ROLES = ['main', 'shortQuote', 'priceChange', 'failure', 'held', 'tour'] as const;
+export const SANDBOX_ROLES = [
+  'main',
+  'shortQuote',
+  'priceChange',
+  'failure',
+  'held',
+  'tour',
+  'faults',
+] as const;
 
 /** One of {@link SANDBOX_ROLES}. */
 export type SandboxRole = (typeof SANDBOX_ROLES)[number];

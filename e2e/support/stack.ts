@@ -45,6 +45,7 @@ async function main(): Promise<void> {
     failure: { stepDelaysMs: FAST_STEPS },
     held: { stepDelaysMs: HELD_STEPS },
     tour: { stepDelaysMs: HELD_STEPS },
+    faults: { stepDelaysMs: FAST_STEPS },
   };
   const sandboxes = {} as Record<SandboxRole, SandboxHandle>;
   await Promise.all(

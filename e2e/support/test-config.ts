@@ -52,6 +52,11 @@ export const TEST_WIDGETS = {
   whiteLabel: 'e2e-white-label',
   /** Globetrotter, direct, `consent: 'button'`: the buy button's words are the consent, no checkbox. */
   consentButton: 'e2e-consent-button',
+  /**
+   * Globetrotter, direct, on the sandbox whose faults a test sets (a slow `POST /orders`), with a partner secret
+   * so that the test lists its checkouts.
+   */
+  reloadDirect: 'e2e-reload-direct',
 } as const;
 
 /** The brand name of the `longBrand` widget: long words in a long name, as a header must keep them whole. */
@@ -157,6 +162,10 @@ export function testBffConfig(options: {
       },
       {
         ...widget(TEST_WIDGETS.reissue, 'main', 'globetrotter', false),
+        partnerSecretEnv: 'E2E_PARTNER_SECRET',
+      },
+      {
+        ...widget(TEST_WIDGETS.reloadDirect, 'faults', 'globetrotter', false),
         partnerSecretEnv: 'E2E_PARTNER_SECRET',
       },
       // No logo of its own in the demo: its name is the header.

@@ -298,6 +298,11 @@ export class FakeBff {
     });
   }
 
+  /** Ends every session opened so far: their tokens are `widget_session_invalid` from now on (expired). */
+  endSessions(): void {
+    this.#tokens.clear();
+  }
+
   /** Registers an eSIM that `manageToken` opens. */
   addEsim(manageToken: string, view: EsimView = esimView()): void {
     this.esims.set(manageToken, view);

@@ -262,20 +262,28 @@ export class ApiClient {
 
   /**
    * Creates the checkout; the key is derived from the quote so that a double click makes one checkout.
-   * A top-up's checkout carries the eSIM's manage token.
+   * A top-up's checkout carries the eSIM's manage token. `sessionToken`: the session the create is sent under
+   * (the one its quote was held in, kept with the create so that a repeat reaches the same idempotency record,
+   * even after a reload), never replaced by another: under another session the key would be free again, so a
+   * refused token is thrown (`widget_session_invalid`; the client's next call replaces its session if it was it).
    */
   async createCheckout(
     request: CreateCheckoutRequest,
     idempotencyKey: string,
     manageToken?: string,
+    sessionToken?: string,
   ): Promise<CreatedCheckout> {
+    const sent = { body: request, idempotencyKey, manageToken };
     return (
-      await this.#call(apiRoutes.createCheckout.method, apiRoutes.createCheckout.path, {
-        body: request,
-        idempotencyKey,
-        manageToken,
-      })
+      await (sessionToken
+        ? this.#send(apiRoutes.createCheckout.method, apiRoutes.createCheckout.path, sent, sessionToken)
+        : this.#call(apiRoutes.createCheckout.method, apiRoutes.createCheckout.path, sent))
     ).data;
+  }
+
+  /** The BFF this client talks to, as its requests name it (no trailing slash). */
+  get apiBase(): string {
+    return this.#options.apiBase;
   }
 
   /** A checkout's status. */

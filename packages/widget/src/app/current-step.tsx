@@ -53,7 +53,7 @@ export function CurrentStep({ step }: { step: Step }) {
         <LazyStep
           key={step.topUp ? 'checkout top-up' : 'checkout'}
           load={loadCheckoutStep}
-          props={{ plan: step.plan, destination: step.destination, topUp: step.topUp }}
+          props={{ plan: step.plan, destination: step.destination, topUp: step.topUp, resume: step.resume }}
           afterSale={false}
         />
       );

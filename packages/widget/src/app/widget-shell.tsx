@@ -1,8 +1,8 @@
 /**
  * @module
  * The widget's frame and flow: starts the widget (its public config; the session waits for the quote), picks the
- * language, applies the brand, resumes a checkout in progress, and shows one step at a time between the brand
- * header and the support footer.
+ * language, applies the brand, resumes a checkout in progress (or a create not settled before a reload), and
+ * shows one step at a time between the brand header and the support footer.
  *
  * Over 300 lines: the shell's state and step flow read best whole; the small parts below serve only it.
  */
@@ -12,7 +12,7 @@ import { ApiClient } from '../api/api-client';
 import { errorCodeOf, WidgetApiError } from '../api/api-error';
 import type { EarlyStart } from '../api/early-start';
 import { EsimErrorEvent, EsimReadyEvent } from '../events';
-import { recalledCheckout, type Step } from '../flow/flow-steps';
+import { pendingPurchase, recalledCheckout, type Step } from '../flow/flow-steps';
 import { WidgetContext, type WidgetContextValue } from '../flow/widget-context';
 import { useWriteAction } from '../hooks/use-write-action';
 import type { AfterSaleMessages, Messages } from '../i18n/messages';
@@ -42,10 +42,13 @@ export interface WidgetShellProps {
   earlyStart?: EarlyStart | null;
 }
 
-function initialStep(widgetId: string, country: string | null): Step {
+function initialStep(widgetId: string, apiBase: string, country: string | null): Step {
   const handle = recalledCheckout(widgetId);
+  // A create sent before a reload and not settled: settled first, before the traveller can buy again.
+  const pending = pendingPurchase(widgetId, apiBase);
   // A manage link the traveller followed in this tab (taken out of the address once read).
   const manageToken = takeManageToken(widgetId);
+  if (pending) return { name: 'checkout', ...pending, resume: true };
   // A manage link opens the eSIM's view, unless a top-up of that same eSIM is under way in this tab.
   if (manageToken && handle?.topUp?.manageToken !== manageToken) return { name: 'my-esim', manageToken };
   if (handle) return { name: 'progress', handle, resumed: true };
@@ -106,7 +109,7 @@ export function WidgetShell({ host, options, brandSheet, earlyStart = null }: Wi
     async () => {
       const { widget } = await client.start();
       // The first step's catalog read goes out now, beside the messages and the step's code, not after them.
-      const first = initialStep(widgetId, country);
+      const first = initialStep(widgetId, client.apiBase, country);
       const firstLocale = chooseLocale(candidates, widget.locales, widget.defaultLocale);
       if (first.name === 'destinations') client.prefetchDestinations(firstLocale);
       if (first.name === 'plans') client.prefetchPlans(first.destination.code, firstLocale);
@@ -125,10 +128,10 @@ export function WidgetShell({ host, options, brandSheet, earlyStart = null }: Wi
     if (!hasStarted) return;
     setStep((current) =>
       !current || current.name === 'destinations' || current.name === 'plans'
-        ? initialStep(widgetId, country)
+        ? initialStep(widgetId, client.apiBase, country)
         : current,
     );
-  }, [hasStarted, widgetId, country]);
+  }, [hasStarted, widgetId, client, country]);
 
   // A manage link followed on the same page (a single-page app, or a link in the host page) opens the view.
   useEffect(() => {

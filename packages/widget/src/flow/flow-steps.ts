@@ -1,8 +1,9 @@
 /**
  * @module
  * The steps of a purchase and what each carries, and where a checkout in progress is kept so that a page
- * reload resumes it (`sessionStorage`: this tab only, gone when the tab closes). After the sale, a manage link
- * opens the eSIM's own view (`install/manage-link-address.ts`).
+ * reload resumes it (`sessionStorage`: this tab only, gone when the tab closes), and so is a create sent but not
+ * settled yet (`steps/pending-create.ts`; here only what the first step needs of it). After the sale, a manage
+ * link opens the eSIM's own view (`install/manage-link-address.ts`).
  */
 import type { Checkout, Installation, Plan } from '@esim-embed/shared';
 
@@ -31,7 +32,8 @@ export interface TopUpOrigin {
 export type Step =
   | { name: 'destinations' }
   | { name: 'plans'; destination: DestinationRef }
-  | { name: 'checkout'; plan: Plan; destination: DestinationRef; topUp?: TopUpOrigin }
+  /** `resume`: a create kept from before a reload is settled here first (`steps/pending-create.ts`). */
+  | { name: 'checkout'; plan: Plan; destination: DestinationRef; topUp?: TopUpOrigin; resume?: boolean }
   /** `resumed`: recalled from this tab's storage after a reload, not just created. */
   | { name: 'progress'; handle: CheckoutHandle; resumed?: boolean }
   | { name: 'install'; handle: CheckoutHandle; checkout: Checkout; installation: Installation }
@@ -42,7 +44,7 @@ function storageKey(widgetId: string): string {
   return `esim-widget:${widgetId}:checkout`;
 }
 
-function storage(): Storage | null {
+export function storage(): Storage | null {
   try {
     return globalThis.sessionStorage ?? null;
   } catch {
@@ -73,4 +75,34 @@ export function recalledCheckout(widgetId: string): CheckoutHandle | null {
 /** Forgets the checkout (finished with, or the traveller starts over). */
 export function forgetCheckout(widgetId: string): void {
   storage()?.removeItem(storageKey(widgetId));
+}
+
+/**
+ * Where a create sent but not settled is kept (`steps/pending-create.ts`): per widget, BFF and page of this tab's
+ * origin (`apiBase` as the client names it: its session token goes to no other BFF).
+ */
+export function pendingCreateKey(widgetId: string, apiBase: string): string {
+  return `esim-widget:${widgetId}:create ${apiBase} ${globalThis.location?.pathname}`;
+}
+
+/** A kept create's purchase as the checkout step shows it. */
+export type PendingPurchase = Pick<Extract<Step, { name: 'checkout' }>, 'plan' | 'destination' | 'topUp'>;
+
+/**
+ * The purchase of the create kept for this widget, BFF and page whose session still lives, to settle first (before
+ * a manage link's view, too); a kept create whose session expired is forgotten (only the mark that one went
+ * unconfirmed stays: its token and body are gone).
+ */
+export function pendingPurchase(widgetId: string, apiBase: string): PendingPurchase | null {
+  const key = pendingCreateKey(widgetId, apiBase);
+  try {
+    const entry = JSON.parse(storage()?.getItem(key) ?? 'null');
+    if (!entry?.token) return null;
+    if (Date.parse(entry.tokenExpiresAt) > Date.now() && entry.plan?.offerId && entry.destination?.code)
+      return { plan: entry.plan, destination: entry.destination, topUp: entry.topUp };
+    storage()?.setItem(key, '{"unconfirmed":true}');
+  } catch {
+    // Unreadable, or storage refused: nothing to settle here (the checkout says it went unconfirmed).
+  }
+  return null;
 }

@@ -58,6 +58,8 @@ export const de: Messages = {
   emailHintPartner: '{brand} sendet die Installationsdaten an diese Adresse.',
   emailHintPartnerOptional: 'Optional: {brand} sendet eine Kopie der Installationsdaten an diese Adresse.',
   emailSent: 'Die Bestellung wird mit dieser Adresse aufgegeben.',
+  earlierPurchaseUnconfirmed:
+    'Eine frühere Bestellung auf dieser Seite konnte nicht bestätigt werden und ist vielleicht erfolgt. Fragen Sie {brand}, bevor Sie erneut kaufen.',
   emailMissing: 'Geben Sie Ihre E-Mail-Adresse ein.',
   emailInvalid: 'Geben Sie eine E-Mail-Adresse wie name@beispiel.de ein.',
   termsConsent: 'Ich akzeptiere die AGB und die Datenschutzerklärung von {brand}.',

@@ -58,6 +58,9 @@ export const en = {
   emailHintPartner: '{brand} sends the installation details to this address.',
   emailHintPartnerOptional: 'Optional: {brand} sends a copy of the installation details here.',
   emailSent: 'This order is being placed with this address.',
+  /** A create kept over a reload whose session expired before it was settled (`steps/pending-create.ts`). */
+  earlierPurchaseUnconfirmed:
+    'An order placed earlier on this page could not be confirmed and may have gone through. Ask {brand} before buying again.',
   emailMissing: 'Enter your email address.',
   emailInvalid: 'Enter an email address like name@example.com.',
   termsConsent: 'I accept the terms and privacy policy of {brand}.',

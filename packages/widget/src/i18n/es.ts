@@ -64,6 +64,8 @@ export const es: Messages = {
   emailHintPartnerOptional:
     'Opcional: {brand} te envía una copia de los datos de instalación a esta dirección.',
   emailSent: 'El pedido se está realizando con esta dirección.',
+  earlierPurchaseUnconfirmed:
+    'Un pedido anterior en esta página no pudo confirmarse y puede haberse realizado. Consulta a {brand} antes de volver a comprar.',
   emailMissing: 'Introduce tu correo electrónico.',
   emailInvalid: 'Introduce un correo como nombre@ejemplo.com.',
   termsConsent: 'Acepto las condiciones y la política de privacidad de {brand}.',

@@ -65,6 +65,8 @@ export const fr: Messages = {
   emailHintPartnerOptional:
     'Facultatif : {brand} envoie une copie des informations d’installation à cette adresse.',
   emailSent: 'La commande est passée avec cette adresse.',
+  earlierPurchaseUnconfirmed:
+    'Une commande passée plus tôt sur cette page n’a pas pu être confirmée et a peut-être abouti. Demandez à {brand} avant d’acheter à nouveau.',
   emailMissing: 'Saisissez votre adresse e-mail.',
   emailInvalid: 'Saisissez une adresse comme nom@exemple.fr.',
   termsConsent: 'J’accepte les conditions et la politique de confidentialité de {brand}.',

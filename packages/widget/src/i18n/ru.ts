@@ -66,6 +66,8 @@ export const ru: Messages = {
   emailHintPartner: '{brand} отправит данные для установки на этот адрес.',
   emailHintPartnerOptional: 'Необязательно: {brand} отправит копию данных для установки на этот адрес.',
   emailSent: 'Заказ оформляется с этим адресом.',
+  earlierPurchaseUnconfirmed:
+    'Заказ, оформленный ранее на этой странице, не удалось подтвердить: возможно, он прошёл. Уточните у {brand}, прежде чем покупать снова.',
   emailMissing: 'Введите адрес электронной почты.',
   emailInvalid: 'Введите адрес вида name@example.com.',
   termsConsent: 'Я принимаю условия и политику конфиденциальности {brand}.',

@@ -30,13 +30,17 @@ export interface Quoting {
   requote: () => void;
 }
 
-/** Quotes `plan` (for a top-up of `topUp`'s eSIM when given) as soon as the step shows. */
-export function useQuote(plan: Plan, topUp: TopUpOrigin | undefined): Quoting {
+/**
+ * Quotes `plan` (for a top-up of `topUp`'s eSIM when given) as soon as the step shows; with `held`, that price
+ * is the one shown first and asked again only when it runs out (a create kept from before a reload was sent at it).
+ */
+export function useQuote(plan: Plan, topUp: TopUpOrigin | undefined, held?: Quote): Quoting {
   const { client, locale, emit } = useWidget();
-  const [quote, setQuote] = useState<Quote | null>(null);
+  const [quote, setQuote] = useState<Quote | null>(held ?? null);
   const [priceChange, setPriceChange] = useState<Quoting['priceChange']>(null);
-  const [requoting, setRequoting] = useState(false);
-  const shownPrice = useRef(plan.price);
+  const [requoting, setRequoting] = useState(held !== undefined);
+  const shownPrice = useRef(held?.price ?? plan.price);
+  const quoteFirst = useRef(held === undefined);
 
   const request = useWriteAction(async (offerId: string, inLocale: Locale) => {
     setQuote(null);
@@ -58,7 +62,10 @@ export function useQuote(plan: Plan, topUp: TopUpOrigin | undefined): Quoting {
   });
   const { run } = request;
   const requote = useCallback(() => void run(plan.offerId, locale), [plan.offerId, locale]);
-  useEffect(requote, [requote]);
+  useEffect(() => {
+    if (quoteFirst.current) requote();
+    quoteFirst.current = true;
+  }, [requote]);
 
   return {
     quote,

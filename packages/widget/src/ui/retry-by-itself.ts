@@ -10,9 +10,9 @@
  * `failures`), and each step that does hands over a retry that is safe to repeat without the traveller:
  * - reads (the widget's start, destinations, plans, "my eSIM", its installation data) are reads;
  * - the checkout (the buy button) carries the key `checkout-<quoteId>` and sends a create whose outcome is not
- *   known again as it was (`steps/checkout-form.tsx`): the BFF keeps no "try again" answer under a key, and a
- *   repeat resumes the same checkout (same id, same hold), whose upstream order carries a key derived from that
- *   id, so no repeat buys twice;
+ *   known again as it was, under its session, even after a reload (`steps/pending-create.ts`): the BFF keeps no
+ *   "try again" answer under a key, and a repeat resumes the same checkout (same id, same hold), whose upstream
+ *   order carries a key derived from that id, so no repeat buys twice;
  * - a delivery link carries one key for the life of its section: a repeat answers the same link;
  * - a quote holds a price and moves no money: the BFF answers a live quote of the same offer in the session
  *   again, and at most three repeats count against the session's quote quota.
