@@ -1,9 +1,10 @@
 /**
  * A partner's server in another language gets what it needs from `/openapi.json`: Redocly CLI's built-in Go
  * generator (offline, in the dev dependency that lints the document) makes a client of the document the BFF serves,
- * Debian's Go compiles it with a partner's server written on its method names — the operation ids
- * (`testing/go-partner/main.go`) — and that server, run against the BFF on the real sandbox, takes a traveller's
- * payment and meets the refusals the document lists for the routes it calls.
+ * Debian's Go compiles it with a partner's server written on its method names (the operation ids) and its types
+ * (the named components) — `testing/go-partner/main.go` — and that server, run against the BFF on the real sandbox,
+ * takes a traveller's payment, its answers decoded into those types as the routes' own schemas describe them, and
+ * meets the refusals the document lists for the routes it calls.
  */
 import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -109,10 +110,11 @@ describe('a Go client generated from /openapi.json', () => {
       status: 'awaiting_payment',
     });
     expect(apiRoutes.startPartnerPayment.response.parse(read.started).data.id).toBe(checkoutId);
-    expect(apiRoutes.confirmPartnerCheckout.response.parse(read.confirmed).data).toMatchObject({
-      id: checkoutId,
-      paymentReference: reference,
-    });
+    const confirmed = apiRoutes.confirmPartnerCheckout.response.parse(read.confirmed).data;
+    expect(confirmed).toMatchObject({ id: checkoutId, paymentReference: reference });
+    // Fields read through the generated types: the account's currency, the confirmed checkout's status.
+    expect(read.currency).toBe('USD');
+    expect(read.confirmedStatus).toBe(confirmed.status);
     expect(apiRoutes.listPartnerCheckouts.response.parse(read.found).data.map(({ id }) => id)).toEqual([
       checkoutId,
     ]);

@@ -12,8 +12,7 @@ import {
   WebhookEventTypeSchema,
 } from '@esim-embed/shared';
 import { z } from 'zod';
-
-type JsonSchema = Record<string, unknown>;
+import type { JsonSchema } from './openapi-schemas';
 
 /** The schema of one event type's body: the member of the event union that carries it, its `type` that one. */
 export function webhookEventSchema(type: WebhookEventType): z.ZodType {

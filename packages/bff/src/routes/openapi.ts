@@ -22,14 +22,8 @@ import { statusesForCode } from '../errors';
 import { answerBody } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import type { RouteHandlers } from './mount-routes';
+import { inlineSchema, type JsonSchema, type SchemaComponents, schemaComponents } from './openapi-schemas';
 import { webhookOperations } from './openapi-webhooks';
-
-type JsonSchema = Record<string, unknown>;
-
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  return rest;
-}
 
 function parametersOf(route: RouteSpec): JsonSchema[] {
   const parameters: JsonSchema[] = [];
@@ -37,7 +31,7 @@ function parametersOf(route: RouteSpec): JsonSchema[] {
     parameters.push({ name: match[1], in: 'path', required: true, schema: { type: 'string' } });
   }
   if (route.query !== undefined) {
-    const query = jsonSchema(route.query, 'input') as {
+    const query = inlineSchema(route.query, 'input') as {
       properties?: Record<string, JsonSchema>;
       required?: string[];
     };
@@ -87,15 +81,12 @@ function parametersOf(route: RouteSpec): JsonSchema[] {
   return parameters;
 }
 
-/** Where the error envelope's schema is, once for every error answer (a generated client's one error type). */
-const ERROR_ENVELOPE_REF = '#/components/schemas/ErrorEnvelope';
-
 /**
  * The error answers of a route, one per status, each listing the codes it comes with (in its description and in
  * `x-error-codes`, a client's switch to cover): the codes the route may answer (`routeErrorCodes`: its own, the
  * upstream's it relays, its auth's, any request's), each under every status it may come with.
  */
-function errorAnswers(route: RouteSpec): Record<string, JsonSchema> {
+function errorAnswers(route: RouteSpec, components: SchemaComponents): Record<string, JsonSchema> {
   const codesByStatus = new Map<number, ApiErrorCode[]>();
   for (const code of routeErrorCodes(route)) {
     for (const status of statusesForCode(code))
@@ -108,7 +99,8 @@ function errorAnswers(route: RouteSpec): Record<string, JsonSchema> {
         status,
         {
           description: `The error envelope; branch on \`error.code\`: ${codes.join(', ')}.`,
-          content: { 'application/json': { schema: { $ref: ERROR_ENVELOPE_REF } } },
+          // One error envelope for every error answer: a generated client's one error type.
+          content: { 'application/json': { schema: components.answer(ApiErrorEnvelopeSchema) } },
           'x-error-codes': codes,
         },
       ]),
@@ -128,6 +120,7 @@ function securityOf(route: RouteSpec): JsonSchema[] {
  * and the method name a generated client gives it.
  */
 export function buildOpenApiDocument(routes: readonly RouteSpec[] = API_ROUTES): JsonSchema {
+  const components = schemaComponents();
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
     const operation: JsonSchema = {
@@ -139,7 +132,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[] = API_ROUTES):
         [route.status]: route.response
           ? {
               description: 'Success',
-              content: { 'application/json': { schema: jsonSchema(route.response, 'output') } },
+              content: { 'application/json': { schema: components.answer(route.response) } },
             }
           : { description: 'Success', content: { [route.contentType ?? 'application/json']: {} } },
         ...Object.fromEntries(
@@ -148,23 +141,24 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[] = API_ROUTES):
             {
               description: 'An answer of this route’s own, not a failure (the same body as its success).',
               content: {
-                'application/json': { schema: jsonSchema(route.response ?? z.unknown(), 'output') },
+                'application/json': { schema: components.answer(route.response ?? z.unknown()) },
               },
             },
           ]),
         ),
-        ...errorAnswers(route),
+        ...errorAnswers(route, components),
       },
     };
     if (route.body !== undefined) {
       operation.requestBody = {
         required: route.bodyOptional !== true,
-        content: { 'application/json': { schema: jsonSchema(route.body, 'input') } },
+        content: { 'application/json': { schema: inlineSchema(route.body, 'input') } },
       };
     }
     paths[route.path] ??= {};
     (paths[route.path] as Record<string, JsonSchema>)[route.method.toLowerCase()] = operation;
   }
+  const webhooks = webhookOperations((schema) => components.answer(schema));
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
@@ -189,10 +183,10 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[] = API_ROUTES):
         },
         partnerSecret: { type: 'apiKey', in: 'header', name: PARTNER_SECRET_HEADER },
       },
-      schemas: { ErrorEnvelope: jsonSchema(ApiErrorEnvelopeSchema, 'output') },
+      schemas: components.schemas,
     },
     paths,
-    webhooks: webhookOperations((schema) => jsonSchema(schema, 'output')),
+    webhooks,
   };
 }
 

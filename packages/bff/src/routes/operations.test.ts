@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dereferenced } from '../../testing/openapi-document';
 import { call, type Stack, startStack, testConfig } from '../../testing/stack';
 import type { BffConfigInput } from '../config/config-schema';
 
@@ -172,9 +173,10 @@ describe('OpenAPI and docs', () => {
     expect(checkout.parameters.map((parameter: { name: string }) => parameter.name)).toContain(
       'Idempotency-Key',
     );
-    expect(checkout.responses['201'].content['application/json'].schema.properties.data.required).toContain(
-      'clientSecret',
-    );
+    const created = dereferenced(document, checkout.responses['201'].content['application/json'].schema) as {
+      properties: { data: { required: string[] } };
+    };
+    expect(created.properties.data.required).toContain('clientSecret');
     expect(document.paths['/v1/partner/checkouts/{id}/confirm'].post.security).toEqual([
       { partnerSecret: [] },
     ]);

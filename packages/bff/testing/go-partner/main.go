@@ -1,8 +1,9 @@
 // A partner's server in Go, on the client that Redocly CLI generates from the BFF's /openapi.json into the
-// package esimembed (generated-client.test.ts generates it beside this file, builds both and runs them): it
-// reads its account, takes the payment of the traveller's checkout (payment started, confirmed under its own
-// reference), finds it by that reference, and reads what the BFF refuses — an unknown checkout, a wrong secret.
-// It prints what it read as one JSON object, each answer as the client decoded it.
+// package esimembed (generated-client.test.ts generates it beside this file, builds both and runs them). It uses
+// the client's methods (the operation ids) and its types (the document's components): it reads its account, takes
+// the payment of the traveller's checkout (payment started, confirmed under its own reference), finds it by that
+// reference, and meets what the BFF refuses — an unknown checkout, a wrong secret. It prints what it read as one
+// JSON object, each answer as the client decoded it into its type.
 package main
 
 import (
@@ -43,11 +44,10 @@ func fail(what string, err error) {
 	os.Exit(1)
 }
 
-func must(answer any, err error) any {
+func check(err error) {
 	if err != nil {
 		fail("call refused", err)
 	}
-	return answer
 }
 
 func ptr(text string) *string { return &text }
@@ -66,20 +66,38 @@ func main() {
 	checkoutID := os.Getenv("CHECKOUT_ID")
 	reference := os.Getenv("PAYMENT_REFERENCE")
 
-	out := map[string]any{}
-	out["health"] = must(client.Health(ctx))
-	out["account"] = must(client.ReadPartnerAccount(ctx, widget))
-	out["awaiting"] = must(client.ReadPartnerCheckout(ctx, checkoutID))
-	out["started"] = must(client.StartPartnerPayment(ctx, checkoutID))
-	out["confirmed"] = must(client.ConfirmPartnerCheckout(ctx, checkoutID, map[string]string{"paymentReference": reference}))
-	out["found"] = must(client.ListPartnerCheckouts(ctx, &esimembed.ListPartnerCheckoutsParams{PaymentReference: &reference}))
-
-	_, err := client.ReadPartnerCheckout(ctx, "chk_unknown000000")
-	out["unknown"] = refusalOf(err)
-	_, err = clientWith("not-the-secret").ReadPartnerAccount(ctx, widget)
-	out["wrongSecret"] = refusalOf(err)
-
-	if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {
-		fail("print", err)
+	health, err := client.Health(ctx)
+	check(err)
+	account, err := client.ReadPartnerAccount(ctx, widget)
+	check(err)
+	awaiting, err := client.ReadPartnerCheckout(ctx, checkoutID)
+	check(err)
+	if awaiting.Data.Status != esimembed.CheckoutStatusAwaitingPayment {
+		fail("checkout", fmt.Errorf("%s, not awaiting payment", awaiting.Data.Status))
 	}
+	started, err := client.StartPartnerPayment(ctx, checkoutID)
+	check(err)
+	confirmed, err := client.ConfirmPartnerCheckout(ctx, checkoutID, map[string]string{"paymentReference": reference})
+	check(err)
+	found, err := client.ListPartnerCheckouts(ctx, &esimembed.ListPartnerCheckoutsParams{PaymentReference: &reference})
+	check(err)
+
+	_, err = client.ReadPartnerCheckout(ctx, "chk_unknown000000")
+	unknown := refusalOf(err)
+	_, err = clientWith("not-the-secret").ReadPartnerAccount(ctx, widget)
+	wrongSecret := refusalOf(err)
+
+	out := map[string]any{
+		"health":          health,
+		"account":         account,
+		"currency":        account.Data.Spendable.Currency,
+		"awaiting":        awaiting,
+		"started":         started,
+		"confirmed":       confirmed,
+		"confirmedStatus": confirmed.Data.Status,
+		"found":           found,
+		"unknown":         unknown,
+		"wrongSecret":     wrongSecret,
+	}
+	check(json.NewEncoder(os.Stdout).Encode(out))
 }
