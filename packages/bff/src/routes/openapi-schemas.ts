@@ -54,9 +54,13 @@ export interface SchemaComponents {
 export function schemaComponents(): SchemaComponents {
   const schemas: Record<string, JsonSchema> = {};
   const texts = new Map<string, string>();
+  // Every error answer is the one envelope, and many routes answer one schema: each is rendered once.
+  const answers = new Map<z.ZodType, JsonSchema>();
   return {
     schemas,
     answer(schema) {
+      const known = answers.get(schema);
+      if (known !== undefined) return known;
       const rendered = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', metadata: NAMED });
       const {
         $schema: _ignored,
@@ -72,6 +76,7 @@ export function schemaComponents(): SchemaComponents {
         texts.set(name, text);
         schemas[name] = definition;
       }
+      answers.set(schema, rest);
       return rest;
     },
   };
