@@ -1,8 +1,9 @@
 /**
  * @module
  * The system programs the test suite drives: Chromium (the browser tests; Playwright cannot download its
- * own browser here), redis-server (the several-instances tests) and openssl (the mTLS tests make a throwaway
- * PKI with it, never committed); with `--bench` also nginx (the caching
+ * own browser here), redis-server (the several-instances tests), openssl (the mTLS tests make a throwaway
+ * PKI with it, never committed) and Go (a partner's server compiled on the client generated from the BFF's
+ * OpenAPI document, standard library only); with `--bench` also nginx (the caching
  * proxy the benchmarks put in front of the public catalog). Missing ones are installed from Debian's
  * packages when this runs as root with apt-get; otherwise it stops with the command to run. Never a silent skip.
  */
@@ -17,6 +18,8 @@ const NEEDS = [
     apt: 'redis-server',
   },
   { what: 'openssl', paths: ['/usr/bin/openssl', '/usr/local/bin/openssl'], apt: 'openssl' },
+  // A partner's server in Go compiles against the client generated from the BFF's /openapi.json.
+  { what: 'Go', paths: ['/usr/bin/go', '/usr/local/go/bin/go'], apt: 'golang-go' },
 ];
 
 // `--bench`: the benchmarks also put the public catalog behind a real caching proxy.

@@ -47,6 +47,17 @@ describe('the test command', () => {
     expect(scripts.test).toBe('node scripts/system-deps.mjs && node scripts/test-command.mjs');
   });
 
+  it('lints the code and the OpenAPI document the BFF serves (Redocly CLI, its recommended rules)', () => {
+    const { scripts } = JSON.parse(readFileSync(`${REPO}package.json`, 'utf8'));
+    const bff = JSON.parse(readFileSync(`${REPO}packages/bff/package.json`, 'utf8'));
+    expect(scripts.lint).toContain('biome check --error-on-warnings .');
+    expect(scripts.lint).toContain('pnpm --filter @esim-embed/bff lint:openapi');
+    expect(bff.scripts['lint:openapi']).toBe('tsx scripts/lint-openapi.ts');
+    const redocly = readFileSync(`${REPO}packages/bff/redocly.yaml`, 'utf8');
+    expect(redocly).toContain('- recommended-strict\n');
+    expect(redocly).toContain('telemetry: off\n');
+  });
+
   it('has a phase for lint, type-check, the package checks and the browser suite', () => {
     const commands = PHASES.map((phase) => phase.command('/reports'));
     for (const check of ['pnpm lint', 'pnpm typecheck', 'pnpm test:package'])

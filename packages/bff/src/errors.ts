@@ -34,9 +34,25 @@ const STATUS_BY_CODE: Readonly<Record<ApiErrorCode, ErrorHttpStatus>> = {
   ...BFF_STATUS_BY_CODE,
 };
 
+/**
+ * Codes also answered with another status than their own: a body, header or cursor that cannot be read is
+ * `validation_failed` 400, a key sent again with another request `idempotency_conflict` 422
+ * ({@link idempotencyConflict}), an upstream answer that cannot be read `internal` 502.
+ */
+const OTHER_STATUSES: Partial<Record<ApiErrorCode, readonly ErrorHttpStatus[]>> = {
+  validation_failed: [400],
+  idempotency_conflict: [422],
+  internal: [502],
+};
+
 /** The HTTP status for an error code. */
 export function statusForCode(code: ApiErrorCode): ContentfulStatusCode {
   return STATUS_BY_CODE[code];
+}
+
+/** Every HTTP status an error code may come with, its own first (what the API's description lists). */
+export function statusesForCode(code: ApiErrorCode): ErrorHttpStatus[] {
+  return [STATUS_BY_CODE[code], ...(OTHER_STATUSES[code] ?? [])];
 }
 
 /** Options of an {@link ApiError}. */

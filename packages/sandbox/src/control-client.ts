@@ -2,6 +2,7 @@
  * @module
  * A tiny typed client of the sandbox's control API, for the BFF's and the end-to-end tests.
  */
+import { type ActionRequest, ActionRequestSchema } from '@esim-embed/shared';
 import { z } from 'zod';
 import {
   type AccountControlRequest,
@@ -19,7 +20,10 @@ import {
   type SupplyControlRequest,
 } from './control/control-schemas';
 
-/** The control API of one sandbox. Every call answers the sandbox's state after the change. */
+/**
+ * The control API of one sandbox. Every call answers the sandbox's state after the change, but the outbox (its
+ * emails) and a resolve (the action request decided).
+ */
 export interface ControlClient {
   state(): Promise<ControlState>;
   /** Back to the seed: balances, orders, versions, keys' rate limits, faults, clock offset. */
@@ -45,8 +49,11 @@ export interface ControlClient {
    * forces its top-up status (`topUpStatus`) or usage status (`usageStatus`) for after-sale tests.
    */
   setEsim(esimId: string, request: EsimControlRequest): Promise<ControlState>;
-  /** Ends a refund or reissue under review: `completed` (a reissue issues a replacement eSIM) or `rejected`. */
-  resolveActionRequest(actionRequestId: string, request: ActionResolveRequest): Promise<ControlState>;
+  /**
+   * Ends a refund or reissue under review: `completed` (a reissue issues a replacement eSIM) or `rejected`. Answers
+   * the action request as decided, as the contract has it (its `resolution`, its `replacementOrder`).
+   */
+  resolveActionRequest(actionRequestId: string, request: ActionResolveRequest): Promise<ActionRequest>;
   /** Refund a sold order as the service would on its own or at the partner's direct request (no action request). */
   refundOrder(orderId: string): Promise<ControlState>;
   /** The emails the sandbox would have sent for `platform` delivery orders (oldest first). */
@@ -100,8 +107,10 @@ export function createControlClient(options: ControlClientOptions): ControlClien
       call('POST', `/keys/${encodeURIComponent(apiKey)}/rate-limit`, { perMinute }),
     armScenario: (request) => call('POST', '/scenarios', request),
     setEsim: (esimId, request) => call('POST', `/esims/${encodeURIComponent(esimId)}`, request),
-    resolveActionRequest: (id, body) =>
-      call('POST', `/action-requests/${encodeURIComponent(id)}/resolve`, body),
+    resolveActionRequest: async (id, body) =>
+      ActionRequestSchema.parse(
+        await request('POST', `/action-requests/${encodeURIComponent(id)}/resolve`, body),
+      ),
     refundOrder: (id) => call('POST', `/orders/${encodeURIComponent(id)}/refund`),
     async outbox(query = {}) {
       const params = new URLSearchParams(

@@ -6,6 +6,7 @@
 import {
   API_ROUTES,
   API_VERSION,
+  type ApiErrorCode,
   ApiErrorEnvelopeSchema,
   CHECKOUT_SECRET_HEADER,
   IDEMPOTENCY_KEY_HEADER,
@@ -13,23 +14,16 @@ import {
   PARTNER_SECRET_HEADER,
   type RouteSpec,
   routeErrorCodes,
-  WEBHOOK_ID_HEADER,
-  WEBHOOK_SIGNATURE_HEADER,
-  WebhookEventSchema,
 } from '@esim-embed/shared';
 import type { Context } from 'hono';
 import { html } from 'hono/html';
 import { z } from 'zod';
+import { statusesForCode } from '../errors';
 import { answerBody } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import type { RouteHandlers } from './mount-routes';
-
-type JsonSchema = Record<string, unknown>;
-
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  return rest;
-}
+import { inlineSchema, type JsonSchema, type SchemaComponents, schemaComponents } from './openapi-schemas';
+import { webhookOperations } from './openapi-webhooks';
 
 function parametersOf(route: RouteSpec): JsonSchema[] {
   const parameters: JsonSchema[] = [];
@@ -37,7 +31,7 @@ function parametersOf(route: RouteSpec): JsonSchema[] {
     parameters.push({ name: match[1], in: 'path', required: true, schema: { type: 'string' } });
   }
   if (route.query !== undefined) {
-    const query = jsonSchema(route.query, 'input') as {
+    const query = inlineSchema(route.query, 'input') as {
       properties?: Record<string, JsonSchema>;
       required?: string[];
     };
@@ -87,19 +81,58 @@ function parametersOf(route: RouteSpec): JsonSchema[] {
   return parameters;
 }
 
-/** The OpenAPI 3.1 document of the BFF (of `routes`: by default every described route). */
+/**
+ * The error answers of a route, one per status, each listing the codes it comes with (in its description and in
+ * `x-error-codes`, a client's switch to cover): the codes the route may answer (`routeErrorCodes`: its own, the
+ * upstream's it relays, its auth's, any request's), each under every status it may come with.
+ */
+function errorAnswers(route: RouteSpec, components: SchemaComponents): Record<string, JsonSchema> {
+  const codesByStatus = new Map<number, ApiErrorCode[]>();
+  for (const code of routeErrorCodes(route)) {
+    for (const status of statusesForCode(code))
+      codesByStatus.set(status, [...(codesByStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...codesByStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([status, codes]) => [
+        status,
+        {
+          description: `The error envelope; branch on \`error.code\`: ${codes.join(', ')}.`,
+          // One error envelope for every error answer: a generated client's one error type.
+          content: { 'application/json': { schema: components.answer(ApiErrorEnvelopeSchema) } },
+          'x-error-codes': codes,
+        },
+      ]),
+  );
+}
+
+/** Who may call a route: no credential (`[]`), a session's bearer token or a partner secret. */
+function securityOf(route: RouteSpec): JsonSchema[] {
+  if (route.auth === 'partner') return [{ partnerSecret: [] }];
+  if (route.auth.startsWith('session')) return [{ session: [] }];
+  return [];
+}
+
+/**
+ * The OpenAPI 3.1 document of the BFF (of `routes`: by default every described route). Each operation's
+ * `operationId` is its route's id: the name the partner SDK calls it by (`client.call('confirmPartnerCheckout')`),
+ * and the method name a generated client gives it.
+ */
 export function buildOpenApiDocument(routes: readonly RouteSpec[] = API_ROUTES): JsonSchema {
+  const components = schemaComponents();
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  const errorSchema = jsonSchema(ApiErrorEnvelopeSchema, 'output');
   for (const route of routes) {
     const operation: JsonSchema = {
+      operationId: route.id,
       summary: route.summary,
+      security: securityOf(route),
       parameters: parametersOf(route),
       responses: {
         [route.status]: route.response
           ? {
               description: 'Success',
-              content: { 'application/json': { schema: jsonSchema(route.response, 'output') } },
+              content: { 'application/json': { schema: components.answer(route.response) } },
             }
           : { description: 'Success', content: { [route.contentType ?? 'application/json']: {} } },
         ...Object.fromEntries(
@@ -108,30 +141,24 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[] = API_ROUTES):
             {
               description: 'An answer of this route’s own, not a failure (the same body as its success).',
               content: {
-                'application/json': { schema: jsonSchema(route.response ?? z.unknown(), 'output') },
+                'application/json': { schema: components.answer(route.response ?? z.unknown()) },
               },
             },
           ]),
         ),
-        default: {
-          description: 'The contract’s error envelope; clients branch on `error.code`.',
-          content: { 'application/json': { schema: errorSchema } },
-          // The codes this route may answer (its own, its auth's, any request's): a client's switch to cover.
-          'x-error-codes': routeErrorCodes(route),
-        },
+        ...errorAnswers(route, components),
       },
     };
-    if (route.auth.startsWith('session')) operation.security = [{ session: [] }];
-    if (route.auth === 'partner') operation.security = [{ partnerSecret: [] }];
     if (route.body !== undefined) {
       operation.requestBody = {
         required: route.bodyOptional !== true,
-        content: { 'application/json': { schema: jsonSchema(route.body, 'input') } },
+        content: { 'application/json': { schema: inlineSchema(route.body, 'input') } },
       };
     }
     paths[route.path] ??= {};
     (paths[route.path] as Record<string, JsonSchema>)[route.method.toLowerCase()] = operation;
   }
+  const webhooks = webhookOperations((schema) => components.answer(schema));
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
@@ -141,7 +168,11 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[] = API_ROUTES):
       description:
         'The backend-for-frontend of the eSIM Embed widget: sessions bound to a widget and an origin, the ' +
         'catalog at retail prices, quotes, exactly-once checkouts, installation data, and the partner server API.',
+      license: { name: 'MIT', identifier: 'MIT' },
     },
+    // The BFF that serves this document: a partner's own deployment, at its own origin. (Generators name the
+    // server after its description: `YourBffURL()`.)
+    servers: [{ url: '/', description: 'Your BFF' }],
     components: {
       securitySchemes: {
         session: {
@@ -152,26 +183,10 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[] = API_ROUTES):
         },
         partnerSecret: { type: 'apiKey', in: 'header', name: PARTNER_SECRET_HEADER },
       },
+      schemas: components.schemas,
     },
     paths,
-    webhooks: {
-      event: {
-        post: {
-          summary:
-            'An event about a checkout or an eSIM, POSTed to the widget’s webhookUrl, signed in Esim-Signature ' +
-            '(t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>); retried for a day; de-duplicate on id.',
-          parameters: [
-            { name: WEBHOOK_SIGNATURE_HEADER, in: 'header', required: true, schema: { type: 'string' } },
-            { name: WEBHOOK_ID_HEADER, in: 'header', required: true, schema: { type: 'string' } },
-          ],
-          requestBody: {
-            required: true,
-            content: { 'application/json': { schema: jsonSchema(WebhookEventSchema, 'output') } },
-          },
-          responses: { '2XX': { description: 'Received; anything else is retried with backoff.' } },
-        },
-      },
-    },
+    webhooks,
   };
 }
 

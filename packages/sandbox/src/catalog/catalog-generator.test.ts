@@ -2,6 +2,7 @@ import { OfferSchema, ProductSchema } from '@esim-embed/shared';
 import { describe, expect, it } from 'vitest';
 import { generateCatalog } from './catalog-generator';
 import { COUNTRY_CODES, DESTINATIONS, flagEmoji } from './destinations';
+import { COUNTRIES_WITH_REAL_OPERATORS, operatorsOf } from './network-operators';
 import { priceOffer } from './pricing';
 
 describe('generateCatalog', () => {
@@ -74,5 +75,45 @@ describe('generateCatalog', () => {
       return offers.reduce((sum, offer) => sum + offer.baseRetailUsdCents, 0) / offers.length;
     };
     expect(average('Europe')).toBeLessThan(average('Africa'));
+  });
+
+  describe('networks', () => {
+    const destinationOf = new Map(DESTINATIONS.map((destination) => [destination.iso, destination]));
+    const networksOf = (iso: string) =>
+      new Set(
+        catalog.offers.filter((offer) => offer.iso === iso).flatMap((offer) => offer.capabilities.networks),
+      );
+
+    it('names, on every plan, only operators of its country (of the countries a regional plan covers)', () => {
+      const strangers: string[] = [];
+      for (const offer of catalog.offers) {
+        const destination = destinationOf.get(offer.iso);
+        const countries = destination?.scope === 'country' ? [offer.iso] : (destination?.covers ?? []);
+        const serving = new Set(countries.flatMap(operatorsOf));
+        for (const network of offer.capabilities.networks) {
+          if (!serving.has(network)) strangers.push(`${offer.id}: ${network}`);
+        }
+      }
+      expect(strangers).toEqual([]);
+    });
+
+    it('gives each operator one country, so a regional plan’s list says where each network is', () => {
+      const countryOf = new Map<string, string[]>();
+      for (const iso of COUNTRY_CODES) {
+        for (const name of operatorsOf(iso)) countryOf.set(name, [...(countryOf.get(name) ?? []), iso]);
+      }
+      expect([...countryOf].filter(([, countries]) => countries.length > 1)).toEqual([]);
+      expect(COUNTRIES_WITH_REAL_OPERATORS.every((iso) => COUNTRY_CODES.includes(iso))).toBe(true);
+    });
+
+    it('names Türkiye’s own operators on its plans, and invented names that claim nothing elsewhere', () => {
+      const turkish = networksOf('TR');
+      expect(turkish.size).toBeGreaterThan(0);
+      for (const network of turkish) expect(['Turkcell', 'Vodafone TR', 'Türk Telekom']).toContain(network);
+      for (const network of networksOf('AQ')) expect(network).toMatch(/^Sandbox \w+ AQ$/);
+      for (const network of networksOf('EU')) {
+        expect(destinationOf.get('EU')?.covers.some((iso) => operatorsOf(iso).includes(network))).toBe(true);
+      }
+    });
   });
 });

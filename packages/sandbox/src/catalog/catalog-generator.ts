@@ -4,10 +4,11 @@
  * network bundle at a base price) for every destination, from one seed and a target offer count. The same
  * seed and count always give the same catalog, and a bigger count gives a superset of a smaller one.
  *
- * Over 300 lines: the price and operator tables sit beside the generator that draws from them.
+ * Over 300 lines: the price tables sit beside the generator that draws from them.
  */
 import type { ActivationRule, Offer, Product } from '@esim-embed/shared';
 import { DESTINATIONS, type Destination, type Region } from './destinations';
+import { COUNTRIES_WITH_REAL_OPERATORS, operatorsOf } from './network-operators';
 import {
   KIND_ORDER,
   type PackageVariant,
@@ -54,39 +55,6 @@ const CENTS_PER_GB: Record<Region | 'Global', number> = {
   Oceania: 320,
   Antarctica: 2500,
   Global: 800,
-};
-
-const OPERATORS: Record<Region | 'Global', readonly string[]> = {
-  Europe: [
-    'Vodafone',
-    'Orange',
-    'Telefónica',
-    'Telekom',
-    'Telia',
-    'Three',
-    'Swisscom',
-    'TIM',
-    'Play',
-    'Proximus',
-  ],
-  Asia: [
-    'Singtel',
-    'NTT Docomo',
-    'SoftBank',
-    'China Mobile',
-    'Airtel',
-    'AIS',
-    'Globe',
-    'Viettel',
-    'Telkomsel',
-  ],
-  'Middle East': ['Etisalat', 'du', 'STC', 'Zain', 'Ooredoo', 'Partner', 'Turkcell'],
-  Africa: ['MTN', 'Airtel', 'Orange', 'Safaricom', 'Vodacom', 'Maroc Telecom', 'Glo'],
-  'North America': ['AT&T', 'T-Mobile', 'Verizon', 'Rogers', 'Bell', 'Telcel', 'Digicel', 'Liberty'],
-  'South America': ['Claro', 'Movistar', 'TIM', 'Vivo', 'Entel', 'Personal', 'Tigo'],
-  Oceania: ['Telstra', 'Optus', 'Spark', 'Vodafone', 'Digicel', 'One NZ'],
-  Antarctica: ['Iridium Partner', 'Polar Link'],
-  Global: ['Vodafone', 'Orange', 'Telefónica', 'Singtel', 'AT&T', 'Claro', 'MTN', 'Telstra'],
 };
 
 /** Regions where networks commonly offer 5G to roaming eSIMs. */
@@ -177,6 +145,24 @@ function candidateAt(ranked: Uint16Array, level: number): OfferCandidate | undef
   return variant ? { variant, bundle: (number & 1) === 0 ? 1 : 2 } : undefined;
 }
 
+const networkPools = new Map<string, readonly string[]>();
+
+/**
+ * The networks an offer of a destination may name: the country's operators, or for a regional plan the real
+ * operators of the countries it covers (invented ones only where it covers none with real operators).
+ */
+function networkPool(destination: Destination): readonly string[] {
+  let pool = networkPools.get(destination.iso);
+  if (pool === undefined) {
+    const real = destination.covers.filter((iso) => COUNTRIES_WITH_REAL_OPERATORS.includes(iso));
+    const countries =
+      destination.scope === 'country' ? [destination.iso] : real.length > 0 ? real : destination.covers;
+    pool = countries.flatMap(operatorsOf);
+    networkPools.set(destination.iso, pool);
+  }
+  return pool;
+}
+
 function buildOffer(
   seed: number,
   destination: Destination,
@@ -186,7 +172,7 @@ function buildOffer(
 ): CatalogOffer {
   const { variant, bundle } = candidate;
   const rng = createPrng(seed, `offer:${destination.iso}:${variant.code}:${bundle}`);
-  const pool = OPERATORS[destination.region];
+  const pool = networkPool(destination);
   const networkCount = destination.scope === 'regional' ? rng.int(3, 6) : rng.int(1, 3);
   const networks = new Set<string>();
   while (networks.size < Math.min(networkCount, pool.length)) networks.add(rng.pick(pool));
@@ -208,9 +194,7 @@ function buildOffer(
       topUp: destination.region === 'Antarctica' ? 'not_guaranteed' : topUp,
       fiveG: fiveG ? 'supported' : 'unsupported',
       tethering,
-      networks: [...networks]
-        .sort()
-        .map((name) => (destination.scope === 'country' ? `${name} ${destination.iso}` : name)),
+      networks: [...networks].sort(),
       networkTypes: fiveG ? ['4G', '5G'] : rng.chance(0.3) ? ['3G', '4G'] : ['4G'],
     },
     activation: product.activation,

@@ -4,12 +4,14 @@
  * pricing or the catalog snapshot, expire a quote, set balances, limits, rate limits, retail-brand
  * switches, status and live-checkout readiness, supply operations and unserved routes, arm provisioning and payment scenarios, simulate eSIM use, resolve refunds and reissues under
  * review, refund a sold order as if from outside the API, and set fault rules. Every answer is `{ data: ControlState, meta }`, but the outbox's
- * (`GET /__sandbox/outbox`: `{ data: OutboxEmail[], meta }`).
+ * (`GET /__sandbox/outbox`: `{ data: OutboxEmail[], meta }`) and a resolve's (the action request as the contract
+ * has it: `{ data: ActionRequest, meta }`).
  */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { isoTime } from '../clock';
 import { linkBase, responseMeta } from '../http/envelope';
 import { readJsonBody, validate } from '../http/request-body';
+import { actionRequestView } from '../http/resource-views';
 import type { SandboxEnv } from '../http/sandbox-env';
 import { SandboxError } from '../http/sandbox-error';
 import { SEED_SUPPLY_OPERATIONS } from '../seed/supply-operations';
@@ -250,7 +252,11 @@ export function controlRoutes(state: SandboxState) {
         { outcome: request.outcome, resolution: { code: resolution.code, note: resolution.note } },
         nowMs,
       );
-      return answer(c);
+      // The request as decided, as `GET /action-requests/{id}` reads it: what a test checks next.
+      return c.json(
+        { data: actionRequestView(env, found, linkBase(c, state.options)), meta: responseMeta(c) },
+        200,
+      );
     }
     throw new SandboxError('action_request_not_found', { params: { actionRequestId: id } });
   });

@@ -15,6 +15,7 @@ import {
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, expectError, SandboxCaller } from '../../testing/sandbox-harness';
 import { createManualClock } from '../clock';
+import { CONTROL_SECRET_HEADER } from '../control/control-schemas';
 import { createControlClient } from '../control-client';
 import { SANDBOX_ACCOUNTS, SANDBOX_KEYS } from '../seed/accounts';
 
@@ -201,6 +202,43 @@ describe('states produced by scenarios and reviews', () => {
     const placed = await order();
     await expect(h.control.refundOrder(placed.id)).rejects.toThrow(/409 invalid_transition/);
     await expect(h.control.refundOrder('ord_nope')).rejects.toThrow(/404 order_not_found/);
+  });
+
+  it('answers a resolve with the action request as the contract has it, as a read of it answers', async () => {
+    const { esimId } = await delivered();
+    const created = await api.create(
+      `/esims/${esimId}/action-requests`,
+      { externalRef: 'areq-reissue-answer', reasonCode: 'installation_failed' },
+      ActionRequestResponseSchema,
+    );
+    const resolved = await api.call('POST', `/__sandbox/action-requests/${created.data.id}/resolve`, {
+      apiKey: null,
+      headers: { [CONTROL_SECRET_HEADER]: h.state.options.controlSecret },
+      body: { outcome: 'completed' },
+    });
+    expect(resolved.status).toBe(200);
+    const answered = ActionRequestResponseSchema.parse(resolved.json).data;
+    expect(answered).toMatchObject({
+      id: created.data.id,
+      status: 'completed',
+      resolution: { code: 'reissued' },
+    });
+    expect(answered.replacementOrder).not.toBeNull();
+    expect(answered).toEqual(
+      (await api.get(`/action-requests/${created.data.id}`, ActionRequestResponseSchema)).data,
+    );
+    // The typed control client answers the same.
+    const other = await delivered();
+    const rejected = await api.create(
+      `/esims/${other.esimId}/action-requests`,
+      { externalRef: 'areq-refund-answer', reasonCode: 'service_defective' },
+      ActionRequestResponseSchema,
+    );
+    expect(await h.control.resolveActionRequest(rejected.data.id, { outcome: 'rejected' })).toMatchObject({
+      id: rejected.data.id,
+      status: 'rejected',
+      resolution: { code: 'declined' },
+    });
   });
 
   it('refuses to resolve an unknown request', async () => {

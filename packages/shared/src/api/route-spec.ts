@@ -26,7 +26,10 @@ export type RouteMethod = 'GET' | 'POST';
 
 /** One route of the BFF's API: everything about it but its handler, which the BFF registers by `id`. */
 export interface RouteSpec<Id extends string = string> {
-  /** The name its handler is registered under (and the handler function's own name). */
+  /**
+   * The name its handler is registered under (and the handler function's own name), the partner SDK's name for it
+   * (`client.call(id, …)`) and its OpenAPI `operationId`: camelCase, unique.
+   */
   readonly id: Id;
   readonly method: RouteMethod;
   /** OpenAPI-style path (`/v1/checkouts/{id}`). */
