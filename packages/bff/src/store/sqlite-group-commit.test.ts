@@ -30,7 +30,7 @@ function heldFsync() {
   return { fsync, calls };
 }
 
-/** Whether `promise` has settled within a few milliseconds. */
+/** Whether `promise` has settled within a few milliseconds: for a write expected to be still held. */
 async function state(promise: Promise<unknown>): Promise<'pending' | 'resolved' | 'rejected'> {
   let settled: 'pending' | 'resolved' | 'rejected' = 'pending';
   promise.then(
@@ -46,6 +46,26 @@ async function state(promise: Promise<unknown>): Promise<'pending' | 'resolved' 
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
   return settled;
+}
+
+/**
+ * How `promise` settles, waiting as long as a loaded machine may need (at most 10 s): for a write expected to be
+ * answered, whose last step (closing the directory) runs on the thread pool. One held for a sync never settles.
+ */
+async function settles(promise: Promise<unknown>): Promise<'pending' | 'resolved' | 'rejected'> {
+  let timer: NodeJS.Timeout | undefined;
+  const pending = new Promise<'pending'>((resolve) => {
+    timer = setTimeout(() => resolve('pending'), 10_000);
+  });
+  const settled = promise.then(
+    () => 'resolved' as const,
+    () => 'rejected' as const,
+  );
+  try {
+    return await Promise.race([settled, pending]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Let the event loop run until `count` fsync calls are waiting (bounded). */
@@ -86,8 +106,8 @@ describe('the embedded store’s group commit', () => {
     await untilCalls(calls, 2);
     expect(await state(first)).toBe('pending');
     calls[1]?.release(); // its directory, once
-    expect(await state(first)).toBe('resolved');
-    expect(await state(second)).toBe('resolved');
+    expect(await settles(first)).toBe('resolved');
+    expect(await settles(second)).toBe('resolved');
     expect(await first).toBe(true);
     // The WAL, then its directory: one sync for both writes.
     const database = join(store.dataDir, DATABASE_FILE);
@@ -97,7 +117,7 @@ describe('the embedded store’s group commit', () => {
     ]);
     // Reads and counters wait for no sync.
     expect(await store.increment('counter', 1, 60_000)).toMatchObject({ count: 1 });
-    expect(await state(store.get('b'))).toBe('resolved');
+    expect(await settles(store.get('b'))).toBe('resolved');
     expect(calls.length).toBe(2);
   });
 
@@ -106,7 +126,7 @@ describe('the embedded store’s group commit', () => {
     const store = storeWith(fsync);
     const index = store.sortedIndex('checkouts:w1');
     // Added, then its checkout written: only the write waits for a sync, and that sync covers both.
-    expect(await state(index.add('chk_1', 1_000, 60_000))).toBe('resolved');
+    expect(await settles(index.add('chk_1', 1_000, 60_000))).toBe('resolved');
     const write = store.insert('checkout:chk_1', '{}', 60_000);
     await untilCalls(calls, 1);
     expect(await state(write)).toBe('pending');
@@ -114,7 +134,7 @@ describe('the embedded store’s group commit', () => {
     await untilCalls(calls, 2);
     calls[1]?.release(); // its directory, once
     expect(await write).toBe(true);
-    expect(await state(index.remove('chk_1'))).toBe('resolved');
+    expect(await settles(index.remove('chk_1'))).toBe('resolved');
     expect(calls.length).toBe(2);
     expect(await index.range({ fromScore: -Infinity, toScore: Infinity, after: null, limit: 10 })).toEqual(
       [],
@@ -132,12 +152,12 @@ describe('the embedded store’s group commit', () => {
     calls[0]?.release();
     await untilCalls(calls, 2);
     calls[1]?.release();
-    expect(await state(early)).toBe('resolved');
+    expect(await settles(early)).toBe('resolved');
     expect(await state(late)).toBe('pending');
     // The next batch: the WAL.
     await untilCalls(calls, 3);
     calls[2]?.release();
-    expect(await state(late)).toBe('resolved');
+    expect(await settles(late)).toBe('resolved');
   });
 
   it('rejects every write of a batch whose sync failed, as the store being unavailable, and logs it', async () => {
