@@ -54,7 +54,8 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
           callback(Object.assign(new Error('Message refused by the test'), { responseCode: refuseCode }));
           return;
         }
-        simpleParser(Buffer.concat(chunks)).then(
+        // The HTML keeps its `cid:` references (the parser would otherwise inline the images as data URLs).
+        simpleParser(Buffer.concat(chunks), { keepCidLinks: true }).then(
           (parsed) => {
             received.push(parsed);
             callback();
