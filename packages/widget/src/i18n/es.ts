@@ -63,6 +63,7 @@ export const es: Messages = {
   emailHintPartner: '{brand} te envía los datos de instalación a esta dirección.',
   emailHintPartnerOptional:
     'Opcional: {brand} te envía una copia de los datos de instalación a esta dirección.',
+  emailHintRequired: 'Tu correo electrónico es necesario para este pedido.',
   emailSent: 'El pedido se está realizando con esta dirección.',
   emailMissing: 'Introduce tu correo electrónico.',
   emailInvalid: 'Introduce un correo como nombre@ejemplo.com.',

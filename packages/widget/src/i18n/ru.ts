@@ -65,6 +65,7 @@ export const ru: Messages = {
   emailHintPlatform: 'Данные для установки придут на этот адрес.',
   emailHintPartner: '{brand} отправит данные для установки на этот адрес.',
   emailHintPartnerOptional: 'Необязательно: {brand} отправит копию данных для установки на этот адрес.',
+  emailHintRequired: 'Адрес электронной почты нужен для этого заказа.',
   emailSent: 'Заказ оформляется с этим адресом.',
   emailMissing: 'Введите адрес электронной почты.',
   emailInvalid: 'Введите адрес вида name@example.com.',
