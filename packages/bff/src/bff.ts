@@ -291,7 +291,7 @@ export function createBff(options: CreateBffOptions): Bff {
       installationEmails:
         mailTransport === null
           ? undefined
-          : (before, after) => installationEmails?.queueEmail(before, after) ?? Promise.resolve(),
+          : async (entered) => (await installationEmails?.queueEmail(entered)) ?? null,
       watch: checkoutWatch,
       orderReferences,
     },

@@ -37,8 +37,13 @@ export interface CheckoutReactions {
   esimOwners: Pick<EsimOwners, 'record'>;
   /** Moves the checkout's funding hold with its status (absent: no funding check). */
   funding?: { observe: CheckoutObserver } | undefined;
-  /** Queues the installation email of a ready eSIM the BFF sends itself (absent: it sends none). */
-  installationEmails?: CheckoutObserver | undefined;
+  /**
+   * Queues the installation email of a ready eSIM the BFF sends itself (absent: it sends none); answers the
+   * email's record on the checkout (null: none is sent), which the checkout's webhooks then carry.
+   */
+  installationEmails?:
+    | ((entered: CheckoutRecord) => Promise<CheckoutRecord['installationEmail']>)
+    | undefined;
   /** The watch list: checkouts still moving, or with reactions due. */
   watch: Pick<CheckoutWatch, 'add' | 'remove'>;
   /** Which checkout each order reference belongs to (recorded before a checkout may place its order). */
@@ -85,14 +90,18 @@ export function createCheckoutTransitions(options: CheckoutTransitionsOptions): 
 
   /** Every reaction to `record` having entered `status`; throws when one of them failed. */
   async function reactTo(record: CheckoutRecord, status: string): Promise<void> {
-    const entered = { ...record, status } as CheckoutRecord;
+    let entered = { ...record, status } as CheckoutRecord;
     // Each runs even when one before it failed: what succeeded is not redone for nothing, all are idempotent.
     const failures: unknown[] = [];
     for (const reaction of [
+      // First, so that the webhooks' checkout says the email is on its way.
+      async () => {
+        const email = await reactions.installationEmails?.(entered);
+        if (email != null) entered = { ...entered, installationEmail: email };
+      },
       () => reactions.webhooks(null, entered),
       () => reactions.esimOwners.record(entered),
       () => reactions.funding?.observe(null, entered),
-      () => reactions.installationEmails?.(null, entered),
     ]) {
       await Promise.resolve()
         .then(reaction)

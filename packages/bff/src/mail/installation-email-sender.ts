@@ -22,12 +22,7 @@ import { manageLinkFor } from '@esim-embed/shared';
 import type { AfterSaleService } from '../after-sale/after-sale-service';
 import { createBackgroundLoop } from '../background-loop';
 import { type Backoff, backoffMs } from '../backoff';
-import {
-  type CheckoutObserver,
-  type CheckoutRecord,
-  type CheckoutRepository,
-  checkoutSlot,
-} from '../checkout/checkout-record';
+import { type CheckoutRecord, type CheckoutRepository, checkoutSlot } from '../checkout/checkout-record';
 import type { CheckoutService } from '../checkout/checkout-service';
 import { parseMailbox, type WidgetMail } from '../config/config-schema';
 import { ApiError } from '../errors';
@@ -72,8 +67,11 @@ export interface InstallationEmailsOptions {
 
 /** The installation emails of a BFF with a mail transport. */
 export interface InstallationEmails {
-  /** The reaction to a checkout's change of status: queues the email of an eSIM just ready (once per checkout). */
-  queueEmail: CheckoutObserver;
+  /**
+   * The reaction to a checkout's change of status: queues the email of an eSIM just ready (once per checkout);
+   * answers the email's record on the checkout, null when none is sent.
+   */
+  queueEmail(entered: CheckoutRecord): Promise<EmailRecord | null>;
   /** Claim the emails due now and send them (the loop calls this; tests may too). */
   sendDue(): Promise<void>;
   start(): void;
@@ -287,15 +285,15 @@ export function createInstallationEmails(options: InstallationEmailsOptions): In
   });
 
   return {
-    async queueEmail(_before, after) {
+    async queueEmail(after) {
       const widget = widgets.get(after.widgetId);
-      if (!emailed(after, widget)) return;
+      if (!emailed(after, widget)) return null;
       const time = now();
       // Recorded on the checkout once: a reaction done again (after a crash) finds it there and queues no second.
       const outcome = await versionedUpdate(checkoutSlot(repository, after.id), (current) => {
-        if (current === null) return leaveValue(false);
+        if (current === null) return leaveValue(null);
         const email = current.record.installationEmail;
-        if (email !== null) return leaveValue(email.status === 'pending');
+        if (email !== null) return leaveValue(email);
         const pending: EmailRecord = {
           status: 'pending',
           attempts: 0,
@@ -306,15 +304,19 @@ export function createInstallationEmails(options: InstallationEmailsOptions): In
           sentAtMs: null,
           lastError: null,
         };
-        return writeValue({ ...current.record, installationEmail: pending }, true);
+        return writeValue({ ...current.record, installationEmail: pending }, pending);
       });
       if (outcome.kind === 'contended') throw new Error(`checkout ${after.id} kept changing; try again`);
-      if (!outcome.result) return;
+      const email = outcome.result;
       // A pending email must be on the queue, even when the add of an earlier try failed.
-      if (await workQueue.add({ id: after.id, partition: after.widgetId, dueAtMs: time })) {
+      if (
+        email?.status === 'pending' &&
+        (await workQueue.add({ id: after.id, partition: after.widgetId, dueAtMs: time }))
+      ) {
         logger.info('installation email queued', { checkoutId: after.id, widgetId: after.widgetId });
         loop.runSoon();
       }
+      return email;
     },
     sendDue,
     start() {

@@ -2,7 +2,8 @@
  * The installation email over real HTTP and real SMTP: a widget with `mail`, the BFF in front of the real sandbox,
  * and an SMTP server started here on loopback. A purchase in German delivers one email — parsed: the partner's
  * brand and sender, the plan, the QR code decoding to the eSIM's activation string, the install links, the manage
- * link opening "my eSIM" of that eSIM — recorded on the checkout and in the partner's list, and never a second one,
+ * link opening "my eSIM" of that eSIM — recorded on the checkout, in the partner's list and (pending) in the
+ * `esim.ready` webhook's checkout, and never a second one,
  * with the address and the activation code in no log line. An SMTP server that refuses (5xx) and then accepts gets
  * one email, sent after the backoff (the BFF's clock moved), even with the BFF restarted on the same embedded store
  * in between.
@@ -34,6 +35,11 @@ import {
   testClock,
   testConfig,
 } from '../../testing/stack';
+import {
+  postingWebhooksTo,
+  startReceiver as startWebhookReceiver,
+  type WebhookReceiver,
+} from '../../testing/webhook-receiver';
 import type { BffConfigInput } from '../config/config-schema';
 import { openSqliteStore } from '../store/sqlite-store';
 import { QR_CONTENT_ID } from './installation-email';
@@ -89,20 +95,23 @@ async function readAsPartner(bffUrl: string, id: string): Promise<PartnerCheckou
 
 describe('a purchase with the BFF’s mail transport', () => {
   let receiver: SmtpReceiver;
+  let partnerServer: WebhookReceiver;
   let stack: Stack;
   let clock: TestClock;
   beforeAll(async () => {
     receiver = await startSmtpReceiver();
+    partnerServer = await startWebhookReceiver();
     clock = testClock();
     stack = await startStack({
-      config: mailingConfig,
-      env: { ESIM_BFF_SMTP_URL: receiver.url },
-      bffOptions: { now: clock.now, mail: { intervalMs: 25 } },
+      config: (sandboxUrl) => postingWebhooksTo(mailingConfig(sandboxUrl), partnerServer.url),
+      env: { ESIM_BFF_SMTP_URL: receiver.url, TEST_WEBHOOK_SECRET: `whsec_${newKey()}` },
+      bffOptions: { now: clock.now, mail: { intervalMs: 25 }, webhooks: { intervalMs: 25 } },
     });
   });
   afterAll(async () => {
     await stack?.close();
     await receiver?.close();
+    await partnerServer?.close();
   });
 
   it('tells the widget that the partner emails the traveller', async () => {
@@ -171,6 +180,14 @@ describe('a purchase with the BFF’s mail transport', () => {
     expect(listed.body.data.map((checkout: PartnerCheckout) => checkout.installationEmail?.status)).toEqual([
       'sent',
     ]);
+
+    // The partner heard of the eSIM with its email on the way.
+    const ready = await eventually(async () =>
+      partnerServer.received
+        .map((delivery) => JSON.parse(delivery.body))
+        .find((event) => event.type === 'esim.ready' && event.data.checkout.id === id),
+    );
+    expect(ready.data.checkout.installationEmail).toMatchObject({ status: 'pending', attempts: 0 });
 
     // Never a second one, however much later the sender looks again.
     clock.advance(2 * 60 * 60 * 1000);
