@@ -3,9 +3,10 @@
  * The composition root: from a loaded config to a running BFF — one upstream client and one catalog
  * service per widget, the store, the session signer, the one checkout repository with what a checkout's change
  * of status sets off (checkout/checkout-transitions.ts), the checkout service, the after-sale service (manage
- * tokens, my eSIM), the webhook queue with its sender, the background checkout and help-request watches, the
- * reconciliation of upstream orders with checkouts, the app, and — when asked for — the metrics with their operations app and
- * the tracing of requests and outgoing calls.
+ * tokens, my eSIM), the webhook queue with its sender, the installation emails (when a mail transport is
+ * configured), the background checkout and help-request watches, the reconciliation of upstream orders with
+ * checkouts, the app, and — when asked for — the metrics with their operations app and the tracing of requests and
+ * outgoing calls.
  */
 import type { Hono } from 'hono';
 import { type ActionRequestWatch, createActionRequestWatch } from './after-sale/action-request-watch';
@@ -31,6 +32,8 @@ import { type AnswerCache, createAnswerCache } from './http/answer-cache';
 import type { AppEnv } from './http/app-env';
 import { requestScopedLogger } from './http/request-context';
 import type { Logger } from './logger';
+import { createInstallationEmails, type InstallationEmails } from './mail/installation-email-sender';
+import { createMailTransport } from './mail/mail-transport';
 import { type BffMetrics, createBffMetrics } from './observability/metrics';
 import { outgoingCalls } from './observability/outgoing-calls';
 import { registerSalesGauge } from './observability/sales-gauge';
@@ -78,6 +81,8 @@ export interface CreateBffOptions {
   startWorkers?: boolean;
   /** The webhook sender's loop period, timeout and clock (tests). */
   webhooks?: { intervalMs?: number; timeoutMs?: number; now?: () => number };
+  /** How often the installation emails due are claimed, in ms (tests; default 5 s). Their clock is `now`. */
+  mail?: { intervalMs?: number };
   /**
    * The clock of session and manage tokens, idempotency leases, checkouts (their placement leases and backoff,
    * quote and payment expiry), the upstream keys' budgets (a 429's pause), the partner's funding (unpaid holds
@@ -126,6 +131,8 @@ export interface Bff {
   manageTokens: ManageTokens;
   webhookQueue: WebhookQueue;
   webhookSender: WebhookSender;
+  /** The installation emails the BFF sends itself; null without a mail transport (`ESIM_BFF_SMTP_URL`). */
+  installationEmails: InstallationEmails | null;
   checkoutWatch: CheckoutWatch;
   /** The partner's help requests, followed until they end (action_request.updated webhooks). */
   actionRequestWatch: ActionRequestWatch;
@@ -252,6 +259,11 @@ export function createBff(options: CreateBffOptions): Bff {
     now: options.now ?? Date.now,
   });
   const webhookQueue = createWebhookQueue(store);
+  const mailTransport = loaded.smtpUrl === undefined ? null : createMailTransport(loaded.smtpUrl);
+  const mailing = config.widgets.filter((widget) => widget.mail !== undefined).map((widget) => widget.id);
+  if (mailTransport === null && mailing.length > 0) {
+    throw new Error(`no SMTP URL was loaded for the installation emails of ${mailing.join(', ')}`);
+  }
   const funding = createPartnerFunding({
     store,
     widgets,
@@ -277,6 +289,10 @@ export function createBff(options: CreateBffOptions): Bff {
       webhooks: createWebhookEmitter({ queue: webhookQueue, widgets, logger: scopedLogger }),
       esimOwners: { record: (checkout) => esimOwners.record(checkout) },
       funding,
+      installationEmails:
+        mailTransport === null
+          ? undefined
+          : async (entered) => (await installationEmails?.queueEmail(entered)) ?? null,
       watch: checkoutWatch,
       orderReferences,
     },
@@ -344,6 +360,20 @@ export function createBff(options: CreateBffOptions): Bff {
     esimOwners,
     logger: scopedLogger,
   });
+  const installationEmails =
+    mailTransport === null
+      ? null
+      : createInstallationEmails({
+          store,
+          repository,
+          widgets,
+          checkouts,
+          afterSale,
+          transport: mailTransport,
+          logger: scopedLogger,
+          intervalMs: options.mail?.intervalMs,
+          now: options.now,
+        });
   const supportDesk = createSupportDesk({ store, repository, esimOwners });
   // In the background: a large store is indexed while the BFF serves (lists fill in as it goes).
   let closing = false;
@@ -415,6 +445,7 @@ export function createBff(options: CreateBffOptions): Bff {
   if (options.startCatalogs !== false) for (const widget of widgets.values()) widget.catalog.start();
   if (options.startWorkers !== false) {
     webhookSender.start();
+    installationEmails?.start();
     checkoutWatch.start(checkouts, widgets);
     actionRequestWatch.start();
     widgetSalesWatch.start();
@@ -432,6 +463,7 @@ export function createBff(options: CreateBffOptions): Bff {
     manageTokens,
     webhookQueue,
     webhookSender,
+    installationEmails,
     checkoutWatch,
     actionRequestWatch,
     widgetSalesWatch,
@@ -449,6 +481,9 @@ export function createBff(options: CreateBffOptions): Bff {
           // (an ended help request's read) is bounded like every other run.
           { name: 'index build', stopped: indexesBuilt.then(() => undefined) },
           { name: 'webhook sender', stopped: webhookSender.close() },
+          ...(installationEmails === null
+            ? []
+            : [{ name: 'installation emails', stopped: installationEmails.close() }]),
           { name: 'checkout watch', stopped: checkoutWatch.close() },
           { name: 'help-request watch', stopped: actionRequestWatch.close() },
           { name: 'widget sales watch', stopped: widgetSalesWatch.close() },

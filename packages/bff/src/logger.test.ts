@@ -47,6 +47,7 @@ describe('the logger', () => {
       response: { headers: { authorization: 'Bearer sess_tok', 'x-manage-token': 'mt_abc' } },
       links: [{ manage_url: 'https://bff.example/m/mt_list', id: 'ml_1' }],
       redisUrl: 'redis://:hunter2@redis:6379',
+      installation: { smtpUrl: 'smtps://esim:pa55word@smtp.example', email: 'ana@example.com' },
     });
     const [line] = lines;
     expect(line).toMatchObject({
@@ -63,10 +64,11 @@ describe('the logger', () => {
       response: { headers: { authorization: '[redacted]', 'x-manage-token': '[redacted]' } },
       links: [{ manage_url: '[redacted]', id: 'ml_1' }],
       redisUrl: '[redacted]',
+      installation: { smtpUrl: '[redacted]', email: '[redacted]' },
     });
     // An error is its name, message and cause: never a stack, nor the fields hung on it.
     expect(JSON.stringify(line)).not.toMatch(
-      /ps_child|whsec_deep|ps_cause|sk_test_cause|sess_tok|mt_abc|mt_list|hunter2|at .*\.ts/,
+      /ps_child|whsec_deep|ps_cause|sk_test_cause|sess_tok|mt_abc|mt_list|hunter2|pa55word|ana@|at .*\.ts/,
     );
   });
 

@@ -42,6 +42,7 @@ const SECRET_FIELD_NAMES = [
   'sessionSecret',
   'operationsToken',
   'redisUrl',
+  'smtpUrl',
   'secret',
   'password',
   'lpa',
@@ -49,6 +50,8 @@ const SECRET_FIELD_NAMES = [
   'qrPayload',
   'deliveryLinkUrl',
   'manageUrl',
+  // The traveller's address: kept on the checkout alone, never in a log line.
+  'email',
 ] as const;
 const SECRET_FIELDS = new Set(SECRET_FIELD_NAMES.map((name) => name.toLowerCase()));
 

@@ -15,7 +15,12 @@ import {
 import type { Session } from '@esim-embed/shared';
 import { type Bff, type CreateBffOptions, createBff } from '../src/bff';
 import type { BffConfigInput } from '../src/config/config-schema';
-import { parseConfig, resolveOperationsToken, resolveSecrets } from '../src/config/load-config';
+import {
+  parseConfig,
+  resolveOperationsToken,
+  resolveSecrets,
+  resolveSmtpUrl,
+} from '../src/config/load-config';
 import { createLogger } from '../src/logger';
 import { type RunningOperations, type RunningServer, serveBff, serveOperations } from '../src/node-server';
 import type { Store } from '../src/store/store';
@@ -125,6 +130,7 @@ export interface StackOptions {
   bffOptions?: Pick<
     CreateBffOptions,
     | 'webhooks'
+    | 'mail'
     | 'now'
     | 'watchIntervalMs'
     | 'upstreamSleep'
@@ -159,6 +165,7 @@ export async function startBff(
       secrets: resolveSecrets(config, { ...TEST_ENV, ...options.env }),
       sessionSecret: options.sessionSecret,
       operationsToken: resolveOperationsToken(config, { ...TEST_ENV, ...options.env }),
+      smtpUrl: resolveSmtpUrl(config, { ...TEST_ENV, ...options.env }),
       source: 'test',
     },
     logger,

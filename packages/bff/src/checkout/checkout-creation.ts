@@ -136,6 +136,7 @@ export function checkoutCreation(context: CheckoutContext) {
         order: null,
         placement: { attempts: 0, leaseUntil: null },
         syncedAt: null,
+        installationEmail: null,
         expiresAt,
         createdAt,
         updatedAt: createdAt,

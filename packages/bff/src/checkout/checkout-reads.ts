@@ -3,7 +3,12 @@
  * A checkout as it is read: by the holder of its client secret, by the partner's server, by the background watch,
  * each time brought up to date with its upstream order; and the two views of it, the widget's and the partner's.
  */
-import { type Checkout, OrderBillingSchema, type PartnerCheckout } from '@esim-embed/shared';
+import {
+  type Checkout,
+  OrderBillingSchema,
+  type PartnerCheckout,
+  type PartnerInstallationEmail,
+} from '@esim-embed/shared';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { type CheckoutContext, loadForPartner, loadForWidget, type SessionCaller } from './checkout-context';
 import type { CheckoutRecord } from './checkout-record';
@@ -46,6 +51,23 @@ export function toPartnerCheckout(record: CheckoutRecord): PartnerCheckout {
             billing: OrderBillingSchema.nullable().catch(null).parse(record.order.billing),
             stateRevision: record.order.stateRevision,
           },
+    installationEmail: partnerInstallationEmail(record.installationEmail),
+  };
+}
+
+/** The installation email as the partner reads it (`mail/`): its times as dates; null when none is sent. */
+function partnerInstallationEmail(
+  email: CheckoutRecord['installationEmail'],
+): PartnerInstallationEmail | null {
+  if (email === null) return null;
+  const date = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    status: email.status,
+    attempts: email.attempts,
+    sentAt: date(email.sentAtMs),
+    lastAttemptAt: date(email.lastAttemptAtMs),
+    nextAttemptAt: email.status === 'pending' ? date(email.nextAttemptAtMs) : null,
+    lastError: email.lastError,
   };
 }
 

@@ -1,16 +1,16 @@
 /**
  * @module
  * What happens when a checkout changes state, in one place: its webhook events queued, the background watch,
- * the seller of its eSIM recorded, the partner's funding hold following it, the transitions metric — and the
- * one checkout repository, built here, through which every change is written (keeping the partner lists'
- * indexes, `checkout-index.ts`, with every write).
+ * the seller of its eSIM recorded, the partner's funding hold following it, the installation email queued, the
+ * transitions metric — and the one checkout repository, built here, through which every change is written
+ * (keeping the partner lists' indexes, `checkout-index.ts`, with every write).
  *
  * A reaction that fails is done again, never dropped: the status a change enters is written into the record's
  * `reactionsDue` by the same compare-and-set as the change, and the checkout is on the watch list before that
  * write; the reactions run at once, and the statuses whose reactions all succeeded leave `reactionsDue`. Any
  * left (a store error, a crash after the write) are done again by the watch, which keeps the checkout until
  * none are. Every reaction is idempotent — event ids per checkout and status, a seller inserted once, holds
- * changed by checkout id — so doing one again repeats nothing.
+ * changed by checkout id, an installation email queued once per checkout — so doing one again repeats nothing.
  */
 import { CHECKOUT_TERMINAL_STATUSES } from '@esim-embed/shared';
 import type { Logger } from '../logger';
@@ -37,6 +37,13 @@ export interface CheckoutReactions {
   esimOwners: Pick<EsimOwners, 'record'>;
   /** Moves the checkout's funding hold with its status (absent: no funding check). */
   funding?: { observe: CheckoutObserver } | undefined;
+  /**
+   * Queues the installation email of a ready eSIM the BFF sends itself (absent: it sends none); answers the
+   * email's record on the checkout (null: none is sent), which the checkout's webhooks then carry.
+   */
+  installationEmails?:
+    | ((entered: CheckoutRecord) => Promise<CheckoutRecord['installationEmail']>)
+    | undefined;
   /** The watch list: checkouts still moving, or with reactions due. */
   watch: Pick<CheckoutWatch, 'add' | 'remove'>;
   /** Which checkout each order reference belongs to (recorded before a checkout may place its order). */
@@ -83,10 +90,15 @@ export function createCheckoutTransitions(options: CheckoutTransitionsOptions): 
 
   /** Every reaction to `record` having entered `status`; throws when one of them failed. */
   async function reactTo(record: CheckoutRecord, status: string): Promise<void> {
-    const entered = { ...record, status } as CheckoutRecord;
+    let entered = { ...record, status } as CheckoutRecord;
     // Each runs even when one before it failed: what succeeded is not redone for nothing, all are idempotent.
     const failures: unknown[] = [];
     for (const reaction of [
+      // First, so that the webhooks' checkout says the email is on its way.
+      async () => {
+        const email = await reactions.installationEmails?.(entered);
+        if (email != null) entered = { ...entered, installationEmail: email };
+      },
       () => reactions.webhooks(null, entered),
       () => reactions.esimOwners.record(entered),
       () => reactions.funding?.observe(null, entered),

@@ -144,6 +144,29 @@ const checkoutShape = {
    */
   reactionsDue: z.array(z.string()).optional(),
   /**
+   * The installation email the BFF sends the traveller itself (`mail/`): null when it sends none for this checkout
+   * (and on records of releases before it). Times in ms since the epoch.
+   */
+  installationEmail: z
+    .looseObject({
+      // A status of a later release: nothing more is sent for it here (never twice).
+      status: z.enum(['pending', 'sent', 'failed', 'skipped']).catch('skipped'),
+      attempts: z.int().min(0).default(0),
+      /** When it was queued: it is tried until the retry span from then has passed. */
+      queuedAtMs: z.number(),
+      /**
+       * Set while an attempt runs: nobody else sends it before this time; found past it, the attempt was cut short
+       * (a crash) and its outcome is not known.
+       */
+      sendingUntilMs: z.number().nullable().default(null),
+      lastAttemptAtMs: z.number().nullable().default(null),
+      nextAttemptAtMs: z.number().nullable().default(null),
+      sentAtMs: z.number().nullable().default(null),
+      lastError: z.string().nullable().default(null),
+    })
+    .nullable()
+    .default(null),
+  /**
    * When the checkout was last added to the partner lists' indexes (ms since the epoch; `checkout-index.ts`).
    * Absent on records of releases before them: the index rebuild at start adds those.
    */

@@ -12,6 +12,7 @@ import {
   NonNegativeMoneySchema,
   WidgetBrandSchema,
   WidgetIdSchema,
+  type WidgetPublicConfig,
 } from '@esim-embed/shared';
 import { z } from 'zod';
 import { parseOriginPattern } from '../security/origin-policy';
@@ -144,6 +145,39 @@ export const UpstreamConfigSchema = z
 
 const ALL_LOCALES = LocaleSchema.options;
 
+/** A mailbox as a mail header writes it: `esim@acme.example`, or with a name, `Acme Travel <esim@acme.example>`. */
+export const MailboxSchema = z
+  .string()
+  .max(320)
+  .refine((value) => parseMailbox(value) !== null, {
+    message: 'an email address (esim@acme.example), or a name and one (Acme Travel <esim@acme.example>)',
+  });
+
+/** A mailbox's name (null when it has none) and address; null when it is not a mailbox ({@link MailboxSchema}). */
+export function parseMailbox(mailbox: string): { name: string | null; address: string } | null {
+  const named = /^\s*([^<>\r\n"]*?)\s*<([^<>\s]+)>\s*$/.exec(mailbox);
+  const address = named?.[2] ?? mailbox.trim();
+  if (!z.email().safeParse(address).success) return null;
+  return { name: named?.[1] || null, address };
+}
+
+/**
+ * The installation email the BFF sends a widget's travellers itself (`mail/`), through the SMTP server of
+ * `ESIM_BFF_SMTP_URL`: who it is from, where replies go, and which page of yours its manage link opens.
+ */
+export const WidgetMailSchema = z.strictObject({
+  /** The sender: an address your SMTP server may send from; without a name, the brand's name is shown. */
+  from: MailboxSchema,
+  /** Where the traveller's replies go. Default: the brand's `supportEmail`, else `from`. */
+  replyTo: MailboxSchema.optional(),
+  /**
+   * The page of yours the widget is on: the email's manage link ("my eSIM") is this address with the token in
+   * its fragment. Default: the origin the traveller bought from, `/`.
+   */
+  manageUrl: z.url({ protocol: /^https?$/ }).optional(),
+});
+export type WidgetMail = z.infer<typeof WidgetMailSchema>;
+
 /** One embeddable widget: who may embed it, what it sells through, how it takes payment. */
 export const WidgetConfigSchema = z
   .strictObject({
@@ -177,10 +211,16 @@ export const WidgetConfigSchema = z
     /** `platform`: the upstream emails the traveller (then an email is required at checkout). */
     deliveryMode: z.enum(['partner', 'platform']).default('partner'),
     /**
-     * With `deliveryMode: "partner"`: whether you email the traveller the installation details (the checkout and
-     * its webhooks carry the address). `false`: nobody does, so the widget asks for no email.
+     * With `deliveryMode: "partner"`: the BFF emails the traveller the installation details itself, from this
+     * sender, through the SMTP server of `ESIM_BFF_SMTP_URL`.
      */
-    partnerSendsEmail: z.boolean().default(true),
+    mail: WidgetMailSchema.optional(),
+    /**
+     * With `deliveryMode: "partner"` and no `mail`: `true` says you email the traveller the installation details
+     * yourself (the checkout and its webhooks carry the address). Absent or `false`: nobody does, so the widget
+     * promises no email and asks for none unless `emailRequired`.
+     */
+    partnerSendsEmail: z.boolean().optional(),
     emailRequired: z.boolean().default(false),
     /**
      * How the traveller accepts your terms: `checkbox` (a box to tick before buying, the default: what you
@@ -206,6 +246,7 @@ export const WidgetConfigSchema = z
     ...widget,
     checkoutMode: widget.checkoutMode ?? (widget.environment === 'live' ? 'partner_confirm' : 'direct'),
     emailRequired: widget.emailRequired || widget.deliveryMode === 'platform',
+    emailSender: emailSenderOf(widget),
   }))
   .superRefine((widget, ctx) => {
     if (!widget.locales.includes(widget.defaultLocale)) {
@@ -222,14 +263,36 @@ export const WidgetConfigSchema = z
         message: 'required for checkoutMode "partner_confirm" (the partner server confirms with it)',
       });
     }
-    if (!widget.partnerSendsEmail && (widget.deliveryMode === 'platform' || widget.emailRequired)) {
+    if (widget.partnerSendsEmail === false && widget.deliveryMode === 'platform') {
       ctx.addIssue({
         code: 'custom',
         path: ['partnerSendsEmail'],
         message:
-          widget.deliveryMode === 'platform'
-            ? 'false goes with deliveryMode "partner" only (in "platform" mode the upstream emails the traveller)'
-            : 'false asks for no email, so emailRequired cannot be true',
+          'false goes with deliveryMode "partner" only (in "platform" mode the upstream emails the traveller)',
+      });
+    }
+    if (widget.mail !== undefined && widget.deliveryMode === 'platform') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mail'],
+        message:
+          'goes with deliveryMode "partner" only (in "platform" mode the upstream emails the traveller)',
+      });
+    }
+    if (widget.mail !== undefined && widget.partnerSendsEmail === true) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['partnerSendsEmail'],
+        message:
+          'true says you email the installation details yourself, and mail makes the BFF send them: keep one ' +
+          '(the traveller would get two emails)',
+      });
+    }
+    if (widget.environment === 'live' && widget.mail?.manageUrl?.startsWith('http://')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mail', 'manageUrl'],
+        message: 'live widgets need an HTTPS page for the manage link',
       });
     }
     if ((widget.webhookUrl === undefined) !== (widget.webhookSecretEnv === undefined)) {
@@ -287,6 +350,21 @@ export const WidgetConfigSchema = z
     }
   });
 export type WidgetConfig = z.infer<typeof WidgetConfigSchema>;
+
+/**
+ * Who emails a widget's traveller the installation details, as the widget's start tells it (so that it promises
+ * only what happens): the upstream in `platform` delivery; in `partner` delivery the partner's name — sent by the
+ * BFF itself when `mail` is configured, or by the partner's own server when it says so (`partnerSendsEmail`);
+ * otherwise nobody.
+ */
+function emailSenderOf(widget: {
+  deliveryMode: 'partner' | 'platform';
+  mail?: WidgetMail | undefined;
+  partnerSendsEmail?: boolean | undefined;
+}): WidgetPublicConfig['emailSender'] {
+  if (widget.deliveryMode === 'platform') return 'upstream';
+  return widget.mail !== undefined || widget.partnerSendsEmail === true ? 'partner' : 'none';
+}
 
 /**
  * What one client may hold of the HTTP server (docs/configuration.md, and the matching reverse-proxy settings in

@@ -127,20 +127,50 @@ describe('config schema', () => {
     });
   });
 
-  it('takes partnerSendsEmail: false only where the traveller’s email is not needed', () => {
+  it('says who emails the traveller: the BFF (mail) or the partner by its own word, else nobody', () => {
+    const senderOf = (overrides: Record<string, unknown>) =>
+      parseConfig({ widgets: [{ ...widget, ...overrides }] }).widgets[0]?.emailSender;
+    expect(senderOf({})).toBe('none');
+    expect(senderOf({ partnerSendsEmail: false })).toBe('none');
+    // The partner requires an address without anybody emailing it: asked for, nothing promised.
+    expect(senderOf({ emailRequired: true })).toBe('none');
+    expect(senderOf({ partnerSendsEmail: true })).toBe('partner');
+    expect(senderOf({ mail: { from: 'Acme <esim@acme.example>' } })).toBe('partner');
+    expect(senderOf({ deliveryMode: 'platform' })).toBe('upstream');
+  });
+
+  it('takes mail with partner delivery only, from a mailbox, and not beside the partner’s own sending', () => {
+    const mail = { from: 'esim@acme.example', replyTo: 'Acme Help <help@acme.example>' };
+    expect(parseConfig({ widgets: [{ ...widget, mail }] }).widgets[0]?.mail).toEqual(mail);
     expect(
-      parseConfig({ widgets: [{ ...widget, partnerSendsEmail: false }] }).widgets[0]?.partnerSendsEmail,
-    ).toBe(false);
+      configError(() => parseConfig({ widgets: [{ ...widget, deliveryMode: 'platform', mail }] })),
+    ).toMatch(/widgets\[0\]\.mail: goes with deliveryMode "partner" only/);
+    expect(
+      configError(() => parseConfig({ widgets: [{ ...widget, partnerSendsEmail: true, mail }] })),
+    ).toMatch(/partnerSendsEmail: true says you email the installation details yourself/);
+    expect(
+      configError(() => parseConfig({ widgets: [{ ...widget, mail: { from: 'Acme <not an address>' } }] })),
+    ).toMatch(/widgets\[0\]\.mail\.from: an email address/);
+    expect(
+      configError(() =>
+        parseConfig({
+          widgets: [
+            {
+              ...widget,
+              environment: 'live',
+              checkoutMode: 'partner_confirm',
+              partnerSecretEnv: 'P',
+              mail: { ...mail, manageUrl: 'http://acme.example/esim' },
+            },
+          ],
+        }),
+      ),
+    ).toMatch(/mail\.manageUrl: live widgets need an HTTPS page/);
     expect(
       configError(() =>
         parseConfig({ widgets: [{ ...widget, deliveryMode: 'platform', partnerSendsEmail: false }] }),
       ),
     ).toMatch(/partnerSendsEmail: false goes with deliveryMode "partner" only/);
-    expect(
-      configError(() =>
-        parseConfig({ widgets: [{ ...widget, emailRequired: true, partnerSendsEmail: false }] }),
-      ),
-    ).toMatch(/partnerSendsEmail: false asks for no email/);
   });
 
   it('defaults live widgets to partner_confirm, which needs a partner secret', () => {
@@ -201,6 +231,30 @@ describe('loadConfig', () => {
     );
     expect(loaded.secrets.get('acme')).toEqual({ apiKey: 'key-1', partnerSecret: PARTNER });
     expect(Buffer.from(loaded.sessionSecret).toString()).toBe(secret);
+  });
+
+  it('takes the SMTP server of the installation emails from ESIM_BFF_SMTP_URL, never echoing it', () => {
+    const env = { ESIM_BFF_SESSION_SECRET: secret, ACME_API_KEY: 'k' };
+    const mailing = writeConfig({ widgets: [{ ...widget, mail: { from: 'esim@acme.example' } }] });
+    const smtpUrl = 'smtps://esim:pa55word@smtp.acme.example:465';
+    expect(
+      loadConfig({ ...env, ESIM_BFF_CONFIG: mailing, ESIM_BFF_SMTP_URL: smtpUrl }, quietLogger().logger)
+        .smtpUrl,
+    ).toBe(smtpUrl);
+    expect(configError(() => loadConfig({ ...env, ESIM_BFF_CONFIG: mailing }, quietLogger().logger))).toMatch(
+      /ESIM_BFF_SMTP_URL is not set: the widget acme send/,
+    );
+    const refused = configError(() =>
+      loadConfig(
+        { ...env, ESIM_BFF_CONFIG: mailing, ESIM_BFF_SMTP_URL: 'https://esim:pa55word@smtp.acme.example' },
+        quietLogger().logger,
+      ),
+    );
+    expect(refused).toMatch(/ESIM_BFF_SMTP_URL is not an SMTP server's URL/);
+    expect(refused).not.toContain('pa55word');
+    // Without mail, an SMTP URL is read but sends nothing.
+    const plain = writeConfig({ widgets: [widget] });
+    expect(loadConfig({ ...env, ESIM_BFF_CONFIG: plain }, quietLogger().logger).smtpUrl).toBeUndefined();
   });
 
   it('fails with every missing secret named', () => {

@@ -37,6 +37,11 @@ export interface LoadedConfig {
   previousSessionSecrets?: readonly Uint8Array[] | undefined;
   /** Opens the details of `/readyz` (absent: only its status is ever shown). */
   operationsToken?: string | undefined;
+  /**
+   * The SMTP server the widgets with `mail` send their installation emails through (`ESIM_BFF_SMTP_URL`, its
+   * credentials included: a secret). Absent: the BFF sends no email.
+   */
+  smtpUrl?: string | undefined;
   /** Where the config came from (a path, or "built-in demo config"). */
   source: string;
 }
@@ -136,6 +141,7 @@ function readSecrets(
     sessionSecret: check(() => resolveSessionSecret(config, env, logger)),
     previousSessionSecrets: check(() => resolvePreviousSessionSecrets(config, env)),
     operationsToken: check(() => resolveOperationsToken(config, env)),
+    smtpUrl: check(() => resolveSmtpUrl(config, env)),
   };
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));
   return loaded;
@@ -150,6 +156,38 @@ export function resolveOperationsToken(config: BffConfig, env: Env): string | un
     throw new ConfigError(
       `${name} ${value === '' ? 'is not set' : 'is shorter than 32 bytes'}: the operations token (operationsTokenEnv) ` +
         'needs at least 32 random bytes (e.g. `openssl rand -base64 48`)',
+    );
+  }
+  return value;
+}
+
+/** The variable naming the SMTP server of the installation emails. */
+export const SMTP_URL_ENV = 'ESIM_BFF_SMTP_URL';
+
+/**
+ * The SMTP server's URL (`smtp://` or `smtps://`, with its credentials when it needs them), or undefined when none
+ * is set. Required as soon as a widget has `mail`. Never echoed in a message: it may hold a password.
+ */
+export function resolveSmtpUrl(config: BffConfig, env: Env): string | undefined {
+  const value = env[SMTP_URL_ENV]?.trim() ?? '';
+  const mailing = config.widgets.filter((widget) => widget.mail !== undefined).map((widget) => widget.id);
+  if (value === '') {
+    if (mailing.length === 0) return undefined;
+    throw new ConfigError(
+      `${SMTP_URL_ENV} is not set: the widget${mailing.length > 1 ? 's' : ''} ${mailing.join(', ')} send ` +
+        'installation emails (mail), through the SMTP server it names (smtp://user:password@host:587 or smtps://…:465)',
+    );
+  }
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    url = null;
+  }
+  if (url === null || !['smtp:', 'smtps:'].includes(url.protocol) || url.hostname === '') {
+    throw new ConfigError(
+      `${SMTP_URL_ENV} is not an SMTP server's URL: write smtp://user:password@host:587 (STARTTLS when the ` +
+        'server offers it) or smtps://user:password@host:465 (TLS from the start)',
     );
   }
   return value;

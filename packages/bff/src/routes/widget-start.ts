@@ -43,8 +43,7 @@ export async function widgetStart(widget: WidgetRuntime): Promise<WidgetStart> {
       defaultLocale: config.defaultLocale,
       locales: config.locales,
       emailRequired: config.emailRequired,
-      emailSender:
-        config.deliveryMode === 'platform' ? 'upstream' : config.partnerSendsEmail ? 'partner' : 'none',
+      emailSender: config.emailSender,
       consent: config.consent,
       deviceCheck: config.deviceCheck,
       brand,

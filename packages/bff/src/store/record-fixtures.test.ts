@@ -47,6 +47,7 @@ const readers: Record<
     expect(read?.record).toMatchObject({ id: record.id, status: record.status, widgetId: record.widgetId });
     expect(read?.record.plan.offerId).toEqual((record.plan as { offerId: string }).offerId);
     expect(read?.record.reactionsDue).toEqual(record.reactionsDue);
+    expect(read?.record.installationEmail).toEqual(record.installationEmail ?? null);
   },
   async quote(store, record, text) {
     await store.insert(STORE_KEYS.quote(String(record.id)), text, 60_000);

@@ -1,7 +1,7 @@
 /**
  * @module
  * A queue of ids due at a time, kept by the store (memory, the embedded database on disk, Redis): webhook
- * deliveries, checkouts to watch, help requests to follow, checkout reactions to retry. Each item is an id in a
+ * deliveries, checkouts to watch, help requests to follow, checkout reactions to retry, installation emails to send. Each item is an id in a
  * partition (for example a partner's webhook endpoint); every operation touches only the items it names or a
  * bounded batch of due ones, so what a call costs never depends on how many items wait (no stored value grows
  * with the backlog, and an idle instance reads nothing but the head of the queue).
@@ -88,4 +88,6 @@ export const QUEUE_NAMES = {
   checkoutWatch: 'checkout-watch',
   /** Help requests not yet completed or rejected; partition: the widget. */
   actionRequestWatch: 'action-request-watch',
+  /** Installation emails still to send (`mail/`), by checkout id; partition: the widget. */
+  installationEmails: 'installation-emails',
 } as const;

@@ -189,12 +189,32 @@ export const PartnerCheckoutOrderSchema = z.strictObject({
 });
 export type PartnerCheckoutOrder = z.infer<typeof PartnerCheckoutOrderSchema>;
 
+/**
+ * The installation email the BFF sends the traveller itself (a widget with `mail`), once the eSIM is ready:
+ * `pending` until it is sent (tried again with backoff), `sent`, `failed` (given up after a day of attempts:
+ * `lastError` says why), or `skipped` (the eSIM was installed, or the order ended, before it could go).
+ * `lastError` is the SMTP server's reply code (`smtp 550`), a connection failure, or the error code of a read it
+ * needed — never the server's words or the address.
+ */
+export const PartnerInstallationEmailSchema = z.strictObject({
+  status: z.enum(['pending', 'sent', 'failed', 'skipped']),
+  attempts: z.int().min(0),
+  sentAt: DateTimeSchema.nullable(),
+  lastAttemptAt: DateTimeSchema.nullable(),
+  /** When it is tried again (`pending` after a failed attempt). */
+  nextAttemptAt: DateTimeSchema.nullable(),
+  lastError: z.string().nullable(),
+});
+export type PartnerInstallationEmail = z.infer<typeof PartnerInstallationEmailSchema>;
+
 /** A checkout as the partner's server sees it: the widget's view plus the upstream order. */
 export const PartnerCheckoutSchema = CheckoutSchema.extend({
   widgetId: z.string().min(1),
   externalRef: z.string().min(1).max(128),
   paymentReference: z.string().nullable(),
   order: PartnerCheckoutOrderSchema.nullable(),
+  /** The installation email the BFF sends; null when it sends none (absent from older BFFs: null). */
+  installationEmail: PartnerInstallationEmailSchema.nullable().default(null),
 });
 export type PartnerCheckout = z.infer<typeof PartnerCheckoutSchema>;
 export const PartnerCheckoutResponseSchema = apiEnvelope(PartnerCheckoutSchema);

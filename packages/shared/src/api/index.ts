@@ -7,6 +7,7 @@ export * from './catalog';
 export * from './checkout';
 export * from './common';
 export * from './list-page';
+export * from './manage-link-address';
 export * from './operations';
 export * from './partner-account';
 export * from './plan-order';

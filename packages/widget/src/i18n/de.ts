@@ -57,6 +57,7 @@ export const de: Messages = {
   emailHintPlatform: 'Die Installationsdaten werden an diese Adresse gesendet.',
   emailHintPartner: '{brand} sendet die Installationsdaten an diese Adresse.',
   emailHintPartnerOptional: 'Optional: {brand} sendet eine Kopie der Installationsdaten an diese Adresse.',
+  emailHintRequired: 'Ihre E-Mail-Adresse wird für diese Bestellung benötigt.',
   emailSent: 'Die Bestellung wird mit dieser Adresse aufgegeben.',
   earlierPurchaseUnconfirmed:
     'Eine frühere Bestellung auf dieser Seite konnte nicht bestätigt werden und ist vielleicht erfolgt. Fragen Sie {brand}, bevor Sie erneut kaufen.',

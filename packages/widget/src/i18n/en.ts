@@ -57,6 +57,8 @@ export const en = {
   emailHintPlatform: 'The installation details are emailed to this address.',
   emailHintPartner: '{brand} sends the installation details to this address.',
   emailHintPartnerOptional: 'Optional: {brand} sends a copy of the installation details here.',
+  /** Nobody emails the traveller, but the partner requires the address: asked for, nothing promised. */
+  emailHintRequired: 'Your email address is needed for this order.',
   emailSent: 'This order is being placed with this address.',
   /** A create kept over a reload whose session expired before it was settled (`steps/pending-create.ts`). */
   earlierPurchaseUnconfirmed:

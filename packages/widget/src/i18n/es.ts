@@ -63,6 +63,7 @@ export const es: Messages = {
   emailHintPartner: '{brand} te envía los datos de instalación a esta dirección.',
   emailHintPartnerOptional:
     'Opcional: {brand} te envía una copia de los datos de instalación a esta dirección.',
+  emailHintRequired: 'Tu correo electrónico es necesario para este pedido.',
   emailSent: 'El pedido se está realizando con esta dirección.',
   earlierPurchaseUnconfirmed:
     'Un pedido anterior en esta página no pudo confirmarse y puede haberse realizado. Consulta a {brand} antes de volver a comprar.',

@@ -64,6 +64,7 @@ export const fr: Messages = {
   emailHintPartner: '{brand} envoie les informations d’installation à cette adresse.',
   emailHintPartnerOptional:
     'Facultatif : {brand} envoie une copie des informations d’installation à cette adresse.',
+  emailHintRequired: 'Votre adresse e-mail est nécessaire pour cette commande.',
   emailSent: 'La commande est passée avec cette adresse.',
   earlierPurchaseUnconfirmed:
     'Une commande passée plus tôt sur cette page n’a pas pu être confirmée et a peut-être abouti. Demandez à {brand} avant d’acheter à nouveau.',

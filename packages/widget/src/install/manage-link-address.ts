@@ -6,16 +6,18 @@
  * host page cannot read it from the URL after load. Links of the release before
  * (`#esim-manage=<token>&esim-widget=<id>`) are read the same way.
  */
-import type { MANAGE_TOKEN_FRAGMENT_PARAM } from '@esim-embed/shared';
+import {
+  fragmentParams,
+  LEGACY_MANAGE_FRAGMENT_PARAMS,
+  type MANAGE_TOKEN_FRAGMENT_PARAM,
+  withoutManageParams,
+} from '@esim-embed/shared';
 
 /** The fragment parameter of a manage link: the shared `MANAGE_TOKEN_FRAGMENT_PARAM`, checked at compile time. */
 export const MANAGE_FRAGMENT_PARAM = 'esim' satisfies typeof MANAGE_TOKEN_FRAGMENT_PARAM;
-/** The parameters of a link of the release before: the token, and the widget it opens. */
-const LEGACY_TOKEN_PARAM = 'esim-manage';
-const LEGACY_WIDGET_PARAM = 'esim-widget';
-const MANAGE_PARAMS = [MANAGE_FRAGMENT_PARAM, LEGACY_TOKEN_PARAM, LEGACY_WIDGET_PARAM];
 
-const fragmentOf = (hash: string) => new URLSearchParams(hash.replace(/^#/, ''));
+/** How a manage link is written (the page's address with the token in its fragment), shared with the BFF's email. */
+export { manageLinkFor } from '@esim-embed/shared';
 
 /**
  * The manage token in a URL fragment for the widget `widgetId`, if any (beside other parameters or alone).
@@ -23,35 +25,16 @@ const fragmentOf = (hash: string) => new URLSearchParams(hash.replace(/^#/, ''))
  * any.
  */
 export function manageTokenInFragment(hash: string, widgetId: string): string | null {
-  const fragment = fragmentOf(hash);
+  const fragment = fragmentParams(hash);
   const current = fragment.get(MANAGE_FRAGMENT_PARAM)?.trim();
   if (current) {
     const dot = current.indexOf('.');
     if (dot <= 0 || current.slice(0, dot) !== widgetId) return null;
     return current.slice(dot + 1) || null;
   }
-  const forWidget = fragment.get(LEGACY_WIDGET_PARAM);
+  const forWidget = fragment.get(LEGACY_MANAGE_FRAGMENT_PARAMS.widget);
   if (forWidget && forWidget !== widgetId) return null;
-  return fragment.get(LEGACY_TOKEN_PARAM)?.trim() || null;
-}
-
-/** The fragment without any manage-link parameter (the host page's own parameters kept). */
-function withoutManageParams(hash: string): string {
-  const fragment = fragmentOf(hash);
-  for (const name of MANAGE_PARAMS) fragment.delete(name);
-  return fragment.toString();
-}
-
-/**
- * The manage link for a page: the page's own address with the widget and the token in the fragment, so that
- * the token is never sent to the partner's server or written to its logs; other fragment parameters are kept.
- */
-export function manageLinkFor(pageUrl: string, manageToken: string, widgetId: string): string {
-  const url = new URL(pageUrl);
-  const fragment = fragmentOf(withoutManageParams(url.hash));
-  fragment.set(MANAGE_FRAGMENT_PARAM, `${widgetId}.${manageToken}`);
-  url.hash = fragment.toString();
-  return url.href;
+  return fragment.get(LEGACY_MANAGE_FRAGMENT_PARAMS.token)?.trim() || null;
 }
 
 const storageKey = (widgetId: string) => `esim-widget:${widgetId}:manage`;

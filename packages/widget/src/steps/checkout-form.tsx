@@ -1,6 +1,7 @@
 /**
  * @module
- * The checkout form under a held price: the email (when anybody emails the traveller), consent to the
+ * The checkout form under a held price: the email (when anybody emails the traveller, or the partner requires
+ * it), consent to the
  * partner's terms (a checkbox, or the buy button's own words: `terms-consent.tsx`), and one buy button that
  * creates the checkout for the quote. `partner_confirm` hands the payment to the host page through
  * `esim-checkout`; `direct` places the order. Either way the flow goes on to the checkout's progress. A create is
@@ -207,8 +208,8 @@ export function CheckoutForm({
 
   return (
     <>
-      {/* Nobody emails the traveller (the partner said so): no address is asked for. */}
-      {config.emailSender !== 'none' && (
+      {/* Asked for when somebody emails the traveller, or when the partner requires it (then nothing is promised). */}
+      {(config.emailSender !== 'none' || config.emailRequired) && (
         <div class={css.field}>
           <label class={controls.label} for="esim-email">
             {t('emailLabel')}
@@ -235,9 +236,11 @@ export function CheckoutForm({
             {t(
               config.emailSender === 'upstream'
                 ? 'emailHintPlatform'
-                : config.emailRequired
-                  ? 'emailHintPartner'
-                  : 'emailHintPartnerOptional',
+                : config.emailSender === 'none'
+                  ? 'emailHintRequired'
+                  : config.emailRequired
+                    ? 'emailHintPartner'
+                    : 'emailHintPartnerOptional',
               { brand: config.brand.displayName },
             )}
             {pending !== null && ` ${t('emailSent')}`}
