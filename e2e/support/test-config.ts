@@ -129,8 +129,11 @@ export function testBffConfig(options: {
     sessionTtlSeconds: options.sessionTtlSeconds ?? 900,
     statusCacheMs: 0,
     // The suite leaves checkouts unpaid (declines, reloads, forgeries) from one IP and in parallel: the address's
-    // and the session's unpaid caps are opened wide; the unpaid-holds tests of the BFF hold them to account.
+    // and the session's unpaid caps are opened wide; the unpaid-holds and payment-holds tests of the BFF hold them
+    // to account.
     unpaidHolds: { perAddress: 1_000, perSession: 20 },
+    // Its partner payments too (3-D Secure left waiting, declines): the payment caps likewise.
+    paymentHolds: { perAddress: 1_000, perSession: 20 },
     // The suite buys from one address on keys the sandbox does not limit: the upstream budget's shares are whole.
     upstreamBudget: { addressPercent: 100, sessionPercent: 100, widgetPercent: 100 },
     widgets: [

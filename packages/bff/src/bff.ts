@@ -27,7 +27,12 @@ import { createOrderReconciliation, type OrderReconciliation } from './checkout/
 import { createOrderReferences } from './checkout/order-references';
 import type { WidgetConfig } from './config/config-schema';
 import type { LoadedConfig } from './config/load-config';
-import { createPartnerFunding, type PartnerFunding, unpaidHoldOptions } from './funding/partner-funding';
+import {
+  createPartnerFunding,
+  type PartnerFunding,
+  paymentHoldOptions,
+  unpaidHoldOptions,
+} from './funding/partner-funding';
 import { type AnswerCache, createAnswerCache } from './http/answer-cache';
 import type { AppEnv } from './http/app-env';
 import { requestScopedLogger } from './http/request-context';
@@ -271,6 +276,7 @@ export function createBff(options: CreateBffOptions): Bff {
     webhooks: webhookQueue,
     accountFreshMs: config.accountCacheMs,
     unpaidHolds: unpaidHoldOptions(config.unpaidHolds),
+    paymentHolds: paymentHoldOptions(config.paymentHolds),
     now: options.now,
     onRefusal: (code, cap) => metrics?.fundingRefusals.inc({ code, cap }),
   });

@@ -1,12 +1,13 @@
 /**
  * @module
  * The payment lifecycle of docs/payments.md around one `partner_confirm` checkout, in one call: read the checkout,
- * start the payment (the BFF funds the order firmly, or refuses before anyone is charged), charge its amount only
- * while it awaits payment (once per attempt: the charge is keyed by the checkout id, and after a decline by
- * `<id>:attempt-<n>`), confirm with the payment's reference, report a declined charge (the widget asks the
- * traveller for another card), and refund at once when the confirm comes too late (`invalid_transition`: the
- * checkout expired or was cancelled meanwhile). Refunds for checkouts that end later (`checkout.failed`,
- * `.expired`, `.cancelled`, `.refunded`) come by webhook.
+ * start the payment right before charging (the BFF funds the order and keeps it for this payment for a while, or
+ * refuses before anyone is charged), charge its amount only while it awaits payment (once per attempt: the charge
+ * is keyed by the checkout id, and after a decline by `<id>:attempt-<n>`), confirm with the payment's reference,
+ * report a declined charge (the BFF's hold of the payment ends; the widget asks the traveller for another card),
+ * and refund at once when the confirm comes too late (`invalid_transition`: the checkout expired or was cancelled
+ * meanwhile). Refunds for checkouts that end later (`checkout.failed`, `.expired`, `.cancelled`, `.refunded`) come
+ * by webhook.
  */
 import { MAX_DECLINED_PAYMENT_ATTEMPTS, type PartnerCheckout, paymentAttemptKey } from '@esim-embed/shared';
 import { PartnerApiError } from './partner-api-error';
@@ -84,7 +85,21 @@ export type CheckoutPaymentOutcome =
    * Your account cannot fund the order now (`code`: `insufficient_balance`, `monthly_limit_exceeded`, …): nothing
    * charged. Cancel the checkout (the widget then offers to start again) and top up.
    */
-  | { outcome: 'unfunded'; checkout: PartnerCheckout; paymentReference: null; code: string };
+  | { outcome: 'unfunded'; checkout: PartnerCheckout; paymentReference: null; code: string }
+  /**
+   * The BFF started no payment: the address or the session that opened the checkout (`scope`: `address`,
+   * `session`), or your account (`account`), already has as many payments in progress — started, neither
+   * confirmed nor declined — as it allows (`paymentHolds` in its config). Nothing charged; the checkout still
+   * awaits payment. Ask the traveller to finish or give up the other payment, or to try again after
+   * `retryAfterSeconds`.
+   */
+  | {
+      outcome: 'too_many_payments';
+      checkout: PartnerCheckout;
+      paymentReference: null;
+      scope: string;
+      retryAfterSeconds: number | null;
+    };
 
 const PAID = new Set(['placing', 'provisioning', 'ready']);
 
@@ -99,10 +114,19 @@ interface CheckoutCalls {
 const endedMeanwhile = (error: unknown) =>
   error instanceof PartnerApiError && error.code === 'invalid_transition';
 
+/** The BFF's refusal of one more payment in progress (its `paymentHolds` caps). */
+const tooManyPayments = (error: PartnerApiError) =>
+  error.code === 'rate_limited' && error.params.reason === 'payments_in_progress';
+
 /**
  * Pays for a checkout as docs/payments.md says; a confirm that got no answer after the client's retries is
  * thrown (charged, unconfirmed: a later `pay` confirms it, or the checkout's end refunds it by webhook), and so
  * is a charge that failed without being declined (its fate unknown: a later `pay` uses the same key).
+ *
+ * `payment-started` is called once per call, right before the charge: the BFF keeps the order's money for this
+ * payment (for its `paymentHolds.holdSeconds`, 15 minutes unless configured) until it is confirmed or declined.
+ * Calling `pay` again for the same attempt while that payment runs (a resubmitted form, a retry after an unknown
+ * charge) starts nothing new: the BFF answers the payment in progress as it is, neither renewed nor counted twice.
  */
 export async function payForCheckout(
   checkouts: CheckoutCalls,
@@ -126,6 +150,15 @@ export async function payForCheckout(
     if (!(error instanceof PartnerApiError)) throw error;
     if (error.params.stage === 'before_payment')
       return { outcome: 'unfunded', checkout, paymentReference: null, code: error.code };
+    if (tooManyPayments(error)) {
+      return {
+        outcome: 'too_many_payments',
+        checkout,
+        paymentReference: null,
+        scope: String(error.params.scope ?? 'account'),
+        retryAfterSeconds: error.retryAfterSeconds,
+      };
+    }
     // Ended between the read and the start: nothing to pay for, nothing charged.
     if (endedMeanwhile(error))
       return { outcome: 'not_payable', checkout: await checkouts.read(checkout.id), paymentReference: null };

@@ -100,9 +100,13 @@ export interface PartnerClient {
     /** `GET /v1/partner/checkouts/{id}`: status, the amount to charge, the upstream order. */
     read(checkoutId: string): Promise<PartnerRouteData<'readPartnerCheckout'>>;
     /**
-     * `POST …/payment-started`: you are about to charge. The order is funded now and its hold made firm, so that
-     * the confirm is not refused for money; a refusal (`insufficient_balance`, `monthly_limit_exceeded`, …) comes
-     * before anyone is charged. Safe to repeat.
+     * `POST …/payment-started`: you are about to charge — call it once per payment attempt, right before the
+     * charge, not on each retry of your form. The order is funded now and its money kept for this payment until
+     * you confirm or decline it, or for the BFF's `paymentHolds.holdSeconds` (15 minutes unless configured), so
+     * that the confirm is not refused for money; a refusal (`insufficient_balance`, `monthly_limit_exceeded`, …)
+     * comes before anyone is charged, and so does `rate_limited` with `params.reason: 'payments_in_progress'`
+     * when the traveller's address or session, or your account, has as many payments in progress as the BFF
+     * allows. Called again while the payment runs it changes nothing (safe to repeat).
      */
     startPayment(checkoutId: string): Promise<PartnerRouteData<'startPartnerPayment'>>;
     /** `POST …/confirm`: you took the payment; place the order. Safe to repeat: one order however often. */
@@ -119,9 +123,10 @@ export interface PartnerClient {
       body: DeclineCheckoutPaymentRequest,
     ): Promise<PartnerRouteData<'declinePartnerCheckoutPayment'>>;
     /**
-     * Start the payment (funding it firmly), charge (with your provider, keyed per attempt) and confirm,
-     * reporting a declined charge and refunding at once when the checkout ended meanwhile: the payment lifecycle
-     * of docs/payments.md in one call.
+     * Start the payment (right before the charge: funded, and kept for it until confirmed or declined), charge
+     * (with your provider, keyed per attempt) and confirm, reporting a declined charge and refunding at once when
+     * the checkout ended meanwhile: the payment lifecycle of docs/payments.md in one call. Outcomes `unfunded` and
+     * `too_many_payments` charge nothing.
      */
     pay(checkoutId: string, payment: CheckoutPayment, options?: PayOptions): Promise<CheckoutPaymentOutcome>;
     /** `POST …/cancel`: the payment failed or was abandoned (a cancelled checkout answers as it is). */

@@ -62,7 +62,13 @@ describe('client answer types', () => {
       { status?: PartnerCheckout['status']; email?: string; cursor?: string; limit?: number } | undefined
     >();
     expectTypeOf<CheckoutPaymentOutcome['outcome']>().toEqualTypeOf<
-      'confirmed' | 'already_paid' | 'not_payable' | 'declined' | 'refunded' | 'unfunded'
+      | 'confirmed'
+      | 'already_paid'
+      | 'not_payable'
+      | 'declined'
+      | 'refunded'
+      | 'unfunded'
+      | 'too_many_payments'
     >();
     expectTypeOf<Parameters<PartnerClient['checkouts']['pay']>[2]>().toEqualTypeOf<
       { attempt?: number } | undefined

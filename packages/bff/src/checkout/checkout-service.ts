@@ -117,7 +117,7 @@ export interface CheckoutService {
   /** The traveller abandons a checkout that awaits payment (the holder of the client secret). */
   cancelCheckout(caller: SessionCaller, id: string, clientSecret: string | undefined): Promise<Checkout>;
   // payment-start.ts
-  /** The partner starts taking the payment: the order is funded now and its hold made firm. */
+  /** The partner starts taking the payment: the order is funded now and its hold kept for that payment, within caps. */
   partnerPaymentStarted(widgets: ReadonlyMap<string, WidgetRuntime>, id: string): Promise<PartnerCheckout>;
   /** Stops retrying postponed placements; resolves once a retry under way has finished. */
   close(): Promise<void>;

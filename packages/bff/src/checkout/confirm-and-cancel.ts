@@ -149,6 +149,11 @@ export function confirmAndCancel(context: CheckoutContext) {
       id: string,
       body: DeclineCheckoutPaymentRequest,
     ): Promise<PartnerCheckout> {
+      const { widget } = await loadForPartner(context, widgets, id);
+      /** The declined payment no longer holds firmly (also when reported again: the first report may have failed). */
+      const endPayment = async (record: CheckoutRecord) => {
+        if (record.status === 'awaiting_payment') await funding?.endPayment(widget, record, body.attempt);
+      };
       const outcome = await versionedUpdate(
         slotOf(() => loadForPartner(context, widgets, id)),
         (current) => {
@@ -168,8 +173,12 @@ export function confirmAndCancel(context: CheckoutContext) {
           return writeValue(declined, declined);
         },
       );
-      if (outcome.kind === 'left') return toPartnerCheckout(outcome.result);
+      if (outcome.kind === 'left') {
+        await endPayment(outcome.result);
+        return toPartnerCheckout(outcome.result);
+      }
       if (outcome.kind !== 'written') throw idempotencyConflict('in_progress');
+      await endPayment(outcome.result);
       logger.info('checkout payment declined', {
         checkoutId: id,
         widgetId: outcome.result.widgetId,

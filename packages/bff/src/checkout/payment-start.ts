@@ -1,9 +1,13 @@
 /**
  * @module
- * The partner starts taking a checkout's payment (`POST /v1/partner/checkouts/{id}/payment-started`): before it
- * charges anyone, the checkout's order is funded again beside the other firm holds and its hold becomes firm
- * until the payment deadline, so that nothing unpaid can take the money while the payment runs (3-D Secure, a
- * bank redirect) and a charge is never taken for an order the account can no longer fund. After
+ * The partner starts taking a checkout's payment (`POST /v1/partner/checkouts/{id}/payment-started`), once, right
+ * before it charges: the checkout's order is funded again beside the firm holds and the other payments in
+ * progress, and its hold is kept firmly while the payment runs (3-D Secure, a bank redirect) — for the config's
+ * `paymentHolds.holdSeconds` at most, within caps of payments in progress per address and session that opened the
+ * checkout and per account (`429 rate_limited`, reason `payments_in_progress`) — so that nothing unpaid can take
+ * the money meanwhile and a charge is never taken for an order the account can no longer fund. Until the confirm
+ * the hold stays counted against the unpaid caps of whoever opened the checkout; a decline, or the payment's time
+ * running out, makes it unpaid again. Started again while it runs, nothing changes. After
  * `MAX_DECLINED_PAYMENT_ATTEMPTS` declined attempts no payment starts (`invalid_transition`, reason
  * `declined_attempts_exhausted`): a traveller trying card after card is stopped, and the partner cancels.
  */
@@ -46,8 +50,8 @@ export function paymentStart(context: CheckoutContext) {
           },
         });
       }
-      await funding?.holdFirmly(widget, record);
-      // Ended while its hold was made firm: the hold its end released must not come back.
+      await funding?.startPayment(widget, record);
+      // Ended while its payment started: the hold its end released must not come back.
       const after = (await loadForPartner(context, widgets, id)).stored.record;
       if (after.status !== 'awaiting_payment' && !PAID.includes(after.status)) {
         await funding?.release(widget, id);

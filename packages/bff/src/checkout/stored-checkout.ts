@@ -82,6 +82,12 @@ const checkoutShape = {
   environment: EnvironmentSchema,
   /** The session that created it (quotes of other sessions cannot be checked out). */
   sessionId: z.string(),
+  /**
+   * A digest of the client address (as limits count it, an IPv6 /64) that created it, never the address itself:
+   * its holds and payments are counted against that address's caps (funding/partner-funding.ts). Null on records
+   * of releases before it.
+   */
+  openedFrom: z.string().nullable().default(null),
   /** The origin of that session; status reads must come from the same origin. */
   origin: z.string(),
   mode: StoredCheckoutMode,

@@ -75,6 +75,27 @@ export const UnpaidHoldsSchema = z.strictObject({
 export type UnpaidHolds = z.infer<typeof UnpaidHoldsSchema>;
 
 /**
+ * How far payments the partner started (`payment-started`) may hold its money firmly (docs/payments.md, "Unpaid
+ * checkouts"): per upstream account, counted by the address and the session that opened each checkout. A started
+ * payment keeps its checkout's hold for a paying traveller to leave until it is confirmed, declined, or its time
+ * is up; until it is confirmed the hold also stays counted against the unpaid caps of whoever opened it.
+ */
+export const PaymentHoldsSchema = z.strictObject({
+  /**
+   * How long a started payment holds firmly when it is neither confirmed nor declined (never past the checkout's
+   * `expiresAt` and 5 minutes): then its hold is unpaid again, or gone when its unpaid time is over.
+   */
+  holdSeconds: z.int().min(30).max(3_600).default(900),
+  /** Payments in progress of the checkouts one client address (an IPv6 /64) opened, on one account. */
+  perAddress: z.int().min(1).max(1_000).default(2),
+  /** Payments in progress of the checkouts one session opened. */
+  perSession: z.int().min(1).max(100).default(2),
+  /** Payments in progress on one account at all. */
+  maxOpen: z.int().min(1).max(1_000).default(100),
+});
+export type PaymentHolds = z.infer<typeof PaymentHoldsSchema>;
+
+/**
  * The widget's own brand overrides, merged over the upstream account's brand. `logoUrl` may also be a path on
  * the BFF's own origin (`/brand/acme.svg`); the brand is validated again before it reaches a browser.
  */
@@ -442,6 +463,8 @@ export const BffConfigSchema = z
     accountCacheMs: z.int().min(0).max(60_000).default(5_000),
     /** How far checkouts awaiting payment may hold the partner's money. */
     unpaidHolds: UnpaidHoldsSchema.default(UnpaidHoldsSchema.parse({})),
+    /** How far payments the partner started may hold its money firmly, and for how long. */
+    paymentHolds: PaymentHoldsSchema.default(PaymentHoldsSchema.parse({})),
     /** How often the catalog is refreshed in the background. */
     catalogRefreshSeconds: z.int().min(10).max(86_400).default(300),
     /** How often moving checkouts are read from the upstream when nobody polls them (webhooks see every change). */

@@ -4,15 +4,22 @@
  * partner's account must be able to fund its order — read from the upstream account (cached for seconds),
  * less what open checkouts already hold in the reservation ledger. A checkout awaiting payment holds softly:
  * for a short while, within the caps of its address, its session and the account, and never in a paying
- * traveller's way; the partner's confirm checks the funding again and makes the hold firm. Holds are settled
- * when the order is placed (the upstream's own balance then covers it) and released when the checkout ends.
- * Also the partner's view of its money and the `account.balance_low` event.
+ * traveller's way. The partner's payment start checks the funding again and keeps the hold firmly for the
+ * payment alone — within caps of its own, for a short while, until a decline — while it stays counted against
+ * the unpaid caps of whoever opened the checkout; the partner's confirm checks the funding again and makes the
+ * hold firm. Holds are settled when the order is placed (the upstream's own balance then covers it) and
+ * released when the checkout ends. Also the partner's view of its money and the `account.balance_low` event.
  */
 import { createHash } from 'node:crypto';
 import type { BalanceLowWebhookEvent, PartnerAccount } from '@esim-embed/shared';
 import type { CheckoutFunding, NewCheckoutHold } from '../checkout/checkout-funding';
 import type { CheckoutObserver, CheckoutRecord } from '../checkout/checkout-record';
-import { type UnpaidHolds, UnpaidHoldsSchema } from '../config/config-schema';
+import {
+  type PaymentHolds,
+  PaymentHoldsSchema,
+  type UnpaidHolds,
+  UnpaidHoldsSchema,
+} from '../config/config-schema';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import { STORE_KEYS, type Store } from '../store/store';
@@ -21,18 +28,24 @@ import { eventId, queueWebhookEvent } from '../webhooks/webhook-events';
 import type { WebhookQueue } from '../webhooks/webhook-queue';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { type AccountSnapshot, type AccountSnapshots, createAccountSnapshots } from './account-snapshot';
-import { firmHolds, fundingRefusal, type UnpaidHoldLimits, unpaidHoldRefusal } from './funding-decision';
+import {
+  firmHolds,
+  fundingRefusal,
+  type PaymentHoldLimits,
+  paymentHoldRefusal,
+  type UnpaidHoldLimits,
+  unpaidHoldRefusal,
+} from './funding-decision';
 import {
   createReservationLedger,
   type HeldFunds,
-  type HoldRequest,
   type ReservationLedger,
   type UnpaidHolder,
 } from './reservation-ledger';
 
 /** How long a confirmed (or direct) checkout's hold is kept while its order is being placed. */
 const PLACING_HOLD_MS = 60 * 60_000;
-/** How long past its payment deadline a firm hold of a checkout awaiting payment is kept (a confirm at the end). */
+/** How long past its payment deadline a hold being paid for is kept firmly (a confirm at the end). */
 const CONFIRM_GRACE_MS = 5 * 60_000;
 /** How long an `account.balance_low` crossing is remembered before it may be told again. */
 const BALANCE_LOW_MEMORY_MS = 24 * 60 * 60_000;
@@ -50,6 +63,17 @@ export function unpaidHoldOptions(config: UnpaidHolds): UnpaidHoldOptions {
   return { ...caps, holdMs: holdSeconds * 1000, share: sharePercent / 100 };
 }
 
+/** The payment caps, and how long a started payment holds firmly (at most until its checkout's deadline and grace). */
+export interface PaymentHoldOptions extends PaymentHoldLimits {
+  holdMs: number;
+}
+
+/** The payment caps and hold time of the config's `paymentHolds`. */
+export function paymentHoldOptions(config: PaymentHolds): PaymentHoldOptions {
+  const { holdSeconds, ...caps } = config;
+  return { ...caps, holdMs: holdSeconds * 1000 };
+}
+
 export interface PartnerFundingOptions {
   store: Store;
   widgets: ReadonlyMap<string, WidgetRuntime>;
@@ -60,6 +84,8 @@ export interface PartnerFundingOptions {
   accountFreshMs?: number;
   /** The unpaid caps and hold time. Default: the config's defaults. */
   unpaidHolds?: UnpaidHoldOptions;
+  /** The payment caps and hold time. Default: the config's defaults. */
+  paymentHolds?: PaymentHoldOptions;
   /** Hears every refusal before payment, with its code and the cap or room that refused it (a metric). */
   onRefusal?: (code: string, cap: string) => void;
   now?: () => number;
@@ -83,6 +109,7 @@ export function createPartnerFunding(options: PartnerFundingOptions): PartnerFun
   const { store, widgets, logger } = options;
   const now = options.now ?? Date.now;
   const unpaidHolds = options.unpaidHolds ?? unpaidHoldOptions(UnpaidHoldsSchema.parse({}));
+  const paymentHolds = options.paymentHolds ?? paymentHoldOptions(PaymentHoldsSchema.parse({}));
   const snapshots = new Map<string, AccountSnapshots>();
   const ledgers = new Map<string, ReservationLedger>();
   const unreadableWarned = new Set<string>();
@@ -113,34 +140,41 @@ export function createPartnerFunding(options: PartnerFundingOptions): PartnerFun
     return found;
   }
 
-  /** The maker of an unpaid hold as the ledger keeps it: digests, salted by the ledger, of address and session. */
-  const holderOf = (ledger: string, checkout: NewCheckoutHold): UnpaidHolder => ({
-    address: digest(`${ledger}:address:${checkout.address}`, 16),
-    session: digest(`${ledger}:session:${checkout.session}`, 16),
+  /**
+   * The maker of an unpaid hold as the ledger keeps it: digests, salted by the ledger, of the address (as the
+   * checkout keeps it, `openedFrom`) and the session that opened the checkout.
+   */
+  const holderOf = (ledger: string, opener: Pick<NewCheckoutHold, 'address' | 'session'>): UnpaidHolder => ({
+    address: digest(`${ledger}:address:${opener.address}`, 16),
+    session: digest(`${ledger}:session:${opener.session}`, 16),
   });
 
-  /** Hold in `ledger` if `decide` finds no refusal (logged and counted when it does). */
-  async function holdIn(
+  /** The label of a refusal in the metric and the log: the cap or the room that refused. */
+  function capOf(error: ApiError): string {
+    const cap = String(error.params.scope ?? error.params.held ?? error.params.limit ?? 'balance');
+    return error.params.reason === 'payments_in_progress' ? `payments_${cap}` : cap;
+  }
+
+  /**
+   * Change `ledger` by `write`, which approves with `approve` (throwing `decide`'s refusal, logged and counted,
+   * when there is one); its answer.
+   */
+  async function holdIn<T>(
     widget: WidgetRuntime,
     snapshot: AccountSnapshot,
-    checkoutId: string,
-    request: HoldRequest,
     decide: (others: HeldFunds) => ApiError | null,
-  ): Promise<void> {
+    write: (ledger: ReservationLedger, approve: (others: HeldFunds) => void) => Promise<T>,
+  ): Promise<T> {
     const ledger = ledgerOf(widget, snapshot);
+    let answer: T;
     try {
-      await ledger.hold(
-        checkoutId,
-        request,
-        (others) => {
-          const refusal = decide(others);
-          if (refusal !== null) throw refusal;
-        },
-        snapshot.readAtMs,
-      );
+      answer = await write(ledger, (others) => {
+        const refusal = decide(others);
+        if (refusal !== null) throw refusal;
+      });
     } catch (error) {
       if (error instanceof ApiError && error.params.reason !== 'busy') {
-        const cap = String(error.params.scope ?? error.params.held ?? error.params.limit ?? 'balance');
+        const cap = capOf(error);
         logger.info('checkout refused before payment', { widgetId: widget.config.id, code: error.code, cap });
         options.onRefusal?.(error.code, cap);
         // The store nears its limit: the partner hears of it as of a low balance.
@@ -149,6 +183,7 @@ export function createPartnerFunding(options: PartnerFundingOptions): PartnerFun
       throw error;
     }
     await afterHold(widget, snapshot, ledger);
+    return answer;
   }
 
   /** The account, or null when the credential may not read it (then funding cannot be checked here). */
@@ -291,9 +326,13 @@ export function createPartnerFunding(options: PartnerFundingOptions): PartnerFun
       const time = now();
       if (!unpaid) {
         const request = { amount: wholesale, holdUntilMs: time + PLACING_HOLD_MS, unpaidBy: null };
-        // A paying traveller leaves only the firm holds: nothing unpaid stands in its way.
-        await holdIn(widget, snapshot, checkoutId, request, (others) =>
-          fundingRefusal(snapshot.account, wholesale, firmHolds(others)),
+        // A paying traveller leaves only the firm holds and the payments in progress: nothing unpaid stands in its
+        // way.
+        await holdIn(
+          widget,
+          snapshot,
+          (others) => fundingRefusal(snapshot.account, wholesale, firmHolds(others)),
+          (ledger, approve) => ledger.hold(checkoutId, request, approve, snapshot.readAtMs),
         );
         return;
       }
@@ -302,9 +341,57 @@ export function createPartnerFunding(options: PartnerFundingOptions): PartnerFun
         holdUntilMs: Math.min(Date.parse(checkout.expiresAt), time + unpaidHolds.holdMs),
         unpaidBy: holderOf(ledgerKey(widget, snapshot), checkout),
       };
-      await holdIn(widget, snapshot, checkoutId, request, (others) =>
-        unpaidHoldRefusal(snapshot.account, wholesale, others, unpaidHolds, now()),
+      await holdIn(
+        widget,
+        snapshot,
+        (others) => unpaidHoldRefusal(snapshot.account, wholesale, others, unpaidHolds, now()),
+        (ledger, approve) => ledger.hold(checkoutId, request, approve, snapshot.readAtMs),
       );
+    },
+
+    async startPayment(widget, record) {
+      const snapshot = await readAccountUnlessPaid(widget, true);
+      if (snapshot === null) return;
+      const time = now();
+      const request = {
+        amount: record.wholesale,
+        // Never past the checkout's deadline and its grace: a confirm after that is refused anyway.
+        untilMs: Math.min(
+          time + paymentHolds.holdMs,
+          Math.max(time, Date.parse(record.expiresAt)) + CONFIRM_GRACE_MS,
+        ),
+        attempt: record.declinedAttempts + 1,
+        // Who opened the checkout (one of an earlier release, which kept no address, counts by its session alone).
+        holder: holderOf(ledgerKey(widget, snapshot), {
+          address: record.openedFrom ?? `checkout:${record.id}`,
+          session: record.sessionId,
+        }),
+      };
+      const started = await holdIn(
+        widget,
+        snapshot,
+        (others) => paymentHoldRefusal(snapshot.account, record.wholesale, others, paymentHolds, now()),
+        (ledger, approve) => ledger.startPayment(record.id, request, approve, snapshot.readAtMs),
+      );
+      if (started) {
+        logger.debug('checkout payment holds firmly', {
+          checkoutId: record.id,
+          widgetId: widget.config.id,
+          attempt: request.attempt,
+          untilMs: request.untilMs,
+        });
+      }
+    },
+
+    async endPayment(widget, record, attempt) {
+      const found = await ledgerForRecord(record);
+      if (found !== null && (await found.ledger.endPayment(record.id, attempt))) {
+        logger.debug('checkout payment ended: its hold is unpaid again', {
+          checkoutId: record.id,
+          widgetId: widget.config.id,
+          attempt,
+        });
+      }
     },
 
     async holdFirmly(widget, record) {
@@ -315,8 +402,11 @@ export function createPartnerFunding(options: PartnerFundingOptions): PartnerFun
           ? Math.max(now(), Date.parse(record.expiresAt)) + CONFIRM_GRACE_MS
           : now() + PLACING_HOLD_MS;
       const request = { amount: record.wholesale, holdUntilMs, unpaidBy: null };
-      await holdIn(widget, snapshot, record.id, request, (others) =>
-        fundingRefusal(snapshot.account, record.wholesale, firmHolds(others)),
+      await holdIn(
+        widget,
+        snapshot,
+        (others) => fundingRefusal(snapshot.account, record.wholesale, firmHolds(others)),
+        (ledger, approve) => ledger.hold(record.id, request, approve, snapshot.readAtMs),
       );
     },
 

@@ -3,9 +3,11 @@
  * The reservation ledger: what this BFF has promised out of the partner's prepaid balance to checkouts that
  * are still open (awaiting payment or being placed), kept in the store so that every instance sees every
  * promise. One record per upstream account, changed only by compare-and-set: two instances can never both
- * promise the last of the balance. A hold is firm (paid or being paid: `direct`, confirmed) or unpaid (a
- * checkout awaiting the partner's payment, with the address and session that made it), and the sums tell the
- * two apart, so that unpaid holds never stand in a paying traveller's way (docs/payments.md).
+ * promise the last of the balance. A hold is firm (paid: `direct`, confirmed), unpaid (a checkout awaiting the
+ * partner's payment, with the address and session that opened it) or paying (an unpaid hold whose payment the
+ * partner started: for a short while it is kept as a firm one is, and still counted against its opener's caps;
+ * declined, or its time up, it is unpaid again until its own end). The sums tell them apart, so that unpaid
+ * holds never stand in a paying traveller's way (docs/payments.md).
  */
 import { CurrencySchema, type NonNegativeMoney } from '@esim-embed/shared';
 import { z } from 'zod';
@@ -23,8 +25,11 @@ const CHANGE_ROUNDS = 40;
 /** How long the ledger record outlives its last change. */
 const LEDGER_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** The version of the ledger record this release writes (records without one are version 1). */
-const LEDGER_SCHEMA_VERSION = 2;
+/**
+ * The version of the ledger record this release writes (records without one are version 1; version 2 added
+ * `unpaidBy`, version 3 `payment`).
+ */
+const LEDGER_SCHEMA_VERSION = 3;
 
 const HoldSchema = z.looseObject({
   amountMinor: z.int().min(0),
@@ -38,11 +43,34 @@ const HoldSchema = z.looseObject({
    * version 1 had none: they read as firm, which can hold back a sale for their last minutes, never over-promise.
    */
   unpaidBy: z.looseObject({ address: z.string(), session: z.string() }).nullable().default(null),
+  /**
+   * The payment the partner started on an unpaid hold (`payment-started`): until `untilMs` the hold is kept as a
+   * firm one is (a paying traveller leaves it), still counted against its maker's caps; after that — or once
+   * attempt `attempt` (or a later one) is declined — it is unpaid again until `unpaidUntilMs`, its own end, and
+   * gone after. `holdUntilMs` is the later of the two ends, so a release that knows no `payment` keeps the hold as
+   * long, as an unpaid one. Firm holds of version 2 made by a payment start have none: they stay firm until
+   * their `holdUntilMs` (the checkout's deadline and 5 minutes), as that release kept them.
+   */
+  payment: z
+    .looseObject({ untilMs: z.number(), unpaidUntilMs: z.number(), attempt: z.int().min(1) })
+    .nullable()
+    .default(null),
 });
 type Hold = z.infer<typeof HoldSchema>;
 
 /** Who makes an unpaid hold: digests of the client's address (an IPv6 /64) and of its session. */
 export type UnpaidHolder = NonNullable<Hold['unpaidBy']>;
+
+/** What starting a payment asks for. */
+export interface PaymentRequest {
+  amount: NonNegativeMoney;
+  /** Until when the payment holds firmly (unless confirmed or declined first). */
+  untilMs: number;
+  /** The payment attempt it is (the declined attempts before it, plus one): its decline ends it. */
+  attempt: number;
+  /** Who opened the checkout: the maker of its unpaid hold, named again for a hold that ended meanwhile. */
+  holder: UnpaidHolder;
+}
 
 /** What a hold asks for. */
 export interface HoldRequest {
@@ -72,19 +100,28 @@ export interface HolderHolds {
   firstEndsAtMs: number | null;
 }
 
-/** What the open checkouts hold, as a funding decision sees it. */
+/**
+ * What the open checkouts hold, as a funding decision sees it. A hold whose payment is in progress is in both
+ * `firmMinor` and `unpaidMinor` (and `payingMinor`); `amountMinor` counts every hold once.
+ */
 export interface HeldFunds {
   amountMinor: number;
   /** How many checkouts hold it. */
   count: number;
-  /** What firm holds (paid or being paid) hold: the part of `amountMinor` a paying traveller must leave. */
+  /** What a paying traveller must leave: firm holds (paid) and payments in progress. */
   firmMinor: number;
-  /** What unpaid holds hold, and how many they are. */
+  /** What holds not yet paid hold (unpaid, and payments in progress), and how many they are. */
   unpaidMinor: number;
   unpaidCount: number;
-  /** The unpaid holds of the holder asking (none when a firm hold is asked for). */
+  /** What payments in progress hold. */
+  payingMinor: number;
+  /** The holds not yet paid of the holder asking (none when a firm hold is asked for), in every currency. */
   ofAddress: HolderHolds;
   ofSession: HolderHolds;
+  /** The payments in progress of the holder asking, and of the account (every currency), each until it ends. */
+  paymentsOfAddress: HolderHolds;
+  paymentsOfSession: HolderHolds;
+  payments: HolderHolds;
   /** Wholesale spend of the orders this BFF placed this month (a lower bound of the account's). */
   spentThisMonthMinor: number;
 }
@@ -105,6 +142,24 @@ export interface ReservationLedger {
     approve: (others: HeldFunds) => void,
     accountReadAtMs: number,
   ): Promise<void>;
+  /**
+   * The partner starts the checkout's payment: its hold is kept firmly until `request.untilMs`, still counted
+   * against its maker's caps, if `approve` (given what the others hold, and the payments in progress of that
+   * maker) does not throw. A hold that ended meanwhile is made again for the payment alone (released when the
+   * payment ends). A payment in progress, or a firm hold, is left as it is (never renewed); true when a payment
+   * started.
+   */
+  startPayment(
+    checkoutId: string,
+    request: PaymentRequest,
+    approve: (others: HeldFunds) => void,
+    accountReadAtMs: number,
+  ): Promise<boolean>;
+  /**
+   * Payment attempt `attempt` was declined: a payment in progress of that attempt or an earlier one ends, and the
+   * hold is unpaid again until its own end (or gone, when that has passed). True when one ended.
+   */
+  endPayment(checkoutId: string, attempt: number): Promise<boolean>;
   /** Keep a checkout's hold, firm, until `holdUntilMs` (a confirmed checkout waits for its placement). */
   extend(checkoutId: string, holdUntilMs: number): Promise<void>;
   /** The order was placed: the hold counts until the account is read again; true when this call settled it. */
@@ -115,10 +170,29 @@ export interface ReservationLedger {
 
 const monthOf = (ms: number, currency: string) => `${new Date(ms).toISOString().slice(0, 7)}:${currency}`;
 
-/** The holds that still count at `now`, seen from an account read made at `readAtMs`. */
-function counting(hold: Hold, now: number, readAtMs: number): boolean {
-  if (hold.holdUntilMs <= now) return false;
-  return hold.settledAtMs === null || hold.settledAtMs >= readAtMs;
+/** What a hold is at `now`: firm, paying (a payment in progress) or unpaid; null when it no longer counts. */
+type HoldKind = 'firm' | 'paying' | 'unpaid';
+function kindOf(hold: Hold, now: number): HoldKind | null {
+  if (hold.holdUntilMs <= now) return null;
+  if (hold.unpaidBy === null) return 'firm';
+  if (hold.payment === null) return 'unpaid';
+  if (hold.payment.untilMs > now) return 'paying';
+  return hold.payment.unpaidUntilMs > now ? 'unpaid' : null;
+}
+
+/** What a hold counts as at `now`, seen from an account read made at `readAtMs`; null when it does not count. */
+function counting(hold: Hold, now: number, readAtMs: number): HoldKind | null {
+  if (hold.settledAtMs !== null && hold.settledAtMs < readAtMs) return null;
+  return kindOf(hold, now);
+}
+
+/** When an unpaid hold (or one whose payment runs) stops counting as unpaid: its own end. */
+const unpaidEnd = (hold: Hold) => hold.payment?.unpaidUntilMs ?? hold.holdUntilMs;
+
+/** A hold whose payment ended (declined, abandoned) made unpaid again: same holder, its own end. */
+function unpaidAgain(hold: Hold): void {
+  hold.holdUntilMs = unpaidEnd(hold);
+  hold.payment = null;
 }
 
 /** The {@link ReservationLedger} of `accountKey` in `store`. */
@@ -150,7 +224,10 @@ export function createReservationLedger(
         if (!edit(ledger, time)) return leaveValue(false);
         for (const [id, hold] of Object.entries(ledger.holds)) {
           const settledLongAgo = hold.settledAtMs !== null && hold.settledAtMs + SETTLED_HOLD_MS <= time;
-          if (hold.holdUntilMs <= time || settledLongAgo) delete ledger.holds[id];
+          const kind = kindOf(hold, time);
+          if (kind === null || settledLongAgo) delete ledger.holds[id];
+          // A payment whose time is up (abandoned): unpaid again, as it was.
+          else if (kind === 'unpaid' && hold.payment !== null) unpaidAgain(hold);
         }
         const currentMonths = new Set([monthOf(time, 'RUB'), monthOf(time, 'USD')]);
         for (const month of Object.keys(ledger.monthlySpend)) {
@@ -177,14 +254,19 @@ export function createReservationLedger(
     holder: UnpaidHolder | null = null,
   ): HeldFunds {
     const time = now();
+    const none = (): HolderHolds => ({ count: 0, firstEndsAtMs: null });
     const held: HeldFunds = {
       amountMinor: 0,
       count: 0,
       firmMinor: 0,
       unpaidMinor: 0,
       unpaidCount: 0,
-      ofAddress: { count: 0, firstEndsAtMs: null },
-      ofSession: { count: 0, firstEndsAtMs: null },
+      payingMinor: 0,
+      ofAddress: none(),
+      ofSession: none(),
+      paymentsOfAddress: none(),
+      paymentsOfSession: none(),
+      payments: none(),
       spentThisMonthMinor: ledger.monthlySpend[monthOf(time, currency)] ?? 0,
     };
     const add = (holds: HolderHolds, endsAtMs: number) => {
@@ -192,20 +274,30 @@ export function createReservationLedger(
       holds.firstEndsAtMs = Math.min(holds.firstEndsAtMs ?? endsAtMs, endsAtMs);
     };
     for (const [id, hold] of Object.entries(ledger.holds)) {
-      if (id === except || !counting(hold, time, readAtMs)) continue;
-      // An address's and a session's unpaid holds are counted in every currency: the caps are on checkouts.
+      const kind = id === except ? null : counting(hold, time, readAtMs);
+      if (kind === null) continue;
+      // Counted in every currency: the caps are on checkouts and payments, not on amounts.
+      const paymentEnd = kind === 'paying' ? (hold.payment?.untilMs ?? hold.holdUntilMs) : null;
+      if (paymentEnd !== null) add(held.payments, paymentEnd);
       if (hold.unpaidBy !== null && holder !== null) {
-        if (hold.unpaidBy.address === holder.address) add(held.ofAddress, hold.holdUntilMs);
-        if (hold.unpaidBy.session === holder.session) add(held.ofSession, hold.holdUntilMs);
+        if (hold.unpaidBy.address === holder.address) {
+          add(held.ofAddress, hold.holdUntilMs);
+          if (paymentEnd !== null) add(held.paymentsOfAddress, paymentEnd);
+        }
+        if (hold.unpaidBy.session === holder.session) {
+          add(held.ofSession, hold.holdUntilMs);
+          if (paymentEnd !== null) add(held.paymentsOfSession, paymentEnd);
+        }
       }
       if (hold.currency !== currency) continue;
       held.amountMinor += hold.amountMinor;
       held.count += 1;
-      if (hold.unpaidBy === null) held.firmMinor += hold.amountMinor;
-      else {
+      if (kind !== 'unpaid') held.firmMinor += hold.amountMinor;
+      if (kind !== 'firm') {
         held.unpaidMinor += hold.amountMinor;
         held.unpaidCount += 1;
       }
+      if (kind === 'paying') held.payingMinor += hold.amountMinor;
     }
     return held;
   }
@@ -235,7 +327,44 @@ export function createReservationLedger(
           holdUntilMs,
           settledAtMs: null,
           unpaidBy,
+          payment: null,
         };
+        return true;
+      });
+    },
+    async startPayment(checkoutId, request, approve, accountReadAtMs) {
+      const { amount, untilMs, attempt } = request;
+      return await change((ledger, time) => {
+        const existing = ledger.holds[checkoutId];
+        const kind = existing === undefined ? null : kindOf(existing, time);
+        // Paid (confirmed, placed; or made firm by an earlier release's payment start), or a payment running: the
+        // hold stays as it is — a payment started again is neither renewed nor counted twice.
+        if (existing?.settledAtMs != null || kind === 'firm' || kind === 'paying') return false;
+        // The same holder as the unpaid hold; its own end is where a declined or abandoned payment returns to
+        // (a hold that ended has none left: it goes when the payment does).
+        const unpaid = kind === 'unpaid' ? existing : undefined;
+        const holder = unpaid?.unpaidBy ?? request.holder;
+        const unpaidUntilMs = unpaid === undefined ? time : unpaidEnd(unpaid);
+        approve(sum(ledger, amount.currency, accountReadAtMs, checkoutId, holder));
+        ledger.holds[checkoutId] = {
+          amountMinor: amount.amountMinor,
+          currency: amount.currency,
+          holdUntilMs: Math.max(untilMs, unpaidUntilMs),
+          settledAtMs: null,
+          unpaidBy: holder,
+          payment: { untilMs, unpaidUntilMs, attempt },
+        };
+        return true;
+      });
+    },
+    async endPayment(checkoutId, attempt) {
+      return await change((ledger, time) => {
+        const existing = ledger.holds[checkoutId];
+        // Only a hold still not paid: a confirmed one is firm whatever a late decline says.
+        if (existing?.payment == null || existing.unpaidBy === null || existing.payment.attempt > attempt)
+          return false;
+        if (existing.payment.unpaidUntilMs > time) unpaidAgain(existing);
+        else delete ledger.holds[checkoutId];
         return true;
       });
     },
@@ -246,6 +375,7 @@ export function createReservationLedger(
         if (existing.unpaidBy === null && existing.holdUntilMs >= holdUntilMs) return false;
         existing.holdUntilMs = Math.max(existing.holdUntilMs, holdUntilMs);
         existing.unpaidBy = null;
+        existing.payment = null;
         return true;
       });
     },
@@ -255,6 +385,7 @@ export function createReservationLedger(
         if (existing === undefined || existing.settledAtMs !== null) return false;
         existing.settledAtMs = atMs;
         existing.holdUntilMs = Math.max(existing.holdUntilMs, atMs + SETTLED_HOLD_MS);
+        existing.payment = null;
         const month = monthOf(atMs, existing.currency);
         ledger.monthlySpend[month] = (ledger.monthlySpend[month] ?? 0) + existing.amountMinor;
         return true;

@@ -48,6 +48,8 @@ const readers: Record<
     expect(read?.record.plan.offerId).toEqual((record.plan as { offerId: string }).offerId);
     expect(read?.record.reactionsDue).toEqual(record.reactionsDue);
     expect(read?.record.installationEmail).toEqual(record.installationEmail ?? null);
+    // Written before checkouts kept the address that opened them: their payments count for themselves alone.
+    expect(read?.record.openedFrom).toBe(record.openedFrom ?? null);
   },
   async quote(store, record, text) {
     await store.insert(STORE_KEYS.quote(String(record.id)), text, 60_000);
@@ -165,7 +167,7 @@ describe('records written by earlier releases', () => {
       Object.keys(ledger.holds)[0] as string,
     );
     const rewritten = JSON.parse((await store.get(STORE_KEYS.fundingLedger('acct')))?.value ?? '{}');
-    expect(rewritten).toMatchObject({ reservedByPartner: 7, schemaVersion: 2 });
+    expect(rewritten).toMatchObject({ reservedByPartner: 7, schemaVersion: 3 });
 
     const delivery = { ...fixture('webhook-delivery.pending.json'), priority: 'high' };
     await store.insert(STORE_KEYS.webhookDelivery(delivery.id), JSON.stringify(delivery), 60_000);

@@ -8,7 +8,7 @@ export const id = 'startPartnerPayment';
 export const method = 'POST';
 export const path = '/v1/partner/checkouts/{id}/payment-started';
 export const summary =
-  'The partner is about to charge: fund the order now and hold it firmly until the confirm (402/422 before any charge when the account cannot; 409 after 10 declined attempts; safe to retry).';
+  'The partner is about to charge (once per payment attempt): fund the order now and keep it for this payment until the confirm, a decline or the payment hold time (402/422 before any charge when the account cannot; 429 payments_in_progress over the payment caps of the address, session or account; 409 after 10 declined attempts; safe to retry).';
 export const auth = 'partner';
 export const status = 200;
 export const response = PartnerCheckoutResponseSchema;
