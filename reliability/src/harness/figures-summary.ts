@@ -25,6 +25,8 @@ export default function setupFigures(project: TestProject): () => void {
     const rows = suites.flatMap(({ suite, figures }) =>
       figures.map(([label, value]) => [suite, label, String(value)]),
     );
+    // Suites that failed before their first figure leave an empty list: nothing to print.
+    if (rows.length === 0) return;
     const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
     const line = (row: string[]) =>
       `| ${row.map((cell, index) => cell.padEnd(widths[index] ?? 0)).join(' | ')} |`;
