@@ -4,7 +4,8 @@
  * secret is an HMAC of the checkout id under the key ring's client-secret key, named by its `kid`
  * (`cs_<kid>_<mac>`), so it is never stored, any instance can check it, and it is recomputed for a replayed
  * create. Reads also need a session of the same widget and origin. The partner's server proves itself with
- * its partner secret. Every comparison is constant-time.
+ * its partner secret. Every comparison is constant-time. Also what a checkout keeps of the address that opened
+ * it: a keyed digest, which a copy of the store cannot reverse by trying every address.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors';
@@ -18,6 +19,12 @@ export interface CheckoutSecrets {
   secretFor(checkoutId: string): string;
   /** True when `given` is the checkout's client secret. */
   matches(checkoutId: string, given: string | undefined): boolean;
+  /**
+   * What a checkout keeps of the client address that created it (`openedFrom`), by which its holds and payments
+   * count against that address's caps: an HMAC under the key ring's `checkout-opened-from` key, the same on every
+   * instance of one root secret.
+   */
+  openerOf(address: string): string;
 }
 
 /** A client secret: `cs_`, the key id, `_`, the HMAC. */
@@ -32,10 +39,12 @@ const UNNAMED_CLIENT_SECRET = /^cs_[A-Za-z0-9_-]{43}$/;
 export function createCheckoutSecrets(roots: Uint8Array | readonly Uint8Array[]): CheckoutSecrets {
   const all = roots instanceof Uint8Array ? [roots] : roots;
   const keys = purposeKeys(all, 'checkout-client-secret');
+  const opener = purposeKeys(all, 'checkout-opened-from').signing.key;
   const mac = (key: Buffer, checkoutId: string) => hmacSha256(key, checkoutId).toString('base64url');
   const unnamed = (root: Uint8Array, checkoutId: string) =>
     `cs_${hmacSha256(root, `checkout-client-secret:${checkoutId}`).toString('base64url')}`;
   return {
+    openerOf: (address) => hmacSha256(opener, address).subarray(0, 16).toString('base64url'),
     secretFor: (checkoutId) => `cs_${keys.signing.kid}_${mac(keys.signing.key, checkoutId)}`,
     matches(checkoutId, given) {
       if (given === undefined) return false;

@@ -74,12 +74,5 @@ export async function loadForPartner(
 /** A short, stable digest of a caller-given value, for the idempotency keys sent upstream. */
 export const hash = (value: string) => createHash('sha256').update(value).digest('base64url').slice(0, 32);
 
-/**
- * What a checkout keeps of the client address that created it (`openedFrom`): a digest, never the address, by
- * which its holds and payments are counted against that address's caps.
- */
-export const openerDigest = (address: string) =>
-  createHash('sha256').update(`opened-from:${address}`).digest('base64url').slice(0, 22);
-
 /** A new random id with its kind's prefix (`quo_…`, `chk_…`). */
 export const newId = (prefix: string) => `${prefix}_${randomBytes(16).toString('base64url')}`;

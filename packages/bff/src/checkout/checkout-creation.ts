@@ -10,7 +10,7 @@ import { ApiError } from '../errors';
 import { assertManagesEsim } from '../security/manage-claims';
 import { enforceLimit } from '../security/rate-limit';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
-import { type CheckoutContext, newId, openerDigest, type SessionCaller } from './checkout-context';
+import { type CheckoutContext, newId, type SessionCaller } from './checkout-context';
 import { toCheckout } from './checkout-reads';
 import type { CheckoutRecord } from './checkout-record';
 import { quoteTtlMs, SESSION_QUOTA_WINDOW_MS } from './quoting';
@@ -66,7 +66,7 @@ export function checkoutCreation(context: CheckoutContext) {
       // A retry whose key was taken over from a lost holder (see http/idempotency.ts) finds the quote taken by
       // this very checkout id: it resumes that checkout instead of hearing quote_consumed.
       let resumed = quote.record.checkoutId === id;
-      const openedFrom = openerDigest(caller.address ?? 'unknown');
+      const openedFrom = secrets.openerOf(caller.address ?? 'unknown');
       if (!resumed) {
         if (quoteExpired) throw new ApiError('quote_expired');
         if (quote.record.checkoutId !== null) throw new ApiError('quote_consumed');

@@ -2,7 +2,7 @@
  * Checkout client secrets: derived (never stored), named by the key that made them, and still accepted after
  * the root secret is rotated while the previous root stays listed — also those issued before key ids existed.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { deriveKey } from '../security/key-ring';
 import { createCheckoutSecrets } from './checkout-access';
@@ -38,5 +38,20 @@ describe('client secrets', () => {
     const unnamed = `cs_${createHmac('sha256', root).update(`checkout-client-secret:${id}`).digest('base64url')}`;
     expect(createCheckoutSecrets([randomBytes(48), root]).matches(id, unnamed)).toBe(true);
     expect(createCheckoutSecrets([randomBytes(48)]).matches(id, unnamed)).toBe(false);
+  });
+});
+
+describe('what a checkout keeps of the address that opened it', () => {
+  it('is the same on every instance of one root, and nothing a dictionary of addresses finds without it', () => {
+    const root = randomBytes(48);
+    const address = '198.51.100.7';
+    const kept = createCheckoutSecrets([root]).openerOf(address);
+    expect(createCheckoutSecrets([root]).openerOf(address)).toBe(kept);
+    expect(createCheckoutSecrets([root]).openerOf('198.51.100.8')).not.toBe(kept);
+    // Every unkeyed digest of the address a copy of the store could be tested against.
+    for (const unkeyed of [address, `opened-from:${address}`]) {
+      expect(kept).not.toContain(createHash('sha256').update(unkeyed).digest('base64url').slice(0, 16));
+    }
+    expect(createCheckoutSecrets([randomBytes(48)]).openerOf(address)).not.toBe(kept);
   });
 });
