@@ -3,8 +3,8 @@
  * The widget's side of a sale: `POST /v1/quotes`, `POST /v1/checkouts`, `GET /v1/checkouts/{id}`,
  * `POST /v1/checkouts/{id}/cancel` (the traveller abandons the payment), `GET /v1/checkouts/{id}/installation`
  * (no-store) and `POST /v1/checkouts/{id}/delivery-links`. Creates are idempotent per session, their answers
- * kept no longer than the session and never with a secret in them; everything about one checkout needs its
- * client secret.
+ * kept no longer than the session (a checkout's: the session and a grace after it) and never with a secret in
+ * them; everything about one checkout needs its client secret.
  */
 import {
   API_VERSION,
@@ -54,7 +54,7 @@ const idempotencyKey = (c: Context<AppEnv>) => c.req.header(IDEMPOTENCY_KEY_HEAD
 
 /**
  * The idempotency of the widget's creates: keys scoped to the session, which alone can replay them, and its
- * answers kept no longer than it lives.
+ * answers kept no longer than it lives (but a checkout's create's, kept for a grace after it: `mount-routes.ts`).
  */
 export function sessionIdempotency(options: {
   store: Store;
@@ -160,9 +160,12 @@ export function checkoutHandlers(options: CheckoutRoutesOptions): RouteHandlers<
     // The checkout id is chosen with the key, before anything happens: a retry after a lost holder resumes it.
     // The client secret is never kept with the answer: it is derived from the checkout id, so a replay
     // recomputes it.
+    // Its answer can be read back with the session's token for a while after the session ended (and only that:
+    // see `endedSessions` in session-auth.ts), so that a page reloaded after 15 minutes learns what it bought.
     createCheckout: {
       handle: createCheckout,
       idempotency: {
+        replayAfterSession: true,
         resourceId: newCheckoutId,
         secret: {
           leaveOut: ({ clientSecret: _secret, ...kept }) => kept,
