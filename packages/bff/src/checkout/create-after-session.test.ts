@@ -151,6 +151,12 @@ function readBackAfterSession(name: string, open: (clock: TestClock) => Promise<
       expect(first.status).toBe(201);
       expect(await ordersOf('shop', first.body.data.id)).toHaveLength(1);
       if (opened.recordTtlMs) expect(await opened.recordTtlMs()).toBeGreaterThan(GRACE_MS);
+      // Kept that long, the record holds neither the client secret nor the traveller's email.
+      const records = await running.bff.store.scanKeys('idempotency:session:', null, 100);
+      const kept = await Promise.all(records.keys.map((name) => running.bff.store.get(name)));
+      expect(kept.map((record) => record?.value).join('\n')).not.toMatch(
+        new RegExp(`traveller@example\\.com|${first.body.data.clientSecret}`),
+      );
 
       await advance(SESSION_MS + 1_000);
       // The ended session reads back what its create made, exactly as a replay within it (the client secret too).

@@ -14,7 +14,8 @@
  * the create resumes where the lost holder stopped instead of stranding the traveller.
  *
  * A kept answer never holds a bearer secret: a route whose answer carries one (a checkout's client secret, a
- * delivery link's URL) says how to leave it out and how to put it back on a replay ({@link SecretInAnswer}).
+ * delivery link's URL) says how to leave it out and how to put it back on a replay ({@link SecretInAnswer});
+ * the same way keeps out what the replayed request itself carries again (the traveller's email of a checkout).
  */
 import { createHash } from 'node:crypto';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKeySchema } from '@esim-embed/shared';

@@ -159,17 +159,21 @@ export function checkoutHandlers(options: CheckoutRoutesOptions): RouteHandlers<
     createQuote,
     // The checkout id is chosen with the key, before anything happens: a retry after a lost holder resumes it.
     // The client secret is never kept with the answer: it is derived from the checkout id, so a replay
-    // recomputes it.
-    // Its answer can be read back with the session's token for a while after the session ended (and only that:
-    // see `endedSessions` in session-auth.ts), so that a page reloaded after 15 minutes learns what it bought.
+    // recomputes it. The answer can be read back with the session's token for a while after the session ended
+    // (and only that: `endedSessions` in session-auth.ts), so that a page reloaded late learns what it bought.
     createCheckout: {
       handle: createCheckout,
       idempotency: {
         replayAfterSession: true,
         resourceId: newCheckoutId,
         secret: {
-          leaveOut: ({ clientSecret: _secret, ...kept }) => kept,
-          putBack: async (_c, kept) => ({ ...kept, clientSecret: checkouts.clientSecretOf(String(kept.id)) }),
+          // Nor the traveller's email, kept as long as the answer is (a day): a replay sends it again in the body.
+          leaveOut: ({ clientSecret: _secret, email: _email, ...kept }) => kept,
+          putBack: async (c, kept) => ({
+            ...kept,
+            email: (await readJsonBody(c, CreateCheckoutRequestSchema)).email ?? null,
+            clientSecret: checkouts.clientSecretOf(String(kept.id)),
+          }),
         },
       },
     },
