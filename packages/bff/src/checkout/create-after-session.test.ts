@@ -1,7 +1,7 @@
 /**
  * A checkout's create read back after its session ended, over HTTP against the real sandbox: a page reloaded after
  * its session's end sends the same create again (same token, key and body) and gets the checkout that create made,
- * never a second one; the ended token does nothing else — no new create, no other body, no read, no quote — nor
+ * never a second one (a top-up's too); the ended token does nothing else — no new create, no other body, no read, no quote — nor
  * from another widget's origin; a create still running is "in progress"; after the grace, the refusal is final.
  * On each store: the memory and the embedded store expire records on the BFF's clock, which the test moves; Redis
  * keeps its own time, so there the record's time to live is read.
@@ -13,9 +13,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '@esim-embed/sandbox';
-import { CHECKOUT_SECRET_HEADER, SessionSchema } from '@esim-embed/shared';
+import {
+  CHECKOUT_SECRET_HEADER,
+  EsimViewResponseSchema,
+  MANAGE_TOKEN_HEADER,
+  SessionSchema,
+} from '@esim-embed/shared';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buyEsim, myEsim } from '../../testing/after-sale-flow';
 import { startRedisServer } from '../../testing/redis-server';
 import {
   type Answer,
@@ -193,6 +199,34 @@ function readBackAfterSession(name: string, open: (clock: TestClock) => Promise<
       await advance(31_000);
       expectRefused(await page.post('/v1/checkouts', body, { 'Idempotency-Key': key }), 'expired');
       expect(await ordersOf('shop', first.body.data.id)).toHaveLength(1);
+    });
+
+    it('answers a top-up’s checkout the same way (its manage token sent again), and makes no second one', async () => {
+      const { advance, ordersOf } = running;
+      const page = await openWidget(running.url, 'shop');
+      const esim = await buyEsim(page);
+      const view = EsimViewResponseSchema.parse((await myEsim(page, esim.manageToken)).body).data;
+      const offer = view.topUp.offers[0];
+      if (offer === undefined) throw new Error('no top-up offer');
+      const quote = await page.post(
+        '/v1/quotes',
+        { offerId: offer.offerId, esimId: esim.esimId },
+        { 'Idempotency-Key': newKey(), [MANAGE_TOKEN_HEADER]: esim.manageToken },
+      );
+      expect(quote.status).toBe(201);
+      const headers = { 'Idempotency-Key': newKey(), [MANAGE_TOKEN_HEADER]: esim.manageToken };
+      const body = checkoutBody(quote.body.data.id);
+      const first = await page.post('/v1/checkouts', body, headers);
+      expect(first.status).toBe(201);
+      expect(first.body.data.kind).toBe('top_up');
+
+      await advance(SESSION_MS + 1_000);
+      const again = await page.post('/v1/checkouts', body, headers);
+      expect(again.status).toBe(201);
+      expect(again.body.data).toEqual(first.body.data);
+      expect(await ordersOf('shop', first.body.data.id)).toHaveLength(1);
+      // Nor may the ended session ask anything of the eSIM.
+      expectRefused(await myEsim(page, esim.manageToken), 'expired');
     });
 
     it('refuses the ended token from another widget’s origin, and a create it never sent', async () => {
