@@ -20,7 +20,9 @@ import { type IdempotencyOptions, idempotency, keptAnswerReplay } from '../http/
 
 /**
  * What an idempotent route adds to the idempotency its auth scopes: a resource id, a secret in its answer, and
- * whether its session may still read its answer back after it ended (`endedSessions` of `session-auth.ts`).
+ * whether its session may still read its answer back after it ended (`endedSessions` of `session-auth.ts`) — only
+ * for a route whose kept answer is given back as it is, its secret recomputed: an ended session must cause
+ * nothing, not even an upstream call.
  */
 export type RouteIdempotency = Pick<IdempotencyOptions, 'resourceId' | 'secret'> & {
   replayAfterSession?: boolean;
@@ -40,8 +42,6 @@ export type AuthChains = Record<RouteAuth, readonly MiddlewareHandler<AppEnv>[]>
  * such a route, which hands an ended session to `replay` alone, and how long its answers are kept.
  */
 export interface EndedSessions {
-  /** How long after its session ended a create's answer may still be read back. */
-  readonly graceMs: number;
   auth(replay: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv>;
   ttlMs(c: Context<AppEnv>): number;
 }

@@ -112,7 +112,6 @@ export function endedSessions(options: SessionAuthOptions & EndedSessionOptions)
   const now = options.now ?? Date.now;
   const live = sessionAuth(options);
   return {
-    graceMs: options.graceMs,
     auth: (replay) =>
       async function requireSessionOrReplay(c, next) {
         const { claims, ended } = options.signer.verifyEnded(
