@@ -20,6 +20,11 @@ export interface StackUrls {
   bffShortSession: string;
   /** A third BFF, with the shared one's sessions, whose clock a test moves (`CLOCK_PATH`) past a payment window. */
   bffMovableClock: string;
+  /**
+   * A fourth BFF, with 60-second sessions, whose clock a test moves (`CLOCK_PATH`) past a session between a create
+   * and the page's reload (`reload-unsettled-create.spec.ts`).
+   */
+  bffLateReload: string;
   /** Partner pages on an allowed origin. */
   pages: string;
   /** The same pages on an origin that no widget allows. */

@@ -2,7 +2,7 @@
  * @module
  * The stack the browser tests run against, started by the global setup in a child process: sandboxes (one
  * shared, and one per state-changing scenario so that tests run in parallel without stepping on each other),
- * three BFFs with the test config (one with 60-second sessions; two whose clock a test moves), the demo served
+ * four BFFs with the test config (two with 60-second sessions; three whose clock a test moves), the demo served
  * by the BFF with the demo partner server mounted beside it, and the partner pages on an allowed and on a foreign
  * loopback origin.
  * Everything listens on 127.0.x.x free ports. It prints one `E2E_STACK {json}` line and runs until SIGTERM.
@@ -91,13 +91,16 @@ async function main(): Promise<void> {
 
   // The BFFs, started side by side: the shared one, whose time is real; one with 60-second sessions, whose clock
   // session-expiry.spec.ts moves past them instead of waiting a minute; one with the shared one's sessions whose
-  // clock partner-payment-lifecycle.spec.ts moves past a checkout's payment window.
+  // clock partner-payment-lifecycle.spec.ts moves past a checkout's payment window; and one more with 60-second
+  // sessions, whose clock reload-unsettled-create.spec.ts moves past a session between a create and the reload
+  // (its own, so that no other test's session ends meanwhile).
   const bffKinds = [
     { sessionTtlSeconds: 900, movableClock: false },
     { sessionTtlSeconds: 60, movableClock: true },
     { sessionTtlSeconds: 900, movableClock: true },
+    { sessionTtlSeconds: 60, movableClock: true },
   ];
-  const [bff, bffShortSession, bffMovableClock] = (await Promise.all(
+  const [bff, bffShortSession, bffMovableClock, bffLateReload] = (await Promise.all(
     bffKinds.map(async ({ sessionTtlSeconds, movableClock }) => {
       const started = await startTestBff(
         (bffOrigin) =>
@@ -113,13 +116,14 @@ async function main(): Promise<void> {
       closers.push(started.close);
       return started;
     }),
-  )) as [RunningBff, RunningBff, RunningBff];
+  )) as [RunningBff, RunningBff, RunningBff, RunningBff];
   pageValues.bff = bff.origin;
 
   const urls: StackUrls = {
     bff: bff.origin,
     bffShortSession: bffShortSession.origin,
     bffMovableClock: bffMovableClock.origin,
+    bffLateReload: bffLateReload.origin,
     pages: pages.origin,
     foreignPages: foreignPages.origin,
     sandboxes,

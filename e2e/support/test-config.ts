@@ -57,6 +57,8 @@ export const TEST_WIDGETS = {
    * so that the test lists its checkouts.
    */
   reloadDirect: 'e2e-reload-direct',
+  /** Globetrotter, direct, with a partner secret: a create settled after a reload past its session's end. */
+  reloadLate: 'e2e-reload-late',
 } as const;
 
 /** The brand name of the `longBrand` widget: long words in a long name, as a header must keep them whole. */
@@ -171,6 +173,10 @@ export function testBffConfig(options: {
       },
       {
         ...widget(TEST_WIDGETS.reloadDirect, 'faults', 'globetrotter', false),
+        partnerSecretEnv: 'E2E_PARTNER_SECRET',
+      },
+      {
+        ...widget(TEST_WIDGETS.reloadLate, 'main', 'globetrotter', false),
         partnerSecretEnv: 'E2E_PARTNER_SECRET',
       },
       // No logo of its own in the demo: its name is the header.

@@ -9,6 +9,10 @@
  *   nothing once the checkout is written, so it is its answer that goes missing — made at the BFF, held in the
  *   browser, never seen by the page.
  *
+ * - `direct` again, the create's answer lost, and the session ended before the reload (its BFF's clock and the
+ *   page's moved past its 60 s): the ended session's token still reads back that one create within the BFF's
+ *   grace, so the widget shows the checkout it made rather than saying an earlier order went unconfirmed.
+ *
  * After the reload the widget opens on that purchase and sends the same create again; the traveller, impatient,
  * goes back and buys the plan again while it settles (its request held in the browser until then, so that the
  * second press meets an unsettled create every time). Every create the page sends carries the first one's key,
@@ -19,6 +23,7 @@ import type { APIRequestContext, Page, Request } from '@playwright/test';
 import { expect, test, waitForWidgetEvent } from '../support/fixtures';
 import { SandboxControl } from '../support/sandbox-control';
 import type { SandboxHandle, StackUrls } from '../support/stack-urls';
+import { CLOCK_PATH } from '../support/test-bff';
 import { TEST_WIDGETS } from '../support/test-config';
 import { EN, WidgetFlow } from '../support/widget-flow';
 
@@ -29,13 +34,14 @@ function travellerEmail(mode: string): string {
   return `reload-${mode}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 }
 
-/** The checkouts the partner's widgets made for `email`, as the partner API lists them. */
+/** The checkouts the partner's widgets made for `email` on `bff`, as the partner API lists them. */
 async function checkoutsOf(
   request: APIRequestContext,
   stack: StackUrls,
   email: string,
+  bff = stack.bff,
 ): Promise<{ id: string; status: string }[]> {
-  const answer = await request.get(`${stack.bff}/v1/partner/checkouts?email=${encodeURIComponent(email)}`, {
+  const answer = await request.get(`${bff}/v1/partner/checkouts?email=${encodeURIComponent(email)}`, {
     headers: { 'X-Partner-Secret': stack.partnerSecret },
   });
   expect(answer.status()).toBe(200);
@@ -172,6 +178,46 @@ test('direct: a reload while the upstream is slow to place the order, then buyin
   } finally {
     await sandbox.clearFaults();
   }
+});
+
+test('direct: a reload after the session ended, the create’s answer lost, shows the checkout it made and sells one eSIM', async ({
+  page,
+  stack,
+  request,
+}) => {
+  const bff = stack.bffLateReload;
+  const email = travellerEmail('late');
+  const creates = recordCreates(page, bff);
+  // The page's clock runs as the real one until the test moves it (on this page and the reloaded one).
+  await page.clock.install();
+  await page.goto(
+    `${stack.pages}/embed.html?widget=${TEST_WIDGETS.reloadLate}&bff=${encodeURIComponent(bff)}`,
+  );
+  const widget = new WidgetFlow(page);
+  await widget.ready();
+  await widget.chooseDestination('Italy', 'Italy');
+  await widget.choosePlan();
+  const hold = await holdCreates(page, bff, true);
+  await widget.buy(email);
+  await hold.answerLost;
+  const [made, ...others] = await checkoutsOf(request, stack, email, bff);
+  expect(others).toEqual([]);
+
+  // The session's 60 s pass, for the BFF and for the page, before the reload.
+  expect((await request.post(`${bff}${CLOCK_PATH}`, { data: { ms: 62_000 } })).ok()).toBe(true);
+  await page.clock.fastForward(62_000);
+  await page.reload();
+  await buyAgainWhileSettling(widget, hold);
+
+  await widget.installed(60_000);
+  expect((await waitForWidgetEvent(page, 'esim-purchase')).detail.checkoutId).toBe(made?.id);
+  await expect(widget.root.getByText(/could not be confirmed/)).toHaveCount(0);
+  const checkouts = await checkoutsOf(request, stack, email, bff);
+  expect(checkouts.map((checkout) => [checkout.id, checkout.status])).toEqual([[made?.id, 'ready']]);
+  expect(
+    await upstreamOrdersOf(stack.sandboxes.main, SANDBOX_KEYS.globetrotter, made?.id ?? ''),
+  ).toHaveLength(1);
+  await expectOneCreate(creates);
 });
 
 test('partner_confirm: a reload after the create’s answer was lost, then buying again, makes one checkout, paid once', async ({

@@ -36,6 +36,7 @@ import { operationsHandlers } from './routes/operations';
 import { partnerHandlers, partnerIdempotency } from './routes/partner';
 import { openToAnyPage, publicCatalogHandlers } from './routes/public-catalog';
 import { routeAuth } from './routes/route-auth';
+import { endedSessions } from './routes/session-auth';
 import { sessionHandlers } from './routes/sessions';
 import { isWidgetScriptPath, staticSite, widgetAssetHandlers } from './routes/static-assets';
 import { findWidgetBuilds } from './routes/widget-builds';
@@ -176,7 +177,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
       publicCatalogHandlers({ widgets }),
       brandLogoHandlers({ widgets }),
       widgetStartHandlers(starts),
-      sessionHandlers({ signer: options.signer, starts }),
+      sessionHandlers({ signer: options.signer, starts, replayGraceMs: idempotencyTtlMs }),
       catalogHandlers(),
       checkoutHandlers({
         checkouts: options.checkouts,
@@ -206,6 +207,15 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
       openApiHandlers(),
       widgetAssetHandlers(widgetBuilds, staticFiles),
     ),
+    // A checkout's create can be read back with its session's token for `idempotencyTtlHours` after the session.
+    endedSessions: endedSessions({
+      signer: options.signer,
+      widgets,
+      store,
+      publicOrigin: options.publicOrigin,
+      graceMs: idempotencyTtlMs,
+      now: options.now,
+    }),
     auth: routeAuth({
       secretDigest: options.secretDigest,
       signer: options.signer,

@@ -234,6 +234,11 @@ export interface FakeBffOptions {
   quoteTtlMs?: number;
   /** Prices of successive quotes (minor units); the plan's price when empty. */
   quotePrices?: number[];
+  /**
+   * How long after a session ends its token may still read back a checkout its create made (the BFF's
+   * `idempotencyTtlHours`; default a day).
+   */
+  replayGraceMs?: number;
   /** The version of the public catalog that the start names (default `7-0123456789abcdef`). */
   publicCatalogVersion?: string;
 }
@@ -246,6 +251,12 @@ export class FakeBff {
   readonly #options: FakeBffOptions;
   #sessions = 0;
   readonly #tokens = new Set<string>();
+  /** Until when each session's token may read back its checkout's create (the session's `replayUntil`). */
+  readonly #replayUntil = new Map<string, number>();
+  /** Tokens of sessions ended by {@link endSessions}. */
+  readonly #ended = new Set<string>();
+  /** The token each checkout's create came under: the BFF keeps a create's answer for that session only. */
+  readonly #madeUnder = new Map<string, string>();
   #quotes = 0;
   readonly #quotesById = new Map<string, Quote>();
   readonly #checkouts = new Map<string, CheckoutEntry>();
@@ -298,8 +309,13 @@ export class FakeBff {
     });
   }
 
-  /** Ends every session opened so far: their tokens are `widget_session_invalid` from now on (expired). */
+  /**
+   * Ends every session opened so far: their tokens are `widget_session_invalid` from now on (expired), but for what
+   * the BFF lets an ended session do until its `replayUntil`: send again a checkout's create it made, and read back
+   * that checkout.
+   */
   endSessions(): void {
+    for (const token of this.#tokens) this.#ended.add(token);
     this.#tokens.clear();
   }
 
@@ -374,11 +390,28 @@ export class FakeBff {
       if (params === null) continue;
       const answer = this.#answers[route.id];
       if (answer === undefined) break;
-      if (route.auth.startsWith('session') && !this.#authorized(headers))
-        return this.#error('widget_session_invalid', 401, {});
+      if (route.auth.startsWith('session') && !this.#authorized(headers)) {
+        const readBack = route.id === 'createCheckout' ? this.#createReadBack(headers, body) : undefined;
+        return readBack ?? this.#error('widget_session_invalid', 401, {});
+      }
       return answer({ params, query: url.searchParams, headers, body });
     }
     return this.#error('not_found', 404, {});
+  }
+
+  /**
+   * A checkout's create sent again under a session that ended, within its grace: the checkout that session's create
+   * made, as a replay answers it; nothing for a create it never made (the BFF refuses the ended token).
+   */
+  #createReadBack(headers: Record<string, string>, body: unknown): Response | undefined {
+    const token = headers.authorization?.replace(/^Bearer /, '') ?? '';
+    if (!this.#ended.has(token) || (this.#replayUntil.get(token) ?? 0) <= Date.now()) return undefined;
+    const id = `chk_${(body as { quoteId?: string }).quoteId}`;
+    const entry = this.#checkouts.get(id);
+    if (!entry || this.#madeUnder.get(id) !== token) return undefined;
+    const answer = this.#json(201, { data: { ...entry.checkout, clientSecret: entry.secret }, meta: META });
+    answer.headers.set('Idempotent-Replayed', 'true');
+    return answer;
   }
 
   /** A read of the public catalog at a version the catalog no longer holds names the current one's address. */
@@ -419,9 +452,14 @@ export class FakeBff {
     createSession: () => {
       this.#sessions++;
       this.#tokens.add(`token-${this.#sessions}`);
+      const token = `token-${this.#sessions}`;
+      const expiresAt = Date.now() + 900_000;
+      const replayUntil = expiresAt + (this.#options.replayGraceMs ?? 86_400_000);
+      this.#replayUntil.set(token, replayUntil);
       const session: Session = {
-        token: `token-${this.#sessions}`,
-        expiresAt: new Date(Date.now() + 900_000).toISOString(),
+        token,
+        expiresAt: new Date(expiresAt).toISOString(),
+        replayUntil: new Date(replayUntil).toISOString(),
         ...this.#start(),
       };
       return this.#json(201, { data: session, meta: META });
@@ -484,6 +522,7 @@ export class FakeBff {
       };
       const secret = `secret_${id}_0123456789abcdef`;
       this.#checkouts.set(id, { checkout, secret, reads: 0 });
+      this.#madeUnder.set(id, headers.authorization?.replace(/^Bearer /, '') ?? '');
       return this.#json(201, { data: { ...checkout, clientSecret: secret }, meta: META });
     },
     readCheckout: (request) => {

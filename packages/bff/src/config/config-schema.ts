@@ -446,7 +446,11 @@ export const BffConfigSchema = z
     sessionTtlSeconds: z.int().min(60).max(900).default(900),
     /** Largest accepted request body. */
     bodyLimitBytes: z.int().min(1_024).max(1_048_576).default(16_384),
-    /** How long an idempotency key's answer is kept (and replayed). */
+    /**
+     * How long an idempotency key's answer is kept (and replayed). A widget's answers live no longer than its
+     * session, except a checkout's create: its session's token may read that one back (and do nothing else) this
+     * long after the session ended, so a page reloaded late still learns the checkout it made.
+     */
     idempotencyTtlHours: z.int().min(1).max(72).default(24),
     /**
      * How long work an instance has begun — a create under an `Idempotency-Key`, an order's placement — stays its

@@ -14,7 +14,8 @@
  * the create resumes where the lost holder stopped instead of stranding the traveller.
  *
  * A kept answer never holds a bearer secret: a route whose answer carries one (a checkout's client secret, a
- * delivery link's URL) says how to leave it out and how to put it back on a replay ({@link SecretInAnswer}).
+ * delivery link's URL) says how to leave it out and how to put it back on a replay ({@link SecretInAnswer});
+ * the same way keeps out what the replayed request itself carries again (the traveller's email of a checkout).
  */
 import { createHash } from 'node:crypto';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKeySchema } from '@esim-embed/shared';
@@ -138,6 +139,78 @@ async function refusedAsSent(response: Response): Promise<boolean> {
   }
 }
 
+/** The store key of the request's `Idempotency-Key` in its scope, and the fingerprint of what it asks. */
+async function keyedRequest(
+  c: Context<AppEnv>,
+  scope: IdempotencyOptions['scope'],
+): Promise<{ key: string; fingerprint: string }> {
+  const header = c.req.header(IDEMPOTENCY_KEY_HEADER);
+  if (header === undefined) {
+    throw new ApiError('validation_failed', {
+      status: 400,
+      params: { field: IDEMPOTENCY_KEY_HEADER, reason: 'required' },
+    });
+  }
+  if (!IdempotencyKeySchema.safeParse(header).success) {
+    throw new ApiError('validation_failed', {
+      status: 400,
+      params: { field: IDEMPOTENCY_KEY_HEADER, reason: 'invalid', maxLength: 255 },
+    });
+  }
+  const fingerprint = createHash('sha256')
+    .update(`${c.req.method} ${c.req.path}\n`)
+    .update(await bodyText(c))
+    .digest('base64url');
+  const key = STORE_KEYS.idempotency(scope(c), createHash('sha256').update(header).digest('base64url'));
+  return { key, fingerprint };
+}
+
+/** A kept answer given again: its secret put back where it was left out. */
+async function replayed(
+  c: Context<AppEnv>,
+  record: Extract<IdempotencyRecord, { state: 'done' }>,
+  secret: SecretInAnswer | undefined,
+): Promise<Response> {
+  let body = record.body;
+  if (record.secretLeftOut && secret !== undefined) {
+    const answer = JSON.parse(record.body) as { data: Record<string, unknown> };
+    body = JSON.stringify({ ...answer, data: await secret.putBack(c, answer.data) });
+  }
+  return answerBody(c, body, record.status, {
+    'Content-Type': record.contentType,
+    'Idempotent-Replayed': 'true',
+    'Cache-Control': 'no-store',
+  });
+}
+
+/** The key is held by a request still at work (its lease runs `remainingMs` more): try again after it. */
+const stillRunning = (remainingMs: number, leaseMs: number) =>
+  conflict('in_progress', Math.ceil(Math.min(remainingMs, leaseMs) / 1000));
+
+/**
+ * The answer a request may only read back, never make (`endedSessions` of `routes/session-auth.ts`: a session that
+ * ended, asking again for what its create made): the kept answer of the same request under its key, as any replay
+ * gets it; "in progress" (409, safe to retry) while that create still runs; and otherwise `next`'s refusal — no
+ * record (the create never arrived, or its answer is no longer kept), another request under the key, or a
+ * create whose holder stopped without an answer (one that only a live session's retry may take over and finish).
+ * It writes nothing, and never runs the route's handler.
+ */
+export function keptAnswerReplay(options: IdempotencyOptions): MiddlewareHandler<AppEnv> {
+  const now = options.now ?? Date.now;
+  const leaseMs = options.leaseMs ?? IDEMPOTENCY_LEASE_MS;
+  return async function replayOnly(c, refuse) {
+    const { key, fingerprint } = await keyedRequest(c, options.scope);
+    const stored = await options.store.get(key);
+    const record = stored === null ? null : IdempotencyRecordSchema.parse(JSON.parse(stored.value));
+    if (record?.fingerprint === fingerprint) {
+      if (record.state === 'done') return await replayed(c, record, options.secret);
+      const remainingMs = record.leaseUntil - now();
+      if (remainingMs > 0) throw stillRunning(remainingMs, leaseMs);
+    }
+    await refuse();
+  };
+}
+
 /** The idempotency middleware for one create route. */
 export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppEnv> {
   const { store, logger } = options;
@@ -149,13 +222,6 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppE
     typeof options.ttlMs === 'number' ? options.ttlMs : Math.max(1_000, options.ttlMs(c));
   const write = (c: Context<AppEnv>, key: string, version: number, record: IdempotencyRecord) =>
     store.compareAndSet(key, version, JSON.stringify(record), ttlOf(c));
-
-  /** The answer to replay from a kept one: its secret put back where it was left out. */
-  async function replayBody(c: Context<AppEnv>, record: { body: string; secretLeftOut: boolean }) {
-    if (!record.secretLeftOut || options.secret === undefined) return record.body;
-    const answer = JSON.parse(record.body) as { data: Record<string, unknown> };
-    return JSON.stringify({ ...answer, data: await options.secret.putBack(c, answer.data) });
-  }
 
   /** The answer as kept: a success's secret left out (the route says how). */
   async function keptBody(
@@ -191,19 +257,9 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppE
         if (existing === null) return writeValue(JSON.stringify(fresh), { record: fresh, takeover: null });
         const record = IdempotencyRecordSchema.parse(JSON.parse(existing.value));
         if (record.fingerprint !== fingerprint) throw conflict('different_request');
-        if (record.state === 'done') {
-          return leaveValue(
-            answerBody(c, await replayBody(c, record), record.status, {
-              'Content-Type': record.contentType,
-              'Idempotent-Replayed': 'true',
-              'Cache-Control': 'no-store',
-            }),
-          );
-        }
+        if (record.state === 'done') return leaveValue(await replayed(c, record, options.secret));
         const remainingMs = record.leaseUntil - now();
-        if (remainingMs > 0) {
-          throw conflict('in_progress', Math.ceil(Math.min(remainingMs, leaseMs) / 1000));
-        }
+        if (remainingMs > 0) throw stillRunning(remainingMs, leaseMs);
         const taken: InFlight = { ...record, leaseUntil: now() + leaseMs };
         const takeover = { released: record.leaseUntil === RELEASED, expiredMsAgo: -remainingMs };
         return writeValue(JSON.stringify(taken), { record: taken, takeover });
@@ -230,27 +286,7 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppE
   }
 
   return async function idempotentCreate(c, next) {
-    const header = c.req.header(IDEMPOTENCY_KEY_HEADER);
-    if (header === undefined) {
-      throw new ApiError('validation_failed', {
-        status: 400,
-        params: { field: IDEMPOTENCY_KEY_HEADER, reason: 'required' },
-      });
-    }
-    if (!IdempotencyKeySchema.safeParse(header).success) {
-      throw new ApiError('validation_failed', {
-        status: 400,
-        params: { field: IDEMPOTENCY_KEY_HEADER, reason: 'invalid', maxLength: 255 },
-      });
-    }
-    const fingerprint = createHash('sha256')
-      .update(`${c.req.method} ${c.req.path}\n`)
-      .update(await bodyText(c))
-      .digest('base64url');
-    const key = STORE_KEYS.idempotency(
-      options.scope(c),
-      createHash('sha256').update(header).digest('base64url'),
-    );
+    const { key, fingerprint } = await keyedRequest(c, options.scope);
     const claimed = await claim(c, key, fingerprint);
     if (claimed instanceof Response) return claimed;
     const { record } = claimed;

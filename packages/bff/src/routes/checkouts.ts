@@ -3,8 +3,8 @@
  * The widget's side of a sale: `POST /v1/quotes`, `POST /v1/checkouts`, `GET /v1/checkouts/{id}`,
  * `POST /v1/checkouts/{id}/cancel` (the traveller abandons the payment), `GET /v1/checkouts/{id}/installation`
  * (no-store) and `POST /v1/checkouts/{id}/delivery-links`. Creates are idempotent per session, their answers
- * kept no longer than the session and never with a secret in them; everything about one checkout needs its
- * client secret.
+ * kept no longer than the session (a checkout's: the session and a grace after it) and never with a secret in
+ * them; everything about one checkout needs its client secret.
  */
 import {
   API_VERSION,
@@ -54,7 +54,7 @@ const idempotencyKey = (c: Context<AppEnv>) => c.req.header(IDEMPOTENCY_KEY_HEAD
 
 /**
  * The idempotency of the widget's creates: keys scoped to the session, which alone can replay them, and its
- * answers kept no longer than it lives.
+ * answers kept no longer than it lives (but a checkout's create's, kept for a grace after it: `mount-routes.ts`).
  */
 export function sessionIdempotency(options: {
   store: Store;
@@ -159,14 +159,21 @@ export function checkoutHandlers(options: CheckoutRoutesOptions): RouteHandlers<
     createQuote,
     // The checkout id is chosen with the key, before anything happens: a retry after a lost holder resumes it.
     // The client secret is never kept with the answer: it is derived from the checkout id, so a replay
-    // recomputes it.
+    // recomputes it. The answer can be read back with the session's token for a while after the session ended
+    // (and only that: `endedSessions` in session-auth.ts), so that a page reloaded late learns what it bought.
     createCheckout: {
       handle: createCheckout,
       idempotency: {
+        replayAfterSession: true,
         resourceId: newCheckoutId,
         secret: {
-          leaveOut: ({ clientSecret: _secret, ...kept }) => kept,
-          putBack: async (_c, kept) => ({ ...kept, clientSecret: checkouts.clientSecretOf(String(kept.id)) }),
+          // Nor the traveller's email, kept as long as the answer is (a day): a replay sends it again in the body.
+          leaveOut: ({ clientSecret: _secret, email: _email, ...kept }) => kept,
+          putBack: async (c, kept) => ({
+            ...kept,
+            email: (await readJsonBody(c, CreateCheckoutRequestSchema)).email ?? null,
+            clientSecret: checkouts.clientSecretOf(String(kept.id)),
+          }),
         },
       },
     },

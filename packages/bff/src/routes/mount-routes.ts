@@ -14,12 +14,19 @@ import {
   type ApiRouteId as RouteId,
   type RouteSpec,
 } from '@esim-embed/shared';
-import type { Handler, Hono, MiddlewareHandler } from 'hono';
+import type { Context, Handler, Hono, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/app-env';
-import { type IdempotencyOptions, idempotency } from '../http/idempotency';
+import { type IdempotencyOptions, idempotency, keptAnswerReplay } from '../http/idempotency';
 
-/** What an idempotent route adds to the idempotency its auth scopes: a resource id, a secret in its answer. */
-export type RouteIdempotency = Pick<IdempotencyOptions, 'resourceId' | 'secret'>;
+/**
+ * What an idempotent route adds to the idempotency its auth scopes: a resource id, a secret in its answer, and
+ * whether its session may still read its answer back after it ended (`endedSessions` of `session-auth.ts`) — only
+ * for a route whose kept answer is given back as it is, its secret recomputed: an ended session must cause
+ * nothing, not even an upstream call.
+ */
+export type RouteIdempotency = Pick<IdempotencyOptions, 'resourceId' | 'secret'> & {
+  replayAfterSession?: boolean;
+};
 
 /** A route's handler, with what its idempotency needs beyond the description's. */
 export type RouteHandler = Handler<AppEnv> | { handle: Handler<AppEnv>; idempotency: RouteIdempotency };
@@ -30,6 +37,15 @@ export type RouteHandlers<Id extends string = RouteId> = { [K in Id]: RouteHandl
 /** The middleware that holds each kind of auth, in the order it runs. */
 export type AuthChains = Record<RouteAuth, readonly MiddlewareHandler<AppEnv>[]>;
 
+/**
+ * How a create's answer is read back after its session ended (`session-auth.ts` builds it): the auth in front of
+ * such a route, which hands an ended session to `replay` alone, and how long its answers are kept.
+ */
+export interface EndedSessions {
+  auth(replay: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv>;
+  ttlMs(c: Context<AppEnv>): number;
+}
+
 /** Who scopes an idempotency key: the session, or the partner secret. */
 export type IdempotencyScope = 'session' | 'partner';
 
@@ -38,6 +54,11 @@ export interface MountRoutesOptions {
   auth: AuthChains;
   /** The idempotency of creates, per scope. */
   idempotency: Record<IdempotencyScope, IdempotencyOptions>;
+  /**
+   * How the creates whose routes say `replayAfterSession` are read back after their session ended; without it
+   * they are mounted as any other (an ended session is refused).
+   */
+  endedSessions?: EndedSessions;
   /** The routes to mount (default: the API's description). */
   routes?: readonly RouteSpec[];
 }
@@ -104,10 +125,20 @@ export function mountRoutes(app: Hono<AppEnv>, options: MountRoutesOptions): voi
     if (handler === undefined)
       throw new Error(`route ${route.id} (${route.method} ${route.path}) has no handler`);
     const handle = typeof handler === 'function' ? handler : handler.handle;
-    const chain: MiddlewareHandler<AppEnv>[] = [...options.auth[route.auth]];
+    let chain: MiddlewareHandler<AppEnv>[] = [...options.auth[route.auth]];
     if (route.idempotent) {
-      const extra = typeof handler === 'function' ? {} : handler.idempotency;
-      chain.push(idempotency({ ...options.idempotency[scopeOf(route)], ...extra }));
+      const { replayAfterSession = false, ...extra } =
+        typeof handler === 'function' ? {} : handler.idempotency;
+      const settings: IdempotencyOptions = { ...options.idempotency[scopeOf(route)], ...extra };
+      const ended = replayAfterSession ? options.endedSessions : undefined;
+      if (ended !== undefined) {
+        if (route.auth !== 'session')
+          throw new Error(`route ${route.id} is read back after its session, but its auth is ${route.auth}`);
+        // Kept as long as its session, ended, may read it back; the session auth hands an ended one to the replay.
+        settings.ttlMs = ended.ttlMs;
+        chain = [ended.auth(keptAnswerReplay(settings))];
+      }
+      chain.push(idempotency(settings));
     } else if (typeof handler !== 'function') {
       throw new Error(
         `route ${route.id} has idempotency options but the API description does not make it idempotent`,

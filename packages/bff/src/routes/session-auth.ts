@@ -2,18 +2,20 @@
  * @module
  * The session check of every widget route: a valid bearer token, for a widget that exists and is enabled,
  * in the token's environment, presented from the very origin it was issued to; then the per-session rate
- * limit. Anything else is `widget_session_invalid`.
+ * limit. Anything else is `widget_session_invalid`. A session that ended may still read back what its checkout's
+ * create made, for a bounded grace, and nothing else (`endedSessions`).
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors';
 import type { AppEnv } from '../http/app-env';
 import { annotateRequest } from '../http/request-context';
 import { limitedAddress } from '../security/client-ip';
 import { enforceLimit } from '../security/rate-limit';
-import type { SessionSigner } from '../security/session-token';
+import type { SessionClaims, SessionSigner } from '../security/session-token';
 import type { Store } from '../store/store';
 import { runForUpstreamCaller } from '../upstream/upstream-caller';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
+import type { EndedSessions } from './mount-routes';
 
 export interface SessionAuthOptions {
   signer: SessionSigner;
@@ -21,6 +23,16 @@ export interface SessionAuthOptions {
   store: Store;
   /** The BFF's public origin (behind a TLS-terminating proxy the request URL does not show it). */
   publicOrigin?: string | undefined;
+}
+
+export interface EndedSessionOptions {
+  /**
+   * How long after its session ended a create's answer may still be read back with its token (and is kept): the
+   * config's `idempotencyTtlHours`.
+   */
+  graceMs: number;
+  /** The BFF's clock (the signer's). Default `Date.now`. */
+  now?: (() => number) | undefined;
 }
 
 /**
@@ -41,31 +53,78 @@ export function requestOrigins(
 
 const invalid = (reason: string) => new ApiError('widget_session_invalid', { params: { reason } });
 
+/** The bearer token of the request: `widget_session_invalid` when there is none. */
+function bearerToken(authorization: string | undefined): string {
+  const match = authorization === undefined ? null : /^Bearer ([A-Za-z0-9._-]+)$/.exec(authorization);
+  if (match === null) throw invalid('missing');
+  return match[1] as string;
+}
+
+/**
+ * What every session's request is held to, ended or not: a widget that exists and is enabled, in the token's
+ * environment, the very origin the session was issued to (and still allowed), then the per-session rate limit.
+ * Sets `session` and `widget`.
+ */
+async function admitSession(
+  c: Context<AppEnv>,
+  claims: SessionClaims,
+  options: SessionAuthOptions,
+): Promise<void> {
+  const widget = options.widgets.get(claims.wid);
+  if (widget === undefined) throw invalid('widget');
+  if (widget.config.environment !== claims.env) throw invalid('environment');
+  if (!widget.config.enabled) throw new ApiError('storefront_app_disabled');
+  // The same origin the session was issued to, and still allowed now (the config may have changed).
+  const origins = requestOrigins((name) => c.req.header(name), c.req.url, options.publicOrigin);
+  if (!origins.includes(claims.org) || widget.originPolicy.allow(claims.org) === null)
+    throw invalid('origin');
+  annotateRequest({ widgetId: widget.config.id });
+  await enforceLimit(options.store, {
+    name: `session-requests:${claims.sid}`,
+    limit: widget.config.limits.requestsPerSessionPerMinute,
+    windowMs: 60_000,
+  });
+  c.set('session', claims);
+  c.set('widget', widget);
+}
+
 /** Requires `Authorization: Bearer <session token>` and the session's `Origin`. */
 export function sessionAuth(options: SessionAuthOptions): MiddlewareHandler<AppEnv> {
   return async function requireSession(c, next) {
-    const authorization = c.req.header('Authorization');
-    const match = authorization === undefined ? null : /^Bearer ([A-Za-z0-9._-]+)$/.exec(authorization);
-    if (match === null) throw invalid('missing');
-    const claims = options.signer.verify(match[1] as string);
-    const widget = options.widgets.get(claims.wid);
-    if (widget === undefined) throw invalid('widget');
-    if (widget.config.environment !== claims.env) throw invalid('environment');
-    if (!widget.config.enabled) throw new ApiError('storefront_app_disabled');
-    // The same origin the session was issued to, and still allowed now (the config may have changed).
-    const origins = requestOrigins((name) => c.req.header(name), c.req.url, options.publicOrigin);
-    if (!origins.includes(claims.org) || widget.originPolicy.allow(claims.org) === null)
-      throw invalid('origin');
-    annotateRequest({ widgetId: widget.config.id });
-    await enforceLimit(options.store, {
-      name: `session-requests:${claims.sid}`,
-      limit: widget.config.limits.requestsPerSessionPerMinute,
-      windowMs: 60_000,
-    });
-    c.set('session', claims);
-    c.set('widget', widget);
+    const claims = options.signer.verify(bearerToken(c.req.header('Authorization')));
+    await admitSession(c, claims, options);
     // The upstream calls this request causes count in its address's and session's shares of the key.
     const address = limitedAddress(c.get('clientIp'));
     await runForUpstreamCaller({ kind: 'traveller', address, sessionId: claims.sid }, next);
+  };
+}
+
+/**
+ * The session auth of a create whose answer a session may still read back after it ended — the checkout's
+ * create, so that a page reloaded after its session's 15 minutes still learns what its create made
+ * (`replayAfterSession` of the route's idempotency, `mount-routes.ts`):
+ * - `auth(replay)`: a live session goes on as through {@link sessionAuth}; an ended one, held to everything else
+ *   a session is (signature, widget, environment, origin, rate limit), goes to `replay` alone — the kept answer of
+ *   the create it sent, or its refusal — and never to the route's handler: it can make nothing new;
+ * - `ttlMs(c)`: how long such a create's answer is kept — until its session ended plus the grace.
+ */
+export function endedSessions(options: SessionAuthOptions & EndedSessionOptions): EndedSessions {
+  const now = options.now ?? Date.now;
+  const live = sessionAuth(options);
+  return {
+    auth: (replay) =>
+      async function requireSessionOrReplay(c, next) {
+        const { claims, ended } = options.signer.verifyEnded(
+          bearerToken(c.req.header('Authorization')),
+          options.graceMs,
+        );
+        if (!ended) return await live(c, next);
+        await admitSession(c, claims, options);
+        // Nothing that follows may run under an ended session: `replay` answers, or refuses.
+        return await replay(c, async () => {
+          throw invalid('expired');
+        });
+      },
+    ttlMs: (c) => c.get('session').exp * 1000 + options.graceMs - now(),
   };
 }

@@ -2,8 +2,9 @@
  * @module
  * `POST /v1/sessions`: a widget id and the page's Origin become a short-lived session token, with the widget's
  * start (public config, catalog address) for widgets that open their session first. The widget opens it at the
- * quote. The `origin` auth (`routes/route-auth.ts`) has refused an unknown or disabled widget and an origin it
- * does not allow; a widget that cannot sell is `widget_misconfigured`.
+ * quote; the answer says until when its token may still read back its checkout's create after it ended. The
+ * `origin` auth (`routes/route-auth.ts`) has refused an unknown or disabled widget and an origin it does not
+ * allow; a widget that cannot sell is `widget_misconfigured`.
  */
 import { API_VERSION, type SessionResponse } from '@esim-embed/shared';
 import { answerJson, encodedOnce } from '../http/answer';
@@ -15,6 +16,8 @@ export interface SessionRoutesOptions {
   signer: SessionSigner;
   /** The app's widget starts (shared with `GET /v1/widgets/{widgetId}/start`). */
   starts: WidgetStarts;
+  /** How long after it ends a session may read back its checkout's create (`endedSessions` of session-auth.ts). */
+  replayGraceMs: number;
 }
 
 /** The sessions route (behind the `origin` auth, which found the widget and the origin it allows). */
@@ -33,6 +36,7 @@ export function sessionHandlers(options: SessionRoutesOptions): RouteHandlers<'c
       const data = {
         token,
         expiresAt: new Date(claims.exp * 1000).toISOString(),
+        replayUntil: new Date(claims.exp * 1000 + options.replayGraceMs).toISOString(),
         widget: encodedOnce(c, start.widget),
         catalog: encodedOnce(c, start.catalog),
       };

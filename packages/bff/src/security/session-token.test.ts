@@ -42,6 +42,24 @@ describe('session tokens', () => {
     expect(reason(() => signer.verify(token))).toBe('expired');
   });
 
+  it('reads an ended token only within the grace it is asked with, and says it ended; verify stays strict', () => {
+    let now = Date.now();
+    const signer = createSessionSigner({ secret, ttlSeconds: 60, now: () => now });
+    const { token, claims } = signer.issue(subject);
+    expect(signer.verifyEnded(token, 3_600_000)).toEqual({ claims, ended: false });
+    now += 61_000;
+    expect(reason(() => signer.verify(token))).toBe('expired');
+    expect(signer.verifyEnded(token, 3_600_000)).toEqual({ claims, ended: true });
+    now += 3_600_000;
+    expect(reason(() => signer.verifyEnded(token, 3_600_000))).toBe('expired');
+    // The grace lets nothing else through: a tampered ended token is refused for its signature.
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    const otherWidget = b64({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), wid: 'other' });
+    expect(reason(() => signer.verifyEnded(`${header}.${otherWidget}.${signature}`, 3_600_000))).toBe(
+      'signature',
+    );
+  });
+
   it('refuses tampering in the header, the payload and the signature', () => {
     const signer = createSessionSigner({ secret });
     const { token } = signer.issue(subject);

@@ -61,6 +61,12 @@ export interface SessionSigner {
   };
   /** The token's claims; anything wrong with it is `widget_session_invalid`. */
   verify(token: string): SessionClaims;
+  /**
+   * The claims of a token that is valid, or would be but that its session ended no longer than `graceMs` ago, and
+   * whether it ended: only for the one thing an ended session may still do (read back the answer of a create it
+   * made, `routes/session-auth.ts`). Anything else wrong with it is `widget_session_invalid`, as for `verify`.
+   */
+  verifyEnded(token: string, graceMs: number): { claims: SessionClaims; ended: boolean };
 }
 
 /**
@@ -136,11 +142,30 @@ export function createSessionSigner(options: SessionSignerOptions): SessionSigne
   const jwt = createCompactJwt(purposeKeys([secret, ...previousSecrets], 'session'));
   const verified = new Map<string, SessionClaims>();
   const invalid = (reason: string) => new ApiError('widget_session_invalid', { params: { reason } });
+  /** Claims whose lifetime is one the BFF could have issued (its end is checked by the caller). */
   const checkLifetime = (claims: SessionClaims) => {
-    const time = Math.floor(now() / 1000);
-    if (claims.exp <= time) throw invalid('expired');
-    if (claims.iat > time + 60 || claims.exp - claims.iat > MAX_SESSION_TTL_SECONDS)
+    if (claims.iat > Math.floor(now() / 1000) + 60 || claims.exp - claims.iat > MAX_SESSION_TTL_SECONDS)
       throw invalid('lifetime');
+    return claims;
+  };
+  /** The claims of a well-signed token, ended or not: remembered by its exact text once they passed. */
+  const claimsOf = (token: string): SessionClaims => {
+    const known = verified.get(token);
+    if (known !== undefined) return checkLifetime(known);
+    const claims = SessionClaimsSchema.safeParse(jwt.verify(token));
+    if (!claims.success) throw invalid('malformed');
+    checkLifetime(claims.data);
+    if (verified.size >= VERIFIED_TOKENS_KEPT) verified.delete(verified.keys().next().value as string);
+    verified.set(token, Object.freeze(claims.data));
+    return claims.data;
+  };
+  /** The claims of `token` if its session ended no longer than `graceMs` ago (or lives); forgotten after. */
+  const within = (token: string, graceMs: number) => {
+    const claims = claimsOf(token);
+    if (claims.exp * 1000 + graceMs <= now()) {
+      verified.delete(token);
+      throw invalid('expired');
+    }
     return claims;
   };
   return {
@@ -156,18 +181,10 @@ export function createSessionSigner(options: SessionSignerOptions): SessionSigne
       };
       return { token: jwt.sign(claims), claims };
     },
-    verify(token) {
-      const known = verified.get(token);
-      if (known !== undefined) {
-        if (known.exp <= Math.floor(now() / 1000)) verified.delete(token);
-        return checkLifetime(known);
-      }
-      const claims = SessionClaimsSchema.safeParse(jwt.verify(token));
-      if (!claims.success) throw invalid('malformed');
-      checkLifetime(claims.data);
-      if (verified.size >= VERIFIED_TOKENS_KEPT) verified.delete(verified.keys().next().value as string);
-      verified.set(token, Object.freeze(claims.data));
-      return claims.data;
+    verify: (token) => within(token, 0),
+    verifyEnded(token, graceMs) {
+      const claims = within(token, graceMs);
+      return { claims, ended: claims.exp * 1000 <= now() };
     },
   };
 }

@@ -88,6 +88,12 @@ export const SessionSchema = z.strictObject({
   /** Bearer token for every later call, bound to widget, origin and environment. */
   token: z.string().min(1),
   expiresAt: DateTimeSchema,
+  /**
+   * Until when, after `expiresAt`, the token may still read back the answer of a checkout's create sent under it
+   * (the same `Idempotency-Key` and body), and do nothing else: how long a widget keeps a create it has not
+   * settled, so that a reload settles it. Absent from older BFFs: `expiresAt`.
+   */
+  replayUntil: DateTimeSchema.optional(),
   /** As at the start: a widget of release 0.1.0 opens its session first and starts from it. */
   widget: WidgetPublicConfigSchema,
   catalog: CatalogAddressSchema.optional(),

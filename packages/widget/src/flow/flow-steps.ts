@@ -85,20 +85,30 @@ export function pendingCreateKey(widgetId: string, apiBase: string): string {
   return `esim-widget:${widgetId}:create ${apiBase} ${globalThis.location?.pathname}`;
 }
 
+/**
+ * Whether a kept create can still be settled: its session's token may read its answer back until `replayUntil` (the
+ * session's end plus the BFF's grace); an entry kept by an earlier release, or from a BFF that names no grace, until
+ * the token expires.
+ */
+export function stillSettleable(entry: { tokenExpiresAt?: unknown; replayUntil?: unknown }): boolean {
+  const until = typeof entry.replayUntil === 'string' ? entry.replayUntil : entry.tokenExpiresAt;
+  return typeof until === 'string' && Date.parse(until) > Date.now();
+}
+
 /** A kept create's purchase as the checkout step shows it. */
 export type PendingPurchase = Pick<Extract<Step, { name: 'checkout' }>, 'plan' | 'destination' | 'topUp'>;
 
 /**
- * The purchase of the create kept for this widget, BFF and page whose session still lives, to settle first (before
- * a manage link's view, too); a kept create whose session expired is forgotten (only the mark that one went
- * unconfirmed stays: its token and body are gone).
+ * The purchase of the create kept for this widget, BFF and page that can still be settled, to settle first (before
+ * a manage link's view, too); one past its session's grace is forgotten (only the mark that one went unconfirmed
+ * stays: its token and body are gone).
  */
 export function pendingPurchase(widgetId: string, apiBase: string): PendingPurchase | null {
   const key = pendingCreateKey(widgetId, apiBase);
   try {
     const entry = JSON.parse(storage()?.getItem(key) ?? 'null');
     if (!entry?.token) return null;
-    if (Date.parse(entry.tokenExpiresAt) > Date.now() && entry.plan?.offerId && entry.destination?.code)
+    if (stillSettleable(entry) && entry.plan?.offerId && entry.destination?.code)
       return { plan: entry.plan, destination: entry.destination, topUp: entry.topUp };
     storage()?.setItem(key, '{"unconfirmed":true}');
   } catch {

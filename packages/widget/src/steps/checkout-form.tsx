@@ -132,6 +132,8 @@ export function CheckoutForm({
             ...(topUp ? { topUp } : {}),
             token: session.token,
             tokenExpiresAt: session.expiresAt,
+            // Settleable after a reload until the BFF no longer keeps its answer for this session.
+            replayUntil: session.replayUntil ?? session.expiresAt,
             // One checkout per quote, however often the button is pressed or the request retried.
             key: `checkout-${held.id}`,
             request: {

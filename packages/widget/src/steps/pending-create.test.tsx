@@ -2,7 +2,8 @@
  * A create whose outcome is not known survives a reload, through the real element against a fake BFF: it is kept
  * in `sessionStorage` before it is sent; a new widget in the same tab (a reload) opens on that purchase and settles
  * it first, unchanged (key, body, session token, manage token); only an answer for good frees the form; it is
- * forgotten once settled; one whose session expired is forgotten, and the traveller told before buying again.
+ * forgotten once settled; one whose session ended is still settled within the BFF's grace (the ended token reads
+ * back the checkout its create made); one past the grace is forgotten, and the traveller told before buying again.
  */
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -187,9 +188,49 @@ describe('a create kept over a reload', () => {
   }, 20_000);
 });
 
-describe('a kept create whose session expired', () => {
-  it('is forgotten at the reload (no token, no address left), and the traveller told before buying again', async () => {
+describe('a kept create whose session ended', () => {
+  it('is settled after a reload within the grace: the checkout its create made is shown, never a second one', async () => {
     const bff = new FakeBff();
+    const first = await mountWidget(bff);
+    await openCheckout(first);
+    fillCheckout(first);
+    // The BFF makes the checkout, but its answer is lost to the reload.
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      const answer = await bff.fetch(input, init);
+      if (init?.method !== 'POST' || !String(input).endsWith('/v1/checkouts')) return answer;
+      return new Promise<Response>((_resolve, reject) => {
+        init.signal?.addEventListener('abort', () => reject(init.signal?.reason), { once: true });
+      });
+    });
+    fireEvent.click(first.view.getByRole('button', { name: 'Buy for $4.50' }));
+    await waitFor(() => expect(bff.requestsTo('POST', CHECKOUTS)).toHaveLength(1));
+    const { tokenExpiresAt, replayUntil } = keptEntry() as { tokenExpiresAt: string; replayUntil: string };
+    expect(Date.parse(replayUntil) - Date.parse(tokenExpiresAt)).toBe(86_400_000);
+    first.element.remove();
+    // Past the session's 15 minutes (the BFF has ended it), well within the day its create can be read back.
+    await passTime(901_000);
+    bff.endSessions();
+    const reloaded = await mountWidget(bff);
+    await followOrder(bff);
+    expect(
+      await reloaded.view.findByRole('heading', { name: 'Install your eSIM' }, { timeout: 8000 }),
+    ).toBeTruthy();
+    const [sent, again, ...more] = bff.requestsTo('POST', CHECKOUTS);
+    expect(more).toEqual([]);
+    expect(again?.headers).toMatchObject({
+      authorization: 'Bearer token-1',
+      'idempotency-key': sent?.headers['idempotency-key'],
+    });
+    expect(again?.body).toEqual(sent?.body);
+    expect(checkoutEvents(reloaded).map((event) => event.detail)).toMatchObject([
+      { checkoutId: 'chk_quote_1', resumed: false },
+    ]);
+    expect(reloaded.view.queryByText(UNCONFIRMED_NOTICE)).toBeNull();
+    expect(keptEntry()).toBeNull();
+  }, 20_000);
+
+  it('is forgotten at a reload past the grace (no token, no address left), and the traveller told before buying again', async () => {
+    const bff = new FakeBff({ replayGraceMs: 60_000 });
     const first = await mountWidget(bff);
     await openCheckout(first);
     fillCheckout(first);
@@ -198,8 +239,8 @@ describe('a kept create whose session expired', () => {
     await waitFor(() => expect(bff.requestsTo('POST', CHECKOUTS)).toHaveLength(1));
     first.element.remove();
     bff.hanging.length = 0;
-    // Past the session's 15 minutes.
-    await passTime(901_000);
+    // Past the session's 15 minutes and the minute after it when its create could still be read back.
+    await passTime(961_000);
     const reloaded = await mountWidget(bff);
     expect(await reloaded.view.findByRole('heading', { name: 'Where are you going?' })).toBeTruthy();
     expect(keptEntry()).toEqual({ unconfirmed: true });
@@ -300,6 +341,22 @@ describe('where a create is kept', () => {
     expect(keptCreate(pendingCreateKey('other', 'https://bff.test'))).toBeNull();
     setPageAddress('/other-page');
     expect(keptCreate(pendingCreateKey('acme', 'https://bff.test'))).toBeNull();
+  });
+
+  it('until its session’s grace ends (or, kept by an earlier release, until its token expires)', () => {
+    const place = pendingCreateKey('acme', 'https://bff.test');
+    const ended = new Date(Date.now() - 1_000).toISOString();
+    const withGrace = {
+      ...create,
+      tokenExpiresAt: ended,
+      replayUntil: new Date(Date.now() + 60_000).toISOString(),
+    };
+    keepCreate(place, withGrace);
+    expect(keptCreate(place)).toEqual(withGrace);
+    keepCreate(place, { ...withGrace, replayUntil: ended });
+    expect(keptCreate(place)).toBe('unconfirmed');
+    keepCreate(place, { ...create, tokenExpiresAt: ended });
+    expect(keptCreate(place)).toBe('unconfirmed');
   });
 
   it('one it cannot read counts as unconfirmed, and is forgotten', () => {

@@ -10,20 +10,28 @@
  * is not passing: not a 5xx, a rate limit, a create still running, the store briefly down, nor an answer the
  * widget could not read) frees the form.
  *
- * The token stays where it was: it goes to no other BFF (the BFF is part of the key), never to the page. A kept
- * create whose session expired cannot be settled any more: the BFF's records of that session are out of reach.
- * It is forgotten, and in its place stays only the mark that a create went unconfirmed, which the checkout shows
- * before the traveller buys again (`earlierPurchaseUnconfirmed`): never a second sale in silence.
+ * The session may end before the reload (it began at the first quote): its token can still read back the answer
+ * of the create it sent, and nothing else, until the end of the BFF's grace (`replayUntil` of the session's
+ * answer), so the create is kept that long. Past it the BFF's record of the create is gone: it cannot be settled
+ * any more, nor when the BFF refuses the ended token (no answer kept: the create never arrived, or its holder
+ * stopped). It is forgotten, and in its place stays only the mark that a create went unconfirmed, which the
+ * checkout shows before the traveller buys again (`earlierPurchaseUnconfirmed`): never a second sale in silence.
+ *
+ * The token stays where it was: it goes to no other BFF (the BFF is part of the key), never to the page.
  */
 import type { CreateCheckoutRequest, CreatedCheckout, Quote } from '@esim-embed/shared';
 import type { ApiClient } from '../api/api-client';
-import { type PendingPurchase, storage } from '../flow/flow-steps';
+import { type PendingPurchase, stillSettleable, storage } from '../flow/flow-steps';
 
 /** A create kept until it is settled. */
 export interface PendingCreate extends PendingPurchase {
-  /** The session the create was sent under (its idempotency record is that session's), and its expiry. */
+  /**
+   * The session the create was sent under (its idempotency record is that session's), its expiry, and until when
+   * after it the token may still read the create's answer back (absent from entries of an earlier release).
+   */
   token: string;
   tokenExpiresAt: string;
+  replayUntil?: string;
   /** The create's `Idempotency-Key` and body, as first sent. */
   key: string;
   request: CreateCheckoutRequest;
@@ -76,8 +84,8 @@ function isPendingCreate(entry: Partial<PendingCreate> | null): entry is Pending
 }
 
 /**
- * The create kept at `place` to settle; `unconfirmed` where one was kept whose session has expired (it is
- * forgotten now, its mark kept), or that the widget cannot read.
+ * The create kept at `place` to settle; `unconfirmed` where one was kept past its session's grace (it is forgotten
+ * now, its mark kept), or that the widget cannot read.
  */
 export function keptCreate(place: string): PendingCreate | 'unconfirmed' | null {
   const raw = kept(place);
@@ -89,7 +97,7 @@ export function keptCreate(place: string): PendingCreate | 'unconfirmed' | null 
     // Read as unconfirmed below.
   }
   if (entry?.unconfirmed === true) return 'unconfirmed';
-  if (isPendingCreate(entry) && Date.parse(entry.tokenExpiresAt) > Date.now()) return entry;
+  if (isPendingCreate(entry) && stillSettleable(entry)) return entry;
   keep(place, UNCONFIRMED);
   return 'unconfirmed';
 }
