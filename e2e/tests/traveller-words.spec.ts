@@ -20,7 +20,13 @@ import {
 const TABLES = { en, ru, es, de, fr } as const;
 
 /** The checkout step's heading before this release: it named an eSIM the traveller did not have yet. */
-const YOUR_ESIM = { en: 'Your eSIM', de: 'Ihre eSIM', es: 'Tu eSIM', fr: 'Votre eSIM', ru: 'Ваша eSIM' } as const;
+const YOUR_ESIM = {
+  en: 'Your eSIM',
+  de: 'Ihre eSIM',
+  es: 'Tu eSIM',
+  fr: 'Votre eSIM',
+  ru: 'Ваша eSIM',
+} as const;
 
 test.use({ viewport: PHONE_SCREEN, isMobile: true, hasTouch: true, userAgent: ANDROID_USER_AGENT });
 
@@ -29,7 +35,7 @@ async function visiblePrimaryActions(widget: Locator): Promise<string[]> {
   const actions = widget.locator('[part~="primary-button"]');
   const texts: string[] = [];
   for (const action of await actions.all()) {
-    if (await action.isVisible()) texts.push((await action.innerText()).trim());
+    if (await action.isVisible()) texts.push((await action.textContent())?.trim() ?? '');
   }
   return texts;
 }

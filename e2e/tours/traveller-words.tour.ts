@@ -15,8 +15,8 @@ import {
   ANDROID_USER_AGENT,
   buyOnPhone,
   declinePayment,
-  PHONE_SCREEN,
   type PaymentRetry,
+  PHONE_SCREEN,
 } from '../support/traveller-words';
 
 const OUT = fileURLToPath(new URL('../screenshots/', import.meta.url));

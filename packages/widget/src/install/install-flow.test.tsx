@@ -37,7 +37,8 @@ describe('install', () => {
   it('on a phone puts the one-tap install first and offers the QR code for another phone or tablet', async () => {
     vi.stubGlobal('navigator', {
       ...navigator,
-      userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/131.0 Mobile Safari/537.36',
+      userAgent:
+        'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/131.0 Mobile Safari/537.36',
       languages: ['en'],
       language: 'en',
     });

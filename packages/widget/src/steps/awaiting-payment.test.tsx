@@ -7,10 +7,10 @@
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeBff } from '../../testing/fake-bff';
-import { spinner } from '../ui/controls.css';
 import { type MountedWidget, mountWidget } from '../../testing/mount-widget';
 import { passTime, runOnTestClock } from '../../testing/test-clock';
 import { cleanUpPage, fillCheckout, followOrder, openCheckout, statusReads } from '../../testing/traveller';
+import { spinner } from '../ui/controls.css';
 
 runOnTestClock();
 afterEach(cleanUpPage);
@@ -146,7 +146,9 @@ describe('waiting for the payment', () => {
     expect(primaryActions(widget)).toEqual([]);
     // The page heard of the decline, with the attempt its form charges next; the widget hands nothing over again.
     expect(
-      widget.events.filter((event) => event.type === 'esim-payment-declined').map((e) => e.detail.nextAttempt),
+      widget.events
+        .filter((event) => event.type === 'esim-payment-declined')
+        .map((e) => e.detail.nextAttempt),
     ).toEqual([2]);
     expect(widget.events.filter((event) => event.type === 'esim-checkout')).toHaveLength(1);
     // The traveller can still leave.

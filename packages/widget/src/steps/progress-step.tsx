@@ -327,9 +327,7 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
         ) : (
           status &&
           reached >= 0 &&
-          !declined && (
-            <p class={controls.visuallyHidden}>{say(journey[reached]?.message ?? 'loading')}</p>
-          )
+          !declined && <p class={controls.visuallyHidden}>{say(journey[reached]?.message ?? 'loading')}</p>
         )}
         {!ending && !awaitingPayment && (
           <p class={controls.hint}>{t(slow ? 'progressSlow' : 'progressPatience')}</p>
