@@ -50,7 +50,7 @@ test('keyboard only: search, plan, terms, buy, QR', async ({ page, stack }) => {
   await tabTo(page, (target) => target.text.startsWith('Choose '));
   await page.keyboard.press('Enter');
 
-  await expect(widget.root.getByRole('heading', { name: 'Your eSIM' })).toBeFocused();
+  await expect(widget.root.getByRole('heading', { name: 'Checkout' })).toBeFocused();
   await tabTo(page, (target) => target.type === 'checkbox');
   await page.keyboard.press('Space');
   await expect(widget.root.getByRole('checkbox', { name: EN.terms })).toBeChecked();

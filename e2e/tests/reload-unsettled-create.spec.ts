@@ -118,7 +118,7 @@ async function holdCreates(page: Page, bff: string, loseFirst = false) {
  * chooses the plan again and presses buy — which sends nothing new — and then the create is let through.
  */
 async function buyAgainWhileSettling(widget: WidgetFlow, hold: { release: () => void; held: () => number }) {
-  await expect(widget.root.getByRole('heading', { name: 'Your eSIM' })).toBeVisible({ timeout: 20_000 });
+  await expect(widget.root.getByRole('heading', { name: 'Checkout' })).toBeVisible({ timeout: 20_000 });
   await expect(widget.root.getByRole('button', { name: PLACING })).toBeVisible();
   await expect.poll(hold.held).toBe(1);
   await widget.root.getByRole('button', { name: /Back/ }).click();

@@ -68,6 +68,9 @@ function start(): void {
   }
 
   const widget = document.createElement('esim-widget');
+  // After a declined card the pretend payment form stays open and takes the next card itself (it says the card
+  // was declined): the widget offers no "Try another card" of its own, so the traveller meets one way to pay again.
+  widget.setAttribute('payment-retry', 'page');
   slot.append(widget);
 
   const payment = partnerPaymentDialog(() => ({ partner: state.partner, locale: state.locale }));

@@ -59,7 +59,14 @@ it('gives JetBrains IDEs the attributes, events, parts and custom properties', (
   expect(names(widget.attributes)).toEqual(names(element.attributes));
   expect(widget.attributes[0]).toMatchObject({ name: 'widget-id', required: true });
   expect(names(widget.js.events)).toEqual(names(element.events));
-  expect(names(widget.js.properties)).toEqual(['widgetId', 'apiBase', 'locale', 'country', 'theme']);
+  expect(names(widget.js.properties)).toEqual([
+    'widgetId',
+    'apiBase',
+    'locale',
+    'country',
+    'theme',
+    'paymentRetry',
+  ]);
   expect(names(widget.css.parts)).toEqual(names(element.cssParts));
   expect(names(widget.css.properties)).toEqual(names(element.cssProperties));
 });

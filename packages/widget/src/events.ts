@@ -55,10 +55,20 @@ export interface EsimCheckoutDetail {
 }
 
 /**
+ * Who offers the traveller the next payment attempt after a decline: the element's `payment-retry` attribute, so
+ * that the traveller meets one way to pay again, never two. `widget` (the default): the widget shows “Try another
+ * card”, which fires `esim-checkout` for the next attempt; your page closes its payment form on
+ * `esim-payment-declined` and opens it again on that `esim-checkout`. `page`: your payment form stays open and
+ * takes the next attempt itself (`esim-payment-declined`'s `nextAttempt`); the widget says the payment was declined
+ * and shows no button of its own for it.
+ */
+export type EsimPaymentRetry = 'widget' | 'page';
+
+/**
  * `esim-payment-declined`: your server reported the payment attempt `attempt` declined
  * (`POST /v1/partner/checkouts/{id}/decline`, or the partner SDK's `pay()`). The checkout still awaits
- * payment; the widget says the card was declined and offers to try another, which fires `esim-checkout` again
- * with `attempt: nextAttempt`.
+ * payment; the widget says the card was declined and, unless the element's `payment-retry` is `page`, offers
+ * to try another, which fires `esim-checkout` again with `attempt: nextAttempt` (see {@link EsimPaymentRetry}).
  */
 export interface EsimPaymentDeclinedDetail {
   checkoutId: string;
@@ -199,7 +209,10 @@ export class EsimCancelEvent extends CustomEventBase<EsimCancelDetail> {
   }
 }
 
-/** Fired when the partner reported a declined payment; the widget offers the traveller another card. */
+/**
+ * Fired when the partner reported a declined payment; the widget offers the traveller another card, or leaves
+ * that to the page's payment form (`payment-retry="page"`).
+ */
 export class EsimPaymentDeclinedEvent extends CustomEventBase<EsimPaymentDeclinedDetail> {
   static readonly eventName = 'esim-payment-declined';
   constructor(detail: EsimPaymentDeclinedDetail) {

@@ -42,7 +42,7 @@ export async function openPlans({ view }: MountedWidget): Promise<void> {
 export async function openCheckout(widget: MountedWidget, planLabel = /1 GB, 7 days/): Promise<void> {
   await openPlans(widget);
   fireEvent.click(widget.view.getByRole('button', { name: planLabel }));
-  await widget.view.findByRole('heading', { name: 'Your eSIM' });
+  await widget.view.findByRole('heading', { name: 'Checkout' });
   await widget.view.findByRole('timer');
 }
 

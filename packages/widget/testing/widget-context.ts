@@ -20,6 +20,7 @@ export async function testWidgetContext(
     t: createTranslator(locale, await loadMessages(locale)),
     afterSaleReady: false,
     provideAfterSale: vi.fn(),
+    paymentRetry: 'widget',
     focusSteps: false,
     go: vi.fn(),
     emit: vi.fn(),

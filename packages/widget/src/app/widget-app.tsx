@@ -7,6 +7,7 @@
 import styles from 'virtual:esim-widget-styles';
 import { render } from 'preact';
 import type { EarlyStart } from '../api/early-start';
+import type { EsimPaymentRetry } from '../events';
 import { constructStyleSheet } from './brand-sheet';
 import { WidgetShell } from './widget-shell';
 
@@ -18,6 +19,8 @@ export interface WidgetAppOptions {
   locale: string | null;
   /** The `country` attribute, or null for the destination search. */
   country: string | null;
+  /** The `payment-retry` attribute: who offers the next payment attempt after a decline. */
+  paymentRetry: EsimPaymentRetry;
 }
 
 /** The app mounted in one element. */

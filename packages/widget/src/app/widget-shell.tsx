@@ -184,12 +184,13 @@ export function WidgetShell({ host, options, brandSheet, earlyStart = null }: Wi
       t: createTranslator(locale, { ...table.messages, ...table.afterSale }),
       afterSaleReady: table.afterSale !== null && table.locale === locale,
       provideAfterSale,
+      paymentRetry: options.paymentRetry,
       focusSteps,
       go,
       emit,
       report,
     };
-  }, [client, config, table, locale, focusSteps, provideAfterSale, go, emit, report]);
+  }, [client, config, table, locale, options.paymentRetry, focusSteps, provideAfterSale, go, emit, report]);
 
   if (!table) return <div class={css.container} part="container" aria-busy="true" />;
   const t = createTranslator(table.locale === locale ? locale : 'en', table.messages);

@@ -46,6 +46,7 @@ describe('attributes and properties', () => {
     expect(element.theme).toBe('light');
     expect(element.locale).toBeNull();
     expect(element.apiBase).toBe(new URL(import.meta.url).origin);
+    expect(element.paymentRetry).toBe('widget');
     element.widgetId = 'acme';
     element.locale = 'de';
     element.country = 'TR';
@@ -60,6 +61,10 @@ describe('attributes and properties', () => {
     expect(element.hasAttribute('locale')).toBe(false);
     element.setAttribute('theme', 'auto');
     expect(element.theme).toBe('auto');
+    element.paymentRetry = 'page';
+    expect(element.getAttribute('payment-retry')).toBe('page');
+    element.setAttribute('payment-retry', 'something else');
+    expect(element.paymentRetry).toBe('widget');
   });
 
   it('keeps a property set before the element was upgraded', async () => {

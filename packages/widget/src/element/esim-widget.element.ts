@@ -7,11 +7,12 @@
  */
 import { type EarlyStart, sendStartEarly } from '../api/early-start';
 import type { MountedWidgetApp, WidgetAppOptions } from '../app/widget-app';
+import type { EsimPaymentRetry } from '../events';
 
 /** The themes the element knows; `auto` follows `prefers-color-scheme`. */
 export type EsimWidgetTheme = 'light' | 'dark' | 'auto';
 
-const OBSERVED_ATTRIBUTES = ['widget-id', 'api-base', 'locale', 'country', 'theme'] as const;
+const OBSERVED_ATTRIBUTES = ['widget-id', 'api-base', 'locale', 'country', 'theme', 'payment-retry'] as const;
 
 // On a server `HTMLElement` does not exist: extend a stand-in so that importing the class never throws there.
 const ElementBase = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
@@ -25,7 +26,7 @@ const ElementBase = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
  * @event {EsimReadyEvent} esim-ready - The widget has started and the first screen is shown (the session opens at the quote).
  * @event {EsimQuoteEvent} esim-quote - A plan was quoted; the price is held until `detail.expiresAt`.
  * @event {EsimCheckoutEvent} esim-checkout - A checkout was created. In `partner_confirm` mode take the payment now and confirm the checkout from your server. Fired again with `detail.resumed` true when a reloaded page resumes a checkout that awaits payment, and with the next `detail.attempt` when the traveller tries another card after a decline.
- * @event {EsimPaymentDeclinedEvent} esim-payment-declined - Your server reported the payment attempt `detail.attempt` declined. The checkout still awaits payment; the widget says the card was declined and offers to try another (then `esim-checkout` with `detail.attempt` = `detail.nextAttempt`).
+ * @event {EsimPaymentDeclinedEvent} esim-payment-declined - Your server reported the payment attempt `detail.attempt` declined. The checkout still awaits payment; the widget says the card was declined and offers to try another (then `esim-checkout` with `detail.attempt` = `detail.nextAttempt`): close your payment form until then. With `payment-retry="page"` your form takes the next attempt instead and the widget offers no button for it.
  * @event {EsimCancelEvent} esim-cancel - The traveller cancelled a checkout that awaited payment (`detail.reason`: `cancelled`, or `other_plan` to choose another plan). Close your payment form: the checkout can no longer be confirmed.
  * @event {EsimFailedEvent} esim-failed - The purchase failed after the checkout was made: no eSIM comes of it. In `partner_confirm` mode your server refunds the payment (`detail.refundedBy` is `partner`); update your page's payment status.
  * @event {EsimDeviceCheckEvent} esim-device-check - Before the buy button, the widget told the traveller whether this device can take an eSIM (`detail.verdict`: `capable`, `incapable` or `unknown`; `detail.device`, `detail.model`). Never blocks the purchase; not fired when your widget's `deviceCheck` is off.
@@ -71,6 +72,7 @@ const ElementBase = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
  * @attr {'en' | 'ru' | 'es' | 'de' | 'fr'} locale - The language. Defaults to the page's `lang`, then the browser's language.
  * @attr {string} country - An ISO 3166 code (`TR`) to open that destination's plans directly.
  * @attr {'light' | 'dark' | 'auto'} theme - `light` (default), `dark` or `auto` (follows `prefers-color-scheme`).
+ * @attr {'widget' | 'page'} payment-retry - After a declined payment (`partner_confirm`), who offers the next attempt: `widget` (default), its “Try another card” button (close your payment form on `esim-payment-declined`); `page`, your payment form, which stays open (the widget shows no button of its own).
  */
 export class EsimWidgetElement extends ElementBase {
   /** The package version that defined the element: `defineEsimWidget` compares it on a second definition. */
@@ -127,6 +129,14 @@ export class EsimWidgetElement extends ElementBase {
     this.setAttribute('theme', value);
   }
 
+  /** After a declined payment, who offers the next attempt: `widget` (default) or `page` (`EsimPaymentRetry`). */
+  get paymentRetry(): EsimPaymentRetry {
+    return this.getAttribute('payment-retry') === 'page' ? 'page' : 'widget';
+  }
+  set paymentRetry(value: EsimPaymentRetry) {
+    this.setAttribute('payment-retry', value);
+  }
+
   connectedCallback(): void {
     this.#upgradeProperties();
     const root = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
@@ -160,7 +170,13 @@ export class EsimWidgetElement extends ElementBase {
   }
 
   #options(): WidgetAppOptions {
-    return { widgetId: this.widgetId, apiBase: this.apiBase, locale: this.locale, country: this.country };
+    return {
+      widgetId: this.widgetId,
+      apiBase: this.apiBase,
+      locale: this.locale,
+      country: this.country,
+      paymentRetry: this.paymentRetry,
+    };
   }
 
   #reflect(name: string, value: string | null): void {
@@ -170,7 +186,7 @@ export class EsimWidgetElement extends ElementBase {
 
   /** A property set on the element before it was defined shadows the accessor: move it onto the attribute. */
   #upgradeProperties(): void {
-    for (const property of ['widgetId', 'apiBase', 'locale', 'country', 'theme'] as const) {
+    for (const property of ['widgetId', 'apiBase', 'locale', 'country', 'theme', 'paymentRetry'] as const) {
       if (Object.hasOwn(this, property)) {
         const value = this[property];
         delete (this as Partial<Record<typeof property, unknown>>)[property];

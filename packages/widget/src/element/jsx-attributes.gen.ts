@@ -19,6 +19,8 @@ export interface EsimWidgetAttributes {
   'country'?: string;
   /** `light` (default), `dark` or `auto` (follows `prefers-color-scheme`). */
   'theme'?: 'light' | 'dark' | 'auto';
+  /** After a declined payment (`partner_confirm`), who offers the next attempt: `widget` (default), its “Try another card” button (close your payment form on `esim-payment-declined`); `page`, your payment form, which stays open (the widget shows no button of its own). */
+  'payment-retry'?: 'widget' | 'page';
 }
 
 /** Event props (`on` + the event name), as React 19 and Preact bind them and as `<EsimWidget>` takes them in React 18. */
@@ -29,7 +31,7 @@ export interface EsimWidgetEventHandlers {
   'onesim-quote'?: (event: EsimQuoteEvent) => void;
   /** A checkout was created. In `partner_confirm` mode take the payment now and confirm the checkout from your server. Fired again with `detail.resumed` true when a reloaded page resumes a checkout that awaits payment, and with the next `detail.attempt` when the traveller tries another card after a decline. */
   'onesim-checkout'?: (event: EsimCheckoutEvent) => void;
-  /** Your server reported the payment attempt `detail.attempt` declined. The checkout still awaits payment; the widget says the card was declined and offers to try another (then `esim-checkout` with `detail.attempt` = `detail.nextAttempt`). */
+  /** Your server reported the payment attempt `detail.attempt` declined. The checkout still awaits payment; the widget says the card was declined and offers to try another (then `esim-checkout` with `detail.attempt` = `detail.nextAttempt`): close your payment form until then. With `payment-retry="page"` your form takes the next attempt instead and the widget offers no button for it. */
   'onesim-payment-declined'?: (event: EsimPaymentDeclinedEvent) => void;
   /** The traveller cancelled a checkout that awaited payment (`detail.reason`: `cancelled`, or `other_plan` to choose another plan). Close your payment form: the checkout can no longer be confirmed. */
   'onesim-cancel'?: (event: EsimCancelEvent) => void;

@@ -14,6 +14,7 @@ export const complete = (
     locale="ru"
     country="TR"
     theme="auto"
+    payment-retry="page"
     className="store"
     onesim-checkout={(event) => {
       expectTypeOf(event).toEqualTypeOf<EsimCheckoutEvent>();
@@ -32,6 +33,9 @@ export const unknownLocale = <esim-widget widget-id="acme" locale="it" />;
 
 // @ts-expect-error only light, dark and auto
 export const unknownTheme = <esim-widget widget-id="acme" theme="blue" />;
+
+// @ts-expect-error after a decline the widget or the page offers the next attempt, no one else
+export const unknownPaymentRetry = <esim-widget widget-id="acme" payment-retry="partner" />;
 
 // @ts-expect-error the handler receives an EsimCheckoutEvent, not a string
 export const wrongHandler = <esim-widget widget-id="acme" onesim-checkout={(event: string) => event} />;

@@ -7,6 +7,7 @@ import type { Locale, WidgetPublicConfig } from '@esim-embed/shared';
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { ApiClient } from '../api/api-client';
+import type { EsimPaymentRetry } from '../events';
 import type { AfterSaleMessages } from '../i18n/messages';
 import type { Translate } from '../i18n/translator';
 import type { Step } from './flow-steps';
@@ -25,6 +26,8 @@ export interface WidgetContextValue {
   afterSaleReady: boolean;
   /** Adds the after-sale messages of a locale, loaded by a lazy view. */
   provideAfterSale(locale: Locale, messages: AfterSaleMessages): void;
+  /** After a declined payment, who offers the next attempt: the widget, or the host page's own form. */
+  paymentRetry: EsimPaymentRetry;
   /** Whether a step's heading takes focus when it appears (after the first navigation). */
   focusSteps: boolean;
   /** Moves to another step and focuses its heading. */

@@ -48,7 +48,7 @@ export const de: Messages = {
   choosePlan: 'Auswählen',
   choosePlanLabel: '{plan} für {price} auswählen',
 
-  checkoutHeading: 'Ihre eSIM',
+  checkoutHeading: 'Ihre Bestellung',
   quoting: 'Der Preis wird für Sie reserviert…',
   priceHeld: 'Preis reserviert für {time}',
   requoting: 'Die Preisreservierung ist abgelaufen. Der aktuelle Preis wird geholt…',
@@ -107,6 +107,8 @@ export const de: Messages = {
   installIntro:
     'Installieren Sie sie vor der Reise auf dem Telefon, das Sie mitnehmen. Schalten Sie sie erst am Ziel ein.',
   qrIntro: 'Scannen Sie diesen QR-Code mit der Kamera des Telefons:',
+  qrOtherDeviceHeading: 'Auf einem anderen Telefon oder Tablet installieren',
+  qrOtherDeviceIntro: 'Scannen Sie diesen QR-Code mit der Kamera des anderen Geräts:',
   qrLabel: 'QR-Code, der die eSIM installiert',
   installIos: 'Auf dem iPhone installieren',
   installAndroid: 'Auf Android installieren',

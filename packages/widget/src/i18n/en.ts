@@ -47,7 +47,7 @@ export const en = {
   choosePlan: 'Choose',
   choosePlanLabel: 'Choose {plan}, {price}',
 
-  checkoutHeading: 'Your eSIM',
+  checkoutHeading: 'Checkout',
   quoting: 'Holding the price for you…',
   priceHeld: 'Price held for {time}',
   requoting: 'The price hold ran out. Getting a fresh price…',
@@ -109,6 +109,9 @@ export const en = {
   installIntro:
     'Install it before you travel, on the phone you take with you. Keep it switched off until you arrive.',
   qrIntro: 'Scan this QR code with the phone’s camera:',
+  /** On a phone the install links come first: the QR code is for another device. */
+  qrOtherDeviceHeading: 'To install on another phone or tablet',
+  qrOtherDeviceIntro: 'Scan this QR code with the other device’s camera:',
   qrLabel: 'QR code that installs the eSIM',
   installIos: 'Install on iPhone',
   installAndroid: 'Install on Android',

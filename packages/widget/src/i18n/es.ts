@@ -53,7 +53,7 @@ export const es: Messages = {
   choosePlan: 'Elegir',
   choosePlanLabel: 'Elegir {plan}, {price}',
 
-  checkoutHeading: 'Tu eSIM',
+  checkoutHeading: 'Finalizar compra',
   quoting: 'Reservando el precio…',
   priceHeld: 'Precio reservado durante {time}',
   requoting: 'La reserva del precio ha caducado. Obteniendo un precio nuevo…',
@@ -111,6 +111,8 @@ export const es: Messages = {
   installIntro:
     'Instálala antes de viajar, en el teléfono que te llevas. Déjala desactivada hasta que llegues.',
   qrIntro: 'Escanea este código QR con la cámara del teléfono:',
+  qrOtherDeviceHeading: 'Para instalarla en otro teléfono o tableta',
+  qrOtherDeviceIntro: 'Escanea este código QR con la cámara del otro dispositivo:',
   qrLabel: 'Código QR que instala la eSIM',
   installIos: 'Instalar en iPhone',
   installAndroid: 'Instalar en Android',

@@ -54,7 +54,7 @@ export const fr: Messages = {
   choosePlan: 'Choisir',
   choosePlanLabel: 'Choisir {plan}, {price}',
 
-  checkoutHeading: 'Votre eSIM',
+  checkoutHeading: 'Votre commande',
   quoting: 'Nous réservons le prix…',
   priceHeld: 'Prix réservé pendant {time}',
   requoting: 'La réservation du prix a expiré. Nous obtenons un nouveau prix…',
@@ -114,6 +114,8 @@ export const fr: Messages = {
   installIntro:
     'Installez-la avant le départ, sur le téléphone que vous emportez. Laissez-la désactivée jusqu’à l’arrivée.',
   qrIntro: 'Scannez ce code QR avec l’appareil photo du téléphone :',
+  qrOtherDeviceHeading: 'Pour l’installer sur un autre téléphone ou une tablette',
+  qrOtherDeviceIntro: 'Scannez ce code QR avec l’autre téléphone ou la tablette :',
   qrLabel: 'Code QR qui installe l’eSIM',
   installIos: 'Installer sur iPhone',
   installAndroid: 'Installer sur Android',

@@ -56,7 +56,7 @@ export const ru: Messages = {
   choosePlan: 'Выбрать',
   choosePlanLabel: 'Выбрать {plan}, {price}',
 
-  checkoutHeading: 'Ваша eSIM',
+  checkoutHeading: 'Оформление заказа',
   quoting: 'Фиксируем цену…',
   priceHeld: 'Цена зафиксирована ещё на {time}',
   requoting: 'Время фиксации цены истекло. Получаем актуальную цену…',
@@ -112,6 +112,8 @@ export const ru: Messages = {
   installHeading: 'Установите eSIM',
   installIntro: 'Установите её до поездки на телефон, который берёте с собой. Включите её по прибытии.',
   qrIntro: 'Отсканируйте QR-код камерой телефона:',
+  qrOtherDeviceHeading: 'Чтобы установить на другой телефон или планшет',
+  qrOtherDeviceIntro: 'Отсканируйте QR-код камерой другого устройства:',
   qrLabel: 'QR-код для установки eSIM',
   installIos: 'Установить на iPhone',
   installAndroid: 'Установить на Android',

@@ -1,6 +1,6 @@
 /**
- * The install step through the real element against a fake BFF: the traveller's platform first, copying,
- * "send to my phone", and a failed order.
+ * The install step through the real element against a fake BFF: the traveller's platform first, the QR code
+ * offered for another device on a phone and first on a computer, copying, "send to my phone", and a failed order.
  */
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -11,6 +11,11 @@ import { buyAndInstall, cleanUpPage, fillCheckout, followOrder, openCheckout } f
 
 runOnTestClock();
 afterEach(cleanUpPage);
+
+/** Whether `later` comes after `earlier` in the document (what a traveller reads first). */
+function follows(earlier: Element, later: Element): boolean {
+  return Boolean(earlier.compareDocumentPosition(later) & Node.DOCUMENT_POSITION_FOLLOWING);
+}
 
 describe('install', () => {
   it('on an iPhone puts the iPhone install link first and leaves out "send to my phone"', async () => {
@@ -27,6 +32,36 @@ describe('install', () => {
     expect(widget.view.queryByRole('button', { name: 'Send to my phone' })).toBeNull();
     const steps = widget.view.getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent);
     expect(steps.indexOf('On iPhone')).toBeLessThan(steps.indexOf('On Android'));
+  });
+
+  it('on a phone puts the one-tap install first and offers the QR code for another phone or tablet', async () => {
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      userAgent:
+        'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/131.0 Mobile Safari/537.36',
+      languages: ['en'],
+      language: 'en',
+    });
+    const widget = await buyAndInstall(new FakeBff());
+    const install = widget.view.getByRole('link', { name: 'Install on Android' });
+    const qr = widget.view.getByRole('img', { name: 'QR code that installs the eSIM' });
+    const heading = widget.view.getByRole('heading', { name: 'To install on another phone or tablet' });
+    expect(follows(install, heading)).toBe(true);
+    expect(follows(heading, qr)).toBe(true);
+    expect(widget.view.getByText('Scan this QR code with the other device’s camera:')).toBeTruthy();
+    // Nothing asks the traveller to scan the phone they hold with its own camera.
+    expect(widget.view.queryByText(/with the phone’s camera/)).toBeNull();
+  });
+
+  it('on a computer shows the QR code first, for the phone', async () => {
+    const widget = await buyAndInstall(new FakeBff());
+    const qr = widget.view.getByRole('img', { name: 'QR code that installs the eSIM' });
+    const intro = widget.view.getByText('Scan this QR code with the phone’s camera:');
+    expect(follows(intro, qr)).toBe(true);
+    for (const link of widget.view.getAllByRole('link', { name: /^Install on/ })) {
+      expect(follows(qr, link)).toBe(true);
+    }
+    expect(widget.view.queryByRole('heading', { name: /another phone or tablet/ })).toBeNull();
   });
 
   it('copies the activation code and confirms it in a live region', async () => {

@@ -2,7 +2,9 @@
  * @module
  * How to install an eSIM: the QR code, the install links (the traveller's platform first), the SM-DP+
  * address and activation code to copy, and short steps per platform. Shown after a purchase and again from
- * the eSIM's own view while it is not installed.
+ * the eSIM's own view while it is not installed. On a phone the one-tap install links come first and the QR
+ * code is offered for another phone or tablet (a phone cannot scan its own screen); on a computer the QR code
+ * comes first, for the phone.
  */
 import type { Installation } from '@esim-embed/shared';
 import { useWidget } from '../flow/widget-context';
@@ -37,6 +39,12 @@ export function InstallationDetails({ installation }: InstallationDetailsProps) 
     android: { heading: t('androidStepsHeading'), items: t('androidSteps').split('|') },
   };
 
+  const qrCode = (
+    <div class={css.qrFrame}>
+      <QrCode value={installation.qrPayload} label={t('qrLabel')} />
+    </div>
+  );
+
   return (
     <>
       <p>{t('installIntro')}</p>
@@ -56,10 +64,18 @@ export function InstallationDetails({ installation }: InstallationDetailsProps) 
           ))}
         </div>
       )}
-      <p>{t('qrIntro')}</p>
-      <div class={css.qrFrame}>
-        <QrCode value={installation.qrPayload} label={t('qrLabel')} />
-      </div>
+      {platform === 'desktop' ? (
+        <>
+          <p>{t('qrIntro')}</p>
+          {qrCode}
+        </>
+      ) : (
+        <div class={css.installSection}>
+          <h3>{t('qrOtherDeviceHeading')}</h3>
+          <p>{t('qrOtherDeviceIntro')}</p>
+          {qrCode}
+        </div>
+      )}
       {platform === 'desktop' && (
         <div class={controls.actions}>
           {platforms.map((name) => (

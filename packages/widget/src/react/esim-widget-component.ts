@@ -78,6 +78,7 @@ export const EsimWidget = forwardRef<EsimWidgetElement, EsimWidgetProps>(functio
     locale: props.locale,
     country: props.country,
     theme: props.theme,
+    'payment-retry': props['payment-retry'],
     id: props.id,
     // React 18 would set `className` on a custom element as a `classname` attribute; `class` works in 18 and 19.
     class: props.className,

@@ -1,7 +1,8 @@
 /**
  * The `partner_confirm` waiting screen through the real element against a fake BFF: the time left to pay,
  * Cancel and "Choose another plan" (the checkout cancelled with its client secret, `esim-cancel` for the host
- * page), a partner confirm that wins the race, and a reload that tells the host page again (`resumed: true`).
+ * page), a partner confirm that wins the race, a reload that tells the host page again (`resumed: true`), and a
+ * decline: no spinner, one way to pay again (the widget's, or the page's own form with `payment-retry="page"`).
  */
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,14 +10,18 @@ import { FakeBff } from '../../testing/fake-bff';
 import { type MountedWidget, mountWidget } from '../../testing/mount-widget';
 import { passTime, runOnTestClock } from '../../testing/test-clock';
 import { cleanUpPage, fillCheckout, followOrder, openCheckout, statusReads } from '../../testing/traveller';
+import { spinner } from '../ui/controls.css';
 
 runOnTestClock();
 afterEach(cleanUpPage);
 
 const STORED = 'esim-widget:acme:checkout';
 
-async function awaitingPayment(bff: FakeBff): Promise<MountedWidget> {
-  const widget = await mountWidget(bff);
+async function awaitingPayment(
+  bff: FakeBff,
+  attributes: Record<string, string> = {},
+): Promise<MountedWidget> {
+  const widget = await mountWidget(bff, attributes);
   await openCheckout(widget);
   fillCheckout(widget);
   fireEvent.click(widget.view.getByRole('button', { name: 'Buy for $4.50' }));
@@ -26,6 +31,29 @@ async function awaitingPayment(bff: FakeBff): Promise<MountedWidget> {
 
 const confirmMode = (options: ConstructorParameters<typeof FakeBff>[0]) =>
   new FakeBff({ config: { checkoutMode: 'partner_confirm' }, ...options });
+
+/** What on the widget's screen says that something is under way: a spinner, a busy region, a current step. */
+function busyMarks({ element }: MountedWidget): Element[] {
+  return [
+    ...(element.shadowRoot?.querySelectorAll(
+      `.${spinner}, [aria-busy="true"], [role="progressbar"], [aria-current="step"]`,
+    ) ?? []),
+  ];
+}
+
+/** The actions the widget puts forward as the step's main one. */
+function primaryActions({ element }: MountedWidget): string[] {
+  return [...(element.shadowRoot?.querySelectorAll('[part~="primary-button"]') ?? [])].map(
+    (action) => action.textContent ?? '',
+  );
+}
+
+/** Declines the first payment attempt and waits until the widget says so. */
+async function declined(bff: FakeBff, widget: MountedWidget): Promise<void> {
+  bff.declinePayment('chk_quote_1');
+  await followOrder(bff, 2);
+  await widget.view.findByRole('heading', { name: 'Payment declined' }, { timeout: 5000 });
+}
 
 describe('waiting for the payment', () => {
   it('a declined payment: said so, the page told, and another card opens the payment again', async () => {
@@ -90,6 +118,44 @@ describe('waiting for the payment', () => {
     expect(widget.view.queryByRole('button', { name: 'Try another card' })).toBeNull();
     expect(widget.view.getByRole('link', { name: 'Contact Acme Travel' })).toBeTruthy();
     expect(widget.view.getByRole('button', { name: 'Cancel' })).toBeTruthy();
+  });
+
+  it('while the payment is awaited a spinner says so; after a decline none turns, and one next step is offered', async () => {
+    const bff = confirmMode({ journey: ['awaiting_payment'] });
+    const widget = await awaitingPayment(bff);
+    await followOrder(bff, 1);
+    await waitFor(() => expect(busyMarks(widget)).not.toEqual([]));
+    await declined(bff, widget);
+    expect(busyMarks(widget)).toEqual([]);
+    expect(widget.view.queryByText('Waiting for the payment')).toBeNull();
+    expect(primaryActions(widget)).toEqual(['Try another card']);
+    // Another card: the payment is awaited again, and says so.
+    fireEvent.click(widget.view.getByRole('button', { name: 'Try another card' }));
+    expect(busyMarks(widget)).not.toEqual([]);
+  });
+
+  it('with payment-retry="page" the page’s own payment form takes the next attempt: the widget offers no card of its own', async () => {
+    const bff = confirmMode({ journey: ['awaiting_payment'] });
+    const widget = await awaitingPayment(bff, { 'payment-retry': 'page' });
+    await declined(bff, widget);
+    expect(widget.view.getByRole('alert').textContent).toBe(
+      'Your payment was declined. Try another card or another way to pay.',
+    );
+    expect(busyMarks(widget)).toEqual([]);
+    expect(widget.view.queryByRole('button', { name: 'Try another card' })).toBeNull();
+    expect(primaryActions(widget)).toEqual([]);
+    // The page heard of the decline, with the attempt its form charges next; the widget hands nothing over again.
+    expect(
+      widget.events
+        .filter((event) => event.type === 'esim-payment-declined')
+        .map((e) => e.detail.nextAttempt),
+    ).toEqual([2]);
+    expect(widget.events.filter((event) => event.type === 'esim-checkout')).toHaveLength(1);
+    // The traveller can still leave.
+    expect(widget.view.getByRole('button', { name: 'Cancel' })).toBeTruthy();
+    // A page that hands the retry back to the widget gets the button at once.
+    widget.element.paymentRetry = 'widget';
+    expect(await widget.view.findByRole('button', { name: 'Try another card' })).toBeTruthy();
   });
 
   it('counts down the payment window', async () => {

@@ -1,6 +1,7 @@
 /**
  * The quote and checkout steps through the real element against a fake BFF: the held price and its
- * countdown, validation, both checkout modes, re-quotes on expiry and on price_changed, a plan that is gone.
+ * countdown, validation, both checkout modes, re-quotes on expiry and on price_changed, a plan that is gone, the
+ * step's heading in every language.
  * Refused and not-yet-answered creates: `checkout-refusals.test.tsx`.
  */
 import { fireEvent, waitFor } from '@testing-library/preact';
@@ -12,6 +13,26 @@ import { cleanUpPage, fillCheckout, followOrder, openCheckout, openPlans } from 
 
 runOnTestClock();
 afterEach(cleanUpPage);
+
+/** The checkout step's heading: what the step is, before anything was bought (not "Your eSIM"). */
+const CHECKOUT_HEADINGS = {
+  en: 'Checkout',
+  de: 'Ihre Bestellung',
+  es: 'Finalizar compra',
+  fr: 'Votre commande',
+  ru: 'Оформление заказа',
+} as const;
+
+describe('the checkout step’s heading', () => {
+  it.each(Object.entries(CHECKOUT_HEADINGS))('in %s names the checkout: %s', async (locale, heading) => {
+    const widget = await mountWidget(new FakeBff(), { locale, country: 'TR' });
+    await widget.view.findAllByRole('listitem');
+    const choose = widget.element.shadowRoot?.querySelector<HTMLButtonElement>('[part~="plan"] button');
+    if (!choose) throw new Error('no plan to choose');
+    fireEvent.click(choose);
+    expect(await widget.view.findByRole('heading', { level: 2, name: heading })).toBeTruthy();
+  });
+});
 
 describe('quote and checkout', () => {
   it('quotes the plan with a countdown and fires esim-quote', async () => {

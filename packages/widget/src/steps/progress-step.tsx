@@ -3,9 +3,11 @@
  * Step 5: the order's journey (payment, placing, issuing, ready), polled with backoff and honest about
  * waiting. In `partner_confirm` mode it first waits, visibly, for the partner to confirm the payment, with
  * the time left to pay, and lets the traveller cancel or cancel for another plan (`esim-cancel`); a payment the
- * partner reports declined is said so (`esim-payment-declined`), with another card to try (`esim-checkout` again,
- * for the next attempt); from the third decline of one checkout it says how many and points to the partner's
- * support, and at the BFF's cap of declines it offers no other card. A checkout that ends without an eSIM says what happens to the money: in
+ * partner reports declined is said so (`esim-payment-declined`), with no spinner (nothing is under way until the
+ * traveller acts) and one way to pay again: another card to try here (`esim-checkout` again, for the next
+ * attempt), or, when the element's `payment-retry` is `page`, the host page's own payment form; from the third
+ * decline of one checkout it says how many and points to the partner's support, and at the BFF's cap of declines
+ * it offers no other card. A checkout that ends without an eSIM says what happens to the money: in
  * `partner_confirm` the partner took it and refunds it (`esim-failed` tells the page), so the widget never claims
  * the traveller was not charged. It resumes
  * after a page reload from the checkout kept in `sessionStorage`, and tells the host page again about a
@@ -82,7 +84,7 @@ export interface ProgressStepProps {
 
 /** Waits for the checkout to become ready, then shows the installation. */
 export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
-  const { client, t, config, go, emit, report } = useWidget();
+  const { client, t, config, go, emit, report, paymentRetry } = useWidget();
   const [checkout, setCheckout] = useState<Checkout | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [slow, setSlow] = useState(false);
@@ -241,6 +243,8 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
   // The BFF starts no payment after its cap: another card would be refused.
   const declinesExhausted = declines >= MAX_DECLINED_PAYMENT_ATTEMPTS;
   const support = declines >= DECLINES_BEFORE_SUPPORT ? supportHref(config.brand) : null;
+  // One way to pay again: this button, unless the host page's payment form takes the next attempt itself.
+  const offerAnotherCard = declined && !declinesExhausted && paymentRetry === 'widget';
   const say = (key: MessageKey) => {
     const paid = (partnerPaid && PARTNER_PAYMENT_WORDING[key]) || key;
     return t((topUp && TOP_UP_WORDING[paid]) || paid, { brand: config.brand.displayName });
@@ -293,7 +297,8 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
           <DeadlineCountdown expiresAt={checkout.expiresAt} message="paymentWindow" onExpired={retry} />
         </>
       )}
-      {!ending && (
+      {/* After a decline nothing moves until the traveller acts: no journey with its spinner. */}
+      {!ending && !declined && (
         <ol class={css.progressList}>
           {journey.map((entry, index) => {
             const state =
@@ -321,7 +326,8 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
           <p>{say(ending.message)}</p>
         ) : (
           status &&
-          reached >= 0 && <p class={controls.visuallyHidden}>{say(journey[reached]?.message ?? 'loading')}</p>
+          reached >= 0 &&
+          !declined && <p class={controls.visuallyHidden}>{say(journey[reached]?.message ?? 'loading')}</p>
         )}
         {!ending && !awaitingPayment && (
           <p class={controls.hint}>{t(slow ? 'progressSlow' : 'progressPatience')}</p>
@@ -336,7 +342,7 @@ export function ProgressStep({ handle, resumed = false }: ProgressStepProps) {
       )}
       {awaitingPayment && (
         <div class={controls.actions}>
-          {declined && !declinesExhausted && (
+          {offerAnotherCard && (
             <button
               type="button"
               class={controls.primaryButton}
