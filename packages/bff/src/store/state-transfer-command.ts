@@ -7,13 +7,12 @@
  * The partner lists' indexes are not moved: the BFF indexes the imported checkouts when it next starts. An export
  * holds travellers' e-mail addresses: its file is its user's alone (`0600`), as the database is.
  */
-import { constants, existsSync, fchmodSync, fstatSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { existsSync, fchmodSync, fstatSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { redisStateTransfer } from './redis-state-transfer';
-import { PRIVATE_FILE_MODE } from './sqlite-data-dir';
+import { createPrivateFile, PRIVATE_FILE_MODE } from './sqlite-data-dir';
 import { sqliteStateTransfer } from './sqlite-state-transfer';
 import { DATABASE_FILE } from './sqlite-store';
 import { parseStateLines, type StateTransfer, stateHeader } from './state-transfer';
@@ -89,18 +88,7 @@ async function exportTarget(
     return { stream: stdout, name: 'standard output', close: async () => {} };
   }
   const path = resolve(file);
-  let handle: Awaited<ReturnType<typeof open>>;
-  try {
-    // O_EXCL: never writes into a file that was there (another user's, or an older export readable by others).
-    handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, PRIVATE_FILE_MODE);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new Error(`${path} exists already: delete it or move it away, or name another file`);
-    }
-    throw error;
-  }
-  // The mode given to open passes through the umask: set it explicitly.
-  await handle.chmod(PRIVATE_FILE_MODE);
+  const handle = await createPrivateFile(path);
   const stream = handle.createWriteStream();
   return {
     stream,
