@@ -7,7 +7,16 @@
  * earlier release left readable are narrowed at start. A copy of the store written elsewhere (a backup, an export)
  * is created the same way: {@link createPrivateFile}.
  */
-import { chmodSync, closeSync, constants, existsSync, fchmodSync, mkdirSync, openSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  existsSync,
+  fchmodSync,
+  mkdirSync,
+  openSync,
+  statSync,
+} from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 
@@ -109,7 +118,11 @@ export async function createPrivateFile(path: string): Promise<FileHandle> {
   const absolute = resolve(path);
   let handle: FileHandle;
   try {
-    handle = await open(absolute, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, PRIVATE_FILE_MODE);
+    handle = await open(
+      absolute,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+      PRIVATE_FILE_MODE,
+    );
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
       throw new Error(`${absolute} exists already: delete it or move it away, or name another file`);

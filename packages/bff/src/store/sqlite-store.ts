@@ -22,7 +22,12 @@ import {
   reclaimFreePages,
   truncateLog,
 } from './sqlite-compaction';
-import { DataDirError, DataDirInUseError, preparePrivateDataDir, preparePrivateFiles } from './sqlite-data-dir';
+import {
+  DataDirError,
+  DataDirInUseError,
+  preparePrivateDataDir,
+  preparePrivateFiles,
+} from './sqlite-data-dir';
 import {
   isDatabaseLocked,
   openSqlite,
@@ -30,8 +35,8 @@ import {
   SqliteEngineMissingError,
   type SqliteEngineName,
 } from './sqlite-engine';
-import { type InstanceLock, lockDataDir } from './sqlite-instance-lock';
 import { createGroupCommit, type FsyncFunction, type GroupCommit } from './sqlite-group-commit';
+import { type InstanceLock, lockDataDir } from './sqlite-instance-lock';
 import { migrate } from './sqlite-schema';
 import { createSqliteSortedIndex, prepareIndexStatements } from './sqlite-sorted-index';
 import { createSqliteWorkQueue, prepareQueueStatements } from './sqlite-work-queue';

@@ -12,12 +12,12 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { redisStateTransfer } from './redis-state-transfer';
-import { createPrivateFile, PRIVATE_FILE_MODE } from './sqlite-data-dir';
+import { createPrivateFile, DataDirInUseError, PRIVATE_FILE_MODE } from './sqlite-data-dir';
 import { sqliteStateTransfer } from './sqlite-state-transfer';
 import { DATABASE_FILE } from './sqlite-store';
 import { parseStateLines, type StateTransfer, stateHeader } from './state-transfer';
 import { INDEXED_KINDS, STORE_KEYS } from './store';
-import { DEFAULT_DATA_DIR, openStoreFromEnvironment } from './store-from-environment';
+import { type ChosenStore, DEFAULT_DATA_DIR, openStoreFromEnvironment } from './store-from-environment';
 
 /** What an export holds, said wherever one is written. */
 const PERSONAL_DATA_NOTICE =
@@ -28,7 +28,8 @@ const PERSONAL_DATA_NOTICE =
 const EXPORT_USAGE = `Usage: node server.mjs export-state [--output <file>]
 
 Writes the state of the store the environment names (ESIM_BFF_REDIS_URL, else the embedded store in
-ESIM_BFF_DATA_DIR; stop the BFF first) as lines of JSON, to <file> (created for its owner alone, 0600; never
+ESIM_BFF_DATA_DIR; stop the BFF first — to copy the embedded store while the BFF serves, use
+\`node server.mjs backup <file>\`) as lines of JSON, to <file> (created for its owner alone, 0600; never
 overwritten) or to standard output (a file it is redirected into is made 0600 too).
 ${PERSONAL_DATA_NOTICE}
 `;
@@ -102,6 +103,25 @@ async function exportTarget(
 }
 
 /**
+ * The store the environment names. A data directory a BFF serves from is refused; for an export, the refusal says
+ * how to copy the store without stopping the BFF.
+ */
+function openStoreOrSayWhy(command: StateCommand, env: NodeJS.ProcessEnv): ChosenStore {
+  try {
+    return openStoreFromEnvironment(env);
+  } catch (error) {
+    if (command !== 'export-state' || !(error instanceof DataDirInUseError)) throw error;
+    throw new Error(
+      `the data directory ${error.dataDir} is in use by another BFF process: export-state reads the store of ` +
+        'a stopped BFF (to move it to Redis). For a copy while the BFF serves, take a backup instead: ' +
+        '`node server.mjs backup <file>` (restored with `node server.mjs restore <file>`); or stop the BFF, ' +
+        'then export.',
+      { cause: error },
+    );
+  }
+}
+
+/**
  * Run one command with the arguments after its name; resolves with the process's exit code.
  * `io.stdout` may carry its file descriptor (`process.stdout` does): an export redirected into a file is narrowed.
  */
@@ -126,7 +146,7 @@ export async function runStateCommand(
   if (command === 'export-state' && !env.ESIM_BFF_REDIS_URL && !existsSync(join(dataDir, DATABASE_FILE))) {
     throw new Error(`no embedded store in ${dataDir} (set ESIM_BFF_DATA_DIR to the folder the BFF ran with)`);
   }
-  const chosen = openStoreFromEnvironment(env);
+  const chosen = openStoreOrSayWhy(command, env);
   let transfer: StateTransfer & { close?: () => Promise<void> };
   if (chosen.kind === 'embedded') transfer = sqliteStateTransfer(chosen.store);
   else transfer = redisStateTransfer({ url: chosen.url, store: chosen.store });
