@@ -9,12 +9,13 @@
  * held meanwhile so that no BFF starts on it half-written.
  *
  * Why `VACUUM INTO` rather than SQLite's online backup API (`db.backup()` of better-sqlite3, `backup()` of
- * `node:sqlite`): it is one SQL statement on both engines (`node:sqlite` has `backup()` only from Node.js 22.16
- * and 23.8); it writes into a file this module created `0600`, where the backup API creates its own file with the
- * umask's mode and writes over one that is there; it leaves out the free pages, so nothing deleted travels in the
- * copy and the file is the live data's size; and the copy is one self-contained file (no `-wal` beside it). It
- * rebuilds the tables instead of copying pages, in the backup's process, not the BFF's: the figures in
- * docs/deployment.md ("Backups").
+ * `node:sqlite`): it is one SQL statement on both engines (`node:sqlite` has `backup()` only from Node.js 22.16);
+ * the backup API copies pages, free ones included, so remnants of deleted rows would travel in the copy, where
+ * `VACUUM INTO` writes only the live rows; in its default steps the backup API starts again whenever the BFF
+ * writes between two steps (better-sqlite3's did not finish under a steady writer); and `VACUUM INTO` writes into
+ * a file this module created `0600`, one self-contained file with no `-wal` beside it. It costs about twice a
+ * one-step page copy (it rebuilds the tables), in the backup's process, not the BFF's:
+ * `bench/reports/store-backup.md`.
  */
 import { renameSync, rmSync, statSync } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
