@@ -92,6 +92,16 @@ describe('backup', () => {
     );
   });
 
+  it('names the folder a backup cannot be created in', async () => {
+    const dataDir = (await storeWithSales(join(newFolder(), 'data'))).dataDir;
+    const nowhere = join(newFolder(), 'no-such-folder');
+    await expect(
+      command('backup', { ESIM_BFF_DATA_DIR: dataDir }, [join(nowhere, 'backup.sqlite')]),
+    ).rejects.toThrow(
+      `cannot create ${join(nowhere, 'backup.sqlite')}: its folder ${nowhere} does not exist`,
+    );
+  });
+
   it('refuses a data directory without a store, naming ESIM_BFF_DATA_DIR', async () => {
     const missing = join(newFolder(), 'mistyped');
     await expect(

@@ -18,7 +18,7 @@ import {
   statSync,
 } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 
 /** The data directory cannot be used: the message says which and why, and what to do. */
 export class DataDirError extends Error {
@@ -124,8 +124,14 @@ export async function createPrivateFile(path: string): Promise<FileHandle> {
       PRIVATE_FILE_MODE,
     );
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') {
       throw new Error(`${absolute} exists already: delete it or move it away, or name another file`);
+    }
+    if (code === 'ENOENT') {
+      throw new Error(`cannot create ${absolute}: its folder ${dirname(absolute)} does not exist`, {
+        cause: error,
+      });
     }
     throw error;
   }
