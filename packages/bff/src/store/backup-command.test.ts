@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type BackupCommand, runBackupCommand } from './backup-command';
+import { backupStore } from './sqlite-backup';
 import { openSqlite } from './sqlite-engine';
 import { LOCK_FILE } from './sqlite-instance-lock';
 import { SCHEMA_VERSION } from './sqlite-schema';
@@ -100,6 +101,27 @@ describe('backup', () => {
     ).rejects.toThrow(
       `cannot create ${join(nowhere, 'backup.sqlite')}: its folder ${nowhere} does not exist`,
     );
+  });
+
+  it('says what to do when a BFF of a release before backups holds the database alone', async () => {
+    const dataDir = join(newFolder(), 'data');
+    await (await storeWithSales(dataDir)).close();
+    // As that release opened it: exclusive locking, its WAL written.
+    const earlier = openSqlite(join(dataDir, DATABASE_FILE));
+    try {
+      earlier.exec('PRAGMA locking_mode = EXCLUSIVE');
+      earlier.exec('PRAGMA journal_mode = WAL');
+      earlier.transaction(() => undefined);
+      const file = join(newFolder(), 'backup.sqlite');
+      await expect(backupStore(dataDir, file, { waitForLockMs: 0 })).rejects.toThrow(
+        `the database in ${dataDir} stayed locked for 0 s: a BFF of a release before backups holds it alone. ` +
+          'Restart that BFF on this release',
+      );
+      // Nothing is left behind.
+      expect(() => statSync(file)).toThrow(/ENOENT/);
+    } finally {
+      earlier.close();
+    }
   });
 
   it('refuses a data directory without a store, naming ESIM_BFF_DATA_DIR', async () => {

@@ -21,7 +21,7 @@ import { renameSync, rmSync, statSync } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { createPrivateFile, preparePrivateDataDir } from './sqlite-data-dir';
-import { openSqlite, type SqliteDatabase } from './sqlite-engine';
+import { isDatabaseLocked, openSqlite, type SqliteDatabase } from './sqlite-engine';
 import { LOCK_FILE, lockDataDir } from './sqlite-instance-lock';
 import { SCHEMA_VERSION, schemaObjectsAt, schemaObjectsOf, schemaVersionOf } from './sqlite-schema';
 import { DATABASE_FILE } from './sqlite-store';
@@ -79,16 +79,22 @@ async function writeCopy(source: SqliteDatabase, target: string): Promise<void> 
 
 /**
  * Back up the embedded store in `dataDir` into the new file `file`, whether a BFF serves from it or not.
- * Throws when there is no store there or the file exists.
+ * Throws when there is no store there or the file exists. `waitForLockMs` (default 10 s) bounds the wait for a
+ * lock held by another process.
  */
-export async function backupStore(dataDir: string, file: string): Promise<StoreCopy> {
+export async function backupStore(
+  dataDir: string,
+  file: string,
+  options: { waitForLockMs?: number } = {},
+): Promise<StoreCopy> {
+  const waitForLockMs = options.waitForLockMs ?? READ_LOCK_TIMEOUT_MS;
   const database = join(resolve(dataDir), DATABASE_FILE);
   const target = resolve(file);
   let db: SqliteDatabase;
   try {
     statSync(database);
     db = openSqlite(database, { readOnly: true });
-    db.exec(`PRAGMA busy_timeout = ${READ_LOCK_TIMEOUT_MS}`);
+    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(waitForLockMs))}`);
   } catch (error) {
     throw new Error(
       `no embedded store in ${dirname(database)} (${(error as Error).message}): set ESIM_BFF_DATA_DIR to the ` +
@@ -97,7 +103,17 @@ export async function backupStore(dataDir: string, file: string): Promise<StoreC
     );
   }
   try {
-    await writeCopy(db, target);
+    try {
+      await writeCopy(db, target);
+    } catch (error) {
+      if (!isDatabaseLocked(error)) throw error;
+      throw new Error(
+        `the database in ${dirname(database)} stayed locked for ${waitForLockMs / 1000} s: a BFF of a ` +
+          'release before backups holds it alone. Restart that BFF on this release (which shares the database ' +
+          'with a backup), or stop it, then back up.',
+        { cause: error },
+      );
+    }
     // The copy's own figures: what a restore of it will find.
     const copy = openSqlite(target, { readOnly: true });
     try {
