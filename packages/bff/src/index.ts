@@ -27,6 +27,7 @@ export type { BffMetrics } from './observability/metrics';
 export { startTracing, type Tracing } from './observability/tracing';
 export { createMemoryStore } from './store/memory-store';
 export { createRedisStore } from './store/redis-store';
+export { backupStore, restoreStore, type StoreCopy } from './store/sqlite-backup';
 export { DataDirError } from './store/sqlite-data-dir';
 export { openSqliteStore, type SqliteStore } from './store/sqlite-store';
 export type { Store } from './store/store';

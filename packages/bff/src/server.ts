@@ -6,7 +6,8 @@
  * `widget/`), `PORT` (default 8787) and `HOST` (default 0.0.0.0); the operations listener (`/metrics`) on
  * `ESIM_BFF_OPERATIONS_PORT` when set (on `ESIM_BFF_OPERATIONS_HOST`, default 127.0.0.1); OpenTelemetry traces
  * when the standard `OTEL_*` variables ask for them. Stops cleanly on SIGINT and SIGTERM.
- * `server.mjs export-state` / `import-state` move the state between stores (`store/state-transfer-command.ts`).
+ * `server.mjs export-state` / `import-state` move the state between stores (`store/state-transfer-command.ts`);
+ * `server.mjs backup` / `restore` copy the embedded store while the BFF serves, and back (`store/backup-command.ts`).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,7 @@ import { ConfigError, loadConfig } from './config/load-config';
 import { createLogger, type LogLevel, logLevelFrom } from './logger';
 import { serveBff, serveOperations } from './node-server';
 import { startTracing } from './observability/tracing';
+import { isBackupCommand, runBackupCommand } from './store/backup-command';
 import { DataDirError } from './store/sqlite-data-dir';
 import { SqliteEngineMissingError } from './store/sqlite-engine';
 import { isStateCommand, runStateCommand } from './store/state-transfer-command';
@@ -127,11 +129,14 @@ const isStartupError = (error: unknown) =>
   error instanceof ConfigError || error instanceof DataDirError || error instanceof SqliteEngineMissingError;
 
 const command = process.argv[2];
+const args = process.argv.slice(3);
 const run = isStateCommand(command)
-  ? runStateCommand(command, env, process, process.argv.slice(3)).then((code) => process.exit(code))
-  : main();
+  ? runStateCommand(command, env, process, args).then((code) => process.exit(code))
+  : isBackupCommand(command)
+    ? runBackupCommand(command, env, process, args).then((code) => process.exit(code))
+    : main();
 run.catch((error: unknown) => {
-  if (isStateCommand(command)) {
+  if (isStateCommand(command) || isBackupCommand(command)) {
     console.error(`esim-embed BFF ${command} failed: ${(error as Error).message}`);
   } else if (isStartupError(error)) {
     console.error(`esim-embed BFF: cannot start.\n${(error as Error).message}`);

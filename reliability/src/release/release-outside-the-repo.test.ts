@@ -4,7 +4,8 @@
  * config file that names its `$schema`, serves a sandbox started here — health, a session for an allowed
  * origin, a catalog read, and the pinned widget whose every file hashes to the integrity the release published.
  * The same folder also runs on the Node.js line production runs (24, fetched by `scripts/production-node.mjs`),
- * keeping its state in the embedded store (SQLite built into Node.js), and on the project's own Node.js 20, which
+ * keeping its state in the embedded store (SQLite built into Node.js; backed up while it serves and restored with
+ * `node server.mjs backup` / `restore`), and on the project's own Node.js 20, which
  * has no SQLite of its own: there it runs on Redis, and without Redis it refuses to start, naming the fixes.
  * It carries the partner SDK and the widget packed for npm, at the one version the BFF, the widget and the SDK
  * share, each with the `sha512` integrity its `packages.json` and README list; the SDK tarball installs with plain
@@ -183,7 +184,7 @@ describe('the release folder, outside the repository', () => {
     const inUse = state('export-state', productionDataDir);
     expect(inUse.status).toBe(1);
     expect(inUse.stderr).toMatch(
-      /export-state failed: the data directory .* is in use by another BFF process/,
+      /export-state failed: the data directory .* is in use by another BFF process: .*take a backup instead: `node server\.mjs backup <file>`/,
     );
     const missing = state('export-state', join(temp, 'mistyped'));
     expect(missing.status).toBe(1);
@@ -212,6 +213,29 @@ describe('the release folder, outside the repository', () => {
       .map((text) => JSON.parse(text));
     expect(first).toMatchObject({ type: 'esim-bff-state', from: 'embedded' });
     expect(record).toMatchObject({ type: 'entry', key: 'checkout:chk_release', value: 'ready', version: 3 });
+  });
+
+  it('backs up its embedded store while it serves (`node server.mjs backup`) and restores it (`restore`)', async () => {
+    const checkoutId = await checkoutAsTraveller(bffOnProductionNode.url, 'shop');
+    const command = (args: string[], dataDir: string) =>
+      spawnSync(productionNode, ['server.mjs', ...args], {
+        cwd: release,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', ESIM_BFF_DATA_DIR: dataDir },
+      });
+    const file = join(temp, 'esim-bff.backup.sqlite');
+    const backup = command(['backup', file], productionDataDir);
+    expect(backup.status, backup.stderr).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    // The BFF served on: it still answers, and the copy restores into a new folder holding the checkout.
+    expect((await call(bffOnProductionNode.url, '/readyz')).status).toBe(200);
+    const restoredDir = join(temp, 'restored-data');
+    const restore = command(['restore', file], restoredDir);
+    expect(restore.status, restore.stderr).toBe(0);
+    expect(statSync(restoredDir).mode & 0o777).toBe(0o700);
+    const exported = command(['export-state'], restoredDir);
+    expect(exported.status, exported.stderr).toBe(0);
+    expect(exported.stdout).toContain(JSON.stringify(`checkout:${checkoutId}`));
   });
 
   it('runs on Node.js 20 with Redis, and without it refuses to start, naming the fixes', async () => {

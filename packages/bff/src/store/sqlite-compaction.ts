@@ -65,8 +65,9 @@ export function reclaimFreePages(db: SqliteDatabase, pages: number): boolean {
 
 /**
  * Copy the WAL into the database and empty it (`TRUNCATE`), so that old frames holding deleted rows leave the disk.
- * SQLite syncs the WAL before it copies and the database after, so the writes the WAL held stay durable. The
- * store holds its database alone (exclusive locking): no reader can hold the checkpoint back.
+ * SQLite syncs the WAL before it copies and the database after, so the writes the WAL held stay durable. A backup
+ * reading meanwhile holds the checkpoint back without failing it (SQLite then copies what it can, and the WAL is
+ * emptied by the next sweep).
  */
 export function truncateLog(db: SqliteDatabase): void {
   db.exec('PRAGMA wal_checkpoint(TRUNCATE)');

@@ -4,15 +4,43 @@
  * addresses live there. A folder the store creates is `0700`; one it finds open to its group or to others is
  * refused, with the `chmod` that fixes it. The database file is created `0600` before SQLite opens it, whatever
  * the umask, and SQLite gives the WAL and shared-memory files it creates the database file's mode; files an
- * earlier release left readable are narrowed at start.
+ * earlier release left readable are narrowed at start. A copy of the store written elsewhere (a backup, an export)
+ * is created the same way: {@link createPrivateFile}.
  */
-import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  existsSync,
+  fchmodSync,
+  mkdirSync,
+  openSync,
+  statSync,
+} from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 
 /** The data directory cannot be used: the message says which and why, and what to do. */
 export class DataDirError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'DataDirError';
+  }
+}
+
+/** Another process holds the data directory: a BFF serving from it (or a restore writing into it). */
+export class DataDirInUseError extends DataDirError {
+  constructor(
+    readonly dataDir: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `the data directory ${dataDir} is in use by another BFF process. One embedded store serves one ` +
+        'instance: stop the other process, give this one its own ESIM_BFF_DATA_DIR, or run several ' +
+        'instances on Redis (ESIM_BFF_REDIS_URL).',
+      options,
+    );
+    this.name = 'DataDirInUseError';
   }
 }
 
@@ -80,4 +108,34 @@ export function preparePrivateFiles(databaseFile: string): void {
     const companion = `${databaseFile}${suffix}`;
     if (existsSync(companion)) chmodSync(companion, PRIVATE_FILE_MODE);
   }
+}
+
+/**
+ * Create the file at `path` for its owner alone (`0600`, whatever the umask) and open it for writing. A file that
+ * is there already is refused, never written into: it may be another user's, or an older copy readable by others.
+ */
+export async function createPrivateFile(path: string): Promise<FileHandle> {
+  const absolute = resolve(path);
+  let handle: FileHandle;
+  try {
+    handle = await open(
+      absolute,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+      PRIVATE_FILE_MODE,
+    );
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') {
+      throw new Error(`${absolute} exists already: delete it or move it away, or name another file`);
+    }
+    if (code === 'ENOENT') {
+      throw new Error(`cannot create ${absolute}: its folder ${dirname(absolute)} does not exist`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  // The mode given to open passes through the umask: set it explicitly.
+  await handle.chmod(PRIVATE_FILE_MODE);
+  return handle;
 }

@@ -86,7 +86,12 @@ console.log(JSON.stringify(after));`) as DiskAfterErasure;
     expect(there.addressFoundIn).toEqual({});
     expect(there.bytesAfter).toBeLessThan(there.bytesBefore / 10);
     expect(there).toMatchObject({
-      modes: { 'esim-bff.sqlite': '0600', 'esim-bff.sqlite-wal': '0600' },
+      modes: {
+        'esim-bff.lock': '0600',
+        'esim-bff.sqlite': '0600',
+        'esim-bff.sqlite-shm': '0600',
+        'esim-bff.sqlite-wal': '0600',
+      },
       folderMode: '0700',
       autoVacuum: 2,
       secureDelete: 2,

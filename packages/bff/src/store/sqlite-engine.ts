@@ -51,6 +51,7 @@ export class SqliteEngineMissingError extends Error {
 interface NodeSqliteModule {
   DatabaseSync: new (
     path: string,
+    options?: { readOnly?: boolean },
   ) => {
     exec(sql: string): void;
     prepare(sql: string): SqliteStatement;
@@ -61,6 +62,7 @@ interface NodeSqliteModule {
 /** The shape of `better-sqlite3`'s `Database` that this module uses. */
 type BetterSqlite3Constructor = new (
   path: string,
+  options?: { readonly?: boolean; fileMustExist?: boolean },
 ) => {
   exec(sql: string): void;
   prepare(sql: string): SqliteStatement;
@@ -96,15 +98,31 @@ export function sqliteEngineName(): SqliteEngineName {
   return builtinSqlite() === null ? 'better-sqlite3' : 'node:sqlite';
 }
 
-/**
- * Open (or create) the database file at `path` with the engine this Node.js offers.
- * `prefer` picks one explicitly (the benchmark compares both).
- */
-export function openSqlite(path: string, prefer?: SqliteEngineName): SqliteDatabase {
+/** How {@link openSqlite} opens a database. */
+export interface OpenSqliteOptions {
+  /** The engine to use instead of the one this Node.js offers (the benchmark compares both). */
+  engine?: SqliteEngineName;
+  /** Read only: the file must exist, and nothing is written to it (a backup reads a running BFF's database so). */
+  readOnly?: boolean;
+}
+
+/** SQLite's answer when another connection holds the lock it needs (`SQLITE_BUSY`). */
+export function isDatabaseLocked(error: unknown): boolean {
+  const text = `${(error as { code?: string })?.code ?? ''} ${(error as Error)?.message ?? ''}`;
+  return /SQLITE_BUSY|database is locked/i.test(text);
+}
+
+/** Open (or create) the database file at `path` with the engine this Node.js offers. */
+export function openSqlite(path: string, options: OpenSqliteOptions = {}): SqliteDatabase {
+  const prefer = options.engine;
+  const readOnly = options.readOnly === true;
   const builtin = prefer === 'better-sqlite3' ? null : builtinSqlite();
   if (prefer === 'node:sqlite' && builtin === null) throw new SqliteEngineMissingError();
   const engine: SqliteEngineName = builtin === null ? 'better-sqlite3' : 'node:sqlite';
-  const raw = builtin === null ? new (betterSqlite3())(path) : new builtin.DatabaseSync(path);
+  const raw =
+    builtin === null
+      ? new (betterSqlite3())(path, { readonly: readOnly, fileMustExist: readOnly })
+      : new builtin.DatabaseSync(path, { readOnly });
   let depth = 0;
   return {
     engine,

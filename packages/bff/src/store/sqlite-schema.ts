@@ -5,7 +5,7 @@
  * directory written by one release is opened by the next. A database from a newer release is refused (its
  * tables may mean something this release does not know).
  */
-import type { SqliteDatabase } from './sqlite-engine';
+import { openSqlite, type SqliteDatabase } from './sqlite-engine';
 
 /**
  * The migrations, in order: entry `i` takes a database from version `i` to `i + 1`. Append; never edit one
@@ -75,6 +75,28 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 /** The database's schema version (0: a new, empty database). */
 export function schemaVersionOf(db: SqliteDatabase): number {
   return Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
+}
+
+/** The tables and indexes of a database, as `type name` lines, sorted (SQLite's own objects left out). */
+export function schemaObjectsOf(db: SqliteDatabase): string[] {
+  const rows = db
+    .prepare(
+      `SELECT type, name FROM sqlite_schema
+       WHERE type IN ('table', 'index') AND substr(name, 1, 7) <> 'sqlite_' ORDER BY type, name`,
+    )
+    .all();
+  return rows.map((row) => `${row.type} ${row.name}`);
+}
+
+/** The tables and indexes a database of schema `version` holds: those of a new database migrated to it. */
+export function schemaObjectsAt(version: number): string[] {
+  const db = openSqlite(':memory:');
+  try {
+    migrate(db, MIGRATIONS.slice(0, version));
+    return schemaObjectsOf(db);
+  } finally {
+    db.close();
+  }
 }
 
 /**

@@ -12,6 +12,7 @@ import { ERASED_ADDRESS, eraseFromDisk } from '../../testing/erased-from-disk';
 import { createLogger } from '../logger';
 import { DataDirError } from './sqlite-data-dir';
 import { openSqlite } from './sqlite-engine';
+import { LOCK_FILE } from './sqlite-instance-lock';
 import { migrate, SCHEMA_VERSION, schemaVersionOf } from './sqlite-schema';
 import { DATABASE_FILE, openSqliteStore, type SqliteStore } from './sqlite-store';
 
@@ -121,7 +122,12 @@ describe('the embedded store’s data directory', () => {
   it('keeps every file it writes to its own user (0600), whatever the umask', async () => {
     const after = await eraseFromDisk((now) => store(join(newDataDir(), 'new'), now), 20);
     expect(after.folderMode).toBe('0700');
-    expect(Object.keys(after.modes).sort()).toEqual([DATABASE_FILE, `${DATABASE_FILE}-wal`]);
+    expect(Object.keys(after.modes).sort()).toEqual([
+      LOCK_FILE,
+      DATABASE_FILE,
+      `${DATABASE_FILE}-shm`,
+      `${DATABASE_FILE}-wal`,
+    ]);
     for (const [name, mode] of Object.entries(after.modes)) expect(mode, name).toBe('0600');
   });
 

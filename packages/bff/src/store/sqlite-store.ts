@@ -7,9 +7,9 @@
  * answered for survives a crash, `SIGKILL` or power cut; a failed sync rejects its writes as the store being
  * unavailable. Counters, counted on every request, and the sorted indexes' steps (synced with the write that
  * follows them: `sqlite-sorted-index.ts`) are committed without waiting for a sync (see `increment`).
- * The database is held
- * with an exclusive lock for as long as the process runs: a second process on the same directory is refused
- * (the operating system drops the lock when the holder dies, however it dies). Expired rows are swept in the
+ * One process
+ * serves from a directory (`sqlite-instance-lock.ts`: a second is refused); the database itself is shared in WAL
+ * mode, so that a backup (`sqlite-backup.ts`) reads a consistent copy while the BFF writes. Expired rows are swept in the
  * background in bounded batches, and what is deleted leaves the files (`sqlite-compaction.ts`). The folder and
  * the files are the BFF's user's alone (`sqlite-data-dir.ts`).
  */
@@ -22,14 +22,21 @@ import {
   reclaimFreePages,
   truncateLog,
 } from './sqlite-compaction';
-import { DataDirError, preparePrivateDataDir, preparePrivateFiles } from './sqlite-data-dir';
 import {
+  DataDirError,
+  DataDirInUseError,
+  preparePrivateDataDir,
+  preparePrivateFiles,
+} from './sqlite-data-dir';
+import {
+  isDatabaseLocked,
   openSqlite,
   type SqliteDatabase,
   SqliteEngineMissingError,
   type SqliteEngineName,
 } from './sqlite-engine';
 import { createGroupCommit, type FsyncFunction, type GroupCommit } from './sqlite-group-commit';
+import { type InstanceLock, lockDataDir } from './sqlite-instance-lock';
 import { migrate } from './sqlite-schema';
 import { createSqliteSortedIndex, prepareIndexStatements } from './sqlite-sorted-index';
 import { createSqliteWorkQueue, prepareQueueStatements } from './sqlite-work-queue';
@@ -76,12 +83,6 @@ export interface SqliteStore extends Store {
   sweep(): Promise<void>;
 }
 
-/** SQLite's answer when another connection holds the lock (`SQLITE_BUSY`). */
-function isLocked(error: unknown): boolean {
-  const text = `${(error as { code?: string })?.code ?? ''} ${(error as Error)?.message ?? ''}`;
-  return /SQLITE_BUSY|database is locked/i.test(text);
-}
-
 /** Where the store tells the operator what it did or could not do (a logger, else standard error). */
 type StoreReport = (
   level: 'info' | 'warn' | 'error',
@@ -94,18 +95,19 @@ function openDatabase(
   dataDir: string,
   engine: SqliteEngineName | undefined,
   report: StoreReport,
-): SqliteDatabase {
+): { db: SqliteDatabase; lock: InstanceLock } {
   // Checkouts and travellers' e-mail addresses live here: the folder and its files are the BFF's user's alone.
   preparePrivateDataDir(dataDir);
   const file = join(dataDir, DATABASE_FILE);
+  let lock: InstanceLock | undefined;
   let db: SqliteDatabase | undefined;
   try {
+    lock = lockDataDir(dataDir, engine);
     preparePrivateFiles(file);
-    db = openSqlite(file, engine);
-    // Fail at once instead of waiting when another process holds the database.
+    db = openSqlite(file, { engine });
+    // A backup reading meanwhile never holds a lock this process waits for (WAL readers do not block the
+    // writer); one that another process holds (an earlier release's BFF held its database alone) fails at once.
     db.exec('PRAGMA busy_timeout = 0');
-    // Exclusive before WAL: SQLite then keeps the WAL index in this process and never shares the file.
-    db.exec('PRAGMA locking_mode = EXCLUSIVE');
     // Before the WAL: a new database takes auto-vacuum only before its first page is written.
     eraseDeletedContent(db);
     db.exec('PRAGMA journal_mode = WAL');
@@ -117,18 +119,12 @@ function openDatabase(
     db.transaction(() => undefined);
     migrate(db);
     rebuildOnce(db, file, report);
-    return db;
+    return { db, lock };
   } catch (error) {
     db?.close();
-    if (error instanceof SqliteEngineMissingError) throw error;
-    if (isLocked(error)) {
-      throw new DataDirError(
-        `the data directory ${dataDir} is in use by another BFF process. One embedded store serves one ` +
-          'instance: stop the other process, give this one its own ESIM_BFF_DATA_DIR, or run several ' +
-          'instances on Redis (ESIM_BFF_REDIS_URL).',
-        { cause: error },
-      );
-    }
+    lock?.release();
+    if (error instanceof SqliteEngineMissingError || error instanceof DataDirError) throw error;
+    if (isDatabaseLocked(error)) throw new DataDirInUseError(dataDir, { cause: error });
     throw new DataDirError(
       `cannot open the embedded store ${file} (${(error as Error).message}). Check that the data directory ` +
         'is writable and its files are not damaged, or set ESIM_BFF_DATA_DIR to another folder.',
@@ -175,7 +171,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     if (options.logger) options.logger[level](message, fields);
     else console.error(message, fields);
   };
-  const db = openDatabase(dataDir, options.engine, report);
+  const { db, lock } = openDatabase(dataDir, options.engine, report);
   let closed = false;
   const groupCommit: GroupCommit = createGroupCommit({
     databaseFile: join(dataDir, DATABASE_FILE),
@@ -354,6 +350,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       // The writes already made are answered by their sync before the files close.
       await groupCommit.close();
       db.close();
+      lock.release();
     },
   };
 }

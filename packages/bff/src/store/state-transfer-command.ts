@@ -7,18 +7,17 @@
  * The partner lists' indexes are not moved: the BFF indexes the imported checkouts when it next starts. An export
  * holds travellers' e-mail addresses: its file is its user's alone (`0600`), as the database is.
  */
-import { constants, existsSync, fchmodSync, fstatSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { existsSync, fchmodSync, fstatSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { redisStateTransfer } from './redis-state-transfer';
-import { PRIVATE_FILE_MODE } from './sqlite-data-dir';
+import { createPrivateFile, DataDirInUseError, PRIVATE_FILE_MODE } from './sqlite-data-dir';
 import { sqliteStateTransfer } from './sqlite-state-transfer';
 import { DATABASE_FILE } from './sqlite-store';
 import { parseStateLines, type StateTransfer, stateHeader } from './state-transfer';
 import { INDEXED_KINDS, STORE_KEYS } from './store';
-import { DEFAULT_DATA_DIR, openStoreFromEnvironment } from './store-from-environment';
+import { type ChosenStore, DEFAULT_DATA_DIR, openStoreFromEnvironment } from './store-from-environment';
 
 /** What an export holds, said wherever one is written. */
 const PERSONAL_DATA_NOTICE =
@@ -29,7 +28,8 @@ const PERSONAL_DATA_NOTICE =
 const EXPORT_USAGE = `Usage: node server.mjs export-state [--output <file>]
 
 Writes the state of the store the environment names (ESIM_BFF_REDIS_URL, else the embedded store in
-ESIM_BFF_DATA_DIR; stop the BFF first) as lines of JSON, to <file> (created for its owner alone, 0600; never
+ESIM_BFF_DATA_DIR; stop the BFF first — to copy the embedded store while the BFF serves, use
+\`node server.mjs backup <file>\`) as lines of JSON, to <file> (created for its owner alone, 0600; never
 overwritten) or to standard output (a file it is redirected into is made 0600 too).
 ${PERSONAL_DATA_NOTICE}
 `;
@@ -89,18 +89,7 @@ async function exportTarget(
     return { stream: stdout, name: 'standard output', close: async () => {} };
   }
   const path = resolve(file);
-  let handle: Awaited<ReturnType<typeof open>>;
-  try {
-    // O_EXCL: never writes into a file that was there (another user's, or an older export readable by others).
-    handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, PRIVATE_FILE_MODE);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new Error(`${path} exists already: delete it or move it away, or name another file`);
-    }
-    throw error;
-  }
-  // The mode given to open passes through the umask: set it explicitly.
-  await handle.chmod(PRIVATE_FILE_MODE);
+  const handle = await createPrivateFile(path);
   const stream = handle.createWriteStream();
   return {
     stream,
@@ -111,6 +100,25 @@ async function exportTarget(
         stream.end(() => done());
       }),
   };
+}
+
+/**
+ * The store the environment names. A data directory a BFF serves from is refused; for an export, the refusal says
+ * how to copy the store without stopping the BFF.
+ */
+function openStoreOrSayWhy(command: StateCommand, env: NodeJS.ProcessEnv): ChosenStore {
+  try {
+    return openStoreFromEnvironment(env);
+  } catch (error) {
+    if (command !== 'export-state' || !(error instanceof DataDirInUseError)) throw error;
+    throw new Error(
+      `the data directory ${error.dataDir} is in use by another BFF process: export-state reads the store of ` +
+        'a stopped BFF (to move it to Redis). For a copy while the BFF serves, take a backup instead: ' +
+        '`node server.mjs backup <file>` (restored with `node server.mjs restore <file>`); or stop the BFF, ' +
+        'then export.',
+      { cause: error },
+    );
+  }
 }
 
 /**
@@ -138,7 +146,7 @@ export async function runStateCommand(
   if (command === 'export-state' && !env.ESIM_BFF_REDIS_URL && !existsSync(join(dataDir, DATABASE_FILE))) {
     throw new Error(`no embedded store in ${dataDir} (set ESIM_BFF_DATA_DIR to the folder the BFF ran with)`);
   }
-  const chosen = openStoreFromEnvironment(env);
+  const chosen = openStoreOrSayWhy(command, env);
   let transfer: StateTransfer & { close?: () => Promise<void> };
   if (chosen.kind === 'embedded') transfer = sqliteStateTransfer(chosen.store);
   else transfer = redisStateTransfer({ url: chosen.url, store: chosen.store });
