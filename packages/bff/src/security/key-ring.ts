@@ -7,7 +7,12 @@
 import { createHash, hkdfSync } from 'node:crypto';
 
 /** What a key is for. A key of one purpose never verifies a token of another. */
-export type KeyPurpose = 'session' | 'checkout-client-secret' | 'manage-link-seal' | 'presented-secret';
+export type KeyPurpose =
+  | 'session'
+  | 'checkout-client-secret'
+  | 'checkout-opened-from'
+  | 'manage-link-seal'
+  | 'presented-secret';
 
 /** A derived key and the id that names it in a token (the id says nothing about the key). */
 export interface NamedKey {
