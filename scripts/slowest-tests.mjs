@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
  * @module
- * The slowest tests of a run, read from the JSON reports vitest (`--reporter=json`) and Playwright (its `json`
- * reporter) write: file, test and seconds, slowest first. The test command prints the ten slowest at its end, so a
- * test that starts waiting on real time is seen in the run that made it slow.
+ * The slowest and the failed tests of a run, read from the JSON reports vitest (`--reporter=json`) and Playwright
+ * (its `json` reporter) write: file, test, seconds and, for a failure, its first lines. The test command prints the
+ * ten slowest at its end, so a test that starts waiting on real time is seen in the run that made it slow, and then
+ * every failed test, so that the last lines of a red run (often all a CI page keeps) name what failed.
  *
  * Usage: `node scripts/slowest-tests.mjs [--count 10] <report.json>…`
  */
@@ -14,15 +15,23 @@ import { parseArgs } from 'node:util';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 
-/** The tests of a vitest JSON report (Jest's shape: `testResults[].assertionResults[]`). */
+/**
+ * The tests of a vitest JSON report (Jest's shape: `testResults[].assertionResults[]`). A file that failed outside
+ * its tests (an error while loading it, in a hook, or an unhandled one) counts as one failed test named by the file.
+ */
 function vitestTests(report) {
-  return report.testResults.flatMap((file) =>
-    file.assertionResults.map((test) => ({
+  return report.testResults.flatMap((file) => {
+    const tests = file.assertionResults.map((test) => ({
       file: relative(REPO, file.name),
       test: [...test.ancestorTitles, test.title].join(' › '),
       seconds: (test.duration ?? 0) / 1000,
-    })),
-  );
+      failure: test.status === 'failed' ? (test.failureMessages?.[0] ?? 'failed') : undefined,
+    }));
+    const failedOutside = file.status === 'failed' && !tests.some((test) => test.failure !== undefined);
+    return failedOutside
+      ? [...tests, { file: relative(REPO, file.name), test: '(the file)', seconds: 0, failure: file.message || 'failed' }]
+      : tests;
+  });
 }
 
 /** The tests of a Playwright JSON report: suites nest, each spec holds its tests and each test its attempts. */
@@ -34,6 +43,10 @@ function playwrightTests(report) {
         file: relative(REPO, `${root}/${spec.file}`),
         test: [...titles, spec.title].join(' › '),
         seconds: test.results.reduce((sum, result) => sum + result.duration, 0) / 1000,
+        failure:
+          test.status === 'unexpected'
+            ? (test.results.find((result) => result.error)?.error?.message ?? 'failed')
+            : undefined,
       })),
     ),
     ...(suite.suites ?? []).flatMap((inner) => fromSuite(inner, [...titles, inner.title])),
@@ -61,6 +74,18 @@ export function slowest(tests, count) {
 export function formatSlowest(tests) {
   return tests
     .map(({ file, test, seconds }) => `${seconds.toFixed(1).padStart(7)} s  ${file}  ${test}`)
+    .join('\n');
+}
+
+/** The failed among `tests`, each with the first `lines` lines of its failure (colour codes removed). */
+export function formatFailed(tests, lines = 6) {
+  return tests
+    .filter((test) => test.failure !== undefined)
+    .map(({ file, test, failure }) => {
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape that starts a terminal colour code
+      const plain = failure.replace(/\u001b\[[0-9;]*m/g, '').split('\n').filter((line) => line.trim() !== '');
+      return [`✗ ${file}  ${test}`, ...plain.slice(0, lines).map((line) => `    ${line}`)].join('\n');
+    })
     .join('\n');
 }
 

@@ -6,7 +6,7 @@
  * rather than the sum of its parts. A phase's output is printed whole when it ends (side by side they would
  * interleave line by line), under a line with its time. After a failure nothing new starts, and the command exits
  * 1 once the running phases ended. Last, the ten slowest tests of the run, from vitest's and Playwright's JSON
- * reports (`slowest-tests.mjs`).
+ * reports (`slowest-tests.mjs`), and every failed test with its first lines.
  *
  * Usage: `node scripts/test-command.mjs [--only <phase>,<phase>…]` (`--only`: those phases, in their order, for
  * when you work on one part; the test command runs them all).
@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { formatSlowest, slowest, testsOfReports } from './slowest-tests.mjs';
+import { formatFailed, formatSlowest, slowest, testsOfReports } from './slowest-tests.mjs';
 import { PHASES } from './test-phases.mjs';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -99,6 +99,9 @@ if (tests.length > 0) {
   console.log(`The ten slowest of ${tests.length} tests:`);
   console.log(formatSlowest(slowest(tests, 10)));
 }
+// Last, so that the end of a red run's output (often all a CI page keeps) names what failed.
+const failedTests = formatFailed(tests);
+if (failedTests !== '') console.log(`\nThe failed tests:\n${failedTests}`);
 rmSync(reports, { recursive: true, force: true });
 console.log(
   failed.length === 0
