@@ -29,7 +29,15 @@ function vitestTests(report) {
     }));
     const failedOutside = file.status === 'failed' && !tests.some((test) => test.failure !== undefined);
     return failedOutside
-      ? [...tests, { file: relative(REPO, file.name), test: '(the file)', seconds: 0, failure: file.message || 'failed' }]
+      ? [
+          ...tests,
+          {
+            file: relative(REPO, file.name),
+            test: '(the file)',
+            seconds: 0,
+            failure: file.message || 'failed',
+          },
+        ]
       : tests;
   });
 }
@@ -83,7 +91,10 @@ export function formatFailed(tests, lines = 6) {
     .filter((test) => test.failure !== undefined)
     .map(({ file, test, failure }) => {
       // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape that starts a terminal colour code
-      const plain = failure.replace(/\u001b\[[0-9;]*m/g, '').split('\n').filter((line) => line.trim() !== '');
+      const plain = failure
+        .replace(/\u001b\[[0-9;]*m/g, '')
+        .split('\n')
+        .filter((line) => line.trim() !== '');
       return [`✗ ${file}  ${test}`, ...plain.slice(0, lines).map((line) => `    ${line}`)].join('\n');
     })
     .join('\n');

@@ -81,7 +81,9 @@ it('names every failed test with the first lines of its failure, and a file that
             title: 'a long Retry-After',
             status: 'failed',
             duration: 10,
-            failureMessages: ['\u001b[31mAssertionError: expected 2 to be 1\u001b[39m\n\n    at exactly-once.test.ts:40:5'],
+            failureMessages: [
+              '\u001b[31mAssertionError: expected 2 to be 1\u001b[39m\n\n    at exactly-once.test.ts:40:5',
+            ],
           },
           { ancestorTitles: [], title: 'a quick one', status: 'passed', duration: 12 },
         ],
@@ -103,12 +105,16 @@ it('names every failed test with the first lines of its failure, and a file that
           {
             title: 'fits at 320 px',
             file: 'layout.spec.ts',
-            tests: [{ status: 'unexpected', results: [{ duration: 1, error: { message: 'Timeout 5000ms' } }] }],
+            tests: [
+              { status: 'unexpected', results: [{ duration: 1, error: { message: 'Timeout 5000ms' } }] },
+            ],
           },
           {
             title: 'passes axe',
             file: 'layout.spec.ts',
-            tests: [{ status: 'flaky', results: [{ duration: 1, error: { message: 'once' } }, { duration: 1 }] }],
+            tests: [
+              { status: 'flaky', results: [{ duration: 1, error: { message: 'once' } }, { duration: 1 }] },
+            ],
           },
         ],
       },
