@@ -11,7 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseArgs, stripVTControlCharacters } from 'node:util';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 
@@ -90,9 +90,7 @@ export function formatFailed(tests, lines = 6) {
   return tests
     .filter((test) => test.failure !== undefined)
     .map(({ file, test, failure }) => {
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape that starts a terminal colour code
-      const plain = failure
-        .replace(/\u001b\[[0-9;]*m/g, '')
+      const plain = stripVTControlCharacters(failure)
         .split('\n')
         .filter((line) => line.trim() !== '');
       return [`✗ ${file}  ${test}`, ...plain.slice(0, lines).map((line) => `    ${line}`)].join('\n');
