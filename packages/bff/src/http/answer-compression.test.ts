@@ -117,6 +117,7 @@ describe('an answer the app makes per read', () => {
       'If-None-Match': etag,
     });
     expect(notModified.status).toBe(304);
+    expect(notModified.headers.vary).toBe('Origin, Accept-Encoding');
     const plain = await fetchRaw(stack.server.url, '/v1/destinations?locale=de', headers);
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers.etag).toBe(etag.slice(2));

@@ -110,6 +110,10 @@ export function answerBody<E extends AppEnv>(
   let sent = { body, headers };
   if (state?.compress === true && status === 200 && body !== null && !negotiated) {
     sent = compressAnswer(c.req.header('Accept-Encoding'), body, headers);
+  } else if (state?.compress === true && status === 304 && !negotiated) {
+    // A 304 names what its 200 would have varied on (RFC 9110 §15.4.5): a cache revalidating the compressed
+    // answer must not learn that it no longer depends on the coding.
+    sent = { body, headers: withHeaders(headers, { Vary: 'Accept-Encoding' }) };
   }
   const response = new Response(sent.body as ConstructorParameters<typeof Response>[0], {
     status,
