@@ -223,6 +223,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
       store,
       publicOrigin: options.publicOrigin,
       afterSale: options.afterSale,
+      now: options.now,
     }),
     idempotency: {
       session: {

@@ -7,7 +7,15 @@
 import { randomBytes } from 'node:crypto';
 import { API_ROUTES, fillPath, PARTNER_SECRET_HEADER, type RouteSpec } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, newKey, PARTNER_SECRET, type Stack, startStack, testConfig } from '../../testing/stack';
+import {
+  call,
+  newKey,
+  PARTNER_SECRET,
+  type Stack,
+  startStack,
+  testClock,
+  testConfig,
+} from '../../testing/stack';
 import { createMemoryStore } from '../store/memory-store';
 
 /** The partner API's writes, as the API's description lists them. */
@@ -18,11 +26,13 @@ const PARTNER_WRITES: readonly RouteSpec[] = API_ROUTES.filter(
 const BUSY_SECRET = `busy-partner-secret-${randomBytes(16).toString('hex')}`;
 
 const store = createMemoryStore();
+const clock = testClock();
 let stack: Stack;
 
 beforeAll(async () => {
   stack = await startStack({
     store,
+    bffOptions: { now: clock.now },
     env: { BUSY_PARTNER_SECRET: BUSY_SECRET },
     config: (url) => {
       const config = testConfig(url);
@@ -69,6 +79,26 @@ describe('wrong partner secrets', () => {
     const keys = [...(await store.contents()).keys()];
     expect(keys.filter((key) => key.includes('partner-secret-failures'))).toHaveLength(2);
     expect(keys.filter((key) => key.includes(wrong))).toEqual([]);
+  });
+
+  it('meet a ceiling per address that a new secret on every request cannot pass, and that costs no store write', async () => {
+    // At the start of a minute of the BFF's clock: the ceiling's window is the clock's minute.
+    clock.advance(60_000 - (clock.now() % 60_000) + 1);
+    const counters = async () =>
+      [...(await store.contents()).keys()].filter((key) => key.includes('partner-secret-failures')).length;
+    const before = await counters();
+    const statuses = [];
+    for (let index = 0; index < 110; index += 1) {
+      statuses.push((await readAccount(`guess-${index}-${randomBytes(16).toString('hex')}`)).status);
+    }
+    expect(statuses).toEqual([...Array(100).fill(401), ...Array(10).fill(429)]);
+    // The refused ones started no counter of their own.
+    expect((await counters()) - before).toBe(100);
+    // The right secret is answered from the very same address, within the same minute.
+    expect((await readAccount(PARTNER_SECRET)).status).toBe(200);
+    // The next minute, the address may be told again that a secret is wrong.
+    clock.advance(60_000);
+    expect((await readAccount(`guess-late-${randomBytes(16).toString('hex')}`)).status).toBe(401);
   });
 });
 

@@ -18,8 +18,9 @@ import type { AppEnv } from '../http/app-env';
 import { readJsonBody } from '../http/json-body';
 import { annotateRequest } from '../http/request-context';
 import { limitedAddress } from '../security/client-ip';
+import { InstanceWindowCounter } from '../security/instance-window-counter';
 import type { SecretDigest } from '../security/presented-secret';
-import { enforceLimit, type LimitSpec } from '../security/rate-limit';
+import { enforceLimit, type LimitSpec, rateLimited } from '../security/rate-limit';
 import type { Store } from '../store/store';
 import { runForUpstreamCaller } from '../upstream/upstream-caller';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
@@ -28,6 +29,12 @@ import { requestOrigins, type SessionAuthOptions, sessionAuth } from './session-
 
 /** How often one client IP (an IPv6 /64) may send one wrong partner secret per minute before it is refused. */
 const FAILED_SECRETS_PER_MINUTE = 20;
+/**
+ * How many wrong partner secrets, all told, one client IP may send one instance per minute: past it, a client
+ * that sends a new secret each time is refused without a store write (each new secret would start a counter of
+ * its own).
+ */
+const WRONG_SECRETS_PER_ADDRESS_PER_MINUTE = 100;
 
 export interface RouteAuthOptions extends SessionAuthOptions {
   /** Verifies manage tokens (`session+manage`). */
@@ -104,7 +111,9 @@ export function manageTokenAuth(afterSale: AfterSaleService): MiddlewareHandler<
  * the right secret is answered whatever others sent. A wrong one spends a budget of its own address *and* its
  * own value (`unauthorized`, then `rate_limited` with `Retry-After` until the minute ends): a server that keeps
  * sending a stale secret is slowed down, and nobody behind the same address — a shared NAT, every caller when no
- * proxy is trusted — can spend the right secret's way in. Guessing is not what that budget stops: a partner
+ * proxy is trusted — can spend the right secret's way in. All wrong secrets of one address together meet a
+ * ceiling per instance, kept in memory, so that a new secret on every request cannot make a store write of each.
+ * Guessing is not what these budgets stop: a partner
  * secret is at least 32 random bytes (checked at start). A right secret's writes (POST) spend the partner's
  * budget (`limits.partnerWritesPerMinute`). Sets `partnerWidgets`.
  */
@@ -112,13 +121,24 @@ export function partnerAuth(options: {
   widgets: ReadonlyMap<string, WidgetRuntime>;
   store: Store;
   secretDigest: SecretDigest;
+  /** The clock of the wrong-secret ceiling's minutes. Default `Date.now`. */
+  now?: (() => number) | undefined;
 }): MiddlewareHandler<AppEnv> {
+  const wrongSecrets = new InstanceWindowCounter({ windowMs: 60_000, now: options.now });
   return async function requirePartnerSecret(c, next) {
     const presented = c.req.header(PARTNER_SECRET_HEADER);
     const matched = widgetsForPartnerSecret(options.widgets.values(), presented);
     if (matched.size === 0) {
+      const address = limitedAddress(c.get('clientIp'));
+      const ceiling = {
+        name: 'wrong-partner-secrets',
+        limit: WRONG_SECRETS_PER_ADDRESS_PER_MINUTE,
+        windowMs: 60_000,
+      };
+      const { count, resetInMs } = wrongSecrets.hit(address);
+      if (count > ceiling.limit) throw rateLimited(ceiling, resetInMs);
       await enforceLimit(options.store, {
-        name: `partner-secret-failures:${limitedAddress(c.get('clientIp'))}:${options.secretDigest(presented ?? '')}`,
+        name: `partner-secret-failures:${address}:${options.secretDigest(presented ?? '')}`,
         limit: FAILED_SECRETS_PER_MINUTE,
         windowMs: 60_000,
       });

@@ -26,7 +26,8 @@ export async function enforceLimit(store: Store, spec: LimitSpec): Promise<void>
   if (count > spec.limit) throw rateLimited(spec, resetInMs);
 }
 
-function rateLimited(spec: LimitSpec, resetInMs: number): ApiError {
+/** The `rate_limited` refusal of `spec`, whose window ends in `resetInMs`. */
+export function rateLimited(spec: LimitSpec, resetInMs: number): ApiError {
   return new ApiError('rate_limited', {
     params: { limit: spec.limit, windowSeconds: Math.round(spec.windowMs / 1000) },
     retryAfterSeconds: Math.max(1, Math.ceil(resetInMs / 1000)),
