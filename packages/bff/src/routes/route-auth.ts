@@ -41,6 +41,8 @@ export interface RouteAuthOptions extends SessionAuthOptions {
   afterSale: AfterSaleService;
   /** What the wrong-secret budget counts a presented partner secret by (`security/presented-secret.ts`). */
   secretDigest: SecretDigest;
+  /** The clock of the wrong-secret ceiling's minutes. Default `Date.now`. */
+  now?: (() => number) | undefined;
 }
 
 /**
