@@ -18,6 +18,8 @@ import { createLogger, type LogLevel, logLevelFrom } from './logger';
 import { serveBff, serveOperations } from './node-server';
 import { startTracing } from './observability/tracing';
 import { isBackupCommand, runBackupCommand } from './store/backup-command';
+import { checkRedisDurability } from './store/redis-durability';
+import { RedisSettingError } from './store/redis-target';
 import { DataDirError } from './store/sqlite-data-dir';
 import { SqliteEngineMissingError } from './store/sqlite-engine';
 import { isStateCommand, runStateCommand } from './store/state-transfer-command';
@@ -76,6 +78,7 @@ async function main(): Promise<void> {
   const chosen = openStoreFromEnvironment(env, logger);
   const store = chosen.store;
   const production = env.NODE_ENV === 'production';
+  if (chosen.kind === 'redis') await checkRedisDurability(chosen.target, { production, logger });
   const files = defaultFiles();
   const bff = createBff({
     loaded,
@@ -126,7 +129,10 @@ async function main(): Promise<void> {
 
 /** Errors whose message tells the operator what to fix: printed alone, without a stack. */
 const isStartupError = (error: unknown) =>
-  error instanceof ConfigError || error instanceof DataDirError || error instanceof SqliteEngineMissingError;
+  error instanceof ConfigError ||
+  error instanceof DataDirError ||
+  error instanceof SqliteEngineMissingError ||
+  error instanceof RedisSettingError;
 
 const command = process.argv[2];
 const args = process.argv.slice(3);

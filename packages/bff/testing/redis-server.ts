@@ -1,11 +1,14 @@
 /**
  * @module
- * Test support: a real `redis-server` on a free loopback port, without persistence, stopped after use.
+ * Test support: a real `redis-server` on a free loopback port, without persistence, stopped after use — a
+ * primary, a replica of one, or a Sentinel watching one.
  * A missing binary is a loud failure, never a skipped test.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export interface RunningRedis {
   url: string;
@@ -34,8 +37,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Start `redis-server` (from `REDIS_SERVER_BIN` or the usual paths) and wait until it accepts connections. */
-export async function startRedisServer(): Promise<RunningRedis> {
+/** The `redis-server` binary (from `REDIS_SERVER_BIN` or the usual paths); a missing one fails loudly. */
+function redisServerBinary(): string {
   const binary = CANDIDATES.find((path): path is string => path !== undefined && existsSync(path));
   if (binary === undefined) {
     throw new Error(
@@ -43,8 +46,32 @@ export async function startRedisServer(): Promise<RunningRedis> {
         '`apt-get install redis-server` — the Redis store tests need a real server.',
     );
   }
+  return binary;
+}
+
+/**
+ * Start `redis-server` and wait until it accepts connections. `replicaOf`: the port of a primary on 127.0.0.1
+ * this one replicates (a replica for a failover test); `settings`: more command-line settings
+ * (`--maxmemory-policy`, `allkeys-lru`).
+ */
+export async function startRedisServer(
+  options: { replicaOf?: number; settings?: string[] } = {},
+): Promise<RunningRedis> {
+  const binary = redisServerBinary();
   const port = await freePort();
-  let server = await spawnServer(binary, port);
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    ...(options.replicaOf === undefined ? [] : ['--replicaof', '127.0.0.1', String(options.replicaOf)]),
+    ...(options.settings ?? []),
+  ];
+  let server = await spawnServer(binary, port, args);
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
@@ -59,7 +86,40 @@ export async function startRedisServer(): Promise<RunningRedis> {
       server.child.kill('SIGCONT');
     },
     async restart() {
-      server = await spawnServer(binary, port);
+      server = await spawnServer(binary, port, args);
+    },
+  };
+}
+
+/** A Sentinel on a free loopback port, watching the primary at 127.0.0.1:`primaryPort` as `masterName`. */
+export async function startRedisSentinel(
+  primaryPort: number,
+  masterName: string,
+): Promise<{ port: number; stop(): Promise<void> }> {
+  const binary = redisServerBinary();
+  const port = await freePort();
+  // Sentinel rewrites its config file as it learns the replicas: a file of its own in a folder of its own.
+  const dir = mkdtempSync(join(tmpdir(), 'esim-sentinel-'));
+  const config = join(dir, 'sentinel.conf');
+  writeFileSync(
+    config,
+    [
+      `port ${port}`,
+      'bind 127.0.0.1',
+      `dir ${dir}`,
+      `sentinel monitor ${masterName} 127.0.0.1 ${primaryPort} 1`,
+      `sentinel down-after-milliseconds ${masterName} 1000`,
+      `sentinel failover-timeout ${masterName} 5000`,
+      '',
+    ].join('\n'),
+  );
+  const server = await spawnServer(binary, port, [config, '--sentinel']);
+  return {
+    port,
+    async stop() {
+      if (server.child.exitCode === null) server.child.kill('SIGTERM');
+      await server.exited;
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -67,12 +127,9 @@ export async function startRedisServer(): Promise<RunningRedis> {
 async function spawnServer(
   binary: string,
   port: number,
+  args: string[],
 ): Promise<{ child: ChildProcess; exited: Promise<void> }> {
-  const child: ChildProcess = spawn(
-    binary,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
+  const child: ChildProcess = spawn(binary, args, { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = Date.now() + 10_000;
   while (!(await accepts(port))) {

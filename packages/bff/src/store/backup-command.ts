@@ -7,6 +7,7 @@
  * (`0600`), as the database is.
  */
 import type { Writable } from 'node:stream';
+import { redisTargetFromEnvironment } from './redis-target';
 import { backupStore, restoreStore, type StoreCopy } from './sqlite-backup';
 import { DEFAULT_DATA_DIR } from './store-from-environment';
 
@@ -80,7 +81,7 @@ export async function runBackupCommand(
       `${command} takes one argument, the backup's file (given: ${args.join(' ')}); see --help`,
     );
   }
-  if (env.ESIM_BFF_REDIS_URL) throw new Error(ON_REDIS[command]);
+  if (redisTargetFromEnvironment(env) !== null) throw new Error(ON_REDIS[command]);
   const dataDir = env.ESIM_BFF_DATA_DIR || DEFAULT_DATA_DIR;
   const started = performance.now();
   if (command === 'backup') {

@@ -5,13 +5,14 @@
  * nothing is queued to run later. A write that reaches a paused Redis after its caller gave up is refused by
  * Redis itself, against a deadline in Redis's clock. An outage is logged once when it starts and once when it ends.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from '../logger';
+import { type RedisTarget, redisClient } from './redis-target';
 import { StoreUnavailableError } from './store';
 
 export interface RedisConnectionOptions {
-  /** `redis://host:port/db` */
-  url: string;
+  /** The server, or the Sentinels of the primary (`redis-target.ts`). */
+  target: RedisTarget;
   /** How long an operation waits for Redis's answer. */
   commandTimeoutMs: number;
   /** How long an operation waits for a connection that is being made (at start, or as Redis returns). */
@@ -58,8 +59,8 @@ const isReplyError = (error: unknown): error is Error =>
 
 /** Opens the connection (at once, in the background). */
 export function connectRedis(options: RedisConnectionOptions): RedisConnection {
-  const { url, commandTimeoutMs, connectWaitMs, logger } = options;
-  const redis = new Redis(url, {
+  const { target, commandTimeoutMs, connectWaitMs, logger } = options;
+  const redis = redisClient(target, {
     commandTimeout: commandTimeoutMs,
     connectTimeout: 1_000,
     // Fail at once while disconnected: a queued or re-sent command would run after its request was answered.
@@ -68,6 +69,9 @@ export function connectRedis(options: RedisConnectionOptions): RedisConnection {
     maxRetriesPerRequest: 0,
     // Attempts are cheap against a refused port; retrying often ends the outage within a second of Redis's return.
     retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
+    // A primary demoted by a failover answers READONLY: connect again, to the new primary the Sentinels name
+    // (or that a proxy or DNS name now points at). The command that failed is not sent again.
+    reconnectOnError: (error) => error.message.startsWith('READONLY'),
   });
   // Failures surface on the operations that fail; without a listener ioredis would print every reconnect.
   redis.on('error', () => {});

@@ -7,8 +7,8 @@
  * partition pauses (a dead endpoint's short backoff) are not exported: after a move, such an endpoint is tried
  * again at once and paused again if still down.
  */
-import { Redis } from 'ioredis';
 import { DEFAULT_REDIS_KEY_PREFIX } from './redis-store';
+import { type RedisTarget, redisClient } from './redis-target';
 import { emptyCounts, type ImportCounts, type StateRecord, type StateTransfer } from './state-transfer';
 import { isIndexBuildKey, type Store } from './store';
 import { QUEUE_NAMES, type QueueItem } from './work-queue';
@@ -21,18 +21,18 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1`;
 
 export interface RedisStateTransferOptions {
-  url: string;
+  target: RedisTarget;
   keyPrefix?: string;
   /** The Redis store on the same Redis and prefix: its work queues are read and written through it. */
   store: Store;
 }
 
-/** Export from and import into the Redis at `url`; `close()` ends its connection. */
+/** Export from and import into the Redis `target` names; `close()` ends its connection. */
 export function redisStateTransfer(
   options: RedisStateTransferOptions,
 ): StateTransfer & { close(): Promise<void> } {
   const prefix = options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX;
-  const redis = new Redis(options.url, { maxRetriesPerRequest: 1 });
+  const redis = redisClient(options.target, { maxRetriesPerRequest: 1 });
   redis.on('error', () => {});
 
   return {

@@ -8,6 +8,7 @@
 import type { Logger } from '../logger';
 import { connectRedis, WRITE_FENCE as FENCE } from './redis-connection';
 import { createRedisSortedIndex } from './redis-sorted-index';
+import type { RedisTarget } from './redis-target';
 import { createRedisWorkQueue } from './redis-work-queue';
 import type { CounterState, Store, Versioned } from './store';
 import type { WorkQueue } from './work-queue';
@@ -45,8 +46,10 @@ end
 return { count, ttl }`;
 
 export interface RedisStoreOptions {
-  /** `redis://host:port/db` */
-  url: string;
+  /** `redis://host:port/db`, or `target` */
+  url?: string;
+  /** The server, or the Sentinels of the primary (`redis-target.ts`); `url` is short for one server. */
+  target?: RedisTarget;
   /** Prepended to every key, so that several deployments can share one Redis. */
   keyPrefix?: string;
   /** Give up on a command after this long: the request is refused (503) instead of hanging. */
@@ -64,13 +67,15 @@ export const DEFAULT_REDIS_KEY_PREFIX = 'esim-bff:';
 
 /** A {@link Store} in Redis. Connects at once in the background; `ping()` says whether Redis answers. */
 export function createRedisStore(options: RedisStoreOptions): Store {
-  const { url, keyPrefix, commandTimeoutMs, connectWaitMs, logger } = {
+  const { keyPrefix, commandTimeoutMs, connectWaitMs, logger } = {
     keyPrefix: DEFAULT_REDIS_KEY_PREFIX,
     commandTimeoutMs: 500,
     connectWaitMs: 250,
     ...options,
   };
-  const connection = connectRedis({ url, commandTimeoutMs, connectWaitMs, logger });
+  const target = options.target ?? { kind: 'url', url: options.url ?? '' };
+  if (target.kind === 'url' && target.url === '') throw new Error('a Redis store needs a url or a target');
+  const connection = connectRedis({ target, commandTimeoutMs, connectWaitMs, logger });
   const { redis } = connection;
   const key = (name: string) => `${keyPrefix}${name}`;
   const queues = new Map<string, WorkQueue>();

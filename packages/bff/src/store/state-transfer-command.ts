@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { redisStateTransfer } from './redis-state-transfer';
+import { redisTargetFromEnvironment } from './redis-target';
 import { createPrivateFile, DataDirInUseError, PRIVATE_FILE_MODE } from './sqlite-data-dir';
 import { sqliteStateTransfer } from './sqlite-state-transfer';
 import { DATABASE_FILE } from './sqlite-store';
@@ -143,13 +144,14 @@ export async function runStateCommand(
   const outputFile = command === 'export-state' ? outputFileOf(args) : undefined;
   // An export from a data directory that is not there is a mistyped path, not an empty state.
   const dataDir = resolve(env.ESIM_BFF_DATA_DIR || DEFAULT_DATA_DIR);
-  if (command === 'export-state' && !env.ESIM_BFF_REDIS_URL && !existsSync(join(dataDir, DATABASE_FILE))) {
+  const onRedis = redisTargetFromEnvironment(env) !== null;
+  if (command === 'export-state' && !onRedis && !existsSync(join(dataDir, DATABASE_FILE))) {
     throw new Error(`no embedded store in ${dataDir} (set ESIM_BFF_DATA_DIR to the folder the BFF ran with)`);
   }
   const chosen = openStoreOrSayWhy(command, env);
   let transfer: StateTransfer & { close?: () => Promise<void> };
   if (chosen.kind === 'embedded') transfer = sqliteStateTransfer(chosen.store);
-  else transfer = redisStateTransfer({ url: chosen.url, store: chosen.store });
+  else transfer = redisStateTransfer({ target: chosen.target, store: chosen.store });
   try {
     if (command === 'export-state') {
       const target = await exportTarget(outputFile, io.stdout);

@@ -1,11 +1,12 @@
 /**
  * @module
- * Which store a BFF process keeps its state in, from its environment: Redis when `ESIM_BFF_REDIS_URL` is set
- * (several instances), else the embedded store in `ESIM_BFF_DATA_DIR` (default `data/` in the working
+ * Which store a BFF process keeps its state in, from its environment: Redis when `ESIM_BFF_REDIS_URL` or
+ * `ESIM_BFF_REDIS_SENTINELS` is set (several instances; `redis-target.ts`), else the embedded store in `ESIM_BFF_DATA_DIR` (default `data/` in the working
  * directory; one instance). The memory store is never chosen here: it loses everything on a restart.
  */
 import type { Logger } from '../logger';
 import { createRedisStore } from './redis-store';
+import { describeRedisTarget, type RedisTarget, redisTargetFromEnvironment } from './redis-target';
 import { openSqliteStore, type SqliteStore } from './sqlite-store';
 import type { Store } from './store';
 
@@ -14,13 +15,13 @@ export const DEFAULT_DATA_DIR = 'data';
 
 /** The store a process runs on, and how to say where its state lives. */
 export type ChosenStore =
-  | { kind: 'redis'; store: Store; url: string }
+  | { kind: 'redis'; store: Store; target: RedisTarget }
   | { kind: 'embedded'; store: SqliteStore; dataDir: string };
 
 /** Open the store the environment asks for. Throws when the data directory cannot be used (the message says why). */
 export function openStoreFromEnvironment(env: NodeJS.ProcessEnv, logger?: Logger): ChosenStore {
-  const url = env.ESIM_BFF_REDIS_URL;
-  if (url) return { kind: 'redis', store: createRedisStore({ url, logger }), url };
+  const target = redisTargetFromEnvironment(env);
+  if (target !== null) return { kind: 'redis', store: createRedisStore({ target, logger }), target };
   const store = openSqliteStore({ dataDir: env.ESIM_BFF_DATA_DIR || DEFAULT_DATA_DIR, logger });
   return { kind: 'embedded', store, dataDir: store.dataDir };
 }
@@ -30,6 +31,5 @@ export function describeStore(chosen: ChosenStore): Record<string, string> {
   if (chosen.kind === 'embedded') {
     return { store: 'embedded', dataDir: chosen.dataDir, engine: chosen.store.engine };
   }
-  const url = new URL(chosen.url);
-  return { store: 'redis', redis: `${url.protocol}//${url.host}${url.pathname}` };
+  return { store: 'redis', redis: describeRedisTarget(chosen.target) };
 }

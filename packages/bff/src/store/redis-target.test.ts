@@ -1,0 +1,67 @@
+/**
+ * The Redis a process's environment names: one server by URL, or a primary through its Sentinels with the
+ * primary's password, database and TLS from their own variables; a setting that cannot work is refused with a
+ * message that names the variable; the log line never holds a password.
+ */
+import { describe, expect, it } from 'vitest';
+import { describeRedisTarget, RedisSettingError, redisTargetFromEnvironment } from './redis-target';
+
+describe('the Redis target of an environment', () => {
+  it('is none without a Redis variable, and one server for a URL', () => {
+    expect(redisTargetFromEnvironment({})).toBeNull();
+    const target = redisTargetFromEnvironment({
+      ESIM_BFF_REDIS_URL: 'rediss://:s3cret@cache.internal:6380/2',
+    });
+    expect(target).toEqual({ kind: 'url', url: 'rediss://:s3cret@cache.internal:6380/2' });
+    expect(describeRedisTarget(target as NonNullable<typeof target>)).toBe('rediss://cache.internal:6380/2');
+  });
+
+  it('is the primary of Sentinels, with its password, database and TLS', () => {
+    const target = redisTargetFromEnvironment({
+      ESIM_BFF_REDIS_SENTINELS: '10.0.0.5:26379, sentinel-b.internal:26380,[fd00::7]:26379',
+      ESIM_BFF_REDIS_MASTER_NAME: 'esim',
+      ESIM_BFF_REDIS_PASSWORD: 'primary-secret',
+      ESIM_BFF_REDIS_SENTINEL_PASSWORD: 'sentinel-secret',
+      ESIM_BFF_REDIS_DB: '3',
+      ESIM_BFF_REDIS_TLS: 'true',
+    });
+    expect(target).toEqual({
+      kind: 'sentinel',
+      sentinels: [
+        { host: '10.0.0.5', port: 26379 },
+        { host: 'sentinel-b.internal', port: 26380 },
+        { host: 'fd00::7', port: 26379 },
+      ],
+      masterName: 'esim',
+      password: 'primary-secret',
+      username: undefined,
+      sentinelPassword: 'sentinel-secret',
+      db: 3,
+      tls: true,
+    });
+    const line = describeRedisTarget(target as NonNullable<typeof target>);
+    expect(line).toBe('sentinel://10.0.0.5:26379,sentinel-b.internal:26380,[fd00::7]:26379/esim/3 (TLS)');
+    expect(line).not.toContain('secret');
+  });
+
+  it.each([
+    [{ ESIM_BFF_REDIS_URL: 'redis://a:6379', ESIM_BFF_REDIS_SENTINELS: 'b:26379' }, /both set/],
+    [{ ESIM_BFF_REDIS_SENTINELS: 'b:26379' }, /ESIM_BFF_REDIS_MASTER_NAME/],
+    [
+      { ESIM_BFF_REDIS_SENTINELS: 'b', ESIM_BFF_REDIS_MASTER_NAME: 'esim' },
+      /ESIM_BFF_REDIS_SENTINELS: 'b' is not host:port/,
+    ],
+    [{ ESIM_BFF_REDIS_SENTINELS: 'b:99999', ESIM_BFF_REDIS_MASTER_NAME: 'esim' }, /not host:port/],
+    [
+      { ESIM_BFF_REDIS_SENTINELS: 'b:1', ESIM_BFF_REDIS_MASTER_NAME: 'm', ESIM_BFF_REDIS_DB: 'x' },
+      /ESIM_BFF_REDIS_DB/,
+    ],
+    [
+      { ESIM_BFF_REDIS_SENTINELS: 'b:1', ESIM_BFF_REDIS_MASTER_NAME: 'm', ESIM_BFF_REDIS_TLS: 'yes' },
+      /ESIM_BFF_REDIS_TLS/,
+    ],
+  ])('refuses %o, naming the variable', (env, message) => {
+    expect(() => redisTargetFromEnvironment(env)).toThrow(RedisSettingError);
+    expect(() => redisTargetFromEnvironment(env)).toThrow(message);
+  });
+});
