@@ -10,17 +10,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type RunningSandbox, SANDBOX_ACCOUNTS, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
-import {
-  type NonNegativeMoney,
-  PARTNER_SECRET_HEADER,
-  PartnerAccountResponseSchema,
-} from '@esim-embed/shared';
+import { PartnerAccountResponseSchema } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  checkoutFrom as checkoutFromBff,
+  cheapestPlan as fundingCheapestPlan,
+  fundingWidget,
+  partnerCallTo,
+} from '../../testing/funding-world';
 import { type RunningRedis, startRedisServer } from '../../testing/redis-server';
 import {
   type Answer,
-  call,
-  newKey,
   openWidget,
   PARTNER_SECRET,
   type RunningBff,
@@ -53,21 +53,8 @@ const stores: Store[] = [];
 const clock = testClock();
 
 function config(sandboxUrl: string): BffConfigInput {
-  const widget = (
-    id: string,
-    key: string,
-    mode: 'direct' | 'partner_confirm',
-    secretEnv = 'TEST_PARTNER_SECRET',
-  ) => ({
-    id,
-    displayName: id,
-    environment: 'test' as const,
-    upstream: { baseUrl: sandboxUrl, apiKeyEnv: key, timeoutMs: 5_000 },
-    allowedOrigins: [SHOP_ORIGIN],
-    checkoutMode: mode,
-    partnerSecretEnv: secretEnv,
-    limits: { sessionsPerIpPerMinute: 10_000, checkoutsPerSession: 100, requestsPerSessionPerMinute: 10_000 },
-  });
+  const widget = (id: string, key: string, mode: 'direct' | 'partner_confirm', secretEnv?: string) =>
+    fundingWidget(sandboxUrl, id, key, mode, secretEnv);
   return {
     trustedProxyHops: 1,
     statusCacheMs: 0,
@@ -119,45 +106,14 @@ afterAll(async () => {
 
 const instance = (index: number) => (index % 2 === 0 ? one : two).server.url;
 
-/** The cheapest plan a widget offers and its wholesale price (read from the sandbox as the partner's key sees it). */
-async function cheapestPlan(page: WidgetPage, key: string): Promise<{ offerId: string; wholesale: number }> {
-  const destinations = await page.get('/v1/destinations');
-  const plans = await page.get(`/v1/destinations/${destinations.body.data[0].code}/plans`);
-  const priced = await Promise.all(
-    plans.body.data.map(async ({ offerId }: { offerId: string }) => {
-      const answer = await fetch(`${sandbox.url}/catalog/offers/${offerId}`, {
-        headers: { 'X-Api-Key': key },
-      });
-      const offer = (await answer.json()) as { data: { price: NonNegativeMoney } };
-      return { offerId, wholesale: offer.data.price.amountMinor };
-    }),
-  );
-  return priced.sort((a, b) => a.wholesale - b.wholesale)[0] as { offerId: string; wholesale: number };
-}
+const cheapestPlan = (page: WidgetPage, key: string) => fundingCheapestPlan(sandbox.url, page, key);
 
 /** A new session on `widgetId` from `address` (on instance `index`), a quote and a checkout of `offerId`. */
-async function checkoutFrom(
-  index: number,
-  widgetId: string,
-  address: Record<string, string>,
-  offerId: string,
-) {
-  const page = await openWidget(instance(index), widgetId, SHOP_ORIGIN, address);
-  const quote = await page.post('/v1/quotes', { offerId }, { 'Idempotency-Key': newKey() });
-  if (quote.status !== 201) return quote;
-  return await page.post(
-    '/v1/checkouts',
-    { quoteId: quote.body.data.id, locale: 'en', termsAccepted: true },
-    { 'Idempotency-Key': newKey() },
-  );
-}
+const checkoutFrom = (index: number, widgetId: string, address: Record<string, string>, offerId: string) =>
+  checkoutFromBff(instance(index), widgetId, address, offerId);
 
 const partnerCall = (index: number, path: string, secret = PARTNER_SECRET, body?: unknown) =>
-  call(instance(index), path, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { [PARTNER_SECRET_HEADER]: secret },
-    body,
-  });
+  partnerCallTo(instance(index), path, secret, body);
 const startPayment = (index: number, id: string, secret = PARTNER_SECRET) =>
   partnerCall(index, `/v1/partner/checkouts/${id}/payment-started`, secret, {});
 

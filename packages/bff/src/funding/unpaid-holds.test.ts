@@ -13,16 +13,20 @@ import { type RunningSandbox, SANDBOX_ACCOUNTS, SANDBOX_KEYS, startSandbox } fro
 import {
   BalanceLowWebhookEventSchema,
   CHECKOUT_SECRET_HEADER,
-  type NonNegativeMoney,
-  PARTNER_SECRET_HEADER,
   PartnerAccountResponseSchema,
 } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  checkoutFrom as checkoutFromBff,
+  checkoutOn,
+  cheapestPlan as fundingCheapestPlan,
+  fundingWidget,
+  partnerCallTo,
+} from '../../testing/funding-world';
 import { type RunningRedis, startRedisServer } from '../../testing/redis-server';
 import {
   call,
   eventually,
-  newKey,
   openWidget,
   PARTNER_SECRET,
   type RunningBff,
@@ -62,24 +66,8 @@ const stores: Store[] = [];
 const clock = testClock();
 
 function config(sandboxUrl: string): BffConfigInput {
-  const widget = (
-    id: string,
-    key: string,
-    mode: 'direct' | 'partner_confirm',
-    secretEnv = 'TEST_PARTNER_SECRET',
-  ) => ({
-    id,
-    displayName: id,
-    environment: 'test' as const,
-    upstream: { baseUrl: sandboxUrl, apiKeyEnv: key, timeoutMs: 5_000 },
-    allowedOrigins: [SHOP_ORIGIN],
-    checkoutMode: mode,
-    partnerSecretEnv: secretEnv,
-    // The session and request limits opened wide: the unpaid caps must hold the attacker (refusals with scope
-    // `address`, asserted below) — beside the upstream budget's share per address, which refuses most of its
-    // quotes before any checkout (`rate_limited` with no scope in the figures).
-    limits: { sessionsPerIpPerMinute: 10_000, checkoutsPerSession: 100, requestsPerSessionPerMinute: 10_000 },
-  });
+  const widget = (id: string, key: string, mode: 'direct' | 'partner_confirm', secretEnv?: string) =>
+    fundingWidget(sandboxUrl, id, key, mode, secretEnv);
   return {
     trustedProxyHops: 1,
     statusCacheMs: 0,
@@ -150,49 +138,14 @@ async function clockPasses(ms: number, stop: () => boolean): Promise<void> {
 
 const instance = (index: number) => (index % 2 === 0 ? one : two).server.url;
 
-/** The cheapest plan a widget offers and its wholesale price (read from the sandbox as the partner's key sees it). */
-async function cheapestPlan(page: WidgetPage, key: string): Promise<{ offerId: string; wholesale: number }> {
-  const destinations = await page.get('/v1/destinations');
-  const plans = await page.get(`/v1/destinations/${destinations.body.data[0].code}/plans`);
-  const priced = await Promise.all(
-    plans.body.data.map(async ({ offerId }: { offerId: string }) => {
-      const answer = await fetch(`${sandbox.url}/catalog/offers/${offerId}`, {
-        headers: { 'X-Api-Key': key },
-      });
-      const offer = (await answer.json()) as { data: { price: NonNegativeMoney } };
-      return { offerId, wholesale: offer.data.price.amountMinor };
-    }),
-  );
-  return priced.sort((a, b) => a.wholesale - b.wholesale)[0] as { offerId: string; wholesale: number };
-}
+const cheapestPlan = (page: WidgetPage, key: string) => fundingCheapestPlan(sandbox.url, page, key);
 
 /** A new session on `widgetId` from `address` (on instance `index`), a quote and a checkout of `offerId`. */
-async function checkoutFrom(
-  index: number,
-  widgetId: string,
-  address: Record<string, string>,
-  offerId: string,
-) {
-  return await checkoutOn(await openWidget(instance(index), widgetId, SHOP_ORIGIN, address), offerId);
-}
-
-/** A quote and a checkout of `offerId` on `page`. */
-async function checkoutOn(page: WidgetPage, offerId: string) {
-  const quote = await page.post('/v1/quotes', { offerId }, { 'Idempotency-Key': newKey() });
-  if (quote.status !== 201) return quote;
-  return await page.post(
-    '/v1/checkouts',
-    { quoteId: quote.body.data.id, locale: 'en', termsAccepted: true },
-    { 'Idempotency-Key': newKey() },
-  );
-}
+const checkoutFrom = (index: number, widgetId: string, address: Record<string, string>, offerId: string) =>
+  checkoutFromBff(instance(index), widgetId, address, offerId);
 
 const partnerCall = (index: number, path: string, secret: string, body?: unknown) =>
-  call(instance(index), path, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { [PARTNER_SECRET_HEADER]: secret },
-    body,
-  });
+  partnerCallTo(instance(index), path, secret, body);
 
 async function partnerAccount(widgetId: string) {
   const answer = await partnerCall(0, `/v1/partner/account?widgetId=${widgetId}`, PARTNER_SECRET);
