@@ -30,17 +30,11 @@ import type { RouteSpec } from '@esim-embed/shared';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Logger } from '../logger';
 import { compressedEtag } from './answer-compression';
-import type { AppEnv } from './app-env';
+import type { AppEnv, KeepWhile } from './app-env';
 import { COMPRESSED_ENCODINGS, type ContentEncoding, chooseEncoding } from './content-encoding';
 import { knownReadLog, newRequestId } from './request-context';
 import type { RequestObserver } from './request-observer';
 import { closeCompressed, MAX_TAIL_BYTES, type OpenCompressed, openCompressed } from './spliced-compression';
-
-/** What keeps a recorded answer valid: `current()` still being the very object it was built from. */
-export interface KeepWhile {
-  builtFrom: object;
-  current: () => object | undefined;
-}
 
 /** Ask the answer cache to keep this request's 200, valid while `keepWhile` holds (no cache: nothing kept). */
 export function keepAnswer(c: Context<AppEnv>, keepWhile: KeepWhile): void {

@@ -5,7 +5,7 @@
  * once at the highest level for what is kept (a static file, a recorded public catalog read).
  */
 import { type BrotliOptions, brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { HeaderRecord } from './answer';
+import type { HeaderRecord } from './app-env';
 import { COMPRESSED_ENCODINGS, chooseEncoding } from './content-encoding';
 import { varyWith } from './vary';
 

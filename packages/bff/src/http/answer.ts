@@ -20,26 +20,9 @@ import { ApiErrorEnvelopeSchema, type RouteSpec, routeErrorCodes } from '@esim-e
 import type { Context, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import { compressAnswer } from './answer-compression';
-import type { AppEnv } from './app-env';
+import type { AnswerState, AppEnv, HeaderRecord } from './app-env';
 import { type EncodedJson, encodedJson, stringifyAnswer } from './encoded-json';
 import { varyWith, withHeaders } from './vary';
-
-/** Headers an answer carries: a name (in the case written here) and its value. */
-export type HeaderRecord = Record<string, string>;
-
-/** One app's way out: what its answers share (two apps in one process share nothing). */
-export interface AnswerState {
-  /** Check JSON answers against what their route promises (its `response` schema, its error codes). */
-  readonly checkShapes: boolean;
-  /** Compress answers worth it as the request accepts (`http/answer-compression.ts`). */
-  readonly compress: boolean;
-  /** Answers built by {@link answerBody}: they already carry the request's headers. */
-  readonly complete: WeakSet<Response>;
-  /** The body as written, of each answer {@link answerBody} compressed (see {@link plainBodyOf}). */
-  readonly plain: WeakMap<Response, string | Uint8Array>;
-  /** JSON encoded once per value (see {@link encodedOnce}). */
-  readonly encoded: WeakMap<object, EncodedJson>;
-}
 
 export interface AnswerOptions {
   /**

@@ -1,14 +1,37 @@
 /**
  * @module
- * The Hono environment of the BFF app: what middleware puts on the context for the handlers.
+ * The Hono environment of the BFF app: what middleware puts on the context for the handlers, and the types of
+ * those values the `http/` files share (so that each of them imports this file, and it imports none of them).
  */
 
 import type { RouteSpec } from '@esim-embed/shared';
 import type { ManageClaims } from '../security/manage-claims';
 import type { SessionClaims } from '../security/session-token';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
-import type { AnswerState, HeaderRecord } from './answer';
-import type { KeepWhile } from './answer-cache';
+import type { EncodedJson } from './encoded-json';
+
+/** Headers an answer carries: a name (in the case written here) and its value. */
+export type HeaderRecord = Record<string, string>;
+
+/** One app's way out: what its answers share (two apps in one process share nothing). */
+export interface AnswerState {
+  /** Check JSON answers against what their route promises (its `response` schema, its error codes). */
+  readonly checkShapes: boolean;
+  /** Compress answers worth it as the request accepts (`http/answer-compression.ts`). */
+  readonly compress: boolean;
+  /** Answers built by `answerBody`: they already carry the request's headers. */
+  readonly complete: WeakSet<Response>;
+  /** The body as written, of each answer `answerBody` compressed (see `plainBodyOf`). */
+  readonly plain: WeakMap<Response, string | Uint8Array>;
+  /** JSON encoded once per value (see `encodedOnce`). */
+  readonly encoded: WeakMap<object, EncodedJson>;
+}
+
+/** What keeps a recorded answer valid: `current()` still being the very object it was built from. */
+export interface KeepWhile {
+  builtFrom: object;
+  current: () => object | undefined;
+}
 
 /** Context variables set by the BFF's middleware. */
 export interface AppVariables {

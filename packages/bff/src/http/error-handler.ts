@@ -11,8 +11,8 @@ import { HTTPException } from 'hono/http-exception';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import { StoreUnavailableError } from '../store/store';
-import { AnswerShapeError, answerJson, type HeaderRecord } from './answer';
-import type { AppEnv } from './app-env';
+import { AnswerShapeError, answerJson } from './answer';
+import type { AppEnv, HeaderRecord } from './app-env';
 
 /** The envelope response for an {@link ApiError}. */
 export function errorResponse(

@@ -13,8 +13,8 @@ import {
 } from '@esim-embed/shared';
 import type { Context } from 'hono';
 import { ApiError } from '../errors';
-import { answerBody, answerJson, encodedOnce, type HeaderRecord } from '../http/answer';
-import type { AppEnv } from '../http/app-env';
+import { answerBody, answerJson, encodedOnce } from '../http/answer';
+import type { AppEnv, HeaderRecord } from '../http/app-env';
 import { notModified } from '../http/conditional-request';
 import { parseOrThrow } from '../http/json-body';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
