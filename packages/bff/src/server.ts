@@ -16,7 +16,7 @@ import { createBff } from './bff';
 import { ConfigError, loadConfig } from './config/load-config';
 import { createLogger, type LogLevel, logLevelFrom } from './logger';
 import { serveBff, serveOperations } from './node-server';
-import { startTracing } from './observability/tracing';
+import { startTracing } from './observability/tracing-start';
 import { isBackupCommand, runBackupCommand } from './store/backup-command';
 import { checkRedisDurability } from './store/redis-durability';
 import { RedisSettingError } from './store/redis-target';

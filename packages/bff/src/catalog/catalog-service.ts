@@ -17,46 +17,18 @@ import {
   type UpstreamQuote,
   type WidgetBrand,
 } from '@esim-embed/shared';
-import { DEFAULT_PRICING_RULE, type PricingRule } from '../config/pricing-rule';
+import { DEFAULT_PRICING_RULE } from '../config/pricing-rule';
 import { ApiError } from '../errors';
-import type { Logger } from '../logger';
-import type { UpstreamClient } from '../upstream/upstream-client';
-import type { AccountLogo } from './account-logo';
-import { resolveWidgetBrand, type WidgetBrandOverrides } from './brand';
+import { resolveWidgetBrand } from './brand';
 import { type CatalogCacheStatus, createCatalogCache } from './catalog-cache';
+import type { CatalogServiceOptions } from './catalog-options';
 import { type CatalogState, catalogLoader, viewsOf } from './catalog-state';
 import { projectPlan, projectPlans } from './plans';
 import { retailPrice } from './pricing';
 import { requireControl, type WhiteLabel } from './retail-brand';
-import { credentialProblem, type FitnessSubject, type WidgetFitness } from './widget-fitness';
+import { credentialProblem, type WidgetFitness } from './widget-fitness';
 
-/** Options of {@link createCatalogService}. */
-export interface CatalogServiceOptions {
-  /** The widget's upstream client. */
-  upstream: UpstreamClient;
-  /** The widget's pricing rule; default: the upstream's recommended retail. */
-  pricing?: PricingRule | undefined;
-  /** The widget's own brand overrides (config). */
-  brandOverrides?: WidgetBrandOverrides | undefined;
-  /** The BFF's public origin, for same-origin logo paths. */
-  publicOrigin?: string | undefined;
-  /** Names the BFF's address of the account's logo (absent: the account's logo is not shown). */
-  accountLogo?: Pick<AccountLogo, 'address'> | undefined;
-  /** The display name when the account gives none (the widget's configured name). */
-  displayName?: string | undefined;
-  /** What the capabilities are checked against (environment, mode, brand key). Absent: a direct test widget. */
-  widget?: FitnessSubject | undefined;
-  logger: Logger;
-  /** Time between background refreshes. Default 60 s; 0 turns them off. */
-  refreshIntervalMs?: number;
-  /**
-   * While the upstream's `catalogVersion` stays the same, a refresh reuses the held snapshot for up to this
-   * long before walking the whole catalog again (prices may move without a new version). Default 10 min.
-   */
-  fullSyncMaxAgeMs?: number;
-  /** Items per catalog page. Default 200. */
-  pageSize?: number;
-}
+export type { CatalogServiceOptions };
 
 /** Destinations in one locale. */
 export interface DestinationsView {

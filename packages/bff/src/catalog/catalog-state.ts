@@ -17,7 +17,7 @@ import type {
 import { DEFAULT_PRICING_RULE, type PricingRule } from '../config/pricing-rule';
 import type { Logger } from '../logger';
 import { resolveWidgetBrand } from './brand';
-import type { CatalogServiceOptions } from './catalog-service';
+import type { CatalogServiceOptions } from './catalog-options';
 import { type CatalogSnapshot, syncCatalog } from './catalog-sync';
 import {
   type DestinationOffers,

@@ -24,7 +24,8 @@ import {
 import { startTestRelay, type TestRelay } from '../../testing/test-relay';
 import { postingWebhooksTo, startReceiver, type WebhookReceiver } from '../../testing/webhook-receiver';
 import { createMemoryStore } from '../store/memory-store';
-import { startTracing, type Tracing, tracingSettingsFrom } from './tracing';
+import type { Tracing } from './tracing';
+import { startTracing, tracingSettingsFrom } from './tracing-start';
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/;
