@@ -45,7 +45,8 @@ describe('a widget whose key cannot sell as configured', () => {
       id,
       displayName: id,
       environment: 'test' as const,
-      upstream: { baseUrl: sandbox.url, apiKeyEnv, timeoutMs: 2_000, maxRetries: 0, ...upstream },
+      // A timeout no busy machine reaches (a slow start-up sync would read as `upstream_unavailable`).
+      upstream: { baseUrl: sandbox.url, apiKeyEnv, timeoutMs: 30_000, maxRetries: 0, ...upstream },
       allowedOrigins: [SHOP_ORIGIN],
       checkoutMode: 'direct' as const,
     });
