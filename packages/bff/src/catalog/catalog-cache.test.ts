@@ -131,23 +131,28 @@ describe('createCatalogCache', () => {
   });
 
   it('refreshes in the background on its interval and stops when told', async () => {
-    let calls = 0;
-    const cache = createCatalogCache({
-      load: async () => {
-        calls += 1;
-        return calls;
-      },
-      refreshIntervalMs: 20,
-      logger,
-    });
-    cache.start();
-    cache.start();
-    await new Promise((resolve) => setTimeout(resolve, 110));
-    cache.stop();
-    const seen = calls;
-    expect(seen).toBeGreaterThanOrEqual(3);
-    expect(cache.peek()).toBe(seen);
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(calls).toBe(seen);
+    vi.useFakeTimers();
+    try {
+      let calls = 0;
+      const cache = createCatalogCache({
+        load: async () => {
+          calls += 1;
+          return calls;
+        },
+        refreshIntervalMs: 20,
+        logger,
+      });
+      cache.start();
+      cache.start();
+      // At start, then every 20 ms: 0, 20, 40, 60, 80, 100 (one timer, though started twice).
+      await vi.advanceTimersByTimeAsync(110);
+      cache.stop();
+      expect(calls).toBe(6);
+      expect(cache.peek()).toBe(6);
+      await vi.advanceTimersByTimeAsync(60);
+      expect(calls).toBe(6);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
