@@ -3,7 +3,7 @@
  * The BFF load section's part of the report: the per-server table, the ratios, the keep-alive pool's use,
  * and the targets checked against them (measured by `bff-load.ts`).
  */
-import type { LoadSettings, PoolUse, RouteFigures, RouteLoad, ServerFigures } from './bff-load';
+import type { LoadSettings, PoolUse, RouteFigures, RouteLoad, ServerFigures } from './bff-load-figures';
 import { type Check, check, fmt, type Section, table } from './report';
 
 /**

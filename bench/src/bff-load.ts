@@ -11,6 +11,7 @@
 import { SANDBOX_KEYS } from '@esim-embed/sandbox';
 import { BENCH_ENV, BENCH_ORIGIN, BENCH_WIDGET, benchConfig } from './bench-config';
 import { call } from './bench-http';
+import type { LoadSettings, PoolUse, RouteFigures, RouteLoad, ServerFigures } from './bff-load-figures';
 import { renderBffLoad } from './bff-load-report';
 import { type BenchChild, startChild } from './child-process';
 import type { LoadSpec, ProbeResult, RequestVariant, ThroughputResult } from './load-spec';
@@ -19,41 +20,7 @@ import { type BareRoute, WITH_HEADERS } from './servers/bare-routes';
 import type { BffChildOptions, BffInfo } from './servers/bff-server';
 import type { ConnectionCounts, SandboxInfo } from './servers/sandbox-server';
 
-/** How hard and how long each load runs. */
-export interface LoadSettings {
-  connections: number;
-  /** Seconds of one measured run. */
-  durationSeconds: number;
-  /** Rounds of bare → bare with headers → BFF → upstream runs per route; the best round of each counts. */
-  rounds: number;
-  probeRequests: number;
-}
-
-/** A server's figures on one route: its best throughput round and its probe. */
-export interface ServerFigures {
-  best: ThroughputResult;
-  /** Requests per second of every round, in order. */
-  rounds: number[];
-  probe: ProbeResult;
-  failures: number;
-  /** Requests per CPU-second of the server process over all rounds. */
-  perCpuSecond: number;
-}
-
-/** One route measured on the BFF and its references. */
-export interface RouteLoad {
-  name: string;
-  label: string;
-  bff: LoadSpec;
-  bare: LoadSpec;
-  /** The bare route that writes the BFF answer's headers too. */
-  bareWithHeaders: LoadSpec;
-  upstream: LoadSpec | null;
-  /** BFF/bare requests-per-second target, if the route has one. */
-  rpsTarget?: number;
-  /** BFF − upstream p50 target (ms), if the route has one. */
-  addedP50Target?: number;
-}
+export type { LoadSettings };
 
 /** One throughput run with the CPU time the server under test spent on it; a warm-up run first if asked. */
 async function measured(
@@ -73,23 +40,6 @@ function perCpuSecond(runs: ThroughputResult[]): number {
   const requests = runs.reduce((sum, run) => sum + run.requests, 0);
   const micros = runs.reduce((sum, run) => sum + (run.serverCpuMicros ?? Number.NaN), 0);
   return requests / (micros / 1e6);
-}
-
-/** The BFF's and its references' figures on one route. */
-export interface RouteFigures {
-  bff: ServerFigures;
-  bare: ServerFigures;
-  bareWithHeaders: ServerFigures;
-  upstream: ServerFigures | null;
-}
-
-/** What the BFF's upstream pool did during one BFF run. */
-export interface PoolUse {
-  route: string;
-  bffRequests: number;
-  connectionsOpened: number;
-  /** The most connections opened during one run. */
-  mostInOneRun: number;
 }
 
 /** `BENCH_PROFILE_DIR=/tmp/prof` writes a CPU profile of the BFF during each route's runs there. */

@@ -4,8 +4,8 @@
  * a session for the widget, a plan of the first country, a quote and a checkout.
  */
 
-import { newKey, openWidget } from '@esim-embed/bff/testing';
 import type { Plan } from '@esim-embed/shared';
+import { newKey, openWidget } from './stack';
 
 /** A checkout of the test config's `shop-pay` (`partner_confirm`: awaiting payment) or `shop` (`direct`) widget. */
 export async function checkoutAsTraveller(bffUrl: string, widgetId: 'shop-pay' | 'shop'): Promise<string> {

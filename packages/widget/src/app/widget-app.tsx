@@ -7,21 +7,10 @@
 import styles from 'virtual:esim-widget-styles';
 import { render } from 'preact';
 import type { EarlyStart } from '../api/early-start';
-import type { EsimPaymentRetry } from '../events';
 import { constructStyleSheet } from './brand-sheet';
-import { WidgetShell } from './widget-shell';
+import { type WidgetAppOptions, WidgetShell } from './widget-shell';
 
-/** What the element passes to the app; changes are applied with `update`. */
-export interface WidgetAppOptions {
-  widgetId: string;
-  apiBase: string;
-  /** The `locale` attribute, or null to follow the page and the browser. */
-  locale: string | null;
-  /** The `country` attribute, or null for the destination search. */
-  country: string | null;
-  /** The `payment-retry` attribute: who offers the next payment attempt after a decline. */
-  paymentRetry: EsimPaymentRetry;
-}
+export type { WidgetAppOptions };
 
 /** The app mounted in one element. */
 export interface MountedWidgetApp {

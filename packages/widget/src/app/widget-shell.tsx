@@ -11,7 +11,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { ApiClient } from '../api/api-client';
 import { errorCodeOf, WidgetApiError } from '../api/api-error';
 import type { EarlyStart } from '../api/early-start';
-import { EsimErrorEvent, EsimReadyEvent } from '../events';
+import { EsimErrorEvent, type EsimPaymentRetry, EsimReadyEvent } from '../events';
 import { pendingPurchase, recalledCheckout, type Step } from '../flow/flow-steps';
 import { WidgetContext, type WidgetContextValue } from '../flow/widget-context';
 import { useWriteAction } from '../hooks/use-write-action';
@@ -29,8 +29,19 @@ import { useRetryByItself } from '../ui/retry-by-itself';
 import { supportHref } from '../ui/support-href';
 import { brandCss } from './brand-sheet';
 import { CurrentStep } from './current-step';
-import type { WidgetAppOptions } from './widget-app';
 import * as css from './widget-shell.css';
+
+/** What the element passes to the app; changes are applied with `update`. */
+export interface WidgetAppOptions {
+  widgetId: string;
+  apiBase: string;
+  /** The `locale` attribute, or null to follow the page and the browser. */
+  locale: string | null;
+  /** The `country` attribute, or null for the destination search. */
+  country: string | null;
+  /** The `payment-retry` attribute: who offers the next payment attempt after a decline. */
+  paymentRetry: EsimPaymentRetry;
+}
 
 /** Props of `WidgetShell`. */
 export interface WidgetShellProps {

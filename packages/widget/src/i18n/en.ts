@@ -3,7 +3,7 @@
  * English messages: the reference table. `{name}` is replaced by a parameter; plural messages pick their
  * form with `Intl.PluralRules` from the parameter `n`.
  */
-import { plural } from './messages';
+import { plural } from './plural-message';
 
 export const en = {
   loading: 'Loading…',

@@ -8,21 +8,9 @@
 import type { afterSaleEn } from './after-sale/after-sale-en';
 import type { deviceCheckEn } from './device-check/device-check-en';
 import type { en } from './en';
+import { type PluralMessage, plural } from './plural-message';
 
-/** A message that depends on a count, one form per `Intl.PluralRules` category the language uses. */
-export interface PluralMessage {
-  zero?: string;
-  one?: string;
-  two?: string;
-  few?: string;
-  many?: string;
-  other: string;
-}
-
-/** Marks a message as plural (keeps the table's type precise). */
-export function plural(forms: PluralMessage): PluralMessage {
-  return forms;
-}
+export { type PluralMessage, plural };
 
 /** A complete message table. */
 export type Messages = {
