@@ -62,7 +62,8 @@ export function releaseLinks(markdown, { from, to, root, tag, places }) {
             if (inRelease !== undefined) {
               return `](${posix.relative(posix.dirname(to), inRelease) || '.'}${anchor ?? ''})`;
             }
-            const folder = existsSync(join(root, inRepository)) && statSync(join(root, inRepository)).isDirectory();
+            const folder =
+              existsSync(join(root, inRepository)) && statSync(join(root, inRepository)).isDirectory();
             return `](${repository}/${folder ? 'tree' : 'blob'}/${tag}/${inRepository}${anchor ?? ''})`;
           }),
     )

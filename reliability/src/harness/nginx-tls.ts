@@ -8,8 +8,9 @@
  * naming `scripts/system-deps.mjs`, never a skipped test.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Answer } from '@esim-embed/bff/testing';
 
@@ -72,15 +73,19 @@ export interface RunningNginx {
 }
 
 /**
- * Start nginx on `site` (a config of the `http` context, placeholders replaced) in `dir`, and wait until `port`
- * answers TLS.
+ * Start nginx on `site(dir)` (a config of the `http` context, placeholders replaced; `dir` is nginx's folder, for
+ * its cache) and wait until `port` answers TLS. The folder is removed when it stops.
  */
-export async function startNginx(options: { dir: string; site: string; port: number }): Promise<RunningNginx> {
-  const { dir } = options;
-  mkdirSync(join(dir, 'logs'), { recursive: true });
-  // nginx's workers run as another user when it runs as root: they enter this folder for the temporary files.
+export async function startNginx(options: {
+  site: (dir: string) => string;
+  port: number;
+}): Promise<RunningNginx> {
+  // A folder of its own in the system's temporary folder: nginx's workers run as another user when it runs as
+  // root, and enter it for their temporary files and the cache (a test's private folder would shut them out).
+  const dir = mkdtempSync(join(tmpdir(), 'esim-nginx-'));
   chmodSync(dir, 0o755);
-  writeFileSync(join(dir, 'esim-embed.conf'), options.site);
+  mkdirSync(join(dir, 'logs'));
+  writeFileSync(join(dir, 'esim-embed.conf'), options.site(dir));
   const temp = (name: string) => `${name} ${join(dir, name)};`;
   writeFileSync(
     join(dir, 'nginx.conf'),
@@ -125,7 +130,9 @@ export async function startNginx(options: { dir: string; site: string; port: num
     if (state === 'up') break;
     if (state.startsWith('exited') || Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`nginx did not start (${state}):\n${errors()}`);
+      const said = errors();
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`nginx did not start (${state}):\n${said}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -134,6 +141,7 @@ export async function startNginx(options: { dir: string; site: string; port: num
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGQUIT');
       await exited;
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
