@@ -9,6 +9,8 @@
  * `server.mjs export-state` / `import-state` move the state between stores (`store/state-transfer-command.ts`);
  * `server.mjs backup` / `restore` copy the embedded store while the BFF serves, and back (`store/backup-command.ts`).
  */
+// First: on a Node.js too old for the BFF, the start stops here, before any other module runs.
+import './node-version-check';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { stopTimeline } from './background-stop';

@@ -290,6 +290,22 @@ describe('the release folder, outside the repository', () => {
     expect(refused).toMatch(/Node\.js 22\.13 or later.*better-sqlite3@12\.11\.1.*ESIM_BFF_REDIS_URL/s);
   });
 
+  it('refuses a Node.js older than it runs on before anything else runs, naming Node.js 24', () => {
+    // Node.js 18 as far as the release can tell: the version it reads, set before its first line runs.
+    const pretend = `data:text/javascript,Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '18.20.4' } });`;
+    const refused = spawnSync(process.execPath, ['--import', pretend, 'server.mjs'], {
+      cwd: release,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production' },
+    });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toBe(
+      'esim-embed BFF: cannot start.\nNode.js 18.20.4 is too old for this BFF: it runs on Node.js 20.19 or later, ' +
+        'and production on Node.js 24 (docs/deployment.md, "Node.js 24 on the machine").\n',
+    );
+    expect(refused.stdout).toBe('');
+  });
+
   it('serves its widget version pinned, each file with the integrity the release published', async () => {
     const [version] = readdirSync(join(release, 'widget'));
     const integrity = WidgetIntegritySchema.parse(
