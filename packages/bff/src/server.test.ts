@@ -152,7 +152,8 @@ describe.concurrent('server entry', () => {
       byDefault.stop();
       ipv6.stop();
     }
-  });
+    // Two processes at once beside the other tests' (a busy machine takes seconds to start each under tsx).
+  }, 60_000);
 
   it('refuses a data directory others may read or enter, in one line that names the chmod', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'bff-server-open-data-'));
