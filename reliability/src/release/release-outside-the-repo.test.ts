@@ -670,6 +670,15 @@ describe("behind nginx with TLS, as the release's deploy/nginx/esim-embed.conf s
     expect(new Set(answers.map((answer) => answer.headers.get('strict-transport-security')))).toEqual(
       new Set(['max-age=63072000; includeSubDomains']),
     );
+    // nginx's own answers carry it too: a body over client_max_body_size is refused before the BFF sees it.
+    const tooLarge = await httpsCall(nginxOrigin(), '/v1/quotes', {
+      ca,
+      method: 'POST',
+      headers: { Origin: SHOP_ORIGIN },
+      body: { offerId: 'x'.repeat(20_000) },
+    });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.headers.get('strict-transport-security')).toBe('max-age=63072000; includeSubDomains');
     // Plain HTTP sends the browser to HTTPS.
     const plain = await fetch(`http://127.0.0.1:${nginxHttpPort}/v1/sessions`, { redirect: 'manual' });
     expect(plain.status).toBe(301);
