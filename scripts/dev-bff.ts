@@ -61,7 +61,7 @@ const server = await serveBff(bff, {
   limits: { ...loaded.config.server, trustedProxyHops: loaded.config.trustedProxyHops },
 });
 logger.info('BFF listening', {
-  url: `http://localhost:${server.port}`,
+  url: server.boundUrl,
   config: loaded.source,
   ...describeStore(chosen),
 });

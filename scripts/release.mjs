@@ -4,7 +4,8 @@
  * `pnpm release`: one folder that runs the BFF on a machine with only Node.js —
  * `release/esim-embed-bff-<version>/` (or under `--out-dir <dir>`) with `server.mjs` (the BFF bundled with every
  * dependency), `widget/<widget version>/` (the widget's script-tag build and its `integrity.json`),
- * `config.schema.json`, `config.example.json`, a README, a Dockerfile and a compose file; and the partner SDK and the
+ * `config.schema.json`, `config.example.json`, a README, a Dockerfile and a compose file, the documents a reseller
+ * needs under `docs/` and the deployment files under `deploy/` (`release-docs.mjs`); and the partner SDK and the
  * widget packed for npm (`esim-embed-partner-<version>.tgz`, `esim-embed-widget-<version>.tgz`: what `npm publish`
  * sends the registry), their `sha512` integrity in `packages.json`. The BFF, the widget and the SDK share one
  * version (`scripts/one-version.mjs`); the release refuses to build otherwise.
@@ -31,6 +32,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { releaseVersion } from './one-version.mjs';
+import { copyReleaseDocs } from './release-docs.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const bffDir = join(root, 'packages/bff');
@@ -218,6 +220,8 @@ async function main() {
   for (const file of ['README.md', 'Dockerfile', 'compose.yaml', '.dockerignore']) {
     writeFileSync(join(out, file), fromTemplate(file, values));
   }
+  log(`the guides into ${name}/docs/, the nginx and systemd files into ${name}/deploy/ …`);
+  copyReleaseDocs({ root, out, version });
 
   const kb = (path) => `${(statSync(path).size / 1024).toFixed(0)} KB`;
   log(

@@ -2,10 +2,12 @@
  * @module
  * The system programs the test suite drives: Chromium (the browser tests; Playwright cannot download its
  * own browser here), redis-server (the several-instances tests), openssl (the mTLS tests make a throwaway
- * PKI with it, never committed) and Go (a partner's server compiled on the client generated from the BFF's
- * OpenAPI document, standard library only); with `--bench` also nginx (the caching
- * proxy the benchmarks put in front of the public catalog). Missing ones are installed from Debian's
- * packages when this runs as root with apt-get; otherwise it stops with the command to run. Never a silent skip.
+ * PKI with it, never committed; the release test a certificate for nginx), Go (a partner's server compiled on
+ * the client generated from the BFF's OpenAPI document, standard library only), nginx (the release test runs
+ * the release's nginx config, with TLS, in front of the release; the benchmarks put it in front of the public
+ * catalog) and systemd-analyze (the release test verifies the release's systemd unit). Missing ones are
+ * installed from Debian's packages when this runs as root with apt-get; otherwise it stops with the command to
+ * run. Never a silent skip.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -20,10 +22,10 @@ const NEEDS = [
   { what: 'openssl', paths: ['/usr/bin/openssl', '/usr/local/bin/openssl'], apt: 'openssl' },
   // A partner's server in Go compiles against the client generated from the BFF's /openapi.json.
   { what: 'Go', paths: ['/usr/bin/go', '/usr/local/go/bin/go'], apt: 'golang-go' },
+  // The release test runs the release's deploy/ files: its nginx site with TLS, and its systemd unit verified.
+  { what: 'nginx', paths: ['/usr/sbin/nginx'], apt: 'nginx' },
+  { what: 'systemd-analyze', paths: ['/usr/bin/systemd-analyze'], apt: 'systemd' },
 ];
-
-// `--bench`: the benchmarks also put the public catalog behind a real caching proxy.
-if (process.argv.includes('--bench')) NEEDS.push({ what: 'nginx', paths: ['/usr/sbin/nginx'], apt: 'nginx' });
 
 const missing = NEEDS.filter(({ paths }) => !paths.some((path) => path && existsSync(path)));
 if (missing.length === 0) process.exit(0);

@@ -41,7 +41,7 @@ import { sessionHandlers } from './routes/sessions';
 import { isWidgetScriptPath, staticSite, widgetAssetHandlers } from './routes/static-assets';
 import { findWidgetBuilds } from './routes/widget-builds';
 import { widgetStartHandlers, widgetStarts } from './routes/widget-start';
-import { clientIp, proxySettingWarning, socketAddress } from './security/client-ip';
+import { clientIp, forwardedScheme, proxySettingWarning, socketAddress } from './security/client-ip';
 import { createOriginPolicy } from './security/origin-policy';
 import type { SecretDigest } from './security/presented-secret';
 import { SECURITY_HEADERS } from './security/security-headers';
@@ -131,6 +131,13 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
         forwardedFor: c.req.header('X-Forwarded-For'),
         trustedProxyHops: config.trustedProxyHops,
         onShortChain,
+      }),
+    );
+    c.set(
+      'clientScheme',
+      forwardedScheme({
+        forwardedProto: c.req.header('X-Forwarded-Proto'),
+        trustedProxyHops: config.trustedProxyHops,
       }),
     );
     await next();

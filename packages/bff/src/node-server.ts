@@ -19,8 +19,10 @@ import { applyServerLimits, type ServerLimits, serverOptionsFor } from './http/s
 
 /** A listening BFF. */
 export interface RunningServer {
-  /** `http://127.0.0.1:<port>` (or the given host). */
+  /** `http://127.0.0.1:<port>` (or the given host): where to reach it from this machine. */
   url: string;
+  /** The address it is bound to, as the system reports it: `http://0.0.0.0:8787`, `http://[::1]:8787`. */
+  boundUrl: string;
   port: number;
   /** Stop accepting connections, close idle ones and release the BFF's resources. */
   close(): Promise<void>;
@@ -70,8 +72,13 @@ export async function serveBff(bff: Bff, options: ServeBffOptions = {}): Promise
 
 /** A listening server: its address and how to stop it. */
 export interface Listening {
-  /** `http://127.0.0.1:<port>` (or the given host). */
+  /** `http://127.0.0.1:<port>` (or the given host): where to reach it from this machine. */
   url: string;
+  /**
+   * The address it is bound to, as the system reports it (`0.0.0.0` for every IPv4 address, `[::1]`, or the
+   * address a host name resolved to): what the start-up line names, so that it never says `localhost` for an IP.
+   */
+  boundUrl: string;
   port: number;
   /** Stop accepting connections, close idle ones, let the requests under way finish (at most `drainMs`). */
   close(): Promise<void>;
@@ -86,7 +93,8 @@ export async function listen(server: Server, options: ServeOptions = {}): Promis
   });
   const host = hostname === '0.0.0.0' || hostname === '::' ? '127.0.0.1' : hostname;
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
+    url: httpUrl(host, address.port),
+    boundUrl: httpUrl(address.address, address.port),
     port: address.port,
     async close() {
       // A request still running after the drain (a slow upstream) has its connection cut: the client retries
@@ -104,6 +112,9 @@ export async function listen(server: Server, options: ServeOptions = {}): Promis
     },
   };
 }
+
+/** `http://<host>:<port>`, an IPv6 address in brackets. */
+const httpUrl = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 /** The statuses Node's HTTP parser refuses a request with, before the app sees it. */
 const CLIENT_ERROR_STATUS: Record<string, [number, string]> = {

@@ -6,7 +6,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
@@ -35,12 +36,14 @@ function run(env: Record<string, string>): {
   exited: Promise<number | null>;
 } {
   let output = '';
+  // The runner's environment without a HOST of its own: a test that sets none gets the server's default.
+  const { HOST: _runnersHost, ...inherited } = process.env;
   // One Node process with tsx as a loader: the tsx CLI would wrap the server in a second process and relay
   // signals, and the wrapper's own exit code (143 after a SIGTERM) would stand in for the server's.
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: packageRoot,
     // Each process its own data directory (the embedded store allows one process per directory).
-    env: { ...process.env, ESIM_BFF_DATA_DIR: mkdtempSync(join(tmpdir(), 'bff-server-data-')), ...env },
+    env: { ...inherited, ESIM_BFF_DATA_DIR: mkdtempSync(join(tmpdir(), 'bff-server-data-')), ...env },
   });
   child.stdout?.on('data', (chunk) => {
     output += String(chunk);
@@ -100,6 +103,57 @@ describe.concurrent('server entry', () => {
     expect(output()).toMatch(/"message":"BFF listening"/);
     expect(output()).not.toContain(SANDBOX_KEYS.globetrotter);
   });
+
+  it('listens on loopback unless HOST says otherwise, its start-up line naming the address bound', async () => {
+    const listeningUrl = async (host: string | undefined) => {
+      const started = run({
+        ...(host === undefined ? {} : { HOST: host }),
+        ESIM_BFF_CONFIG: writeConfig({ widgets: [widget(sandbox.url)] }),
+        ACME_KEY: SANDBOX_KEYS.globetrotter,
+        ESIM_BFF_SESSION_SECRET: randomBytes(32).toString('base64'),
+        NODE_ENV: 'production',
+        PORT: '0',
+      });
+      const url = await new Promise<string>((resolve, reject) => {
+        started.child.stdout?.on('data', () => {
+          const line = /"message":"BFF listening".*?"url":"([^"]+)"/.exec(started.output());
+          if (line !== null) resolve(line[1] as string);
+        });
+        void started.exited.then(() => reject(new Error(started.output())));
+      });
+      return { url, port: new URL(url).port, stop: () => started.child.kill('SIGTERM') };
+    };
+
+    const byDefault = await listeningUrl(undefined);
+    const ipv6 = await listeningUrl('::1');
+    try {
+      expect(byDefault.url).toBe(`http://127.0.0.1:${byDefault.port}`);
+      expect(ipv6.url).toBe(`http://[::1]:${ipv6.port}`);
+      // The machine's other addresses do not reach the default one: only what runs on this host (its proxy) does.
+      const outside = Object.values(networkInterfaces())
+        .flat()
+        .filter((address) => address !== undefined && !address.internal && address.family === 'IPv4')
+        .map((address) => address?.address as string);
+      const reached = await Promise.all(
+        outside.map(
+          (address) =>
+            new Promise<string>((resolve) => {
+              const socket = connect({ host: address, port: Number(byDefault.port) });
+              socket.once('connect', () => {
+                socket.destroy();
+                resolve(`${address}: connected`);
+              });
+              socket.once('error', (error: NodeJS.ErrnoException) => resolve(`${address}: ${error.code}`));
+            }),
+        ),
+      );
+      expect(reached).toEqual(outside.map((address) => `${address}: ECONNREFUSED`));
+    } finally {
+      byDefault.stop();
+      ipv6.stop();
+    }
+    // Two processes at once beside the other tests' (a busy machine takes seconds to start each under tsx).
+  }, 60_000);
 
   it('refuses a data directory others may read or enter, in one line that names the chmod', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'bff-server-open-data-'));

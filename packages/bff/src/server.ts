@@ -3,12 +3,14 @@
  * The BFF's Node entry (`node server.mjs` in a release, `node dist/server.js` in the monorepo): config from
  * `ESIM_BFF_CONFIG` (or the built-in demo config outside production), the Redis store when
  * `ESIM_BFF_REDIS_URL` is set, else the embedded store in `ESIM_BFF_DATA_DIR` (default `data/`), the widget's versions from `ESIM_BFF_WIDGET_ROOT` (default: the release's
- * `widget/`), `PORT` (default 8787) and `HOST` (default 0.0.0.0); the operations listener (`/metrics`) on
+ * `widget/`), `PORT` (default 8787) and `HOST` (default 127.0.0.1: a reverse proxy on the same machine is in front; `0.0.0.0` in a container); the operations listener (`/metrics`) on
  * `ESIM_BFF_OPERATIONS_PORT` when set (on `ESIM_BFF_OPERATIONS_HOST`, default 127.0.0.1); OpenTelemetry traces
  * when the standard `OTEL_*` variables ask for them. Stops cleanly on SIGINT and SIGTERM.
  * `server.mjs export-state` / `import-state` move the state between stores (`store/state-transfer-command.ts`);
  * `server.mjs backup` / `restore` copy the embedded store while the BFF serves, and back (`store/backup-command.ts`).
  */
+// First: on a Node.js too old for the BFF, the start stops here, before any other module runs.
+import './node-version-check';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { stopTimeline } from './background-stop';
@@ -93,7 +95,9 @@ async function main(): Promise<void> {
   });
   const server = await serveBff(bff, {
     port,
-    hostname: env.HOST ?? '0.0.0.0',
+    // Loopback unless told: TLS, HSTS and the client's address come from the reverse proxy in front, and a BFF
+    // that trusts its X-Forwarded-* headers (trustedProxyHops) must not be reachable around it.
+    hostname: env.HOST || '127.0.0.1',
     limits: { ...loaded.config.server, trustedProxyHops: loaded.config.trustedProxyHops },
   });
   const operations =
@@ -104,7 +108,7 @@ async function main(): Promise<void> {
           hostname: env.ESIM_BFF_OPERATIONS_HOST || '127.0.0.1',
         });
   logger.info('BFF listening', {
-    url: `http://localhost:${server.port}`,
+    url: server.boundUrl,
     config: loaded.source,
     ...describeStore(chosen),
     widgets: loaded.config.widgets.map((widget) => widget.id),

@@ -105,7 +105,7 @@ export async function startBffProcess(options: BffProcessOptions): Promise<BffPr
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',
       LOG_LEVEL: 'debug',
-      HOST: '127.0.0.1',
+      // No HOST: the BFF listens on loopback by default, as an operator starts it behind a proxy.
       PORT: '0',
       ESIM_BFF_CONFIG: configPath,
       ESIM_BFF_DATA_DIR: options.dataDir ?? join(dir, 'data'),
@@ -130,7 +130,7 @@ export async function startBffProcess(options: BffProcessOptions): Promise<BffPr
         buffered = lines.pop() ?? '';
         for (const line of lines) {
           logs.push(line);
-          const listening = /"message":"BFF listening".*"url":"http:\/\/localhost:(\d+)"/.exec(line);
+          const listening = /"message":"BFF listening".*"url":"http:\/\/[^"]+:(\d+)"/.exec(line);
           if (listening !== null) {
             clearTimeout(timer);
             resolve(Number(listening[1]));

@@ -13,10 +13,16 @@
  * with it and verifies a signed webhook. The SDK README's 30-line quickstart server, saved from the README the
  * tarball installed and started with its documented dependencies on the production Node.js (which runs TypeScript
  * as is), sells a `partner_confirm` checkout through this release's BFF and receives its signed webhooks.
+ * The folder carries its guides and deployment files, every relative link of its Markdown resolving inside it:
+ * Debian's nginx runs the release's own `deploy/nginx/esim-embed.conf` (its placeholders set to a temporary
+ * nginx's, a certificate made by openssl) in front of the production Node.js's BFF, which listens on loopback by
+ * default and says so, and an eSIM is bought through it over HTTPS, HSTS on every answer, the client's address
+ * and scheme taken from nginx; the release's `deploy/systemd/esim-embed.service` passes `systemd-analyze verify`.
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  chmodSync,
   copyFileSync,
   existsSync,
   mkdirSync,
@@ -26,16 +32,20 @@ import {
   realpathSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { connect } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunningSandbox, startSandbox } from '@esim-embed/sandbox';
 import { WidgetIntegritySchema } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BffProcess, startBffProcess } from '../harness/bff-process';
 import {
+  type Answer,
+  buyEsim,
   call,
   checkoutAsTraveller,
   eventually,
@@ -45,10 +55,13 @@ import {
   quickstartServerOf,
   type RunningRedis,
   releaseOutsideTheRepo,
+  SHOP_ORIGIN,
   startRedisServer,
   TEST_ENV,
   testConfig,
+  type WidgetPage,
 } from '../harness/bff-testing';
+import { httpsCall, type RunningNginx, selfSignedCertificate, startNginx } from '../harness/nginx-tls';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const temp = mkdtempSync(join(tmpdir(), 'esim-release-'));
@@ -85,6 +98,10 @@ let productionNodeVersion: string;
 let quickstartPort: number;
 const QUICKSTART_WEBHOOK_SECRET = `whsec_${randomBytes(16).toString('hex')}`;
 let quickstart: ChildProcess | undefined;
+/** Where nginx listens, with TLS and in plain HTTP, in front of the release on the production Node.js. */
+let nginxPort: number;
+let nginxHttpPort: number;
+let nginx: RunningNginx | undefined;
 
 beforeAll(async () => {
   // As an operator would: the folder alone, copied somewhere else.
@@ -99,14 +116,23 @@ beforeAll(async () => {
   }).trim();
   productionNodeVersion = execFileSync(productionNode, ['--version'], { encoding: 'utf8' }).trim();
   quickstartPort = await freePort();
+  nginxPort = await freePort();
+  nginxHttpPort = await freePort();
   [bff, bffOnProductionNode] = await Promise.all([
     start({ redisUrl: redis.url }),
-    start({ node: productionNode, dataDir: productionDataDir }),
+    start({ node: productionNode, dataDir: productionDataDir, behindNginx: true }),
   ]);
 }, 180_000);
 
-/** The release started as an operator would, on `node` (default: this Node.js 20). */
-const start = (options: { node?: string; redisUrl?: string; dataDir?: string } = {}) => {
+/**
+ * The release started as an operator would, on `node` (default: this Node.js 20). `behindNginx`: as behind the
+ * nginx of the release's `deploy/` — one trusted proxy, the shop's page also at nginx's own origin, and a widget
+ * of two sessions per client address a minute (`shop-tight`), to see whose address counts.
+ */
+const start = (
+  options: { node?: string; redisUrl?: string; dataDir?: string; behindNginx?: boolean } = {},
+) => {
+  const { behindNginx = false, ...processOptions } = options;
   const config = testConfig(sandbox.url);
   const widgets = config.widgets.map((widget) =>
     widget.id === 'shop-pay'
@@ -115,12 +141,22 @@ const start = (options: { node?: string; redisUrl?: string; dataDir?: string } =
           webhookUrl: `http://127.0.0.1:${quickstartPort}/webhooks/esim`,
           webhookSecretEnv: 'QUICKSTART_WEBHOOK_SECRET',
         }
-      : widget,
+      : widget.id === 'shop' && behindNginx
+        ? { ...widget, allowedOrigins: [...widget.allowedOrigins, `https://127.0.0.1:${nginxPort}`] }
+        : widget,
   );
+  const shop = config.widgets.find((widget) => widget.id === 'shop');
+  if (behindNginx && shop !== undefined)
+    widgets.push({ ...shop, id: 'shop-tight', limits: { sessionsPerIpPerMinute: 2 } });
   return startBffProcess({
     release,
-    ...options,
-    config: { $schema: join(release, 'config.schema.json'), ...config, widgets },
+    ...processOptions,
+    config: {
+      $schema: join(release, 'config.schema.json'),
+      ...config,
+      ...(behindNginx ? { trustedProxyHops: 1 } : {}),
+      widgets,
+    },
     env: {
       ...TEST_ENV,
       QUICKSTART_WEBHOOK_SECRET,
@@ -129,6 +165,7 @@ const start = (options: { node?: string; redisUrl?: string; dataDir?: string } =
   });
 };
 afterAll(async () => {
+  await nginx?.stop();
   quickstart?.kill();
   await bff?.kill();
   await bffOnProductionNode?.kill();
@@ -251,6 +288,22 @@ describe('the release folder, outside the repository', () => {
       /cannot start\.\nthe embedded store needs SQLite: Node\.js 20\.[\d.]+ has no node:sqlite/,
     );
     expect(refused).toMatch(/Node\.js 22\.13 or later.*better-sqlite3@12\.11\.1.*ESIM_BFF_REDIS_URL/s);
+  });
+
+  it('refuses a Node.js older than it runs on before anything else runs, naming Node.js 24', () => {
+    // Node.js 18 as far as the release can tell: the version it reads, set before its first line runs.
+    const pretend = `data:text/javascript,Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '18.20.4' } });`;
+    const refused = spawnSync(process.execPath, ['--import', pretend, 'server.mjs'], {
+      cwd: release,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production' },
+    });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toBe(
+      'esim-embed BFF: cannot start.\nNode.js 18.20.4 is too old for this BFF: it runs on Node.js 20.19 or later, ' +
+        'and production on Node.js 24 (docs/deployment.md, "Node.js 24 on the machine").\n',
+    );
+    expect(refused.stdout).toBe('');
   });
 
   it('serves its widget version pinned, each file with the integrity the release published', async () => {
@@ -442,4 +495,222 @@ console.log(JSON.stringify({
     }
     expect(realpathSync(join(project, 'node_modules/@esim-embed/partner')).startsWith(REPO)).toBe(false);
   }, 180_000);
+});
+
+/** `[text](target)` links of a Markdown text, outside its code blocks. */
+const markdownLinks = (markdown: string) =>
+  [...markdown.replace(/```[\s\S]*?```/g, '').matchAll(/\]\(([^)\s]+)\)/g)].map(
+    (match) => match[1] as string,
+  );
+
+describe('the guides and deployment files the release carries', () => {
+  it('link only to what the folder holds: every relative link of its Markdown resolves inside it', () => {
+    const markdown = readdirSync(release, { recursive: true, encoding: 'utf8' }).filter((file) =>
+      file.endsWith('.md'),
+    );
+    expect(markdown).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        'docs/deployment.md',
+        'docs/going-live.md',
+        'docs/configuration.md',
+      ]),
+    );
+    const broken: string[] = [];
+    const linked = new Set<string>();
+    for (const file of markdown) {
+      const text = readFileSync(join(release, file), 'utf8');
+      expect(text, file).not.toMatch(/in its source repository/);
+      for (const target of markdownLinks(text)) {
+        if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#')) continue;
+        const path = resolve(release, dirname(file), decodeURIComponent(target.split('#')[0] as string));
+        linked.add(relative(release, path));
+        if (relative(release, path).startsWith('..') || !existsSync(path)) broken.push(`${file} → ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+    // The guides show the very files the tests below run.
+    expect([...linked]).toEqual(
+      expect.arrayContaining(['deploy/nginx/esim-embed.conf', 'deploy/systemd/esim-embed.service']),
+    );
+  });
+
+  it('listens on loopback by default, and its start-up line names the address bound', async () => {
+    const listening = bffOnProductionNode.logs.find((line) => line.includes('"message":"BFF listening"'));
+    expect(JSON.parse(listening ?? '{}').url).toBe(`http://127.0.0.1:${bffOnProductionNode.port}`);
+    const outside = Object.values(networkInterfaces())
+      .flat()
+      .filter((address) => address !== undefined && !address.internal && address.family === 'IPv4')
+      .map((address) => address?.address as string);
+    const reached = await Promise.all(
+      outside.map(
+        (address) =>
+          new Promise<string>((resolve) => {
+            const socket = connect({ host: address, port: bffOnProductionNode.port });
+            socket.once('connect', () => {
+              socket.destroy();
+              resolve(`${address}: connected`);
+            });
+            socket.once('error', (error: NodeJS.ErrnoException) => resolve(`${address}: ${error.code}`));
+          }),
+      ),
+    );
+    expect(reached).toEqual(outside.map((address) => `${address}: ECONNREFUSED`));
+    // A container is reached from outside itself: its image says so.
+    expect(readFileSync(join(release, 'Dockerfile'), 'utf8')).toMatch(/^ENV .*\bHOST=0\.0\.0\.0\b/m);
+  });
+
+  it('has a systemd unit that passes `systemd-analyze verify`, its data folder one the BFF accepts', () => {
+    const unit = readFileSync(join(release, 'deploy/systemd/esim-embed.service'), 'utf8');
+    // Where this test runs the release and its Node.js: verify checks that ExecStart's program is there.
+    const placed = substituted(unit, [
+      ['/usr/bin/node', productionNode],
+      ['/opt/esim-embed/current', release],
+    ]);
+    const dir = join(temp, 'systemd');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'esim-embed.service'), placed);
+    const verify = spawnSync('/usr/bin/systemd-analyze', ['verify', join(dir, 'esim-embed.service')], {
+      encoding: 'utf8',
+    });
+    expect(verify.error, 'systemd-analyze is missing: run `node scripts/system-deps.mjs`').toBeUndefined();
+    expect(verify.stderr.split('\n').filter((line) => line.includes('esim-embed'))).toEqual([]);
+    expect(verify.status, verify.stderr).toBe(0);
+    const setting = (key: string) => new RegExp(`^${key}=(.*)$`, 'm').exec(unit)?.[1];
+    expect(setting('MemoryDenyWriteExecute')).toBeUndefined();
+    expect(setting('StateDirectoryMode')).toBe('0700');
+    // Longer than the BFF's own stop (server.stopSeconds, 10 s by default) before systemd kills it.
+    expect(Number(/^(\d+)s$/.exec(setting('TimeoutStopSec') ?? '')?.[1])).toBeGreaterThan(10);
+    // systemd's StateDirectory with DynamicUser: /var/lib/esim-embed, a link to a 0700 folder in the 0700
+    // /var/lib/private. The BFF opens it (import-state opens the data folder as the BFF does).
+    mkdirSync(join(dir, 'private/esim-embed'), { recursive: true, mode: 0o700 });
+    chmodSync(join(dir, 'private'), 0o700);
+    chmodSync(join(dir, 'private/esim-embed'), 0o700);
+    symlinkSync('private/esim-embed', join(dir, 'esim-embed'));
+    const header = JSON.stringify({
+      type: 'esim-bff-state',
+      formatVersion: 1,
+      exportedAt: new Date().toISOString(),
+      from: 'embedded',
+    });
+    const opened = spawnSync(productionNode, ['server.mjs', 'import-state'], {
+      cwd: release,
+      encoding: 'utf8',
+      input: `${header}\n`,
+      env: { PATH: process.env.PATH ?? '', ESIM_BFF_DATA_DIR: join(dir, 'esim-embed') },
+    });
+    expect(opened.status, opened.stderr).toBe(0);
+  });
+});
+
+/** `text` with each `[placeholder, value]` replaced; a placeholder the text lacks is the docs' drift, an error. */
+function substituted(text: string, replacements: [string, string][]): string {
+  let result = text;
+  for (const [placeholder, value] of replacements) {
+    if (!result.includes(placeholder)) throw new Error(`the file no longer holds ${placeholder}`);
+    result = result.replaceAll(placeholder, value);
+  }
+  return result;
+}
+
+describe("behind nginx with TLS, as the release's deploy/nginx/esim-embed.conf sets it up", () => {
+  let ca: string;
+  const nginxOrigin = () => `https://127.0.0.1:${nginxPort}`;
+
+  beforeAll(async () => {
+    const dir = join(temp, 'nginx');
+    mkdirSync(dir);
+    const certificate = selfSignedCertificate(dir);
+    ca = certificate.pem;
+    const conf = readFileSync(join(release, 'deploy/nginx/esim-embed.conf'), 'utf8');
+    const site = (nginxDir: string) =>
+      substituted(conf, [
+        ['listen 443 ssl;', `listen 127.0.0.1:${nginxPort} ssl;`],
+        ['listen 80;', `listen 127.0.0.1:${nginxHttpPort};`],
+        ['/etc/letsencrypt/live/bff.example.com/fullchain.pem', certificate.certFile],
+        ['/etc/letsencrypt/live/bff.example.com/privkey.pem', certificate.keyFile],
+        ['server 127.0.0.1:8787;', `server 127.0.0.1:${bffOnProductionNode.port};`],
+        ['/var/cache/nginx/esim-embed', join(nginxDir, 'cache')],
+      ]);
+    nginx = await startNginx({ site, port: nginxPort });
+  }, 30_000);
+
+  /** A widget page through nginx over HTTPS (trusting its certificate alone), every answer kept. */
+  const pageThroughNginx = async (widgetId: string, answers: Answer[]): Promise<WidgetPage> => {
+    const through = async (path: string, init: Parameters<typeof httpsCall>[2]) => {
+      const answer = await httpsCall(nginxOrigin(), path, init);
+      answers.push(answer);
+      return answer;
+    };
+    const session = await through('/v1/sessions', {
+      ca,
+      method: 'POST',
+      headers: { Origin: SHOP_ORIGIN },
+      body: { widgetId },
+    });
+    if (session.status !== 201) throw new Error(`session refused: ${session.status} ${session.text}`);
+    const auth = { Origin: SHOP_ORIGIN, Authorization: `Bearer ${session.body.data.token}` };
+    return {
+      token: session.body.data.token,
+      session: session.body.data,
+      get: (path, headers = {}) => through(path, { ca, headers: { ...auth, ...headers } }),
+      post: (path, body, headers = {}) =>
+        through(path, { ca, method: 'POST', headers: { ...auth, ...headers }, body }),
+    };
+  };
+
+  it('sells an eSIM through it over HTTPS: a quote, a checkout, the eSIM ready; HSTS on every answer, once', async () => {
+    const answers: Answer[] = [];
+    const page = await pageThroughNginx('shop', answers);
+    const bought = await buyEsim(page);
+    expect(bought.esimId).toBeTruthy();
+    // The session, destinations, plans, quote, checkout, its status read until ready, the manage link.
+    expect(answers.length).toBeGreaterThan(6);
+    // nginx's value alone: the BFF's own copy is hidden, so browsers read one header, not two joined.
+    expect(new Set(answers.map((answer) => answer.headers.get('strict-transport-security')))).toEqual(
+      new Set(['max-age=63072000; includeSubDomains']),
+    );
+    // nginx's own answers carry it too: a body over client_max_body_size is refused before the BFF sees it.
+    const tooLarge = await httpsCall(nginxOrigin(), '/v1/quotes', {
+      ca,
+      method: 'POST',
+      headers: { Origin: SHOP_ORIGIN },
+      body: { offerId: 'x'.repeat(20_000) },
+    });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.headers.get('strict-transport-security')).toBe('max-age=63072000; includeSubDomains');
+    // Plain HTTP sends the browser to HTTPS.
+    const plain = await fetch(`http://127.0.0.1:${nginxHttpPort}/v1/sessions`, { redirect: 'manual' });
+    expect(plain.status).toBe(301);
+    expect(plain.headers.get('location')).toMatch(/^https:\/\/127\.0\.0\.1\/v1\/sessions$/);
+  });
+
+  it("counts the client's address as nginx saw it (X-Forwarded-For, trustedProxyHops 1), never the one it claims", async () => {
+    // From 127.0.0.2, claiming another address each time: nginx appends the real one, which the BFF reads.
+    const sessionFrom = async (from: string, claimed: string) =>
+      (
+        await httpsCall(nginxOrigin(), '/v1/sessions', {
+          ca,
+          from,
+          method: 'POST',
+          headers: { Origin: SHOP_ORIGIN, 'X-Forwarded-For': claimed },
+          body: { widgetId: 'shop-tight' },
+        })
+      ).status;
+    const claiming = [];
+    for (let index = 0; index < 3; index += 1)
+      claiming.push(await sessionFrom('127.0.0.2', `10.9.9.${index}`));
+    expect(claiming).toEqual([201, 201, 429]);
+    // Another client behind the same nginx has its own count.
+    expect(await sessionFrom('127.0.0.3', '10.9.9.0')).toBe(201);
+  });
+
+  it('takes the scheme the client used from nginx (X-Forwarded-Proto): a page of https://… on the BFF’s own origin starts', async () => {
+    // A same-origin GET carries no Origin: the BFF's own origin, as the browser addressed it, is the page's.
+    const started = await httpsCall(nginxOrigin(), '/v1/widgets/shop/start', {
+      ca,
+      headers: { 'Sec-Fetch-Site': 'same-origin' },
+    });
+    expect(started.status, `${started.text}\n${nginx?.errors()}`).toBe(200);
+  });
 });

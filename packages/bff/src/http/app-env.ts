@@ -46,6 +46,8 @@ export interface AppVariables {
   route: RouteSpec;
   /** The client IP (socket or trusted `X-Forwarded-For`). */
   clientIp: string;
+  /** The scheme the client used as a trusted proxy said it (`X-Forwarded-Proto`); undefined: the request URL's. */
+  clientScheme: 'http' | 'https' | undefined;
   /** Set by the session auth on session-authenticated routes (`routes/route-auth.ts`). */
   session: SessionClaims;
   /** The widget of the session (or of the session being created). */

@@ -77,7 +77,7 @@ export function originAuth(options: {
     if (!widget.config.enabled) throw new ApiError('storefront_app_disabled', { params: { widgetId } });
     // A page of the BFF's own origin starts with a GET that carries no `Origin` (see `requestOrigins`).
     const origin =
-      requestOrigins((name) => c.req.header(name), c.req.url, options.publicOrigin)
+      requestOrigins(c, options.publicOrigin)
         .map((candidate) => widget.originPolicy.allow(candidate))
         .find((allowed) => allowed !== null) ?? null;
     if (origin === null) throw new ApiError('widget_origin_forbidden', { params: { widgetId } });

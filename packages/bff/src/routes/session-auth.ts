@@ -9,7 +9,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors';
 import type { AppEnv } from '../http/app-env';
 import { annotateRequest } from '../http/request-context';
-import { limitedAddress } from '../security/client-ip';
+import { limitedAddress, ownOrigin } from '../security/client-ip';
 import { enforceLimit } from '../security/rate-limit';
 import type { SessionClaims, SessionSigner } from '../security/session-token';
 import type { Store } from '../store/store';
@@ -38,17 +38,15 @@ export interface EndedSessionOptions {
 /**
  * The origins a request may come from. Browsers omit `Origin` on same-origin GETs (a page served by the BFF
  * itself, like the demo); they do send `Sec-Fetch-Site: same-origin`, which no page can forge, and then the
- * origin is the BFF's own: the request URL's, or the configured public origin behind a TLS-terminating proxy.
+ * origin is the BFF's own: the request URL's — in the scheme the client used, which a trusted proxy that ends TLS
+ * says in `X-Forwarded-Proto` (`clientScheme`) — or the configured public origin.
  */
-export function requestOrigins(
-  header: (name: string) => string | undefined,
-  url: string,
-  publicOrigin: string | undefined,
-): string[] {
-  const origin = header('Origin');
+export function requestOrigins(c: Context<AppEnv>, publicOrigin: string | undefined): string[] {
+  const origin = c.req.header('Origin');
   if (origin !== undefined) return [origin];
-  if (header('Sec-Fetch-Site') !== 'same-origin') return [];
-  return publicOrigin === undefined ? [new URL(url).origin] : [new URL(url).origin, publicOrigin];
+  if (c.req.header('Sec-Fetch-Site') !== 'same-origin') return [];
+  const own = ownOrigin(c.req.url, c.get('clientScheme'));
+  return publicOrigin === undefined ? [own] : [own, publicOrigin];
 }
 
 const invalid = (reason: string) => new ApiError('widget_session_invalid', { params: { reason } });
@@ -75,7 +73,7 @@ async function admitSession(
   if (widget.config.environment !== claims.env) throw invalid('environment');
   if (!widget.config.enabled) throw new ApiError('storefront_app_disabled');
   // The same origin the session was issued to, and still allowed now (the config may have changed).
-  const origins = requestOrigins((name) => c.req.header(name), c.req.url, options.publicOrigin);
+  const origins = requestOrigins(c, options.publicOrigin);
   if (!origins.includes(claims.org) || widget.originPolicy.allow(claims.org) === null)
     throw invalid('origin');
   annotateRequest({ widgetId: widget.config.id });

@@ -5,6 +5,7 @@
  * would let anyone rotate IPs at will, so entries to the left of the trusted ones are never used, and a header
  * with fewer entries than trusted proxies (some entry of it is the client's own) is not used at all. Limits
  * count an IPv6 client by its /64 (one subscriber's network), as they count an IPv4 client by its address.
+ * The same trusted proxies also say which scheme the client used (`X-Forwarded-Proto`), for the BFF's own origin.
  */
 import { isIP } from 'node:net';
 import type { Context } from 'hono';
@@ -48,6 +49,32 @@ export function clientIp(input: {
     return socket;
   }
   return normalizeIp(entries[entries.length - input.trustedProxyHops]) ?? socket;
+}
+
+/**
+ * The scheme the client used, as the trusted proxy next to the BFF says (`X-Forwarded-Proto`: its last entry,
+ * the one that proxy set); undefined without trusted proxies — the header is then anyone's — or a value other
+ * than `http` or `https`. A proxy that ends TLS forwards plain HTTP: without it, a page served by the BFF at
+ * `https://bff.example.com` would be taken for `http://bff.example.com`.
+ *
+ * @example
+ * forwardedScheme({ forwardedProto: 'https', trustedProxyHops: 1 }); // 'https'
+ * forwardedScheme({ forwardedProto: 'https', trustedProxyHops: 0 }); // undefined
+ */
+export function forwardedScheme(input: {
+  forwardedProto: string | undefined;
+  trustedProxyHops: number;
+}): 'http' | 'https' | undefined {
+  if (input.trustedProxyHops === 0 || input.forwardedProto === undefined) return undefined;
+  const scheme = input.forwardedProto.split(',').at(-1)?.trim().toLowerCase();
+  return scheme === 'http' || scheme === 'https' ? scheme : undefined;
+}
+
+/** The origin a request addressed: its URL's, in the scheme the client used when a trusted proxy said it. */
+export function ownOrigin(url: string, scheme: 'http' | 'https' | undefined): string {
+  const own = new URL(url);
+  if (scheme !== undefined) own.protocol = `${scheme}:`;
+  return own.origin;
 }
 
 /** How often at most {@link proxySettingWarning} writes its line. */

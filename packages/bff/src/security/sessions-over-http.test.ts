@@ -292,6 +292,46 @@ describe('pages served by the BFF itself', () => {
 });
 
 describe('behind a trusted reverse proxy', () => {
+  it('takes its own origin in the scheme the trusted proxy says the client used, and the header from no one else', async () => {
+    // A BFF on `port` whose page is https://127.0.0.1:<port>, as a proxy that ends TLS there and forwards plain
+    // HTTP serves it; a page of that origin starts the widget with a same-origin GET, which has no `Origin`.
+    const startThrough = async (trustedProxyHops: number, forwardedProtos: string[]) => {
+      const port = await freePort();
+      const stack = await startStack({
+        port,
+        config: (url) => {
+          const config = testConfig(url);
+          return {
+            ...config,
+            trustedProxyHops,
+            widgets: config.widgets
+              .slice(0, 1)
+              .map((shop) => ({ ...shop, allowedOrigins: [`https://127.0.0.1:${port}`] })),
+          };
+        },
+      });
+      try {
+        const statuses = [];
+        for (const forwardedProto of forwardedProtos) {
+          const started = await call(stack.server.url, '/v1/widgets/shop/start', {
+            headers: {
+              'Sec-Fetch-Site': 'same-origin',
+              'X-Forwarded-For': '203.0.113.7',
+              'X-Forwarded-Proto': forwardedProto,
+            },
+          });
+          statuses.push(started.status);
+        }
+        return statuses;
+      } finally {
+        await stack.close();
+      }
+    };
+    expect(await startThrough(1, ['https', 'http', 'gopher'])).toEqual([200, 403, 403]);
+    // No trusted proxy: whoever wrote the header is the client itself, and the request's own scheme counts.
+    expect(await startThrough(0, ['https'])).toEqual([403]);
+  });
+
   it('counts per client IP from X-Forwarded-For through the trusted hop only', async () => {
     const proxied = await startStack({
       config: (url) => {
