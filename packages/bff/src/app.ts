@@ -34,6 +34,7 @@ import { mountRoutes, routeHandlers, tagRoutes } from './routes/mount-routes';
 import { openApiHandlers } from './routes/openapi';
 import { operationsHandlers } from './routes/operations';
 import { partnerHandlers, partnerIdempotency } from './routes/partner';
+import { partnerSalesHandlers } from './routes/partner-sales';
 import { openToAnyPage, publicCatalogHandlers } from './routes/public-catalog';
 import { routeAuth } from './routes/route-auth';
 import { endedSessions } from './routes/session-auth';
@@ -47,6 +48,7 @@ import type { SecretDigest } from './security/presented-secret';
 import { SECURITY_HEADERS } from './security/security-headers';
 import type { SessionSigner } from './security/session-token';
 import type { Store } from './store/store';
+import type { SalesDesk } from './sales-ledger/sales-desk';
 import type { SupportDesk } from './support-desk/support-desk';
 import type { WebhookDeliveryDesk } from './webhooks/webhook-delivery-desk';
 import type { WidgetRuntime } from './widgets/widget-runtime';
@@ -70,6 +72,8 @@ export interface BffAppOptions {
   webhookDesk: WebhookDeliveryDesk;
   /** The partner's support desk (its lists). */
   supportDesk: SupportDesk;
+  /** The partner's sales ledger, read. */
+  salesDesk: SalesDesk;
   logger: Logger;
   /** A folder holding one folder per widget version (`<root>/1.2.3/widget.js`), as the release has it. */
   widgetRoot?: string | null;
@@ -197,6 +201,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
         supportDesk: options.supportDesk,
         logger,
       }),
+      partnerSalesHandlers({ salesDesk: options.salesDesk }),
       operationsHandlers({
         widgets,
         store,
