@@ -225,6 +225,9 @@ const readable = () => {
     checkout: count(STORE_KEYS.checkout('')),
     'webhook-delivery': count(STORE_KEYS.webhookDelivery('')),
     'action-request': count(STORE_KEYS.actionRequest('')),
+    // The sales ledger: no sale records yet, and every checkout read once for the sale it may be.
+    sale: count(STORE_KEYS.sale('')),
+    'checkout-sale': count(STORE_KEYS.checkout('')),
   };
 };
 
