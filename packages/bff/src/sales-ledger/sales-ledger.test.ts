@@ -4,7 +4,8 @@
  * clock a test cannot move — its key goes as its expiry takes it, while the sale's key lives 400 days) and is
  * still found by checkout id, eSIM and payment reference and listed in the CSV export of its month; its stored
  * bytes hold nothing personal; another partner reads none of it; bad dates are a 400; past its retention it is
- * gone; a checkout a release before the ledger stored becomes a sale at start.
+ * gone; a checkout a release before the ledger stored becomes a sale at start; a refund reaches the sale,
+ * also one completed after its checkout has gone.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -19,10 +20,13 @@ import {
   SALE_CSV_COLUMNS,
 } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BoughtEsim, buyEsim } from '../../testing/after-sale-flow';
 import { type RunningRedis, startRedisServer } from '../../testing/redis-server';
 import {
   call,
   eventually,
+  newKey,
+  openWidget,
   PARTNER_SECRET,
   type Stack,
   startStack,
@@ -375,5 +379,53 @@ describe('a checkout stored by a release before the ledger', () => {
     } finally {
       await stack.close();
     }
+  });
+});
+
+describe('a refund of a sale', () => {
+  let clock: TestClock;
+  let stack: Stack;
+  beforeAll(async () => {
+    clock = testClock();
+    stack = await startStack({ store: createMemoryStore({ now: clock.now }), bffOptions: { now: clock.now } });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  /** A direct sale's eSIM, refunded through a help request the sandbox's staff complete. */
+  async function refund(bought: BoughtEsim, beforeCompleting: () => void = () => undefined) {
+    const partner = asPartner(stack);
+    const asked = await call(stack.server.url, `/v1/partner/esims/${bought.esimId}/action-requests`, {
+      method: 'POST',
+      headers: { [PARTNER_SECRET_HEADER]: PARTNER_SECRET, 'Idempotency-Key': newKey() },
+      body: { reasonCode: 'duplicate_charge' },
+    });
+    expect(asked.status, asked.text).toBe(201);
+    beforeCompleting();
+    await stack.sandbox.control.resolveActionRequest(asked.body.data.id, { outcome: 'completed' });
+    // The partner's read of the request sees it completed, and has the refund followed.
+    const read = await partner.get(`/v1/partner/action-requests/${asked.body.data.id}`);
+    expect(read.body.data.status).toBe('completed');
+  }
+
+  it('reaches the sale while its checkout is kept, and after it has gone', async () => {
+    const partner = asPartner(stack);
+    const kept = await buyEsim(await openWidget(stack.server.url, 'shop'));
+    await refund(kept);
+    const keptSale = PartnerSaleResponseSchema.parse(
+      (await partner.get(`/v1/partner/sales/${kept.checkoutId}`)).body,
+    ).data;
+    expect(keptSale).toMatchObject({ status: 'refunded', orderStatus: 'refunded', esimId: kept.esimId });
+    expect(keptSale.refundedAt).not.toBeNull();
+
+    const gone = await buyEsim(await openWidget(stack.server.url, 'shop'));
+    await refund(gone, () => clock.advance(31 * DAY_MS));
+    expect((await partner.get(`/v1/partner/checkouts/${gone.checkoutId}`)).status).toBe(404);
+    const goneSale = PartnerSaleResponseSchema.parse(
+      (await partner.get(`/v1/partner/sales/${gone.checkoutId}`)).body,
+    ).data;
+    expect(goneSale).toMatchObject({ status: 'refunded', orderStatus: 'refunded', esimId: gone.esimId });
+    expect(Date.parse(goneSale.refundedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(goneSale.readyAt ?? ''));
   });
 });
