@@ -27,6 +27,7 @@ import { createOrderReconciliation, type OrderReconciliation } from './checkout/
 import { createOrderReferences } from './checkout/order-references';
 import type { WidgetConfig } from './config/config-schema';
 import type { LoadedConfig } from './config/load-config';
+import { ApiError } from './errors';
 import {
   createPartnerFunding,
   type PartnerFunding,
@@ -36,7 +37,6 @@ import {
 import { type AnswerCache, createAnswerCache } from './http/answer-cache';
 import type { AppEnv } from './http/app-env';
 import { requestScopedLogger } from './http/request-context';
-import { ApiError } from './errors';
 import type { Logger } from './logger';
 import { createInstallationEmails, type InstallationEmails } from './mail/installation-email-sender';
 import { createMailTransport } from './mail/mail-transport';
@@ -47,14 +47,14 @@ import { registerStateGauges } from './observability/state-gauges';
 import { countingStoreErrors } from './observability/store-errors';
 import type { Tracing } from './observability/tracing';
 import { createOperationsApp } from './operations-app';
+import { createSalesDesk } from './sales-ledger/sales-desk';
+import { createSalesLedger } from './sales-ledger/sales-ledger';
 import { createOriginPolicy } from './security/origin-policy';
 import { presentedSecretDigest } from './security/presented-secret';
 import { createSessionSigner, type SessionSigner } from './security/session-token';
 import { buildIndexesAtStart, type IndexBuildCounts } from './store/index-rebuild';
 import { createMemoryStore } from './store/memory-store';
 import type { Store } from './store/store';
-import { createSalesDesk } from './sales-ledger/sales-desk';
-import { createSalesLedger } from './sales-ledger/sales-ledger';
 import { createSupportDesk, type SupportDesk } from './support-desk/support-desk';
 import { createUpstreamBudget, type UpstreamBudget } from './upstream/upstream-budget';
 import { createUpstreamClient, upstreamCredential } from './upstream/upstream-client';

@@ -309,15 +309,23 @@ describe('the partner client', () => {
     const checkoutId = await checkoutAsTraveller(stack.server.url, 'shop-pay');
     await esim.checkouts.confirm(checkoutId, { paymentReference: 'pay_sdk_ledger' });
     // Reading the checkout brings it up to date with its order, and its sale with it.
-    await eventually(async () => ((await esim.checkouts.read(checkoutId)).status === 'ready' ? true : undefined));
+    await eventually(async () =>
+      (await esim.checkouts.read(checkoutId)).status === 'ready' ? true : undefined,
+    );
     const sale = await esim.sales.read(checkoutId);
-    expect(sale).toMatchObject({ checkoutId, widgetId: 'shop-pay', status: 'ready', paymentReference: 'pay_sdk_ledger' });
+    expect(sale).toMatchObject({
+      checkoutId,
+      widgetId: 'shop-pay',
+      status: 'ready',
+      paymentReference: 'pay_sdk_ledger',
+    });
     expect(sale.esimId).not.toBeNull();
     const byReference = await esim.sales.list({ paymentReference: 'pay_sdk_ledger' });
     expect(byReference).toEqual({ data: [sale], nextCursor: null });
     expect((await esim.sales.list({ esimId: sale.esimId ?? '' })).data).toEqual([sale]);
     const every: string[] = [];
-    for await (const each of esim.sales.all({ from: sale.paidAt }, { pageSize: 1 })) every.push(each.checkoutId);
+    for await (const each of esim.sales.all({ from: sale.paidAt }, { pageSize: 1 }))
+      every.push(each.checkoutId);
     expect(every).toEqual([checkoutId]);
 
     const stream = await esim.sales.exportCsv({ from: sale.paidAt, to: '2100-01-01' });

@@ -31,12 +31,10 @@ type RouteOfId<Routes extends RouteSpec, Id> = Extract<PartnerRouteOf<Routes>, {
  * What a route answers in `data`; for a route that answers a file instead of JSON (the sales ledger's CSV), its
  * bytes as a stream.
  */
-export type PartnerRouteData<
-  Id extends PartnerRouteId<Routes>,
-  Routes extends RouteSpec = ApiRoute,
-> = RouteOfId<Routes, Id> extends { contentType: string }
-  ? ReadableStream<Uint8Array>
-  : RouteData<RouteOfId<Routes, Id>>;
+export type PartnerRouteData<Id extends PartnerRouteId<Routes>, Routes extends RouteSpec = ApiRoute> =
+  RouteOfId<Routes, Id> extends { contentType: string }
+    ? ReadableStream<Uint8Array>
+    : RouteData<RouteOfId<Routes, Id>>;
 
 /** What a call of a route takes: its path parameters, query and body where it has them, a create's key. */
 export type PartnerCallInput<Id extends PartnerRouteId<Routes>, Routes extends RouteSpec = ApiRoute> = ([

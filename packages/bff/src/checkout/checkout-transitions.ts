@@ -53,9 +53,7 @@ export interface CheckoutReactions {
    * it succeeds, as every reaction), and on a write that keeps the status (best effort: the next write or change
    * of status tells it again). Absent: no ledger is kept.
    */
-  salesLedger?:
-    | { follow(before: CheckoutRecord | null, after: CheckoutRecord): Promise<void> }
-    | undefined;
+  salesLedger?: { follow(before: CheckoutRecord | null, after: CheckoutRecord): Promise<void> } | undefined;
 }
 
 export interface CheckoutTransitionsOptions {

@@ -59,9 +59,14 @@ export function partnerSalesHandlers(
       ? await salesDesk.read([...c.get('partnerWidgets').keys()], checkoutId)
       : null;
     if (sale === null) throw new ApiError('checkout_not_found');
-    return answerJson(c, { data: sale, meta: { requestId: c.get('requestId'), apiVersion: API_VERSION } }, 200, {
-      'Cache-Control': 'no-store',
-    });
+    return answerJson(
+      c,
+      { data: sale, meta: { requestId: c.get('requestId'), apiVersion: API_VERSION } },
+      200,
+      {
+        'Cache-Control': 'no-store',
+      },
+    );
   }
 
   async function exportPartnerSales(c: Context<AppEnv>) {

@@ -122,7 +122,11 @@ const storedView = (sale: SaleRecord): ReturnType<typeof saleView> => ({
  * BFF sees a step (paid, ready, refunded) are set once, at `time`; a sale first seen past its payment (a record of
  * a release before the ledger) is dated paid at its checkout's creation, and its earlier steps as not known.
  */
-export function saleOf(checkout: CheckoutRecord, previous: SaleRecord | null, time: number): SaleRecord | null {
+export function saleOf(
+  checkout: CheckoutRecord,
+  previous: SaleRecord | null,
+  time: number,
+): SaleRecord | null {
   if (previous === null && !isSale(checkout)) return null;
   if (previous !== null && previous.checkoutUpdatedAt > checkout.updatedAt) return null;
   const view = saleView(checkout);

@@ -75,7 +75,12 @@ describe('the export stream', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(asked.length).toBeLessThanOrEqual(1);
     const first = decoder.decode((await reader.read()).value);
-    expect(first.split('\r\n').filter(Boolean).map((line) => line.split(',')[0])).toEqual(['chk_1', 'chk_2']);
+    expect(
+      first
+        .split('\r\n')
+        .filter(Boolean)
+        .map((line) => line.split(',')[0]),
+    ).toEqual(['chk_1', 'chk_2']);
     let rest = '';
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
       rest += decoder.decode(chunk.value);

@@ -181,7 +181,8 @@ function parseCsv(text: string): string[][] {
 /** The UTC month `iso` falls in, as the export's `from` and `to` (its first day, and the next month's). */
 function monthOf(iso: string): { from: string; to: string } {
   const date = new Date(iso);
-  const first = (year: number, month: number) => new Date(Date.UTC(year, month, 1)).toISOString().slice(0, 10);
+  const first = (year: number, month: number) =>
+    new Date(Date.UTC(year, month, 1)).toISOString().slice(0, 10);
   return {
     from: first(date.getUTCFullYear(), date.getUTCMonth()),
     to: first(date.getUTCFullYear(), date.getUTCMonth() + 1),
@@ -244,7 +245,9 @@ describe.each(STORES)('the sales ledger on %s', (_name, open) => {
     expect(Date.parse(data.paidAt)).toBeGreaterThanOrEqual(Date.parse(data.createdAt));
 
     const installation = (await partner.get(`/v1/partner/checkouts/${checkoutId}/installation`)).body.data;
-    const storedCheckout = JSON.parse((await underTest.store.get(STORE_KEYS.checkout(checkoutId)))?.value ?? '');
+    const storedCheckout = JSON.parse(
+      (await underTest.store.get(STORE_KEYS.checkout(checkoutId)))?.value ?? '',
+    );
     const raw = (await underTest.store.get(STORE_KEYS.sale(checkoutId)))?.value ?? '';
     expect(raw).toContain(checkoutId);
     for (const personal of [EMAIL, '@', storedCheckout.sessionId, storedCheckout.origin, installation.lpa]) {
@@ -302,7 +305,11 @@ describe.each(STORES)('the sales ledger on %s', (_name, open) => {
     // The month after lists none of it.
     const next = monthOf(new Date(Date.parse(month.to) + DAY_MS).toISOString());
     const after = await partner.get(`/v1/partner/sales.csv?from=${next.from}&to=${next.to}`);
-    expect(parseCsv(after.text).slice(1).map((row) => row[0])).not.toContain(checkoutId);
+    expect(
+      parseCsv(after.text)
+        .slice(1)
+        .map((row) => row[0]),
+    ).not.toContain(checkoutId);
   });
 
   it('shows another partner none of it', async () => {
@@ -358,7 +365,12 @@ describe('a checkout stored by a release before the ledger', () => {
       new URL('../store/record-fixtures/checkout.ready-installation-email-sent.json', import.meta.url),
       'utf8',
     );
-    const record = JSON.parse(text) as { id: string; email: string; createdAt: string; order: { id: string } };
+    const record = JSON.parse(text) as {
+      id: string;
+      email: string;
+      createdAt: string;
+      order: { id: string };
+    };
     const store = createMemoryStore();
     await store.insert(STORE_KEYS.checkout(record.id), text, DAY_MS);
     const stack = await startStack({ store });
@@ -387,7 +399,10 @@ describe('a refund of a sale', () => {
   let stack: Stack;
   beforeAll(async () => {
     clock = testClock();
-    stack = await startStack({ store: createMemoryStore({ now: clock.now }), bffOptions: { now: clock.now } });
+    stack = await startStack({
+      store: createMemoryStore({ now: clock.now }),
+      bffOptions: { now: clock.now },
+    });
   });
   afterAll(async () => {
     await stack?.close();

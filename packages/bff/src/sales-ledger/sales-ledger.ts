@@ -9,8 +9,9 @@
  * (all sales by payment time, by eSIM, by payment reference), added to before the record is written so that a
  * crash never leaves a sale out of a list; a list checks every record it reads.
  */
-import type { CheckoutRecord } from '../checkout/checkout-record';
+
 import { indexDigest } from '../checkout/checkout-index';
+import type { CheckoutRecord } from '../checkout/checkout-record';
 import { readCheckoutRecord } from '../checkout/checkout-record';
 import type { IndexedRecords } from '../store/index-rebuild';
 import { STORE_INDEXES, STORE_KEYS, type Store } from '../store/store';

@@ -16,7 +16,14 @@ import { ListQuerySchema, listPageEnvelope } from './list-page';
  * `ready` (the eSIM was issued), `failed` (the order failed after the payment: give the money back), `cancelled`
  * (ended after its order without a refund of the order seen) or `refunded` (the upstream refunded the order).
  */
-export const SaleStatusSchema = z.enum(['placing', 'provisioning', 'ready', 'failed', 'cancelled', 'refunded']);
+export const SaleStatusSchema = z.enum([
+  'placing',
+  'provisioning',
+  'ready',
+  'failed',
+  'cancelled',
+  'refunded',
+]);
 export type SaleStatus = z.infer<typeof SaleStatusSchema>;
 
 /** One sale as the ledger keeps it: nothing in it names or reaches the traveller. */
