@@ -53,7 +53,9 @@ export interface CheckoutReactions {
    * it succeeds, as every reaction), and on a write that keeps the status (best effort: the next write or change
    * of status tells it again). Absent: no ledger is kept.
    */
-  salesLedger?: { follow(before: CheckoutRecord | null, after: CheckoutRecord): Promise<void> } | undefined;
+  salesLedger?:
+    | { follow(before: CheckoutRecord | null, after: Stored<CheckoutRecord>): Promise<void> }
+    | undefined;
 }
 
 export interface CheckoutTransitionsOptions {
@@ -95,7 +97,8 @@ export function createCheckoutTransitions(options: CheckoutTransitionsOptions): 
   const { logger, reactions } = options;
 
   /** Every reaction to `record` having entered `status`; throws when one of them failed. */
-  async function reactTo(record: CheckoutRecord, status: string): Promise<void> {
+  async function reactTo(stored: Stored<CheckoutRecord>, status: string): Promise<void> {
+    const record = stored.record;
     let entered = { ...record, status } as CheckoutRecord;
     // Each runs even when one before it failed: what succeeded is not redone for nothing, all are idempotent.
     const failures: unknown[] = [];
@@ -109,7 +112,7 @@ export function createCheckoutTransitions(options: CheckoutTransitionsOptions): 
       () => reactions.esimOwners.record(entered),
       () => reactions.funding?.observe(null, entered),
       // The checkout as it is (not as it entered `status`): the ledger keeps the latest of a sale.
-      () => reactions.salesLedger?.follow(null, record),
+      () => reactions.salesLedger?.follow(null, stored),
     ]) {
       await Promise.resolve()
         .then(reaction)
@@ -130,7 +133,7 @@ export function createCheckoutTransitions(options: CheckoutTransitionsOptions): 
     const done: string[] = [];
     for (const status of due) {
       try {
-        await reactTo(record, status);
+        await reactTo(stored, status);
       } catch (error) {
         // Left due on the record: the watch does it again (the change itself is written and stands).
         logger.warn('a reaction to a checkout change failed: the watch does it again', {
@@ -194,7 +197,7 @@ export function createCheckoutTransitions(options: CheckoutTransitionsOptions): 
       async kept(before, after) {
         await reactions.salesLedger?.follow(before, after).catch((error: unknown) => {
           logger.warn('a sale was not brought up to date: its next change does it', {
-            checkoutId: after.id,
+            checkoutId: after.record.id,
             cause: String(error),
           });
         });

@@ -9,7 +9,7 @@
  */
 import { CurrencySchema, type PartnerSale, type SaleStatus } from '@esim-embed/shared';
 import { z } from 'zod';
-import type { CheckoutRecord } from '../checkout/checkout-record';
+import type { CheckoutRecord, Stored } from '../checkout/checkout-record';
 
 /** The version this release writes. */
 export const SALE_RECORD_SCHEMA_VERSION = 1;
@@ -43,8 +43,12 @@ const saleShape = {
   readyAt: Time.nullable().default(null),
   refundedAt: Time.nullable().default(null),
   updatedAt: Time,
-  /** The `updatedAt` of the checkout this was last taken from: an older view of it never overwrites a newer one. */
-  checkoutUpdatedAt: Time,
+  /**
+   * The store version of the checkout this was last taken from (0: not known, a build from stored checkouts): an
+   * older view of the checkout — a write that lost a race to be told — never overwrites a newer one. Versions
+   * only grow, also across a state export and import; clocks of several instances need not agree.
+   */
+  checkoutVersion: z.int().min(0).default(0),
 };
 const StoredSaleSchema = z.looseObject(saleShape);
 /** A sale as stored (the kept unknown fields are not typed). */
@@ -118,17 +122,20 @@ const storedView = (sale: SaleRecord): ReturnType<typeof saleView> => ({
 
 /**
  * The sale `checkout` makes now, given the one stored (`previous`), or null when nothing is to be written: not a
- * sale, an older view of the checkout than the one stored, or nothing the ledger shows changed. The times the
- * BFF sees a step (paid, ready, refunded) are set once, at `time`; a sale first seen past its payment (a record of
- * a release before the ledger) is dated paid at its checkout's creation, and its earlier steps as not known.
+ * sale, an older version of the checkout than the one the stored sale was taken from, or nothing the ledger shows
+ * changed. The times the
+ * BFF sees a step (paid, ready, refunded) are set once, at `time`; a sale first seen past its payment is dated
+ * paid at its checkout's creation, and one of a release before the ledger (read at start, version 0) leaves the
+ * steps it did not see null.
  */
 export function saleOf(
-  checkout: CheckoutRecord,
+  { record: checkout, version }: Stored<CheckoutRecord>,
   previous: SaleRecord | null,
   time: number,
 ): SaleRecord | null {
   if (previous === null && !isSale(checkout)) return null;
-  if (previous !== null && previous.checkoutUpdatedAt > checkout.updatedAt) return null;
+  // A checkout of unknown version (0) makes a sale only where there is none.
+  if (previous !== null && (version === 0 || previous.checkoutVersion > version)) return null;
   const view = saleView(checkout);
   // The refund the ledger saw after its checkout had gone stands: a checkout never comes back from it.
   const status = previous?.status === 'refunded' ? 'refunded' : view.status;
@@ -151,10 +158,11 @@ export function saleOf(
     status,
     createdAt: checkout.createdAt,
     paidAt: previous?.paidAt ?? (checkout.status === 'placing' ? now : checkout.createdAt),
-    readyAt: previous?.readyAt ?? (status === 'ready' ? now : null),
-    refundedAt: previous?.refundedAt ?? (status === 'refunded' ? now : null),
+    // A checkout read without its history (version 0: the build at start) says nothing of when it got there.
+    readyAt: previous?.readyAt ?? (status === 'ready' && version !== 0 ? now : null),
+    refundedAt: previous?.refundedAt ?? (status === 'refunded' && version !== 0 ? now : null),
     updatedAt: now,
-    checkoutUpdatedAt: checkout.updatedAt,
+    checkoutVersion: version,
   };
 }
 

@@ -9,10 +9,8 @@
  * (all sales by payment time, by eSIM, by payment reference), added to before the record is written so that a
  * crash never leaves a sale out of a list; a list checks every record it reads.
  */
-
 import { indexDigest } from '../checkout/checkout-index';
-import type { CheckoutRecord } from '../checkout/checkout-record';
-import { readCheckoutRecord } from '../checkout/checkout-record';
+import { type CheckoutRecord, readCheckoutRecord, type Stored } from '../checkout/checkout-record';
 import type { IndexedRecords } from '../store/index-rebuild';
 import { STORE_INDEXES, STORE_KEYS, type Store } from '../store/store';
 import { leaveValue, storeSlot, versionedUpdate, writeValue } from '../store/versioned-update';
@@ -41,7 +39,7 @@ export interface SalesLedger {
    * Bring the sale of `after` (a checkout as just written) up to date. With `before` (the checkout as it was),
    * nothing is read unless the write changed what the ledger shows; without, the stored sale is compared.
    */
-  follow(before: CheckoutRecord | null, after: CheckoutRecord): Promise<void>;
+  follow(before: CheckoutRecord | null, after: Stored<CheckoutRecord>): Promise<void>;
   /**
    * The order of a sale whose checkout is no longer kept was seen refunded (a help request's refund completed):
    * its record says so. No-op when the ledger holds no such sale.
@@ -92,8 +90,8 @@ export function createSalesLedger(options: SalesLedgerOptions): SalesLedger {
   }
 
   const follow: SalesLedger['follow'] = async (before, after) => {
-    if (before !== null && !saleViewChanged(before, after)) return;
-    await update(after.id, (stored) => saleOf(after, stored, now()));
+    if (before !== null && !saleViewChanged(before, after.record)) return;
+    await update(after.record.id, (stored) => saleOf(after, stored, now()));
   };
 
   return {
@@ -114,7 +112,8 @@ export function createSalesLedger(options: SalesLedgerOptions): SalesLedger {
         prefix: STORE_KEYS.checkout(''),
         read: readCheckoutRecord,
         async index(checkout) {
-          await follow(null, checkout);
+          // Its version is not known here: it makes a sale only where the ledger has none.
+          await follow(null, { record: checkout, version: 0 });
           return true;
         },
       },
