@@ -20,7 +20,7 @@ import { answerPageAfter } from '../http/list-page';
 import { EXPORT_PAGE_SIZE, salesCsvStream } from '../sales-ledger/sales-csv';
 import type { SalesDesk } from '../sales-ledger/sales-desk';
 import type { RouteHandlers } from './mount-routes';
-import { cursorBinding, listedWidgets } from './partner';
+import { cursorBinding, isCheckoutId, listedWidgets } from './partner';
 
 export interface PartnerSalesRoutesOptions {
   salesDesk: SalesDesk;
@@ -55,7 +55,7 @@ export function partnerSalesHandlers(
   async function readPartnerSale(c: Context<AppEnv>) {
     const checkoutId = c.req.param('checkoutId') ?? '';
     // Another partner's sale reads as none at all, as an unknown checkout does.
-    const sale = /^chk_[A-Za-z0-9_-]{8,64}$/.test(checkoutId)
+    const sale = isCheckoutId(checkoutId)
       ? await salesDesk.read([...c.get('partnerWidgets').keys()], checkoutId)
       : null;
     if (sale === null) throw new ApiError('checkout_not_found');

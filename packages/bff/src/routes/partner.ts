@@ -65,9 +65,11 @@ export interface PartnerRoutesOptions {
 }
 
 const meta = (c: Context<AppEnv>) => ({ requestId: c.get('requestId'), apiVersion: API_VERSION });
+/** Whether `id` can name a checkout: anything else is answered as an unknown checkout before anything is read. */
+export const isCheckoutId = (id: string) => /^chk_[A-Za-z0-9_-]{8,64}$/.test(id);
 const checkoutId = (c: Context<AppEnv>) => {
   const id = c.req.param('id') ?? '';
-  if (!/^chk_[A-Za-z0-9_-]{8,64}$/.test(id)) throw new ApiError('checkout_not_found');
+  if (!isCheckoutId(id)) throw new ApiError('checkout_not_found');
   return id;
 };
 /** An eSIM id from the path (the upstream's ids are short opaque strings). */
