@@ -320,7 +320,10 @@ describe('two BFFs started together on one Redis', () => {
         const scanned = [a.scans, b.scans].map(
           (scans) => scans.filter((scan) => scan.prefix === prefix).length,
         );
-        expect(scanned[0] + scanned[1], prefix).toBe(builds);
+        expect(
+          scanned.reduce((sum, count) => sum + count, 0),
+          prefix,
+        ).toBe(builds);
       }
       expect(await listed(one.server.url)).toEqual(expected);
       expect(await listed(two.server.url)).toEqual(expected);
