@@ -81,12 +81,19 @@ export function createSalesLedger(options: SalesLedgerOptions): SalesLedger {
 
   /** Write the sale `decide` makes of the stored one (null: leave it), indexed first. */
   async function update(checkoutId: string, decide: (stored: SaleRecord | null) => SaleRecord | null) {
-    await versionedUpdate(storeSlot(store, STORE_KEYS.sale(checkoutId), retentionMs), async (current) => {
-      const next = decide(current === null ? null : readSaleRecord(current.value));
-      if (next === null) return leaveValue(null);
-      await index(next);
-      return writeValue(writtenSale(next), null);
-    });
+    const outcome = await versionedUpdate(
+      storeSlot(store, STORE_KEYS.sale(checkoutId), retentionMs),
+      async (current) => {
+        const next = decide(current === null ? null : readSaleRecord(current.value));
+        if (next === null) return leaveValue(null);
+        await index(next);
+        return writeValue(writtenSale(next), null);
+      },
+    );
+    // Thrown, so that the reaction that asked is done again (the watch), never taken for done.
+    if (outcome.kind === 'contended') {
+      throw new Error(`the sale of ${checkoutId} changed under every attempt: it is written again later`);
+    }
   }
 
   const follow: SalesLedger['follow'] = async (before, after) => {
