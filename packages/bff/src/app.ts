@@ -34,6 +34,7 @@ import { mountRoutes, routeHandlers, tagRoutes } from './routes/mount-routes';
 import { openApiHandlers } from './routes/openapi';
 import { operationsHandlers } from './routes/operations';
 import { partnerHandlers, partnerIdempotency } from './routes/partner';
+import { partnerSalesHandlers } from './routes/partner-sales';
 import { openToAnyPage, publicCatalogHandlers } from './routes/public-catalog';
 import { routeAuth } from './routes/route-auth';
 import { endedSessions } from './routes/session-auth';
@@ -41,6 +42,7 @@ import { sessionHandlers } from './routes/sessions';
 import { isWidgetScriptPath, staticSite, widgetAssetHandlers } from './routes/static-assets';
 import { findWidgetBuilds } from './routes/widget-builds';
 import { widgetStartHandlers, widgetStarts } from './routes/widget-start';
+import type { SalesDesk } from './sales-ledger/sales-desk';
 import { clientIp, forwardedScheme, proxySettingWarning, socketAddress } from './security/client-ip';
 import { createOriginPolicy } from './security/origin-policy';
 import type { SecretDigest } from './security/presented-secret';
@@ -70,6 +72,8 @@ export interface BffAppOptions {
   webhookDesk: WebhookDeliveryDesk;
   /** The partner's support desk (its lists). */
   supportDesk: SupportDesk;
+  /** The partner's sales ledger, read. */
+  salesDesk: SalesDesk;
   logger: Logger;
   /** A folder holding one folder per widget version (`<root>/1.2.3/widget.js`), as the release has it. */
   widgetRoot?: string | null;
@@ -204,6 +208,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
         supportDesk: options.supportDesk,
         logger,
       }),
+      partnerSalesHandlers({ salesDesk: options.salesDesk }),
       operationsHandlers({
         widgets,
         store,

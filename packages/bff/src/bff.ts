@@ -27,6 +27,7 @@ import { createOrderReconciliation, type OrderReconciliation } from './checkout/
 import { createOrderReferences } from './checkout/order-references';
 import type { WidgetConfig } from './config/config-schema';
 import type { LoadedConfig } from './config/load-config';
+import { ApiError } from './errors';
 import {
   createPartnerFunding,
   type PartnerFunding,
@@ -46,6 +47,8 @@ import { registerStateGauges } from './observability/state-gauges';
 import { countingStoreErrors } from './observability/store-errors';
 import type { Tracing } from './observability/tracing';
 import { createOperationsApp } from './operations-app';
+import { createSalesDesk } from './sales-ledger/sales-desk';
+import { createSalesLedger } from './sales-ledger/sales-ledger';
 import { createOriginPolicy } from './security/origin-policy';
 import { presentedSecretDigest } from './security/presented-secret';
 import { createSessionSigner, type SessionSigner } from './security/session-token';
@@ -281,6 +284,11 @@ export function createBff(options: CreateBffOptions): Bff {
     onRefusal: (code, cap) => metrics?.fundingRefusals.inc({ code, cap }),
   });
   const orderReferences = createOrderReferences(store);
+  const salesLedger = createSalesLedger({
+    store,
+    retentionMs: config.salesLedgerDays * 24 * 60 * 60 * 1000,
+    now: options.now,
+  });
   const checkoutWatch = createCheckoutWatch({
     store,
     logger: scopedLogger,
@@ -301,6 +309,7 @@ export function createBff(options: CreateBffOptions): Bff {
           : async (entered) => (await installationEmails?.queueEmail(entered)) ?? null,
       watch: checkoutWatch,
       orderReferences,
+      salesLedger,
     },
     counted: metrics === null ? undefined : (status) => metrics.checkoutTransitions.inc({ status }),
     now: options.now,
@@ -354,9 +363,16 @@ export function createBff(options: CreateBffOptions): Bff {
     intervalMs: watchIntervalMs,
     async refundCompleted(widget, esimId) {
       const checkoutId = (await esimOwners.sellerOf(esimId))?.checkoutId ?? null;
-      // The partner's read brings a sold checkout up to date with its order (a refunded order ends it).
-      if (checkoutId !== null)
-        await checkouts.partnerRead(new Map([[widget.config.id, widget]]), checkoutId, { fresh: true });
+      if (checkoutId === null) return;
+      // The partner's read brings a sold checkout up to date with its order (a refunded order ends it, and its
+      // sale says so); once the checkout has gone, the ledger is told of the refund itself.
+      const read = await checkouts
+        .partnerRead(new Map([[widget.config.id, widget]]), checkoutId, { fresh: true })
+        .catch((error: unknown) => {
+          if (error instanceof ApiError && error.code === 'checkout_not_found') return null;
+          throw error;
+        });
+      if (read === null) await salesLedger.refundSeen(checkoutId);
     },
   });
   const afterSale = createAfterSaleService({
@@ -388,6 +404,7 @@ export function createBff(options: CreateBffOptions): Bff {
       indexedCheckouts(createCheckoutIndex(store)),
       webhookQueue.indexedRecords,
       actionRequestWatch.indexedRecords,
+      ...salesLedger.indexedRecords,
     ],
     { store, logger: scopedLogger, stopped: () => closing },
   );
@@ -423,6 +440,7 @@ export function createBff(options: CreateBffOptions): Bff {
       now: options.now,
     }),
     supportDesk,
+    salesDesk: createSalesDesk(store),
     logger,
     widgetRoot: options.widgetRoot,
     widgetDist: options.widgetDist,

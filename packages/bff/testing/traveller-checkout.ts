@@ -7,8 +7,15 @@
 import type { Plan } from '@esim-embed/shared';
 import { newKey, openWidget } from './stack';
 
-/** A checkout of the test config's `shop-pay` (`partner_confirm`: awaiting payment) or `shop` (`direct`) widget. */
-export async function checkoutAsTraveller(bffUrl: string, widgetId: 'shop-pay' | 'shop'): Promise<string> {
+/**
+ * A checkout of the test config's `shop-pay` (`partner_confirm`: awaiting payment) or `shop` (`direct`) widget,
+ * with the traveller's `email` when given.
+ */
+export async function checkoutAsTraveller(
+  bffUrl: string,
+  widgetId: 'shop-pay' | 'shop',
+  options: { email?: string } = {},
+): Promise<string> {
   const page = await openWidget(bffUrl, widgetId);
   const destinations = await page.get('/v1/destinations?locale=en');
   const country = (destinations.body.data as { code: string; kind: string }[]).find(
@@ -22,7 +29,7 @@ export async function checkoutAsTraveller(bffUrl: string, widgetId: 'shop-pay' |
   if (quote.status !== 201) throw new Error(`quote refused: ${quote.text}`);
   const checkout = await page.post(
     '/v1/checkouts',
-    { quoteId: quote.body.data.id, locale: 'en', termsAccepted: true },
+    { quoteId: quote.body.data.id, locale: 'en', termsAccepted: true, ...options },
     { 'Idempotency-Key': newKey() },
   );
   if (checkout.status !== 201) throw new Error(`checkout refused: ${checkout.text}`);

@@ -15,7 +15,7 @@ import {
   testConfig,
 } from '@esim-embed/bff/testing';
 import { SANDBOX_ACCOUNTS } from '@esim-embed/sandbox';
-import type { PartnerCheckout } from '@esim-embed/shared';
+import { type PartnerCheckout, SALE_CSV_COLUMNS } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentDeclinedError } from './checkout-payment';
 import { PartnerApiError } from './partner-api-error';
@@ -302,6 +302,46 @@ describe('the partner client', () => {
       code: 'validation_failed',
       status: 400,
       params: expect.objectContaining({ field: 'cursor' }),
+    });
+  });
+
+  it('reads the sales ledger: a sale by id, a search, every page and the CSV of a period as a stream', async () => {
+    const checkoutId = await checkoutAsTraveller(stack.server.url, 'shop-pay');
+    await esim.checkouts.confirm(checkoutId, { paymentReference: 'pay_sdk_ledger' });
+    // Reading the checkout brings it up to date with its order, and its sale with it.
+    await eventually(async () =>
+      (await esim.checkouts.read(checkoutId)).status === 'ready' ? true : undefined,
+    );
+    const sale = await esim.sales.read(checkoutId);
+    expect(sale).toMatchObject({
+      checkoutId,
+      widgetId: 'shop-pay',
+      status: 'ready',
+      paymentReference: 'pay_sdk_ledger',
+    });
+    expect(sale.esimId).not.toBeNull();
+    const byReference = await esim.sales.list({ paymentReference: 'pay_sdk_ledger' });
+    expect(byReference).toEqual({ data: [sale], nextCursor: null });
+    expect((await esim.sales.list({ esimId: sale.esimId ?? '' })).data).toEqual([sale]);
+    const every: string[] = [];
+    for await (const each of esim.sales.all({ from: sale.paidAt }, { pageSize: 1 }))
+      every.push(each.checkoutId);
+    expect(every).toEqual([checkoutId]);
+
+    const stream = await esim.sales.exportCsv({ from: sale.paidAt, to: '2100-01-01' });
+    const csv = await new Response(stream).text();
+    const [header, line, end] = csv.split('\r\n');
+    expect(header).toBe(SALE_CSV_COLUMNS.join(','));
+    expect(line?.startsWith(`${checkoutId},shop-pay,issue,ready,`)).toBe(true);
+    expect(end).toBe('');
+    await expect(esim.sales.read('chk_unknown_sale_00')).rejects.toMatchObject({
+      code: 'checkout_not_found',
+      status: 404,
+    });
+    await expect(esim.sales.exportCsv({ from: '2026-11-01', to: '2026-10-01' })).rejects.toMatchObject({
+      code: 'validation_failed',
+      status: 400,
+      params: expect.objectContaining({ field: 'to' }),
     });
   });
 

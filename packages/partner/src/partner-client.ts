@@ -21,6 +21,9 @@ import {
   type PartnerCheckout,
   type PartnerCheckoutListQuery,
   type PartnerEsimSummary,
+  type PartnerSale,
+  type PartnerSaleExportQuery,
+  type PartnerSaleListQuery,
   type PartnerWebhookDelivery,
   retryAfterSecondsOf,
   type WebhookDeliveryListQuery,
@@ -76,6 +79,9 @@ export type ActionRequestSearch = Omit<ActionRequestListQuery, 'limit' | 'cursor
 
 /** A filter of webhook deliveries: `status`, `type`, `checkoutId`, `widgetId` (see `docs/webhooks.md`). */
 export type WebhookDeliverySearch = Omit<WebhookDeliveryListQuery, 'limit' | 'cursor'>;
+
+/** A search of the sales ledger: a period (`from`, `to`), `widgetId`, `esimId`, `paymentReference`. */
+export type SaleSearch = Omit<PartnerSaleListQuery, 'limit' | 'cursor'>;
 
 /** The arguments of `call` for one route: its input, left out when the route needs none. */
 export type PartnerCallArguments<Id extends PartnerRouteId> =
@@ -208,6 +214,23 @@ export interface PartnerClient {
     /** `POST /v1/partner/delivery-links/{id}/revoke`. */
     revoke(deliveryLinkId: string): Promise<PartnerRouteData<'revokePartnerDeliveryLink'>>;
   };
+  sales: {
+    /**
+     * `GET /v1/partner/sales`: a page of your sales ledger (kept long after the checkouts), newest paid first,
+     * within a period (`from` inclusive, `to` exclusive: a UTC day `2026-10-01` or an ISO date-time) and by
+     * `widgetId`, `esimId` (the eSIM's issue and its top-ups) or your `paymentReference`.
+     */
+    list(query?: SaleSearch & PageQuery): Promise<PartnerPage<PartnerSale>>;
+    /** Every sale of a search, newest paid first, reading page after page as you iterate. */
+    all(search?: SaleSearch, options?: { pageSize?: number }): AsyncIterable<PartnerSale>;
+    /** `GET /v1/partner/sales/{checkoutId}`: one sale, also after its checkout is no longer kept. */
+    read(checkoutId: string): Promise<PartnerSale>;
+    /**
+     * `GET /v1/partner/sales.csv`: the sales of a period as CSV (RFC 4180, a header row), streamed as the BFF
+     * writes it — pipe it to a file (`Readable.fromWeb(stream).pipe(createWriteStream('october.csv'))`).
+     */
+    exportCsv(period: PartnerSaleExportQuery): Promise<ReadableStream<Uint8Array>>;
+  };
 }
 
 /** A call: path parameters, query, body and the create's key. */
@@ -241,9 +264,12 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
       const timedOut = cause instanceof Error && cause.name === 'TimeoutError';
       throw new PartnerApiError({ code: timedOut ? 'timeout' : 'network_error', status: 0, cause });
     }
+    const route = PARTNER_ROUTES[id];
+    // A file (the sales CSV) is handed over as it streams in.
+    if (response.ok && !('response' in route) && response.body !== null) return response.body;
     const json: unknown = await response.json().catch(() => undefined);
-    if (response.ok) {
-      const parsed = PARTNER_ROUTES[id].response.safeParse(json);
+    if (response.ok && 'response' in route) {
+      const parsed = route.response.safeParse(json);
       if (parsed.success) return parsed.data;
       throw new PartnerApiError({ code: 'invalid_response', status: response.status, cause: parsed.error });
     }
@@ -254,7 +280,9 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     id: Id,
     input: CallInput = {},
   ): Promise<PartnerRouteData<Id>> {
-    return ((await send(id, input)) as { data: PartnerRouteData<Id> }).data;
+    const answer = await send(id, input);
+    if (!('response' in PARTNER_ROUTES[id])) return answer as PartnerRouteData<Id>;
+    return (answer as { data: PartnerRouteData<Id> }).data;
   }
 
   /** A page of a list: its items and the next page's cursor. */
@@ -361,6 +389,12 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     },
     deliveryLinks: {
       revoke: (deliveryLinkId) => call('revokePartnerDeliveryLink', { params: { id: deliveryLinkId } }),
+    },
+    sales: {
+      list: (query = {}) => page('listPartnerSales', query),
+      all: (search = {}, options = {}) => every('listPartnerSales', { ...search, limit: options.pageSize }),
+      read: (checkoutId) => call('readPartnerSale', { params: { checkoutId } }),
+      exportCsv: (period) => call('exportPartnerSales', { query: period }),
     },
   };
 }

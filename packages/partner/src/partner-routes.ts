@@ -27,11 +27,14 @@ export type PartnerRouteId<Routes extends RouteSpec = ApiRoute> = PartnerRouteOf
 /** The partner route of one id. */
 type RouteOfId<Routes extends RouteSpec, Id> = Extract<PartnerRouteOf<Routes>, { id: Id }>;
 
-/** What a route answers in `data`. */
-export type PartnerRouteData<
-  Id extends PartnerRouteId<Routes>,
-  Routes extends RouteSpec = ApiRoute,
-> = RouteData<RouteOfId<Routes, Id>>;
+/**
+ * What a route answers in `data`; for a route that answers a file instead of JSON (the sales ledger's CSV), its
+ * bytes as a stream.
+ */
+export type PartnerRouteData<Id extends PartnerRouteId<Routes>, Routes extends RouteSpec = ApiRoute> =
+  RouteOfId<Routes, Id> extends { contentType: string }
+    ? ReadableStream<Uint8Array>
+    : RouteData<RouteOfId<Routes, Id>>;
 
 /** What a call of a route takes: its path parameters, query and body where it has them, a create's key. */
 export type PartnerCallInput<Id extends PartnerRouteId<Routes>, Routes extends RouteSpec = ApiRoute> = ([
@@ -59,7 +62,8 @@ export type PartnerListRouteId =
   | 'listPartnerCheckouts'
   | 'listPartnerEsims'
   | 'listPartnerActionRequests'
-  | 'listPartnerWebhookDeliveries';
+  | 'listPartnerWebhookDeliveries'
+  | 'listPartnerSales';
 
 /** One page of a list: its items, newest first, and the cursor of the next page (null on the last). */
 export interface PartnerPage<T> {

@@ -114,6 +114,11 @@ export const ROUTE_INPUTS = {
     query: { status: 'pending', type: 'checkout.awaiting_payment', limit: '10' },
   },
   readPartnerWebhookDelivery: { params: (world) => ({ id: world.webhookDeliveryId }) },
+  listPartnerSales: {
+    query: { from: '2026-01-01', to: '2100-01-01T00:00:00Z', paymentReference: 'pay_1', limit: '10' },
+  },
+  readPartnerSale: { params: (world) => ({ checkoutId: world.ready.id }) },
+  exportPartnerSales: { query: { from: '2026-01-01', to: '2100-01-01', widgetId: 'shop' } },
   resendPartnerWebhookDelivery: { params: (world) => ({ id: world.webhookDeliveryId }), body: () => ({}) },
   health: {},
   ready: {},

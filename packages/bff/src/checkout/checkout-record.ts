@@ -73,6 +73,8 @@ export type CheckoutObserver = (before: CheckoutRecord | null, after: CheckoutRe
 export interface CheckoutTransitionHooks {
   prepare(next: CheckoutRecord): Promise<void>;
   written(before: CheckoutRecord | null, after: Stored<CheckoutRecord>): Promise<Stored<CheckoutRecord>>;
+  /** A write that kept the status (its order, eSIM or payment reference may have moved) stands; never throws. */
+  kept?(before: CheckoutRecord, after: Stored<CheckoutRecord>): Promise<void>;
 }
 
 /**
@@ -119,6 +121,7 @@ export function createCheckoutRepository(
       // A membership left behind is checked away by the lists: the write stands whatever this does.
       await index?.afterWrite(current.record, updated).catch(() => undefined);
       const stored = { record: updated, version: current.version + 1 };
+      if (!changed) await transitions?.kept?.(current.record, stored);
       if (!changed || transitions === undefined) return stored;
       return await transitions.written(current.record, stored);
     },

@@ -2,7 +2,7 @@
  * @module
  * What happens when a checkout changes state, in one place: its webhook events queued, the background watch,
  * the seller of its eSIM recorded, the partner's funding hold following it, the installation email queued, the
- * transitions metric — and the one checkout repository, built here, through which every change is written
+ * sale in the partner's ledger, the transitions metric — and the one checkout repository, built here, through which every change is written
  * (keeping the partner lists' indexes, `checkout-index.ts`, with every write).
  *
  * A reaction that fails is done again, never dropped: the status a change enters is written into the record's
@@ -48,6 +48,14 @@ export interface CheckoutReactions {
   watch: Pick<CheckoutWatch, 'add' | 'remove'>;
   /** Which checkout each order reference belongs to (recorded before a checkout may place its order). */
   orderReferences: Pick<OrderReferences, 'record'>;
+  /**
+   * The partner's sales ledger, told of the checkout as it stands: on each change of status (done again until
+   * it succeeds, as every reaction), and on a write that keeps the status (best effort: the next write or change
+   * of status tells it again). Absent: no ledger is kept.
+   */
+  salesLedger?:
+    | { follow(before: CheckoutRecord | null, after: Stored<CheckoutRecord>): Promise<void> }
+    | undefined;
 }
 
 export interface CheckoutTransitionsOptions {
@@ -89,7 +97,8 @@ export function createCheckoutTransitions(options: CheckoutTransitionsOptions): 
   const { logger, reactions } = options;
 
   /** Every reaction to `record` having entered `status`; throws when one of them failed. */
-  async function reactTo(record: CheckoutRecord, status: string): Promise<void> {
+  async function reactTo(stored: Stored<CheckoutRecord>, status: string): Promise<void> {
+    const record = stored.record;
     let entered = { ...record, status } as CheckoutRecord;
     // Each runs even when one before it failed: what succeeded is not redone for nothing, all are idempotent.
     const failures: unknown[] = [];
@@ -102,6 +111,8 @@ export function createCheckoutTransitions(options: CheckoutTransitionsOptions): 
       () => reactions.webhooks(null, entered),
       () => reactions.esimOwners.record(entered),
       () => reactions.funding?.observe(null, entered),
+      // The checkout as it is (not as it entered `status`): the ledger keeps the latest of a sale.
+      () => reactions.salesLedger?.follow(null, stored),
     ]) {
       await Promise.resolve()
         .then(reaction)
@@ -122,7 +133,7 @@ export function createCheckoutTransitions(options: CheckoutTransitionsOptions): 
     const done: string[] = [];
     for (const status of due) {
       try {
-        await reactTo(record, status);
+        await reactTo(stored, status);
       } catch (error) {
         // Left due on the record: the watch does it again (the change itself is written and stands).
         logger.warn('a reaction to a checkout change failed: the watch does it again', {
@@ -182,6 +193,14 @@ export function createCheckoutTransitions(options: CheckoutTransitionsOptions): 
           });
           return after;
         }
+      },
+      async kept(before, after) {
+        await reactions.salesLedger?.follow(before, after).catch((error: unknown) => {
+          logger.warn('a sale was not brought up to date: its next change does it', {
+            checkoutId: after.record.id,
+            cause: String(error),
+          });
+        });
       },
     },
     createCheckoutIndex(options.store, options.now),

@@ -469,6 +469,11 @@ export const BffConfigSchema = z
     unpaidHolds: UnpaidHoldsSchema.default(UnpaidHoldsSchema.parse({})),
     /** How far payments the partner started may hold its money firmly, and for how long. */
     paymentHolds: PaymentHoldsSchema.default(PaymentHoldsSchema.parse({})),
+    /**
+     * How long a sale's ledger record (no personal data: `/v1/partner/sales`) is kept after its last change — long
+     * after the checkout itself (30 days) — so that the partner finds and exports its sales for accounting.
+     */
+    salesLedgerDays: z.int().min(31).max(3_660).default(400),
     /** How often the catalog is refreshed in the background. */
     catalogRefreshSeconds: z.int().min(10).max(86_400).default(300),
     /** How often moving checkouts are read from the upstream when nobody polls them (webhooks see every change). */

@@ -255,6 +255,19 @@ const attempts: Record<string, { call: () => Promise<Answer>; code: string | nul
       }),
     code: 'not_found',
   },
+  listPartnerSales: {
+    call: () => asPartner(RIVAL_SECRET, 'GET', `/v1/partner/sales?esimId=${bought.esimId}`),
+    code: null,
+  },
+  readPartnerSale: {
+    call: () => asPartner(RIVAL_SECRET, 'GET', `/v1/partner/sales/${bought.checkoutId}`),
+    code: 'checkout_not_found',
+  },
+  exportPartnerSales: {
+    call: () =>
+      asPartner(RIVAL_SECRET, 'GET', '/v1/partner/sales.csv?from=2000-01-01&to=2100-01-01&widgetId=shop'),
+    code: 'validation_failed',
+  },
 };
 
 describe('another partner’s secret changes nothing', () => {

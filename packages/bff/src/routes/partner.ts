@@ -65,9 +65,11 @@ export interface PartnerRoutesOptions {
 }
 
 const meta = (c: Context<AppEnv>) => ({ requestId: c.get('requestId'), apiVersion: API_VERSION });
+/** Whether `id` can name a checkout: anything else is answered as an unknown checkout before anything is read. */
+export const isCheckoutId = (id: string) => /^chk_[A-Za-z0-9_-]{8,64}$/.test(id);
 const checkoutId = (c: Context<AppEnv>) => {
   const id = c.req.param('id') ?? '';
-  if (!/^chk_[A-Za-z0-9_-]{8,64}$/.test(id)) throw new ApiError('checkout_not_found');
+  if (!isCheckoutId(id)) throw new ApiError('checkout_not_found');
   return id;
 };
 /** An eSIM id from the path (the upstream's ids are short opaque strings). */
@@ -96,13 +98,19 @@ function widgetOfQuery(c: Context<AppEnv>, widgetId: string | undefined): Widget
  * The widgets a support-desk list reads: every widget the partner secret opens, or the one `?widgetId=` names
  * (`validation_failed` when the secret does not open it).
  */
-function listedWidgets(c: Context<AppEnv>, widgetId: string | undefined): string[] {
+export function listedWidgets(c: Context<AppEnv>, widgetId: string | undefined): string[] {
   const widgets = c.get('partnerWidgets');
   if (widgetId === undefined) return [...widgets.keys()];
   if (!widgets.has(widgetId))
     throw new ApiError('validation_failed', { params: { field: 'widgetId', reason: 'unknown' } });
   return [widgetId];
 }
+
+/** What a list's cursors are bound to: the caller's partner secret, the list and its filters. */
+export const cursorBinding = (c: Context<AppEnv>, list: string): CursorBinding => ({
+  partnerSecret: c.req.header(PARTNER_SECRET_HEADER) ?? '',
+  list,
+});
 
 /**
  * The idempotency of the partner's creates: the partner's own keys, scoped to its secret (never stored as such,
@@ -166,12 +174,6 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
     const account = await options.funding.account(widget);
     return answerJson(c, { data: account, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
   }
-
-  /** What a list's cursors are bound to: the caller's partner secret, the list and its filters. */
-  const cursorBinding = (c: Context<AppEnv>, list: string): CursorBinding => ({
-    partnerSecret: c.req.header(PARTNER_SECRET_HEADER) ?? '',
-    list,
-  });
 
   async function listPartnerCheckouts(c: Context<AppEnv>) {
     const { limit, cursor, ...filters } = parseOrThrow(

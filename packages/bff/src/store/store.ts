@@ -159,6 +159,8 @@ export const STORE_KEYS = {
   balanceLow: (widgetId: string) => `balance-low:${widgetId}`,
   /** Whether one widget sells, as last told its partner (`widget.sales_stopped` / `widget.sales_resumed`). */
   widgetSales: (widgetId: string) => `widget-sales:${widgetId}`,
+  /** One sale of the partner's ledger (no personal data), by its checkout's id: kept long after the checkout. */
+  sale: (checkoutId: string) => `sale:${checkoutId}`,
   /** A help request the partner made through this BFF: its widget, eSIM and last status seen. */
   actionRequest: (id: string) => `action-request:${id}`,
   legacyActionRequestWatch: () => 'action-request-watch',
@@ -174,7 +176,14 @@ export const STORE_KEYS = {
 } as const;
 
 /** The kinds of record the partner lists index (each built once at start after an upgrade or an import). */
-export const INDEXED_KINDS = ['checkout', 'webhook-delivery', 'action-request'] as const;
+export const INDEXED_KINDS = [
+  'checkout',
+  'webhook-delivery',
+  'action-request',
+  // The ledger's sales: indexed from their records, and made from the checkouts a release before it sold.
+  'sale',
+  'checkout-sale',
+] as const;
 export type IndexedKind = (typeof INDEXED_KINDS)[number];
 
 /** True for the keys of the index builds (marks and leases): they stay with their store, never exported. */
@@ -196,4 +205,9 @@ export const STORE_INDEXES = {
   checkoutsByPaymentReference: (widgetId: string, digest: string) =>
     `checkouts:${widgetId}:payment-reference:${digest}`,
   esims: (widgetId: string) => `esims:${widgetId}`,
+  /** One widget's sales ledger (score: when each sale was paid), and its sales by eSIM and by payment reference. */
+  sales: (widgetId: string) => `sales:${widgetId}`,
+  salesByEsim: (widgetId: string, digest: string) => `sales:${widgetId}:esim:${digest}`,
+  salesByPaymentReference: (widgetId: string, digest: string) =>
+    `sales:${widgetId}:payment-reference:${digest}`,
 } as const;

@@ -14,6 +14,7 @@ export * from './plan-order';
 export * from './requestable-actions';
 export * from './retry-after';
 export * from './route-spec';
+export * from './sales-ledger';
 export * from './session';
 export * from './support-desk';
 export * from './webhook-deliveries';

@@ -1,7 +1,7 @@
 /** Money display per locale, whole-rouble rounding and the markup rounding rules. */
 import { describe, expect, it } from 'vitest';
 import type { Currency, Locale } from '../upstream/upstream-common';
-import { applyMarkup, formatMoney, type MarkupRounding, toWholeRub } from './money';
+import { applyMarkup, decimalAmount, formatMoney, type MarkupRounding, toWholeRub } from './money';
 
 /** ICU separates digits and signs with (narrow) no-break spaces; compare with plain spaces. */
 const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
@@ -105,5 +105,15 @@ describe('applyMarkup', () => {
 
   it.each([-1, Number.NaN, Number.POSITIVE_INFINITY])('refuses a markup of %d', (pct) => {
     expect(() => applyMarkup(money(1000, 'RUB'), pct, 'none')).toThrow(RangeError);
+  });
+});
+
+describe('decimalAmount', () => {
+  it('writes minor units as a plain decimal of the major unit', () => {
+    expect(decimalAmount({ amountMinor: 1299, currency: 'USD' })).toBe('12.99');
+    expect(decimalAmount({ amountMinor: 5, currency: 'USD' })).toBe('0.05');
+    expect(decimalAmount({ amountMinor: 0, currency: 'RUB' })).toBe('0.00');
+    expect(decimalAmount({ amountMinor: 129000, currency: 'RUB' })).toBe('1290.00');
+    expect(decimalAmount({ amountMinor: -5, currency: 'USD' })).toBe('-0.05');
   });
 });

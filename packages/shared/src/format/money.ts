@@ -121,3 +121,14 @@ export function applyMarkup(
   if (whole) amount = roundUpTo(amount, perMajor);
   return { amountMinor: amount, currency: price.currency };
 }
+
+/**
+ * Money as a plain decimal string in major units, without a sign of the currency or a thousands separator, for
+ * machines (an accounting export): `1299` USD → `'12.99'`, `-5` → `'-0.05'`.
+ */
+export function decimalAmount(money: Money): string {
+  const digits = Math.round(Math.log10(MINOR_UNITS_PER_MAJOR[money.currency]));
+  const sign = money.amountMinor < 0 ? '-' : '';
+  const minor = String(Math.abs(money.amountMinor)).padStart(digits + 1, '0');
+  return digits === 0 ? `${sign}${minor}` : `${sign}${minor.slice(0, -digits)}.${minor.slice(-digits)}`;
+}

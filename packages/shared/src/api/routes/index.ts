@@ -23,11 +23,13 @@ import * as createSession from './create-session';
 import * as currentCatalog from './current-catalog';
 import * as declinePartnerCheckoutPayment from './decline-partner-checkout-payment';
 import * as docsPage from './docs-page';
+import * as exportPartnerSales from './export-partner-sales';
 import * as health from './health';
 import * as listDestinations from './list-destinations';
 import * as listPartnerActionRequests from './list-partner-action-requests';
 import * as listPartnerCheckouts from './list-partner-checkouts';
 import * as listPartnerEsims from './list-partner-esims';
+import * as listPartnerSales from './list-partner-sales';
 import * as listPartnerWebhookDeliveries from './list-partner-webhook-deliveries';
 import * as listPlans from './list-plans';
 import * as openApi from './open-api';
@@ -46,6 +48,7 @@ import * as readPartnerActionRequest from './read-partner-action-request';
 import * as readPartnerCheckout from './read-partner-checkout';
 import * as readPartnerEsim from './read-partner-esim';
 import * as readPartnerInstallation from './read-partner-installation';
+import * as readPartnerSale from './read-partner-sale';
 import * as readPartnerWebhookDelivery from './read-partner-webhook-delivery';
 import * as ready from './ready';
 import * as resendPartnerWebhookDelivery from './resend-partner-webhook-delivery';
@@ -75,11 +78,13 @@ export {
   currentCatalog,
   declinePartnerCheckoutPayment,
   docsPage,
+  exportPartnerSales,
   health,
   listDestinations,
   listPartnerActionRequests,
   listPartnerCheckouts,
   listPartnerEsims,
+  listPartnerSales,
   listPartnerWebhookDeliveries,
   listPlans,
   openApi,
@@ -97,6 +102,7 @@ export {
   readPartnerCheckout,
   readPartnerEsim,
   readPartnerInstallation,
+  readPartnerSale,
   readPartnerWebhookDelivery,
   ready,
   resendPartnerWebhookDelivery,

@@ -11,15 +11,18 @@ import * as createPartnerActionRequest from './create-partner-action-request';
 import * as createPartnerDeliveryLink from './create-partner-delivery-link';
 import * as createPartnerManageLink from './create-partner-manage-link';
 import * as declinePartnerCheckoutPayment from './decline-partner-checkout-payment';
+import * as exportPartnerSales from './export-partner-sales';
 import * as listPartnerActionRequests from './list-partner-action-requests';
 import * as listPartnerCheckouts from './list-partner-checkouts';
 import * as listPartnerEsims from './list-partner-esims';
+import * as listPartnerSales from './list-partner-sales';
 import * as listPartnerWebhookDeliveries from './list-partner-webhook-deliveries';
 import * as readPartnerAccount from './read-partner-account';
 import * as readPartnerActionRequest from './read-partner-action-request';
 import * as readPartnerCheckout from './read-partner-checkout';
 import * as readPartnerEsim from './read-partner-esim';
 import * as readPartnerInstallation from './read-partner-installation';
+import * as readPartnerSale from './read-partner-sale';
 import * as readPartnerWebhookDelivery from './read-partner-webhook-delivery';
 import * as resendPartnerWebhookDelivery from './resend-partner-webhook-delivery';
 import * as revokeAllManageLinks from './revoke-all-manage-links';
@@ -50,4 +53,7 @@ export const PARTNER_API_ROUTES = [
   listPartnerWebhookDeliveries,
   readPartnerWebhookDelivery,
   resendPartnerWebhookDelivery,
+  listPartnerSales,
+  exportPartnerSales,
+  readPartnerSale,
 ] as const satisfies readonly (RouteSpec & { auth: 'partner' })[];

@@ -1,0 +1,91 @@
+/**
+ * @module
+ * The partner's sales ledger over HTTP: `GET /v1/partner/sales` (newest paid first, a period, a widget, an eSIM or
+ * a payment reference; paged by cursor as every list), `GET /v1/partner/sales/{checkoutId}` and
+ * `GET /v1/partner/sales.csv` (a period for accounting, streamed). Behind the partner auth: only the sales of the
+ * widgets the partner secret opens.
+ */
+import {
+  API_VERSION,
+  PartnerSaleExportQuerySchema,
+  PartnerSaleListQuerySchema,
+  salePeriodBoundMs,
+} from '@esim-embed/shared';
+import type { Context } from 'hono';
+import { ApiError } from '../errors';
+import { answerJson } from '../http/answer';
+import type { AppEnv } from '../http/app-env';
+import { parseOrThrow } from '../http/json-body';
+import { answerPageAfter } from '../http/list-page';
+import { EXPORT_PAGE_SIZE, salesCsvStream } from '../sales-ledger/sales-csv';
+import type { SalesDesk } from '../sales-ledger/sales-desk';
+import type { RouteHandlers } from './mount-routes';
+import { cursorBinding, isCheckoutId, listedWidgets } from './partner';
+
+export interface PartnerSalesRoutesOptions {
+  salesDesk: SalesDesk;
+}
+
+/** The period of a query in milliseconds (`to` exclusive). */
+const periodOf = (query: { from?: string | undefined; to?: string | undefined }) => ({
+  fromMs: query.from === undefined ? undefined : salePeriodBoundMs(query.from),
+  toMs: query.to === undefined ? undefined : salePeriodBoundMs(query.to),
+});
+
+/** The sales ledger's routes. */
+export function partnerSalesHandlers(
+  options: PartnerSalesRoutesOptions,
+): RouteHandlers<'listPartnerSales' | 'readPartnerSale' | 'exportPartnerSales'> {
+  const { salesDesk } = options;
+
+  async function listPartnerSales(c: Context<AppEnv>) {
+    const { limit, cursor, widgetId, from, to, ...filters } = parseOrThrow(
+      PartnerSaleListQuerySchema,
+      c.req.query(),
+      400,
+      'query',
+    );
+    const widgetIds = listedWidgets(c, widgetId);
+    const binding = cursorBinding(c, `sales ${JSON.stringify({ widgetId, from, to, ...filters })}`);
+    return answerPageAfter(c, binding, cursor, (after) =>
+      salesDesk.list(widgetIds, { ...filters, ...periodOf({ from, to }) }, { after, limit }),
+    );
+  }
+
+  async function readPartnerSale(c: Context<AppEnv>) {
+    const checkoutId = c.req.param('checkoutId') ?? '';
+    // Another partner's sale reads as none at all, as an unknown checkout does.
+    const sale = isCheckoutId(checkoutId)
+      ? await salesDesk.read([...c.get('partnerWidgets').keys()], checkoutId)
+      : null;
+    if (sale === null) throw new ApiError('checkout_not_found');
+    return answerJson(
+      c,
+      { data: sale, meta: { requestId: c.get('requestId'), apiVersion: API_VERSION } },
+      200,
+      {
+        'Cache-Control': 'no-store',
+      },
+    );
+  }
+
+  async function exportPartnerSales(c: Context<AppEnv>) {
+    const { widgetId, from, to } = parseOrThrow(PartnerSaleExportQuerySchema, c.req.query(), 400, 'query');
+    const widgetIds = listedWidgets(c, widgetId);
+    const period = periodOf({ from, to });
+    const stream = salesCsvStream((after) =>
+      salesDesk.list(widgetIds, period, { after, limit: EXPORT_PAGE_SIZE }),
+    );
+    const name = `sales-${from}-${to}`.replace(/[^A-Za-z0-9_.-]/g, '_');
+    return new Response(stream, {
+      status: 200,
+      headers: {
+        'Content-Type': 'text/csv; charset=utf-8; header=present',
+        'Content-Disposition': `attachment; filename="${name}.csv"`,
+        'Cache-Control': 'no-store',
+      },
+    });
+  }
+
+  return { listPartnerSales, readPartnerSale, exportPartnerSales };
+}
