@@ -41,7 +41,7 @@ import { sessionHandlers } from './routes/sessions';
 import { isWidgetScriptPath, staticSite, widgetAssetHandlers } from './routes/static-assets';
 import { findWidgetBuilds } from './routes/widget-builds';
 import { widgetStartHandlers, widgetStarts } from './routes/widget-start';
-import { clientIp, proxySettingWarning, socketAddress } from './security/client-ip';
+import { clientIp, limitedAddress, proxySettingWarning, socketAddress } from './security/client-ip';
 import { createOriginPolicy } from './security/origin-policy';
 import type { SecretDigest } from './security/presented-secret';
 import { SECURITY_HEADERS } from './security/security-headers';
@@ -59,6 +59,8 @@ export interface BffAppOptions {
   signer: SessionSigner;
   /** What the wrong-partner-secret budget counts a presented secret by. */
   secretDigest: SecretDigest;
+  /** What the store's counters name a client address by (`countedAddress`): a keyed digest. */
+  addressDigest: (address: string) => string;
   checkouts: CheckoutService;
   /** The partner's funding (`GET /v1/partner/account`). */
   funding: PartnerFunding;
@@ -124,15 +126,14 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   if (metrics !== null || tracing !== null || checkAnswers) tagRoutes(app);
   const onShortChain = proxySettingWarning(logger, config.trustedProxyHops, options.now);
   app.use('*', async function clientAddress(c, next) {
-    c.set(
-      'clientIp',
-      clientIp({
-        socket: socketAddress(c),
-        forwardedFor: c.req.header('X-Forwarded-For'),
-        trustedProxyHops: config.trustedProxyHops,
-        onShortChain,
-      }),
-    );
+    const ip = clientIp({
+      socket: socketAddress(c),
+      forwardedFor: c.req.header('X-Forwarded-For'),
+      trustedProxyHops: config.trustedProxyHops,
+      onShortChain,
+    });
+    c.set('clientIp', ip);
+    c.set('countedAddress', options.addressDigest(limitedAddress(ip)));
     await next();
   });
   const streamedBodyLimit = bodyLimit({

@@ -46,6 +46,7 @@ import { registerStateGauges } from './observability/state-gauges';
 import { countingStoreErrors } from './observability/store-errors';
 import type { Tracing } from './observability/tracing';
 import { createOperationsApp } from './operations-app';
+import { keyedDigest } from './security/keyed-digest';
 import { createOriginPolicy } from './security/origin-policy';
 import { presentedSecretDigest } from './security/presented-secret';
 import { createSessionSigner, type SessionSigner } from './security/session-token';
@@ -279,6 +280,7 @@ export function createBff(options: CreateBffOptions): Bff {
     paymentHolds: paymentHoldOptions(config.paymentHolds),
     now: options.now,
     onRefusal: (code, cap) => metrics?.fundingRefusals.inc({ code, cap }),
+    holderDigest: keyedDigest(rootSecrets, 'funding-holder'),
   });
   const orderReferences = createOrderReferences(store);
   const checkoutWatch = createCheckoutWatch({
@@ -411,6 +413,7 @@ export function createBff(options: CreateBffOptions): Bff {
     store,
     signer,
     secretDigest: presentedSecretDigest(loaded.sessionSecret),
+    addressDigest: keyedDigest(rootSecrets, 'counted-address'),
     checkouts,
     funding,
     afterSale,

@@ -23,6 +23,11 @@ export interface AppVariables {
   route: RouteSpec;
   /** The client IP (socket or trusted `X-Forwarded-For`). */
   clientIp: string;
+  /**
+   * The client address as the store's counters name it: its keyed digest (`security/keyed-digest.ts`) of the
+   * address a limit counts (an IPv6 client by its /64), never the address itself.
+   */
+  countedAddress: string;
   /** Set by the session auth on session-authenticated routes (`routes/route-auth.ts`). */
   session: SessionClaims;
   /** The widget of the session (or of the session being created). */

@@ -10,7 +10,6 @@
  * read and resent. Behind the partner auth (`routes/route-auth.ts`): the widget's partner secret in
  * `X-Partner-Secret`; never callable from a browser (no CORS).
  */
-import { createHash } from 'node:crypto';
 import {
   ActionRequestListQuerySchema,
   API_VERSION,
@@ -105,8 +104,10 @@ function listedWidgets(c: Context<AppEnv>, widgetId: string | undefined): string
 }
 
 /**
- * The idempotency of the partner's creates: the partner's own keys, scoped to its secret (never stored as such,
- * only its digest).
+ * The idempotency of the partner's creates: the partner's own keys, scoped to the partner — named by the widgets its
+ * secret opens (as its write budget is, `route-auth.ts`), so that the store holds nothing derived from the secret
+ * (a digest of it, even keyed, would let a copy of the store test guesses or change with every rotation), and a
+ * retry after the partner rotates its secret still finds its answer. Widgets of one secret are never another's.
  */
 export function partnerIdempotency(options: {
   store: Store;
@@ -119,10 +120,7 @@ export function partnerIdempotency(options: {
     store: options.store,
     ttlMs: options.idempotencyTtlMs,
     now: options.now,
-    scope: (c) =>
-      `partner:${createHash('sha256')
-        .update(c.req.header(PARTNER_SECRET_HEADER) ?? '')
-        .digest('base64url')}`,
+    scope: (c) => `partner:${[...c.get('partnerWidgets').keys()].sort().join(',')}`,
     logger: options.logger,
   };
 }

@@ -17,7 +17,6 @@ import { ApiError } from '../errors';
 import type { AppEnv } from '../http/app-env';
 import { readJsonBody } from '../http/json-body';
 import { annotateRequest } from '../http/request-context';
-import { limitedAddress } from '../security/client-ip';
 import type { SecretDigest } from '../security/presented-secret';
 import { enforceLimit, type LimitSpec } from '../security/rate-limit';
 import type { Store } from '../store/store';
@@ -61,7 +60,7 @@ export function originAuth(options: {
     // Starts (page views) and sessions (travellers who quote) are counted apart: page views never use up the
     // sessions of those who buy.
     await enforceLimit(options.store, {
-      name: `${inPath === undefined ? 'sessions' : 'starts'}:${widgetId}:${limitedAddress(c.get('clientIp'))}`,
+      name: `${inPath === undefined ? 'sessions' : 'starts'}:${widgetId}:${c.get('countedAddress')}`,
       limit: widget.config.limits.sessionsPerIpPerMinute,
       windowMs: 60_000,
     });
@@ -74,8 +73,10 @@ export function originAuth(options: {
     if (origin === null) throw new ApiError('widget_origin_forbidden', { params: { widgetId } });
     c.set('widget', widget);
     c.set('origin', origin);
-    const address = limitedAddress(c.get('clientIp'));
-    await runForUpstreamCaller({ kind: 'traveller', address, sessionId: null }, next);
+    await runForUpstreamCaller(
+      { kind: 'traveller', address: c.get('countedAddress'), sessionId: null },
+      next,
+    );
   };
 }
 
@@ -118,7 +119,7 @@ export function partnerAuth(options: {
     const matched = widgetsForPartnerSecret(options.widgets.values(), presented);
     if (matched.size === 0) {
       await enforceLimit(options.store, {
-        name: `partner-secret-failures:${limitedAddress(c.get('clientIp'))}:${options.secretDigest(presented ?? '')}`,
+        name: `partner-secret-failures:${c.get('countedAddress')}:${options.secretDigest(presented ?? '')}`,
         limit: FAILED_SECRETS_PER_MINUTE,
         windowMs: 60_000,
       });
