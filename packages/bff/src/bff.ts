@@ -18,14 +18,14 @@ import { createAccountLogo } from './catalog/account-logo';
 import { createCatalogService } from './catalog/catalog-service';
 import type { LogoTestHost } from './catalog/logo-fetch';
 import { createCheckoutSecrets } from './checkout/checkout-access';
-import { createCheckoutIndex, indexedCheckouts } from './checkout/checkout-index';
+import { createCheckoutIndex, createCheckoutIndexNames, indexedCheckouts } from './checkout/checkout-index';
 import { type CheckoutService, createCheckoutService } from './checkout/checkout-service';
 import { type CheckoutTransitions, createCheckoutTransitions } from './checkout/checkout-transitions';
 import { type CheckoutWatch, createCheckoutWatch } from './checkout/checkout-watch';
 import { createEsimOwners } from './checkout/esim-owners';
 import { createOrderReconciliation, type OrderReconciliation } from './checkout/order-reconciliation';
 import { createOrderReferences } from './checkout/order-references';
-import type { WidgetConfig } from './config/config-schema';
+import { retentionMs, type WidgetConfig } from './config/config-schema';
 import type { LoadedConfig } from './config/load-config';
 import {
   createPartnerFunding,
@@ -264,7 +264,10 @@ export function createBff(options: CreateBffOptions): Bff {
     ttlSeconds: config.sessionTtlSeconds,
     now: options.now ?? Date.now,
   });
-  const webhookQueue = createWebhookQueue(store);
+  const retention = retentionMs(config.retention);
+  // Exact values name the lists' indexes by their keyed digest; a search reads their earlier names too.
+  const indexNames = createCheckoutIndexNames(keyedDigest(rootSecrets, 'index-name'));
+  const webhookQueue = createWebhookQueue(store, retention.webhookDeliveryMs);
   const mailTransport = loaded.smtpUrl === undefined ? null : createMailTransport(loaded.smtpUrl);
   const mailing = config.widgets.filter((widget) => widget.mail !== undefined).map((widget) => widget.id);
   if (mailTransport === null && mailing.length > 0) {
@@ -282,7 +285,7 @@ export function createBff(options: CreateBffOptions): Bff {
     onRefusal: (code, cap) => metrics?.fundingRefusals.inc({ code, cap }),
     holderDigest: keyedDigest(rootSecrets, 'funding-holder'),
   });
-  const orderReferences = createOrderReferences(store);
+  const orderReferences = createOrderReferences(store, retention.checkoutMs);
   const checkoutWatch = createCheckoutWatch({
     store,
     logger: scopedLogger,
@@ -305,10 +308,12 @@ export function createBff(options: CreateBffOptions): Bff {
       orderReferences,
     },
     counted: metrics === null ? undefined : (status) => metrics.checkoutTransitions.inc({ status }),
+    indexNames,
+    retention,
     now: options.now,
   });
   const { repository } = transitions;
-  const esimOwners = createEsimOwners(store, repository);
+  const esimOwners = createEsimOwners(store, repository, retention.esimMs);
   const checkouts = createCheckoutService({
     store,
     logger: scopedLogger,
@@ -349,6 +354,7 @@ export function createBff(options: CreateBffOptions): Bff {
   });
   const actionRequestWatch = createActionRequestWatch({
     store,
+    retentionMs: retention.actionRequestMs,
     esimOwners,
     queue: webhookQueue,
     widgets,
@@ -382,12 +388,15 @@ export function createBff(options: CreateBffOptions): Bff {
           intervalMs: options.mail?.intervalMs,
           now: options.now,
         });
-  const supportDesk = createSupportDesk({ store, repository, esimOwners });
+  const supportDesk = createSupportDesk({ store, repository, esimOwners, indexNames });
   // In the background: a large store is indexed while the BFF serves (lists fill in as it goes).
   let closing = false;
   const indexesBuilt = buildIndexesAtStart(
     [
-      indexedCheckouts(createCheckoutIndex(store)),
+      indexedCheckouts(
+        createCheckoutIndex(store, { names: indexNames, retention, now: options.now }),
+        indexNames,
+      ),
       webhookQueue.indexedRecords,
       actionRequestWatch.indexedRecords,
     ],

@@ -6,16 +6,19 @@
  * covered the same way: a SQL dump per schema version (`embedded-store.schema-<n>.sql`), loaded into a data
  * directory and opened by this release (its migrations run) and read through the store.
  */
+
+import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createActionRequestWatch } from '../after-sale/action-request-watch';
-import { createCheckoutIndex, indexedCheckouts } from '../checkout/checkout-index';
+import { createCheckoutIndex, createCheckoutIndexNames, indexedCheckouts } from '../checkout/checkout-index';
 import { createCheckoutRepository } from '../checkout/checkout-record';
 import { createOrderReferences } from '../checkout/order-references';
 import { createReservationLedger } from '../funding/reservation-ledger';
 import { createLogger } from '../logger';
+import { keyedDigest } from '../security/keyed-digest';
 import { createWebhookQueue, DELIVERY_INDEXES } from '../webhooks/webhook-queue';
 import { rebuildIndexes } from './index-rebuild';
 import { moveLegacyIdList } from './legacy-id-list';
@@ -233,13 +236,29 @@ describe('embedded-store databases written by earlier releases', () => {
         expect(claimed.map((item) => item.id)).toEqual(['evt_pending_1']);
         expect(schemaVersionOf(store.database)).toBe(SCHEMA_VERSION);
         // The partner lists: a database from before them (schema 1) has its checkout indexed at the first start;
-        // one written with them already holds its index and its mark.
-        const dumpVersion = Number(/schema-(\d+)/.exec(name)?.[1]);
-        const indexed = await rebuildIndexes(indexedCheckouts(createCheckoutIndex(store)), {
-          store,
-          logger: silent,
-        });
-        expect(indexed).toBe(dumpVersion < 2 ? 1 : 0);
+        // one written with them (schema 2) under the unkeyed names of that release has it moved to keyed names,
+        // out of the unkeyed ones (the mark of the build names the key).
+        const names = createCheckoutIndexNames(keyedDigest([randomBytes(32)], 'index-name'));
+        const indexed = await rebuildIndexes(
+          // At the time the dumps were written (the memberships' life runs from the record's last change).
+          indexedCheckouts(createCheckoutIndex(store, { names, now: () => 1_795_530_300_000 }), names),
+          { store, logger: silent },
+        );
+        expect(indexed).toBe(1);
+        const [keyed, ...earlier] = names.esim('shop', 'esim_xjt1zlx0kacmkd2xdxna');
+        const unkeyed = 'checkouts:shop:esim:hLt1TxaBQEux2HnEkV4a1nI6hyjzMx8Hi55Bp6wdByE';
+        expect(earlier).toContain(unkeyed);
+        const members = async (index: string) =>
+          (
+            await store.sortedIndex(index).range({
+              fromScore: Number.NEGATIVE_INFINITY,
+              toScore: Number.POSITIVE_INFINITY,
+              after: null,
+              limit: 10,
+            })
+          ).map((entry) => entry.member);
+        expect(await members(keyed as string)).toEqual(['chk_jV5y5_Zo7Oa-gT9mBCnPgw']);
+        expect(await members(unkeyed)).toEqual([]);
         const ready = await store.sortedIndex(STORE_INDEXES.checkoutsByStatus('shop', 'ready')).range({
           fromScore: Number.NEGATIVE_INFINITY,
           toScore: Number.POSITIVE_INFINITY,
