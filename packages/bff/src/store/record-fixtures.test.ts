@@ -30,6 +30,8 @@ import { STORE_INDEXES, STORE_KEYS, type Store } from './store';
 import { QUEUE_NAMES } from './work-queue';
 
 const directory = new URL('./record-fixtures/', import.meta.url);
+/** About when the embedded store's dumps were written (their checkout's creation: 2026-11-24). */
+const DUMPED_AT = 1_795_530_300_000;
 const silent = createLogger({ level: 'error', write: () => {} });
 const fixtures = readdirSync(directory)
   .filter((name) => name.endsWith('.json'))
@@ -204,7 +206,8 @@ describe('embedded-store databases written by earlier releases', () => {
       db.exec(readFileSync(new URL(name, directory), 'utf8'));
       db.close();
       chmodSync(join(dataDir, DATABASE_FILE), 0o644);
-      const store = openSqliteStore({ dataDir, logger: silent });
+      // At the time the dumps were written (the memberships' life runs from the record's last change).
+      const store = openSqliteStore({ dataDir, logger: silent, now: () => DUMPED_AT });
       try {
         // Rebuilt once for incremental vacuum (earlier releases wrote none), and narrowed to its user.
         expect(Number(store.database.prepare('PRAGMA auto_vacuum').get()?.auto_vacuum)).toBe(2);
@@ -240,8 +243,7 @@ describe('embedded-store databases written by earlier releases', () => {
         // out of the unkeyed ones (the mark of the build names the key).
         const names = createCheckoutIndexNames(keyedDigest([randomBytes(32)], 'index-name'));
         const indexed = await rebuildIndexes(
-          // At the time the dumps were written (the memberships' life runs from the record's last change).
-          indexedCheckouts(createCheckoutIndex(store, { names, now: () => 1_795_530_300_000 }), names),
+          indexedCheckouts(createCheckoutIndex(store, { names, now: () => DUMPED_AT }), names),
           { store, logger: silent },
         );
         expect(indexed).toBe(1);
@@ -259,6 +261,14 @@ describe('embedded-store databases written by earlier releases', () => {
           ).map((entry) => entry.member);
         expect(await members(keyed as string)).toEqual(['chk_jV5y5_Zo7Oa-gT9mBCnPgw']);
         expect(await members(unkeyed)).toEqual([]);
+        // The eSIM's entry in its seller's list, renewed for two years by each write of its checkout before, ends
+        // its retention (730 days) after the sale from now on.
+        const [esimEntry, ...otherEsims] = store.database
+          .prepare('SELECT member, score, expires_at FROM index_entries WHERE name = ?')
+          .all(STORE_INDEXES.esims('shop'));
+        expect(otherEsims).toEqual([]);
+        expect(esimEntry?.member).toBe('esim_xjt1zlx0kacmkd2xdxna');
+        expect(Number(esimEntry?.expires_at)).toBe(Number(esimEntry?.score) + 730 * 24 * 60 * 60 * 1000);
         const ready = await store.sortedIndex(STORE_INDEXES.checkoutsByStatus('shop', 'ready')).range({
           fromScore: Number.NEGATIVE_INFINITY,
           toScore: Number.POSITIVE_INFINITY,
