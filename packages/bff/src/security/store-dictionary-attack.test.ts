@@ -98,7 +98,7 @@ async function redisCopy(url: string): Promise<string> {
         parts.push(key);
         const type = await redis.type(key);
         if (type === 'string') parts.push((await redis.get(key)) ?? '');
-        else if (type === 'zset') parts.push(...(await redis.zrange(key, 0, -1, 'WITHSCORES')));
+        else if (type === 'zset') parts.push(...(await redis.zrange(key, '0', '-1', 'WITHSCORES')));
         else if (type === 'hash') parts.push(...Object.entries(await redis.hgetall(key)).flat());
         else if (type === 'list') parts.push(...(await redis.lrange(key, 0, -1)));
         else if (type === 'set') parts.push(...(await redis.smembers(key)));
