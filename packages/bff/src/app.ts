@@ -42,6 +42,7 @@ import { isWidgetScriptPath, staticSite, widgetAssetHandlers } from './routes/st
 import { findWidgetBuilds } from './routes/widget-builds';
 import { widgetStartHandlers, widgetStarts } from './routes/widget-start';
 import { clientIp, limitedAddress, proxySettingWarning, socketAddress } from './security/client-ip';
+import type { KeyedDigest } from './security/keyed-digest';
 import { createOriginPolicy } from './security/origin-policy';
 import type { SecretDigest } from './security/presented-secret';
 import { SECURITY_HEADERS } from './security/security-headers';
@@ -61,6 +62,8 @@ export interface BffAppOptions {
   secretDigest: SecretDigest;
   /** What the store's counters name a client address by (`countedAddress`): a keyed digest. */
   addressDigest: (address: string) => string;
+  /** What an idempotent create asked, as kept with its key: a keyed digest (`http/idempotency.ts`). */
+  requestFingerprint: KeyedDigest;
   checkouts: CheckoutService;
   /** The partner's funding (`GET /v1/partner/account`). */
   funding: PartnerFunding;
@@ -227,11 +230,23 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
     }),
     idempotency: {
       session: {
-        ...sessionIdempotency({ store, idempotencyTtlMs, logger, now: options.now }),
+        ...sessionIdempotency({
+          store,
+          idempotencyTtlMs,
+          logger,
+          fingerprint: options.requestFingerprint,
+          now: options.now,
+        }),
         leaseMs: config.takeoverAfterMs,
       },
       partner: {
-        ...partnerIdempotency({ store, idempotencyTtlMs, logger, now: options.now }),
+        ...partnerIdempotency({
+          store,
+          idempotencyTtlMs,
+          logger,
+          fingerprint: options.requestFingerprint,
+          now: options.now,
+        }),
         leaseMs: config.takeoverAfterMs,
       },
     },

@@ -423,6 +423,7 @@ export function createBff(options: CreateBffOptions): Bff {
     signer,
     secretDigest: presentedSecretDigest(loaded.sessionSecret),
     addressDigest: keyedDigest(rootSecrets, 'counted-address'),
+    requestFingerprint: keyedDigest(rootSecrets, 'request-fingerprint'),
     checkouts,
     funding,
     afterSale,

@@ -40,6 +40,7 @@ import type { IdempotencyOptions } from '../http/idempotency';
 import { parseOrThrow, readJsonBody } from '../http/json-body';
 import { answerPageAfter, type CursorBinding } from '../http/list-page';
 import type { Logger } from '../logger';
+import type { KeyedDigest } from '../security/keyed-digest';
 import type { Store } from '../store/store';
 import type { SupportDesk } from '../support-desk/support-desk';
 import type { WebhookDeliveryDesk } from '../webhooks/webhook-delivery-desk';
@@ -113,6 +114,8 @@ export function partnerIdempotency(options: {
   store: Store;
   idempotencyTtlMs: number;
   logger: Logger;
+  /** What a create asked, as kept with its key (`IdempotencyOptions.fingerprint`). */
+  fingerprint: KeyedDigest;
   /** The BFF's clock (the leases'). Default `Date.now`. */
   now?: (() => number) | undefined;
 }): IdempotencyOptions {
@@ -121,6 +124,7 @@ export function partnerIdempotency(options: {
     ttlMs: options.idempotencyTtlMs,
     now: options.now,
     scope: (c) => `partner:${[...c.get('partnerWidgets').keys()].sort().join(',')}`,
+    fingerprint: options.fingerprint,
     logger: options.logger,
   };
 }

@@ -18,7 +18,9 @@ export type KeyPurpose =
   /** A client address in a counter's name (rate limits, the upstream budget's shares). */
   | 'counted-address'
   /** The address and session that opened a funding hold, as the reservation ledger keeps them. */
-  | 'funding-holder';
+  | 'funding-holder'
+  /** What an idempotent create asked (its body may hold a traveller's e-mail address), kept with its key. */
+  | 'request-fingerprint';
 
 /** A derived key and the id that names it in a token (the id says nothing about the key). */
 export interface NamedKey {
