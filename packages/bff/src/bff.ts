@@ -267,7 +267,7 @@ export function createBff(options: CreateBffOptions): Bff {
   const retention = retentionMs(config.retention);
   // Exact values name the lists' indexes by their keyed digest; a search reads their earlier names too.
   const indexNames = createCheckoutIndexNames(keyedDigest(rootSecrets, 'index-name'));
-  const webhookQueue = createWebhookQueue(store, retention.webhookDeliveryMs);
+  const webhookQueue = createWebhookQueue(store, retention.webhookDeliveryMs, options.now);
   const mailTransport = loaded.smtpUrl === undefined ? null : createMailTransport(loaded.smtpUrl);
   const mailing = config.widgets.filter((widget) => widget.mail !== undefined).map((widget) => widget.id);
   if (mailTransport === null && mailing.length > 0) {

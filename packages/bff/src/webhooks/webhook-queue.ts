@@ -173,6 +173,8 @@ export function createWebhookQueue(
    * retries); its index entries are written with it, with the same life, so they end together.
    */
   retentionMs: number = defaultRetention().webhookDeliveryMs,
+  /** The BFF's clock (what a record's remaining life is counted on). Default `Date.now`. */
+  now: () => number = Date.now,
 ): WebhookQueue {
   const queue = store.queue(QUEUE_NAMES.webhookDeliveries);
 
@@ -186,12 +188,25 @@ export function createWebhookQueue(
     queue.add({ id: delivery.id, partition: delivery.widgetId, dueAtMs: delivery.nextAttemptAtMs });
 
   /**
-   * Put a delivery in every index it belongs to, with the life its record was just written with (so they end
-   * together), and out of the state index of `previous` (a move).
+   * Put a delivery in every index it belongs to, and out of the state index of `previous` (a move): with the life
+   * its record was just written with, so that they end together — or, for a record not written now (queued again,
+   * indexed by the build at start), the life left after its last change this release can date (its creation, an
+   * attempt, a resend), which ends no later than the record.
    */
-  async function indexDelivery(delivery: WebhookDelivery, previous: WebhookDelivery['state'] | null) {
+  async function indexDelivery(
+    delivery: WebhookDelivery,
+    previous: WebhookDelivery['state'] | null,
+    writtenNow = true,
+  ) {
     const { id, widgetId, createdAtMs } = delivery;
-    const add = (name: string) => store.sortedIndex(name).add(id, createdAtMs, retentionMs);
+    const lastChangeMs = Math.max(
+      createdAtMs,
+      delivery.resentAtMs ?? 0,
+      ...delivery.history.map((attempt) => attempt.atMs),
+    );
+    const lifeMs = writtenNow ? retentionMs : lastChangeMs + retentionMs - now();
+    if (lifeMs <= 0) return;
+    const add = (name: string) => store.sortedIndex(name).add(id, createdAtMs, lifeMs);
     if (previous !== null && previous !== delivery.state)
       await store.sortedIndex(DELIVERY_INDEXES.state(widgetId, previous)).remove(id);
     await add(DELIVERY_INDEXES.state(widgetId, delivery.state));
@@ -229,7 +244,7 @@ export function createWebhookQueue(
       if (!inserted) {
         const existing = await read(delivery.id);
         if (existing?.delivery.state === 'pending') await onQueue(existing.delivery);
-        if (existing !== null) await indexDelivery(existing.delivery, null);
+        if (existing !== null) await indexDelivery(existing.delivery, null, false);
         return false;
       }
       await indexDelivery(delivery, null);
@@ -279,7 +294,7 @@ export function createWebhookQueue(
       prefix: STORE_KEYS.webhookDelivery(''),
       read: readDelivery,
       async index(delivery) {
-        await indexDelivery(delivery, null);
+        await indexDelivery(delivery, null, false);
         return true;
       },
     },
