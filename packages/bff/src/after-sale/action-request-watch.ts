@@ -139,10 +139,21 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
     }
   }
 
-  /** Put a request in its widget's indexes (its status index moved from `previous`). */
-  async function indexRequest(widgetId: string, request: PartnerActionRequest, previous: string | null) {
+  /**
+   * Put a request in its widget's indexes (its status index moved from `previous`), with the life its record was
+   * just written with, so that they end together; for a record not written now (the index build at start), the life
+   * left after the request's last change upstream, which the record's write followed: they end no later than it.
+   */
+  async function indexRequest(
+    widgetId: string,
+    request: PartnerActionRequest,
+    previous: string | null,
+    writtenNow = true,
+  ) {
     const score = Date.parse(request.createdAt);
-    const add = (name: string) => store.sortedIndex(name).add(request.id, score, retention);
+    const lifeMs = writtenNow ? retention : Date.parse(request.updatedAt) + retention - now();
+    if (lifeMs <= 0) return;
+    const add = (name: string) => store.sortedIndex(name).add(request.id, score, lifeMs);
     if (previous !== null && previous !== request.status)
       await store.sortedIndex(ACTION_REQUEST_INDEXES.status(widgetId, previous)).remove(request.id);
     await add(ACTION_REQUEST_INDEXES.status(widgetId, request.status));
@@ -154,7 +165,7 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
   async function indexStored(record: StoredActionRequest): Promise<boolean> {
     const kept = PartnerActionRequestSchema.safeParse(record.view);
     if (kept.success) {
-      await indexRequest(record.widgetId, kept.data, null);
+      await indexRequest(record.widgetId, kept.data, null, false);
       return true;
     }
     // A widget no longer configured: no partner lists its requests.
