@@ -73,23 +73,28 @@ export function createCheckoutIndexNames(digest: KeyedDigest): CheckoutIndexName
     esim: STORE_INDEXES.checkoutsByEsim,
     paymentReference: STORE_INDEXES.checkoutsByPaymentReference,
   };
-  /** An exact value's index name under the newest key, and its earlier names. */
-  const exact = (kind: Exact, widgetId: string, value: string) => ({
-    current: named[kind](widgetId, digest(value)),
-    earlier: [...digest.earlier(value), unkeyedDigest(value)].map((old) => named[kind](widgetId, old)),
-  });
+  /** One exact value of a checkout: the kind of index and the value, as it is named. */
+  type ExactValue = { kind: Exact; widgetId: string; value: string };
+  /** Its index's name under the newest key (what every write names: one HMAC). */
+  const current = ({ kind, widgetId, value }: ExactValue) => named[kind](widgetId, digest(value));
+  /** Its index's earlier names (what searches and the index build read). */
+  const earlier = ({ kind, widgetId, value }: ExactValue) =>
+    [...digest.earlier(value), unkeyedDigest(value)].map((old) => named[kind](widgetId, old));
+  const all = (exact: ExactValue) => [current(exact), ...earlier(exact)];
   /** The exact values `record` is indexed by. */
-  const exactOf = (record: CheckoutRecord) => {
+  const exactOf = (record: CheckoutRecord): ExactValue[] => {
+    const widgetId = record.widgetId;
     const esimId = esimOf(record);
     return [
-      ...(record.email === null ? [] : [exact('email', record.widgetId, searchedEmail(record.email))]),
-      ...(esimId === null ? [] : [exact('esim', record.widgetId, esimId)]),
+      ...(record.email === null
+        ? []
+        : [{ kind: 'email' as const, widgetId, value: searchedEmail(record.email) }]),
+      ...(esimId === null ? [] : [{ kind: 'esim' as const, widgetId, value: esimId }]),
       ...(record.paymentReference === null
         ? []
-        : [exact('paymentReference', record.widgetId, record.paymentReference)]),
+        : [{ kind: 'paymentReference' as const, widgetId, value: record.paymentReference }]),
     ];
   };
-  const all = ({ current, earlier }: { current: string; earlier: string[] }) => [current, ...earlier];
   return {
     keyId: digest.kid,
     of(record) {
@@ -97,13 +102,13 @@ export function createCheckoutIndexNames(digest: KeyedDigest): CheckoutIndexName
       return [
         STORE_INDEXES.checkouts(widget),
         STORE_INDEXES.checkoutsByStatus(widget, record.status),
-        ...exactOf(record).map((names) => names.current),
+        ...exactOf(record).map(current),
       ];
     },
-    email: (widgetId, email) => all(exact('email', widgetId, searchedEmail(email))),
-    esim: (widgetId, esimId) => all(exact('esim', widgetId, esimId)),
-    paymentReference: (widgetId, reference) => all(exact('paymentReference', widgetId, reference)),
-    earlierOf: (record) => exactOf(record).flatMap((names) => names.earlier),
+    email: (widgetId, email) => all({ kind: 'email', widgetId, value: searchedEmail(email) }),
+    esim: (widgetId, esimId) => all({ kind: 'esim', widgetId, value: esimId }),
+    paymentReference: (widgetId, reference) => all({ kind: 'paymentReference', widgetId, value: reference }),
+    earlierOf: (record) => exactOf(record).flatMap(earlier),
   };
 }
 
