@@ -43,7 +43,14 @@ import { isWidgetScriptPath, staticSite, widgetAssetHandlers } from './routes/st
 import { findWidgetBuilds } from './routes/widget-builds';
 import { widgetStartHandlers, widgetStarts } from './routes/widget-start';
 import type { SalesDesk } from './sales-ledger/sales-desk';
-import { clientIp, forwardedScheme, proxySettingWarning, socketAddress } from './security/client-ip';
+import {
+  clientIp,
+  forwardedScheme,
+  limitedAddress,
+  proxySettingWarning,
+  socketAddress,
+} from './security/client-ip';
+import type { KeyedDigest } from './security/keyed-digest';
 import { createOriginPolicy } from './security/origin-policy';
 import type { SecretDigest } from './security/presented-secret';
 import { SECURITY_HEADERS } from './security/security-headers';
@@ -61,6 +68,10 @@ export interface BffAppOptions {
   signer: SessionSigner;
   /** What the wrong-partner-secret budget counts a presented secret by. */
   secretDigest: SecretDigest;
+  /** What the store's counters name a client address by (`countedAddress`): a keyed digest. */
+  addressDigest: (address: string) => string;
+  /** What an idempotent create asked, as kept with its key: a keyed digest (`http/idempotency.ts`). */
+  requestFingerprint: KeyedDigest;
   checkouts: CheckoutService;
   /** The partner's funding (`GET /v1/partner/account`). */
   funding: PartnerFunding;
@@ -128,15 +139,14 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   if (metrics !== null || tracing !== null || checkAnswers) tagRoutes(app);
   const onShortChain = proxySettingWarning(logger, config.trustedProxyHops, options.now);
   app.use('*', async function clientAddress(c, next) {
-    c.set(
-      'clientIp',
-      clientIp({
-        socket: socketAddress(c),
-        forwardedFor: c.req.header('X-Forwarded-For'),
-        trustedProxyHops: config.trustedProxyHops,
-        onShortChain,
-      }),
-    );
+    const ip = clientIp({
+      socket: socketAddress(c),
+      forwardedFor: c.req.header('X-Forwarded-For'),
+      trustedProxyHops: config.trustedProxyHops,
+      onShortChain,
+    });
+    c.set('clientIp', ip);
+    c.set('countedAddress', options.addressDigest(limitedAddress(ip)));
     c.set(
       'clientScheme',
       forwardedScheme({
@@ -239,11 +249,23 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
     }),
     idempotency: {
       session: {
-        ...sessionIdempotency({ store, idempotencyTtlMs, logger, now: options.now }),
+        ...sessionIdempotency({
+          store,
+          idempotencyTtlMs,
+          logger,
+          fingerprint: options.requestFingerprint,
+          now: options.now,
+        }),
         leaseMs: config.takeoverAfterMs,
       },
       partner: {
-        ...partnerIdempotency({ store, idempotencyTtlMs, logger, now: options.now }),
+        ...partnerIdempotency({
+          store,
+          idempotencyTtlMs,
+          logger,
+          fingerprint: options.requestFingerprint,
+          now: options.now,
+        }),
         leaseMs: config.takeoverAfterMs,
       },
     },

@@ -18,14 +18,14 @@ import { createAccountLogo } from './catalog/account-logo';
 import { createCatalogService } from './catalog/catalog-service';
 import type { LogoTestHost } from './catalog/logo-fetch';
 import { createCheckoutSecrets } from './checkout/checkout-access';
-import { createCheckoutIndex, indexedCheckouts } from './checkout/checkout-index';
+import { createCheckoutIndex, createCheckoutIndexNames, indexedCheckouts } from './checkout/checkout-index';
 import { type CheckoutService, createCheckoutService } from './checkout/checkout-service';
 import { type CheckoutTransitions, createCheckoutTransitions } from './checkout/checkout-transitions';
 import { type CheckoutWatch, createCheckoutWatch } from './checkout/checkout-watch';
 import { createEsimOwners } from './checkout/esim-owners';
 import { createOrderReconciliation, type OrderReconciliation } from './checkout/order-reconciliation';
 import { createOrderReferences } from './checkout/order-references';
-import type { WidgetConfig } from './config/config-schema';
+import { retentionMs, type WidgetConfig } from './config/config-schema';
 import type { LoadedConfig } from './config/load-config';
 import { ApiError } from './errors';
 import {
@@ -49,6 +49,7 @@ import type { Tracing } from './observability/tracing';
 import { createOperationsApp } from './operations-app';
 import { createSalesDesk } from './sales-ledger/sales-desk';
 import { createSalesLedger } from './sales-ledger/sales-ledger';
+import { keyedDigest } from './security/keyed-digest';
 import { createOriginPolicy } from './security/origin-policy';
 import { presentedSecretDigest } from './security/presented-secret';
 import { createSessionSigner, type SessionSigner } from './security/session-token';
@@ -266,7 +267,10 @@ export function createBff(options: CreateBffOptions): Bff {
     ttlSeconds: config.sessionTtlSeconds,
     now: options.now ?? Date.now,
   });
-  const webhookQueue = createWebhookQueue(store);
+  const retention = retentionMs(config.retention);
+  // Exact values name the lists' indexes by their keyed digest; a search reads their earlier names too.
+  const indexNames = createCheckoutIndexNames(keyedDigest(rootSecrets, 'index-name'));
+  const webhookQueue = createWebhookQueue(store, retention.webhookDeliveryMs, options.now);
   const mailTransport = loaded.smtpUrl === undefined ? null : createMailTransport(loaded.smtpUrl);
   const mailing = config.widgets.filter((widget) => widget.mail !== undefined).map((widget) => widget.id);
   if (mailTransport === null && mailing.length > 0) {
@@ -282,11 +286,12 @@ export function createBff(options: CreateBffOptions): Bff {
     paymentHolds: paymentHoldOptions(config.paymentHolds),
     now: options.now,
     onRefusal: (code, cap) => metrics?.fundingRefusals.inc({ code, cap }),
+    holderDigest: keyedDigest(rootSecrets, 'funding-holder'),
   });
-  const orderReferences = createOrderReferences(store);
+  const orderReferences = createOrderReferences(store, retention.checkoutMs);
   const salesLedger = createSalesLedger({
     store,
-    retentionMs: config.salesLedgerDays * 24 * 60 * 60 * 1000,
+    retentionMs: retention.salesLedgerMs,
     now: options.now,
   });
   const checkoutWatch = createCheckoutWatch({
@@ -312,10 +317,12 @@ export function createBff(options: CreateBffOptions): Bff {
       salesLedger,
     },
     counted: metrics === null ? undefined : (status) => metrics.checkoutTransitions.inc({ status }),
+    indexNames,
+    retention,
     now: options.now,
   });
   const { repository } = transitions;
-  const esimOwners = createEsimOwners(store, repository);
+  const esimOwners = createEsimOwners(store, repository, retention.esimMs);
   const checkouts = createCheckoutService({
     store,
     logger: scopedLogger,
@@ -356,6 +363,7 @@ export function createBff(options: CreateBffOptions): Bff {
   });
   const actionRequestWatch = createActionRequestWatch({
     store,
+    retentionMs: retention.actionRequestMs,
     esimOwners,
     queue: webhookQueue,
     widgets,
@@ -396,12 +404,15 @@ export function createBff(options: CreateBffOptions): Bff {
           intervalMs: options.mail?.intervalMs,
           now: options.now,
         });
-  const supportDesk = createSupportDesk({ store, repository, esimOwners });
+  const supportDesk = createSupportDesk({ store, repository, esimOwners, indexNames });
   // In the background: a large store is indexed while the BFF serves (lists fill in as it goes).
   let closing = false;
   const indexesBuilt = buildIndexesAtStart(
     [
-      indexedCheckouts(createCheckoutIndex(store)),
+      indexedCheckouts(
+        createCheckoutIndex(store, { names: indexNames, retention, now: options.now }),
+        indexNames,
+      ),
       webhookQueue.indexedRecords,
       actionRequestWatch.indexedRecords,
       ...salesLedger.indexedRecords,
@@ -428,6 +439,8 @@ export function createBff(options: CreateBffOptions): Bff {
     store,
     signer,
     secretDigest: presentedSecretDigest(loaded.sessionSecret),
+    addressDigest: keyedDigest(rootSecrets, 'counted-address'),
+    requestFingerprint: keyedDigest(rootSecrets, 'request-fingerprint'),
     checkouts,
     funding,
     afterSale,

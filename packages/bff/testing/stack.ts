@@ -154,7 +154,11 @@ export interface RunningBff {
 /** Start one BFF against a running sandbox (several may share a store and a session secret). */
 export async function startBff(
   sandboxUrl: string,
-  options: Omit<StackOptions, 'sandbox'> & { sessionSecret: Buffer },
+  options: Omit<StackOptions, 'sandbox'> & {
+    sessionSecret: Buffer;
+    /** Root secrets rotated out, newest first (`ESIM_BFF_PREVIOUS_SESSION_SECRETS`). */
+    previousSessionSecrets?: Buffer[];
+  },
 ): Promise<RunningBff> {
   const logs: string[] = [];
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
@@ -164,6 +168,7 @@ export async function startBff(
       config,
       secrets: resolveSecrets(config, { ...TEST_ENV, ...options.env }),
       sessionSecret: options.sessionSecret,
+      previousSessionSecrets: options.previousSessionSecrets,
       operationsToken: resolveOperationsToken(config, { ...TEST_ENV, ...options.env }),
       smtpUrl: resolveSmtpUrl(config, { ...TEST_ENV, ...options.env }),
       source: 'test',

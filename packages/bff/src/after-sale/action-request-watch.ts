@@ -18,6 +18,7 @@ import {
 import { z } from 'zod';
 import { createBackgroundLoop } from '../background-loop';
 import type { EsimOwners } from '../checkout/esim-owners';
+import { retentionMs } from '../config/config-schema';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import type { IndexedRecords } from '../store/index-rebuild';
@@ -31,8 +32,6 @@ import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { ACTION_REQUEST_INDEXES } from './action-request-desk';
 import { fetchActionRequest } from './action-requests';
 
-/** How long a help request's record (and a replacement) is kept after its last change. */
-const RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
 /** How many reissues in a row "my eSIM" follows (a chain longer than this is not expected). */
 const MAX_REPLACEMENTS = 5;
 /** Requests claimed at once, in all and of one widget; batches one sweep claims at most. */
@@ -70,6 +69,12 @@ export interface ActionRequestWatchOptions {
    * now, which ends the checkout and sends its webhooks). Idempotent; a failure has the status told again later.
    */
   refundCompleted?: ((widget: WidgetRuntime, esimId: string) => Promise<void>) | undefined;
+  /**
+   * How long a help request's record (and a reissue's replacement) is kept after its last change
+   * (`retention.actionRequestDays`); its index entries are written with it, with the same life. Default: the
+   * config's default.
+   */
+  retentionMs?: number | undefined;
   now?: () => number;
 }
 
@@ -99,6 +104,7 @@ export interface ActionRequestWatch {
 
 /** The {@link ActionRequestWatch}. */
 export function createActionRequestWatch(options: ActionRequestWatchOptions): ActionRequestWatch {
+  const retention = options.retentionMs ?? retentionMs().actionRequestMs;
   const { store, widgets, logger, esimOwners } = options;
   const webhooks = options.queue;
   const now = options.now ?? Date.now;
@@ -133,10 +139,21 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
     }
   }
 
-  /** Put a request in its widget's indexes (its status index moved from `previous`). */
-  async function indexRequest(widgetId: string, request: PartnerActionRequest, previous: string | null) {
+  /**
+   * Put a request in its widget's indexes (its status index moved from `previous`), with the life its record was
+   * just written with, so that they end together; for a record not written now (the index build at start), the life
+   * left after the request's last change upstream, which the record's write followed: they end no later than it.
+   */
+  async function indexRequest(
+    widgetId: string,
+    request: PartnerActionRequest,
+    previous: string | null,
+    writtenNow = true,
+  ) {
     const score = Date.parse(request.createdAt);
-    const add = (name: string) => store.sortedIndex(name).add(request.id, score, RETENTION_MS);
+    const lifeMs = writtenNow ? retention : Date.parse(request.updatedAt) + retention - now();
+    if (lifeMs <= 0) return;
+    const add = (name: string) => store.sortedIndex(name).add(request.id, score, lifeMs);
     if (previous !== null && previous !== request.status)
       await store.sortedIndex(ACTION_REQUEST_INDEXES.status(widgetId, previous)).remove(request.id);
     await add(ACTION_REQUEST_INDEXES.status(widgetId, request.status));
@@ -148,7 +165,7 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
   async function indexStored(record: StoredActionRequest): Promise<boolean> {
     const kept = PartnerActionRequestSchema.safeParse(record.view);
     if (kept.success) {
-      await indexRequest(record.widgetId, kept.data, null);
+      await indexRequest(record.widgetId, kept.data, null, false);
       return true;
     }
     // A widget no longer configured: no partner lists its requests.
@@ -167,7 +184,7 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
       return true;
     }
     const outcome = await versionedUpdate(
-      storeSlot(store, STORE_KEYS.actionRequest(record.id), RETENTION_MS),
+      storeSlot(store, STORE_KEYS.actionRequest(record.id), retention),
       (current) => {
         const latest = current === null ? null : parseStored(current);
         // Gone, or read and written by the watch meanwhile (it indexed it): that write stands.
@@ -191,7 +208,7 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
       request.replacementEsimId,
       Date.parse(request.completedAt ?? request.updatedAt),
     );
-    if (await store.insert(key, request.replacementEsimId, RETENTION_MS)) {
+    if (await store.insert(key, request.replacementEsimId, retention)) {
       logger.info('eSIM replaced by a reissue', {
         widgetId: widget.config.id,
         esimId: request.esimId,
@@ -249,7 +266,7 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
       };
       // Another reader writing the same status first is as good as this write; a busy record is told again later.
       await versionedUpdate(
-        storeSlot(store, STORE_KEYS.actionRequest(request.id), RETENTION_MS),
+        storeSlot(store, STORE_KEYS.actionRequest(request.id), retention),
         (current, round) =>
           round > 0 && current !== null && parseStored(current).status === request.status
             ? leaveValue(null)

@@ -4,6 +4,7 @@
  * change is a compare-and-set on the record's version, so two confirms (or two instances) can never both
  * move a checkout from `awaiting_payment` to `placing`.
  */
+import { retentionMs } from '../config/config-schema';
 import { STORE_KEYS, type Store } from '../store/store';
 import type { VersionedSlot, versionedUpdate } from '../store/versioned-update';
 import type { CheckoutIndex } from './checkout-index';
@@ -15,8 +16,12 @@ import {
   StoredQuoteSchema,
 } from './stored-checkout';
 
-/** How long a checkout is kept after its last change (status reads, partner reconciliation). */
-export const CHECKOUT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+/**
+ * How long a checkout is kept after its last change (status reads, partner reconciliation) when no index says
+ * (tests of the repository alone): the default of `retention.checkoutDays`. With its index, a checkout ends with its
+ * list entries (`CheckoutIndex.keptForMs`).
+ */
+const UNINDEXED_RETENTION_MS = retentionMs().checkoutMs;
 
 /**
  * A checkout as stored: the widget's view plus what only the BFF may know (wholesale price, order link).
@@ -92,6 +97,7 @@ export function createCheckoutRepository(
     transitions === undefined || before?.status === next.status
       ? next
       : { ...next, reactionsDue: [...(next.reactionsDue ?? []), next.status] };
+  const keptForMs = (record: CheckoutRecord) => index?.keptForMs(record) ?? UNINDEXED_RETENTION_MS;
   return {
     async getCheckout(id) {
       const stored = await store.get(STORE_KEYS.checkout(id));
@@ -102,7 +108,7 @@ export function createCheckoutRepository(
       const due = withReactionsDue(null, record);
       const next = index === undefined ? due : await index.beforeWrite(null, due);
       await transitions?.prepare(next);
-      const ok = await store.insert(STORE_KEYS.checkout(record.id), written(next), CHECKOUT_RETENTION_MS);
+      const ok = await store.insert(STORE_KEYS.checkout(record.id), written(next), keptForMs(next));
       if (ok) await transitions?.written(null, { record: next, version: 1 });
       return ok;
     },
@@ -115,7 +121,7 @@ export function createCheckoutRepository(
         STORE_KEYS.checkout(next.id),
         current.version,
         written(updated),
-        CHECKOUT_RETENTION_MS,
+        keptForMs(updated),
       );
       if (!ok) return null;
       // A membership left behind is checked away by the lists: the write stands whatever this does.

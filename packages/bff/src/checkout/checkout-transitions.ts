@@ -16,7 +16,7 @@ import { CHECKOUT_TERMINAL_STATUSES } from '@esim-embed/shared';
 import type { Logger } from '../logger';
 import type { Store } from '../store/store';
 import { leaveValue, versionedUpdate, writeValue } from '../store/versioned-update';
-import { createCheckoutIndex } from './checkout-index';
+import { type CheckoutIndexNames, type CheckoutIndexOptions, createCheckoutIndex } from './checkout-index';
 import {
   type CheckoutObserver,
   type CheckoutRecord,
@@ -64,6 +64,10 @@ export interface CheckoutTransitionsOptions {
   reactions: CheckoutReactions;
   /** Counts each change of status as it is written (the metrics, when on). */
   counted?: ((status: string) => void) | undefined;
+  /** The names of the partner lists' indexes (`checkout-index.ts`). */
+  indexNames: CheckoutIndexNames;
+  /** How long a checkout, and an eSIM in its seller's list, are kept. Default: the config's defaults. */
+  retention?: CheckoutIndexOptions['retention'];
   /** The clock the indexes' renewal reads (`checkout-index.ts`). Default `Date.now`. */
   now?: (() => number) | undefined;
 }
@@ -203,7 +207,11 @@ export function createCheckoutTransitions(options: CheckoutTransitionsOptions): 
         });
       },
     },
-    createCheckoutIndex(options.store, options.now),
+    createCheckoutIndex(options.store, {
+      names: options.indexNames,
+      retention: options.retention,
+      now: options.now,
+    }),
   );
 
   return {

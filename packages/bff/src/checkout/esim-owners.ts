@@ -7,15 +7,13 @@
  * `externalRef` — the checkout id — while that checkout is kept.
  */
 import { z } from 'zod';
+import { retentionMs } from '../config/config-schema';
 import { ApiError } from '../errors';
 import { STORE_INDEXES, STORE_KEYS, type Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
-import { ESIM_INDEX_TTL_MS } from './checkout-index';
 import type { CheckoutRecord, CheckoutRepository } from './checkout-record';
 import { readEsim } from './esim-detail';
 
-/** How long the seller of an eSIM is remembered: as long as the eSIM is in its seller's list (`checkout-index.ts`). */
-const OWNER_KEPT_MS = ESIM_INDEX_TTL_MS;
 /** How long the maker of a delivery link is remembered: longer than a link lives (a day at most). */
 const LINK_MAKER_KEPT_MS = 3 * 24 * 60 * 60 * 1000;
 
@@ -56,10 +54,15 @@ export interface EsimOwners {
 export function createEsimOwners(
   store: Store,
   checkouts: Pick<CheckoutRepository, 'getCheckout'>,
+  /**
+   * How long the seller of an eSIM is remembered after the sale (`retention.esimDays`): as long as the eSIM is in
+   * its seller's list (`checkout-index.ts`), which ends no later. Never renewed.
+   */
+  esimRetentionMs: number = retentionMs().esimMs,
 ): EsimOwners {
   const remember = (esimId: string, owner: z.infer<typeof EsimOwnerSchema>) =>
     // First writer wins: a seller is never replaced, whatever a later checkout says.
-    store.insert(STORE_KEYS.esimOwner(esimId), JSON.stringify(owner), OWNER_KEPT_MS);
+    store.insert(STORE_KEYS.esimOwner(esimId), JSON.stringify(owner), esimRetentionMs);
 
   async function recorded(esimId: string): Promise<z.infer<typeof EsimOwnerSchema> | null> {
     const stored = await store.get(STORE_KEYS.esimOwner(esimId));
@@ -106,14 +109,17 @@ export function createEsimOwners(
     async recordReplacement(esimId, replacementEsimId, issuedAtMs) {
       const owner = await recorded(esimId);
       if (owner === null) return;
-      await remember(replacementEsimId, {
+      const first = await remember(replacementEsimId, {
         widgetId: owner.widgetId,
         checkoutId: owner.checkoutId,
         replaces: esimId,
       });
-      await store
-        .sortedIndex(STORE_INDEXES.esims(owner.widgetId))
-        .add(replacementEsimId, issuedAtMs, ESIM_INDEX_TTL_MS);
+      // The replacement's entry ends with its seller's record, written just now (one eSIM retention from now):
+      // told again, neither is renewed.
+      if (first)
+        await store
+          .sortedIndex(STORE_INDEXES.esims(owner.widgetId))
+          .add(replacementEsimId, issuedAtMs, esimRetentionMs);
     },
     async sellerAmong(candidates, esimId) {
       const owner = (await recorded(esimId)) ?? (await traced(candidates, esimId));

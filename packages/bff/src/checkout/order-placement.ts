@@ -159,9 +159,11 @@ export function createOrderPlacement(options: OrderPlacementOptions): OrderPlace
       externalRef: record.id,
       deliveryMode: target.deliveryMode,
       // The checkout id as the recipient's reference: a `platform` email (and the upstream's records) can be
-      // traced back to the checkout without the traveller's address.
+      // traced back to the checkout without the traveller's address. The address itself goes upstream only when
+      // the upstream sends the email (`platform`, where the contract requires it): with `partner` delivery the
+      // BFF or the partner emails the traveller, and the upstream needs neither it nor a copy of it.
       recipient:
-        record.email === null
+        record.email === null || target.deliveryMode !== 'platform'
           ? { reference: record.id, locale: record.locale }
           : { email: record.email, reference: record.id, locale: record.locale },
     };

@@ -7,17 +7,15 @@
  * of this BFF ever owned is reported as unmatched.
  */
 import { z } from 'zod';
+import { retentionMs } from '../config/config-schema';
 import { STORE_KEYS, type Store } from '../store/store';
-import { CHECKOUT_RETENTION_MS, type CheckoutRecord } from './checkout-record';
+import type { CheckoutRecord } from './checkout-record';
 
 /**
  * The prefix of the `externalRef` of every action request this BFF makes (and of a reissue's new order): such a
  * reference names no checkout, and reconciliation passes it by.
  */
 export const ACTION_REQUEST_REF_PREFIX = 'areq-';
-
-/** How long a reference is kept: twice a checkout's retention, far past reconciliation's look-back. */
-const REFERENCE_KEPT_MS = 2 * CHECKOUT_RETENTION_MS;
 
 /** One order reference as stored (read leniently: fields added later are kept). */
 const OrderReferenceSchema = z.looseObject({ checkoutId: z.string(), widgetId: z.string() });
@@ -32,16 +30,18 @@ export interface OrderReferences {
 }
 
 /** The {@link OrderReferences} kept in `store`. */
-export function createOrderReferences(store: Store): OrderReferences {
+export function createOrderReferences(
+  store: Store,
+  /** How long a checkout is kept after its last change (`retention.checkoutDays`). */
+  checkoutRetentionMs: number = retentionMs().checkoutMs,
+): OrderReferences {
+  /** How long a reference is kept: twice a checkout's retention, far past reconciliation's look-back. */
+  const referenceKeptMs = 2 * checkoutRetentionMs;
   return {
     async record(checkout) {
       const reference: OrderReference = { checkoutId: checkout.id, widgetId: checkout.widgetId };
       // First writer wins: the reference is the checkout id, so a later write could only say the same.
-      await store.insert(
-        STORE_KEYS.orderReference(checkout.id),
-        JSON.stringify(reference),
-        REFERENCE_KEPT_MS,
-      );
+      await store.insert(STORE_KEYS.orderReference(checkout.id), JSON.stringify(reference), referenceKeptMs);
     },
     async ownerOf(externalRef) {
       const stored = await store.get(STORE_KEYS.orderReference(externalRef));

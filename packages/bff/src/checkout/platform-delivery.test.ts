@@ -2,8 +2,10 @@
  * `platform` delivery over HTTP: a widget configured `deliveryMode: 'platform'` asks for the traveller's email,
  * passes it on the upstream order with the checkout id as `recipient.reference`, and the sandbox's outbox holds
  * the email the service would send (brand-aware presentation), whose link opens the installation page.
- * A `partner` delivery widget passes the reference too, and no email is sent.
+ * A `partner` delivery widget passes the reference too, and no email is sent: nor does the address go upstream
+ * (the order the sandbox keeps holds none), since nothing upstream uses it.
  */
+import { SANDBOX_KEYS } from '@esim-embed/sandbox';
 import { CHECKOUT_SECRET_HEADER } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { topUpablePlan, untilReady } from '../../testing/after-sale-flow';
@@ -39,6 +41,19 @@ async function buy(widgetId: string, email?: string) {
   return { page, checkout };
 }
 
+/** The recipient of the upstream order of checkout `checkoutId`, as the sandbox keeps it. */
+async function upstreamRecipient(checkoutId: string): Promise<Record<string, unknown>> {
+  const answer = await fetch(`${stack.sandbox.url}/orders?externalRef=${encodeURIComponent(checkoutId)}`, {
+    headers: { 'X-Api-Key': SANDBOX_KEYS.globetrotter },
+  });
+  const body = (await answer.json()) as {
+    data: { externalRef: string; recipient: Record<string, unknown> }[];
+  };
+  const [order, ...others] = body.data.filter((found) => found.externalRef === checkoutId);
+  expect(others).toEqual([]);
+  return order?.recipient ?? {};
+}
+
 describe('platform delivery', () => {
   it('needs the traveller’s email', async () => {
     const { page, checkout } = await buy('shop-email');
@@ -66,6 +81,8 @@ describe('platform delivery', () => {
       replyTo: 'help@globetrotter.example',
     });
     expect(sent?.text).toContain(sent?.attribution ?? '-');
+    // The upstream sends it, so its order holds the address.
+    expect(await upstreamRecipient(id)).toMatchObject({ email, reference: id });
     const installation = await page.get(`/v1/checkouts/${id}/installation`, {
       [CHECKOUT_SECRET_HEADER]: clientSecret,
     });
@@ -78,5 +95,9 @@ describe('platform delivery', () => {
     const { page, checkout } = await buy('shop', email);
     await untilReady(page, checkout.body.data.id, checkout.body.data.clientSecret);
     expect(await stack.sandbox.control.outbox({ to: email })).toEqual([]);
+    // Nothing upstream sends it: the order carries the checkout id as its reference, and no address.
+    const recipient = await upstreamRecipient(checkout.body.data.id);
+    expect(recipient).toMatchObject({ email: null, reference: checkout.body.data.id, locale: 'de' });
+    expect(JSON.stringify(recipient)).not.toContain(email);
   });
 });

@@ -96,6 +96,53 @@ export const PaymentHoldsSchema = z.strictObject({
 export type PaymentHolds = z.infer<typeof PaymentHoldsSchema>;
 
 /**
+ * How long the BFF keeps what it stores about travellers and partners (docs/configuration.md, "Retention"), in
+ * days; each default is the period of the release before the setting. An index entry ends with the record it
+ * names (never more than one store sweep after it), so these periods are the lists' too.
+ */
+export const RetentionSchema = z.strictObject({
+  /** A checkout after its last change (its list entries end with it; its order reference is kept twice this). */
+  checkoutDays: z.int().min(1).max(365).default(30),
+  /** A webhook delivery after its last change (its attempts, for the partner's list and resend). */
+  webhookDeliveryDays: z.int().min(2).max(90).default(8),
+  /** A help request (cancellation, refund, reissue) after its last change, and a reissue's replacement. */
+  actionRequestDays: z.int().min(7).max(730).default(90),
+  /**
+   * An eSIM's seller (which widget sold it: the partner routes reach only their own eSIMs) and its entry in the
+   * seller's eSIM list, after the sale: at least a year, the longest a manage link lives.
+   */
+  esimDays: z.int().min(365).max(3_650).default(730),
+  /**
+   * A sale's ledger record (no personal data: `/v1/partner/sales`) after its last change — long after the
+   * checkout itself — so that the partner finds and exports its sales for accounting.
+   */
+  salesLedgerDays: z.int().min(31).max(3_660).default(400),
+});
+export type Retention = z.infer<typeof RetentionSchema>;
+
+/** The retention periods in milliseconds, as the stores' times to live take them. */
+export interface RetentionMs {
+  checkoutMs: number;
+  webhookDeliveryMs: number;
+  actionRequestMs: number;
+  esimMs: number;
+  salesLedgerMs: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** `retention` in milliseconds (the defaults when none is given). */
+export function retentionMs(retention: Retention = RetentionSchema.parse({})): RetentionMs {
+  return {
+    checkoutMs: retention.checkoutDays * DAY_MS,
+    webhookDeliveryMs: retention.webhookDeliveryDays * DAY_MS,
+    actionRequestMs: retention.actionRequestDays * DAY_MS,
+    esimMs: retention.esimDays * DAY_MS,
+    salesLedgerMs: retention.salesLedgerDays * DAY_MS,
+  };
+}
+
+/**
  * The widget's own brand overrides, merged over the upstream account's brand. `logoUrl` may also be a path on
  * the BFF's own origin (`/brand/acme.svg`); the brand is validated again before it reaches a browser.
  */
@@ -469,11 +516,6 @@ export const BffConfigSchema = z
     unpaidHolds: UnpaidHoldsSchema.default(UnpaidHoldsSchema.parse({})),
     /** How far payments the partner started may hold its money firmly, and for how long. */
     paymentHolds: PaymentHoldsSchema.default(PaymentHoldsSchema.parse({})),
-    /**
-     * How long a sale's ledger record (no personal data: `/v1/partner/sales`) is kept after its last change — long
-     * after the checkout itself (30 days) — so that the partner finds and exports its sales for accounting.
-     */
-    salesLedgerDays: z.int().min(31).max(3_660).default(400),
     /** How often the catalog is refreshed in the background. */
     catalogRefreshSeconds: z.int().min(10).max(86_400).default(300),
     /** How often moving checkouts are read from the upstream when nobody polls them (webhooks see every change). */
@@ -493,9 +535,19 @@ export const BffConfigSchema = z
     webhookBackoffSeconds: z.int().min(1).max(3_600).default(10),
     /** How long one readiness result (`GET /readyz`: the store and every widget's upstream asked) is reused. */
     readinessCacheMs: z.int().min(0).max(60_000).default(5_000),
+    /** How long what the BFF stores is kept (kept idempotent answers: `idempotencyTtlHours`). */
+    retention: RetentionSchema.default(RetentionSchema.parse({})),
     widgets: z.array(WidgetConfigSchema).min(1),
   })
   .superRefine((config, ctx) => {
+    // A delivery's record holds its attempts: it outlives every retry of it.
+    if (config.retention.webhookDeliveryDays * 24 <= config.webhookRetryHours) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['retention', 'webhookDeliveryDays'],
+        message: `must be longer than webhookRetryHours (${config.webhookRetryHours} h): a delivery's record is kept while it is retried`,
+      });
+    }
     const seen = new Set<string>();
     config.widgets.forEach((widget, index) => {
       if (seen.has(widget.id)) {

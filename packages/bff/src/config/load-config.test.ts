@@ -53,6 +53,44 @@ describe('config schema', () => {
     expect(config.trustedProxyHops).toBe(0);
   });
 
+  it('keeps what it stores for the periods of the release before by default, and takes shorter or longer ones within bounds', () => {
+    expect(parseConfig({ widgets: [widget] }).retention).toEqual({
+      checkoutDays: 30,
+      webhookDeliveryDays: 8,
+      actionRequestDays: 90,
+      esimDays: 730,
+      salesLedgerDays: 400,
+    });
+    expect(
+      parseConfig({ widgets: [widget], retention: { checkoutDays: 7, esimDays: 400 } }).retention,
+    ).toEqual({
+      checkoutDays: 7,
+      webhookDeliveryDays: 8,
+      actionRequestDays: 90,
+      esimDays: 400,
+      salesLedgerDays: 400,
+    });
+    expect(configError(() => parseConfig({ widgets: [widget], retention: { checkoutDays: 0 } }))).toMatch(
+      /retention\.checkoutDays/,
+    );
+    expect(configError(() => parseConfig({ widgets: [widget], retention: { esimDays: 90 } }))).toMatch(
+      /retention\.esimDays/,
+    );
+    expect(configError(() => parseConfig({ widgets: [widget], retention: { keepForever: true } }))).toMatch(
+      /retention/,
+    );
+    // A delivery's record is kept while it is retried.
+    expect(
+      configError(() =>
+        parseConfig({ widgets: [widget], webhookRetryHours: 72, retention: { webhookDeliveryDays: 3 } }),
+      ),
+    ).toMatch(/retention\.webhookDeliveryDays: must be longer than webhookRetryHours \(72 h\)/);
+    expect(
+      parseConfig({ widgets: [widget], webhookRetryHours: 72, retention: { webhookDeliveryDays: 4 } })
+        .retention.webhookDeliveryDays,
+    ).toBe(4);
+  });
+
   it('names the bad field', () => {
     expect(
       configError(() =>

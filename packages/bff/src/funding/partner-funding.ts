@@ -88,6 +88,12 @@ export interface PartnerFundingOptions {
   paymentHolds?: PaymentHoldOptions;
   /** Hears every refusal before payment, with its code and the cap or room that refused it (a metric). */
   onRefusal?: (code: string, cap: string) => void;
+  /**
+   * What the ledger keeps of a hold's maker (its address and session): a keyed digest (the key ring's
+   * `funding-holder` key, `security/keyed-digest.ts`), so that a copy of the store reverses no address by trying
+   * them all.
+   */
+  holderDigest: (value: string) => string;
   now?: () => number;
 }
 
@@ -141,12 +147,12 @@ export function createPartnerFunding(options: PartnerFundingOptions): PartnerFun
   }
 
   /**
-   * The maker of an unpaid hold as the ledger keeps it: digests, salted by the ledger, of the address (as the
+   * The maker of an unpaid hold as the ledger keeps it: keyed digests, named by the ledger, of the address (as the
    * checkout keeps it, `openedFrom`) and the session that opened the checkout.
    */
   const holderOf = (ledger: string, opener: Pick<NewCheckoutHold, 'address' | 'session'>): UnpaidHolder => ({
-    address: digest(`${ledger}:address:${opener.address}`, 16),
-    session: digest(`${ledger}:session:${opener.session}`, 16),
+    address: options.holderDigest(`${ledger}:address:${opener.address}`),
+    session: options.holderDigest(`${ledger}:session:${opener.session}`),
   });
 
   /** The label of a refusal in the metric and the log: the cap or the room that refused. */

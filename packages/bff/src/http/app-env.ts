@@ -48,6 +48,11 @@ export interface AppVariables {
   clientIp: string;
   /** The scheme the client used as a trusted proxy said it (`X-Forwarded-Proto`); undefined: the request URL's. */
   clientScheme: 'http' | 'https' | undefined;
+  /**
+   * The client address as the store's counters name it: its keyed digest (`security/keyed-digest.ts`) of the
+   * address a limit counts (an IPv6 client by its /64), never the address itself.
+   */
+  countedAddress: string;
   /** Set by the session auth on session-authenticated routes (`routes/route-auth.ts`). */
   session: SessionClaims;
   /** The widget of the session (or of the session being created). */

@@ -4,11 +4,12 @@
  * the second takes the key over with the same resource id, while a live holder's lease is kept by its
  * heartbeat; a stalled holder that wakes up cannot overwrite the newer answer; a "try again" answer keeps the id.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../errors';
 import { createLogger } from '../logger';
+import { keyedDigest } from '../security/keyed-digest';
 import { createMemoryStore } from '../store/memory-store';
 import type { Store } from '../store/store';
 import { answerHeaders } from './answer';
@@ -17,6 +18,8 @@ import { createErrorHandler } from './error-handler';
 import { idempotency } from './idempotency';
 import { requestContext } from './request-context';
 
+/** What the creates asked, as their keys keep it. */
+const fingerprint = keyedDigest([randomBytes(32)], 'request-fingerprint');
 const logs: string[] = [];
 const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
 
@@ -62,6 +65,7 @@ function instance(store: Store, handle: (id: string) => Promise<void> = async ()
       store,
       ttlMs: 60_000,
       scope: () => 'test',
+      fingerprint,
       resourceId: () => `res_${++ids}`,
       logger,
       leaseMs,
@@ -195,6 +199,7 @@ describe('a kept answer with a bearer secret in it', () => {
         store: watched,
         ttlMs: () => 30_000,
         scope: () => 'test',
+        fingerprint,
         logger,
         secret: {
           leaveOut: ({ url: _url, ...kept }) => kept,
@@ -260,7 +265,14 @@ describe('a request refused as sent', () => {
     app.use('*', requestContext(logger));
     app.post(
       '/things',
-      idempotency({ store: watched, ttlMs: 60_000, scope: () => 'test', resourceId: () => 'res_x', logger }),
+      idempotency({
+        store: watched,
+        ttlMs: 60_000,
+        scope: () => 'test',
+        fingerprint,
+        resourceId: () => 'res_x',
+        logger,
+      }),
       async function createThing(c) {
         if (c.req.header('X-Manage-Token') === 'forged')
           throw new ApiError('widget_session_invalid', { params: { reason: 'manage_token_widget' } });
@@ -288,5 +300,70 @@ describe('a request refused as sent', () => {
     const corrected = await post({ what: 'a thing' });
     expect(corrected.status).toBe(201);
     expect(written).toHaveLength(1);
+  });
+});
+
+describe('what a kept create asked', () => {
+  /** A create route over `store` whose fingerprints are made under `roots`; answers what it was sent. */
+  function route(store: Store, roots: Buffer[]) {
+    const app = new Hono<AppEnv>();
+    app.onError(createErrorHandler(logger));
+    app.use('*', answerHeaders({}));
+    app.use('*', requestContext(logger));
+    app.post(
+      '/checkouts',
+      idempotency({
+        store,
+        ttlMs: 60_000,
+        scope: () => 'test',
+        fingerprint: keyedDigest(roots, 'request-fingerprint'),
+        logger,
+      }),
+      async (c) => c.json(await c.req.json(), 201),
+    );
+    return (key: string, body: unknown) =>
+      app.request('/checkouts', {
+        method: 'POST',
+        headers: { 'Idempotency-Key': key, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+  }
+
+  it('is kept as nothing a dictionary of addresses reverses, and records of before and of a rotated root still replay', async () => {
+    const store = createMemoryStore();
+    const first = randomBytes(32);
+    const body = { quoteId: 'quo_1', locale: 'en', termsAccepted: true, email: 'ada.lovelace@example.com' };
+    expect((await route(store, [first])('one', body)).status).toBe(201);
+    const kept = JSON.stringify(
+      await store.get(`idempotency:test:${createHash('sha256').update('one').digest('base64url')}`),
+    );
+    // The dictionary attack: the body rebuilt around each address a copy of the store could be tested with.
+    for (const email of ['ada.lovelace@example.com', 'grace.hopper@example.org']) {
+      const asked = `POST /checkouts\n${JSON.stringify({ ...body, email })}`;
+      expect(kept).not.toContain(createHash('sha256').update(asked).digest('base64url').slice(0, 12));
+      expect(kept).not.toContain(createHash('sha256').update(asked).digest('hex').slice(0, 12));
+    }
+    // A record the release before kept (a plain SHA-256 fingerprint) is still this request's: replayed, not a conflict.
+    const asked = `POST /checkouts\n${JSON.stringify(body)}`;
+    const legacyKey = `idempotency:test:${createHash('sha256').update('before').digest('base64url')}`;
+    await store.insert(
+      legacyKey,
+      JSON.stringify({
+        state: 'done',
+        fingerprint: createHash('sha256').update(asked).digest('base64url'),
+        status: 201,
+        body: JSON.stringify(body),
+        contentType: 'application/json',
+      }),
+      60_000,
+    );
+    const replayedBefore = await route(store, [first])('before', body);
+    expect(replayedBefore.status).toBe(201);
+    expect(replayedBefore.headers.get('Idempotent-Replayed')).toBe('true');
+    // After a rotation (the first root listed as previous), the first root's record replays; another body conflicts.
+    const rotated = route(store, [randomBytes(32), first]);
+    const again = await rotated('one', body);
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+    expect((await rotated('one', { ...body, email: 'grace.hopper@example.org' })).status).toBe(422);
   });
 });

@@ -23,6 +23,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
+import type { KeyedDigest } from '../security/keyed-digest';
 import { startLeaseHeartbeat } from '../store/lease-heartbeat';
 import { STORE_KEYS, type Store, type Versioned } from '../store/store';
 import { leaveValue, storeSlot, versionedUpdate, writeValue } from '../store/versioned-update';
@@ -86,6 +87,13 @@ export interface IdempotencyOptions {
   /** The scope of keys: the session id (partner routes: the widget id). */
   scope: (c: Context<AppEnv>) => string;
   /**
+   * The fingerprint of what a create asks (method, path, body) kept with its key: a keyed digest (the key ring's
+   * `request-fingerprint` key), since a body may hold a traveller's e-mail address, which a plain hash of a body
+   * rebuilt from the store would give away to a dictionary. A record's fingerprint under a root rotated out, or the
+   * plain SHA-256 of the release before, still matches its request.
+   */
+  fingerprint: KeyedDigest;
+  /**
    * Names the resource the create makes before it runs (`idempotentResourceId` on the context), so that a
    * takeover after a lost holder makes the same one. Routes without it simply run again.
    */
@@ -139,11 +147,14 @@ async function refusedAsSent(response: Response): Promise<boolean> {
   }
 }
 
-/** The store key of the request's `Idempotency-Key` in its scope, and the fingerprint of what it asks. */
+/**
+ * The store key of the request's `Idempotency-Key` in its scope, the fingerprint of what it asks, and whether a
+ * kept record's fingerprint is this request's (under any listed root, or unkeyed as the release before kept it).
+ */
 async function keyedRequest(
   c: Context<AppEnv>,
-  scope: IdempotencyOptions['scope'],
-): Promise<{ key: string; fingerprint: string }> {
+  options: Pick<IdempotencyOptions, 'scope' | 'fingerprint'>,
+): Promise<{ key: string; fingerprint: string; matches: (kept: string) => boolean }> {
   const header = c.req.header(IDEMPOTENCY_KEY_HEADER);
   if (header === undefined) {
     throw new ApiError('validation_failed', {
@@ -157,12 +168,17 @@ async function keyedRequest(
       params: { field: IDEMPOTENCY_KEY_HEADER, reason: 'invalid', maxLength: 255 },
     });
   }
-  const fingerprint = createHash('sha256')
-    .update(`${c.req.method} ${c.req.path}\n`)
-    .update(await bodyText(c))
-    .digest('base64url');
-  const key = STORE_KEYS.idempotency(scope(c), createHash('sha256').update(header).digest('base64url'));
-  return { key, fingerprint };
+  const asked = `${c.req.method} ${c.req.path}\n${await bodyText(c)}`;
+  const fingerprint = options.fingerprint(asked);
+  const matches = (kept: string) =>
+    kept === fingerprint ||
+    options.fingerprint.earlier(asked).includes(kept) ||
+    kept === createHash('sha256').update(asked).digest('base64url');
+  const key = STORE_KEYS.idempotency(
+    options.scope(c),
+    createHash('sha256').update(header).digest('base64url'),
+  );
+  return { key, fingerprint, matches };
 }
 
 /** A kept answer given again: its secret put back where it was left out. */
@@ -199,10 +215,10 @@ export function keptAnswerReplay(options: IdempotencyOptions): MiddlewareHandler
   const now = options.now ?? Date.now;
   const leaseMs = options.leaseMs ?? IDEMPOTENCY_LEASE_MS;
   return async function replayOnly(c, refuse) {
-    const { key, fingerprint } = await keyedRequest(c, options.scope);
+    const { key, matches } = await keyedRequest(c, options);
     const stored = await options.store.get(key);
     const record = stored === null ? null : IdempotencyRecordSchema.parse(JSON.parse(stored.value));
-    if (record?.fingerprint === fingerprint) {
+    if (record !== null && matches(record.fingerprint)) {
       if (record.state === 'done') return await replayed(c, record, options.secret);
       const remainingMs = record.leaseUntil - now();
       if (remainingMs > 0) throw stillRunning(remainingMs, leaseMs);
@@ -242,6 +258,7 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppE
     c: Context<AppEnv>,
     key: string,
     fingerprint: string,
+    matches: (kept: string) => boolean,
   ): Promise<{ version: number; record: InFlight } | Response> {
     const fresh: InFlight = {
       state: 'in_flight',
@@ -256,7 +273,7 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppE
       async (existing) => {
         if (existing === null) return writeValue(JSON.stringify(fresh), { record: fresh, takeover: null });
         const record = IdempotencyRecordSchema.parse(JSON.parse(existing.value));
-        if (record.fingerprint !== fingerprint) throw conflict('different_request');
+        if (!matches(record.fingerprint)) throw conflict('different_request');
         if (record.state === 'done') return leaveValue(await replayed(c, record, options.secret));
         const remainingMs = record.leaseUntil - now();
         if (remainingMs > 0) throw stillRunning(remainingMs, leaseMs);
@@ -286,8 +303,8 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppE
   }
 
   return async function idempotentCreate(c, next) {
-    const { key, fingerprint } = await keyedRequest(c, options.scope);
-    const claimed = await claim(c, key, fingerprint);
+    const { key, fingerprint, matches } = await keyedRequest(c, options);
+    const claimed = await claim(c, key, fingerprint, matches);
     if (claimed instanceof Response) return claimed;
     const { record } = claimed;
     let version = claimed.version;

@@ -26,6 +26,7 @@ import type { IdempotencyOptions } from '../http/idempotency';
 import { readJsonBody } from '../http/json-body';
 import type { Logger } from '../logger';
 import { limitedAddress } from '../security/client-ip';
+import type { KeyedDigest } from '../security/keyed-digest';
 import type { Store } from '../store/store';
 import type { RouteHandlers } from './mount-routes';
 
@@ -60,6 +61,8 @@ export function sessionIdempotency(options: {
   store: Store;
   idempotencyTtlMs: number;
   logger: Logger;
+  /** What a create asked, as kept with its key (`IdempotencyOptions.fingerprint`). */
+  fingerprint: KeyedDigest;
   /** The BFF's clock (the sessions' and the leases'). Default `Date.now`. */
   now?: (() => number) | undefined;
 }): IdempotencyOptions {
@@ -68,6 +71,7 @@ export function sessionIdempotency(options: {
     store: options.store,
     ttlMs: (c) => Math.min(options.idempotencyTtlMs, c.get('session').exp * 1000 - now()),
     scope: (c) => `session:${c.get('session').sid}`,
+    fingerprint: options.fingerprint,
     logger: options.logger,
     now,
   };

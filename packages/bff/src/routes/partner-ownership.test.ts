@@ -6,7 +6,7 @@
  * real sandbox, the webhooks delivered to real local receivers). B's lists, searched for A's things, are empty,
  * and hold none of A's help requests or webhook deliveries.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   API_ROUTES,
   PARTNER_SECRET_HEADER,
@@ -31,7 +31,8 @@ import { createMemoryStore } from '../store/memory-store';
 
 /** Partner B: widget `rival-shared` sells through the same upstream key as partner A's `shop`. */
 const RIVAL_SECRET = `rival-secret-${randomBytes(16).toString('hex')}`;
-const RIVAL_SCOPE = `idempotency:partner:${createHash('sha256').update(RIVAL_SECRET).digest('base64url')}:`;
+/** Partner B's own idempotency records (its scope names the widgets its secret opens). */
+const RIVAL_SCOPE = 'idempotency:partner:rival-shared:';
 
 const store = createMemoryStore();
 let receiverA: WebhookReceiver;

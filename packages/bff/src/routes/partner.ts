@@ -10,7 +10,6 @@
  * read and resent. Behind the partner auth (`routes/route-auth.ts`): the widget's partner secret in
  * `X-Partner-Secret`; never callable from a browser (no CORS).
  */
-import { createHash } from 'node:crypto';
 import {
   ActionRequestListQuerySchema,
   API_VERSION,
@@ -41,6 +40,7 @@ import type { IdempotencyOptions } from '../http/idempotency';
 import { parseOrThrow, readJsonBody } from '../http/json-body';
 import { answerPageAfter, type CursorBinding } from '../http/list-page';
 import type { Logger } from '../logger';
+import type { KeyedDigest } from '../security/keyed-digest';
 import type { Store } from '../store/store';
 import type { SupportDesk } from '../support-desk/support-desk';
 import type { WebhookDeliveryDesk } from '../webhooks/webhook-delivery-desk';
@@ -113,13 +113,17 @@ export const cursorBinding = (c: Context<AppEnv>, list: string): CursorBinding =
 });
 
 /**
- * The idempotency of the partner's creates: the partner's own keys, scoped to its secret (never stored as such,
- * only its digest).
+ * The idempotency of the partner's creates: the partner's own keys, scoped to the partner — named by the widgets its
+ * secret opens (as its write budget is, `route-auth.ts`), so that the store holds nothing derived from the secret
+ * (a digest of it, even keyed, would let a copy of the store test guesses or change with every rotation), and a
+ * retry after the partner rotates its secret still finds its answer. Widgets of one secret are never another's.
  */
 export function partnerIdempotency(options: {
   store: Store;
   idempotencyTtlMs: number;
   logger: Logger;
+  /** What a create asked, as kept with its key (`IdempotencyOptions.fingerprint`). */
+  fingerprint: KeyedDigest;
   /** The BFF's clock (the leases'). Default `Date.now`. */
   now?: (() => number) | undefined;
 }): IdempotencyOptions {
@@ -127,10 +131,8 @@ export function partnerIdempotency(options: {
     store: options.store,
     ttlMs: options.idempotencyTtlMs,
     now: options.now,
-    scope: (c) =>
-      `partner:${createHash('sha256')
-        .update(c.req.header(PARTNER_SECRET_HEADER) ?? '')
-        .digest('base64url')}`,
+    scope: (c) => `partner:${[...c.get('partnerWidgets').keys()].sort().join(',')}`,
+    fingerprint: options.fingerprint,
     logger: options.logger,
   };
 }

@@ -17,7 +17,6 @@ import { ApiError } from '../errors';
 import type { AppEnv } from '../http/app-env';
 import { readJsonBody } from '../http/json-body';
 import { annotateRequest } from '../http/request-context';
-import { limitedAddress } from '../security/client-ip';
 import { InstanceWindowCounter } from '../security/instance-window-counter';
 import type { SecretDigest } from '../security/presented-secret';
 import { enforceLimit, type LimitSpec, rateLimited } from '../security/rate-limit';
@@ -70,7 +69,7 @@ export function originAuth(options: {
     // Starts (page views) and sessions (travellers who quote) are counted apart: page views never use up the
     // sessions of those who buy.
     await enforceLimit(options.store, {
-      name: `${inPath === undefined ? 'sessions' : 'starts'}:${widgetId}:${limitedAddress(c.get('clientIp'))}`,
+      name: `${inPath === undefined ? 'sessions' : 'starts'}:${widgetId}:${c.get('countedAddress')}`,
       limit: widget.config.limits.sessionsPerIpPerMinute,
       windowMs: 60_000,
     });
@@ -83,8 +82,10 @@ export function originAuth(options: {
     if (origin === null) throw new ApiError('widget_origin_forbidden', { params: { widgetId } });
     c.set('widget', widget);
     c.set('origin', origin);
-    const address = limitedAddress(c.get('clientIp'));
-    await runForUpstreamCaller({ kind: 'traveller', address, sessionId: null }, next);
+    await runForUpstreamCaller(
+      { kind: 'traveller', address: c.get('countedAddress'), sessionId: null },
+      next,
+    );
   };
 }
 
@@ -131,7 +132,7 @@ export function partnerAuth(options: {
     const presented = c.req.header(PARTNER_SECRET_HEADER);
     const matched = widgetsForPartnerSecret(options.widgets.values(), presented);
     if (matched.size === 0) {
-      const address = limitedAddress(c.get('clientIp'));
+      const address = c.get('countedAddress');
       const ceiling = {
         name: 'wrong-partner-secrets',
         limit: WRONG_SECRETS_PER_ADDRESS_PER_MINUTE,

@@ -9,7 +9,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors';
 import type { AppEnv } from '../http/app-env';
 import { annotateRequest } from '../http/request-context';
-import { limitedAddress, ownOrigin } from '../security/client-ip';
+import { ownOrigin } from '../security/client-ip';
 import { enforceLimit } from '../security/rate-limit';
 import type { SessionClaims, SessionSigner } from '../security/session-token';
 import type { Store } from '../store/store';
@@ -92,8 +92,10 @@ export function sessionAuth(options: SessionAuthOptions): MiddlewareHandler<AppE
     const claims = options.signer.verify(bearerToken(c.req.header('Authorization')));
     await admitSession(c, claims, options);
     // The upstream calls this request causes count in its address's and session's shares of the key.
-    const address = limitedAddress(c.get('clientIp'));
-    await runForUpstreamCaller({ kind: 'traveller', address, sessionId: claims.sid }, next);
+    await runForUpstreamCaller(
+      { kind: 'traveller', address: c.get('countedAddress'), sessionId: claims.sid },
+      next,
+    );
   };
 }
 

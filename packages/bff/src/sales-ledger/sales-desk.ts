@@ -6,11 +6,11 @@
  * partner's own widgets' sales: an index entry is checked against the record it names.
  */
 import type { PartnerSale, PartnerSaleListQuery } from '@esim-embed/shared';
-import { indexDigest } from '../checkout/checkout-index';
 import type { ListPage, ListPosition } from '../store/index-pages';
 import { readIndexPage } from '../store/index-pages';
 import { STORE_INDEXES, STORE_KEYS, type Store } from '../store/store';
 import { readSaleRecord, type SaleRecord, toPartnerSale } from './sale-record';
+import { saleIndexDigest } from './sales-ledger';
 
 /** The filters of a sales list: the period as milliseconds (`to` exclusive), the eSIM and payment reference. */
 export interface SaleFilters extends Pick<PartnerSaleListQuery, 'esimId' | 'paymentReference'> {
@@ -32,9 +32,10 @@ export interface SalesDesk {
 
 /** The index of one widget that holds every sale `filters` can match, the narrowest one they name. */
 function narrowestIndex(widgetId: string, filters: SaleFilters): string {
-  if (filters.esimId !== undefined) return STORE_INDEXES.salesByEsim(widgetId, indexDigest(filters.esimId));
+  if (filters.esimId !== undefined)
+    return STORE_INDEXES.salesByEsim(widgetId, saleIndexDigest(filters.esimId));
   if (filters.paymentReference !== undefined) {
-    return STORE_INDEXES.salesByPaymentReference(widgetId, indexDigest(filters.paymentReference));
+    return STORE_INDEXES.salesByPaymentReference(widgetId, saleIndexDigest(filters.paymentReference));
   }
   return STORE_INDEXES.sales(widgetId);
 }

@@ -2,14 +2,14 @@
  * @module
  * The partner's sales ledger kept as its sales move: every write of a checkout that changes what the ledger shows
  * writes the sale's record (`sale-record.ts`) under `STORE_KEYS.sale`, in the store the BFF runs on (memory,
- * embedded or Redis), living `salesLedgerDays` after its last change — long after the checkout's 30 days. The
+ * embedded or Redis), living `retention.salesLedgerDays` after its last change — long after the checkout's 30 days. The
  * checkouts' transitions call {@link SalesLedger.follow}: on each change of status as one of its reactions (done
  * again by the watch until it succeeds, so a crash after the checkout's write loses nothing), and on a write that
  * keeps the status but changes the order, eSIM or payment reference. Each record is in its widget's sorted indexes
  * (all sales by payment time, by eSIM, by payment reference), added to before the record is written so that a
  * crash never leaves a sale out of a list; a list checks every record it reads.
  */
-import { indexDigest } from '../checkout/checkout-index';
+import { createHash } from 'node:crypto';
 import { type CheckoutRecord, readCheckoutRecord, type Stored } from '../checkout/checkout-record';
 import type { IndexedRecords } from '../store/index-rebuild';
 import { STORE_INDEXES, STORE_KEYS, type Store } from '../store/store';
@@ -25,9 +25,16 @@ import {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * The digest that names a sale's index of an exact value (its eSIM id, its payment reference): SHA-256, unkeyed.
+ * Neither value is a person's datum (the checkout's own indexes, which name e-mail addresses, are keyed:
+ * `checkout/checkout-index.ts`); an unkeyed name survives a rotation of the root secret for the ledger's 400 days.
+ */
+export const saleIndexDigest = (value: string) => createHash('sha256').update(value).digest('base64url');
+
 export interface SalesLedgerOptions {
   store: Store;
-  /** How long a sale is kept after its last change (`salesLedgerDays`). */
+  /** How long a sale is kept after its last change (`retention.salesLedgerDays`). */
   retentionMs: number;
   /** The BFF's clock: the times a sale is seen paid, ready, refunded. Default `Date.now`. */
   now?: (() => number) | undefined;
@@ -55,9 +62,10 @@ export interface SalesLedger {
 /** Every index a sale is in. */
 export function saleIndexNames(sale: SaleRecord): string[] {
   const names = [STORE_INDEXES.sales(sale.widgetId)];
-  if (sale.esimId !== null) names.push(STORE_INDEXES.salesByEsim(sale.widgetId, indexDigest(sale.esimId)));
+  if (sale.esimId !== null)
+    names.push(STORE_INDEXES.salesByEsim(sale.widgetId, saleIndexDigest(sale.esimId)));
   if (sale.paymentReference !== null) {
-    names.push(STORE_INDEXES.salesByPaymentReference(sale.widgetId, indexDigest(sale.paymentReference)));
+    names.push(STORE_INDEXES.salesByPaymentReference(sale.widgetId, saleIndexDigest(sale.paymentReference)));
   }
   return names;
 }

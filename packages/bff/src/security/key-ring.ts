@@ -12,7 +12,15 @@ export type KeyPurpose =
   | 'checkout-client-secret'
   | 'checkout-opened-from'
   | 'manage-link-seal'
-  | 'presented-secret';
+  | 'presented-secret'
+  /** Names an index by an exact value (an e-mail address, an eSIM, a payment reference): `keyed-digest.ts`. */
+  | 'index-name'
+  /** A client address in a counter's name (rate limits, the upstream budget's shares). */
+  | 'counted-address'
+  /** The address and session that opened a funding hold, as the reservation ledger keeps them. */
+  | 'funding-holder'
+  /** What an idempotent create asked (its body may hold a traveller's e-mail address), kept with its key. */
+  | 'request-fingerprint';
 
 /** A derived key and the id that names it in a token (the id says nothing about the key). */
 export interface NamedKey {

@@ -4,8 +4,7 @@
  * that the store's counters tell one wrong secret from another without holding any of them — nor an unkeyed hash,
  * against which whoever read the store could test guesses.
  */
-import { hmacSha256 } from './hmac';
-import { deriveKey } from './key-ring';
+import { keyedDigest } from './keyed-digest';
 
 /** The keyed digest of a presented secret (base64url, 128 bits: enough to tell secrets apart, short in a key). */
 export type SecretDigest = (presented: string) => string;
@@ -19,6 +18,5 @@ export type SecretDigest = (presented: string) => string;
  * digest('wrong-secret'); // 'q3Jx…' (22 characters), the same on every instance of one root
  */
 export function presentedSecretDigest(root: Uint8Array): SecretDigest {
-  const { key } = deriveKey(root, 'presented-secret');
-  return (presented) => hmacSha256(key, presented).subarray(0, 16).toString('base64url');
+  return keyedDigest([root], 'presented-secret');
 }

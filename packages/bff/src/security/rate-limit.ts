@@ -8,7 +8,10 @@ import { ApiError } from '../errors';
 import { STORE_KEYS, type Store } from '../store/store';
 
 export interface LimitSpec {
-  /** The counter's name (`sessions:acme:203.0.113.9`). */
+  /**
+   * The counter's name (`sessions:acme:q3Jx…`). A client address in it is its keyed digest (`countedAddress` of
+   * the request), never the address: a copy of the store names no client.
+   */
   name: string;
   /** The most hits allowed in the window. */
   limit: number;
@@ -19,7 +22,7 @@ export interface LimitSpec {
  * Count one hit and throw `rate_limited` (with `Retry-After` until the window ends) when it is over the limit.
  *
  * @example
- * await enforceLimit(store, { name: `sessions:${widgetId}:${ip}`, limit: 30, windowMs: 60_000 });
+ * await enforceLimit(store, { name: `sessions:${widgetId}:${c.get('countedAddress')}`, limit: 30, windowMs: 60_000 });
  */
 export async function enforceLimit(store: Store, spec: LimitSpec): Promise<void> {
   const { count, resetInMs } = await store.increment(STORE_KEYS.counter(spec.name), 1, spec.windowMs);

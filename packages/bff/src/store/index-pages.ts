@@ -1,6 +1,7 @@
 /**
  * @module
- * One page read across several sorted indexes at once (a partner's list spans its widgets, one index each):
+ * One page read across several sorted indexes at once (a partner's list spans its widgets, one index each, and
+ * a search the names its index had: an entry held by two is read once):
  * their entries merged newest first, each resolved to the item it names — or passed over when it no longer fits
  * (its record gone or changed) — until the page is full. Each index is read a batch at a time from where it
  * stopped, so a page costs O(indexes · log n + what it reads), never a scan; and what it reads is bounded: a page
@@ -98,6 +99,19 @@ export async function readIndexPage<T>(request: IndexPageRequest<T>): Promise<Li
     return newest === null || entry === undefined ? null : { entry, cursor: newest };
   }
 
+  /** The last entry taken: one held by two indexes (the old and new name of one) is taken once. */
+  let taken: IndexEntry | null = null;
+  async function nextDistinct(): Promise<{ entry: IndexEntry; cursor: Cursor } | null> {
+    for (;;) {
+      const found = await next();
+      if (found === null) return null;
+      const repeated =
+        taken !== null && taken.member === found.entry.member && taken.score === found.entry.score;
+      taken = found.entry;
+      if (!repeated) return found;
+    }
+  }
+
   const maxExamined = Math.max(wanted, request.maxExamined ?? ENTRIES_EXAMINED_PER_PAGE);
   let examined = 0;
   let lastExamined: IndexEntry | null = null;
@@ -111,9 +125,9 @@ export async function readIndexPage<T>(request: IndexPageRequest<T>): Promise<Li
     }
     const batch: { entry: IndexEntry; cursor: Cursor }[] = [];
     while (batch.length < Math.min(wanted - found.length, maxExamined - examined)) {
-      const taken = await next();
-      if (taken === null) break;
-      batch.push(taken);
+      const distinct = await nextDistinct();
+      if (distinct === null) break;
+      batch.push(distinct);
     }
     if (batch.length === 0) break;
     examined += batch.length;

@@ -19,6 +19,11 @@ import { type IndexedKind, STORE_KEYS, type Store, StoreUnavailableError } from 
 export interface IndexedRecords<R> {
   /** Names the kind's mark and lease. */
   kind: IndexedKind;
+  /**
+   * Names the mark too, when the indexes' names can change: the id of the key that names them (a build under a
+   * new key, after a rotation of the root secret or the upgrade to keyed names, moves every record to its names).
+   */
+  version?: string;
   /** The key prefix of its records (`STORE_KEYS`). */
   prefix: string;
   /** The record a stored value holds; throws when this release cannot read it (it is skipped, not listed). */
@@ -66,7 +71,7 @@ export async function rebuildIndexes<R>(
   const { store } = options;
   const stopped = options.stopped ?? (() => false);
   const leaseMs = options.leaseMs ?? LEASE_MS;
-  const mark = STORE_KEYS.indexBuilt(records.kind);
+  const mark = STORE_KEYS.indexBuilt(records.kind, records.version);
   const lease = STORE_KEYS.indexBuildLease(records.kind);
   const holder = randomUUID();
   let indexed = 0;
@@ -113,7 +118,7 @@ async function indexEvery<R>(
   stop: () => boolean,
 ): Promise<{ indexed: number; finished: boolean }> {
   const { store } = options;
-  const mark = STORE_KEYS.indexBuilt(records.kind);
+  const mark = STORE_KEYS.indexBuilt(records.kind, records.version);
   // Built by the holder before this one while its lease was being let go.
   if ((await store.get(mark)) !== null) return { indexed: 0, finished: true };
   let indexed = 0;

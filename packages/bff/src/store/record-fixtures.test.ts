@@ -6,16 +6,19 @@
  * covered the same way: a SQL dump per schema version (`embedded-store.schema-<n>.sql`), loaded into a data
  * directory and opened by this release (its migrations run) and read through the store.
  */
+
+import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createActionRequestWatch } from '../after-sale/action-request-watch';
-import { createCheckoutIndex, indexedCheckouts } from '../checkout/checkout-index';
+import { createCheckoutIndex, createCheckoutIndexNames, indexedCheckouts } from '../checkout/checkout-index';
 import { createCheckoutRepository } from '../checkout/checkout-record';
 import { createOrderReferences } from '../checkout/order-references';
 import { createReservationLedger } from '../funding/reservation-ledger';
 import { createLogger } from '../logger';
+import { keyedDigest } from '../security/keyed-digest';
 import { createWebhookQueue, DELIVERY_INDEXES } from '../webhooks/webhook-queue';
 import { rebuildIndexes } from './index-rebuild';
 import { moveLegacyIdList } from './legacy-id-list';
@@ -27,6 +30,8 @@ import { STORE_INDEXES, STORE_KEYS, type Store } from './store';
 import { QUEUE_NAMES } from './work-queue';
 
 const directory = new URL('./record-fixtures/', import.meta.url);
+/** About when the embedded store's dumps were written (their checkout's creation: 2026-11-24). */
+const DUMPED_AT = 1_795_530_300_000;
 const silent = createLogger({ level: 'error', write: () => {} });
 const fixtures = readdirSync(directory)
   .filter((name) => name.endsWith('.json'))
@@ -201,7 +206,8 @@ describe('embedded-store databases written by earlier releases', () => {
       db.exec(readFileSync(new URL(name, directory), 'utf8'));
       db.close();
       chmodSync(join(dataDir, DATABASE_FILE), 0o644);
-      const store = openSqliteStore({ dataDir, logger: silent });
+      // At the time the dumps were written (the memberships' life runs from the record's last change).
+      const store = openSqliteStore({ dataDir, logger: silent, now: () => DUMPED_AT });
       try {
         // Rebuilt once for incremental vacuum (earlier releases wrote none), and narrowed to its user.
         expect(Number(store.database.prepare('PRAGMA auto_vacuum').get()?.auto_vacuum)).toBe(2);
@@ -233,13 +239,36 @@ describe('embedded-store databases written by earlier releases', () => {
         expect(claimed.map((item) => item.id)).toEqual(['evt_pending_1']);
         expect(schemaVersionOf(store.database)).toBe(SCHEMA_VERSION);
         // The partner lists: a database from before them (schema 1) has its checkout indexed at the first start;
-        // one written with them already holds its index and its mark.
-        const dumpVersion = Number(/schema-(\d+)/.exec(name)?.[1]);
-        const indexed = await rebuildIndexes(indexedCheckouts(createCheckoutIndex(store)), {
-          store,
-          logger: silent,
-        });
-        expect(indexed).toBe(dumpVersion < 2 ? 1 : 0);
+        // one written with them (schema 2) under the unkeyed names of that release has it moved to keyed names,
+        // out of the unkeyed ones (the mark of the build names the key).
+        const names = createCheckoutIndexNames(keyedDigest([randomBytes(32)], 'index-name'));
+        const indexed = await rebuildIndexes(
+          indexedCheckouts(createCheckoutIndex(store, { names, now: () => DUMPED_AT }), names),
+          { store, logger: silent },
+        );
+        expect(indexed).toBe(1);
+        const [keyed, ...earlier] = names.esim('shop', 'esim_xjt1zlx0kacmkd2xdxna');
+        const unkeyed = 'checkouts:shop:esim:hLt1TxaBQEux2HnEkV4a1nI6hyjzMx8Hi55Bp6wdByE';
+        expect(earlier).toContain(unkeyed);
+        const members = async (index: string) =>
+          (
+            await store.sortedIndex(index).range({
+              fromScore: Number.NEGATIVE_INFINITY,
+              toScore: Number.POSITIVE_INFINITY,
+              after: null,
+              limit: 10,
+            })
+          ).map((entry) => entry.member);
+        expect(await members(keyed as string)).toEqual(['chk_jV5y5_Zo7Oa-gT9mBCnPgw']);
+        expect(await members(unkeyed)).toEqual([]);
+        // The eSIM's entry in its seller's list, renewed for two years by each write of its checkout before, ends
+        // its retention (730 days) after the sale from now on.
+        const [esimEntry, ...otherEsims] = store.database
+          .prepare('SELECT member, score, expires_at FROM index_entries WHERE name = ?')
+          .all(STORE_INDEXES.esims('shop'));
+        expect(otherEsims).toEqual([]);
+        expect(esimEntry?.member).toBe('esim_xjt1zlx0kacmkd2xdxna');
+        expect(Number(esimEntry?.expires_at)).toBe(Number(esimEntry?.score) + 730 * 24 * 60 * 60 * 1000);
         const ready = await store.sortedIndex(STORE_INDEXES.checkoutsByStatus('shop', 'ready')).range({
           fromScore: Number.NEGATIVE_INFINITY,
           toScore: Number.POSITIVE_INFINITY,

@@ -173,9 +173,21 @@ export async function runStateCommand(
       const counts = await transfer.importState(parseStateLines(lines));
       // The partner lists' indexes are not moved: the BFF's next start indexes the records imported. The marks
       // are deleted here whichever store set them (the exports leave them out; this store may have its own).
+      // (A kind's marks all start with its unversioned mark's name: one per key its names were built under.)
       for (const kind of INDEXED_KINDS) {
-        const built = await chosen.store.get(STORE_KEYS.indexBuilt(kind));
-        if (built !== null) await chosen.store.compareAndDelete(STORE_KEYS.indexBuilt(kind), built.version);
+        let cursor: string | null = null;
+        do {
+          const page: { keys: string[]; cursor: string | null } = await chosen.store.scanKeys(
+            STORE_KEYS.indexBuilt(kind),
+            cursor,
+            100,
+          );
+          for (const mark of page.keys) {
+            const built = await chosen.store.get(mark);
+            if (built !== null) await chosen.store.compareAndDelete(mark, built.version);
+          }
+          cursor = page.cursor;
+        } while (cursor !== null);
       }
       const imported = Object.entries(counts.imported)
         .map(([type, count]) => `${count} ${type}`)

@@ -170,7 +170,8 @@ export const STORE_KEYS = {
    * Set once every stored record of one kind is in the partner lists' indexes (`store/index-rebuild.ts`):
    * absent after an upgrade from a release without them or a state import, and then built at start. Never exported.
    */
-  indexBuilt: (kind: IndexedKind) => `${kind}-index-built`,
+  indexBuilt: (kind: IndexedKind, version?: string) =>
+    version === undefined ? `${kind}-index-built` : `${kind}-index-built:${version}`,
   /** Held by the one instance building one kind's indexes (a short lease, renewed while it works). Never exported. */
   indexBuildLease: (kind: IndexedKind) => `${kind}-index-build-lease`,
 } as const;
@@ -189,13 +190,17 @@ export type IndexedKind = (typeof INDEXED_KINDS)[number];
 /** True for the keys of the index builds (marks and leases): they stay with their store, never exported. */
 export const isIndexBuildKey = (key: string): boolean =>
   INDEXED_KINDS.some(
-    (kind) => key === STORE_KEYS.indexBuilt(kind) || key === STORE_KEYS.indexBuildLease(kind),
+    (kind) =>
+      key === STORE_KEYS.indexBuilt(kind) ||
+      key.startsWith(STORE_KEYS.indexBuilt(kind, '')) ||
+      key === STORE_KEYS.indexBuildLease(kind),
   );
 
 /**
  * The sorted indexes of the partner API's lists (`SortedIndex`), one set per widget (a partner's lists read its
  * widgets'): its checkouts, by status, by traveller e-mail, by eSIM, by payment reference, and the eSIMs it sold.
- * Exact values are named by their SHA-256 (`digest`), never as such: an e-mail address is never part of a name.
+ * Exact values are named by their keyed digest (`digest`: `checkout/checkout-index.ts` names them), never as such:
+ * an e-mail address is never part of a name, nor anything a dictionary of addresses reverses.
  */
 export const STORE_INDEXES = {
   checkouts: (widgetId: string) => `checkouts:${widgetId}`,

@@ -24,7 +24,7 @@ afterAll(async () => {
 function asLastMonthsRelease(dataDir: string): void {
   const db = openSqlite(join(dataDir, DATABASE_FILE));
   db.exec('DROP TABLE index_entries');
-  db.prepare('DELETE FROM entries WHERE key = ?').run(STORE_KEYS.indexBuilt('checkout'));
+  db.prepare("DELETE FROM entries WHERE key LIKE ? || '%'").run(STORE_KEYS.indexBuilt('checkout'));
   db.exec(`UPDATE entries SET value = json_remove(value, '$.indexedAt') WHERE key LIKE 'checkout:%'`);
   db.exec('PRAGMA user_version = 1');
   db.close();

@@ -8,7 +8,7 @@
  * checkout brings it up to date with its order.
  */
 import type { PartnerCheckout, PartnerCheckoutListQuery, PartnerEsimSummary } from '@esim-embed/shared';
-import { emailDigest, esimOf, indexDigest, searchedEmail } from '../checkout/checkout-index';
+import { type CheckoutIndexNames, esimOf, searchedEmail } from '../checkout/checkout-index';
 import { toPartnerCheckout } from '../checkout/checkout-reads';
 import type { CheckoutRecord, CheckoutRepository } from '../checkout/checkout-record';
 import type { EsimOwners } from '../checkout/esim-owners';
@@ -39,24 +39,26 @@ export interface SupportDeskOptions {
   store: Store;
   repository: Pick<CheckoutRepository, 'getCheckout'>;
   esimOwners: Pick<EsimOwners, 'sellerOf'>;
+  /** The names of the checkout indexes (`checkout/checkout-index.ts`). */
+  indexNames: CheckoutIndexNames;
 }
 
-/** The index of one widget that holds every checkout `filters` can match, the narrowest one they name. */
-function narrowestIndex(widgetId: string, filters: CheckoutFilters): string {
-  if (filters.email !== undefined)
-    return STORE_INDEXES.checkoutsByEmail(widgetId, emailDigest(filters.email));
-  if (filters.esimId !== undefined)
-    return STORE_INDEXES.checkoutsByEsim(widgetId, indexDigest(filters.esimId));
-  if (filters.paymentReference !== undefined) {
-    return STORE_INDEXES.checkoutsByPaymentReference(widgetId, indexDigest(filters.paymentReference));
-  }
-  if (filters.status !== undefined) return STORE_INDEXES.checkoutsByStatus(widgetId, filters.status);
-  return STORE_INDEXES.checkouts(widgetId);
+/**
+ * The index of one widget that holds every checkout `filters` can match, the narrowest one they name: for an exact
+ * value, each name it had (under the newest key first), read merged (`CheckoutIndexNames`).
+ */
+function narrowestIndexes(names: CheckoutIndexNames, widgetId: string, filters: CheckoutFilters): string[] {
+  if (filters.email !== undefined) return names.email(widgetId, filters.email);
+  if (filters.esimId !== undefined) return names.esim(widgetId, filters.esimId);
+  if (filters.paymentReference !== undefined)
+    return names.paymentReference(widgetId, filters.paymentReference);
+  if (filters.status !== undefined) return [STORE_INDEXES.checkoutsByStatus(widgetId, filters.status)];
+  return [STORE_INDEXES.checkouts(widgetId)];
 }
 
 /**
  * Whether a checkout passes every filter (an index entry may be stale: the record decides). The index it was read
- * from is one the filters name ({@link narrowestIndex}), so passing them is being in it.
+ * from is one the filters name ({@link narrowestIndexes}), so passing them is being in it.
  */
 function passes(record: CheckoutRecord, filters: CheckoutFilters): boolean {
   return (
@@ -72,11 +74,13 @@ const scoreOf = (time: string | undefined, none: number) => (time === undefined 
 
 /** The {@link SupportDesk} over the store's indexes. */
 export function createSupportDesk(options: SupportDeskOptions): SupportDesk {
-  const { store, repository, esimOwners } = options;
+  const { store, repository, esimOwners, indexNames } = options;
   return {
     listCheckouts(widgets, filters, { after, limit }) {
       const names = new Map(
-        [...widgets.keys()].map((widgetId) => [narrowestIndex(widgetId, filters), widgetId]),
+        [...widgets.keys()].flatMap((widgetId) =>
+          narrowestIndexes(indexNames, widgetId, filters).map((name) => [name, widgetId] as const),
+        ),
       );
       return readIndexPage({
         store,

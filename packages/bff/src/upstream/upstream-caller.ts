@@ -10,7 +10,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface UpstreamCaller {
   /** `partner`: a partner's server (secret-authenticated); `traveller`: a browser session or widget start. */
   kind: 'traveller' | 'partner';
-  /** The address a per-address share counts (`limitedAddress`), or null for a partner's server. */
+  /**
+   * The address a per-address share counts, as counters name it (`countedAddress`: a keyed digest of its
+   * `limitedAddress`), or null for a partner's server.
+   */
   address: string | null;
   /** The session id, once the session is verified. */
   sessionId: string | null;

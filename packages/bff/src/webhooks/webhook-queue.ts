@@ -10,14 +10,12 @@
  */
 import type { WebhookEvent } from '@esim-embed/shared';
 import { z } from 'zod';
+import { retentionMs as defaultRetention } from '../config/config-schema';
 import { ApiError } from '../errors';
 import type { IndexedRecords } from '../store/index-rebuild';
 import { legacyIdListMover } from '../store/legacy-id-list';
 import { type SortedIndex, STORE_KEYS, type Store } from '../store/store';
 import { type ClaimOptions, QUEUE_NAMES, type QueueItem, type QueueStats } from '../store/work-queue';
-
-/** How long a delivery record is kept after its last change (a little over the longest retry span). */
-const DELIVERY_RETENTION_MS = 8 * 24 * 60 * 60 * 1000;
 
 /**
  * The version of the delivery record this release writes (records without one are version 1). Version 2 records
@@ -25,9 +23,6 @@ const DELIVERY_RETENTION_MS = 8 * 24 * 60 * 60 * 1000;
  * this release (the build may not have reached it yet).
  */
 const DELIVERY_SCHEMA_VERSION = 2;
-
-/** How long a delivery stays in its indexes: past its record's life (a read skips a member whose record is gone). */
-const INDEX_RETENTION_MS = 2 * DELIVERY_RETENTION_MS;
 
 /** One attempt, as stored: when (ms since the epoch) and the receiver's HTTP status or the network failure. */
 const AttemptSchema = z.object({ atMs: z.number(), result: z.string() });
@@ -171,7 +166,16 @@ export interface WebhookQueue {
 const RESEND_ROUNDS = 5;
 
 /** The {@link WebhookQueue} over a store: records under their event id, ids on the store's work queue by widget. */
-export function createWebhookQueue(store: Store): WebhookQueue {
+export function createWebhookQueue(
+  store: Store,
+  /**
+   * How long a delivery record is kept after its last change (`retention.webhookDeliveryDays`, longer than its
+   * retries); its index entries are written with it, with the same life, so they end together.
+   */
+  retentionMs: number = defaultRetention().webhookDeliveryMs,
+  /** The BFF's clock (what a record's remaining life is counted on). Default `Date.now`. */
+  now: () => number = Date.now,
+): WebhookQueue {
   const queue = store.queue(QUEUE_NAMES.webhookDeliveries);
 
   async function read(id: string): Promise<StoredDelivery | null> {
@@ -184,20 +188,28 @@ export function createWebhookQueue(store: Store): WebhookQueue {
     queue.add({ id: delivery.id, partition: delivery.widgetId, dueAtMs: delivery.nextAttemptAtMs });
 
   /**
-   * Put a delivery in its state's index, out of the one of `previous` (a move), and when `whole` in every other
-   * index it belongs to too (again: a fresh life).
+   * Put a delivery in every index it belongs to, and out of the state index of `previous` (a move): with the life
+   * its record was just written with, so that they end together — or, for a record not written now (queued again,
+   * indexed by the build at start), the life left after its last change this release can date (its creation, an
+   * attempt, a resend), which ends no later than the record.
    */
   async function indexDelivery(
     delivery: WebhookDelivery,
     previous: WebhookDelivery['state'] | null,
-    whole: boolean,
+    writtenNow = true,
   ) {
     const { id, widgetId, createdAtMs } = delivery;
-    const add = (name: string) => store.sortedIndex(name).add(id, createdAtMs, INDEX_RETENTION_MS);
+    const lastChangeMs = Math.max(
+      createdAtMs,
+      delivery.resentAtMs ?? 0,
+      ...delivery.history.map((attempt) => attempt.atMs),
+    );
+    const lifeMs = writtenNow ? retentionMs : lastChangeMs + retentionMs - now();
+    if (lifeMs <= 0) return;
+    const add = (name: string) => store.sortedIndex(name).add(id, createdAtMs, lifeMs);
     if (previous !== null && previous !== delivery.state)
       await store.sortedIndex(DELIVERY_INDEXES.state(widgetId, previous)).remove(id);
     await add(DELIVERY_INDEXES.state(widgetId, delivery.state));
-    if (!whole) return;
     await add(DELIVERY_INDEXES.all(widgetId));
     await add(DELIVERY_INDEXES.type(widgetId, delivery.type));
     if (delivery.checkoutId !== null) await add(DELIVERY_INDEXES.checkout(widgetId, delivery.checkoutId));
@@ -208,13 +220,11 @@ export function createWebhookQueue(store: Store): WebhookQueue {
       STORE_KEYS.webhookDelivery(next.id),
       current.version,
       written(next),
-      DELIVERY_RETENTION_MS,
+      retentionMs,
     );
     if (!ok) return null;
-    // A record of the release before is indexed whole (the build at start may have put it under its old state).
-    const indexed = (current.delivery.schemaVersion ?? 1) >= 2;
-    if (!indexed || next.state !== current.delivery.state)
-      await indexDelivery(next, current.delivery.state, !indexed);
+    // Indexed whole with every write, so that its entries end with the record (which this write renewed).
+    await indexDelivery(next, current.delivery.state);
     return { delivery: next, version: current.version + 1 };
   }
 
@@ -228,16 +238,16 @@ export function createWebhookQueue(store: Store): WebhookQueue {
         ...newDelivery,
       };
       const key = STORE_KEYS.webhookDelivery(delivery.id);
-      const inserted = await store.insert(key, written(delivery), DELIVERY_RETENTION_MS);
+      const inserted = await store.insert(key, written(delivery), retentionMs);
       // Queued again (the same event id): a delivery still pending must be on the queue, even if the write that
       // put it there failed the first time; one already sent or given up stays off it.
       if (!inserted) {
         const existing = await read(delivery.id);
         if (existing?.delivery.state === 'pending') await onQueue(existing.delivery);
-        if (existing !== null) await indexDelivery(existing.delivery, null, true);
+        if (existing !== null) await indexDelivery(existing.delivery, null, false);
         return false;
       }
-      await indexDelivery(delivery, null, true);
+      await indexDelivery(delivery, null);
       await onQueue(delivery);
       return true;
     },
@@ -284,7 +294,7 @@ export function createWebhookQueue(store: Store): WebhookQueue {
       prefix: STORE_KEYS.webhookDelivery(''),
       read: readDelivery,
       async index(delivery) {
-        await indexDelivery(delivery, null, true);
+        await indexDelivery(delivery, null, false);
         return true;
       },
     },

@@ -1,7 +1,7 @@
 /**
  * @module
  * The partner's sales ledger (`/v1/partner/sales`): one record per sale — a checkout that became an upstream
- * order — kept long after the checkout itself (`salesLedgerDays`, 400 days by default), without anything personal
+ * order — kept long after the checkout itself (`retention.salesLedgerDays`, 400 days by default), without anything personal
  * (no e-mail, no address, no token, no installation data). Listed newest first by when it was paid, found by
  * checkout id, eSIM or payment reference, and exported for a period as CSV for accounting.
  */

@@ -8,7 +8,7 @@ export const id = 'listPartnerSales';
 export const method = 'GET';
 export const path = '/v1/partner/sales';
 export const summary =
-  'The partner’s sales ledger (kept salesLedgerDays, long after the checkouts), newest paid first: ?from= (inclusive) and ?to= (exclusive) as a UTC day or an ISO date-time, ?widgetId=, ?esimId=, ?paymentReference=; ?limit= and ?cursor= as every list.';
+  'The partner’s sales ledger (kept retention.salesLedgerDays, long after the checkouts), newest paid first: ?from= (inclusive) and ?to= (exclusive) as a UTC day or an ISO date-time, ?widgetId=, ?esimId=, ?paymentReference=; ?limit= and ?cursor= as every list.';
 export const auth = 'partner';
 export const query = PartnerSaleListQuerySchema;
 export const status = 200;
