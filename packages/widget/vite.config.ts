@@ -22,11 +22,12 @@ export const LIBRARY_OUT_DIR = 'dist/lib';
 
 /**
  * The first screen's chunk: the app's entry and, with them, every module it imports (a group takes its modules'
- * dependencies along). The message tables' shared helper joins it, so a language's table is one request.
+ * dependencies along). The message tables' shared helpers (`messages.ts`, `plural-message.ts`) join it, so a
+ * language's table is one request.
  */
 const FIRST_SCREEN_CHUNK = {
   name: 'widget-app',
-  test: /src[\\/](app[\\/]widget-app\.tsx|i18n[\\/]messages\.ts)$/,
+  test: /src[\\/](app[\\/]widget-app\.tsx|i18n[\\/](messages|plural-message)\.ts)$/,
 };
 
 export default defineConfig(({ mode }) => {
