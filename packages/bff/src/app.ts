@@ -34,6 +34,7 @@ import { mountRoutes, routeHandlers, tagRoutes } from './routes/mount-routes';
 import { openApiHandlers } from './routes/openapi';
 import { operationsHandlers } from './routes/operations';
 import { partnerHandlers, partnerIdempotency } from './routes/partner';
+import { type PrivacyRoutesOptions, privacyHandlers } from './routes/privacy';
 import { openToAnyPage, publicCatalogHandlers } from './routes/public-catalog';
 import { routeAuth } from './routes/route-auth';
 import { endedSessions } from './routes/session-auth';
@@ -70,6 +71,8 @@ export interface BffAppOptions {
   webhookDesk: WebhookDeliveryDesk;
   /** The partner's support desk (its lists). */
   supportDesk: SupportDesk;
+  /** A traveller's data erased and exported at the partner's request. */
+  privacy: PrivacyRoutesOptions;
   logger: Logger;
   /** A folder holding one folder per widget version (`<root>/1.2.3/widget.js`), as the release has it. */
   widgetRoot?: string | null;
@@ -197,6 +200,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
         supportDesk: options.supportDesk,
         logger,
       }),
+      privacyHandlers(options.privacy),
       operationsHandlers({
         widgets,
         store,

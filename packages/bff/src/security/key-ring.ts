@@ -12,7 +12,9 @@ export type KeyPurpose =
   | 'checkout-client-secret'
   | 'checkout-opened-from'
   | 'manage-link-seal'
-  | 'presented-secret';
+  | 'presented-secret'
+  /** The keyed digest that names an erased traveller's e-mail address in an erasure receipt (never the address). */
+  | 'privacy-erasure';
 
 /** A derived key and the id that names it in a token (the id says nothing about the key). */
 export interface NamedKey {

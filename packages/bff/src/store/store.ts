@@ -162,6 +162,10 @@ export const STORE_KEYS = {
   /** A help request the partner made through this BFF: its widget, eSIM and last status seen. */
   actionRequest: (id: string) => `action-request:${id}`,
   legacyActionRequestWatch: () => 'action-request-watch',
+  /** The receipt and progress of one erasure of a traveller's data (`privacy/`): ids and counts, no address. */
+  privacyErasure: (id: string) => `privacy-erasure:${id}`,
+  /** Set once one eSIM's traveller was erased: its manage links answer `erased` (kept as long as an eSIM lives). */
+  esimErased: (esimId: string) => `esim-erased:${esimId}`,
   /** The eSIM that replaced one of an upstream account's eSIMs (a completed reissue), by credential digest. */
   esimReplacement: (credential: string, esimId: string) => `esim-replacement:${credential}:${esimId}`,
   /**

@@ -10,7 +10,9 @@ import * as confirmPartnerCheckout from './confirm-partner-checkout';
 import * as createPartnerActionRequest from './create-partner-action-request';
 import * as createPartnerDeliveryLink from './create-partner-delivery-link';
 import * as createPartnerManageLink from './create-partner-manage-link';
+import * as createPartnerPrivacyErasure from './create-partner-privacy-erasure';
 import * as declinePartnerCheckoutPayment from './decline-partner-checkout-payment';
+import * as exportPartnerPrivacyData from './export-partner-privacy-data';
 import * as listPartnerActionRequests from './list-partner-action-requests';
 import * as listPartnerCheckouts from './list-partner-checkouts';
 import * as listPartnerEsims from './list-partner-esims';
@@ -20,6 +22,7 @@ import * as readPartnerActionRequest from './read-partner-action-request';
 import * as readPartnerCheckout from './read-partner-checkout';
 import * as readPartnerEsim from './read-partner-esim';
 import * as readPartnerInstallation from './read-partner-installation';
+import * as readPartnerPrivacyErasure from './read-partner-privacy-erasure';
 import * as readPartnerWebhookDelivery from './read-partner-webhook-delivery';
 import * as resendPartnerWebhookDelivery from './resend-partner-webhook-delivery';
 import * as revokeAllManageLinks from './revoke-all-manage-links';
@@ -50,4 +53,7 @@ export const PARTNER_API_ROUTES = [
   listPartnerWebhookDeliveries,
   readPartnerWebhookDelivery,
   resendPartnerWebhookDelivery,
+  createPartnerPrivacyErasure,
+  readPartnerPrivacyErasure,
+  exportPartnerPrivacyData,
 ] as const satisfies readonly (RouteSpec & { auth: 'partner' })[];
