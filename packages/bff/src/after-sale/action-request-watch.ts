@@ -229,7 +229,11 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
   }
 
   const watch: ActionRequestWatch = {
-    async observe(widget, request) {
+    async observe(widget, asRead) {
+      // The help requests of a traveller erased at the partner's request keep no free text here (nor send it).
+      const erased =
+        asRead.reason.detail !== null && (await store.get(STORE_KEYS.esimErased(asRead.esimId))) !== null;
+      const request = erased ? { ...asRead, reason: { ...asRead.reason, detail: null } } : asRead;
       // Told before the status is written, both idempotent (insert once, event id per status): a crash or a
       // store hiccup in between leaves the old status stored, so the next read or sweep tells again.
       const seen = await stored(request.id);

@@ -6,10 +6,11 @@
  * keyed digest (the key ring's `privacy-erasure` key). The steps, each recorded in the receipt once done and each
  * harmless to run again:
  *
- * 1. `copies` — the address taken out of every copy: the bodies of the webhook deliveries about the traveller's
+ * 1. `esims` — every manage token of their eSIMs answers `erased` (410) from then on, and their help requests
+ *    keep no free text when next read (`after-sale/action-request-watch.ts`);
+ * 2. `copies` — the address taken out of every copy: the bodies of the webhook deliveries about the traveller's
  *    checkouts (those a release before this one queued with the address), every kept answer of an idempotent
- *    request that names it, the help requests about their eSIMs;
- * 2. `esims` — every manage token of their eSIMs answers `erased` (410) from then on;
+ *    request that names it, the help requests about their eSIMs (their free text, which may name the person);
  * 3. `checkouts` — the checkouts lose the address, the digest of the client address that opened them, and any
  *    error text that named the address; their money facts (ids, amounts, dates, status, order) stay, and the
  *    write takes them out of the address's index. Last, because the copies are found by the address the
@@ -51,7 +52,7 @@ const PAGE = 200;
 const SCAN_PAGE = 500;
 
 /** The steps of a job, in order (see the module). */
-const STEPS = ['copies', 'esims', 'checkouts', 'notified'] as const;
+const STEPS = ['esims', 'copies', 'checkouts', 'notified'] as const;
 type Step = (typeof STEPS)[number];
 
 const CountsSchema = z.object({
@@ -197,17 +198,50 @@ export function createPrivacyErasures(options: PrivacyErasuresOptions): PrivacyE
     return outcome.kind === 'written';
   }
 
-  /** The webhook deliveries about `checkouts`, their bodies without `addresses`: found, and rewritten. */
-  async function eraseDeliveries(checkouts: readonly CheckoutRecord[], addresses: ErasedAddresses) {
+  /** A delivery's body without the traveller: their address, and a help request's free text about them. */
+  function bodyWithout(body: string, addresses: ErasedAddresses): string | null {
+    const event = JSON.parse(body) as { data?: { actionRequest?: { reason?: { detail?: unknown } } } };
+    const reason = event.data?.actionRequest?.reason;
+    const text =
+      reason?.detail == null
+        ? body
+        : JSON.stringify({
+            ...event,
+            data: {
+              ...event.data,
+              actionRequest: { ...event.data?.actionRequest, reason: { ...reason, detail: null } },
+            },
+          });
+    const next = jsonWithoutAddresses(text, addresses) ?? text;
+    return next === body ? null : next;
+  }
+
+  /**
+   * The webhook deliveries about `checkouts` and about help requests of `esimIds` (read from each widget's
+   * `action_request.updated` deliveries, a few days' worth), their bodies without the traveller: found, and rewritten.
+   */
+  async function eraseDeliveries(
+    checkouts: readonly CheckoutRecord[],
+    widgetIds: readonly string[],
+    esimIds: readonly string[],
+    addresses: ErasedAddresses,
+  ) {
     const ids = new Set<string>();
     for (const checkout of checkouts) {
       for (const id of await members(DELIVERY_INDEXES.checkout(checkout.widgetId, checkout.id))) ids.add(id);
+    }
+    const esims = new Set(esimIds);
+    for (const widgetId of widgetIds) {
+      for (const id of await members(DELIVERY_INDEXES.type(widgetId, 'action_request.updated'))) {
+        const stored = await webhookQueue.read(id);
+        if (stored?.delivery.esimId != null && esims.has(stored.delivery.esimId)) ids.add(id);
+      }
     }
     let erased = 0;
     for (const id of ids) {
       for (let round = 0; round < 5; round += 1) {
         const stored = await webhookQueue.read(id);
-        const body = stored === null ? null : jsonWithoutAddresses(stored.delivery.body, addresses);
+        const body = stored === null ? null : bodyWithout(stored.delivery.body, addresses);
         if (stored === null || body === null) break;
         if ((await webhookQueue.update(stored, { ...stored.delivery, body })) !== null) {
           erased += 1;
@@ -250,7 +284,24 @@ export function createPrivacyErasures(options: PrivacyErasuresOptions): PrivacyE
     }
     let erased = 0;
     for (const id of ids) {
-      if (await rewriteKey(STORE_KEYS.actionRequest(id), addresses, RECEIPT_KEPT_MS)) erased += 1;
+      const outcome = await versionedUpdate(
+        storeSlot(store, STORE_KEYS.actionRequest(id), RECEIPT_KEPT_MS),
+        (current) => {
+          if (current === null) return { kind: 'leave', result: false };
+          const record = JSON.parse(current.value) as { view?: { reason?: { detail?: unknown } } };
+          const reason = record.view?.reason;
+          // The partner's own words about the traveller go whole: they may name the person otherwise than by address.
+          const withoutDetail =
+            reason?.detail == null || record.view === undefined
+              ? record
+              : { ...record, view: { ...record.view, reason: { ...reason, detail: null } } };
+          const text = JSON.stringify(withoutDetail);
+          const next = jsonWithoutAddresses(text, addresses) ?? text;
+          return next === current.value ? { kind: 'leave', result: false } : writeValue(next, true);
+        },
+      );
+      if (outcome.kind === 'contended') throw new Error(`help request ${id} kept changing`);
+      if (outcome.kind === 'written') erased += 1;
     }
     return { found: ids.size, erased };
   }
@@ -320,19 +371,19 @@ export function createPrivacyErasures(options: PrivacyErasuresOptions): PrivacyE
     const addresses: ErasedAddresses = new Set(
       checkouts.flatMap((record) => (record.email === null ? [] : [searchedEmail(record.email)])),
     );
+    if (!stored.done.includes('esims')) {
+      for (const esimId of stored.esimIds) await options.manageTokens.erase(esimId);
+      const esims = stored.esimIds.length;
+      stored = await recordStep(id, 'esims', { found: { esims }, erased: { esims } });
+    }
     if (!stored.done.includes('copies')) {
-      const deliveries = await eraseDeliveries(checkouts, addresses);
+      const deliveries = await eraseDeliveries(checkouts, stored.widgetIds, stored.esimIds, addresses);
       const keptAnswers = await eraseKeptAnswers(addresses);
       const requests = await eraseActionRequests(stored.widgetIds, stored.esimIds, addresses);
       stored = await recordStep(id, 'copies', {
         found: { webhookDeliveries: deliveries.found, keptAnswers, actionRequests: requests.found },
         erased: { webhookDeliveries: deliveries.erased, keptAnswers, actionRequests: requests.erased },
       });
-    }
-    if (!stored.done.includes('esims')) {
-      for (const esimId of stored.esimIds) await options.manageTokens.erase(esimId);
-      const esims = stored.esimIds.length;
-      stored = await recordStep(id, 'esims', { found: { esims }, erased: { esims } });
     }
     if (!stored.done.includes('checkouts')) {
       const erased = await eraseCheckouts(stored.checkoutIds, addresses);
@@ -341,6 +392,8 @@ export function createPrivacyErasures(options: PrivacyErasuresOptions): PrivacyE
         erased: { checkouts: erased },
       });
     }
+    // What the rewrites left in the store's files (old rows, free pages, the WAL) goes before the receipt says done.
+    await store.compact?.();
     const completedAtMs = now();
     await notify(stored, completedAtMs);
     stored = await recordStep(id, 'notified', { found: {}, erased: {} });

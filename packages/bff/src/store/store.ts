@@ -56,6 +56,11 @@ export interface Store {
     cursor: string | null,
     count: number,
   ): Promise<{ keys: string[]; cursor: string | null }>;
+  /**
+   * Take what deletes and overwrites left behind out of the store's files now (the embedded store: its sweep's
+   * vacuum and `TRUNCATE` checkpoint), as an erasure does once done. Absent where nothing stays behind.
+   */
+  compact?(): Promise<void>;
   /** True when the store answers (readiness). */
   ping(): Promise<boolean>;
   /** Release connections and timers. */
