@@ -51,6 +51,7 @@ import {
   type PrivacyErasures,
   type PrivacyErasuresOptions,
 } from './privacy/privacy-erasures';
+import { createRemovedWidgets, type RemovedWidgets } from './privacy/removed-widgets';
 import { deriveKey } from './security/key-ring';
 import { createOriginPolicy } from './security/origin-policy';
 import { presentedSecretDigest } from './security/presented-secret';
@@ -160,6 +161,8 @@ export interface Bff {
   supportDesk: SupportDesk;
   /** Erasures of a traveller's data the partner asked for, run from the store's work queue. */
   privacyErasures: PrivacyErasures;
+  /** Erases the travellers of widgets removed from the config, after `privacy.removedWidgetErasureDays`. */
+  removedWidgets: RemovedWidgets;
   /**
    * Settles once the checkouts, webhook deliveries and help requests stored before the partner lists' indexes
    * existed (an upgrade, a state import) are indexed, by this instance or another on the store: answers how many
@@ -420,6 +423,14 @@ export function createBff(options: CreateBffOptions): Bff {
     now: options.now,
     afterStep: options.privacyErasureStep,
   });
+  const removedWidgets = createRemovedWidgets({
+    store,
+    configured: new Set(widgets.keys()),
+    erasures: privacyErasures,
+    erasureDays: config.privacy.removedWidgetErasureDays,
+    logger: scopedLogger,
+    now: options.now,
+  });
   // In the background: a large store is indexed while the BFF serves (lists fill in as it goes).
   let closing = false;
   const indexesBuilt = buildIndexesAtStart(
@@ -495,6 +506,7 @@ export function createBff(options: CreateBffOptions): Bff {
     widgetSalesWatch.start();
     orderReconciliation.start();
     privacyErasures.start();
+    removedWidgets.start();
   }
   return {
     app,
@@ -515,6 +527,7 @@ export function createBff(options: CreateBffOptions): Bff {
     orderReconciliation,
     supportDesk,
     privacyErasures,
+    removedWidgets,
     indexesBuilt,
     metrics,
     operationsApp,
@@ -535,6 +548,7 @@ export function createBff(options: CreateBffOptions): Bff {
           { name: 'widget sales watch', stopped: widgetSalesWatch.close() },
           { name: 'order reconciliation', stopped: orderReconciliation.close() },
           { name: 'privacy erasures', stopped: privacyErasures.close() },
+          { name: 'removed widgets sweep', stopped: removedWidgets.close() },
           { name: 'postponed placements', stopped: checkouts.close() },
           ...[...widgets].map(([id, widget]) => ({
             name: `catalog refresh of ${id}`,

@@ -68,7 +68,7 @@ const noCounts = (): PrivacyCounts => CountsSchema.parse({});
 const StoredErasureSchema = z.looseObject({
   id: z.string(),
   widgetIds: z.array(z.string()),
-  subject: z.object({ kind: z.enum(['email', 'checkout', 'esim']), id: z.string().nullable() }),
+  subject: z.object({ kind: z.enum(['email', 'checkout', 'esim', 'widget']), id: z.string().nullable() }),
   /** The keyed digest of the address asked for (`privacy-erasure` key), never the address; null for an id. */
   subjectDigest: z.string().nullable().default(null),
   checkoutIds: z.array(z.string()),
@@ -80,6 +80,11 @@ const StoredErasureSchema = z.looseObject({
   completedAtMs: z.number().nullable().default(null),
 });
 type StoredErasure = z.output<typeof StoredErasureSchema>;
+/** What names a new erasure: whose, and what it erases. */
+type NewErasure = Pick<
+  StoredErasure,
+  'id' | 'widgetIds' | 'subject' | 'subjectDigest' | 'checkoutIds' | 'esimIds'
+>;
 
 export interface PrivacyErasuresOptions extends PrivacySubjectsOptions {
   /** The checkout repository every checkout write goes through (its indexes kept with it). */
@@ -108,6 +113,15 @@ export interface PrivacyErasures {
   request(
     widgets: ReadonlyMap<string, WidgetRuntime>,
     subject: PrivacySubject,
+    id: string,
+  ): Promise<PrivacyErasure>;
+  /**
+   * Erase every traveller of `widgetId`, a widget no longer in the config, from `checkoutIds` (its checkouts still
+   * kept) under `id`; answers the receipt (the one already recorded under `id`, when there is one).
+   */
+  requestForRemovedWidget(
+    widgetId: string,
+    checkoutIds: readonly string[],
     id: string,
   ): Promise<PrivacyErasure>;
   /** The receipt `id` of one of `widgets`' erasures; `not_found` for any other. */
@@ -436,38 +450,61 @@ export function createPrivacyErasures(options: PrivacyErasuresOptions): PrivacyE
   const digestOf = (email: string) =>
     hmacSha256(options.digestKey, searchedEmail(email)).subarray(0, 16).toString('base64url');
 
+  /** Record a new erasure and queue its job (or answer the one recorded under its id already). */
+  async function record(fields: NewErasure) {
+    const stored: StoredErasure = {
+      ...fields,
+      done: [],
+      found: noCounts(),
+      erased: noCounts(),
+      requestedAtMs: now(),
+      completedAtMs: null,
+    };
+    // Written before it is queued: a job on the queue always has its receipt.
+    if (
+      !(await store.insert(STORE_KEYS.privacyErasure(stored.id), JSON.stringify(stored), RECEIPT_KEPT_MS))
+    ) {
+      const raced = await readStored(stored.id);
+      if (raced !== null) return receiptOf(raced);
+    }
+    await queue.add({ id: stored.id, partition: stored.widgetIds[0] ?? 'none', dueAtMs: now() });
+    logger.info('erasure requested', {
+      erasureId: stored.id,
+      widgetIds: stored.widgetIds,
+      subject: stored.subject.kind,
+    });
+    loop.runSoon();
+    return receiptOf(stored);
+  }
+
   return {
     async request(callerWidgets, subject, id) {
       const existing = await readStored(id);
       if (existing !== null) return receiptOf(existing);
       const checkouts = await subjectCheckouts(options, callerWidgets, subject);
-      const esimIds = 'esimId' in subject ? [subject.esimId] : esimsOf(checkouts);
-      const stored: StoredErasure = {
+      const esimIds = 'esimId' in subject ? [subject.esimId] : [];
+      return await record({
         id,
         widgetIds: [...callerWidgets.keys()].sort(),
         subject: subjectRef(subject),
         subjectDigest: 'email' in subject ? digestOf(subject.email) : null,
-        checkoutIds: checkouts.map((record) => record.id),
+        checkoutIds: checkouts.map((checkout) => checkout.id),
         esimIds: [...new Set([...esimIds, ...esimsOf(checkouts)])],
-        done: [],
-        found: noCounts(),
-        erased: noCounts(),
-        requestedAtMs: now(),
-        completedAtMs: null,
-      };
-      // Written before it is queued: a job on the queue always has its receipt.
-      if (!(await store.insert(STORE_KEYS.privacyErasure(id), JSON.stringify(stored), RECEIPT_KEPT_MS))) {
-        const raced = await readStored(id);
-        if (raced !== null) return receiptOf(raced);
-      }
-      await queue.add({ id, partition: stored.widgetIds[0] ?? 'none', dueAtMs: now() });
-      logger.info('erasure requested', {
-        erasureId: id,
-        widgetIds: stored.widgetIds,
-        subject: stored.subject.kind,
       });
-      loop.runSoon();
-      return receiptOf(stored);
+    },
+    async requestForRemovedWidget(widgetId, checkoutIds, id) {
+      const existing = await readStored(id);
+      if (existing !== null) return receiptOf(existing);
+      const found = await Promise.all(checkoutIds.map((checkoutId) => repository.getCheckout(checkoutId)));
+      const checkouts = found.flatMap((stored) => (stored === null ? [] : [stored.record]));
+      return await record({
+        id,
+        widgetIds: [widgetId],
+        subject: { kind: 'widget', id: widgetId },
+        subjectDigest: null,
+        checkoutIds: checkouts.map((checkout) => checkout.id),
+        esimIds: esimsOf(checkouts),
+      });
     },
     async read(callerWidgets, id) {
       const stored = /^era_[A-Za-z0-9_-]{8,64}$/.test(id) ? await readStored(id) : null;

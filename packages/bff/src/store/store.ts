@@ -169,6 +169,8 @@ export const STORE_KEYS = {
   legacyActionRequestWatch: () => 'action-request-watch',
   /** The receipt and progress of one erasure of a traveller's data (`privacy/`): ids and counts, no address. */
   privacyErasure: (id: string) => `privacy-erasure:${id}`,
+  /** When (ms, as the value) a widget was first found gone from the config: its travellers are erased after a period. */
+  removedWidget: (widgetId: string) => `removed-widget:${widgetId}`,
   /** Set once one eSIM's traveller was erased: its manage links answer `erased` (kept as long as an eSIM lives). */
   esimErased: (esimId: string) => `esim-erased:${esimId}`,
   /** The eSIM that replaced one of an upstream account's eSIMs (a completed reissue), by credential digest. */

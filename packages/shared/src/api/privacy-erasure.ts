@@ -26,10 +26,13 @@ export const PrivacySubjectSchema = z.union([
 ]);
 export type PrivacySubject = z.infer<typeof PrivacySubjectSchema>;
 
-/** How a receipt names its traveller: the kind of selector and the ids, never the e-mail address. */
+/**
+ * How a receipt names its traveller: the kind of selector and the ids, never the e-mail address. `widget`: the
+ * erasure of every traveller of a widget removed from the config, after `privacy.removedWidgetErasureDays`.
+ */
 export const PrivacySubjectRefSchema = z.strictObject({
-  kind: z.enum(['email', 'checkout', 'esim']),
-  /** The checkout or eSIM named; null for an e-mail address (kept only as a keyed digest). */
+  kind: z.enum(['email', 'checkout', 'esim', 'widget']),
+  /** The checkout, eSIM or removed widget named; null for an e-mail address (kept only as a keyed digest). */
   id: z.string().nullable(),
 });
 export type PrivacySubjectRef = z.infer<typeof PrivacySubjectRefSchema>;
