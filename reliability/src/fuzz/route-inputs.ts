@@ -115,6 +115,10 @@ export const ROUTE_INPUTS = {
   },
   readPartnerWebhookDelivery: { params: (world) => ({ id: world.webhookDeliveryId }) },
   resendPartnerWebhookDelivery: { params: (world) => ({ id: world.webhookDeliveryId }), body: () => ({}) },
+  // An address that bought nothing: the erasure leaves every resource of the world as it is.
+  createPartnerPrivacyErasure: { body: () => ({ email: 'fuzz.nobody@example.org' }) },
+  readPartnerPrivacyErasure: { params: (world) => ({ id: world.privacyErasureId }) },
+  exportPartnerPrivacyData: { body: (world) => ({ checkoutId: world.ready.id }) },
   health: {},
   ready: {},
   openApi: {},
