@@ -32,7 +32,7 @@ import { ACTION_REQUEST_INDEXES } from './action-request-desk';
 import { fetchActionRequest } from './action-requests';
 
 /** How long a help request's record (and a replacement) is kept after its last change. */
-const RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
+export const RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
 /** How many reissues in a row "my eSIM" follows (a chain longer than this is not expected). */
 const MAX_REPLACEMENTS = 5;
 /** Requests claimed at once, in all and of one widget; batches one sweep claims at most. */

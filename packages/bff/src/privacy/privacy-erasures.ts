@@ -25,6 +25,7 @@ import type {
 } from '@esim-embed/shared';
 import { z } from 'zod';
 import { ACTION_REQUEST_INDEXES } from '../after-sale/action-request-desk';
+import { RETENTION_MS as ACTION_REQUEST_RETENTION_MS } from '../after-sale/action-request-watch';
 import type { ManageTokens } from '../after-sale/manage-token';
 import { createBackgroundLoop } from '../background-loop';
 import { ESIM_INDEX_TTL_MS, searchedEmail } from '../checkout/checkout-index';
@@ -299,7 +300,7 @@ export function createPrivacyErasures(options: PrivacyErasuresOptions): PrivacyE
     let erased = 0;
     for (const id of ids) {
       const outcome = await versionedUpdate(
-        storeSlot(store, STORE_KEYS.actionRequest(id), RECEIPT_KEPT_MS),
+        storeSlot(store, STORE_KEYS.actionRequest(id), ACTION_REQUEST_RETENTION_MS),
         (current) => {
           if (current === null) return { kind: 'leave', result: false };
           const record = JSON.parse(current.value) as { view?: { reason?: { detail?: unknown } } };
