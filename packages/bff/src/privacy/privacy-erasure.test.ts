@@ -42,7 +42,7 @@ import { postingWebhooksTo, startReceiver, type WebhookReceiver } from '../../te
 import { redisStateTransfer } from '../store/redis-state-transfer';
 import { createRedisStore } from '../store/redis-store';
 import { sqliteStateTransfer } from '../store/sqlite-state-transfer';
-import { DATABASE_FILE, openSqliteStore, type SqliteStore } from '../store/sqlite-store';
+import { openSqliteStore, type SqliteStore } from '../store/sqlite-store';
 import type { Store } from '../store/store';
 
 /** The traveller's address as they typed it (found again trimmed and in any case). */

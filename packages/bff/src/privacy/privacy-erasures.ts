@@ -34,7 +34,7 @@ import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import { hmacSha256 } from '../security/hmac';
 import { randomBase64url } from '../security/random-ids';
-import { STORE_KEYS, type Store } from '../store/store';
+import { STORE_KEYS } from '../store/store';
 import { storeSlot, versionedUpdate, writeValue } from '../store/versioned-update';
 import { QUEUE_NAMES } from '../store/work-queue';
 import { eventId, queueWebhookEvent } from '../webhooks/webhook-events';
