@@ -83,7 +83,7 @@ export interface ManageTokens {
   revokeAll(esimId: string): Promise<RevokedManageLinks>;
   /**
    * The traveller of `esimId` was erased (`privacy/`): every token of it, issued before or after, answers `erased`
-   * (410) instead of opening the eSIM; its current links are forgotten.
+   * (410) instead of opening the eSIM, and every one issued until now is revoked as `revokeAll` does.
    */
   erase(esimId: string): Promise<void>;
 }
@@ -200,7 +200,7 @@ export function createManageTokens(options: ManageTokensOptions): ManageTokens {
     return { link: linkOf(token, record), pointer, discard };
   }
 
-  return {
+  const tokens: ManageTokens = {
     async mint(subject) {
       if (subject.grantIssuedAtMs !== undefined) {
         // Revoke-all ends every way back the traveller held then: its links and its checkout's client secret.
@@ -280,7 +280,8 @@ export function createManageTokens(options: ManageTokensOptions): ManageTokens {
     async erase(esimId) {
       // Kept as long as any token of the eSIM can live: until then, every one of them answers `erased`.
       await store.insert(STORE_KEYS.esimErased(esimId), String(now()), MAX_MANAGE_TOKEN_TTL_MS);
-      await this.revokeAll(esimId);
+      await tokens.revokeAll(esimId);
     },
   };
+  return tokens;
 }

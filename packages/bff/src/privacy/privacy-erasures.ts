@@ -24,12 +24,10 @@ import type {
   PrivacySubject,
 } from '@esim-embed/shared';
 import { z } from 'zod';
-import { ACTION_REQUEST_INDEXES } from '../after-sale/action-request-desk';
-import { RETENTION_MS as ACTION_REQUEST_RETENTION_MS } from '../after-sale/action-request-watch';
 import type { ManageTokens } from '../after-sale/manage-token';
 import { createBackgroundLoop } from '../background-loop';
 import { ESIM_INDEX_TTL_MS, searchedEmail } from '../checkout/checkout-index';
-import { type CheckoutRecord, type CheckoutRepository, checkoutSlot } from '../checkout/checkout-record';
+import type { CheckoutRepository } from '../checkout/checkout-record';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import { hmacSha256 } from '../security/hmac';
@@ -38,19 +36,16 @@ import { STORE_KEYS } from '../store/store';
 import { storeSlot, versionedUpdate, writeValue } from '../store/versioned-update';
 import { QUEUE_NAMES } from '../store/work-queue';
 import { eventId, queueWebhookEvent } from '../webhooks/webhook-events';
-import { DELIVERY_INDEXES, type WebhookQueue } from '../webhooks/webhook-queue';
+import type { WebhookQueue } from '../webhooks/webhook-queue';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
-import { type ErasedAddresses, jsonWithoutAddresses, mentionsAny } from './personal-data';
+import type { ErasedAddresses } from './personal-data';
 import { esimsOf, type PrivacySubjectsOptions, subjectCheckouts, subjectRef } from './privacy-subjects';
+import { createTravellerRecords } from './traveller-records';
 
 /** A receipt is kept as long as an eSIM and its seller are: the partner's proof that it was done. */
 const RECEIPT_KEPT_MS = ESIM_INDEX_TTL_MS;
 /** How long a claimed erasure is held by its instance before another may take it over. */
 const LEASE_MS = 60_000;
-/** Index members read at once. */
-const PAGE = 200;
-/** Keys read per page of the scan for kept answers. */
-const SCAN_PAGE = 500;
 
 /** The steps of a job, in order (see the module). */
 const STEPS = ['esims', 'copies', 'checkouts', 'notified'] as const;
@@ -157,6 +152,7 @@ export function createPrivacyErasures(options: PrivacyErasuresOptions): PrivacyE
   const { store, repository, webhookQueue, widgets, logger } = options;
   const now = options.now ?? Date.now;
   const queue = store.queue(QUEUE_NAMES.privacyErasures);
+  const records = createTravellerRecords(options);
 
   async function readStored(id: string): Promise<StoredErasure | null> {
     const stored = await store.get(STORE_KEYS.privacyErasure(id));
@@ -188,170 +184,6 @@ export function createPrivacyErasures(options: PrivacyErasuresOptions): PrivacyE
     if (outcome.kind !== 'written') throw new Error(`erasure ${id} kept changing`);
     await options.afterStep?.(step, id);
     return outcome.result;
-  }
-
-  /** Every member of one sorted index. */
-  async function members(name: string): Promise<string[]> {
-    const index = store.sortedIndex(name);
-    const found: string[] = [];
-    let after = null;
-    for (;;) {
-      const page = await index.range({ fromScore: -Infinity, toScore: Infinity, after, limit: PAGE });
-      found.push(...page.map((entry) => entry.member));
-      if (page.length < PAGE) return found;
-      after = page[page.length - 1] ?? null;
-    }
-  }
-
-  /** Rewrite one stored value without `addresses`; true when it held one (and was rewritten). */
-  async function rewriteKey(key: string, addresses: ErasedAddresses, ttlMs: number): Promise<boolean> {
-    const outcome = await versionedUpdate(storeSlot(store, key, ttlMs), (current) => {
-      const next = current === null ? null : jsonWithoutAddresses(current.value, addresses);
-      return next === null ? { kind: 'leave', result: false } : writeValue(next, true);
-    });
-    if (outcome.kind === 'contended') throw new Error(`${key} kept changing`);
-    return outcome.kind === 'written';
-  }
-
-  /** A delivery's body without the traveller: their address, and a help request's free text about them. */
-  function bodyWithout(body: string, addresses: ErasedAddresses): string | null {
-    const event = JSON.parse(body) as { data?: { actionRequest?: { reason?: { detail?: unknown } } } };
-    const reason = event.data?.actionRequest?.reason;
-    const text =
-      reason?.detail == null
-        ? body
-        : JSON.stringify({
-            ...event,
-            data: {
-              ...event.data,
-              actionRequest: { ...event.data?.actionRequest, reason: { ...reason, detail: null } },
-            },
-          });
-    const next = jsonWithoutAddresses(text, addresses) ?? text;
-    return next === body ? null : next;
-  }
-
-  /**
-   * The webhook deliveries about `checkouts` and about help requests of `esimIds` (read from each widget's
-   * `action_request.updated` deliveries, a few days' worth), their bodies without the traveller: found, and rewritten.
-   */
-  async function eraseDeliveries(
-    checkouts: readonly CheckoutRecord[],
-    widgetIds: readonly string[],
-    esimIds: readonly string[],
-    addresses: ErasedAddresses,
-  ) {
-    const ids = new Set<string>();
-    for (const checkout of checkouts) {
-      for (const id of await members(DELIVERY_INDEXES.checkout(checkout.widgetId, checkout.id))) ids.add(id);
-    }
-    const esims = new Set(esimIds);
-    for (const widgetId of widgetIds) {
-      for (const id of await members(DELIVERY_INDEXES.type(widgetId, 'action_request.updated'))) {
-        const stored = await webhookQueue.read(id);
-        if (stored?.delivery.esimId != null && esims.has(stored.delivery.esimId)) ids.add(id);
-      }
-    }
-    let erased = 0;
-    for (const id of ids) {
-      for (let round = 0; round < 5; round += 1) {
-        const stored = await webhookQueue.read(id);
-        const body = stored === null ? null : bodyWithout(stored.delivery.body, addresses);
-        if (stored === null || body === null) break;
-        if ((await webhookQueue.update(stored, { ...stored.delivery, body })) !== null) {
-          erased += 1;
-          break;
-        }
-      }
-    }
-    return { found: ids.size, erased };
-  }
-
-  /**
-   * The kept answers of idempotent requests that name `addresses`, rewritten without them. Kept answers are
-   * found by no index (a key is the digest of a client's key): the one scan of them, a day's worth at most.
-   */
-  async function eraseKeptAnswers(addresses: ErasedAddresses): Promise<number> {
-    if (addresses.size === 0) return 0;
-    let erased = 0;
-    let cursor: string | null = null;
-    do {
-      const page = await store.scanKeys(STORE_KEYS.idempotency('', '').slice(0, -1), cursor, SCAN_PAGE);
-      for (const key of page.keys) {
-        if (await rewriteKey(key, addresses, options.keptAnswerTtlMs)) erased += 1;
-      }
-      cursor = page.cursor;
-    } while (cursor !== null);
-    return erased;
-  }
-
-  /** The help requests about `esimIds` in their widgets, without `addresses`: found, and rewritten. */
-  async function eraseActionRequests(
-    widgetIds: readonly string[],
-    esimIds: readonly string[],
-    addresses: ErasedAddresses,
-  ) {
-    const ids = new Set<string>();
-    for (const widgetId of widgetIds) {
-      for (const esimId of esimIds) {
-        for (const id of await members(ACTION_REQUEST_INDEXES.esim(widgetId, esimId))) ids.add(id);
-      }
-    }
-    let erased = 0;
-    for (const id of ids) {
-      const outcome = await versionedUpdate(
-        storeSlot(store, STORE_KEYS.actionRequest(id), ACTION_REQUEST_RETENTION_MS),
-        (current) => {
-          if (current === null) return { kind: 'leave', result: false };
-          const record = JSON.parse(current.value) as { view?: { reason?: { detail?: unknown } } };
-          const reason = record.view?.reason;
-          // The partner's own words about the traveller go whole: they may name the person otherwise than by address.
-          const withoutDetail =
-            reason?.detail == null || record.view === undefined
-              ? record
-              : { ...record, view: { ...record.view, reason: { ...reason, detail: null } } };
-          const text = JSON.stringify(withoutDetail);
-          const next = jsonWithoutAddresses(text, addresses) ?? text;
-          return next === current.value ? { kind: 'leave', result: false } : writeValue(next, true);
-        },
-      );
-      if (outcome.kind === 'contended') throw new Error(`help request ${id} kept changing`);
-      if (outcome.kind === 'written') erased += 1;
-    }
-    return { found: ids.size, erased };
-  }
-
-  /** A checkout without its traveller: the address, the digest of the client address, error texts naming it. */
-  function withoutTraveller(record: CheckoutRecord, addresses: ErasedAddresses): CheckoutRecord {
-    const mail = record.installationEmail;
-    const named = mail?.lastError != null && mentionsAny(mail.lastError, addresses);
-    return {
-      ...record,
-      email: null,
-      openedFrom: null,
-      installationEmail: mail === null || !named ? mail : { ...mail, lastError: null },
-    };
-  }
-
-  /** Erase the traveller from each of `checkoutIds`; answers how many held personal data. */
-  async function eraseCheckouts(checkoutIds: readonly string[], addresses: ErasedAddresses): Promise<number> {
-    let erased = 0;
-    for (const id of checkoutIds) {
-      const outcome = await versionedUpdate(checkoutSlot(repository, id), (current) => {
-        if (current === null) return { kind: 'leave', result: false };
-        const own = new Set(addresses);
-        if (current.record.email !== null) own.add(searchedEmail(current.record.email));
-        const next = withoutTraveller(current.record, own);
-        const changed =
-          current.record.email !== null ||
-          current.record.openedFrom !== null ||
-          next.installationEmail !== current.record.installationEmail;
-        return changed ? writeValue(next, true) : { kind: 'leave', result: false };
-      });
-      if (outcome.kind === 'contended') throw new Error(`checkout ${id} kept changing`);
-      if (outcome.kind === 'written') erased += 1;
-    }
-    return erased;
   }
 
   /** Tell each widget with an endpoint that the erasure is done (once: its event id is the erasure's). */
@@ -392,16 +224,16 @@ export function createPrivacyErasures(options: PrivacyErasuresOptions): PrivacyE
       stored = await recordStep(id, 'esims', { found: { esims }, erased: { esims } });
     }
     if (!stored.done.includes('copies')) {
-      const deliveries = await eraseDeliveries(checkouts, stored.widgetIds, stored.esimIds, addresses);
-      const keptAnswers = await eraseKeptAnswers(addresses);
-      const requests = await eraseActionRequests(stored.widgetIds, stored.esimIds, addresses);
+      const deliveries = await records.deliveries(checkouts, stored.widgetIds, stored.esimIds, addresses);
+      const keptAnswers = await records.keptAnswers(addresses);
+      const requests = await records.actionRequests(stored.widgetIds, stored.esimIds, addresses);
       stored = await recordStep(id, 'copies', {
         found: { webhookDeliveries: deliveries.found, keptAnswers, actionRequests: requests.found },
         erased: { webhookDeliveries: deliveries.erased, keptAnswers, actionRequests: requests.erased },
       });
     }
     if (!stored.done.includes('checkouts')) {
-      const erased = await eraseCheckouts(stored.checkoutIds, addresses);
+      const erased = await records.checkouts(stored.checkoutIds, addresses);
       stored = await recordStep(id, 'checkouts', {
         found: { checkouts: stored.checkoutIds.length },
         erased: { checkouts: erased },

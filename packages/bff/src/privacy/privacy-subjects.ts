@@ -23,8 +23,8 @@ export function subjectRef(subject: PrivacySubject): PrivacySubjectRef {
   return { kind: 'esim', id: subject.esimId };
 }
 
-/** Every member of a sorted index (a traveller's few checkouts), newest first. */
-async function members(store: Store, name: string): Promise<string[]> {
+/** Every member of a sorted index (a traveller's few checkouts, deliveries or help requests), newest first. */
+export async function indexMembers(store: Store, name: string): Promise<string[]> {
   const index = store.sortedIndex(name);
   const found: string[] = [];
   let after = null;
@@ -61,7 +61,7 @@ export async function subjectCheckouts(
       STORE_INDEXES.checkoutsByEmail(widgetId, emailDigest(subject.email)),
     );
     candidates = {
-      ids: (await Promise.all(names.map((name) => members(store, name)))).flat(),
+      ids: (await Promise.all(names.map((name) => indexMembers(store, name)))).flat(),
       belongs: (record) => record.email !== null && searchedEmail(record.email) === address,
     };
   } else {
@@ -71,7 +71,7 @@ export async function subjectCheckouts(
       STORE_INDEXES.checkoutsByEsim(widgetId, indexDigest(subject.esimId)),
     );
     candidates = {
-      ids: (await Promise.all(names.map((name) => members(store, name)))).flat(),
+      ids: (await Promise.all(names.map((name) => indexMembers(store, name)))).flat(),
       belongs: (record) => esimOf(record) === subject.esimId,
     };
   }
