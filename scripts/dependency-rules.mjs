@@ -19,7 +19,7 @@
  * loop rule alone). The layers, lowest first (docs/architecture.md draws them):
  *   BFF: shared helpers (`errors.ts`, `logger.ts`, `backoff.ts`, `background-loop.ts`, `background-stop.ts`) →
  *   `store/` → `security/` → `config/` → `upstream/` → the domain (`catalog/` → `widgets/` → `checkout/` →
- *   `webhooks/` → `funding/` → `after-sale/` → `mail/` → `support-desk/` → `sales-ledger/`) → `http/` → `observability/` → `routes/` →
+ *   `webhooks/` → `funding/` → `after-sale/` → `mail/` → `support-desk/` → `sales-ledger/` → `privacy/`) → `http/` → `observability/` → `routes/` →
  *   `app.ts`, `operations-app.ts`, `bff.ts`, `node-server.ts`, `server.ts`. Lower layers never import `routes/`; a checkout's changes of status
  *   are owned by `checkout/checkout-transitions.ts`, and funding and webhooks react to them through the observers
  *   and ports it is given instead of the checkout importing them.
@@ -57,6 +57,7 @@ const LAYERED_SOURCES = {
     ['mail/'],
     ['support-desk/'],
     ['sales-ledger/'],
+    ['privacy/'],
     ['http/'],
     ['observability/'],
     ['routes/'],

@@ -35,6 +35,7 @@ import { openApiHandlers } from './routes/openapi';
 import { operationsHandlers } from './routes/operations';
 import { partnerHandlers, partnerIdempotency } from './routes/partner';
 import { partnerSalesHandlers } from './routes/partner-sales';
+import { type PrivacyRoutesOptions, privacyHandlers } from './routes/privacy';
 import { openToAnyPage, publicCatalogHandlers } from './routes/public-catalog';
 import { routeAuth } from './routes/route-auth';
 import { endedSessions } from './routes/session-auth';
@@ -85,6 +86,8 @@ export interface BffAppOptions {
   supportDesk: SupportDesk;
   /** The partner's sales ledger, read. */
   salesDesk: SalesDesk;
+  /** A traveller's data erased and exported at the partner's request. */
+  privacy: PrivacyRoutesOptions;
   logger: Logger;
   /** A folder holding one folder per widget version (`<root>/1.2.3/widget.js`), as the release has it. */
   widgetRoot?: string | null;
@@ -219,6 +222,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
         logger,
       }),
       partnerSalesHandlers({ salesDesk: options.salesDesk }),
+      privacyHandlers(options.privacy),
       operationsHandlers({
         widgets,
         store,

@@ -47,8 +47,15 @@ import { registerStateGauges } from './observability/state-gauges';
 import { countingStoreErrors } from './observability/store-errors';
 import type { Tracing } from './observability/tracing';
 import { createOperationsApp } from './operations-app';
+import {
+  createPrivacyErasures,
+  type PrivacyErasures,
+  type PrivacyErasuresOptions,
+} from './privacy/privacy-erasures';
+import { createRemovedWidgets, type RemovedWidgets } from './privacy/removed-widgets';
 import { createSalesDesk } from './sales-ledger/sales-desk';
 import { createSalesLedger } from './sales-ledger/sales-ledger';
+import { deriveKey } from './security/key-ring';
 import { keyedDigest } from './security/keyed-digest';
 import { createOriginPolicy } from './security/origin-policy';
 import { presentedSecretDigest } from './security/presented-secret';
@@ -59,6 +66,7 @@ import type { Store } from './store/store';
 import { createSupportDesk, type SupportDesk } from './support-desk/support-desk';
 import { createUpstreamBudget, type UpstreamBudget } from './upstream/upstream-budget';
 import { createUpstreamClient, upstreamCredential } from './upstream/upstream-client';
+import { createWebhookBodies } from './webhooks/webhook-body';
 import { createWebhookDeliveryDesk } from './webhooks/webhook-delivery-desk';
 import { createWebhookEmitter, queueOrderUnmatched } from './webhooks/webhook-events';
 import { createWebhookQueue, type WebhookQueue } from './webhooks/webhook-queue';
@@ -124,6 +132,11 @@ export interface CreateBffOptions {
    * within the entry point's forced exit.
    */
   stopWaitMs?: number;
+  /**
+   * Told after each step of an erasure is recorded (`privacy/privacy-erasures.ts`): tests stop a job there, as a
+   * process killed mid-way would. Never set by the server's entry point.
+   */
+  privacyErasureStep?: PrivacyErasuresOptions['afterStep'];
 }
 
 /** A BFF ready to serve: its app and what must be closed after it. */
@@ -150,6 +163,10 @@ export interface Bff {
   orderReconciliation: OrderReconciliation;
   /** The partner's support desk: its checkouts and eSIMs listed. */
   supportDesk: SupportDesk;
+  /** Erasures of a traveller's data the partner asked for, run from the store's work queue. */
+  privacyErasures: PrivacyErasures;
+  /** Erases the travellers of widgets removed from the config, after `privacy.removedWidgetErasureDays`. */
+  removedWidgets: RemovedWidgets;
   /**
    * Settles once the checkouts, webhook deliveries and help requests stored before the partner lists' indexes
    * existed (an upgrade, a state import) are indexed, by this instance or another on the store: answers how many
@@ -343,6 +360,8 @@ export function createBff(options: CreateBffOptions): Bff {
   });
   /** How long an event is retried before it is given up. */
   const webhookRetryForMs = config.webhookRetryHours * 60 * 60 * 1000;
+  // A checkout event's body keeps no traveller's address: it is read from the checkout as the body leaves.
+  const webhookBodies = createWebhookBodies(repository);
   const webhookSender = createWebhookSender({
     queue: webhookQueue,
     store,
@@ -351,6 +370,7 @@ export function createBff(options: CreateBffOptions): Bff {
     retryForMs: webhookRetryForMs,
     backoffFirstMs: config.webhookBackoffSeconds * 1000,
     observer,
+    bodies: webhookBodies,
     ...options.webhooks,
   });
   const manageTokens = createManageTokens({ secrets: rootSecrets, store, now: options.now });
@@ -405,6 +425,38 @@ export function createBff(options: CreateBffOptions): Bff {
           now: options.now,
         });
   const supportDesk = createSupportDesk({ store, repository, esimOwners, indexNames });
+  const webhookDesk = createWebhookDeliveryDesk({
+    queue: webhookQueue,
+    store,
+    retryForMs: webhookRetryForMs,
+    bodies: webhookBodies,
+    now: options.now,
+  });
+  const privacyErasures = createPrivacyErasures({
+    store,
+    repository,
+    esimOwners,
+    webhookQueue,
+    manageTokens,
+    widgets,
+    digestKey: deriveKey(loaded.sessionSecret, 'privacy-erasure').key,
+    // A kept answer rewritten without the traveller lives no longer than the longest kept (a session's create).
+    keptAnswerTtlMs: (config.idempotencyTtlHours * 60 * 60 + config.sessionTtlSeconds) * 1000,
+    actionRequestTtlMs: retention.actionRequestMs,
+    indexNames,
+    logger: scopedLogger,
+    intervalMs: watchIntervalMs,
+    now: options.now,
+    afterStep: options.privacyErasureStep,
+  });
+  const removedWidgets = createRemovedWidgets({
+    store,
+    configured: new Set(widgets.keys()),
+    erasures: privacyErasures,
+    erasureDays: config.privacy.removedWidgetErasureDays,
+    logger: scopedLogger,
+    now: options.now,
+  });
   // In the background: a large store is indexed while the BFF serves (lists fill in as it goes).
   let closing = false;
   const indexesBuilt = buildIndexesAtStart(
@@ -446,14 +498,13 @@ export function createBff(options: CreateBffOptions): Bff {
     afterSale,
     manageTokens,
     esimOwners,
-    webhookDesk: createWebhookDeliveryDesk({
-      queue: webhookQueue,
-      store,
-      retryForMs: webhookRetryForMs,
-      now: options.now,
-    }),
+    webhookDesk,
     supportDesk,
     salesDesk: createSalesDesk(store),
+    privacy: {
+      erasures: privacyErasures,
+      exports: { store, repository, esimOwners, indexNames, webhookDesk, now: options.now },
+    },
     logger,
     widgetRoot: options.widgetRoot,
     widgetDist: options.widgetDist,
@@ -487,6 +538,8 @@ export function createBff(options: CreateBffOptions): Bff {
     actionRequestWatch.start();
     widgetSalesWatch.start();
     orderReconciliation.start();
+    privacyErasures.start();
+    removedWidgets.start();
   }
   return {
     app,
@@ -506,6 +559,8 @@ export function createBff(options: CreateBffOptions): Bff {
     widgetSalesWatch,
     orderReconciliation,
     supportDesk,
+    privacyErasures,
+    removedWidgets,
     indexesBuilt,
     metrics,
     operationsApp,
@@ -525,6 +580,8 @@ export function createBff(options: CreateBffOptions): Bff {
           { name: 'help-request watch', stopped: actionRequestWatch.close() },
           { name: 'widget sales watch', stopped: widgetSalesWatch.close() },
           { name: 'order reconciliation', stopped: orderReconciliation.close() },
+          { name: 'privacy erasures', stopped: privacyErasures.close() },
+          { name: 'removed widgets sweep', stopped: removedWidgets.close() },
           { name: 'postponed placements', stopped: checkouts.close() },
           ...[...widgets].map(([id, widget]) => ({
             name: `catalog refresh of ${id}`,

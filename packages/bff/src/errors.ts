@@ -26,6 +26,7 @@ const BFF_STATUS_BY_CODE: Readonly<Record<BffErrorCode, ErrorHttpStatus>> = {
   store_unavailable: 503,
   upstream_refused: 422,
   widget_misconfigured: 503,
+  erased: 410,
 };
 
 /** Every code's HTTP status. Clients branch on the code, never on this. */

@@ -139,6 +139,7 @@ export interface StackOptions {
     | 'observability'
     | 'logoTestHost'
     | 'stopWaitMs'
+    | 'privacyErasureStep'
   >;
 }
 

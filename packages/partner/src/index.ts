@@ -3,7 +3,7 @@
  * `@esim-embed/partner`: the server side of an eSIM Embed integration in Node (≥ 20). A typed client of the BFF's
  * partner API (`createPartnerClient`: confirm, cancel, read, list and search checkouts, the eSIMs sold, the
  * account, manage links, delivery links, help requests, webhook deliveries listed and resent, the sales ledger
- * listed and exported as CSV), `verifyWebhook` for the BFF's signed webhooks, a framework-neutral webhook handler
+ * listed and exported as CSV, a traveller's data erased and exported), `verifyWebhook` for the BFF's signed webhooks, a framework-neutral webhook handler
  * (Express and Hono ones are at `@esim-embed/partner/express` and `/hono`), and the schemas and types of it all.
  */
 export {

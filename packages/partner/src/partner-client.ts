@@ -25,6 +25,7 @@ import {
   type PartnerSaleExportQuery,
   type PartnerSaleListQuery,
   type PartnerWebhookDelivery,
+  type PrivacySubject,
   retryAfterSecondsOf,
   type WebhookDeliveryListQuery,
 } from '@esim-embed/shared';
@@ -231,6 +232,26 @@ export interface PartnerClient {
      */
     exportCsv(period: PartnerSaleExportQuery): Promise<ReadableStream<Uint8Array>>;
   };
+  /** A traveller's personal data, named by `{ email }`, `{ checkoutId }` or `{ esimId }` (docs/privacy.md). */
+  privacy: {
+    /**
+     * `POST /v1/partner/privacy/erasures`: erase the traveller's data from every record of your widgets (GDPR
+     * art. 17). Queued: answers the receipt `pending`; read it with `readErasure`, or wait for the
+     * `privacy.erased` webhook. One erasure per `idempotencyKey` (default: a fresh one per call): a retry with the
+     * same key answers the same receipt as it stands.
+     */
+    eraseTraveller(
+      subject: PrivacySubject,
+      options?: CreateOptions,
+    ): Promise<PartnerRouteData<'createPartnerPrivacyErasure'>>;
+    /** `GET /v1/partner/privacy/erasures/{id}`: the receipt — what was found and erased, `pending` or `completed`. */
+    readErasure(erasureId: string): Promise<PartnerRouteData<'readPartnerPrivacyErasure'>>;
+    /**
+     * `POST /v1/partner/privacy/exports`: every datum the BFF holds about the traveller (GDPR art. 15) — their
+     * checkouts with the address, eSIMs, webhook deliveries, help requests — for you to hand them with your own.
+     */
+    exportTraveller(subject: PrivacySubject): Promise<PartnerRouteData<'exportPartnerPrivacyData'>>;
+  };
 }
 
 /** A call: path parameters, query, body and the create's key. */
@@ -395,6 +416,12 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
       all: (search = {}, options = {}) => every('listPartnerSales', { ...search, limit: options.pageSize }),
       read: (checkoutId) => call('readPartnerSale', { params: { checkoutId } }),
       exportCsv: (period) => call('exportPartnerSales', { query: period }),
+    },
+    privacy: {
+      eraseTraveller: (subject, create = {}) =>
+        call('createPartnerPrivacyErasure', { body: subject, ...create }),
+      readErasure: (erasureId) => call('readPartnerPrivacyErasure', { params: { id: erasureId } }),
+      exportTraveller: (subject) => call('exportPartnerPrivacyData', { body: subject }),
     },
   };
 }

@@ -62,6 +62,8 @@ export interface FuzzWorld {
   actionRequestId: string;
   /** A webhook delivery of `shop-pay` (its event id), queued for the receiver. */
   webhookDeliveryId: string;
+  /** An erasure the partner asked for (of an address that bought nothing: it erases none of the world). */
+  privacyErasureId: string;
   /** A live offer and quote of `shop`. */
   offerId: string;
   quoteId: string;
@@ -171,6 +173,8 @@ export async function createFuzzWorld(): Promise<FuzzWorld> {
     });
     const webhookDeliveryId: string | undefined = deliveries.body?.data?.[0]?.id;
     if (webhookDeliveryId === undefined) throw new Error(`no webhook delivery listed: ${deliveries.text}`);
+    const erasure = await partner('/v1/partner/privacy/erasures', { email: 'fuzz.nobody@example.org' });
+    if (erasure.status !== 202) throw new Error(`erasure refused: ${erasure.text}`);
     return {
       stack,
       store,
@@ -186,6 +190,7 @@ export async function createFuzzWorld(): Promise<FuzzWorld> {
       deliveryLinkId: link.body.data.id,
       actionRequestId: help.body.data.id,
       webhookDeliveryId,
+      privacyErasureId: erasure.body.data.id,
       offerId,
       quoteId: quote.body.data.id,
       destinationCode,

@@ -120,6 +120,10 @@ export const ROUTE_INPUTS = {
   readPartnerSale: { params: (world) => ({ checkoutId: world.ready.id }) },
   exportPartnerSales: { query: { from: '2026-01-01', to: '2100-01-01', widgetId: 'shop' } },
   resendPartnerWebhookDelivery: { params: (world) => ({ id: world.webhookDeliveryId }), body: () => ({}) },
+  // An address that bought nothing: the erasure leaves every resource of the world as it is.
+  createPartnerPrivacyErasure: { body: () => ({ email: 'fuzz.nobody@example.org' }) },
+  readPartnerPrivacyErasure: { params: (world) => ({ id: world.privacyErasureId }) },
+  exportPartnerPrivacyData: { body: (world) => ({ checkoutId: world.ready.id }) },
   health: {},
   ready: {},
   openApi: {},

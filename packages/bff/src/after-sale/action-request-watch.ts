@@ -53,6 +53,12 @@ const StoredActionRequestSchema = z.object({
 });
 export type StoredActionRequest = z.output<typeof StoredActionRequestSchema>;
 
+/** A help request without the partner's own words about its traveller (one erased at the partner's request). */
+export function withoutReasonDetail<R extends { reason?: { detail?: unknown } }>(request: R): R {
+  const reason = request.reason;
+  return reason?.detail == null ? request : { ...request, reason: { ...reason, detail: null } };
+}
+
 const terminal = (status: string) => status === 'completed' || status === 'rejected';
 
 export interface ActionRequestWatchOptions {
@@ -246,7 +252,11 @@ export function createActionRequestWatch(options: ActionRequestWatchOptions): Ac
   }
 
   const watch: ActionRequestWatch = {
-    async observe(widget, request) {
+    async observe(widget, asRead) {
+      // The help requests of a traveller erased at the partner's request keep no free text here (nor send it).
+      const erased =
+        asRead.reason.detail !== null && (await store.get(STORE_KEYS.esimErased(asRead.esimId))) !== null;
+      const request = erased ? withoutReasonDetail(asRead) : asRead;
       // Told before the status is written, both idempotent (insert once, event id per status): a crash or a
       // store hiccup in between leaves the old status stored, so the next read or sweep tells again.
       const seen = await stored(request.id);

@@ -81,6 +81,11 @@ export interface ManageTokens {
   revoke(linkId: string, owners: ReadonlySet<string>): Promise<RevokedManageLink>;
   /** Refuse every token of `esimId` issued until now, whoever minted it. */
   revokeAll(esimId: string): Promise<RevokedManageLinks>;
+  /**
+   * The traveller of `esimId` was erased (`privacy/`): every token of it, issued before or after, answers `erased`
+   * (410) instead of opening the eSIM, and every one issued until now is revoked as `revokeAll` does.
+   */
+  erase(esimId: string): Promise<void>;
 }
 
 const invalid = (reason: string) => new ApiError('widget_session_invalid', { params: { reason } });
@@ -113,6 +118,12 @@ export function createManageTokens(options: ManageTokensOptions): ManageTokens {
   const notBeforeOf = async (esimId: string): Promise<number | null> => {
     const stored = await store.get(STORE_KEYS.manageNotBefore(esimId));
     return stored === null ? null : Number(stored.value);
+  };
+  /** A token of an erased traveller's eSIM says so, whatever else holds of it (expired, revoked). */
+  const refuseErased = async (esimId: string): Promise<void> => {
+    if ((await store.get(STORE_KEYS.esimErased(esimId))) !== null) {
+      throw new ApiError('erased', { params: { resource: 'esim' } });
+    }
   };
   /** Why a record's token no longer opens anything, or null while it does. */
   const deadBecause = async (record: ManageLinkRecord): Promise<string | null> => {
@@ -189,7 +200,7 @@ export function createManageTokens(options: ManageTokensOptions): ManageTokens {
     return { link: linkOf(token, record), pointer, discard };
   }
 
-  return {
+  const tokens: ManageTokens = {
     async mint(subject) {
       if (subject.grantIssuedAtMs !== undefined) {
         // Revoke-all ends every way back the traveller held then: its links and its checkout's client secret.
@@ -220,12 +231,14 @@ export function createManageTokens(options: ManageTokensOptions): ManageTokens {
         const hash = hashOf(token);
         const found = await readRecord(hash);
         if (found === null) throw invalid('unknown');
+        await refuseErased(found.record.esimId);
         const dead = await deadBecause(found.record);
         if (dead !== null) throw invalid(dead);
         const { widgetId: wid, environment: env, esimId: esim } = found.record;
         return { mid: `mlk_${hash}`, wid, env, esim };
       }
       const legacy = verifyLegacy(token, now());
+      await refuseErased(legacy.esim);
       const [revoked, notBefore] = await Promise.all([
         store.get(STORE_KEYS.manageRevocation(legacy.mid)),
         notBeforeOf(legacy.esim),
@@ -263,5 +276,12 @@ export function createManageTokens(options: ManageTokensOptions): ManageTokens {
       if (outcome.kind === 'written') return outcome.result;
       throw new Error(`the manage links of eSIM ${esimId} kept changing; try again`);
     },
+
+    async erase(esimId) {
+      // Kept as long as any token of the eSIM can live: until then, every one of them answers `erased`.
+      await store.insert(STORE_KEYS.esimErased(esimId), String(now()), MAX_MANAGE_TOKEN_TTL_MS);
+      await tokens.revokeAll(esimId);
+    },
   };
+  return tokens;
 }

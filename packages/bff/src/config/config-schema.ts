@@ -464,6 +464,16 @@ export const ServerLimitsConfigSchema = z
   });
 export type ServerLimitsConfig = z.infer<typeof ServerLimitsConfigSchema>;
 
+/** What the BFF keeps of travellers, beyond what a partner erases on request (docs/privacy.md). */
+export const PrivacyConfigSchema = z.strictObject({
+  /**
+   * Days after a widget is found gone from the config before its travellers' data still in the store (checkouts,
+   * webhook deliveries, kept answers, help requests, manage links) is erased, as a partner's erasure would: time
+   * to put back a widget removed by mistake.
+   */
+  removedWidgetErasureDays: z.int().min(1).max(365).default(30),
+});
+
 /** The whole config file. */
 export const BffConfigSchema = z
   .strictObject({
@@ -537,6 +547,8 @@ export const BffConfigSchema = z
     readinessCacheMs: z.int().min(0).max(60_000).default(5_000),
     /** How long what the BFF stores is kept (kept idempotent answers: `idempotencyTtlHours`). */
     retention: RetentionSchema.default(RetentionSchema.parse({})),
+    /** What the BFF keeps of travellers (docs/privacy.md). */
+    privacy: PrivacyConfigSchema.prefault({}),
     widgets: z.array(WidgetConfigSchema).min(1),
   })
   .superRefine((config, ctx) => {

@@ -60,6 +60,9 @@ export function countingStoreErrors(store: Store, errors: Counter<'operation'>):
       };
     },
     scanKeys: counted('scanKeys', (prefix, cursor, count) => store.scanKeys(prefix, cursor, count)),
+    ...(store.compact === undefined
+      ? {}
+      : { compact: counted('compact', () => store.compact?.() ?? Promise.resolve()) }),
     async ping() {
       const up = await store.ping();
       if (!up) pingFailures.inc();

@@ -45,6 +45,8 @@ let actionRequestId: string;
 let unpaidCheckoutId: string;
 /** A webhook delivery of A's (its event id). */
 let deliveryId: string;
+/** An erasure A asked for. */
+let erasureId: string;
 
 const asPartner = (
   secret: string,
@@ -110,6 +112,15 @@ beforeAll(async () => {
   unpaidCheckoutId = await checkoutAsTraveller(stack.server.url, 'shop-pay');
   await stack.bff.webhookSender.deliverDue();
   deliveryId = String(receiverA.received[0]?.headers['esim-webhook-id']);
+  const erasure = await asPartner(
+    PARTNER_SECRET,
+    'POST',
+    '/v1/partner/privacy/erasures',
+    { email: 'nobody.bought@example.org' },
+    { 'Idempotency-Key': newKey() },
+  );
+  expect(erasure.status, erasure.text).toBe(202);
+  erasureId = erasure.body.data.id;
 });
 afterAll(async () => {
   await stack?.close();
@@ -268,6 +279,25 @@ const attempts: Record<string, { call: () => Promise<Answer>; code: string | nul
     call: () =>
       asPartner(RIVAL_SECRET, 'GET', '/v1/partner/sales.csv?from=2000-01-01&to=2100-01-01&widgetId=shop'),
     code: 'validation_failed',
+  },
+  createPartnerPrivacyErasure: {
+    call: () =>
+      asPartner(
+        RIVAL_SECRET,
+        'POST',
+        '/v1/partner/privacy/erasures',
+        { checkoutId: bought.checkoutId },
+        { 'Idempotency-Key': newKey() },
+      ),
+    code: 'checkout_not_found',
+  },
+  readPartnerPrivacyErasure: {
+    call: () => asPartner(RIVAL_SECRET, 'GET', `/v1/partner/privacy/erasures/${erasureId}`),
+    code: 'not_found',
+  },
+  exportPartnerPrivacyData: {
+    call: () => asPartner(RIVAL_SECRET, 'POST', '/v1/partner/privacy/exports', { esimId: bought.esimId }),
+    code: 'esim_not_found',
   },
 };
 

@@ -23,6 +23,7 @@ import {
   PartnerAccountQuerySchema,
   PartnerCheckoutListQuerySchema,
   PartnerEsimListQuerySchema,
+  type PartnerWebhookDeliveryDetail,
   ResendWebhookDeliveryRequestSchema,
   WebhookDeliveryListQuerySchema,
 } from '@esim-embed/shared';
@@ -401,6 +402,16 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
     listPartnerActionRequests,
     listPartnerWebhookDeliveries,
     readPartnerWebhookDelivery,
-    resendPartnerWebhookDelivery,
+    // The answer's event names the traveller: kept without the address, which a replay reads from the checkout.
+    resendPartnerWebhookDelivery: {
+      handle: resendPartnerWebhookDelivery,
+      idempotency: {
+        secret: {
+          leaveOut: (data) => options.webhookDesk.keptWithoutTraveller(data as PartnerWebhookDeliveryDetail),
+          putBack: async (_c, kept) =>
+            await options.webhookDesk.withTraveller(kept as PartnerWebhookDeliveryDetail),
+        },
+      },
+    },
   };
 }

@@ -20,7 +20,9 @@ export type KeyPurpose =
   /** The address and session that opened a funding hold, as the reservation ledger keeps them. */
   | 'funding-holder'
   /** What an idempotent create asked (its body may hold a traveller's e-mail address), kept with its key. */
-  | 'request-fingerprint';
+  | 'request-fingerprint'
+  /** The keyed digest that names an erased traveller's e-mail address in an erasure receipt (never the address). */
+  | 'privacy-erasure';
 
 /** A derived key and the id that names it in a token (the id says nothing about the key). */
 export interface NamedKey {

@@ -276,6 +276,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     engine: db.engine,
     database: db,
     sweep,
+    compact: sweep,
     get: (key) =>
       run('read a value', (): Versioned | null => {
         const row = statements.get.get(key, now());

@@ -56,6 +56,11 @@ export interface Store {
     cursor: string | null,
     count: number,
   ): Promise<{ keys: string[]; cursor: string | null }>;
+  /**
+   * Take what deletes and overwrites left behind out of the store's files now (the embedded store: its sweep's
+   * vacuum and `TRUNCATE` checkpoint), as an erasure does once done. Absent where nothing stays behind.
+   */
+  compact?(): Promise<void>;
   /** True when the store answers (readiness). */
   ping(): Promise<boolean>;
   /** Release connections and timers. */
@@ -164,6 +169,12 @@ export const STORE_KEYS = {
   /** A help request the partner made through this BFF: its widget, eSIM and last status seen. */
   actionRequest: (id: string) => `action-request:${id}`,
   legacyActionRequestWatch: () => 'action-request-watch',
+  /** The receipt and progress of one erasure of a traveller's data (`privacy/`): ids and counts, no address. */
+  privacyErasure: (id: string) => `privacy-erasure:${id}`,
+  /** When (ms, as the value) a widget was first found gone from the config: its travellers are erased after a period. */
+  removedWidget: (widgetId: string) => `removed-widget:${widgetId}`,
+  /** Set once one eSIM's traveller was erased: its manage links answer `erased` (kept as long as an eSIM lives). */
+  esimErased: (esimId: string) => `esim-erased:${esimId}`,
   /** The eSIM that replaced one of an upstream account's eSIMs (a completed reissue), by credential digest. */
   esimReplacement: (credential: string, esimId: string) => `esim-replacement:${credential}:${esimId}`,
   /**

@@ -90,4 +90,6 @@ export const QUEUE_NAMES = {
   actionRequestWatch: 'action-request-watch',
   /** Installation emails still to send (`mail/`), by checkout id; partition: the widget. */
   installationEmails: 'installation-emails',
+  /** Erasures of a traveller's data the partner asked for (`privacy/`), by erasure id; partition: the partner. */
+  privacyErasures: 'privacy-erasures',
 } as const;

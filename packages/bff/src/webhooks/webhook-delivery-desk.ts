@@ -18,6 +18,7 @@ import { ApiError } from '../errors';
 import type { ListPage, ListPosition } from '../store/index-pages';
 import { readIndexPage } from '../store/index-pages';
 import type { Store } from '../store/store';
+import { type WebhookBodies, withoutTraveller } from './webhook-body';
 import { DELIVERY_INDEXES, type WebhookDelivery, type WebhookQueue } from './webhook-queue';
 import { resumeWebhookCircuit, webhookCircuitPause } from './webhook-sender';
 
@@ -27,6 +28,8 @@ export interface WebhookDeliveryDeskOptions {
   store: Store;
   /** How long an event is retried (and a circuit kept): the sender's span. */
   retryForMs: number;
+  /** Puts the traveller's address into an event as it is read (`webhook-body.ts`); default: as stored. */
+  bodies?: WebhookBodies;
   now?: () => number;
 }
 
@@ -52,6 +55,10 @@ export interface WebhookDeliveryDesk {
     widgetIds: ReadonlySet<string>,
     id: string,
   ): Promise<{ resent: boolean; delivery: PartnerWebhookDeliveryDetail }>;
+  /** A delivery as a kept answer holds it: its event without the traveller's address. */
+  keptWithoutTraveller(delivery: PartnerWebhookDeliveryDetail): PartnerWebhookDeliveryDetail;
+  /** A kept delivery as it is answered again: its event's address read from its checkout now. */
+  withTraveller(delivery: PartnerWebhookDeliveryDetail): Promise<PartnerWebhookDeliveryDetail>;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -127,10 +134,8 @@ export function createWebhookDeliveryDesk(options: WebhookDeliveryDeskOptions): 
 
   async function detail(delivery: WebhookDelivery): Promise<PartnerWebhookDeliveryDetail> {
     const pausedUntilMs = await webhookCircuitPause(store, delivery.widgetId);
-    return {
-      ...toPartnerDelivery(delivery, pausedUntilMs, now()),
-      event: JSON.parse(delivery.body) as WebhookEvent,
-    };
+    const body = (await options.bodies?.bodyOf(delivery)) ?? delivery.body;
+    return { ...toPartnerDelivery(delivery, pausedUntilMs, now()), event: JSON.parse(body) as WebhookEvent };
   }
 
   return {
@@ -187,6 +192,11 @@ export function createWebhookDeliveryDesk(options: WebhookDeliveryDeskOptions): 
         if (resumed) await queue.pauseWidget(widgetId, 0);
       }
       return { resent: outcome.resent, delivery: await detail(outcome.stored.delivery) };
+    },
+    keptWithoutTraveller: (delivery) => ({ ...delivery, event: withoutTraveller(delivery.event) }),
+    async withTraveller(delivery) {
+      const event = (await options.bodies?.withTraveller(delivery.event)) ?? delivery.event;
+      return { ...delivery, event };
     },
   };
 }

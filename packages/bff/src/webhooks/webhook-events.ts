@@ -16,6 +16,7 @@ import type { CheckoutObserver, CheckoutRecord } from '../checkout/checkout-reco
 import { toPartnerCheckout } from '../checkout/checkout-service';
 import type { Logger } from '../logger';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
+import { withoutTraveller } from './webhook-body';
 import { eventSubject, type WebhookQueue } from './webhook-queue';
 
 /** The events a checkout entering `after.status` means. */
@@ -123,7 +124,8 @@ export function createWebhookEmitter(options: WebhookEmitterOptions): CheckoutOb
           esimId: after.kind === 'top_up' ? after.esimId : (after.order?.esimId ?? null),
         },
       };
-      const queued = await queueWebhookEvent(queue, event, time);
+      // Kept without the traveller's address: it is read from the checkout when the body leaves (webhook-body.ts).
+      const queued = await queueWebhookEvent(queue, withoutTraveller(event), time);
       if (queued) {
         logger.info('webhook event queued', {
           eventId: event.id,

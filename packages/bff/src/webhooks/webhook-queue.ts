@@ -89,6 +89,7 @@ export function eventSubject(event: WebhookEvent): { checkoutId: string | null; 
     case 'order.unmatched':
     case 'widget.sales_stopped':
     case 'widget.sales_resumed':
+    case 'privacy.erased':
       return { checkoutId: null, esimId: null };
     case 'action_request.updated':
       return { checkoutId: null, esimId: event.data.actionRequest.esimId };

@@ -23,6 +23,7 @@ import type { Logger } from '../logger';
 import { STORE_KEYS, type Store } from '../store/store';
 import type { OutgoingCalls } from '../upstream/outgoing-call-observer';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
+import type { WebhookBodies } from './webhook-body';
 import type { StoredDelivery, WebhookDelivery, WebhookQueue } from './webhook-queue';
 
 const WEBHOOK_BACKOFF: Backoff = { firstMs: 10_000, maxMs: 60 * 60 * 1000 };
@@ -102,6 +103,8 @@ export interface WebhookSenderOptions {
   now?: () => number;
   /** Told of every attempt (metrics, a trace span whose `traceparent` the POST carries); absent when both are off. */
   observer?: OutgoingCalls | undefined;
+  /** Puts the traveller's address into a body as it leaves (`webhook-body.ts`); default: the body as stored. */
+  bodies?: Pick<WebhookBodies, 'bodyOf'>;
 }
 
 /** The worker. */
@@ -137,6 +140,9 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     delivery: WebhookDelivery,
     traceHeaders: Record<string, string> | undefined,
   ): Promise<string> {
+    // The traveller's address, kept in the checkout alone, goes in now (none once the traveller was erased); a
+    // store that does not answer fails the round as any other store error does, not the endpoint's attempt.
+    const body = (await options.bodies?.bodyOf(delivery)) ?? delivery.body;
     try {
       const response = await fetch(url, {
         method: 'POST',
@@ -145,9 +151,9 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
           'Content-Type': 'application/json',
           'User-Agent': 'esim-embed-webhooks/1',
           [WEBHOOK_ID_HEADER]: delivery.id,
-          [WEBHOOK_SIGNATURE_HEADER]: await signWebhook(secret, delivery.body, Math.floor(now() / 1000)),
+          [WEBHOOK_SIGNATURE_HEADER]: await signWebhook(secret, body, Math.floor(now() / 1000)),
         },
-        body: delivery.body,
+        body,
         signal: AbortSignal.timeout(timeoutMs),
         redirect: 'manual',
       });

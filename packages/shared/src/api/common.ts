@@ -28,6 +28,11 @@ export const BFF_ERROR_CODES = [
    * other environment, names another brand, or the upstream offers no sale. The operator must fix it (503).
    */
   'widget_misconfigured',
+  /**
+   * What was asked for belonged to a traveller whose data was erased at the partner's request (a manage link of
+   * an erased sale): nothing personal is answered any more (410).
+   */
+  'erased',
 ] as const;
 /** A code the BFF adds to the contract's. */
 export type BffErrorCode = (typeof BFF_ERROR_CODES)[number];

@@ -11,6 +11,8 @@ export * from './manage-link-address';
 export * from './operations';
 export * from './partner-account';
 export * from './plan-order';
+export * from './privacy-erasure';
+export * from './privacy-export';
 export * from './requestable-actions';
 export * from './retry-after';
 export * from './route-spec';

@@ -48,7 +48,7 @@ export interface RouteSpec<Id extends string = string> {
   /** Takes an optional `X-Manage-Token`: a quote or checkout for a top-up of that eSIM. */
   readonly acceptsManageToken?: boolean;
   /** The success status and body (`{ data, meta }`). */
-  readonly status: 200 | 201;
+  readonly status: 200 | 201 | 202;
   readonly response?: z.ZodType;
   /**
    * Statuses beyond `status` whose body is this route's own `response`, not the error envelope (the readiness
@@ -89,7 +89,8 @@ export const AUTH_ERROR_CODES = {
   session: ['widget_session_invalid', 'storefront_app_disabled'],
   // A missing or wrong client secret reads as a checkout that does not exist.
   'session+secret': ['widget_session_invalid', 'storefront_app_disabled', 'checkout_not_found'],
-  'session+manage': ['widget_session_invalid', 'storefront_app_disabled'],
+  // A manage token of a traveller erased at the partner's request says so (410 `erased`).
+  'session+manage': ['widget_session_invalid', 'storefront_app_disabled', 'erased'],
   partner: ['unauthorized'],
 } as const satisfies Record<RouteAuth, readonly ApiErrorCode[]>;
 

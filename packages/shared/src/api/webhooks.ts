@@ -9,6 +9,7 @@ import { DateTimeSchema, EnvironmentSchema, NonNegativeMoneySchema } from '../up
 import { PartnerActionRequestSchema } from './after-sale';
 import { PartnerCheckoutSchema } from './checkout';
 import { PartnerAccountSchema } from './partner-account';
+import { PrivacyErasureSchema } from './privacy-erasure';
 import { WidgetIdSchema } from './session';
 
 /** The header with the timestamp and signature of a webhook delivery. */
@@ -55,6 +56,8 @@ export const WebhookEventTypeSchema = z.enum([
   /** A help request (cancellation, refund, reissue) the partner made changed status. */
   'action_request.updated',
   ...WIDGET_SALES_EVENT_TYPES,
+  /** An erasure the partner asked for is done: the traveller's data is gone from the BFF (its receipt). */
+  'privacy.erased',
 ]);
 export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;
 
@@ -127,6 +130,17 @@ export const WidgetSalesWebhookEventSchema = z.strictObject({
 });
 export type WidgetSalesWebhookEvent = z.infer<typeof WidgetSalesWebhookEventSchema>;
 
+/**
+ * An erasure of a traveller's data is done (`POST /v1/partner/privacy/erasures`): its receipt, which names the
+ * traveller only by the checkout or eSIM id asked for (never an e-mail address). Erase your own copies too.
+ */
+export const PrivacyErasedWebhookEventSchema = z.strictObject({
+  ...eventFields,
+  type: z.literal('privacy.erased'),
+  data: z.strictObject({ erasure: PrivacyErasureSchema }),
+});
+export type PrivacyErasedWebhookEvent = z.infer<typeof PrivacyErasedWebhookEventSchema>;
+
 /** One event, as the request body of a delivery; `type` tells which `data` it carries. */
 export const WebhookEventSchema = z.discriminatedUnion('type', [
   CheckoutWebhookEventSchema,
@@ -134,5 +148,6 @@ export const WebhookEventSchema = z.discriminatedUnion('type', [
   OrderUnmatchedWebhookEventSchema,
   ActionRequestWebhookEventSchema,
   WidgetSalesWebhookEventSchema,
+  PrivacyErasedWebhookEventSchema,
 ]);
 export type WebhookEvent = z.infer<typeof WebhookEventSchema>;

@@ -38,6 +38,8 @@ const unfunded = { message: 'errorCannotSellPlan', recovery: 'other_plan' } as c
 /** The BFF is still on it (or its store is back in a moment): the same request again, later. */
 const moment = { message: 'errorMoment', recovery: 'retry' } as const;
 const lost = { message: 'errorCheckoutLost', recovery: 'contact_support' } as const;
+/** The traveller's data was erased at their request: nothing personal opens any more, only the partner helps. */
+const erased = { message: 'errorErased', recovery: 'contact_support' } as const;
 const invalid = { message: 'errorInvalid', recovery: 'retry' } as const;
 const generic = { message: 'errorGeneric', recovery: 'retry' } as const;
 /** The widget's upstream key or config cannot sell (scopes, environment, brand): only the partner can fix it. */
@@ -119,6 +121,7 @@ export const ERROR_HANDLING: Record<WidgetErrorCode, ErrorHandling> = {
   store_unavailable: moment,
   upstream_refused: refused,
   widget_misconfigured: misconfigured,
+  erased,
 };
 
 /**

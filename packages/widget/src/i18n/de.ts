@@ -149,6 +149,8 @@ export const de: Messages = {
     'Dieser Kauf kann gerade nicht abgeschlossen werden. Ihnen wurde nichts berechnet. Bitte wenden Sie sich an {brand}.',
   errorCannotSellPlan: 'Dieser Shop kann diesen Tarif gerade nicht verkaufen. Ihnen wurde nichts berechnet.',
   errorMoment: 'Der Shop braucht einen Moment. Bitte versuchen Sie es gleich noch einmal.',
+  errorErased:
+    'Die Angaben zu dieser eSIM wurden auf Ihren Wunsch gelöscht und können hier nicht mehr angezeigt werden. Hilfe erhalten Sie bei {brand}.',
   errorCheckoutLost:
     'Wir finden diesen Kauf nicht. Wenn Sie bezahlt haben, wenden Sie sich bitte an {brand}.',
   errorInvalid: 'Eine Eingabe wurde nicht akzeptiert. Bitte prüfen Sie sie und versuchen Sie es erneut.',

@@ -150,6 +150,9 @@ export const en = {
     'This purchase cannot be completed right now. You have not been charged. Please contact {brand}.',
   errorCannotSellPlan: 'This store cannot sell this plan right now. You have not been charged.',
   errorMoment: 'The store is catching up. Please try again in a moment.',
+  /** A manage link of a traveller whose data the partner erased at their request (`erased`, 410). */
+  errorErased:
+    'The details of this eSIM were deleted at your request, so they can no longer be shown here. For help, contact {brand}.',
   errorCheckoutLost: 'We could not find this purchase. If you paid, please contact {brand}.',
   errorInvalid: 'Something you entered was not accepted. Please check it and try again.',
   errorLink: 'The link could not be created. Please try again.',

@@ -150,6 +150,8 @@ export const es: Messages = {
   errorCannotSell: 'Ahora no se puede completar esta compra. No se te ha cobrado. Contacta con {brand}.',
   errorCannotSellPlan: 'Esta tienda no puede vender este plan ahora mismo. No se te ha cobrado nada.',
   errorMoment: 'La tienda necesita un momento. Vuelve a intentarlo enseguida.',
+  errorErased:
+    'Los datos de esta eSIM se borraron a petición tuya, así que ya no se pueden mostrar aquí. Si necesitas ayuda, contacta con {brand}.',
   errorCheckoutLost: 'No encontramos esta compra. Si la pagaste, contacta con {brand}.',
   errorInvalid: 'Algún dato no se ha aceptado. Revísalo y vuelve a intentarlo.',
   errorLink: 'No se ha podido crear el enlace. Vuelve a intentarlo.',

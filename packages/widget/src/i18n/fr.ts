@@ -155,6 +155,8 @@ export const fr: Messages = {
   errorCannotSellPlan:
     'Cette boutique ne peut pas vendre ce forfait pour le moment. Rien ne vous a été facturé.',
   errorMoment: 'La boutique a besoin d’un instant. Réessayez dans un moment.',
+  errorErased:
+    'Les informations de cette eSIM ont été effacées à votre demande et ne peuvent plus être affichées ici. Pour de l’aide, contactez {brand}.',
   errorCheckoutLost: 'Nous ne trouvons pas cet achat. Si vous l’avez payé, contactez {brand}.',
   errorInvalid: 'Une saisie n’a pas été acceptée. Vérifiez-la et réessayez.',
   errorLink: 'Le lien n’a pas pu être créé. Réessayez.',

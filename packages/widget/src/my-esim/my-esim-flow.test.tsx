@@ -123,6 +123,20 @@ describe('my eSIM, opened from the page’s fragment', () => {
     expect(await widget.view.findByRole('heading', { name: 'Where are you going?' })).toBeTruthy();
   });
 
+  it('says that the traveller’s data was erased when the link is of an erased sale, and forgets the link', async () => {
+    const bff = new FakeBff();
+    bff.addEsim(MANAGE_TOKEN, esimView());
+    bff.failNext('GET', /^\/v1\/my-esim/, 'erased', 410, { resource: 'esim' });
+    setPageAddress(`/#esim=acme.${MANAGE_TOKEN}`);
+    const widget = await mountWidget(bff);
+    const alert = await widget.view.findByRole('alert');
+    expect(alert.textContent).toContain('were deleted at your request');
+    expect(alert.textContent).toContain('Acme Travel');
+    widget.element.remove();
+    const reloaded = await mountWidget(bff);
+    expect(await reloaded.view.findByRole('heading', { name: 'Where are you going?' })).toBeTruthy();
+  });
+
   it('shows the installation again while the eSIM is not installed, with the deadline to activate', async () => {
     const bff = new FakeBff();
     const widget = await openMyEsim(bff, {

@@ -43,12 +43,15 @@ export function MyEsimStep({ manageToken, toppedUp }: MyEsimStepProps) {
   const { client, t, locale, config, go } = useWidget();
   const [data, reload] = useRemoteData(() => client.myEsim(manageToken, locale), `${manageToken} ${locale}`);
   const buyAnother = () => go({ name: 'destinations' });
+  const refusal = data.state === 'failed' ? errorCodeOf(data.error) : null;
   // The BFF answers a tampered, expired or revoked manage token as an invalid session.
-  const linkRefused = data.state === 'failed' && errorCodeOf(data.error) === 'widget_session_invalid';
+  const linkRefused = refusal === 'widget_session_invalid';
+  // A link of a traveller erased at their request (`erased`) never opens again either; the error notice says why.
+  const linkDead = linkRefused || refusal === 'erased';
   // A refused link is not kept for the next reload of this tab.
   useEffect(() => {
-    if (linkRefused) forgetManageToken(config.widgetId);
-  }, [linkRefused, config.widgetId]);
+    if (linkDead) forgetManageToken(config.widgetId);
+  }, [linkDead, config.widgetId]);
 
   if (data.state === 'loading') {
     return (

@@ -26,6 +26,8 @@ export const errors = [
   'account_not_active',
   'action_not_available',
   'upstream_unavailable',
+  // A top-up's manage token of a traveller erased at the partner's request.
+  'erased',
   'upstream_refused',
 ] as const;
 /** Asks the upstream as it answers: the upstream's refusals come through (`UPSTREAM_RELAYED_CODES`). */

@@ -21,6 +21,8 @@ export const errors = [
   'action_not_available',
   'esim_not_found',
   'widget_misconfigured',
+  // A top-up's manage token of a traveller erased at the partner's request.
+  'erased',
   'upstream_unavailable',
   'upstream_refused',
 ] as const;

@@ -18,11 +18,13 @@ import * as createManageLink from './create-manage-link';
 import * as createPartnerActionRequest from './create-partner-action-request';
 import * as createPartnerDeliveryLink from './create-partner-delivery-link';
 import * as createPartnerManageLink from './create-partner-manage-link';
+import * as createPartnerPrivacyErasure from './create-partner-privacy-erasure';
 import * as createQuote from './create-quote';
 import * as createSession from './create-session';
 import * as currentCatalog from './current-catalog';
 import * as declinePartnerCheckoutPayment from './decline-partner-checkout-payment';
 import * as docsPage from './docs-page';
+import * as exportPartnerPrivacyData from './export-partner-privacy-data';
 import * as exportPartnerSales from './export-partner-sales';
 import * as health from './health';
 import * as listDestinations from './list-destinations';
@@ -48,6 +50,7 @@ import * as readPartnerActionRequest from './read-partner-action-request';
 import * as readPartnerCheckout from './read-partner-checkout';
 import * as readPartnerEsim from './read-partner-esim';
 import * as readPartnerInstallation from './read-partner-installation';
+import * as readPartnerPrivacyErasure from './read-partner-privacy-erasure';
 import * as readPartnerSale from './read-partner-sale';
 import * as readPartnerWebhookDelivery from './read-partner-webhook-delivery';
 import * as ready from './ready';
@@ -73,11 +76,13 @@ export {
   createPartnerActionRequest,
   createPartnerDeliveryLink,
   createPartnerManageLink,
+  createPartnerPrivacyErasure,
   createQuote,
   createSession,
   currentCatalog,
   declinePartnerCheckoutPayment,
   docsPage,
+  exportPartnerPrivacyData,
   exportPartnerSales,
   health,
   listDestinations,
@@ -102,6 +107,7 @@ export {
   readPartnerCheckout,
   readPartnerEsim,
   readPartnerInstallation,
+  readPartnerPrivacyErasure,
   readPartnerSale,
   readPartnerWebhookDelivery,
   ready,

@@ -10,7 +10,9 @@ import * as confirmPartnerCheckout from './confirm-partner-checkout';
 import * as createPartnerActionRequest from './create-partner-action-request';
 import * as createPartnerDeliveryLink from './create-partner-delivery-link';
 import * as createPartnerManageLink from './create-partner-manage-link';
+import * as createPartnerPrivacyErasure from './create-partner-privacy-erasure';
 import * as declinePartnerCheckoutPayment from './decline-partner-checkout-payment';
+import * as exportPartnerPrivacyData from './export-partner-privacy-data';
 import * as exportPartnerSales from './export-partner-sales';
 import * as listPartnerActionRequests from './list-partner-action-requests';
 import * as listPartnerCheckouts from './list-partner-checkouts';
@@ -22,6 +24,7 @@ import * as readPartnerActionRequest from './read-partner-action-request';
 import * as readPartnerCheckout from './read-partner-checkout';
 import * as readPartnerEsim from './read-partner-esim';
 import * as readPartnerInstallation from './read-partner-installation';
+import * as readPartnerPrivacyErasure from './read-partner-privacy-erasure';
 import * as readPartnerSale from './read-partner-sale';
 import * as readPartnerWebhookDelivery from './read-partner-webhook-delivery';
 import * as resendPartnerWebhookDelivery from './resend-partner-webhook-delivery';
@@ -56,4 +59,7 @@ export const PARTNER_API_ROUTES = [
   listPartnerSales,
   exportPartnerSales,
   readPartnerSale,
+  createPartnerPrivacyErasure,
+  readPartnerPrivacyErasure,
+  exportPartnerPrivacyData,
 ] as const satisfies readonly (RouteSpec & { auth: 'partner' })[];
