@@ -12,7 +12,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 
-/** Where each document of the repository goes in the release folder (absent ones are skipped: see `optional`). */
+/** Where each document of the repository goes in the release folder. */
 export const RELEASE_DOCS = {
   'docs/deployment.md': 'docs/deployment.md',
   'docs/configuration.md': 'docs/configuration.md',
@@ -26,9 +26,6 @@ export const RELEASE_DOCS = {
   'deploy/nginx/esim-embed.conf': 'deploy/nginx/esim-embed.conf',
   'deploy/systemd/esim-embed.service': 'deploy/systemd/esim-embed.service',
 };
-
-/** Documents that another piece of work adds; the release carries them once they exist. */
-const OPTIONAL = new Set(['docs/privacy.md']);
 
 /** Files the release writes itself, which links of the documents may name by their repository path. */
 const WRITTEN_BY_THE_RELEASE = {
@@ -73,9 +70,7 @@ export function releaseLinks(markdown, { from, to, root, tag, places }) {
 /** Copy the documents into the release folder `out`; returns the release paths written. */
 export function copyReleaseDocs({ root, out, version }) {
   const tag = `v${version}`;
-  const carried = Object.entries(RELEASE_DOCS).filter(
-    ([from]) => !OPTIONAL.has(from) || existsSync(join(root, from)),
-  );
+  const carried = Object.entries(RELEASE_DOCS);
   const places = { ...WRITTEN_BY_THE_RELEASE, ...Object.fromEntries(carried) };
   for (const [from, to] of carried) {
     mkdirSync(dirname(join(out, to)), { recursive: true });
