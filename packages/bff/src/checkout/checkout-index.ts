@@ -26,7 +26,7 @@ import { retentionMs } from '../config/config-schema';
 import type { KeyedDigest } from '../security/keyed-digest';
 import type { IndexedRecords } from '../store/index-rebuild';
 import { STORE_INDEXES, STORE_KEYS, type Store } from '../store/store';
-import { type CheckoutRecord, readCheckoutRecord } from './checkout-record';
+import { type CheckoutIndex, type CheckoutRecord, readCheckoutRecord } from './checkout-record';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A write this long after the last indexing indexes the checkout again (its memberships' life renewed). */
@@ -114,21 +114,6 @@ export function createCheckoutIndexNames(digest: KeyedDigest): CheckoutIndexName
 
 /** The eSIM `record` sold (an issue that issued one), or null. */
 const esimSold = (record: CheckoutRecord) => (record.kind === 'issue' ? esimOf(record) : null);
-
-/** Keeps the indexes with the checkouts' writes, and builds them for a checkout of an earlier release. */
-export interface CheckoutIndex {
-  /** Add `next` to its indexes when due; answers `next` to write (its `indexedAt` set when it was indexed). */
-  beforeWrite(before: CheckoutRecord | null, next: CheckoutRecord): Promise<CheckoutRecord>;
-  /** Take the checkout written as `after` out of the indexes `before` belonged to and it no longer does. */
-  afterWrite(before: CheckoutRecord | null, after: CheckoutRecord): Promise<void>;
-  /**
-   * Add a stored checkout to all its indexes, and take it out of their earlier names (the build after an upgrade,
-   * a rotation of the root secret or an import).
-   */
-  indexAll(record: CheckoutRecord): Promise<void>;
-  /** The time to live of `record` as written (after {@link beforeWrite}): it ends with its memberships. */
-  keptForMs(record: CheckoutRecord): number;
-}
 
 /** What the index is built with. */
 export interface CheckoutIndexOptions {

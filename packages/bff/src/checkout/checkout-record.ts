@@ -7,7 +7,6 @@
 import { retentionMs } from '../config/config-schema';
 import { STORE_KEYS, type Store } from '../store/store';
 import type { VersionedSlot, versionedUpdate } from '../store/versioned-update';
-import type { CheckoutIndex } from './checkout-index';
 import {
   STORED_CHECKOUT_SCHEMA_VERSION,
   type StoredCheckout,
@@ -51,6 +50,24 @@ function written(record: CheckoutRecord | QuoteRecord): string {
 export interface Stored<T> {
   record: T;
   version: number;
+}
+
+/**
+ * Keeps the indexes with the checkouts' writes, and builds them for a checkout of an earlier release: what the
+ * repository asks of the index it is given (`checkout-index.ts` makes it).
+ */
+export interface CheckoutIndex {
+  /** Add `next` to its indexes when due; answers `next` to write (its `indexedAt` set when it was indexed). */
+  beforeWrite(before: CheckoutRecord | null, next: CheckoutRecord): Promise<CheckoutRecord>;
+  /** Take the checkout written as `after` out of the indexes `before` belonged to and it no longer does. */
+  afterWrite(before: CheckoutRecord | null, after: CheckoutRecord): Promise<void>;
+  /**
+   * Add a stored checkout to all its indexes, and take it out of their earlier names (the build after an upgrade,
+   * a rotation of the root secret or an import).
+   */
+  indexAll(record: CheckoutRecord): Promise<void>;
+  /** The time to live of `record` as written (after {@link beforeWrite}): it ends with its memberships. */
+  keptForMs(record: CheckoutRecord): number;
 }
 
 /** Reads and writes checkouts and quotes in the store. */
