@@ -5,13 +5,12 @@
  * nothing is queued to run later. A write that reaches a paused Redis after its caller gave up is refused by
  * Redis itself, against a deadline in Redis's clock. An outage is logged once when it starts and once when it ends.
  */
-import type { Redis } from 'ioredis';
 import type { Logger } from '../logger';
-import { type RedisTarget, redisClient } from './redis-target';
+import { type RedisClient, type RedisTarget, redisClient } from './redis-target';
 import { StoreUnavailableError } from './store';
 
 export interface RedisConnectionOptions {
-  /** The server, or the Sentinels of the primary (`redis-target.ts`). */
+  /** The server, the Sentinels of the primary, or the nodes of a cluster (`redis-target.ts`). */
   target: RedisTarget;
   /** How long an operation waits for Redis's answer. */
   commandTimeoutMs: number;
@@ -23,7 +22,7 @@ export interface RedisConnectionOptions {
 
 /** One Redis connection with bounded waits. */
 export interface RedisConnection {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /**
    * Runs one operation. It receives the deadline (Redis's clock, ms; 0 when not known yet) after which a write
    * it sends must not apply; any sign that Redis is away becomes a {@link StoreUnavailableError}.
@@ -54,6 +53,9 @@ const UNAVAILABLE_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDO
 /** Statuses of a connection being made, worth a short wait; any other status but `ready` means Redis is away. */
 const CONNECTING = new Set(['wait', 'connecting', 'connect']);
 
+/** How often a cluster command is redirected or tried again before it is answered 503. */
+const CLUSTER_RETRIES = 8;
+
 const isReplyError = (error: unknown): error is Error =>
   error instanceof Error && error.name === 'ReplyError';
 
@@ -72,6 +74,19 @@ export function connectRedis(options: RedisConnectionOptions): RedisConnection {
     // A primary demoted by a failover answers READONLY: connect again, to the new primary the Sentinels name
     // (or that a proxy or DNS name now points at). The command that failed is not sent again.
     reconnectOnError: (error) => error.message.startsWith('READONLY'),
+  }, {
+    // A cluster follows MOVED and ASK itself; TRYAGAIN (a slot half migrated) and CLUSTERDOWN (a primary lost,
+    // its replica not promoted yet) are tried again a few times within about one command's wait, then answered 503.
+    enableOfflineQueue: false,
+    maxRedirections: CLUSTER_RETRIES,
+    retryDelayOnTryAgain: Math.max(10, Math.floor(commandTimeoutMs / CLUSTER_RETRIES)),
+    retryDelayOnClusterDown: Math.max(10, Math.floor(commandTimeoutMs / CLUSTER_RETRIES)),
+    // A command whose node went away is not sent elsewhere: it may have run there (503; the slots are read again).
+    retryDelayOnFailover: 0,
+    // A promoted replica is learnt within a second even without a MOVED pointing at it.
+    slotsRefreshInterval: 1_000,
+    slotsRefreshTimeout: commandTimeoutMs,
+    clusterRetryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
   });
   // Failures surface on the operations that fail; without a listener ioredis would print every reconnect.
   redis.on('error', () => {});
@@ -154,6 +169,8 @@ export function connectRedis(options: RedisConnectionOptions): RedisConnection {
           throw new StoreUnavailableError('Redis refused a write as late: its clock moved', { cause: error });
         }
         if (isReplyError(error) && !UNAVAILABLE_REPLY.test(error.message)) throw error;
+        // A cluster node lost or a slot in flux: read the slots again, so the next operation finds its primary.
+        if ('refreshSlotsCache' in redis) redis.refreshSlotsCache();
         wentDown(error);
         throw new StoreUnavailableError('Redis is unreachable or did not answer in time', { cause: error });
       }
