@@ -5,6 +5,7 @@
  * nothing is queued to run later. A write that reaches a paused Redis after its caller gave up is refused by
  * Redis itself, against a deadline in Redis's clock. An outage is logged once when it starts and once when it ends.
  */
+import type { Redis } from 'ioredis';
 import type { Logger } from '../logger';
 import { type RedisClient, type RedisTarget, redisClient } from './redis-target';
 import { StoreUnavailableError } from './store';
@@ -135,19 +136,40 @@ export function connectRedis(options: RedisConnectionOptions): RedisConnection {
   });
 
   async function connection(): Promise<void> {
-    if (redis.status === 'ready') return;
-    if (!CONNECTING.has(redis.status)) throw new Error(`the Redis connection is ${redis.status}`);
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        waiters.delete(settle);
-        reject(new Error(`no Redis connection within ${connectWaitMs} ms`));
-      }, connectWaitMs);
-      function settle(connected: boolean) {
+    if (redis.status !== 'ready') {
+      if (!CONNECTING.has(redis.status)) throw new Error(`the Redis connection is ${redis.status}`);
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(settle);
+          reject(new Error(`no Redis connection within ${connectWaitMs} ms`));
+        }, connectWaitMs);
+        function settle(connected: boolean) {
+          clearTimeout(timer);
+          if (connected) resolve();
+          else reject(new Error('the Redis connection failed'));
+        }
+        waiters.add(settle);
+      });
+    }
+    // A cluster is ready once it knows its slots; it connects to each primary on that primary's first command,
+    // and refuses commands meanwhile: wait (as briefly as for the cluster) for the primaries being connected.
+    if ('nodes' in redis) await Promise.all(redis.nodes('master').map(primaryConnected));
+  }
+
+  /** Resolves once `node` is connected, or gives up waiting (its commands then fail) when it is not being connected. */
+  async function primaryConnected(node: Redis): Promise<void> {
+    if (node.status === 'wait') node.connect().catch(() => {});
+    if (!CONNECTING.has(node.status)) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(settle, connectWaitMs);
+      function settle() {
         clearTimeout(timer);
-        if (connected) resolve();
-        else reject(new Error('the Redis connection failed'));
+        node.off('ready', settle);
+        node.off('close', settle);
+        resolve();
       }
-      waiters.add(settle);
+      node.once('ready', settle);
+      node.once('close', settle);
     });
   }
 

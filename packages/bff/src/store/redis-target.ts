@@ -136,8 +136,6 @@ function tlsSetting(env: NodeJS.ProcessEnv): boolean {
  * @example
  * const redis = redisClient({ kind: 'url', url: 'redis://127.0.0.1:6379' }, { maxRetriesPerRequest: 1 });
  */
-export function redisClient(target: RedisTarget, settings: RedisOptions): Redis;
-export function redisClient(target: RedisTarget, settings: RedisOptions, cluster?: ClusterOptions): RedisClient;
 export function redisClient(target: RedisTarget, settings: RedisOptions, cluster: ClusterOptions = {}): RedisClient {
   if (target.kind === 'url') return new Redis(target.url, settings);
   if (target.kind === 'cluster') return redisClusterClient(target, settings, cluster);
@@ -165,6 +163,7 @@ function redisClusterClient(target: RedisClusterTarget, settings: RedisOptions, 
   return new Cluster(target.nodes, {
     scaleReads: 'master',
     enableOfflineQueue: settings.enableOfflineQueue ?? true,
+    lazyConnect: settings.lazyConnect ?? false,
     ...cluster,
     redisOptions: {
       ...settings,
