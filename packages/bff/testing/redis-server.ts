@@ -170,6 +170,10 @@ export interface RunningRedisCluster {
   target: { kind: 'cluster'; nodes: Array<{ host: string; port: number }>; tls: false };
   /** `redis-cli -p port args…`'s output (a command for one node). */
   cli(port: number, ...args: string[]): Promise<string>;
+  /** The live primaries: node id and port, as the first live node sees them. */
+  primaries(): Promise<Array<{ id: string; port: number }>>;
+  /** The slot of `key`. */
+  slotOf(key: string): Promise<number>;
   /** The port of the node serving `slot` as primary, as `port` sees the cluster. */
   primaryOf(slot: number, port?: number): Promise<number>;
   /** Waits until every live node reports `cluster_state:ok` and agrees on each slot's primary. */
@@ -246,6 +250,14 @@ export async function startRedisCluster(): Promise<RunningRedisCluster> {
     }
   }
 
+  async function primaries(): Promise<Array<{ id: string; port: number }>> {
+    const lines = (await cli(live()[0] as number, 'CLUSTER', 'NODES')).trim().split('\n');
+    return lines
+      .map((line) => line.split(' '))
+      .filter((fields) => fields[2]?.split(',').includes('master') && !fields[2].includes('fail'))
+      .map((fields) => ({ id: fields[0] as string, port: Number(fields[1]?.split(':')[1]?.split('@')[0]) }));
+  }
+
   await execFileAsync(cliBinary, [
     '--cluster',
     'create',
@@ -268,6 +280,8 @@ export async function startRedisCluster(): Promise<RunningRedisCluster> {
     seeds: ports.map((port) => `127.0.0.1:${port}`).join(','),
     target: { kind: 'cluster', nodes: ports.map((port) => ({ host: '127.0.0.1', port })), tls: false },
     cli,
+    primaries,
+    slotOf: async (key) => Number((await cli(live()[0] as number, 'CLUSTER', 'KEYSLOT', key)).trim()),
     primaryOf,
     settled,
     async stop() {

@@ -156,21 +156,30 @@ export function connectRedis(options: RedisConnectionOptions): RedisConnection {
     if ('nodes' in redis) await Promise.all(redis.nodes('master').map(primaryConnected));
   }
 
+  /** Each primary being connected, and the wait for it that every operation meanwhile shares. */
+  const connecting = new WeakMap<Redis, Promise<void>>();
+
   /** Resolves once `node` is connected, or gives up waiting (its commands then fail) when it is not being connected. */
   async function primaryConnected(node: Redis): Promise<void> {
     if (node.status === 'wait') node.connect().catch(() => {});
     if (!CONNECTING.has(node.status)) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(settle, connectWaitMs);
-      function settle() {
-        clearTimeout(timer);
-        node.off('ready', settle);
-        node.off('close', settle);
-        resolve();
-      }
-      node.once('ready', settle);
-      node.once('close', settle);
-    });
+    let wait = connecting.get(node);
+    if (wait === undefined) {
+      wait = new Promise<void>((resolve) => {
+        const timer = setTimeout(settle, connectWaitMs);
+        function settle() {
+          clearTimeout(timer);
+          node.off('ready', settle);
+          node.off('close', settle);
+          connecting.delete(node);
+          resolve();
+        }
+        node.once('ready', settle);
+        node.once('close', settle);
+      });
+      connecting.set(node, wait);
+    }
+    await wait;
   }
 
   return {
