@@ -241,7 +241,14 @@ export async function startRedisCluster(): Promise<RunningRedisCluster> {
         live().map(async (port) => {
           const info = await cli(port, 'CLUSTER', 'INFO').catch(() => '');
           const slots = await cli(port, '--json', 'CLUSTER', 'SLOTS').catch(() => '[]');
-          return { ok: /cluster_state:ok/.test(info), slots: JSON.stringify(JSON.parse(slots).map((r: unknown[]) => r.slice(0, 3)).sort()) };
+          return {
+            ok: /cluster_state:ok/.test(info),
+            slots: JSON.stringify(
+              JSON.parse(slots)
+                .map((r: unknown[]) => r.slice(0, 3))
+                .sort(),
+            ),
+          };
         }),
       );
       if (views.every((view) => view.ok && view.slots === views[0]?.slots)) return;

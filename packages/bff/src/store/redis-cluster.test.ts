@@ -10,8 +10,8 @@ import { CHECKOUT_SECRET_HEADER } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningRedisCluster, startRedisCluster } from '../../testing/redis-server';
 import { call, eventually, newKey, openWidget, startBff } from '../../testing/stack';
-import { createRedisStore } from './redis-store';
 import { redisStateTransfer } from './redis-state-transfer';
+import { createRedisStore } from './redis-store';
 import { type Store, StoreUnavailableError } from './store';
 
 const TTL_MS = 600_000;
@@ -35,7 +35,9 @@ function clusterStore(keyPrefix = `cluster-${randomBytes(4).toString('hex')}:`):
 }
 
 /** Runs `operation`; a refusal must be a 503's ({@link StoreUnavailableError}). Answers whether it succeeded. */
-async function servedOrUnavailable<T>(operation: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false }> {
+async function servedOrUnavailable<T>(
+  operation: () => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false }> {
   try {
     return { ok: true, value: await operation() };
   } catch (error) {
@@ -66,7 +68,8 @@ describe('the Redis store on a cluster', () => {
     const transfer = redisStateTransfer({ target: cluster.target, keyPrefix, store });
     try {
       const exported: string[] = [];
-      for await (const record of transfer.exportState()) if (record.type === 'entry') exported.push(record.key);
+      for await (const record of transfer.exportState())
+        if (record.type === 'entry') exported.push(record.key);
       expect(exported.sort()).toEqual([...names].sort());
     } finally {
       await transfer.close();
@@ -123,7 +126,8 @@ describe('the Redis store on a cluster', () => {
     // Entries, a counter and a work queue in one slot (a queue's keys are tagged with its name).
     const queue = store.queue(tag);
     const entry = (index: number) => `{${tag}}entry:${index}`;
-    for (let index = 0; index < 20; index += 1) expect(await store.insert(entry(index), `v${index}`, TTL_MS)).toBe(true);
+    for (let index = 0; index < 20; index += 1)
+      expect(await store.insert(entry(index), `v${index}`, TTL_MS)).toBe(true);
     for (let index = 0; index < 10; index += 1) {
       expect(await queue.add({ id: `before-${index}`, partition: `p${index % 3}`, dueAtMs: 0 })).toBe(true);
     }
@@ -162,7 +166,17 @@ describe('the Redis store on a cluster', () => {
         .split('\n')
         .filter((line) => line !== '');
       if (keys.length === 0) break;
-      await cluster.cli(source.port, 'MIGRATE', '127.0.0.1', String(target.port), '', '0', '5000', 'KEYS', ...keys);
+      await cluster.cli(
+        source.port,
+        'MIGRATE',
+        '127.0.0.1',
+        String(target.port),
+        '',
+        '0',
+        '5000',
+        'KEYS',
+        ...keys,
+      );
     }
     for (const { port } of primaries) {
       await cluster.cli(port, 'CLUSTER', 'SETSLOT', String(slot), 'NODE', target.id);
@@ -172,7 +186,8 @@ describe('the Redis store on a cluster', () => {
     expect(await cluster.primaryOf(slot)).toBe(target.port);
 
     // Everything written before and during the move is there, on the new primary.
-    for (let index = 0; index < 20; index += 1) expect((await store.get(entry(index)))?.value).toBe(`v${index}`);
+    for (let index = 0; index < 20; index += 1)
+      expect((await store.get(entry(index)))?.value).toBe(`v${index}`);
     for (const index of inserted) expect((await store.get(entry(index)))?.value).toBe(`v${index}`);
     expect(inserted.length).toBeGreaterThan(0);
     const count = await store.increment(`{${tag}}count`, 0, TTL_MS);
@@ -205,13 +220,16 @@ describe('the Redis store on a cluster', () => {
     await cluster.nodes.find(({ port }) => port === primaryPort)?.kill();
     let refused = 0;
     for (let attempt = 0; ; attempt += 1) {
-      const written = await servedOrUnavailable(() => store.insert(`{${tag}}after-${attempt}`, 'after', TTL_MS));
+      const written = await servedOrUnavailable(() =>
+        store.insert(`{${tag}}after-${attempt}`, 'after', TTL_MS),
+      );
       if (written.ok) {
         expect(written.value).toBe(true);
         break;
       }
       refused += 1;
-      if (Date.now() - started > 20_000) throw new Error('no write was served within 20 s of the primary lost');
+      if (Date.now() - started > 20_000)
+        throw new Error('no write was served within 20 s of the primary lost');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const windowMs = Date.now() - started;

@@ -63,32 +63,36 @@ const isReplyError = (error: unknown): error is Error =>
 /** Opens the connection (at once, in the background). */
 export function connectRedis(options: RedisConnectionOptions): RedisConnection {
   const { target, commandTimeoutMs, connectWaitMs, logger } = options;
-  const redis = redisClient(target, {
-    commandTimeout: commandTimeoutMs,
-    connectTimeout: 1_000,
-    // Fail at once while disconnected: a queued or re-sent command would run after its request was answered.
-    enableOfflineQueue: false,
-    autoResendUnfulfilledCommands: false,
-    maxRetriesPerRequest: 0,
-    // Attempts are cheap against a refused port; retrying often ends the outage within a second of Redis's return.
-    retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
-    // A primary demoted by a failover answers READONLY: connect again, to the new primary the Sentinels name
-    // (or that a proxy or DNS name now points at). The command that failed is not sent again.
-    reconnectOnError: (error) => error.message.startsWith('READONLY'),
-  }, {
-    // A cluster follows MOVED and ASK itself; TRYAGAIN (a slot half migrated) and CLUSTERDOWN (a primary lost,
-    // its replica not promoted yet) are tried again a few times within about one command's wait, then answered 503.
-    enableOfflineQueue: false,
-    maxRedirections: CLUSTER_RETRIES,
-    retryDelayOnTryAgain: Math.max(10, Math.floor(commandTimeoutMs / CLUSTER_RETRIES)),
-    retryDelayOnClusterDown: Math.max(10, Math.floor(commandTimeoutMs / CLUSTER_RETRIES)),
-    // A command whose node went away is not sent elsewhere: it may have run there (503; the slots are read again).
-    retryDelayOnFailover: 0,
-    // A promoted replica is learnt within a second even without a MOVED pointing at it.
-    slotsRefreshInterval: 1_000,
-    slotsRefreshTimeout: commandTimeoutMs,
-    clusterRetryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
-  });
+  const redis = redisClient(
+    target,
+    {
+      commandTimeout: commandTimeoutMs,
+      connectTimeout: 1_000,
+      // Fail at once while disconnected: a queued or re-sent command would run after its request was answered.
+      enableOfflineQueue: false,
+      autoResendUnfulfilledCommands: false,
+      maxRetriesPerRequest: 0,
+      // Attempts are cheap against a refused port; retrying often ends the outage within a second of Redis's return.
+      retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
+      // A primary demoted by a failover answers READONLY: connect again, to the new primary the Sentinels name
+      // (or that a proxy or DNS name now points at). The command that failed is not sent again.
+      reconnectOnError: (error) => error.message.startsWith('READONLY'),
+    },
+    {
+      // A cluster follows MOVED and ASK itself; TRYAGAIN (a slot half migrated) and CLUSTERDOWN (a primary lost,
+      // its replica not promoted yet) are tried again a few times within about one command's wait, then answered 503.
+      enableOfflineQueue: false,
+      maxRedirections: CLUSTER_RETRIES,
+      retryDelayOnTryAgain: Math.max(10, Math.floor(commandTimeoutMs / CLUSTER_RETRIES)),
+      retryDelayOnClusterDown: Math.max(10, Math.floor(commandTimeoutMs / CLUSTER_RETRIES)),
+      // A command whose node went away is not sent elsewhere: it may have run there (503; the slots are read again).
+      retryDelayOnFailover: 0,
+      // A promoted replica is learnt within a second even without a MOVED pointing at it.
+      slotsRefreshInterval: 1_000,
+      slotsRefreshTimeout: commandTimeoutMs,
+      clusterRetryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
+    },
+  );
   // Failures surface on the operations that fail; without a listener ioredis would print every reconnect.
   redis.on('error', () => {});
 

@@ -19,7 +19,9 @@ export interface KeyPage {
 function primaries(cluster: Cluster) {
   const address = (node: { options: { host?: string | undefined; port?: number | undefined } }) =>
     `${node.options.host}:${node.options.port}`;
-  return cluster.nodes('master').sort((a, b) => (address(a) < address(b) ? -1 : address(a) > address(b) ? 1 : 0));
+  return cluster
+    .nodes('master')
+    .sort((a, b) => (address(a) < address(b) ? -1 : address(a) > address(b) ? 1 : 0));
 }
 
 /**
@@ -39,7 +41,8 @@ export async function scanKeyspace(
   const [nodeText, nodeCursor] = (cursor ?? '0:0').split(':');
   const nodeIndex = Number(nodeText);
   const nodes = primaries(redis);
-  if (!Number.isInteger(nodeIndex) || nodeCursor === undefined) throw new Error(`'${cursor}' is not a key cursor`);
+  if (!Number.isInteger(nodeIndex) || nodeCursor === undefined)
+    throw new Error(`'${cursor}' is not a key cursor`);
   const node = nodes[nodeIndex];
   if (node === undefined) {
     if (nodes.length === 0) throw new Error('the Redis Cluster has no primary this client knows of yet');

@@ -63,7 +63,9 @@ describe('the Redis target of an environment', () => {
       tls: true,
     });
     const line = describeRedisTarget(target as NonNullable<typeof target>);
-    expect(line).toBe('cluster://10.0.0.5:6379,clustercfg.esim.cache.amazonaws.com:6380,[fd00::7]:6379 (TLS)');
+    expect(line).toBe(
+      'cluster://10.0.0.5:6379,clustercfg.esim.cache.amazonaws.com:6380,[fd00::7]:6379 (TLS)',
+    );
     expect(line).not.toContain('secret');
   });
 
@@ -74,7 +76,11 @@ describe('the Redis target of an environment', () => {
       /ESIM_BFF_REDIS_URL and ESIM_BFF_REDIS_CLUSTER_NODES are both set/,
     ],
     [
-      { ESIM_BFF_REDIS_SENTINELS: 'b:26379', ESIM_BFF_REDIS_MASTER_NAME: 'm', ESIM_BFF_REDIS_CLUSTER_NODES: 'c:1' },
+      {
+        ESIM_BFF_REDIS_SENTINELS: 'b:26379',
+        ESIM_BFF_REDIS_MASTER_NAME: 'm',
+        ESIM_BFF_REDIS_CLUSTER_NODES: 'c:1',
+      },
       /ESIM_BFF_REDIS_SENTINELS and ESIM_BFF_REDIS_CLUSTER_NODES are both set/,
     ],
     [{ ESIM_BFF_REDIS_CLUSTER_NODES: 'c:1,c' }, /ESIM_BFF_REDIS_CLUSTER_NODES: 'c' is not host:port/],

@@ -48,7 +48,11 @@ export type RedisTarget = RedisUrlTarget | RedisSentinelTarget | RedisClusterTar
 export type RedisClient = Redis | Cluster;
 
 /** The variables that each name where the state is, of which at most one may be set. */
-const TARGET_VARIABLES = ['ESIM_BFF_REDIS_URL', 'ESIM_BFF_REDIS_SENTINELS', 'ESIM_BFF_REDIS_CLUSTER_NODES'] as const;
+const TARGET_VARIABLES = [
+  'ESIM_BFF_REDIS_URL',
+  'ESIM_BFF_REDIS_SENTINELS',
+  'ESIM_BFF_REDIS_CLUSTER_NODES',
+] as const;
 
 /** What a wrong Redis setting in the environment says. */
 export class RedisSettingError extends Error {}
@@ -136,7 +140,11 @@ function tlsSetting(env: NodeJS.ProcessEnv): boolean {
  * @example
  * const redis = redisClient({ kind: 'url', url: 'redis://127.0.0.1:6379' }, { maxRetriesPerRequest: 1 });
  */
-export function redisClient(target: RedisTarget, settings: RedisOptions, cluster: ClusterOptions = {}): RedisClient {
+export function redisClient(
+  target: RedisTarget,
+  settings: RedisOptions,
+  cluster: ClusterOptions = {},
+): RedisClient {
   if (target.kind === 'url') return new Redis(target.url, settings);
   if (target.kind === 'cluster') return redisClusterClient(target, settings, cluster);
   return new Redis({
@@ -159,7 +167,11 @@ export function redisClient(target: RedisTarget, settings: RedisOptions, cluster
  * being migrated) and `CLUSTERDOWN` are tried again a few times, briefly, by the client (`cluster` says how); a
  * lost node is not waited for, the caller answers 503.
  */
-function redisClusterClient(target: RedisClusterTarget, settings: RedisOptions, cluster: ClusterOptions): Cluster {
+function redisClusterClient(
+  target: RedisClusterTarget,
+  settings: RedisOptions,
+  cluster: ClusterOptions,
+): Cluster {
   return new Cluster(target.nodes, {
     scaleReads: 'master',
     enableOfflineQueue: settings.enableOfflineQueue ?? true,

@@ -16,7 +16,7 @@ import {
   startRedisCluster,
   startRedisServer,
 } from '../../testing/redis-server';
-import { DEFAULT_REDIS_KEY_PREFIX, createRedisStore } from './redis-store';
+import { createRedisStore, DEFAULT_REDIS_KEY_PREFIX } from './redis-store';
 import { type RedisTarget, redisClient } from './redis-target';
 import type { Store } from './store';
 
@@ -87,9 +87,7 @@ describe('the Redis store’s scripts', () => {
     await check('increment', () => store.increment('counter', 1, 60_000));
     const index = store.sortedIndex('by-time');
     await check('index add', () => index.add('member', 1, 60_000));
-    await check('index range', () =>
-      index.range({ fromScore: 0, toScore: 10, after: null, limit: 10 }),
-    );
+    await check('index range', () => index.range({ fromScore: 0, toScore: 10, after: null, limit: 10 }));
     await check('index remove', () => index.remove('member'));
     const queue = store.queue('deliveries');
     await check('queue add', () => queue.add({ id: 'a', partition: 'shop', dueAtMs: T - 1_000 }));
@@ -108,7 +106,10 @@ describe('the Redis store’s scripts', () => {
   });
 });
 
-const FIXTURE = readFileSync(new URL('./record-fixtures/redis-work-queue.layout-1.jsonl', import.meta.url), 'utf8')
+const FIXTURE = readFileSync(
+  new URL('./record-fixtures/redis-work-queue.layout-1.jsonl', import.meta.url),
+  'utf8',
+)
   .split('\n')
   .filter((line) => line !== '')
   .map((line) => JSON.parse(line) as [string, string, string, string]);
@@ -128,8 +129,16 @@ describe('a work queue written by the release before', () => {
       writer.disconnect();
     }
     const queue = storeOn(target, keyPrefix).queue('webhook-deliveries');
-    expect(await queue.stats()).toEqual({ size: 5, nextClaimableAtMs: T - 2_000, oldestAddedAtMs: T - 60_000 });
-    expect(await queue.get('evt_later')).toEqual({ id: 'evt_later', partition: 'shop', dueAtMs: T + 3_600_000 });
+    expect(await queue.stats()).toEqual({
+      size: 5,
+      nextClaimableAtMs: T - 2_000,
+      oldestAddedAtMs: T - 60_000,
+    });
+    expect(await queue.get('evt_later')).toEqual({
+      id: 'evt_later',
+      partition: 'shop',
+      dueAtMs: T + 3_600_000,
+    });
     const lease = { limit: 10, perPartition: 10, leaseMs: 120_000 };
     const claimed = await queue.claim(T, lease);
     expect(claimed.map((item) => item.id).sort()).toEqual(['evt_due_a', 'evt_due_b', 'evt_other']);

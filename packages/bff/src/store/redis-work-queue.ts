@@ -178,7 +178,9 @@ export function createRedisWorkQueue(
   /** The item's script, as a write behind the fence (`deadline` is the operation's). */
   const writeOnItem = (script: Script, id: string, args: Array<string | number>) =>
     connection.run((deadline) =>
-      onItem(id, (partition) => script(redis, [...keys, dueKey(partition)], [deadline, id, partition, ...args])),
+      onItem(id, (partition) =>
+        script(redis, [...keys, dueKey(partition)], [deadline, id, partition, ...args]),
+      ),
     );
 
   return {

@@ -71,7 +71,8 @@ const implementations: Array<[string, () => StoreTime, (time: StoreTime) => Stor
   [
     'redis cluster',
     realTime,
-    () => createRedisStore({ target: cluster.target, keyPrefix: `test-${Math.random()}:`, connectWaitMs: 5_000 }),
+    () =>
+      createRedisStore({ target: cluster.target, keyPrefix: `test-${Math.random()}:`, connectWaitMs: 5_000 }),
   ],
 ];
 
