@@ -1,6 +1,6 @@
 /**
  * The Redis store on a real Redis Cluster (three primaries with a replica each, started once for the file): keys
- * are scanned and exported from every primary, a BFF on the cluster sells with no 500, a slot moved from one
+ * are scanned and exported from every primary (and imported back), a BFF on the cluster sells with no 500, a slot moved from one
  * primary to another while the store writes to it answers only successes or `StoreUnavailableError` (503) and
  * loses nothing, and a primary killed is answered 503 until its replica is promoted, then served.
  */
@@ -12,6 +12,7 @@ import { type RunningRedisCluster, startRedisCluster } from '../../testing/redis
 import { call, eventually, newKey, openWidget, startBff } from '../../testing/stack';
 import { redisStateTransfer } from './redis-state-transfer';
 import { createRedisStore } from './redis-store';
+import type { StateRecord } from './state-transfer';
 import { type Store, StoreUnavailableError } from './store';
 
 const TTL_MS = 600_000;
@@ -66,14 +67,30 @@ describe('the Redis store on a cluster', () => {
     expect([...new Set(scanned)].sort()).toEqual([...names].sort());
 
     const transfer = redisStateTransfer({ target: cluster.target, keyPrefix, store });
+    const records: StateRecord[] = [];
     try {
-      const exported: string[] = [];
-      for await (const record of transfer.exportState())
-        if (record.type === 'entry') exported.push(record.key);
-      expect(exported.sort()).toEqual([...names].sort());
+      for await (const record of transfer.exportState()) records.push(record);
     } finally {
       await transfer.close();
     }
+    const exported = records.flatMap((record) => (record.type === 'entry' ? [record.key] : []));
+    expect(exported.sort()).toEqual([...names].sort());
+
+    // Imported under another prefix on the same cluster: every entry lands, on whichever primary holds its slot.
+    const movedPrefix = `moved-${randomBytes(4).toString('hex')}:`;
+    const moved = clusterStore(movedPrefix);
+    const into = redisStateTransfer({ target: cluster.target, keyPrefix: movedPrefix, store: moved });
+    try {
+      const counts = await into.importState(
+        (async function* () {
+          yield* records;
+        })(),
+      );
+      expect(counts.imported.entry).toBe(names.length);
+    } finally {
+      await into.close();
+    }
+    for (const name of names) expect((await moved.get(name))?.value).toBe(`value of ${name}`);
   });
 
   it('sells through a BFF on the cluster (quote, checkout, ready) with no 500', async () => {
@@ -205,37 +222,78 @@ describe('the Redis store on a cluster', () => {
     const tag = `failover-${randomBytes(4).toString('hex')}`;
     const keyPrefix = 'failover:';
     const store = clusterStore(keyPrefix);
-    expect(await store.insert(`{${tag}}before`, 'written before the failover', TTL_MS)).toBe(true);
-    const slot = await cluster.slotOf(`${keyPrefix}{${tag}}before`);
-    const primaryPort = await cluster.primaryOf(slot);
-    // The replica holds it (a failover loses what it has not received: the durability settings say how much).
-    await eventually(async () => {
-      const replication = await cluster.cli(primaryPort, 'INFO', 'replication');
-      const primaryOffset = /master_repl_offset:(\d+)/.exec(replication)?.[1];
-      const replicaOffset = /slave0:.*offset=(\d+)/.exec(replication)?.[1];
-      return primaryOffset !== undefined && primaryOffset === replicaOffset ? true : undefined;
-    });
-
-    const started = Date.now();
-    await cluster.nodes.find(({ port }) => port === primaryPort)?.kill();
-    let refused = 0;
-    for (let attempt = 0; ; attempt += 1) {
-      const written = await servedOrUnavailable(() =>
-        store.insert(`{${tag}}after-${attempt}`, 'after', TTL_MS),
+    // A BFF on the cluster too, selling while the primary is lost.
+    const sandbox = await startSandbox({ stepDelaysMs: { provisioning: 0, delivery: 0, completion: 0 } });
+    const bff = await startBff(sandbox.url, { sessionSecret: randomBytes(32), store: clusterStore() });
+    const page = await openWidget(bff.server.url, 'shop');
+    const destinations = await page.get('/v1/destinations');
+    const plans = await page.get(`/v1/destinations/${destinations.body.data[0].code}/plans`);
+    const answers: Array<{ status: number; retryAfter: string | null }> = [];
+    /** A quote and a checkout; answers whether both were made. */
+    async function sell(): Promise<boolean> {
+      const quote = await page.post(
+        '/v1/quotes',
+        { offerId: plans.body.data[0].offerId },
+        { 'Idempotency-Key': newKey() },
       );
-      if (written.ok) {
-        expect(written.value).toBe(true);
-        break;
-      }
-      refused += 1;
-      if (Date.now() - started > 20_000)
-        throw new Error('no write was served within 20 s of the primary lost');
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      answers.push({ status: quote.status, retryAfter: quote.headers.get('retry-after') });
+      if (quote.status !== 201) return false;
+      const created = await page.post(
+        '/v1/checkouts',
+        { quoteId: quote.body.data.id, locale: 'en', termsAccepted: true },
+        { 'Idempotency-Key': newKey() },
+      );
+      answers.push({ status: created.status, retryAfter: created.headers.get('retry-after') });
+      return created.status === 201;
     }
-    const windowMs = Date.now() - started;
-    expect(refused).toBeGreaterThan(0);
-    expect(windowMs).toBeLessThan(10_000);
-    expect(await cluster.primaryOf(slot)).not.toBe(primaryPort);
-    expect((await store.get(`{${tag}}before`))?.value).toBe('written before the failover');
-  }, 30_000);
+
+    try {
+      expect(await store.insert(`{${tag}}before`, 'written before the failover', TTL_MS)).toBe(true);
+      const slot = await cluster.slotOf(`${keyPrefix}{${tag}}before`);
+      const primaryPort = await cluster.primaryOf(slot);
+      // The replica holds it (a failover loses what it has not received: the durability settings say how much).
+      await eventually(async () => {
+        const replication = await cluster.cli(primaryPort, 'INFO', 'replication');
+        const primaryOffset = /master_repl_offset:(\d+)/.exec(replication)?.[1];
+        const replicaOffset = /slave0:.*offset=(\d+)/.exec(replication)?.[1];
+        return primaryOffset !== undefined && primaryOffset === replicaOffset ? true : undefined;
+      });
+
+      const started = Date.now();
+      await cluster.nodes.find(({ port }) => port === primaryPort)?.kill();
+      let refused = 0;
+      let windowMs: number | null = null;
+      for (let attempt = 0; ; attempt += 1) {
+        if (windowMs === null) {
+          const written = await servedOrUnavailable(() =>
+            store.insert(`{${tag}}after-${attempt}`, 'after', TTL_MS),
+          );
+          if (written.ok) {
+            expect(written.value).toBe(true);
+            windowMs = Date.now() - started;
+          } else refused += 1;
+        }
+        if ((await sell()) && windowMs !== null) break;
+        if (Date.now() - started > 20_000) throw new Error('not served within 20 s of the primary lost');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const unavailable = answers.filter(({ status }) => status === 503).length;
+      console.info(
+        `primary killed: ${refused} store refusals, written again after ${windowMs} ms; ` +
+          `over HTTP ${unavailable} × 503 of ${answers.length} answers`,
+      );
+      expect(refused).toBeGreaterThan(0);
+      expect(windowMs).toBeLessThan(10_000);
+      expect(await cluster.primaryOf(slot)).not.toBe(primaryPort);
+      expect((await store.get(`{${tag}}before`))?.value).toBe('written before the failover');
+      // Over HTTP: served, or 503 with a Retry-After; never a 500.
+      for (const answer of answers) {
+        if (answer.status === 503) expect(answer.retryAfter).not.toBeNull();
+        else expect(answer.status).toBe(201);
+      }
+    } finally {
+      await bff.server.close();
+      await sandbox.close();
+    }
+  }, 40_000);
 });
