@@ -1,6 +1,6 @@
 /**
  * The Redis store on a real Redis Cluster (three primaries with a replica each, started once for the file): keys
- * are scanned and exported from every primary (and imported back), a BFF on the cluster sells with no 500, a slot moved from one
+ * are scanned and exported from every primary (and imported back), the durability check reads every primary, a BFF on the cluster sells with no 500, a slot moved from one
  * primary to another while the store writes to it answers only successes or `StoreUnavailableError` (503) and
  * loses nothing, and a primary killed is answered 503 until its replica is promoted, then served.
  */
@@ -10,6 +10,7 @@ import { CHECKOUT_SECRET_HEADER } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningRedisCluster, startRedisCluster } from '../../testing/redis-server';
 import { call, eventually, newKey, openWidget, startBff } from '../../testing/stack';
+import { readRedisDurability } from './redis-durability';
 import { redisStateTransfer } from './redis-state-transfer';
 import { createRedisStore } from './redis-store';
 import type { StateRecord } from './state-transfer';
@@ -160,9 +161,11 @@ describe('the Redis store on a cluster', () => {
     const added: string[] = [];
     let increments = 0;
     let attempts = 0;
+    let duringMove = 0;
     const traffic = (async () => {
       for (let index = 20; moving || index < 60; index += 1) {
         attempts += 1;
+        if (moving) duringMove += 1;
         const insert = await servedOrUnavailable(() => store.insert(entry(index), `v${index}`, TTL_MS));
         if (insert.ok && insert.value) inserted.push(index);
         const increment = await servedOrUnavailable(() => store.increment(`{${tag}}count`, 1, TTL_MS));
@@ -200,6 +203,7 @@ describe('the Redis store on a cluster', () => {
     }
     moving = false;
     await traffic;
+    console.info(`slot ${slot} moved: ${duringMove} of ${attempts} rounds of writes ran during the move`);
     expect(await cluster.primaryOf(slot)).toBe(target.port);
 
     // Everything written before and during the move is there, on the new primary.
@@ -214,6 +218,18 @@ describe('the Redis store on a cluster', () => {
     const claimedIds = claimed.map((item) => item.id);
     for (const id of [...Array.from({ length: 10 }, (_, index) => `before-${index}`), ...added]) {
       expect(claimedIds).toContain(id);
+    }
+  });
+
+  it('reads the durability settings of every primary at start, and tells the least durable', async () => {
+    expect((await readRedisDurability(cluster.target)).maxmemoryPolicy).toBe('noeviction');
+    const [, evicting] = await cluster.primaries();
+    const port = String(evicting?.port);
+    await cluster.cli(Number(port), 'CONFIG', 'SET', 'maxmemory-policy', 'allkeys-lru');
+    try {
+      expect((await readRedisDurability(cluster.target)).maxmemoryPolicy).toBe('allkeys-lru');
+    } finally {
+      await cluster.cli(Number(port), 'CONFIG', 'SET', 'maxmemory-policy', 'noeviction');
     }
   });
 
