@@ -1,14 +1,15 @@
 /**
  * @module
  * Test support: a real `redis-server` on a free loopback port, without persistence, stopped after use — a
- * primary, a replica of one, or a Sentinel watching one.
+ * primary, a replica of one, a Sentinel watching one, or a Redis Cluster of three primaries with a replica each.
  * A missing binary is a loud failure, never a skipped test.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 
 export interface RunningRedis {
   url: string;
@@ -152,4 +153,148 @@ async function accepts(port: number): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
+}
+
+/** One node of a test cluster. */
+export interface ClusterNode {
+  port: number;
+  /** Kills the node at once (SIGKILL): its connections drop, as in a crash. */
+  kill(): Promise<void>;
+}
+
+export interface RunningRedisCluster {
+  nodes: ClusterNode[];
+  /** `127.0.0.1:port,…` of every node, as `ESIM_BFF_REDIS_CLUSTER_NODES` takes it. */
+  seeds: string;
+  /** The cluster as a store target. */
+  target: { kind: 'cluster'; nodes: Array<{ host: string; port: number }>; tls: false };
+  /** `redis-cli -p port args…`'s output (a command for one node). */
+  cli(port: number, ...args: string[]): Promise<string>;
+  /** The live primaries: node id and port, as the first live node sees them. */
+  primaries(): Promise<Array<{ id: string; port: number }>>;
+  /** The slot of `key`. */
+  slotOf(key: string): Promise<number>;
+  /** The port of the node serving `slot` as primary, as `port` sees the cluster. */
+  primaryOf(slot: number, port?: number): Promise<number>;
+  /** Waits until every live node reports `cluster_state:ok` and agrees on each slot's primary. */
+  settled(waitMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * A Redis Cluster on six free loopback ports: three primaries holding the 16384 slots, a replica of each, a node
+ * timeout of one second (a killed primary's replica takes over within a few). Its config files live in a
+ * temporary folder, removed by `stop()`.
+ */
+export async function startRedisCluster(): Promise<RunningRedisCluster> {
+  const binary = redisServerBinary();
+  const cliBinary = join(dirname(binary), 'redis-cli');
+  const dir = mkdtempSync(join(tmpdir(), 'esim-cluster-'));
+  const ports: number[] = [];
+  while (ports.length < 6) {
+    const port = await freePort();
+    // A cluster node also listens on port + 10000 (the cluster bus).
+    if (port < 55_000 && !ports.includes(port)) ports.push(port);
+  }
+  const servers = await Promise.all(
+    ports.map((port) =>
+      spawnServer(binary, port, [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        join(dir, `nodes-${port}.conf`),
+        '--cluster-node-timeout',
+        '1000',
+      ]),
+    ),
+  );
+  const cli = async (port: number, ...args: string[]) =>
+    (await execFileAsync(cliBinary, ['-h', '127.0.0.1', '-p', String(port), ...args])).stdout;
+  const killed = new Set<number>();
+  const live = () => ports.filter((port) => !killed.has(port));
+
+  async function primaryOf(slot: number, port = live()[0] as number): Promise<number> {
+    const slots = JSON.parse(
+      (await execFileAsync(cliBinary, ['-p', String(port), '--json', 'CLUSTER', 'SLOTS'])).stdout,
+    ) as Array<[number, number, [string, number, string]]>;
+    const range = slots.find(([from, to]) => from <= slot && slot <= to);
+    if (range === undefined) throw new Error(`no node serves slot ${slot}`);
+    return range[2][1];
+  }
+
+  async function settled(waitMs = 20_000): Promise<void> {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const views = await Promise.all(
+        live().map(async (port) => {
+          const info = await cli(port, 'CLUSTER', 'INFO').catch(() => '');
+          const slots = await cli(port, '--json', 'CLUSTER', 'SLOTS').catch(() => '[]');
+          return {
+            ok: /cluster_state:ok/.test(info),
+            slots: JSON.stringify(
+              JSON.parse(slots)
+                .map((r: unknown[]) => r.slice(0, 3))
+                .sort(),
+            ),
+          };
+        }),
+      );
+      if (views.every((view) => view.ok && view.slots === views[0]?.slots)) return;
+      if (Date.now() > deadline) throw new Error(`the test cluster did not settle within ${waitMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  async function primaries(): Promise<Array<{ id: string; port: number }>> {
+    const lines = (await cli(live()[0] as number, 'CLUSTER', 'NODES')).trim().split('\n');
+    return lines
+      .map((line) => line.split(' '))
+      .filter((fields) => fields[2]?.split(',').includes('master') && !fields[2].includes('fail'))
+      .map((fields) => ({ id: fields[0] as string, port: Number(fields[1]?.split(':')[1]?.split('@')[0]) }));
+  }
+
+  await execFileAsync(cliBinary, [
+    '--cluster',
+    'create',
+    ...ports.map((port) => `127.0.0.1:${port}`),
+    '--cluster-replicas',
+    '1',
+    '--cluster-yes',
+  ]);
+  await settled();
+  return {
+    nodes: ports.map((port, index) => ({
+      port,
+      async kill() {
+        killed.add(port);
+        const server = servers[index] as (typeof servers)[number];
+        if (server.child.exitCode === null) server.child.kill('SIGKILL');
+        await server.exited;
+      },
+    })),
+    seeds: ports.map((port) => `127.0.0.1:${port}`).join(','),
+    target: { kind: 'cluster', nodes: ports.map((port) => ({ host: '127.0.0.1', port })), tls: false },
+    cli,
+    primaries,
+    slotOf: async (key) => Number((await cli(live()[0] as number, 'CLUSTER', 'KEYSLOT', key)).trim()),
+    primaryOf,
+    settled,
+    async stop() {
+      for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGTERM');
+      await Promise.all(servers.map((server) => server.exited));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

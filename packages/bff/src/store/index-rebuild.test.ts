@@ -16,7 +16,12 @@ import { PARTNER_SECRET_HEADER, type PartnerActionRequest } from '@esim-embed/sh
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buyEsim } from '../../testing/after-sale-flow';
 import { startHoldingServer } from '../../testing/holding-server';
-import { type RunningRedis, startRedisServer } from '../../testing/redis-server';
+import {
+  type RunningRedis,
+  type RunningRedisCluster,
+  startRedisCluster,
+  startRedisServer,
+} from '../../testing/redis-server';
 import {
   call,
   newKey,
@@ -41,6 +46,7 @@ const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
 const root = mkdtempSync(join(tmpdir(), 'esim-index-rebuild-'));
 let receiver: WebhookReceiver;
 let redis: RunningRedis;
+let cluster: RunningRedisCluster;
 let stack: Stack;
 /** What the release before left in its store: keys and values as it wrote them. */
 let lastMonths: Map<string, string>;
@@ -137,7 +143,7 @@ const startOn = (store: Store) =>
 
 beforeAll(async () => {
   receiver = await startReceiver(0);
-  redis = await startRedisServer();
+  [redis, cluster] = await Promise.all([startRedisServer(), startRedisCluster()]);
   // A BFF of this release makes the records (and indexes them itself: its lists are what the rebuilt ones must
   // show). No background work: only what the test does changes them.
   stack = await startStack({ config, env, bffOptions: { startWorkers: false } });
@@ -210,7 +216,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.close();
-  await redis?.stop();
+  await Promise.all([redis?.stop(), cluster?.stop()]);
   await receiver?.close();
   rmSync(root, { recursive: true, force: true });
 });
@@ -236,6 +242,13 @@ describe('records of the release before the support desk', () => {
     memory: () => createMemoryStore(),
     embedded: () => openSqliteStore({ dataDir: mkdtempSync(join(root, 'data-')) }),
     redis: () => createRedisStore({ url: redis.url, keyPrefix: `old-${randomBytes(4).toString('hex')}:` }),
+    // Its records spread over three primaries: the rebuild scans each.
+    'redis cluster': () =>
+      createRedisStore({
+        target: cluster.target,
+        keyPrefix: `old-${randomBytes(4).toString('hex')}:`,
+        connectWaitMs: 5_000,
+      }),
   };
 
   it.each(Object.keys(stores))(

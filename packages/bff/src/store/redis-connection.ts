@@ -7,11 +7,11 @@
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger';
-import { type RedisTarget, redisClient } from './redis-target';
+import { type RedisClient, type RedisTarget, redisClient } from './redis-target';
 import { StoreUnavailableError } from './store';
 
 export interface RedisConnectionOptions {
-  /** The server, or the Sentinels of the primary (`redis-target.ts`). */
+  /** The server, the Sentinels of the primary, or the nodes of a cluster (`redis-target.ts`). */
   target: RedisTarget;
   /** How long an operation waits for Redis's answer. */
   commandTimeoutMs: number;
@@ -23,7 +23,7 @@ export interface RedisConnectionOptions {
 
 /** One Redis connection with bounded waits. */
 export interface RedisConnection {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /**
    * Runs one operation. It receives the deadline (Redis's clock, ms; 0 when not known yet) after which a write
    * it sends must not apply; any sign that Redis is away becomes a {@link StoreUnavailableError}.
@@ -54,25 +54,45 @@ const UNAVAILABLE_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDO
 /** Statuses of a connection being made, worth a short wait; any other status but `ready` means Redis is away. */
 const CONNECTING = new Set(['wait', 'connecting', 'connect']);
 
+/** How often a cluster command is redirected or tried again before it is answered 503. */
+const CLUSTER_RETRIES = 8;
+
 const isReplyError = (error: unknown): error is Error =>
   error instanceof Error && error.name === 'ReplyError';
 
 /** Opens the connection (at once, in the background). */
 export function connectRedis(options: RedisConnectionOptions): RedisConnection {
   const { target, commandTimeoutMs, connectWaitMs, logger } = options;
-  const redis = redisClient(target, {
-    commandTimeout: commandTimeoutMs,
-    connectTimeout: 1_000,
-    // Fail at once while disconnected: a queued or re-sent command would run after its request was answered.
-    enableOfflineQueue: false,
-    autoResendUnfulfilledCommands: false,
-    maxRetriesPerRequest: 0,
-    // Attempts are cheap against a refused port; retrying often ends the outage within a second of Redis's return.
-    retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
-    // A primary demoted by a failover answers READONLY: connect again, to the new primary the Sentinels name
-    // (or that a proxy or DNS name now points at). The command that failed is not sent again.
-    reconnectOnError: (error) => error.message.startsWith('READONLY'),
-  });
+  const redis = redisClient(
+    target,
+    {
+      commandTimeout: commandTimeoutMs,
+      connectTimeout: 1_000,
+      // Fail at once while disconnected: a queued or re-sent command would run after its request was answered.
+      enableOfflineQueue: false,
+      autoResendUnfulfilledCommands: false,
+      maxRetriesPerRequest: 0,
+      // Attempts are cheap against a refused port; retrying often ends the outage within a second of Redis's return.
+      retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
+      // A primary demoted by a failover answers READONLY: connect again, to the new primary the Sentinels name
+      // (or that a proxy or DNS name now points at). The command that failed is not sent again.
+      reconnectOnError: (error) => error.message.startsWith('READONLY'),
+    },
+    {
+      // A cluster follows MOVED and ASK itself; TRYAGAIN (a slot half migrated) and CLUSTERDOWN (a primary lost,
+      // its replica not promoted yet) are tried again a few times within about one command's wait, then answered 503.
+      enableOfflineQueue: false,
+      maxRedirections: CLUSTER_RETRIES,
+      retryDelayOnTryAgain: Math.max(10, Math.floor(commandTimeoutMs / CLUSTER_RETRIES)),
+      retryDelayOnClusterDown: Math.max(10, Math.floor(commandTimeoutMs / CLUSTER_RETRIES)),
+      // A command whose node went away is not sent elsewhere: it may have run there (503; the slots are read again).
+      retryDelayOnFailover: 0,
+      // A promoted replica is learnt within a second even without a MOVED pointing at it.
+      slotsRefreshInterval: 1_000,
+      slotsRefreshTimeout: commandTimeoutMs,
+      clusterRetryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
+    },
+  );
   // Failures surface on the operations that fail; without a listener ioredis would print every reconnect.
   redis.on('error', () => {});
 
@@ -120,20 +140,50 @@ export function connectRedis(options: RedisConnectionOptions): RedisConnection {
   });
 
   async function connection(): Promise<void> {
-    if (redis.status === 'ready') return;
-    if (!CONNECTING.has(redis.status)) throw new Error(`the Redis connection is ${redis.status}`);
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        waiters.delete(settle);
-        reject(new Error(`no Redis connection within ${connectWaitMs} ms`));
-      }, connectWaitMs);
-      function settle(connected: boolean) {
-        clearTimeout(timer);
-        if (connected) resolve();
-        else reject(new Error('the Redis connection failed'));
-      }
-      waiters.add(settle);
-    });
+    if (redis.status !== 'ready') {
+      if (!CONNECTING.has(redis.status)) throw new Error(`the Redis connection is ${redis.status}`);
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(settle);
+          reject(new Error(`no Redis connection within ${connectWaitMs} ms`));
+        }, connectWaitMs);
+        function settle(connected: boolean) {
+          clearTimeout(timer);
+          if (connected) resolve();
+          else reject(new Error('the Redis connection failed'));
+        }
+        waiters.add(settle);
+      });
+    }
+    // A cluster is ready once it knows its slots; it connects to each primary on that primary's first command,
+    // and refuses commands meanwhile: wait (as briefly as for the cluster) for the primaries being connected.
+    if ('nodes' in redis) await Promise.all(redis.nodes('master').map(primaryConnected));
+  }
+
+  /** Each primary being connected, and the wait for it that every operation meanwhile shares. */
+  const connecting = new WeakMap<Redis, Promise<void>>();
+
+  /** Resolves once `node` is connected, or gives up waiting (its commands then fail) when it is not being connected. */
+  async function primaryConnected(node: Redis): Promise<void> {
+    if (node.status === 'wait') node.connect().catch(() => {});
+    if (!CONNECTING.has(node.status)) return;
+    let wait = connecting.get(node);
+    if (wait === undefined) {
+      wait = new Promise<void>((resolve) => {
+        const timer = setTimeout(settle, connectWaitMs);
+        function settle() {
+          clearTimeout(timer);
+          node.off('ready', settle);
+          node.off('close', settle);
+          connecting.delete(node);
+          resolve();
+        }
+        node.once('ready', settle);
+        node.once('close', settle);
+      });
+      connecting.set(node, wait);
+    }
+    await wait;
   }
 
   return {
@@ -154,6 +204,8 @@ export function connectRedis(options: RedisConnectionOptions): RedisConnection {
           throw new StoreUnavailableError('Redis refused a write as late: its clock moved', { cause: error });
         }
         if (isReplyError(error) && !UNAVAILABLE_REPLY.test(error.message)) throw error;
+        // A cluster node lost or a slot in flux: read the slots again, so the next operation finds its primary.
+        if ('refreshSlotsCache' in redis) redis.refreshSlotsCache();
         wentDown(error);
         throw new StoreUnavailableError('Redis is unreachable or did not answer in time', { cause: error });
       }

@@ -6,6 +6,7 @@
  * crash). In production an evicting policy stops the start with a message naming the setting; elsewhere it is a
  * warning. Managed services that hide `CONFIG` still answer `INFO`, which is what is read first.
  */
+import type { Redis } from 'ioredis';
 import type { Logger } from '../logger';
 import { RedisSettingError, type RedisTarget, redisClient } from './redis-target';
 
@@ -23,22 +24,34 @@ const KEEPS_EVERY_KEY = 'noeviction';
 const infoField = (info: string, field: string) =>
   new RegExp(`^${field}:(.*)$`, 'm').exec(info)?.[1]?.trim() ?? 'unknown';
 
-/** Reads the settings from `target` (a connection of its own, closed after). */
+/** The settings of one server. */
+async function readServer(redis: Redis): Promise<RedisDurability> {
+  const [memory, persistence] = await Promise.all([redis.info('memory'), redis.info('persistence')]);
+  const appendfsync = await redis
+    .call('CONFIG', 'GET', 'appendfsync')
+    .then((reply) => String((reply as string[])[1] ?? 'unknown'))
+    .catch(() => 'unknown');
+  return {
+    maxmemoryPolicy: infoField(memory, 'maxmemory_policy'),
+    appendonly: { 1: 'yes', 0: 'no' }[infoField(persistence, 'aof_enabled')] ?? 'unknown',
+    appendfsync,
+  };
+}
+
+/**
+ * Reads the settings from `target` (a connection of its own, closed after). Of a cluster, every primary is read
+ * and the least durable answers: one evicting primary loses the keys of its slots.
+ */
 export async function readRedisDurability(target: RedisTarget): Promise<RedisDurability> {
   const redis = redisClient(target, { maxRetriesPerRequest: 1, connectTimeout: 5_000, lazyConnect: true });
   redis.on('error', () => {});
   try {
     await redis.connect();
-    const [memory, persistence] = await Promise.all([redis.info('memory'), redis.info('persistence')]);
-    const appendfsync = await redis
-      .call('CONFIG', 'GET', 'appendfsync')
-      .then((reply) => String((reply as string[])[1] ?? 'unknown'))
-      .catch(() => 'unknown');
-    return {
-      maxmemoryPolicy: infoField(memory, 'maxmemory_policy'),
-      appendonly: { 1: 'yes', 0: 'no' }[infoField(persistence, 'aof_enabled')] ?? 'unknown',
-      appendfsync,
-    };
+    const servers = 'nodes' in redis ? redis.nodes('master') : [redis];
+    const read = await Promise.all(servers.map(readServer));
+    const evicting = read.find(({ maxmemoryPolicy }) => maxmemoryPolicy !== KEEPS_EVERY_KEY);
+    const volatile = read.find(({ appendonly }) => appendonly !== 'yes');
+    return evicting ?? volatile ?? (read[0] as RedisDurability);
   } finally {
     redis.disconnect();
   }

@@ -2,11 +2,13 @@
  * @module
  * The Redis store's state as export records and back (see `state-transfer.ts`), in the Redis store's layout
  * (`redis-store.ts`): a value is a hash of `value` and `version` with a TTL, a counter a number with a TTL.
- * Keys are read with `SCAN` a page at a time, so an export runs beside live instances without blocking Redis.
+ * Keys are read with `SCAN` a page at a time (on each primary of a cluster: `redis-scan.ts`), so an export runs
+ * beside live instances without blocking Redis.
  * Work-queue items are read and written through the store's own queues (`WorkQueue.scan`, `add`); a queue's
  * partition pauses (a dead endpoint's short backoff) are not exported: after a move, such an endpoint is tried
  * again at once and paused again if still down.
  */
+import { scanKeyspace, whenReady } from './redis-scan';
 import { DEFAULT_REDIS_KEY_PREFIX } from './redis-store';
 import { type RedisTarget, redisClient } from './redis-target';
 import { emptyCounts, type ImportCounts, type StateRecord, type StateTransfer } from './state-transfer';
@@ -37,11 +39,12 @@ export function redisStateTransfer(
 
   return {
     async *exportState() {
-      let cursor = '0';
+      await whenReady(redis, 10_000);
+      let cursor: string | null = null;
       do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-        cursor = next;
-        for (const fullKey of keys) {
+        const page = await scanKeyspace(redis, `${prefix}*`, cursor, 500);
+        cursor = page.cursor;
+        for (const fullKey of page.keys) {
           const key = fullKey.slice(prefix.length);
           // A work queue's own keys: its items are exported below, through the queue.
           if (key.startsWith('queue:{')) continue;
@@ -60,7 +63,7 @@ export function redisStateTransfer(
             yield { type: 'counter', key, count: Number(count), ttlMs: ttl } satisfies StateRecord;
           }
         }
-      } while (cursor !== '0');
+      } while (cursor !== null);
       for (const queue of Object.values(QUEUE_NAMES)) {
         let page: string | null = null;
         do {

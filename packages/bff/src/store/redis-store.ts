@@ -1,12 +1,14 @@
 /**
  * @module
- * The store for several BFF instances behind a load balancer: Redis (`ESIM_BFF_REDIS_URL`). Every write
+ * The store for several BFF instances behind a load balancer: Redis (one server, the primary of Sentinels, or a
+ * Redis Cluster: `redis-target.ts`). Every write
  * that depends on what is there is one Lua script, so compare-and-set is atomic across instances; the work
  * queues are in `redis-work-queue.ts`. While Redis
  * is away every operation fails fast with `StoreUnavailableError` (see `redis-connection.ts`).
  */
 import type { Logger } from '../logger';
 import { connectRedis, WRITE_FENCE as FENCE } from './redis-connection';
+import { scanKeyspace } from './redis-scan';
 import { createRedisSortedIndex } from './redis-sorted-index';
 import type { RedisTarget } from './redis-target';
 import { createRedisWorkQueue } from './redis-work-queue';
@@ -48,7 +50,7 @@ return { count, ttl }`;
 export interface RedisStoreOptions {
   /** `redis://host:port/db`, or `target` */
   url?: string;
-  /** The server, or the Sentinels of the primary (`redis-target.ts`); `url` is short for one server. */
+  /** The server, the Sentinels of the primary or a cluster (`redis-target.ts`); `url` is short for one server. */
   target?: RedisTarget;
   /** Prepended to every key, so that several deployments can share one Redis. */
   keyPrefix?: string;
@@ -122,11 +124,8 @@ export function createRedisStore(options: RedisStoreOptions): Store {
     scanKeys: (prefix, cursor, count) =>
       connection.run(async () => {
         const pattern = `${keyPrefix}${prefix}`.replace(/[*?[\]\\]/g, '\\$&');
-        const [next, found] = await redis.scan(cursor ?? '0', 'MATCH', `${pattern}*`, 'COUNT', count);
-        return {
-          keys: found.map((full) => full.slice(keyPrefix.length)),
-          cursor: next === '0' ? null : next,
-        };
+        const page = await scanKeyspace(redis, `${pattern}*`, cursor, count);
+        return { keys: page.keys.map((full) => full.slice(keyPrefix.length)), cursor: page.cursor };
       }),
     async ping() {
       try {

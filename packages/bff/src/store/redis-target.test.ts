@@ -1,7 +1,7 @@
 /**
- * The Redis a process's environment names: one server by URL, or a primary through its Sentinels with the
- * primary's password, database and TLS from their own variables; a setting that cannot work is refused with a
- * message that names the variable; the log line never holds a password.
+ * The Redis a process's environment names: one server by URL, a primary through its Sentinels with the
+ * primary's password, database and TLS from their own variables, or a Redis Cluster from some of its nodes; a
+ * setting that cannot work is refused with a message that names the variable; the log line never holds a password.
  */
 import { describe, expect, it } from 'vitest';
 import { describeRedisTarget, RedisSettingError, redisTargetFromEnvironment } from './redis-target';
@@ -44,8 +44,48 @@ describe('the Redis target of an environment', () => {
     expect(line).not.toContain('secret');
   });
 
+  it('is a Redis Cluster from some of its nodes, with the password, user and TLS', () => {
+    const target = redisTargetFromEnvironment({
+      ESIM_BFF_REDIS_CLUSTER_NODES: '10.0.0.5:6379,clustercfg.esim.cache.amazonaws.com:6380, [fd00::7]:6379',
+      ESIM_BFF_REDIS_PASSWORD: 'cluster-secret',
+      ESIM_BFF_REDIS_USERNAME: 'esim',
+      ESIM_BFF_REDIS_TLS: 'true',
+    });
+    expect(target).toEqual({
+      kind: 'cluster',
+      nodes: [
+        { host: '10.0.0.5', port: 6379 },
+        { host: 'clustercfg.esim.cache.amazonaws.com', port: 6380 },
+        { host: 'fd00::7', port: 6379 },
+      ],
+      password: 'cluster-secret',
+      username: 'esim',
+      tls: true,
+    });
+    const line = describeRedisTarget(target as NonNullable<typeof target>);
+    expect(line).toBe(
+      'cluster://10.0.0.5:6379,clustercfg.esim.cache.amazonaws.com:6380,[fd00::7]:6379 (TLS)',
+    );
+    expect(line).not.toContain('secret');
+  });
+
   it.each([
     [{ ESIM_BFF_REDIS_URL: 'redis://a:6379', ESIM_BFF_REDIS_SENTINELS: 'b:26379' }, /both set/],
+    [
+      { ESIM_BFF_REDIS_URL: 'redis://a:6379', ESIM_BFF_REDIS_CLUSTER_NODES: 'b:6379' },
+      /ESIM_BFF_REDIS_URL and ESIM_BFF_REDIS_CLUSTER_NODES are both set/,
+    ],
+    [
+      {
+        ESIM_BFF_REDIS_SENTINELS: 'b:26379',
+        ESIM_BFF_REDIS_MASTER_NAME: 'm',
+        ESIM_BFF_REDIS_CLUSTER_NODES: 'c:1',
+      },
+      /ESIM_BFF_REDIS_SENTINELS and ESIM_BFF_REDIS_CLUSTER_NODES are both set/,
+    ],
+    [{ ESIM_BFF_REDIS_CLUSTER_NODES: 'c:1,c' }, /ESIM_BFF_REDIS_CLUSTER_NODES: 'c' is not host:port/],
+    [{ ESIM_BFF_REDIS_CLUSTER_NODES: 'c:1', ESIM_BFF_REDIS_DB: '2' }, /a Redis Cluster has only database 0/],
+    [{ ESIM_BFF_REDIS_CLUSTER_NODES: 'c:1', ESIM_BFF_REDIS_TLS: 'on' }, /ESIM_BFF_REDIS_TLS/],
     [{ ESIM_BFF_REDIS_SENTINELS: 'b:26379' }, /ESIM_BFF_REDIS_MASTER_NAME/],
     [
       { ESIM_BFF_REDIS_SENTINELS: 'b', ESIM_BFF_REDIS_MASTER_NAME: 'esim' },

@@ -4,9 +4,10 @@
  * primary, or a proxy that always points at the primary), or the primary a set of Sentinels names
  * (`ESIM_BFF_REDIS_SENTINELS` with `ESIM_BFF_REDIS_MASTER_NAME`), which ioredis asks again after a failover.
  * The Sentinel settings take the password, database and TLS of the primary from their own variables, since a URL
- * cannot name several hosts.
+ * cannot name several hosts. A Redis Cluster (`ESIM_BFF_REDIS_CLUSTER_NODES`: Valkey Cluster, ElastiCache or
+ * Memorystore in cluster mode) takes the same password, user and TLS variables, and has no database numbers.
  */
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
 
 /** A Redis reached by one URL: `redis://[:password@]host:port[/db]`, `rediss://` for TLS. */
 export interface RedisUrlTarget {
@@ -30,7 +31,28 @@ export interface RedisSentinelTarget {
   tls: boolean;
 }
 
-export type RedisTarget = RedisUrlTarget | RedisSentinelTarget;
+/** A Redis Cluster, found from any of its nodes (the client learns the others and the slots from them). */
+export interface RedisClusterTarget {
+  kind: 'cluster';
+  /** Some of the cluster's nodes (a configuration endpoint, or a few primaries): any one that answers will do. */
+  nodes: Array<{ host: string; port: number }>;
+  password?: string | undefined;
+  username?: string | undefined;
+  /** TLS to every node (ElastiCache and Memorystore with in-transit encryption). */
+  tls: boolean;
+}
+
+export type RedisTarget = RedisUrlTarget | RedisSentinelTarget | RedisClusterTarget;
+
+/** A client of any target: one server (or the primary of Sentinels), or a cluster. */
+export type RedisClient = Redis | Cluster;
+
+/** The variables that each name where the state is, of which at most one may be set. */
+const TARGET_VARIABLES = [
+  'ESIM_BFF_REDIS_URL',
+  'ESIM_BFF_REDIS_SENTINELS',
+  'ESIM_BFF_REDIS_CLUSTER_NODES',
+] as const;
 
 /** What a wrong Redis setting in the environment says. */
 export class RedisSettingError extends Error {}
@@ -57,12 +79,29 @@ function hostAndPort(entry: string, variable: string): { host: string; port: num
 export function redisTargetFromEnvironment(env: NodeJS.ProcessEnv): RedisTarget | null {
   const url = env.ESIM_BFF_REDIS_URL;
   const sentinels = env.ESIM_BFF_REDIS_SENTINELS;
-  if (url && sentinels) {
+  const clusterNodes = env.ESIM_BFF_REDIS_CLUSTER_NODES;
+  const set = TARGET_VARIABLES.filter((variable) => env[variable]);
+  if (set.length > 1) {
     throw new RedisSettingError(
-      'ESIM_BFF_REDIS_URL and ESIM_BFF_REDIS_SENTINELS are both set: set the URL for one Redis, the Sentinels for a primary they watch',
+      `${set.join(' and ')} are ${set.length === 2 ? 'both' : 'all'} set: set the URL for one Redis, the Sentinels for a primary they watch, ` +
+        'or the cluster nodes for a Redis Cluster — one of them',
     );
   }
   if (url) return { kind: 'url', url };
+  if (clusterNodes) {
+    if (env.ESIM_BFF_REDIS_DB && env.ESIM_BFF_REDIS_DB !== '0') {
+      throw new RedisSettingError(
+        `ESIM_BFF_REDIS_DB: '${env.ESIM_BFF_REDIS_DB}' is set with ESIM_BFF_REDIS_CLUSTER_NODES: a Redis Cluster has only database 0`,
+      );
+    }
+    return {
+      kind: 'cluster',
+      nodes: clusterNodes.split(',').map((entry) => hostAndPort(entry, 'ESIM_BFF_REDIS_CLUSTER_NODES')),
+      password: env.ESIM_BFF_REDIS_PASSWORD || undefined,
+      username: env.ESIM_BFF_REDIS_USERNAME || undefined,
+      tls: tlsSetting(env),
+    };
+  }
   if (!sentinels) return null;
   const masterName = env.ESIM_BFF_REDIS_MASTER_NAME;
   if (!masterName) {
@@ -74,10 +113,6 @@ export function redisTargetFromEnvironment(env: NodeJS.ProcessEnv): RedisTarget 
   if (!Number.isInteger(db) || db < 0) {
     throw new RedisSettingError(`ESIM_BFF_REDIS_DB: '${env.ESIM_BFF_REDIS_DB}' is not a database number`);
   }
-  const tls = env.ESIM_BFF_REDIS_TLS ?? 'false';
-  if (tls !== 'true' && tls !== 'false') {
-    throw new RedisSettingError(`ESIM_BFF_REDIS_TLS: '${tls}' is neither true nor false`);
-  }
   return {
     kind: 'sentinel',
     sentinels: sentinels.split(',').map((entry) => hostAndPort(entry, 'ESIM_BFF_REDIS_SENTINELS')),
@@ -86,8 +121,17 @@ export function redisTargetFromEnvironment(env: NodeJS.ProcessEnv): RedisTarget 
     username: env.ESIM_BFF_REDIS_USERNAME || undefined,
     sentinelPassword: env.ESIM_BFF_REDIS_SENTINEL_PASSWORD || undefined,
     db,
-    tls: tls === 'true',
+    tls: tlsSetting(env),
   };
+}
+
+/** `ESIM_BFF_REDIS_TLS`: true or false (the default). */
+function tlsSetting(env: NodeJS.ProcessEnv): boolean {
+  const tls = env.ESIM_BFF_REDIS_TLS || 'false';
+  if (tls !== 'true' && tls !== 'false') {
+    throw new RedisSettingError(`ESIM_BFF_REDIS_TLS: '${tls}' is neither true nor false`);
+  }
+  return tls === 'true';
 }
 
 /**
@@ -96,8 +140,13 @@ export function redisTargetFromEnvironment(env: NodeJS.ProcessEnv): RedisTarget 
  * @example
  * const redis = redisClient({ kind: 'url', url: 'redis://127.0.0.1:6379' }, { maxRetriesPerRequest: 1 });
  */
-export function redisClient(target: RedisTarget, settings: RedisOptions): Redis {
+export function redisClient(
+  target: RedisTarget,
+  settings: RedisOptions,
+  cluster: ClusterOptions = {},
+): RedisClient {
   if (target.kind === 'url') return new Redis(target.url, settings);
+  if (target.kind === 'cluster') return redisClusterClient(target, settings, cluster);
   return new Redis({
     ...settings,
     sentinels: target.sentinels,
@@ -112,13 +161,45 @@ export function redisClient(target: RedisTarget, settings: RedisOptions): Redis 
   });
 }
 
+/**
+ * A cluster client: `settings` apply to each node's connection; commands go to primaries only (a replica may lag,
+ * and the store's compare-and-set must read what it writes). `MOVED` and `ASK` are followed, `TRYAGAIN` (a slot
+ * being migrated) and `CLUSTERDOWN` are tried again a few times, briefly, by the client (`cluster` says how); a
+ * lost node is not waited for, the caller answers 503.
+ */
+function redisClusterClient(
+  target: RedisClusterTarget,
+  settings: RedisOptions,
+  cluster: ClusterOptions,
+): Cluster {
+  return new Cluster(target.nodes, {
+    scaleReads: 'master',
+    enableOfflineQueue: settings.enableOfflineQueue ?? true,
+    lazyConnect: settings.lazyConnect ?? false,
+    ...cluster,
+    redisOptions: {
+      ...settings,
+      password: target.password,
+      username: target.username,
+      // A TLS endpoint is a DNS name its certificate names: connect by that name, not the address it resolves to.
+      ...(target.tls ? { tls: {} } : {}),
+    },
+    ...(target.tls ? { dnsLookup: (address, callback) => callback(null, address) } : {}),
+  });
+}
+
+/** `host:port`, an IPv6 host in brackets. */
+const hostPort = ({ host, port }: { host: string; port: number }) =>
+  `${host.includes(':') ? `[${host}]` : host}:${port}`;
+
 /** Where the state lives, for a log line: never a password. */
 export function describeRedisTarget(target: RedisTarget): string {
   if (target.kind === 'sentinel') {
-    const hosts = target.sentinels.map(
-      ({ host, port }) => `${host.includes(':') ? `[${host}]` : host}:${port}`,
-    );
+    const hosts = target.sentinels.map(hostPort);
     return `sentinel://${hosts.join(',')}/${target.masterName}/${target.db}${target.tls ? ' (TLS)' : ''}`;
+  }
+  if (target.kind === 'cluster') {
+    return `cluster://${target.nodes.map(hostPort).join(',')}${target.tls ? ' (TLS)' : ''}`;
   }
   const url = new URL(target.url);
   return `${url.protocol}//${url.host}${url.pathname}`;

@@ -1,7 +1,7 @@
 /**
  * @module
- * Which store a BFF process keeps its state in, from its environment: Redis when `ESIM_BFF_REDIS_URL` or
- * `ESIM_BFF_REDIS_SENTINELS` is set (several instances; `redis-target.ts`), else the embedded store in `ESIM_BFF_DATA_DIR` (default `data/` in the working
+ * Which store a BFF process keeps its state in, from its environment: Redis when `ESIM_BFF_REDIS_URL`,
+ * `ESIM_BFF_REDIS_SENTINELS` or `ESIM_BFF_REDIS_CLUSTER_NODES` is set (several instances; `redis-target.ts`), else the embedded store in `ESIM_BFF_DATA_DIR` (default `data/` in the working
  * directory; one instance). The memory store is never chosen here: it loses everything on a restart.
  */
 import type { Logger } from '../logger';

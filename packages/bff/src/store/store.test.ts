@@ -7,23 +7,29 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningRedis, startRedisServer } from '../../testing/redis-server';
+import {
+  type RunningRedis,
+  type RunningRedisCluster,
+  startRedisCluster,
+  startRedisServer,
+} from '../../testing/redis-server';
 import { createMemoryStore } from './memory-store';
 import { createRedisStore } from './redis-store';
 import { openSqliteStore } from './sqlite-store';
 import type { Store } from './store';
 
 let redis: RunningRedis;
+let cluster: RunningRedisCluster;
 const stores: Store[] = [];
 const dataDirs = mkdtempSync(join(tmpdir(), 'esim-store-'));
 
 beforeAll(async () => {
-  redis = await startRedisServer();
-});
+  [redis, cluster] = await Promise.all([startRedisServer(), startRedisCluster()]);
+}, 60_000);
 
 afterAll(async () => {
   await Promise.all(stores.map((store) => store.close()));
-  await redis?.stop();
+  await Promise.all([redis?.stop(), cluster?.stop()]);
   rmSync(dataDirs, { recursive: true, force: true });
 });
 
@@ -61,6 +67,12 @@ const implementations: Array<[string, () => StoreTime, (time: StoreTime) => Stor
     realTime,
     // Its tests connect side by side: a busy machine may take longer than the default 250 ms to connect them all.
     () => createRedisStore({ url: redis.url, keyPrefix: `test-${Math.random()}:`, connectWaitMs: 5_000 }),
+  ],
+  [
+    'redis cluster',
+    realTime,
+    () =>
+      createRedisStore({ target: cluster.target, keyPrefix: `test-${Math.random()}:`, connectWaitMs: 5_000 }),
   ],
 ];
 

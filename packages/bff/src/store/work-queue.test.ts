@@ -7,7 +7,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningRedis, startRedisServer } from '../../testing/redis-server';
+import {
+  type RunningRedis,
+  type RunningRedisCluster,
+  startRedisCluster,
+  startRedisServer,
+} from '../../testing/redis-server';
 import { createMemoryStore } from './memory-store';
 import { createRedisStore } from './redis-store';
 import { openSqliteStore } from './sqlite-store';
@@ -15,16 +20,17 @@ import type { Store } from './store';
 import type { ClaimOptions, QueueItem, WorkQueue } from './work-queue';
 
 let redis: RunningRedis;
+let cluster: RunningRedisCluster;
 const opened: Store[] = [];
 const dataDirs = mkdtempSync(join(tmpdir(), 'esim-queue-test-'));
 
 beforeAll(async () => {
-  redis = await startRedisServer();
-});
+  [redis, cluster] = await Promise.all([startRedisServer(), startRedisCluster()]);
+}, 60_000);
 
 afterAll(async () => {
   await Promise.all(opened.map((store) => store.close()));
-  await redis?.stop();
+  await Promise.all([redis?.stop(), cluster?.stop()]);
   rmSync(dataDirs, { recursive: true, force: true });
 });
 
@@ -56,6 +62,17 @@ const implementations: Array<[string, () => StorePair]> = [
       return {
         store: createRedisStore({ url: redis.url, keyPrefix }),
         twin: createRedisStore({ url: redis.url, keyPrefix }),
+      };
+    },
+  ],
+  [
+    'redis cluster',
+    () => {
+      const keyPrefix = `queue-test-${Math.random()}:`;
+      const { target } = cluster;
+      return {
+        store: createRedisStore({ target, keyPrefix, connectWaitMs: 5_000 }),
+        twin: createRedisStore({ target, keyPrefix, connectWaitMs: 5_000 }),
       };
     },
   ],
