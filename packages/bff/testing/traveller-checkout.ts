@@ -5,18 +5,13 @@
  */
 
 import type { Plan } from '@esim-embed/shared';
-import { newKey, openWidget } from './stack';
+import { newKey, openWidget, type WidgetPage } from './stack';
 
 /**
- * A checkout of the test config's `shop-pay` (`partner_confirm`: awaiting payment) or `shop` (`direct`) widget,
- * with the traveller's `email` when given.
+ * A checkout on `page` (a widget session) of the first plan of the catalog's first country, with the traveller's
+ * `email` when given; its id. A refused quote or checkout throws with the answer.
  */
-export async function checkoutAsTraveller(
-  bffUrl: string,
-  widgetId: 'shop-pay' | 'shop',
-  options: { email?: string } = {},
-): Promise<string> {
-  const page = await openWidget(bffUrl, widgetId);
+export async function checkoutOnPage(page: WidgetPage, options: { email?: string } = {}): Promise<string> {
   const destinations = await page.get('/v1/destinations?locale=en');
   const country = (destinations.body.data as { code: string; kind: string }[]).find(
     (destination) => destination.kind === 'country',
@@ -34,4 +29,16 @@ export async function checkoutAsTraveller(
   );
   if (checkout.status !== 201) throw new Error(`checkout refused: ${checkout.text}`);
   return checkout.body.data.id;
+}
+
+/**
+ * A checkout of the test config's `shop-pay` (`partner_confirm`: awaiting payment) or `shop` (`direct`) widget,
+ * with the traveller's `email` when given.
+ */
+export async function checkoutAsTraveller(
+  bffUrl: string,
+  widgetId: 'shop-pay' | 'shop',
+  options: { email?: string } = {},
+): Promise<string> {
+  return await checkoutOnPage(await openWidget(bffUrl, widgetId), options);
 }

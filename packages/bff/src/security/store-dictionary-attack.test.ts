@@ -19,7 +19,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningRedis, startRedisServer } from '../../testing/redis-server';
 import {
   call,
-  newKey,
   openWidget,
   PARTNER_SECRET,
   SHOP_ORIGIN,
@@ -28,6 +27,7 @@ import {
   testClock,
   testConfig,
 } from '../../testing/stack';
+import { checkoutOnPage } from '../../testing/traveller-checkout';
 import { createRedisStore } from '../store/redis-store';
 import { DATABASE_FILE, openSqliteStore } from '../store/sqlite-store';
 import { runStateCommand } from '../store/state-transfer-command';
@@ -168,23 +168,7 @@ describe.each([
       // An unpaid checkout (its hold's maker in the funding ledger) and a sale (its eSIM in the seller's list).
       for (const widgetId of ['shop-pay', 'shop']) {
         const page = await openWidget(stack.server.url, widgetId, SHOP_ORIGIN, from);
-        const destinations = await page.get('/v1/destinations?locale=en');
-        const country = destinations.body.data.find(
-          (destination: { kind: string }) => destination.kind === 'country',
-        );
-        const plans = await page.get(`/v1/destinations/${country.code}/plans`);
-        const quote = await page.post(
-          '/v1/quotes',
-          { offerId: plans.body.data[0].offerId },
-          { 'Idempotency-Key': newKey() },
-        );
-        const checkout = await page.post(
-          '/v1/checkouts',
-          { quoteId: quote.body.data.id, locale: 'en', termsAccepted: true, email },
-          { 'Idempotency-Key': newKey() },
-        );
-        expect(checkout.status, checkout.text).toBe(201);
-        made.set(email, [...(made.get(email) ?? []), checkout.body.data.id]);
+        made.set(email, [...(made.get(email) ?? []), await checkoutOnPage(page, { email })]);
       }
     }
     const wrong = await call(stack.server.url, '/v1/partner/checkouts', {

@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PARTNER_SECRET_HEADER } from '@esim-embed/shared';
 import { afterAll, describe, expect, it } from 'vitest';
-import { call, newKey, openWidget, PARTNER_SECRET, type Stack, startBff, startStack } from '../../testing';
+import { call, openWidget, PARTNER_SECRET, type Stack, startBff, startStack } from '../../testing';
+import { checkoutOnPage } from '../../testing/traveller-checkout';
 import { type CheckoutIndexNames, createCheckoutIndexNames } from '../checkout/checkout-index';
 import { createCheckoutRepository } from '../checkout/checkout-record';
 import { createEsimOwners } from '../checkout/esim-owners';
@@ -69,26 +70,8 @@ describe('a search by e-mail', () => {
     stack = await startStack({ store: openSqliteStore({ dataDir }) });
     const first = stack.sessionSecret;
     const page = await openWidget(stack.server.url, WIDGET);
-    const destinations = await page.get('/v1/destinations?locale=en');
-    const country = destinations.body.data.find(
-      (destination: { kind: string }) => destination.kind === 'country',
-    );
-    const plans = await page.get(`/v1/destinations/${country.code}/plans`);
     const made = new Map<string, string>();
-    for (const email of EMAILS) {
-      const quote = await page.post(
-        '/v1/quotes',
-        { offerId: plans.body.data[0].offerId },
-        { 'Idempotency-Key': newKey() },
-      );
-      const checkout = await page.post(
-        '/v1/checkouts',
-        { quoteId: quote.body.data.id, locale: 'en', termsAccepted: true, email },
-        { 'Idempotency-Key': newKey() },
-      );
-      expect(checkout.status, checkout.text).toBe(201);
-      made.set(email, checkout.body.data.id);
-    }
+    for (const email of EMAILS) made.set(email, await checkoutOnPage(page, { email }));
     await stack.server.close();
 
     // Last month's release: each e-mail index under the unkeyed SHA-256 of the address, and its build's mark.
