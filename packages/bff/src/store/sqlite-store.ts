@@ -35,6 +35,7 @@ import {
   SqliteEngineMissingError,
   type SqliteEngineName,
 } from './sqlite-engine';
+import { measureFootprint, type StoreFootprint } from './sqlite-footprint';
 import { createGroupCommit, type FsyncFunction, type GroupCommit } from './sqlite-group-commit';
 import { type InstanceLock, lockDataDir } from './sqlite-instance-lock';
 import { migrate } from './sqlite-schema';
@@ -81,6 +82,8 @@ export interface SqliteStore extends Store {
    * runs every `sweepIntervalMs`); resolves once done.
    */
   sweep(): Promise<void>;
+  /** Its size on disk, measured after a checkpoint (the benchmark's bytes per purchase). */
+  footprint(): Promise<StoreFootprint>;
 }
 
 /** Where the store tells the operator what it did or could not do (a logger, else standard error). */
@@ -276,6 +279,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     engine: db.engine,
     database: db,
     sweep,
+    footprint: () => run('measure the files', () => measureFootprint(db, join(dataDir, DATABASE_FILE))),
     get: (key) =>
       run('read a value', (): Versioned | null => {
         const row = statements.get.get(key, now());
