@@ -39,6 +39,7 @@ import { measureFootprint, type StoreFootprint } from './sqlite-footprint';
 import { createGroupCommit, type FsyncFunction, type GroupCommit } from './sqlite-group-commit';
 import { type InstanceLock, lockDataDir } from './sqlite-instance-lock';
 import { migrate } from './sqlite-schema';
+import { decodeValue, encodeValue } from './sqlite-value-encoding';
 import { createSqliteSortedIndex, prepareIndexStatements } from './sqlite-sorted-index';
 import { createSqliteWorkQueue, prepareQueueStatements } from './sqlite-work-queue';
 import { type CounterState, type Store, StoreUnavailableError, type Versioned } from './store';
@@ -283,14 +284,14 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     get: (key) =>
       run('read a value', (): Versioned | null => {
         const row = statements.get.get(key, now());
-        return row === undefined ? null : { value: String(row.value), version: Number(row.version) };
+        return row === undefined ? null : { value: decodeValue(row.value), version: Number(row.version) };
       }),
     insert: (key, value, ttlMs) =>
       run(
         'insert a value',
         () => {
           const time = now();
-          return Number(statements.insert.run(key, value, time + ttlMs, time).changes) === 1;
+          return Number(statements.insert.run(key, encodeValue(value), time + ttlMs, time).changes) === 1;
         },
         'durable',
       ),
@@ -300,8 +301,9 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
         () => {
           const time = now();
           return (
-            Number(statements.compareAndSet.run(value, time + ttlMs, key, expectedVersion, time).changes) ===
-            1
+            Number(
+              statements.compareAndSet.run(encodeValue(value), time + ttlMs, key, expectedVersion, time).changes,
+            ) === 1
           );
         },
         'durable',
