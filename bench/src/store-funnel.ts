@@ -7,14 +7,16 @@
  * instances (memory, embedded, memory, embedded, …) so that a neighbour's burst on this shared machine falls on
  * both. Reported per store: purchases per second (wall), BFF CPU per purchase and purchases per BFF CPU-second,
  * p50 / p99 of every step; the embedded store's figures as a share of the memory store's (goal ≥ 80 %). Then the
- * embedded store's bytes on disk per purchase, over every purchase its instance made (the warm-up's too): its
- * database file after a checkpoint plus its WAL, and each table's share as SQLite's `dbstat` counts it.
+ * embedded store's bytes on disk per purchase, once its instance has made `diskPurchases` (the warm-up's and the
+ * runs', then unmeasured ones up to that count): its database file after a checkpoint plus its WAL, divided by
+ * the purchases, and each table's share as SQLite's `dbstat` counts it.
  * Bounded in travellers, purchases and time; loopback only.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { StoreFootprint } from '@esim-embed/bff';
 import { BENCH_ENV } from './bench-config';
 import { type BenchChild, startChild } from './child-process';
 import {
@@ -27,7 +29,6 @@ import {
   stepLatencies,
 } from './funnel';
 import { check, fmt, type Section, table } from './report';
-import type { StoreFootprint } from '@esim-embed/bff';
 import type { BffChildOptions, BffInfo } from './servers/bff-server';
 
 /** The store funnel's bounds. */
@@ -38,6 +39,8 @@ export interface StoreFunnelSettings {
   rounds: number;
   /** An unmeasured run against each instance first (its code warmed up, its catalog read once). */
   warmUp: FunnelSettings;
+  /** The embedded store's size on disk is measured once its instance has made this many purchases. */
+  diskPurchases: number;
 }
 
 type StoreKind = 'memory' | 'embedded';
@@ -67,6 +70,8 @@ function figures(store: StoreKind, run: FunnelRun): StoreFigures {
 /** The embedded store's size on disk after the purchases its instance made. */
 interface DiskFigures {
   purchases: number;
+  /** Purchases that failed among the unmeasured ones made up to the count. */
+  fillFailures: string[];
   footprint: StoreFootprint;
   bytesPerPurchase: number;
 }
@@ -120,13 +125,24 @@ export async function storeFunnelSection(settings: StoreFunnelSettings): Promise
       StoreFigures,
       StoreFigures,
     ];
+    // Unmeasured purchases on the embedded store up to `diskPurchases`, so its size is that of as many purchases.
+    const made = embedded.run.purchases + (warmUps.get('embedded')?.purchases ?? 0);
+    const fill =
+      made < settings.diskPurchases
+        ? await driveFunnel(instance('embedded'), {
+            ...settings.run,
+            durationSeconds: settings.run.durationSeconds * 10,
+            maxPurchases: settings.diskPurchases - made,
+          })
+        : emptyFunnelRun();
+    const purchases = made + fill.purchases;
     const footprint = await instances.get('embedded')?.ask<StoreFootprint | null>('storeFootprint');
-    const purchases = embedded.run.purchases + (warmUps.get('embedded')?.purchases ?? 0);
     const disk =
       footprint == null
         ? null
         : {
             purchases,
+            fillFailures: fill.failures,
             footprint,
             bytesPerPurchase: (footprint.databaseBytes + footprint.walBytes) / purchases,
           };
@@ -140,12 +156,15 @@ export async function storeFunnelSection(settings: StoreFunnelSettings): Promise
 
 /** The lines on the embedded store's bytes on disk. */
 function diskLines(disk: DiskFigures | null): string[] {
-  if (disk === null) return ['The embedded store did not measure its size on disk (a BFF build before it could).', ''];
-  const { footprint, purchases } = disk;
+  if (disk === null)
+    return ['The embedded store did not measure its size on disk (a BFF build before it could).', ''];
+  const { footprint, purchases, fillFailures } = disk;
   const perPurchase = (bytes: number) => fmt.kb(bytes / purchases);
   return [
-    `**Bytes on disk per purchase.** After the ${fmt.int(purchases)} purchases its instance made (warm-up ` +
-      'included), the embedded store’s database file after a `TRUNCATE` checkpoint, plus its WAL, divided by ' +
+    `**Bytes on disk per purchase.** After the ${fmt.int(purchases)} purchases its instance made (the warm-up's, ` +
+      'the runs’ and unmeasured ones up to that count' +
+      `${fillFailures.length > 0 ? `; ${fillFailures.length} of those failed: ${fillFailures[0]}` : ''}), ` +
+      'the embedded store’s database file after a `TRUNCATE` checkpoint, plus its WAL, divided by ' +
       `the purchases; ${fmt.int(footprint.pageSize)}-byte pages. Per table and index, as SQLite's \`dbstat\` ` +
       'counts it: the bytes of its pages, the record bytes they hold, the bytes left unused on them, and its ' +
       'overflow pages (records too large for their b-tree page).',
@@ -260,7 +279,7 @@ function render(
       check(
         'store-funnel.failures',
         'failed purchases in the store funnel',
-        memory.run.failures.length + embedded.run.failures.length,
+        memory.run.failures.length + embedded.run.failures.length + (disk?.fillFailures.length ?? 0),
         '<=',
         0,
         fmt.int,

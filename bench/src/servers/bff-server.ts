@@ -101,7 +101,9 @@ const input: BffConfigInput = options.allowOwnOrigin
   : options.config;
 const config = parseConfig(input, 'bench config');
 const embeddedStore =
-  !options.redisUrl && options.dataDir && openSqliteStore ? openSqliteStore({ dataDir: options.dataDir }) : null;
+  !options.redisUrl && options.dataDir && openSqliteStore
+    ? openSqliteStore({ dataDir: options.dataDir })
+    : null;
 const bff = createBff({
   // Measured as production runs: answers unchecked against their schemas.
   checkAnswers: false,

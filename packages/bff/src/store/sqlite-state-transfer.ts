@@ -4,8 +4,8 @@
  * order a page at a time, records written in transactions of a few hundred.
  */
 import type { SqliteStore } from './sqlite-store';
-import { emptyCounts, type ImportCounts, type StateRecord, type StateTransfer } from './state-transfer';
 import { decodeValue, encodeValue } from './sqlite-value-encoding';
+import { emptyCounts, type ImportCounts, type StateRecord, type StateTransfer } from './state-transfer';
 import { isIndexBuildKey } from './store';
 
 const PAGE = 500;

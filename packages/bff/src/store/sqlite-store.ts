@@ -39,8 +39,8 @@ import { measureFootprint, type StoreFootprint } from './sqlite-footprint';
 import { createGroupCommit, type FsyncFunction, type GroupCommit } from './sqlite-group-commit';
 import { type InstanceLock, lockDataDir } from './sqlite-instance-lock';
 import { migrate } from './sqlite-schema';
-import { decodeValue, encodeValue } from './sqlite-value-encoding';
 import { createSqliteSortedIndex, prepareIndexStatements } from './sqlite-sorted-index';
+import { decodeValue, encodeValue } from './sqlite-value-encoding';
 import { createSqliteWorkQueue, prepareQueueStatements } from './sqlite-work-queue';
 import { type CounterState, type Store, StoreUnavailableError, type Versioned } from './store';
 import type { WorkQueue } from './work-queue';
@@ -302,7 +302,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
           const time = now();
           return (
             Number(
-              statements.compareAndSet.run(encodeValue(value), time + ttlMs, key, expectedVersion, time).changes,
+              statements.compareAndSet.run(encodeValue(value), time + ttlMs, key, expectedVersion, time)
+                .changes,
             ) === 1
           );
         },

@@ -35,7 +35,7 @@ export function encodeValue(value: string): string | Uint8Array {
 }
 
 /** The value a row of `entries` holds, whichever way it was kept. */
-export function decodeValue(stored: SqlValue): string {
+export function decodeValue(stored: SqlValue | undefined): string {
   if (!(stored instanceof Uint8Array)) return String(stored);
   const encoding = stored[0];
   if (encoding === DEFLATE_RAW) return inflateRawSync(stored.subarray(1)).toString('utf8');
