@@ -11,7 +11,7 @@ import { openSqlite, type SqliteDatabase } from './sqlite-engine';
  * The migrations, in order: entry `i` takes a database from version `i` to `i + 1`. Append; never edit one
  * that has shipped.
  */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   // 1: versioned values with a time to live, fixed-window counters, work queues with their partitions.
   `
   CREATE TABLE entries (

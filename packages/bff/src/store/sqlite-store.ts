@@ -206,7 +206,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
        RETURNING count, expires_at`,
     ),
     sweepEntries: db.prepare(
-      'DELETE FROM entries WHERE key IN (SELECT key FROM entries WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)',
+      'DELETE FROM entries WHERE id IN (SELECT id FROM entries WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)',
     ),
     sweepCounters: db.prepare(
       'DELETE FROM counters WHERE key IN (SELECT key FROM counters WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)',

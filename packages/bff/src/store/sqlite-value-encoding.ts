@@ -1,7 +1,7 @@
 /**
  * @module
- * How the embedded store keeps a value in its `entries` table: a short value as the text it is, a larger one
- * compressed (raw deflate) into a blob whose first byte names its encoding. A checkout, a quote or an idempotent
+ * How the embedded store keeps a value in its `entries` table: a record of a few KB compressed (raw deflate) into a
+ * blob whose first byte names its encoding, any other value as the text it is. A checkout, a quote or an idempotent
  * answer is JSON of 1–4 KB that deflate takes to about half; kept whole, such rows spill onto overflow pages
  * mostly left empty. Text rows — every row an earlier release wrote — read as they are, so no row needs
  * rewriting when this encoding is added or a later one is.
@@ -18,12 +18,18 @@ const DEFLATE_RAW = 1;
  */
 const COMPRESS_FROM_LENGTH = 256;
 
+/**
+ * Values longer than this are kept as text too: one such value (a reservation ledger holding every open hold) fills
+ * its overflow pages, so deflating it would save little room for much CPU on every read and write of it.
+ */
+const COMPRESS_UP_TO_LENGTH = 8 * 1024;
+
 /** Deflate's fastest level: records this size shrink almost as much as at the default level, for less CPU. */
 const LEVEL = 1;
 
 /** The value as the `entries` table keeps it: text, or a blob of an encoding byte and the compressed value. */
 export function encodeValue(value: string): string | Uint8Array {
-  if (value.length < COMPRESS_FROM_LENGTH) return value;
+  if (value.length < COMPRESS_FROM_LENGTH || value.length > COMPRESS_UP_TO_LENGTH) return value;
   const text = Buffer.from(value, 'utf8');
   const deflated = deflateRawSync(text, { level: LEVEL });
   // A value deflate cannot shrink (already compressed or random) stays text.
