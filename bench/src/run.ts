@@ -61,12 +61,14 @@ const BACKLOG: BacklogSettings = {
 
 /**
  * The store funnel: one instance on the embedded store, one on the memory store; after a 5 s warm-up each, two
- * runs per store of 40 travellers for 20 s (at most 1,000 purchases begun a run), alternating.
+ * runs per store of 40 travellers for 20 s (at most 1,000 purchases begun a run), alternating; the embedded
+ * store's bytes on disk after 1,000 purchases on its instance.
  */
 const STORE_FUNNEL: StoreFunnelSettings = {
   run: { travellers: 40, durationSeconds: 20, maxPurchases: 1_000 },
   rounds: 2,
   warmUp: { travellers: 10, durationSeconds: 5, maxPurchases: 100 },
+  diskPurchases: 1_000,
 };
 
 /** Builds a package; a failing build (e.g. a broken size budget) is reported but measured all the same. */

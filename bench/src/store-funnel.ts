@@ -6,13 +6,17 @@
  * durable: the reference), from the same sandbox, with the same load. The runs alternate between the two
  * instances (memory, embedded, memory, embedded, …) so that a neighbour's burst on this shared machine falls on
  * both. Reported per store: purchases per second (wall), BFF CPU per purchase and purchases per BFF CPU-second,
- * p50 / p99 of every step; the embedded store's figures as a share of the memory store's (goal ≥ 80 %).
+ * p50 / p99 of every step; the embedded store's figures as a share of the memory store's (goal ≥ 80 %). Then the
+ * embedded store's bytes on disk per purchase, once its instance has made `diskPurchases` (the warm-up's and the
+ * runs', then unmeasured ones up to that count): its database file after a checkpoint plus its WAL, divided by
+ * the purchases, and each table's share as SQLite's `dbstat` counts it.
  * Bounded in travellers, purchases and time; loopback only.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { StoreFootprint } from '@esim-embed/bff';
 import { BENCH_ENV } from './bench-config';
 import { type BenchChild, startChild } from './child-process';
 import {
@@ -35,6 +39,8 @@ export interface StoreFunnelSettings {
   rounds: number;
   /** An unmeasured run against each instance first (its code warmed up, its catalog read once). */
   warmUp: FunnelSettings;
+  /** The embedded store's size on disk is measured once its instance has made this many purchases. */
+  diskPurchases: number;
 }
 
 type StoreKind = 'memory' | 'embedded';
@@ -61,6 +67,18 @@ function figures(store: StoreKind, run: FunnelRun): StoreFigures {
   };
 }
 
+/** The embedded store's size on disk after the purchases its instance made. */
+interface DiskFigures {
+  purchases: number;
+  /** Purchases that failed among the unmeasured ones made up to the count. */
+  fillFailures: string[];
+  footprint: StoreFootprint;
+  bytesPerPurchase: number;
+}
+
+/** The budget of bytes on disk per purchase on the embedded store (issue 36). */
+const BYTES_PER_PURCHASE_BUDGET = 8 * 1024;
+
 /** The store funnel section of `pnpm bench` (`--only store-funnel`). */
 export async function storeFunnelSection(settings: StoreFunnelSettings): Promise<Section> {
   const sandbox = await startFunnelSandbox();
@@ -86,7 +104,8 @@ export async function storeFunnelSection(settings: StoreFunnelSettings): Promise
       await startChild<BffInfo>('servers/bff-server.ts', { ...common, dataDir }, { stdout: 'ignore' }),
     );
     const instance = (store: StoreKind) => [instances.get(store) as BenchChild<BffInfo>];
-    for (const store of STORES) await driveFunnel(instance(store), settings.warmUp);
+    const warmUps = new Map<StoreKind, FunnelRun>();
+    for (const store of STORES) warmUps.set(store, await driveFunnel(instance(store), settings.warmUp));
     const runs = new Map(STORES.map((store) => [store, emptyFunnelRun()]));
     if (PROFILE_DIR) await Promise.all([...instances.values()].map((child) => child.ask('profileStart')));
     for (let round = 1; round <= settings.rounds; round += 1) {
@@ -106,7 +125,28 @@ export async function storeFunnelSection(settings: StoreFunnelSettings): Promise
       StoreFigures,
       StoreFigures,
     ];
-    return render(settings, memory, embedded);
+    // Unmeasured purchases on the embedded store up to `diskPurchases`, so its size is that of as many purchases.
+    const made = embedded.run.purchases + (warmUps.get('embedded')?.purchases ?? 0);
+    const fill =
+      made < settings.diskPurchases
+        ? await driveFunnel(instance('embedded'), {
+            ...settings.run,
+            durationSeconds: settings.run.durationSeconds * 10,
+            maxPurchases: settings.diskPurchases - made,
+          })
+        : emptyFunnelRun();
+    const purchases = made + fill.purchases;
+    const footprint = await instances.get('embedded')?.ask<StoreFootprint | null>('storeFootprint');
+    const disk =
+      footprint == null
+        ? null
+        : {
+            purchases,
+            fillFailures: fill.failures,
+            footprint,
+            bytesPerPurchase: (footprint.databaseBytes + footprint.walBytes) / purchases,
+          };
+    return render(settings, memory, embedded, disk);
   } finally {
     await Promise.all([...instances.values()].map((child) => child.stop()));
     await sandbox.stop();
@@ -114,7 +154,51 @@ export async function storeFunnelSection(settings: StoreFunnelSettings): Promise
   }
 }
 
-function render(settings: StoreFunnelSettings, memory: StoreFigures, embedded: StoreFigures): Section {
+/** The lines on the embedded store's bytes on disk. */
+function diskLines(disk: DiskFigures | null): string[] {
+  if (disk === null)
+    return ['The embedded store did not measure its size on disk (a BFF build before it could).', ''];
+  const { footprint, purchases, fillFailures } = disk;
+  const perPurchase = (bytes: number) => fmt.kb(bytes / purchases);
+  return [
+    `**Bytes on disk per purchase.** After the ${fmt.int(purchases)} purchases its instance made (the warm-up's, ` +
+      'the runs’ and unmeasured ones up to that count' +
+      `${fillFailures.length > 0 ? `; ${fillFailures.length} of those failed: ${fillFailures[0]}` : ''}), ` +
+      'the embedded store’s database file after a `TRUNCATE` checkpoint, plus its WAL, divided by ' +
+      `the purchases; ${fmt.int(footprint.pageSize)}-byte pages. Per table and index, as SQLite's \`dbstat\` ` +
+      'counts it: the bytes of its pages, the record bytes they hold, the bytes left unused on them, and its ' +
+      'overflow pages (records too large for their b-tree page).',
+    '',
+    ...table(
+      ['what', 'bytes', 'per purchase'],
+      [
+        ['database file', fmt.int(footprint.databaseBytes), perPurchase(footprint.databaseBytes)],
+        ['WAL', fmt.int(footprint.walBytes), perPurchase(footprint.walBytes)],
+        ['free pages (inside the file)', fmt.int(footprint.freeBytes), perPurchase(footprint.freeBytes)],
+        ['**bytes on disk per purchase**', '', `**${fmt.kb(disk.bytesPerPurchase)}**`],
+      ],
+    ),
+    ...(footprint.tables === null
+      ? ['This SQLite build has no `dbstat`: no figures per table.', '']
+      : table(
+          ['table or index', 'per purchase', 'record bytes', 'unused', 'overflow pages'],
+          footprint.tables.map((row) => [
+            `\`${row.name}\``,
+            perPurchase(row.bytes),
+            perPurchase(row.payloadBytes),
+            row.bytes === 0 ? '—' : fmt.percent(row.unusedBytes / row.bytes),
+            fmt.int(row.overflowPages),
+          ]),
+        )),
+  ];
+}
+
+function render(
+  settings: StoreFunnelSettings,
+  memory: StoreFigures,
+  embedded: StoreFigures,
+  disk: DiskFigures | null,
+): Section {
   const wallShare = embedded.purchasesPerSecond / memory.purchasesPerSecond;
   const cpuShare = embedded.purchasesPerCpuSecond / memory.purchasesPerCpuSecond;
   const both = [memory, embedded];
@@ -173,6 +257,7 @@ function render(settings: StoreFunnelSettings, memory: StoreFigures, embedded: S
           .map((failure) => `- a failed purchase on the ${store.store} store: ${failure}`),
       ),
       ...(memory.run.failures.length + embedded.run.failures.length > 0 ? [''] : []),
+      ...diskLines(disk),
     ],
     checks: [
       check(
@@ -194,10 +279,18 @@ function render(settings: StoreFunnelSettings, memory: StoreFigures, embedded: S
       check(
         'store-funnel.failures',
         'failed purchases in the store funnel',
-        memory.run.failures.length + embedded.run.failures.length,
+        memory.run.failures.length + embedded.run.failures.length + (disk?.fillFailures.length ?? 0),
         '<=',
         0,
         fmt.int,
+      ),
+      check(
+        'store-funnel.bytes-per-purchase',
+        'bytes on disk per purchase, embedded store',
+        disk?.bytesPerPurchase ?? Number.NaN,
+        '<=',
+        BYTES_PER_PURCHASE_BUDGET,
+        fmt.kb,
       ),
     ],
   };

@@ -6,7 +6,7 @@
  * own origin is added to every widget's allowed origins, so pages it serves itself may open sessions.
  */
 import { randomBytes } from 'node:crypto';
-import type { BffConfigInput } from '@esim-embed/bff';
+import type { BffConfigInput, StoreFootprint } from '@esim-embed/bff';
 import { freePort } from '@esim-embed/bff/testing';
 import { childOptions, serveParent } from '../child-process';
 
@@ -100,6 +100,10 @@ const input: BffConfigInput = options.allowOwnOrigin
     }
   : options.config;
 const config = parseConfig(input, 'bench config');
+const embeddedStore =
+  !options.redisUrl && options.dataDir && openSqliteStore
+    ? openSqliteStore({ dataDir: options.dataDir })
+    : null;
 const bff = createBff({
   // Measured as production runs: answers unchecked against their schemas.
   checkAnswers: false,
@@ -111,8 +115,8 @@ const bff = createBff({
   },
   store: options.redisUrl
     ? createRedisStore({ url: options.redisUrl })
-    : options.dataDir && openSqliteStore
-      ? openSqliteStore({ dataDir: options.dataDir })
+    : embeddedStore
+      ? embeddedStore
       : options.memoryStore
         ? createMemoryStore()
         : undefined,
@@ -218,6 +222,11 @@ serveParent(
       if (queue.stats) return (await queue.stats()).size;
       return (await queue.pendingIds?.())?.length ?? 0;
     },
+    /**
+     * The embedded store's size on disk after a checkpoint (null on another store, or on a BFF build whose store
+     * cannot measure itself).
+     */
+    storeFootprint: async (): Promise<StoreFootprint | null> => (await embeddedStore?.footprint?.()) ?? null,
     memory: (): MemoryFigures => ({
       rss: process.memoryUsage().rss,
       heapUsed: heap(),

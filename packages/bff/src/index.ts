@@ -30,6 +30,7 @@ export { createMemoryStore } from './store/memory-store';
 export { createRedisStore } from './store/redis-store';
 export { backupStore, restoreStore, type StoreCopy } from './store/sqlite-backup';
 export { DataDirError } from './store/sqlite-data-dir';
+export type { StoreFootprint, TableFootprint } from './store/sqlite-footprint';
 export { openSqliteStore, type SqliteStore } from './store/sqlite-store';
 export type { Store } from './store/store';
 export {

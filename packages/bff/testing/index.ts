@@ -20,6 +20,7 @@ export { type BoughtEsim, buyEsim, untilReady } from './after-sale-flow';
 export { type LogoAnswer, type LogoHost, startLogoHost, TINY_PNG } from './logo-host';
 export { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './otlp-receiver';
 export { quickstartServerOf } from './partner-quickstart';
+export { makePurchase, recordPurchaseCalls, type StoreCall } from './purchase-calls';
 export {
   createRecordingStore,
   type RecordingStore,

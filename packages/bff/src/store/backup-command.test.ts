@@ -6,7 +6,7 @@
  * (which has backups of its own) — and `export-state`'s refusal of a directory in use, which names `backup`.
  * Purchases running during a backup, and a BFF serving the restored copy: reliability/src/instances/backup-while-serving.test.ts.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -56,9 +56,13 @@ async function command(name: BackupCommand, env: NodeJS.ProcessEnv, args: string
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
 
-/** A store holding two checkouts (one rewritten once), a counter and a queued item, left open. */
+/** A quote as the BFF stores it: a record large enough that the store keeps it compressed. */
+const QUOTE = readFileSync(new URL('./record-fixtures/quote.issue.json', import.meta.url), 'utf8');
+
+/** A store holding two checkouts (one rewritten once), a quote, a counter and a queued item, left open. */
 async function storeWithSales(dataDir: string): Promise<SqliteStore> {
   const serving = store(dataDir);
+  await serving.insert(STORE_KEYS.quote('quo_one'), QUOTE, 3_600_000);
   await serving.insert(STORE_KEYS.checkout('chk_one'), '{"status":"ready"}', 3_600_000);
   await serving.insert(STORE_KEYS.checkout('chk_two'), '{"status":"placing"}', 3_600_000);
   await serving.compareAndSet(STORE_KEYS.checkout('chk_two'), 1, '{"status":"ready"}', 3_600_000);
@@ -159,6 +163,7 @@ describe('restore', () => {
       value: '{"status":"ready"}',
       version: 2,
     });
+    expect(await copy.get(STORE_KEYS.quote('quo_one'))).toEqual({ value: QUOTE, version: 1 });
     expect((await copy.increment(STORE_KEYS.counter('ip'), 1, 60_000)).count).toBe(4);
     expect(await copy.queue('watch').get('chk_two')).toEqual({
       id: 'chk_two',

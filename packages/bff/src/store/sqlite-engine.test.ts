@@ -7,7 +7,7 @@
  * package.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,7 @@ const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const STORE_MODULE = fileURLToPath(new URL('./sqlite-store.ts', import.meta.url));
 const ERASURE_MODULE = fileURLToPath(new URL('../../testing/erased-from-disk.ts', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'esim-sqlite-engines-'));
+const QUOTE = readFileSync(new URL('./record-fixtures/quote.issue.json', import.meta.url), 'utf8');
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /** Run `body` (an ES module's text, with `openSqliteStore` and `dataDir` in scope) on the production Node.js. */
@@ -53,24 +54,30 @@ describe('the embedded store’s engines', () => {
     await here.insert('checkout:written-here', 'ready', 60_000);
     await here.compareAndSet('checkout:written-here', 1, 'ready, refunded', 60_000);
     await here.queue('watch').add({ id: 'written-here', partition: 'shop', dueAtMs: 1 });
+    // A record the store keeps deflated, read there as a Uint8Array where better-sqlite3 reads a Buffer.
+    await here.insert('quote:written-here', QUOTE, 60_000);
     await here.close();
 
     const there = onProductionNode(`
 const store = openSqliteStore({ dataDir });
 const read = await store.get('checkout:written-here');
 const item = await store.queue('watch').get('written-here');
+const quote = (await store.get('quote:written-here'))?.value;
 await store.insert('checkout:written-there', 'awaiting_payment', 60000);
-console.log(JSON.stringify({ engine: store.engine, read, item }));
+await store.insert('quote:written-there', quote, 60000);
+console.log(JSON.stringify({ engine: store.engine, read, item, quote }));
 await store.close();`);
     expect(there).toEqual({
       engine: 'node:sqlite',
       read: { value: 'ready, refunded', version: 2 },
       item: { id: 'written-here', partition: 'shop', dueAtMs: 1 },
+      quote: QUOTE,
     });
 
     const again = openSqliteStore({ dataDir });
     try {
       expect(await again.get('checkout:written-there')).toEqual({ value: 'awaiting_payment', version: 1 });
+      expect(await again.get('quote:written-there')).toEqual({ value: QUOTE, version: 1 });
     } finally {
       await again.close();
     }

@@ -7,8 +7,8 @@
  */
 import { createRequire } from 'node:module';
 
-/** A value bound to a statement's `?` or read from a row. */
-export type SqlValue = string | number | bigint | null;
+/** A value bound to a statement's `?` or read from a row (a BLOB: a `Uint8Array`, a `Buffer` on better-sqlite3). */
+export type SqlValue = string | number | bigint | null | Uint8Array;
 /** A row read by `get` or `all`, by column name. */
 export type SqlRow = Record<string, SqlValue>;
 

@@ -4,6 +4,7 @@
  * order a page at a time, records written in transactions of a few hundred.
  */
 import type { SqliteStore } from './sqlite-store';
+import { decodeValue, encodeValue } from './sqlite-value-encoding';
 import { emptyCounts, type ImportCounts, type StateRecord, type StateTransfer } from './state-transfer';
 import { isIndexBuildKey } from './store';
 
@@ -52,7 +53,7 @@ export function sqliteStateTransfer(store: SqliteStore, now: () => number = Date
           yield {
             type: 'entry',
             key: String(row.key),
-            value: String(row.value),
+            value: decodeValue(row.value),
             version: Number(row.version),
             ttlMs: Math.max(1, Number(row.expires_at) - time),
           };
@@ -109,7 +110,13 @@ export function sqliteStateTransfer(store: SqliteStore, now: () => number = Date
           for (const record of values) {
             const written =
               record.type === 'entry'
-                ? writes.entry.run(record.key, record.value, record.version, time + record.ttlMs, time)
+                ? writes.entry.run(
+                    record.key,
+                    encodeValue(record.value),
+                    record.version,
+                    time + record.ttlMs,
+                    time,
+                  )
                 : record.type === 'counter'
                   ? writes.counter.run(record.key, record.count, time + record.ttlMs, time)
                   : { changes: 0 };

@@ -35,10 +35,12 @@ import {
   SqliteEngineMissingError,
   type SqliteEngineName,
 } from './sqlite-engine';
+import { measureFootprint, type StoreFootprint } from './sqlite-footprint';
 import { createGroupCommit, type FsyncFunction, type GroupCommit } from './sqlite-group-commit';
 import { type InstanceLock, lockDataDir } from './sqlite-instance-lock';
 import { migrate } from './sqlite-schema';
 import { createSqliteSortedIndex, prepareIndexStatements } from './sqlite-sorted-index';
+import { decodeValue, encodeValue } from './sqlite-value-encoding';
 import { createSqliteWorkQueue, prepareQueueStatements } from './sqlite-work-queue';
 import { type CounterState, type Store, StoreUnavailableError, type Versioned } from './store';
 import type { WorkQueue } from './work-queue';
@@ -81,6 +83,8 @@ export interface SqliteStore extends Store {
    * runs every `sweepIntervalMs`); resolves once done.
    */
   sweep(): Promise<void>;
+  /** Its size on disk, measured after a checkpoint (the benchmark's bytes per purchase). */
+  footprint(): Promise<StoreFootprint>;
 }
 
 /** Where the store tells the operator what it did or could not do (a logger, else standard error). */
@@ -202,7 +206,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
        RETURNING count, expires_at`,
     ),
     sweepEntries: db.prepare(
-      'DELETE FROM entries WHERE key IN (SELECT key FROM entries WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)',
+      'DELETE FROM entries WHERE id IN (SELECT id FROM entries WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)',
     ),
     sweepCounters: db.prepare(
       'DELETE FROM counters WHERE key IN (SELECT key FROM counters WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)',
@@ -277,17 +281,18 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     database: db,
     sweep,
     compact: sweep,
+    footprint: () => run('measure the files', () => measureFootprint(db, join(dataDir, DATABASE_FILE))),
     get: (key) =>
       run('read a value', (): Versioned | null => {
         const row = statements.get.get(key, now());
-        return row === undefined ? null : { value: String(row.value), version: Number(row.version) };
+        return row === undefined ? null : { value: decodeValue(row.value), version: Number(row.version) };
       }),
     insert: (key, value, ttlMs) =>
       run(
         'insert a value',
         () => {
           const time = now();
-          return Number(statements.insert.run(key, value, time + ttlMs, time).changes) === 1;
+          return Number(statements.insert.run(key, encodeValue(value), time + ttlMs, time).changes) === 1;
         },
         'durable',
       ),
@@ -297,8 +302,10 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
         () => {
           const time = now();
           return (
-            Number(statements.compareAndSet.run(value, time + ttlMs, key, expectedVersion, time).changes) ===
-            1
+            Number(
+              statements.compareAndSet.run(encodeValue(value), time + ttlMs, key, expectedVersion, time)
+                .changes,
+            ) === 1
           );
         },
         'durable',

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { call, newKey, openWidget, PARTNER_SECRET, type Stack, startBff, startStack } from '../../testing';
 import { openSqlite } from '../store/sqlite-engine';
 import { DATABASE_FILE, openSqliteStore } from '../store/sqlite-store';
+import { decodeValue } from '../store/sqlite-value-encoding';
 import { STORE_KEYS } from '../store/store';
 
 const root = mkdtempSync(join(tmpdir(), 'esim-old-schema-'));
@@ -25,7 +26,12 @@ function asLastMonthsRelease(dataDir: string): void {
   const db = openSqlite(join(dataDir, DATABASE_FILE));
   db.exec('DROP TABLE index_entries');
   db.prepare("DELETE FROM entries WHERE key LIKE ? || '%'").run(STORE_KEYS.indexBuilt('checkout'));
-  db.exec(`UPDATE entries SET value = json_remove(value, '$.indexedAt') WHERE key LIKE 'checkout:%'`);
+  // Its values were text (this release keeps records deflated).
+  const rewrite = db.prepare('UPDATE entries SET value = ? WHERE key = ?');
+  for (const row of db.prepare(`SELECT key, value FROM entries WHERE key LIKE 'checkout:%'`).all()) {
+    const { indexedAt: _, ...record } = JSON.parse(decodeValue(row.value));
+    rewrite.run(JSON.stringify(record), String(row.key));
+  }
   db.exec('PRAGMA user_version = 1');
   db.close();
 }

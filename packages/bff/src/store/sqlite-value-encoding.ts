@@ -1,0 +1,56 @@
+/**
+ * @module
+ * How the embedded store keeps a value in its `entries` table: a record of a few KB compressed (raw deflate) into a
+ * blob whose first byte names its encoding, any other value as the text it is. A checkout, a quote or an idempotent
+ * answer is JSON of 1–4 KB that deflate takes to about half; kept whole, such rows spill onto overflow pages
+ * mostly left empty. Text rows — every row an earlier release wrote — read as they are, so no row needs
+ * rewriting when this encoding is added or a later one is.
+ */
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { SqlValue } from './sqlite-engine';
+
+/** The first byte of a blob holding a value deflated (raw deflate of its UTF-8). */
+const DEFLATE_RAW = 1;
+
+/**
+ * Values shorter than this (in UTF-16 units, which is at most their UTF-8 size) are kept as text: the ids,
+ * times and small references the store holds besides records gain too little to pay for the work.
+ */
+const COMPRESS_FROM_LENGTH = 256;
+
+/**
+ * Values longer than this are kept as text too: one such value (a reservation ledger holding every open hold) fills
+ * its overflow pages, so deflating it would save little room for much CPU on every read and write of it.
+ */
+const COMPRESS_UP_TO_LENGTH = 8 * 1024;
+
+/**
+ * Deflate at its fastest level, with a 4 KB window and small match tables: records of this size shrink as much as
+ * with the defaults (a 32 KB window, tables of some 256 KB), and each value's deflater is set up with a few
+ * dozen KB instead. Any inflater reads what it writes.
+ */
+const DEFLATE_OPTIONS = { level: 1, windowBits: 12, memLevel: 5 } as const;
+
+/** The value as the `entries` table keeps it: text, or a blob of an encoding byte and the compressed value. */
+export function encodeValue(value: string): string | Uint8Array {
+  if (value.length < COMPRESS_FROM_LENGTH || value.length > COMPRESS_UP_TO_LENGTH) return value;
+  const text = Buffer.from(value, 'utf8');
+  const deflated = deflateRawSync(text, DEFLATE_OPTIONS);
+  // A value deflate cannot shrink (already compressed or random) stays text.
+  if (deflated.length + 1 >= text.length) return value;
+  const stored = Buffer.allocUnsafe(deflated.length + 1);
+  stored[0] = DEFLATE_RAW;
+  deflated.copy(stored, 1);
+  return stored;
+}
+
+/** The value a row of `entries` holds, whichever way it was kept. */
+export function decodeValue(stored: SqlValue | undefined): string {
+  if (!(stored instanceof Uint8Array)) return String(stored);
+  const encoding = stored[0];
+  if (encoding === DEFLATE_RAW) return inflateRawSync(stored.subarray(1)).toString('utf8');
+  throw new Error(
+    `a value of the embedded store is kept in an encoding this release does not know (${encoding}): it was ` +
+      'written by a newer release. Run that release, or restore a backup this release wrote.',
+  );
+}
