@@ -15,6 +15,7 @@
  * files (tests and test support do not count; `import type` does, a type is a dependency too); no two nodes may
  * reach each other, directly or around a loop. Each loop is reported once, as its strongly connected component,
  * with one import (file:line → file) for every edge inside it, so a maintainer sees what to cut.
+ * Files do not loop either: in the `src/` of every runtime package, no two files reach each other by imports.
  * Layers: a node imports only from its own layer or those below (`LAYERED_SOURCES`; a node in none is held by the
  * loop rule alone). The layers, lowest first (docs/architecture.md draws them):
  *   BFF: shared helpers (`errors.ts`, `logger.ts`, `backoff.ts`, `background-loop.ts`, `background-stop.ts`) →
@@ -281,6 +282,10 @@ export function dependencyBreaches(root) {
   for (const [source, layers] of Object.entries(LAYERED_SOURCES)) {
     if (existsSync(join(root, source))) breaches.push(...folderLoops(root, source, layers));
   }
+  for (const pkg of packages.filter(({ name }) => RUNTIME_PACKAGES.has(name))) {
+    const source = `${pkg.folder}/src`;
+    if (existsSync(join(root, source))) breaches.push(...fileLoops(root, source));
+  }
   return breaches;
 }
 
@@ -302,18 +307,11 @@ function resolvedSource(root, fromFile, specifier) {
 }
 
 /**
- * The import loops between the top-level folders of `source` (a package's `src/`): one breach per strongly
- * connected component of more than one node, listing its nodes and one import for each edge inside it; then
- * one breach per import of a node from a layer above its own (`layers`, lowest first).
+ * The imports between the nodes of `source` (a package's `src/`) as node → node → the first import seen that
+ * makes the edge (`file:line imports file`), by the runtime files' relative imports; `nodeOf` names a file's
+ * node. Tests and test support do not count.
  */
-export function folderLoops(root, source, layers = []) {
-  /** The node of a file under `source`: its top-level folder (`routes/`) or, directly in `src/`, its name. */
-  const nodeOf = (file) => {
-    const inside = file.slice(source.length + 1);
-    const slash = inside.indexOf('/');
-    return slash === -1 ? inside : `${inside.slice(0, slash)}/`;
-  };
-  /** from → to → the first import seen that makes the edge. */
+function importEdges(root, source, nodeOf) {
   const edges = new Map();
   for (const file of sourceFiles(root, source).sort()) {
     if (isTestCode(file.slice(source.length + 1))) continue;
@@ -330,16 +328,12 @@ export function folderLoops(root, source, layers = []) {
       if (!out.has(to)) out.set(to, `${file}:${line} imports ${target}`);
     }
   }
-  const layerOf = new Map(layers.flatMap((layer, index) => layer.map((node) => [node, index])));
-  const upwards = [...edges]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .flatMap(([from, out]) =>
-      [...out]
-        .sort(([a], [b]) => a.localeCompare(b))
-        .filter(([to]) => layerOf.has(from) && layerOf.has(to) && layerOf.get(to) > layerOf.get(from))
-        .map(([to, witness]) => `${source}: ${from} imports ${to}, a layer above it: ${witness}`),
-    );
-  const loops = stronglyConnected(edges)
+  return edges;
+}
+
+/** One breach per loop of `edges` (a strongly connected component of more than one node), named as `what`. */
+function loopBreaches(source, edges, what) {
+  return stronglyConnected(edges)
     .filter((component) => component.length > 1)
     .map((component) => {
       const members = new Set(component);
@@ -350,11 +344,47 @@ export function folderLoops(root, source, layers = []) {
           .map(([to, witness]) => `  ${from} → ${to}: ${witness}`),
       );
       return [
-        `${source}: ${component.length} top-level folders import each other around a loop (${component.join(', ')}); cut one of these imports:`,
+        `${source}: ${component.length} ${what} import each other around a loop (${component.join(', ')}); cut one of these imports:`,
         ...lines,
       ].join('\n');
     });
-  return [...loops, ...upwards];
+}
+
+/**
+ * The import loops between the top-level folders of `source` (a package's `src/`): one breach per strongly
+ * connected component of more than one node, listing its nodes and one import for each edge inside it; then
+ * one breach per import of a node from a layer above its own (`layers`, lowest first).
+ */
+export function folderLoops(root, source, layers = []) {
+  /** The node of a file under `source`: its top-level folder (`routes/`) or, directly in `src/`, its name. */
+  const nodeOf = (file) => {
+    const inside = file.slice(source.length + 1);
+    const slash = inside.indexOf('/');
+    return slash === -1 ? inside : `${inside.slice(0, slash)}/`;
+  };
+  const edges = importEdges(root, source, nodeOf);
+  const layerOf = new Map(layers.flatMap((layer, index) => layer.map((node) => [node, index])));
+  const upwards = [...edges]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .flatMap(([from, out]) =>
+      [...out]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .filter(([to]) => layerOf.has(from) && layerOf.has(to) && layerOf.get(to) > layerOf.get(from))
+        .map(([to, witness]) => `${source}: ${from} imports ${to}, a layer above it: ${witness}`),
+    );
+  return [...loopBreaches(source, edges, 'top-level folders'), ...upwards];
+}
+
+/**
+ * The import loops between the files of `source` (a package's `src/`), wherever they are: two files that need
+ * each other are one concern split in two, or a type that belongs below both (`import type` counts).
+ */
+export function fileLoops(root, source) {
+  return loopBreaches(
+    source,
+    importEdges(root, source, (file) => file.slice(source.length + 1)),
+    'files',
+  );
 }
 
 /** Tarjan's strongly connected components of a graph given as node → (node → anything); each sorted, in order. */

@@ -28,6 +28,12 @@ import { promisify } from 'node:util';
 import { StoreUnavailableError } from './store';
 
 /** Syncs one open file descriptor to disk; replaceable in tests. */
+/**
+ * How a store operation runs (the embedded store's, given to its index and queue): `durable` ones (writes)
+ * resolve only after a sync that covers them — this file's group commit.
+ */
+export type StoreStep = <T>(what: string, work: () => T, durability?: 'durable') => Promise<T>;
+
 export type FsyncFunction = (fd: number) => Promise<void>;
 
 /** Node's `fs.fsync`, on the thread pool. */

@@ -12,7 +12,7 @@
  * leaves a stale member that every list checks against its record anyway.
  */
 import type { SqliteDatabase } from './sqlite-engine';
-import type { StoreStep } from './sqlite-store';
+import type { StoreStep } from './sqlite-group-commit';
 import type { IndexEntry, SortedIndex } from './store';
 
 /** The statements of every sorted index, prepared once per database. */

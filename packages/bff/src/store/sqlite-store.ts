@@ -36,7 +36,12 @@ import {
   type SqliteEngineName,
 } from './sqlite-engine';
 import { measureFootprint, type StoreFootprint } from './sqlite-footprint';
-import { createGroupCommit, type FsyncFunction, type GroupCommit } from './sqlite-group-commit';
+import {
+  createGroupCommit,
+  type FsyncFunction,
+  type GroupCommit,
+  type StoreStep,
+} from './sqlite-group-commit';
 import { type InstanceLock, lockDataDir } from './sqlite-instance-lock';
 import { migrate } from './sqlite-schema';
 import { createSqliteSortedIndex, prepareIndexStatements } from './sqlite-sorted-index';
@@ -161,9 +166,6 @@ function rebuildOnce(db: SqliteDatabase, file: string, report: StoreReport): voi
     );
   }
 }
-
-/** How a store operation runs: `durable` ones (writes) resolve only after a sync that covers them. */
-export type StoreStep = <T>(what: string, work: () => T, durability?: 'durable') => Promise<T>;
 
 /** Open the embedded store in `options.dataDir`. Throws {@link DataDirError} when it cannot. */
 export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {

@@ -7,7 +7,7 @@
  * each, so no call reads the backlog whole.
  */
 import type { SqliteDatabase } from './sqlite-engine';
-import type { StoreStep } from './sqlite-store';
+import type { StoreStep } from './sqlite-group-commit';
 import type { ClaimOptions, QueueItem, QueueStats, WorkQueue } from './work-queue';
 
 /** The statements of every queue in one database, prepared once. */
