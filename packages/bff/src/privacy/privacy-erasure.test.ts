@@ -43,6 +43,7 @@ import { redisStateTransfer } from '../store/redis-state-transfer';
 import { createRedisStore } from '../store/redis-store';
 import { sqliteStateTransfer } from '../store/sqlite-state-transfer';
 import { openSqliteStore, type SqliteStore } from '../store/sqlite-store';
+import { decodeValue } from '../store/sqlite-value-encoding';
 import type { Store } from '../store/store';
 
 /** The traveller's address as they typed it (found again trimmed and in any case). */
@@ -93,15 +94,22 @@ function embedded(clock: TestClock): StoreUnderTest {
     get store() {
       return store;
     },
+    // The files as they lie on the disk, and each value as it reads (most are kept deflated: in the files alone
+    // an address would not show, erased or not).
     async rawBytes() {
       store.database.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-      return Buffer.concat(readdirSync(dataDir).map((name) => readFileSync(join(dataDir, name))));
+      const values = store.database.prepare('SELECT value FROM entries').all();
+      return Buffer.concat([
+        ...readdirSync(dataDir).map((name) => readFileSync(join(dataDir, name))),
+        ...values.map((row) => Buffer.from(decodeValue(row.value))),
+      ]);
     },
+    // Each value as the store reads it: most are kept deflated, where the raw bytes would never show the text.
     async keysHolding(text) {
-      const rows = store.database
-        .prepare('SELECT key FROM entries WHERE lower(value) LIKE ?')
-        .all(`%${text.toLowerCase()}%`);
-      return rows.map((row) => String(row.key));
+      const rows = store.database.prepare('SELECT key, value FROM entries').all();
+      return rows
+        .filter((row) => decodeValue(row.value).toLowerCase().includes(text.toLowerCase()))
+        .map((row) => String(row.key));
     },
     exportState: () => stateLines(sqliteStateTransfer(store, clock.now).exportState()),
     reopen(next) {

@@ -29,7 +29,9 @@ import {
 } from '../../testing/stack';
 import { checkoutOnPage } from '../../testing/traveller-checkout';
 import { createRedisStore } from '../store/redis-store';
+import { openSqlite } from '../store/sqlite-engine';
 import { DATABASE_FILE, openSqliteStore } from '../store/sqlite-store';
+import { decodeValue } from '../store/sqlite-value-encoding';
 import { runStateCommand } from '../store/state-transfer-command';
 import type { Store } from '../store/store';
 import { limitedAddress } from './client-ip';
@@ -136,12 +138,22 @@ describe.each([
   {
     kind: 'embedded',
     open: () => openSqliteStore({ dataDir: join(root, 'data') }),
-    /** The database and its WAL, byte for byte, while the BFF runs. */
-    copy: async () =>
-      readdirSync(join(root, 'data'))
+    /**
+     * The database and its WAL, byte for byte, while the BFF runs — and each value inflated, as whoever holds the
+     * copy would read it (most values are kept deflated: their bytes alone would show nothing).
+     */
+    copy: async () => {
+      const files = readdirSync(join(root, 'data'))
         .filter((name) => name.startsWith(DATABASE_FILE))
-        .map((name) => readFileSync(join(root, 'data', name)).toString('latin1'))
-        .join('\n'),
+        .map((name) => readFileSync(join(root, 'data', name)).toString('latin1'));
+      const db = openSqlite(join(root, 'data', DATABASE_FILE), { readOnly: true });
+      try {
+        const values = db.prepare('SELECT value FROM entries').all();
+        return [...files, ...values.map((row) => decodeValue(row.value))].join('\n');
+      } finally {
+        db.close();
+      }
+    },
     env: () => ({ ESIM_BFF_DATA_DIR: join(root, 'data') }),
   },
   {
