@@ -289,8 +289,16 @@ describe('the Redis store on a cluster', () => {
             windowMs = Date.now() - started;
           } else refused += 1;
         }
-        if ((await sell()) && windowMs !== null) break;
-        if (Date.now() - started > 20_000) throw new Error('not served within 20 s of the primary lost');
+        // A sale every fifth attempt while the store refuses (a session may make 50 quotes: a slow failover on a
+        // busy machine must not spend them), every attempt once it writes again.
+        if ((windowMs !== null || attempt % 5 === 0) && (await sell()) && windowMs !== null) break;
+        if (Date.now() - started > 20_000) {
+          const statuses = answers.map(({ status }) => status).join(' ');
+          throw new Error(
+            `not served within 20 s of the primary lost (${refused} store refusals, written again after ` +
+              `${windowMs ?? '—'} ms; HTTP answers: ${statuses})`,
+          );
+        }
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const unavailable = answers.filter(({ status }) => status === 503).length;
