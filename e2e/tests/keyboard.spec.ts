@@ -43,6 +43,8 @@ test('keyboard only: search, plan, terms, buy, QR', async ({ page, stack }) => {
 
   await tabTo(page, (target) => target.tag === 'input' && target.type === 'search');
   await page.keyboard.type('Germany');
+  // The results follow the typing: Tab once they are there (a busy machine draws them after a few presses).
+  await expect(widget.root.locator('[part~="destination"]', { hasText: 'Germany' }).first()).toBeVisible();
   await tabTo(page, (target) => target.part.includes('destination') && target.text.includes('Germany'));
   await page.keyboard.press('Enter');
 
