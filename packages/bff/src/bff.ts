@@ -305,7 +305,7 @@ export function createBff(options: CreateBffOptions): Bff {
     onRefusal: (code, cap) => metrics?.fundingRefusals.inc({ code, cap }),
     holderDigest: keyedDigest(rootSecrets, 'funding-holder'),
   });
-  const orderReferences = createOrderReferences(store, retention.checkoutMs);
+  const orderReferences = createOrderReferences(store, retention.checkoutMs, options.now);
   const salesLedger = createSalesLedger({
     store,
     retentionMs: retention.salesLedgerMs,
@@ -357,6 +357,7 @@ export function createBff(options: CreateBffOptions): Bff {
     orderReferences,
     reportUnmatched: (widget, order, time) => queueOrderUnmatched(webhookQueue, widget, order, time),
     logger: scopedLogger,
+    now: options.now,
   });
   /** How long an event is retried before it is given up. */
   const webhookRetryForMs = config.webhookRetryHours * 60 * 60 * 1000;

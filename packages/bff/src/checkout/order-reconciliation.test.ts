@@ -4,7 +4,8 @@
  * is adopted, and the checkout goes on to `ready` with its webhooks; an order under a reference that is no
  * checkout of this BFF is reported once — one log line and one signed `order.unmatched` per widget of that
  * account — even with both instances reconciling at once; orders of either widget's checkouts are left alone,
- * and so is the order of a checkout whose record is gone (expired, or lost with the store that held it). An order
+ * and so is the order of a checkout whose record expired, while the order of one lost with the store before its
+ * retention ended is reported like a foreign one. An order
  * refunded outside this BFF ends its finished checkout at the next pass, with one `checkout.refunded` naming the
  * checkout, though nobody reads it.
  */
@@ -211,32 +212,50 @@ describe('reconciliation of upstream orders', () => {
     expect(lines[0]).toContain(orderId);
   });
 
-  it('never reports the order of a checkout whose record is gone, while a foreign order still is', async () => {
+  it('reports the order of a checkout lost before its retention ended, never of one that expired, and a foreign one', async () => {
     const shop = await openWidget(one.server.url, 'shop');
-    const created = await checkout(shop, await offerOn(shop));
-    expect(created.status).toBe(201);
-    const checkoutId: string = created.body.data.id;
-    const ours = await eventually(async () => (await partnerRead(checkoutId)).order?.id);
-    // The completed checkout's record is gone: expired after its retention, or lost with a store that forgot it.
-    const stored = await store.get(STORE_KEYS.checkout(checkoutId));
-    expect(await store.compareAndDelete(STORE_KEYS.checkout(checkoutId), stored?.version ?? 0)).toBe(true);
+    /** A sold checkout whose record is then gone, as a store restored from before it (or its expiry) leaves it. */
+    async function soldAndGone(): Promise<{ checkoutId: string; orderId: string }> {
+      const created = await checkout(shop, await offerOn(shop));
+      expect(created.status).toBe(201);
+      const checkoutId: string = created.body.data.id;
+      const orderId = await eventually(async () => (await partnerRead(checkoutId)).order?.id);
+      const stored = await store.get(STORE_KEYS.checkout(checkoutId));
+      expect(await store.compareAndDelete(STORE_KEYS.checkout(checkoutId), stored?.version ?? 0)).toBe(true);
+      return { checkoutId, orderId };
+    }
+    const lost = await soldAndGone();
+    const expired = await soldAndGone();
+    // The expired one entered placing longer ago than a checkout is kept (30 days): its record ended in time.
+    const referenceKey = STORE_KEYS.orderReference(expired.checkoutId);
+    const kept = await store.get(referenceKey);
+    const reference = JSON.parse(kept?.value ?? 'null');
+    expect(reference).toMatchObject({ checkoutId: expired.checkoutId, widgetId: 'shop' });
+    expect(typeof reference.recordedAt).toBe('number');
+    const placedLongAgo = { ...reference, recordedAt: Date.now() - 31 * 24 * 60 * 60 * 1000 };
+    expect(
+      await store.compareAndSet(referenceKey, kept?.version ?? 0, JSON.stringify(placedLongAgo), 60_000),
+    ).toBe(true);
     const foreign = await orderUpstream(await offerOn(shop), `pos-till-${randomBytes(4).toString('hex')}`);
     const reportedBefore = logLines('upstream order without a checkout').length;
 
     const pass = await one.bff.orderReconciliation.run();
-    expect(pass.reported).toBe(1);
+    expect(pass.reported).toBe(2);
     const reported = logLines('upstream order without a checkout').slice(reportedBefore);
-    expect(reported).toHaveLength(1);
-    expect(reported[0]).toContain(foreign);
+    expect(reported).toHaveLength(2);
+    expect(reported.find((line) => line.includes(foreign))).toContain('"checkoutLost":false');
+    expect(reported.find((line) => line.includes(lost.orderId))).toContain('"checkoutLost":true');
     expect(
-      logLines('upstream order of a checkout no longer stored').some((line) => line.includes(ours)),
+      logLines('upstream order of a checkout no longer stored').some((line) => line.includes(expired.orderId)),
     ).toBe(true);
     const unmatched = async () =>
       (await delivered('order.unmatched')).map((event) => OrderUnmatchedWebhookEventSchema.parse(event));
+    const toldOf = async (orderId: string) =>
+      (await unmatched()).filter((event) => event.data.order.id === orderId).length;
     await eventually(async () =>
-      (await unmatched()).filter((event) => event.data.order.id === foreign).length === 2 ? true : undefined,
+      (await toldOf(foreign)) === 2 && (await toldOf(lost.orderId)) === 2 ? true : undefined,
     );
-    expect((await unmatched()).some((event) => event.data.order.id === ours)).toBe(false);
+    expect(await toldOf(expired.orderId)).toBe(0);
   });
 
   it('ends a finished checkout whose order was refunded outside the BFF, told once, without a read', async () => {

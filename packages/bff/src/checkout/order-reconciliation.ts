@@ -5,8 +5,9 @@
  * it (its placing instance died, its answer was lost, a lookup missed it) is adopted by that checkout, which moves
  * on and delivers its eSIM; an order under a reference that no checkout of this BFF ever had (or that its checkout
  * never placed) is reported once — a log line and a signed `order.unmatched` event to the widgets of that account. A
- * checkout's reference outlives its record (order-references.ts), so the order of a checkout that expired or was
- * lost is never taken for a foreign one. A finished (`ready`) checkout whose order moved on since it was last read
+ * checkout's reference outlives its record (order-references.ts), so the order of a checkout that expired is never
+ * taken for a foreign one; the order of a checkout gone before its retention ended (lost with the store: a backup
+ * restored from before it, a failover) is reported like a foreign one, since no traveller or partner can reach it. A finished (`ready`) checkout whose order moved on since it was last read
  * (a later `stateRevision`: refunded by the upstream on its own or at the partner's direct request, its billing
  * changed) takes the order as it is now through the one repository, so a refund ends the checkout and sends
  * `checkout.cancelled` and `checkout.refunded` without anyone reading it (event ids per checkout and status: one
@@ -52,7 +53,7 @@ export interface OrderReconciliationOptions {
   /** The checkouts (an adopted checkout's change of status sets off its webhooks and the watch). */
   repository: CheckoutRepository;
   /** Which checkout each order reference belonged to, kept past the checkout record. */
-  orderReferences: Pick<OrderReferences, 'ownerOf'>;
+  orderReferences: Pick<OrderReferences, 'ownerOf' | 'keptAt'>;
   /**
    * Tell one widget's partner about an order no checkout owns (the `order.unmatched` webhook, queued by
    * `webhooks/webhook-events.ts`); idempotent for one widget and order.
@@ -66,8 +67,11 @@ export interface OrderReconciliationOptions {
   now?: () => number;
 }
 
-/** What reconciliation makes of one upstream order. */
-type Adoption = 'linked' | 'adopted' | 'followed' | 'orphan' | 'unstored';
+/**
+ * What reconciliation makes of one upstream order. `unstored`: ours, its checkout expired; `lost`: ours, its
+ * checkout gone before it could have expired.
+ */
+type Adoption = 'linked' | 'adopted' | 'followed' | 'orphan' | 'unstored' | 'lost';
 
 /** What one pass did. */
 export interface ReconciliationPass {
@@ -115,22 +119,24 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
     return widgets.get(stored.record.widgetId)?.upstream.credential === account.credential;
   }
 
-  /** Whether `externalRef` was the reference of a checkout sold through `account` whose record is gone. */
-  async function formerlyOurs(account: UpstreamAccount, externalRef: string): Promise<boolean> {
-    const owner = await orderReferences.ownerOf(externalRef);
-    return owner !== null && widgets.get(owner.widgetId)?.upstream.credential === account.credential;
+  /**
+   * What became of the checkout `order` names, sold through `account`, whose record is gone: `unstored` (it
+   * expired), `lost` (it cannot have expired yet) or `orphan` (no checkout of this BFF ever had its reference).
+   */
+  async function whyGone(account: UpstreamAccount, order: Order): Promise<Adoption> {
+    const owner = await orderReferences.ownerOf(order.externalRef);
+    if (owner === null || widgets.get(owner.widgetId)?.upstream.credential !== account.credential) return 'orphan';
+    return orderReferences.keptAt(owner, order.createdAt, now()) ? 'lost' : 'unstored';
   }
 
   /**
    * Link `order` to its checkout; or say that its checkout is no longer stored (`unstored`: ours, nothing to
-   * do), or that it is an orphan: no checkout of this BFF owns it.
+   * do; `lost`: ours, to be reported), or that it is an orphan: no checkout of this BFF owns it.
    */
   async function adopt(account: UpstreamAccount, order: Order): Promise<Adoption> {
     let statusBefore = '';
     const outcome = await versionedUpdate(checkoutSlot(repository, order.externalRef), async (stored) => {
-      if (stored === null) {
-        return leaveValue<Adoption>((await formerlyOurs(account, order.externalRef)) ? 'unstored' : 'orphan');
-      }
+      if (stored === null) return leaveValue<Adoption>(await whyGone(account, order));
       if (!sellsThrough(account, order, stored)) return leaveValue<Adoption>('orphan');
       const record = stored.record;
       if (record.order !== null) {
@@ -179,8 +185,11 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
     return 'linked';
   }
 
-  /** Tell the account's widgets once about an order no checkout owns; true when this call told them. */
-  async function report(account: UpstreamAccount, order: Order): Promise<boolean> {
+  /**
+   * Tell the account's widgets once about an order no checkout owns (`lost`: its checkout was ours and is gone
+   * before its time); true when this call told them.
+   */
+  async function report(account: UpstreamAccount, order: Order, lost: boolean): Promise<boolean> {
     const key = STORE_KEYS.reportedOrder(account.credential, order.id);
     if ((await store.get(key)) !== null) return false;
     const time = now();
@@ -198,6 +207,7 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
       orderStatus: order.status,
       createdAt: order.createdAt,
       widgetIds: told,
+      checkoutLost: lost,
     });
     return true;
   }
@@ -236,7 +246,8 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
         const outcome = await adopt(account, order);
         if (outcome === 'adopted') pass.adopted += 1;
         if (outcome === 'followed') pass.followed += 1;
-        if (outcome === 'orphan' && (await report(account, order))) pass.reported += 1;
+        const orphaned = outcome === 'orphan' || outcome === 'lost';
+        if (orphaned && (await report(account, order, outcome === 'lost'))) pass.reported += 1;
         if (outcome === 'unstored') {
           // A sale of ours whose checkout expired or was lost: not an unmatched order, nothing to send.
           logger.info('upstream order of a checkout no longer stored', {
