@@ -246,7 +246,9 @@ describe('reconciliation of upstream orders', () => {
     expect(reported.find((line) => line.includes(foreign))).toContain('"checkoutLost":false');
     expect(reported.find((line) => line.includes(lost.orderId))).toContain('"checkoutLost":true');
     expect(
-      logLines('upstream order of a checkout no longer stored').some((line) => line.includes(expired.orderId)),
+      logLines('upstream order of a checkout no longer stored').some((line) =>
+        line.includes(expired.orderId),
+      ),
     ).toBe(true);
     const unmatched = async () =>
       (await delivered('order.unmatched')).map((event) => OrderUnmatchedWebhookEventSchema.parse(event));

@@ -125,7 +125,8 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
    */
   async function whyGone(account: UpstreamAccount, order: Order): Promise<Adoption> {
     const owner = await orderReferences.ownerOf(order.externalRef);
-    if (owner === null || widgets.get(owner.widgetId)?.upstream.credential !== account.credential) return 'orphan';
+    if (owner === null || widgets.get(owner.widgetId)?.upstream.credential !== account.credential)
+      return 'orphan';
     return orderReferences.keptAt(owner, order.createdAt, now()) ? 'lost' : 'unstored';
   }
 

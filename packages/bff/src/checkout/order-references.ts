@@ -58,7 +58,11 @@ export function createOrderReferences(
   const referenceKeptMs = 2 * checkoutRetentionMs;
   return {
     async record(checkout) {
-      const reference: OrderReference = { checkoutId: checkout.id, widgetId: checkout.widgetId, recordedAt: now() };
+      const reference: OrderReference = {
+        checkoutId: checkout.id,
+        widgetId: checkout.widgetId,
+        recordedAt: now(),
+      };
       // First writer wins: the reference is the checkout id, so a later write could only say the same.
       await store.insert(STORE_KEYS.orderReference(checkout.id), JSON.stringify(reference), referenceKeptMs);
     },
