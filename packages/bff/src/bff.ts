@@ -444,6 +444,7 @@ export function createBff(options: CreateBffOptions): Bff {
     // A kept answer rewritten without the traveller lives no longer than the longest kept (a session's create).
     keptAnswerTtlMs: (config.idempotencyTtlHours * 60 * 60 + config.sessionTtlSeconds) * 1000,
     actionRequestTtlMs: retention.actionRequestMs,
+    receiptKeptMs: retention.esimMs,
     indexNames,
     logger: scopedLogger,
     intervalMs: watchIntervalMs,

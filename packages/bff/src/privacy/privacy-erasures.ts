@@ -43,8 +43,6 @@ import type { ErasedAddresses } from './personal-data';
 import { esimsOf, type PrivacySubjectsOptions, subjectCheckouts, subjectRef } from './privacy-subjects';
 import { createTravellerRecords } from './traveller-records';
 
-/** A receipt is kept as long as an eSIM and its seller are: the partner's proof that it was done. */
-const RECEIPT_KEPT_MS = retentionMs().esimMs;
 /** How long a claimed erasure is held by its instance before another may take it over. */
 const LEASE_MS = 60_000;
 
@@ -95,6 +93,11 @@ export interface PrivacyErasuresOptions extends PrivacySubjectsOptions {
   keptAnswerTtlMs: number;
   /** How long a rewritten help request lives (`retention.actionRequestDays`). */
   actionRequestTtlMs: number;
+  /**
+   * How long a receipt is kept: as long as an eSIM and its seller are (`retention.esimDays`), the partner's proof
+   * that it was done. Default: that setting's default.
+   */
+  receiptKeptMs?: number;
   logger: Logger;
   /** How often the queue is read for erasures left by an instance that stopped. Default 5 s. */
   intervalMs?: number;
@@ -152,6 +155,7 @@ const unknownErasure = (id: string) =>
 
 /** The {@link PrivacyErasures} of a store. */
 export function createPrivacyErasures(options: PrivacyErasuresOptions): PrivacyErasures {
+  const receiptKeptMs = options.receiptKeptMs ?? retentionMs().esimMs;
   const { store, repository, webhookQueue, widgets, logger } = options;
   const now = options.now ?? Date.now;
   const queue = store.queue(QUEUE_NAMES.privacyErasures);
@@ -169,7 +173,7 @@ export function createPrivacyErasures(options: PrivacyErasuresOptions): PrivacyE
     counts: { found: Partial<PrivacyCounts>; erased: Partial<PrivacyCounts> },
   ): Promise<StoredErasure> {
     const outcome = await versionedUpdate(
-      storeSlot(store, STORE_KEYS.privacyErasure(id), RECEIPT_KEPT_MS),
+      storeSlot(store, STORE_KEYS.privacyErasure(id), receiptKeptMs),
       (current) => {
         if (current === null) throw new Error(`erasure ${id} is gone`);
         const stored = StoredErasureSchema.parse(JSON.parse(current.value));
@@ -297,9 +301,7 @@ export function createPrivacyErasures(options: PrivacyErasuresOptions): PrivacyE
       completedAtMs: null,
     };
     // Written before it is queued: a job on the queue always has its receipt.
-    if (
-      !(await store.insert(STORE_KEYS.privacyErasure(stored.id), JSON.stringify(stored), RECEIPT_KEPT_MS))
-    ) {
+    if (!(await store.insert(STORE_KEYS.privacyErasure(stored.id), JSON.stringify(stored), receiptKeptMs))) {
       const raced = await readStored(stored.id);
       if (raced !== null) return receiptOf(raced);
     }
