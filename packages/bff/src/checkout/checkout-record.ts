@@ -102,12 +102,14 @@ export interface CheckoutTransitionHooks {
 /**
  * A {@link CheckoutRepository} over a {@link Store}. With `transitions`, every change of status is written with
  * the new status added to the record's `reactionsDue`, and told to them before and after. With `index`, every
- * write keeps the partner lists' indexes (`checkout-index.ts`): added to before the write, left after it.
+ * write keeps the partner lists' indexes (`checkout-index.ts`): added to before the write, left after it. An
+ * update is stamped `updatedAt` by `now`.
  */
 export function createCheckoutRepository(
   store: Store,
   transitions?: CheckoutTransitionHooks,
   index?: CheckoutIndex,
+  now: () => number = Date.now,
 ): CheckoutRepository {
   /** `next` as written: the status it enters added to the reactions due when it is a change of status. */
   const withReactionsDue = (before: CheckoutRecord | null, next: CheckoutRecord): CheckoutRecord =>
@@ -130,7 +132,7 @@ export function createCheckoutRepository(
       return ok;
     },
     async updateCheckout(current, next) {
-      const due = withReactionsDue(current.record, { ...next, updatedAt: new Date().toISOString() });
+      const due = withReactionsDue(current.record, { ...next, updatedAt: new Date(now()).toISOString() });
       const updated = index === undefined ? due : await index.beforeWrite(current.record, due);
       const changed = current.record.status !== updated.status;
       if (changed) await transitions?.prepare(updated);

@@ -212,6 +212,7 @@ export function createCheckoutTransitions(options: CheckoutTransitionsOptions): 
       retention: options.retention,
       now: options.now,
     }),
+    options.now,
   );
 
   return {
