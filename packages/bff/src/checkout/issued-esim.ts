@@ -1,10 +1,14 @@
 /**
  * @module
  * The eSIM a ready checkout issued: its installation data (for the traveller's widget and the partner's server)
- * and delivery links, only while it is not installed; and its id for the traveller's manage link.
+ * and delivery links, only while it is not installed; and its id for the traveller's manage link. Once the
+ * partner erased the traveller's data at their request, the tab that bought it (its client secret) is refused
+ * these as a manage link is (410 `erased`): the BFF no longer leads anyone to that eSIM; the partner's server still
+ * reads it.
  */
 import type { CreateDeliveryLinkRequest, Installation, WidgetDeliveryLink } from '@esim-embed/shared';
 import { ApiError } from '../errors';
+import { STORE_KEYS } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import {
   type CheckoutContext,
@@ -26,7 +30,15 @@ export interface ReadyEsim {
 
 /** `installation`, `partnerInstallation`, `createDeliveryLink` and `readyEsimOf` of the checkout service. */
 export function issuedEsim(context: CheckoutContext) {
-  const { sync } = context;
+  const { sync, store } = context;
+
+  /** A traveller's own tab is refused the eSIM of a sale whose traveller was erased (as manage links are). */
+  async function refuseErased(record: CheckoutRecord, esimId: string | null): Promise<void> {
+    const id = esimId ?? record.esimId;
+    if (id !== null && (await store.get(STORE_KEYS.esimErased(id))) !== null) {
+      throw new ApiError('erased', { params: { resource: 'esim' } });
+    }
+  }
 
   async function readyOrder(stored: Stored<CheckoutRecord>, widget: WidgetRuntime) {
     const current = await sync.refresh(stored, widget);
@@ -70,7 +82,9 @@ export function issuedEsim(context: CheckoutContext) {
       id: string,
       clientSecret: string | undefined,
     ): Promise<Installation> {
-      return await installationOf(await loadForWidget(context, caller, id, clientSecret), caller.widget);
+      const stored = await loadForWidget(context, caller, id, clientSecret);
+      await refuseErased(stored.record, stored.record.order?.esimId ?? null);
+      return await installationOf(stored, caller.widget);
     },
 
     async partnerInstallation(
@@ -89,6 +103,7 @@ export function issuedEsim(context: CheckoutContext) {
       idempotencyKey: string,
     ): Promise<WidgetDeliveryLink> {
       const stored = await loadForWidget(context, caller, id, clientSecret);
+      await refuseErased(stored.record, stored.record.order?.esimId ?? null);
       const { order } = await installableEsim(stored, caller.widget);
       const link = await caller.widget.upstream.createDeliveryLink(order.id, body, {
         idempotencyKey: `checkout-${id}-link-${hash(`${caller.claims.sid}:${idempotencyKey}`)}`,
@@ -115,6 +130,7 @@ export function issuedEsim(context: CheckoutContext) {
         esimResourceUrl = fresh.esim?.resourceUrl ?? null;
       }
       if (esimId === null) throw new ApiError('esim_not_found', { params: { reason: 'not_issued' } });
+      await refuseErased(record, esimId);
       return { esimId, esimResourceUrl, checkoutCreatedAtMs };
     },
   };

@@ -87,8 +87,9 @@ export const AUTH_ERROR_CODES = {
   origin: ['widget_origin_forbidden', 'storefront_app_not_found', 'storefront_app_disabled'],
   // A widget switched off, or a white label that does not allow the route now, refuses its sessions' calls.
   session: ['widget_session_invalid', 'storefront_app_disabled'],
-  // A missing or wrong client secret reads as a checkout that does not exist.
-  'session+secret': ['widget_session_invalid', 'storefront_app_disabled', 'checkout_not_found'],
+  // A missing or wrong client secret reads as a checkout that does not exist; the eSIM of a traveller erased at the
+  // partner's request is not given to the tab that bought it either (410 `erased`).
+  'session+secret': ['widget_session_invalid', 'storefront_app_disabled', 'checkout_not_found', 'erased'],
   // A manage token of a traveller erased at the partner's request says so (410 `erased`).
   'session+manage': ['widget_session_invalid', 'storefront_app_disabled', 'erased'],
   partner: ['unauthorized'],
