@@ -2,15 +2,19 @@
  * @module
  * The current step of the flow: the destinations are in the app chunk; every other step loads lazily. The plans
  * and the checkout come in one chunk, fetched ahead while the traveller reads the destinations; the order's
- * progress is fetched ahead while the traveller is at the checkout; the install step (with its QR encoder) and
- * the eSIM's own view load with their after-sale messages. A failed load offers a retry.
+ * progress is fetched ahead while the traveller is at the checkout. Every lazy step loads with the purchase's
+ * messages (fetched ahead with the plans); the install step (with its QR encoder) and the eSIM's own view with
+ * the after-sale messages too. A failed load offers a retry.
  */
+
+import type { Locale } from '@esim-embed/shared';
 import type { ComponentType } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { WidgetApiError } from '../api/api-error';
 import type { Step } from '../flow/flow-steps';
 import { useWidget } from '../flow/widget-context';
-import { loadAfterSaleMessages } from '../i18n/translator';
+import type { LazyTables } from '../i18n/messages';
+import { loadLazyMessages } from '../i18n/translator';
 import type { InstallStepProps } from '../install/install-step';
 import type { MyEsimStepProps } from '../my-esim/my-esim-step';
 import type { CheckoutStepProps } from '../steps/checkout-step';
@@ -22,6 +26,8 @@ import { ErrorNotice } from '../ui/error-notice';
 
 /** The step `step` names. */
 export function CurrentStep({ step }: { step: Step }) {
+  const { locale } = useWidget();
+  const prefetch = useCallback(() => prefetchPurchaseSteps(locale), [locale]);
   // The next step after the checkout is the order's progress: its code is on the way before the traveller buys.
   useEffect(() => {
     if (step.name === 'checkout') loadProgressStep().catch(() => undefined);
@@ -29,14 +35,14 @@ export function CurrentStep({ step }: { step: Step }) {
   // Keyed by the step's name: a step that loaded never shows another step's component.
   switch (step.name) {
     case 'destinations':
-      return <DestinationsStep onShown={prefetchPurchaseSteps} />;
+      return <DestinationsStep onShown={prefetch} />;
     case 'plans':
       return (
         <LazyStep
           key="plans"
           load={loadPlansStep}
           props={{ destination: step.destination }}
-          afterSale={false}
+          tables={PURCHASE}
         />
       );
     case 'progress':
@@ -45,7 +51,7 @@ export function CurrentStep({ step }: { step: Step }) {
           key="progress"
           load={loadProgressStep}
           props={{ handle: step.handle, resumed: step.resumed }}
-          afterSale={false}
+          tables={PURCHASE}
         />
       );
     case 'checkout':
@@ -54,7 +60,7 @@ export function CurrentStep({ step }: { step: Step }) {
           key={step.topUp ? 'checkout top-up' : 'checkout'}
           load={loadCheckoutStep}
           props={{ plan: step.plan, destination: step.destination, topUp: step.topUp, resume: step.resume }}
-          afterSale={false}
+          tables={PURCHASE}
         />
       );
     case 'install':
@@ -76,6 +82,10 @@ export function CurrentStep({ step }: { step: Step }) {
   }
 }
 
+/** The tables of the purchase's steps, and of the after-sale views (which show a purchase's words too). */
+const PURCHASE: readonly (keyof LazyTables)[] = ['purchase'];
+const AFTER_SALE: readonly (keyof LazyTables)[] = ['purchase', 'afterSale'];
+
 // Every step but the destinations loads only when it is needed (or fetched ahead, above).
 const loadPlansStep = () => import('../steps/purchase-steps').then((module) => module.PlansStep);
 const loadCheckoutStep = () => import('../steps/purchase-steps').then((module) => module.CheckoutStep);
@@ -84,11 +94,15 @@ const loadInstallStep = () => import('../install/install-step').then((module) =>
 const loadMyEsimStep = () => import('../my-esim/my-esim-step').then((module) => module.MyEsimStep);
 
 /**
- * The plans and the checkout are fetched while the traveller reads the destinations: once the list is shown
- * (not before: on a slow network they would share its bandwidth) and the browser is idle.
+ * The plans and the checkout, with the purchase's messages in `locale`, are fetched while the traveller reads the
+ * destinations: once the list is shown (not before: on a slow network they would share its bandwidth) and the
+ * browser is idle.
  */
-function prefetchPurchaseSteps(): () => void {
-  return whenIdle(() => loadPlansStep().catch(() => undefined));
+function prefetchPurchaseSteps(locale: Locale): () => void {
+  return whenIdle(() => {
+    loadPlansStep().catch(() => undefined);
+    loadLazyMessages('purchase', locale).catch(() => undefined);
+  });
 }
 
 /** Runs `task` once the browser is idle (soon, where it cannot tell); returns the cancel. */
@@ -115,17 +129,17 @@ type LazyStepProps =
  */
 const loadedSteps = new Map<() => Promise<unknown>, unknown>();
 
-/** A step whose code loads lazily (with the after-sale messages unless `afterSale` is false); a failed load offers a retry. */
+/** A step whose code loads lazily with its message `tables` (default: the after-sale views'); a failed load offers a retry. */
 function LazyStep<P extends LazyStepProps>({
   load,
   props,
-  afterSale: withAfterSale = true,
+  tables = AFTER_SALE,
 }: {
   load: () => Promise<ComponentType<P>>;
   props: P;
-  afterSale?: boolean;
+  tables?: readonly (keyof LazyTables)[];
 }) {
-  const { locale, afterSaleReady, provideAfterSale } = useWidget();
+  const { locale, tablesReady, provideTables } = useWidget();
   const [Loaded, setLoaded] = useState<ComponentType<P> | null>(
     () => (loadedSteps.get(load) as ComponentType<P> | undefined) ?? null,
   );
@@ -133,18 +147,21 @@ function LazyStep<P extends LazyStepProps>({
   const start = useCallback(() => {
     setFailed(null);
     // The view's code and its messages come together; both are cached after the first load.
-    Promise.all([load(), withAfterSale ? loadAfterSaleMessages(locale) : null]).then(
-      ([component, afterSale]) => {
+    Promise.all([
+      load(),
+      Promise.all(tables.map(async (name) => [name, await loadLazyMessages(name, locale)] as const)),
+    ]).then(
+      ([component, loaded]) => {
         loadedSteps.set(load, component);
-        if (afterSale) provideAfterSale(locale, afterSale);
+        provideTables(locale, Object.fromEntries(loaded) as Partial<LazyTables>);
         setLoaded(() => component);
       },
       (error: unknown) => setFailed(new WidgetApiError('network_error', {}, null, { cause: error })),
     );
-  }, [load, locale, withAfterSale]);
+  }, [load, locale, tables]);
   useEffect(start, [start]);
   if (failed) return <ErrorNotice error={failed} actions={{ retry: start }} />;
-  return Loaded && (afterSaleReady || !withAfterSale) ? (
+  return Loaded && tables.every((name) => tablesReady.has(name)) ? (
     <Loaded {...props} />
   ) : (
     <span class={controls.spinner} aria-hidden="true" />

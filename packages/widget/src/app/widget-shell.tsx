@@ -15,11 +15,11 @@ import { EsimErrorEvent, type EsimPaymentRetry, EsimReadyEvent } from '../events
 import { pendingPurchase, recalledCheckout, type Step } from '../flow/flow-steps';
 import { WidgetContext, type WidgetContextValue } from '../flow/widget-context';
 import { useWriteAction } from '../hooks/use-write-action';
-import type { AfterSaleMessages, Messages } from '../i18n/messages';
+import type { LazyTables, Messages } from '../i18n/messages';
 import {
   chooseLocale,
   createTranslator,
-  loadAfterSaleMessages,
+  loadLazyMessages,
   loadMessages,
   pageLanguages,
 } from '../i18n/translator';
@@ -87,10 +87,10 @@ export function WidgetShell({ host, options, brandSheet, earlyStart = null }: Wi
   const [table, setTable] = useState<{
     locale: string;
     messages: Messages;
-    afterSale: AfterSaleMessages | null;
+    lazy: Partial<LazyTables>;
   } | null>(null);
-  // Once an after-sale view has loaded its table, a change of language loads that table too.
-  const afterSaleUsed = useRef(false);
+  // Once a lazy step has loaded a table, a change of language loads that table too.
+  const lazyUsed = useRef(new Set<keyof LazyTables>());
 
   const candidates = [options.locale, ...pageLanguages(host)];
   const locale = config
@@ -99,8 +99,13 @@ export function WidgetShell({ host, options, brandSheet, earlyStart = null }: Wi
 
   useEffect(() => {
     let current = true;
-    Promise.all([loadMessages(locale), afterSaleUsed.current ? loadAfterSaleMessages(locale) : null]).then(
-      ([messages, afterSale]) => current && setTable({ locale, messages, afterSale }),
+    const used = [...lazyUsed.current];
+    Promise.all([
+      loadMessages(locale),
+      Promise.all(used.map(async (name) => [name, await loadLazyMessages(name, locale)] as const)),
+    ]).then(
+      ([messages, lazy]) =>
+        current && setTable({ locale, messages, lazy: Object.fromEntries(lazy) as Partial<LazyTables> }),
     );
     return () => {
       current = false;
@@ -176,9 +181,13 @@ export function WidgetShell({ host, options, brandSheet, earlyStart = null }: Wi
 
   // The context's functions keep their identity (biome.json lists them as stable results of `useWidget`), so
   // that a step's effects and callbacks can depend on them without running again.
-  const provideAfterSale = useCallback((forLocale: Locale, afterSale: AfterSaleMessages) => {
-    afterSaleUsed.current = true;
-    setTable((current) => (current && current.locale === forLocale ? { ...current, afterSale } : current));
+  const provideTables = useCallback((forLocale: Locale, tables: Partial<LazyTables>) => {
+    for (const name of Object.keys(tables) as (keyof LazyTables)[]) lazyUsed.current.add(name);
+    setTable((current) =>
+      current && current.locale === forLocale
+        ? { ...current, lazy: { ...current.lazy, ...tables } }
+        : current,
+    );
   }, []);
   const go = useCallback((next: Step) => {
     setFocusSteps(true);
@@ -192,16 +201,16 @@ export function WidgetShell({ host, options, brandSheet, earlyStart = null }: Wi
       client,
       config,
       locale,
-      t: createTranslator(locale, { ...table.messages, ...table.afterSale }),
-      afterSaleReady: table.afterSale !== null && table.locale === locale,
-      provideAfterSale,
+      t: createTranslator(locale, { ...table.messages, ...table.lazy.purchase, ...table.lazy.afterSale }),
+      tablesReady: new Set(table.locale === locale ? (Object.keys(table.lazy) as (keyof LazyTables)[]) : []),
+      provideTables,
       paymentRetry: options.paymentRetry,
       focusSteps,
       go,
       emit,
       report,
     };
-  }, [client, config, table, locale, options.paymentRetry, focusSteps, provideAfterSale, go, emit, report]);
+  }, [client, config, table, locale, options.paymentRetry, focusSteps, provideTables, go, emit, report]);
 
   if (!table) return <div class={css.container} part="container" aria-busy="true" />;
   const t = createTranslator(table.locale === locale ? locale : 'en', table.messages);

@@ -8,12 +8,12 @@ import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { ApiClient } from '../api/api-client';
 import type { EsimPaymentRetry } from '../events';
-import type { AfterSaleMessages } from '../i18n/messages';
+import type { LazyTables } from '../i18n/messages';
 import type { Translate } from '../i18n/translator';
 import type { Step } from './flow-steps';
 
 /**
- * The widget's shared state, provided by the shell. `client`, `provideAfterSale`, `go`, `emit` and `report` keep
+ * The widget's shared state, provided by the shell. `client`, `provideTables`, `go`, `emit` and `report` keep
  * their identity for the shell's whole life (`biome.json` declares them stable results of `useWidget` to the hook
  * dependency lint); the rest change with the start, the language and the messages.
  */
@@ -22,10 +22,10 @@ export interface WidgetContextValue {
   config: WidgetPublicConfig;
   locale: Locale;
   t: Translate;
-  /** Whether `t` knows the after-sale messages (in the current locale). */
-  afterSaleReady: boolean;
-  /** Adds the after-sale messages of a locale, loaded by a lazy view. */
-  provideAfterSale(locale: Locale, messages: AfterSaleMessages): void;
+  /** The lazy tables `t` knows (in the current locale). */
+  tablesReady: ReadonlySet<keyof LazyTables>;
+  /** Adds lazy tables of a locale, loaded by a lazy step. */
+  provideTables(locale: Locale, tables: Partial<LazyTables>): void;
   /** After a declined payment, who offers the next attempt: the widget, or the host page's own form. */
   paymentRetry: EsimPaymentRetry;
   /** Whether a step's heading takes focus when it appears (after the first navigation). */

@@ -1,16 +1,12 @@
 /** Every locale has every message, plurals follow each language's rules, money and data go through Intl. */
+import type { Locale } from '@esim-embed/shared';
 import { describe, expect, it } from 'vitest';
 import { afterSaleEn } from './after-sale/after-sale-en';
 import { en } from './en';
 import { formatCountdown, formatPlanData, formatPrice } from './formatters';
-import type { PluralMessage } from './messages';
-import {
-  chooseLocale,
-  createTranslator,
-  loadAfterSaleMessages,
-  loadMessages,
-  WIDGET_LOCALES,
-} from './translator';
+import type { MessageTable, PluralMessage } from './messages';
+import { purchaseEn } from './purchase/purchase-en';
+import { chooseLocale, createTranslator, loadLazyMessages, loadMessages, WIDGET_LOCALES } from './translator';
 
 describe('numbers in messages', () => {
   it.each(WIDGET_LOCALES)(
@@ -24,53 +20,57 @@ describe('numbers in messages', () => {
   );
 });
 
+/** Each table a locale has, with its English reference, as the widget loads it. */
+const TABLES = [
+  { name: 'main', reference: en, load: loadMessages },
+  { name: 'purchase', reference: purchaseEn, load: (locale: Locale) => loadLazyMessages('purchase', locale) },
+  {
+    name: 'after-sale',
+    reference: afterSaleEn,
+    load: (locale: Locale) => loadLazyMessages('afterSale', locale),
+  },
+] as const;
+
+/** Every table of `locale`, as one (what a step that loaded them all reads). */
+const everyTable = async (locale: Locale) =>
+  Object.assign({}, ...(await Promise.all(TABLES.map((table) => table.load(locale))))) as MessageTable;
+
 describe('message tables', () => {
-  it.each(WIDGET_LOCALES)(
-    '%s has every key, non-empty, with the same placeholders as English',
-    async (locale) => {
-      const table = await loadMessages(locale);
-      const rules = new Intl.PluralRules(locale);
-      expect(Object.keys(table).sort()).toEqual(Object.keys(en).sort());
-      for (const [key, reference] of Object.entries(en)) {
-        const message: string | PluralMessage = table[key as keyof typeof en];
-        const forms = typeof message === 'string' ? [message] : Object.values(message);
-        const placeholders = (text: string) =>
-          (text.match(/\{\w+\}/g) ?? []).filter((name) => name !== '{n}').sort();
-        const expected = placeholders(typeof reference === 'string' ? reference : reference.other);
-        for (const form of forms) {
-          expect(form.trim(), `${locale}.${key}`).not.toBe('');
-          expect(placeholders(form), `${locale}.${key}`).toEqual(expected);
-        }
-        if (typeof message !== 'string') {
-          // Each plural category the language uses has its own form (or falls back to `other` on purpose).
-          for (const category of rules.resolvedOptions().pluralCategories) {
-            expect(message[category] ?? message.other, `${locale}.${key}.${category}`).toBeTruthy();
+  describe.each(TABLES)('the $name table', ({ reference, load }) => {
+    it.each(WIDGET_LOCALES)(
+      '%s has every key, non-empty, with the same placeholders as English',
+      async (locale) => {
+        const table: Record<string, string | PluralMessage> = await load(locale);
+        const rules = new Intl.PluralRules(locale);
+        expect(Object.keys(table).sort()).toEqual(Object.keys(reference).sort());
+        for (const [key, english] of Object.entries(reference) as [string, string | PluralMessage][]) {
+          const message = table[key] as string | PluralMessage;
+          const forms = typeof message === 'string' ? [message] : Object.values(message);
+          const placeholders = (text: string) =>
+            (text.match(/\{\w+\}/g) ?? []).filter((name) => name !== '{n}').sort();
+          const expected = placeholders(typeof english === 'string' ? english : english.other);
+          for (const form of forms) {
+            expect(form.trim(), `${locale}.${key}`).not.toBe('');
+            expect(placeholders(form), `${locale}.${key}`).toEqual(expected);
+          }
+          if (typeof message !== 'string') {
+            // Each plural category the language uses has its own form (or falls back to `other` on purpose).
+            for (const category of rules.resolvedOptions().pluralCategories) {
+              expect(message[category] ?? message.other, `${locale}.${key}.${category}`).toBeTruthy();
+            }
           }
         }
-      }
-    },
-  );
+      },
+    );
+  });
 
-  it.each(WIDGET_LOCALES)(
-    '%s has every after-sale key, non-empty, with the same placeholders as English',
-    async (locale) => {
-      const table = await loadAfterSaleMessages(locale);
-      expect(Object.keys(table).sort()).toEqual(Object.keys(afterSaleEn).sort());
-      const placeholders = (text: string) => (text.match(/\{\w+\}/g) ?? []).sort();
-      for (const [key, reference] of Object.entries(afterSaleEn)) {
-        const message = table[key as keyof typeof afterSaleEn];
-        expect(message.trim(), `${locale}.${key}`).not.toBe('');
-        expect(placeholders(message), `${locale}.${key}`).toEqual(placeholders(reference));
-      }
-    },
-  );
-
-  it('keeps the after-sale keys apart from the first screen’s', () => {
-    expect(Object.keys(afterSaleEn).filter((key) => key in en)).toEqual([]);
+  it('keeps each key in one table', () => {
+    const keys = TABLES.flatMap((table) => Object.keys(table.reference));
+    expect(keys.filter((key, index) => keys.indexOf(key) !== index)).toEqual([]);
   });
 
   it('uses Russian plural forms', async () => {
-    const t = createTranslator('ru', await loadMessages('ru'));
+    const t = createTranslator('ru', await everyTable('ru'));
     expect(t('days', { n: 1 })).toBe('1 день');
     expect(t('days', { n: 3 })).toBe('3 дня');
     expect(t('days', { n: 5 })).toBe('5 дней');
@@ -80,11 +80,11 @@ describe('message tables', () => {
   });
 
   it('uses the other languages’ plural forms and fills parameters', async () => {
-    const t = createTranslator('en', await loadMessages('en'));
+    const t = createTranslator('en', await everyTable('en'));
     expect(t('days', { n: 1 })).toBe('1 day');
     expect(t('days', { n: 30 })).toBe('30 days');
     expect(t('buy', { price: '$5' })).toBe('Buy for $5');
-    const fr = createTranslator('fr', await loadMessages('fr'));
+    const fr = createTranslator('fr', await everyTable('fr'));
     expect(fr('days', { n: 1 })).toBe('1 jour');
     expect(fr('days', { n: 2 })).toBe('2 jours');
     const de = createTranslator('de', await loadMessages('de'));

@@ -5,7 +5,7 @@
  * the language they read).
  */
 import type { Locale } from '@esim-embed/shared';
-import type { AfterSaleMessages, MessageKey, Messages, MessageTable, PluralMessage } from './messages';
+import type { LazyTables, MessageKey, Messages, MessageTable, PluralMessage } from './messages';
 
 const TABLES: Record<Locale, () => Promise<Messages>> = {
   en: () => import('./en').then((table) => table.en),
@@ -15,12 +15,21 @@ const TABLES: Record<Locale, () => Promise<Messages>> = {
   fr: () => import('./fr').then((table) => table.fr),
 };
 
-const AFTER_SALE_TABLES: Record<Locale, () => Promise<AfterSaleMessages>> = {
-  en: () => import('./after-sale/after-sale-en').then((table) => table.afterSaleEn),
-  ru: () => import('./after-sale/after-sale-ru').then((table) => table.afterSaleRu),
-  es: () => import('./after-sale/after-sale-es').then((table) => table.afterSaleEs),
-  de: () => import('./after-sale/after-sale-de').then((table) => table.afterSaleDe),
-  fr: () => import('./after-sale/after-sale-fr').then((table) => table.afterSaleFr),
+const LAZY_TABLES: { [T in keyof LazyTables]: Record<Locale, () => Promise<LazyTables[T]>> } = {
+  purchase: {
+    en: () => import('./purchase/purchase-en').then((table) => table.purchaseEn),
+    ru: () => import('./purchase/purchase-ru').then((table) => table.purchaseRu),
+    es: () => import('./purchase/purchase-es').then((table) => table.purchaseEs),
+    de: () => import('./purchase/purchase-de').then((table) => table.purchaseDe),
+    fr: () => import('./purchase/purchase-fr').then((table) => table.purchaseFr),
+  },
+  afterSale: {
+    en: () => import('./after-sale/after-sale-en').then((table) => table.afterSaleEn),
+    ru: () => import('./after-sale/after-sale-ru').then((table) => table.afterSaleRu),
+    es: () => import('./after-sale/after-sale-es').then((table) => table.afterSaleEs),
+    de: () => import('./after-sale/after-sale-de').then((table) => table.afterSaleDe),
+    fr: () => import('./after-sale/after-sale-fr').then((table) => table.afterSaleFr),
+  },
 };
 
 /**
@@ -34,9 +43,12 @@ export function loadMessages(locale: Locale): Promise<Messages> {
   return TABLES[locale]();
 }
 
-/** Loads one locale's after-sale table (with the views that need it, not on the first screen). */
-export function loadAfterSaleMessages(locale: Locale): Promise<AfterSaleMessages> {
-  return AFTER_SALE_TABLES[locale]();
+/** Loads one locale's lazy table `name` (with the steps that need it, not on the first screen). */
+export function loadLazyMessages<T extends keyof LazyTables>(
+  name: T,
+  locale: Locale,
+): Promise<LazyTables[T]> {
+  return LAZY_TABLES[name][locale]();
 }
 
 /** Parameters of a message: `n` picks the plural form. */
