@@ -11,9 +11,22 @@ import { fileURLToPath } from 'node:url';
 /** The script-tag build (`dist/`, after `vite build`): `widget.js` and `widget-chunks/`. */
 export const WIDGET_DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 
+import { de as deMain } from '../src/i18n/de';
+import { en as enMain } from '../src/i18n/en';
+import { es as esMain } from '../src/i18n/es';
+import { fr as frMain } from '../src/i18n/fr';
+import { purchaseDe } from '../src/i18n/purchase/purchase-de';
+import { purchaseEn } from '../src/i18n/purchase/purchase-en';
+import { purchaseEs } from '../src/i18n/purchase/purchase-es';
+import { purchaseFr } from '../src/i18n/purchase/purchase-fr';
+import { purchaseRu } from '../src/i18n/purchase/purchase-ru';
+import { ru as ruMain } from '../src/i18n/ru';
+
 export { BUDGETS, measureBudgets } from '../scripts/check-size.mjs';
-export { de } from '../src/i18n/de';
-export { en } from '../src/i18n/en';
-export { es } from '../src/i18n/es';
-export { fr } from '../src/i18n/fr';
-export { ru } from '../src/i18n/ru';
+
+// Each language's words up to the installation: the first screen's table and the purchase's (loaded apart).
+export const en = { ...enMain, ...purchaseEn };
+export const ru = { ...ruMain, ...purchaseRu };
+export const es = { ...esMain, ...purchaseEs };
+export const de = { ...deMain, ...purchaseDe };
+export const fr = { ...frMain, ...purchaseFr };
