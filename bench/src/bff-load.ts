@@ -156,6 +156,9 @@ interface PreparedCheckouts {
   bareRoute: BareRoute;
 }
 
+/** The bench widget's start (what every page view asks first). */
+const startPath = `/v1/widgets/${BENCH_WIDGET}/start`;
+
 /** The name of the status route (measured last, on checkouts made for it). */
 const STATUS_ROUTE = 'status';
 
@@ -207,6 +210,8 @@ async function prepareReads(bffUrl: string): Promise<PreparedReads> {
   const catalogPath: string = session.json.data.catalog.path;
   const publicDestinations = await call(`${bffUrl}${catalogPath}/en/destinations`);
   const publicPlans = await call(`${bffUrl}${catalogPath}/en/plans/${code}`);
+  // Every page view's first request: the widget's start, from the shop's page.
+  const start = await call(`${bffUrl}${startPath}`, { headers: { Origin: BENCH_ORIGIN } });
   return {
     catalogPath,
     tokens,
@@ -215,6 +220,7 @@ async function prepareReads(bffUrl: string): Promise<PreparedReads> {
     bareRoutes: [
       bareRoute('GET', `${catalogPath}/en/destinations`, publicDestinations),
       bareRoute('GET', `${catalogPath}/en/plans/${code}`, publicPlans),
+      bareRoute('GET', startPath, start),
       bareRoute('GET', '/v1/destinations', destinations),
       bareRoute('GET', '/v1/destinations/:code/plans', plans),
       bareRoute('POST', '/v1/sessions', session),
@@ -334,6 +340,22 @@ function readLoads(
   });
   const offersPath = `/catalog/offers?country=${prepared.code}`;
   const loads: Omit<RouteLoad, 'bareWithHeaders'>[] = [
+    {
+      // A page view each, from visitors of their own (the start is limited per address).
+      name: 'start',
+      label: 'GET /v1/widgets/{widget}/start',
+      bff: {
+        ...base,
+        baseUrl: bffUrl,
+        method: 'GET',
+        headers: { Origin: BENCH_ORIGIN },
+        forwardedFor: true,
+        variants: [{ path: startPath }],
+      },
+      bare: { ...base, baseUrl: bareUrl, method: 'GET', variants: [{ path: startPath }] },
+      upstream: null,
+      rpsTarget: 0.9,
+    },
     catalogRead(
       'public-destinations',
       'GET /v1/catalog/{widget}/{version}/en/destinations',

@@ -56,6 +56,7 @@ import { createOriginPolicy } from './security/origin-policy';
 import type { SecretDigest } from './security/presented-secret';
 import { SECURITY_HEADERS } from './security/security-headers';
 import type { SessionSigner } from './security/session-token';
+import { StartLimit } from './security/start-limit';
 import type { Store } from './store/store';
 import type { SupportDesk } from './support-desk/support-desk';
 import type { WebhookDeliveryDesk } from './webhooks/webhook-delivery-desk';
@@ -196,11 +197,12 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   // Every route of the API description, behind the auth and idempotency its entry names.
   const idempotencyTtlMs = config.idempotencyTtlHours * 60 * 60 * 1000;
   const starts = widgetStarts();
+  const startLimit = new StartLimit({ trustedProxyHops: config.trustedProxyHops, now: options.now });
   mountRoutes(app, {
     handlers: routeHandlers(
       publicCatalogHandlers({ widgets }),
       brandLogoHandlers({ widgets }),
-      widgetStartHandlers(starts),
+      widgetStartHandlers(starts, startLimit),
       sessionHandlers({ signer: options.signer, starts, replayGraceMs: idempotencyTtlMs }),
       catalogHandlers(),
       checkoutHandlers({
@@ -249,6 +251,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
       store,
       publicOrigin: options.publicOrigin,
       afterSale: options.afterSale,
+      starts: startLimit,
       now: options.now,
     }),
     idempotency: {

@@ -14,7 +14,10 @@
  * it is valid exactly while the catalog state it was built from is held (checked per read, synchronously).
  * Each read still gets a request id of its own (in `X-Request-Id` and wherever the recording held the
  * recorded one), its request metric through the function the app's middleware uses, and its access-log line
- * with the fields of the app's (`knownReadLog`: those all reads of a path share written once). Anything else —
+ * with the fields of the app's (`knownReadLog`: those all reads of a path share written once). An answer that
+ * names a request header (the widget's start names the page's origin) is kept per value of the headers the
+ * route said it varies on, and a route that counts its readers (starts per address) admits each kept read
+ * first: one it refuses goes to the app, which answers the refusal. Anything else —
  * another method, a query string, a conditional request, a catalog that moved on — goes to the app, which
  * answers (and records again) as usual.
  *
@@ -55,6 +58,8 @@ interface Entry {
   offered: readonly ContentEncoding[];
   builtFrom: WeakRef<object>;
   current: () => object | undefined;
+  /** Whether this reader may be answered (absent: every reader). */
+  admit: ((request: IncomingMessage) => boolean) | undefined;
   /** The route of the table that made it (for the request metrics), when the app knew it. */
   route: RouteSpec | undefined;
   /** Writes a read's access-log line (path only: a kept path has no query string). */
@@ -95,6 +100,18 @@ const PER_ANSWER = new Set([
   'content-encoding',
   'etag',
 ]);
+
+/** The key an answer is kept under: its path, and the values of the headers it varies on. */
+function keyOf(
+  path: string,
+  variesOn: readonly string[] | undefined,
+  header: (name: string) => string | string[] | undefined,
+): string {
+  if (variesOn === undefined) return path;
+  let key = path;
+  for (const name of variesOn) key += `\n${String(header(name) ?? '')}`;
+  return key;
+}
 
 /** The body as the app meant it, whatever coding this request got it in. */
 function decodedBody(body: Buffer, coding: string | null): Buffer {
@@ -155,6 +172,8 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
   const { logger } = options;
   const maxEntries = options.maxEntries ?? 4_096;
   const entries = new Map<string, Entry>();
+  /** The headers the answers of a path vary on, for the paths whose answers do (read before the entry). */
+  const variedPaths = new Map<string, readonly string[]>();
 
   /**
    * The compressions under way of a head, per path: the readers that reach the app together after the catalog
@@ -196,6 +215,7 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
         return;
       }
       const path = url.slice(url.indexOf('/', url.indexOf('//') + 2));
+      const key = keyOf(path, keepWhile.variesOn, (name) => c.req.header(name));
       const coding = answer.headers.get('Content-Encoding');
       const body = decodedBody(Buffer.from(await answer.clone().arrayBuffer()), coding);
       const { builtFrom, current } = keepWhile;
@@ -218,7 +238,7 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
         parts.length > 1 &&
         tailLength <= MAX_TAIL_BYTES
       ) {
-        const opened = await openOnce(path, parts[0] as Buffer);
+        const opened = await openOnce(key, parts[0] as Buffer);
         for (const open of opened) {
           const codingHeaders = [
             'Content-Encoding',
@@ -237,10 +257,13 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
         offered: [...compressed.keys(), 'identity'],
         builtFrom: new WeakRef(builtFrom),
         current,
+        admit: keepWhile.admit,
         route: c.get('route'),
         log: knownReadLog(logger, { method: 'GET', path, status: 200 }),
       };
-      keep(path, entry);
+      if (keepWhile.variesOn === undefined) variedPaths.delete(path);
+      else variedPaths.set(path, keepWhile.variesOn);
+      keep(key, entry);
       // This reader gets what the next ones will: the kept coding, byte for byte but the request id.
       if (compressed.size > 0) {
         const kept = keptAnswer(entry, c.req.header('Accept-Encoding'), requestId);
@@ -257,13 +280,15 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
       if (request.method !== 'GET' || request.headers['if-none-match'] !== undefined) return false;
       const path = request.url;
       if (path === undefined) return false;
-      const entry = entries.get(path);
+      const key = keyOf(path, variedPaths.get(path), (name) => request.headers[name]);
+      const entry = entries.get(key);
       if (entry === undefined) return false;
       const builtFrom = entry.builtFrom.deref();
       if (builtFrom === undefined || builtFrom !== entry.current()) {
-        entries.delete(path);
+        entries.delete(key);
         return false;
       }
+      if (entry.admit !== undefined && !entry.admit(request)) return false;
       const started = performance.now();
       const requestId = newRequestId();
       const { headers, body } = keptAnswer(entry, request.headers['accept-encoding'], requestId);

@@ -4,6 +4,7 @@
  * those values the `http/` files share (so that each of them imports this file, and it imports none of them).
  */
 
+import type { IncomingMessage } from 'node:http';
 import type { RouteSpec } from '@esim-embed/shared';
 import type { ManageClaims } from '../security/manage-claims';
 import type { SessionClaims } from '../security/session-token';
@@ -27,10 +28,16 @@ export interface AnswerState {
   readonly encoded: WeakMap<object, EncodedJson>;
 }
 
-/** What keeps a recorded answer valid: `current()` still being the very object it was built from. */
+/**
+ * What keeps a recorded answer valid: `current()` still being the very object it was built from. An answer that
+ * differs by request headers (a start names the page's origin) is kept per value of `variesOn` (lower-case
+ * names); one that must count each reader (a start's limit per address) is served only when `admit` lets it.
+ */
 export interface KeepWhile {
   builtFrom: object;
   current: () => object | undefined;
+  variesOn?: readonly string[];
+  admit?: (request: IncomingMessage) => boolean;
 }
 
 /** Context variables set by the BFF's middleware. */

@@ -17,9 +17,11 @@ import { ApiError } from '../errors';
 import type { AppEnv } from '../http/app-env';
 import { readJsonBody } from '../http/json-body';
 import { annotateRequest } from '../http/request-context';
+import { limitedAddress } from '../security/client-ip';
 import { InstanceWindowCounter } from '../security/instance-window-counter';
 import type { SecretDigest } from '../security/presented-secret';
 import { enforceLimit, type LimitSpec, rateLimited } from '../security/rate-limit';
+import type { StartLimit } from '../security/start-limit';
 import type { Store } from '../store/store';
 import { runForUpstreamCaller } from '../upstream/upstream-caller';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
@@ -36,6 +38,8 @@ const FAILED_SECRETS_PER_MINUTE = 20;
 const WRONG_SECRETS_PER_ADDRESS_PER_MINUTE = 100;
 
 export interface RouteAuthOptions extends SessionAuthOptions {
+  /** The starts' counter (shared with the answer cache's kept starts). */
+  starts: StartLimit;
   /** Verifies manage tokens (`session+manage`). */
   afterSale: AfterSaleService;
   /** What the wrong-secret budget counts a presented partner secret by (`security/presented-secret.ts`). */
@@ -46,14 +50,15 @@ export interface RouteAuthOptions extends SessionAuthOptions {
 
 /**
  * `origin`: the widget named in the path (the start, a GET) or else in the body (a session) exists
- * (`storefront_app_not_found`), the address has starts or sessions left (`rate_limited`), the widget is enabled
- * (`storefront_app_disabled`) and allows the request's `Origin` (`widget_origin_forbidden`), in that order.
- * Sets `widget` and `origin`.
+ * (`storefront_app_not_found`), the address has starts or sessions left (`rate_limited`: starts counted in this
+ * instance's memory, sessions in the store), the widget is enabled (`storefront_app_disabled`) and allows the
+ * request's `Origin` (`widget_origin_forbidden`), in that order. Sets `widget` and `origin`.
  */
 export function originAuth(options: {
   widgets: ReadonlyMap<string, WidgetRuntime>;
   store: Store;
   publicOrigin?: string | undefined;
+  starts: StartLimit;
 }): MiddlewareHandler<AppEnv> {
   return async function requireAllowedOrigin(c, next) {
     const inPath = c.req.param('widgetId');
@@ -68,11 +73,16 @@ export function originAuth(options: {
     annotateRequest({ widgetId });
     // Starts (page views) and sessions (travellers who quote) are counted apart: page views never use up the
     // sessions of those who buy.
-    await enforceLimit(options.store, {
-      name: `${inPath === undefined ? 'sessions' : 'starts'}:${widgetId}:${c.get('countedAddress')}`,
-      limit: widget.config.limits.sessionsPerIpPerMinute,
-      windowMs: 60_000,
-    });
+    if (inPath === undefined) {
+      await enforceLimit(options.store, {
+        name: `sessions:${widgetId}:${c.get('countedAddress')}`,
+        limit: widget.config.limits.sessionsPerIpPerMinute,
+        windowMs: 60_000,
+      });
+    } else {
+      const taken = options.starts.take(widget, limitedAddress(c.get('clientIp')));
+      if (!taken.allowed) throw rateLimited({ name: 'starts', ...taken }, taken.resetInMs);
+    }
     if (!widget.config.enabled) throw new ApiError('storefront_app_disabled', { params: { widgetId } });
     // A page of the BFF's own origin starts with a GET that carries no `Origin` (see `requestOrigins`).
     const origin =

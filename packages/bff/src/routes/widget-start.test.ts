@@ -2,7 +2,9 @@
  * The widget's start over HTTP against the real sandbox: an allowed page gets the widget's public config and
  * its catalog address with no token, cacheable 60 s per Origin; a foreign, missing or other widget's origin, an
  * unknown and a disabled widget get session creation's refusals; starts have their own per-address limit; the
- * config says how consent is taken and whether the device is checked.
+ * config says how consent is taken and whether the device is checked. A start is kept per page origin and
+ * answered before the app (the answer cache): each origin gets its own CORS header and every reader its own
+ * request id, a forbidden origin is still refused, and kept starts count against the limit.
  */
 import { ApiErrorEnvelopeSchema, WidgetStartResponseSchema } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +20,8 @@ import {
 } from '../../testing/stack';
 
 let stack: Stack;
+/** A second page origin one widget allows. */
+const OTHER_SHOP = 'https://other-shop.example';
 /** The BFF's own origin: the widget `own` allows it (a page the BFF serves, like the demo). */
 let ownOrigin = '';
 beforeAll(async () => {
@@ -36,6 +40,8 @@ beforeAll(async () => {
           { ...shop, id: 'switched-off', enabled: false },
           { ...shop, id: 'own', allowedOrigins: [ownOrigin] },
           { ...shop, id: 'one-tap', consent: 'button' as const, deviceCheck: false },
+          { ...shop, id: 'two-shops', allowedOrigins: [SHOP_ORIGIN, OTHER_SHOP] },
+          { ...shop, id: 'tight-kept', limits: { sessionsPerIpPerMinute: 3 } },
         ],
       };
     },
@@ -132,5 +138,38 @@ describe('GET /v1/widgets/{widgetId}/start', () => {
     expect(Number((await start('tight')).headers.get('retry-after'))).toBeGreaterThan(0);
     // Page views did not use up the sessions of those who go on to quote.
     await expect(openWidget(stack.server.url, 'tight')).resolves.toBeDefined();
+  });
+
+  it('keeps a start per page origin: each origin its own CORS header, each reader its own id, a stranger refused', async () => {
+    const keptBefore = stack.bff.answers.size;
+    const first = await start('two-shops', { Origin: SHOP_ORIGIN });
+    expect(first.status).toBe(200);
+    expect(stack.bff.answers.size).toBe(keptBefore + 1);
+    const again = await start('two-shops', { Origin: SHOP_ORIGIN });
+    const other = await start('two-shops', { Origin: OTHER_SHOP });
+    const stranger = await start('two-shops', { Origin: 'https://evil.example' });
+    const firstAgain = await start('two-shops', { Origin: SHOP_ORIGIN });
+    expect(stack.bff.answers.size).toBe(keptBefore + 2);
+
+    for (const answer of [again, firstAgain]) {
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('access-control-allow-origin')).toBe(SHOP_ORIGIN);
+      expect(answer.body.data).toEqual(first.body.data);
+    }
+    expect(other.status).toBe(200);
+    expect(other.headers.get('access-control-allow-origin')).toBe(OTHER_SHOP);
+    expectError(stranger, 403, 'widget_origin_forbidden');
+    const ids = [first, again, other, firstAgain].map((answer) => answer.headers.get('x-request-id'));
+    expect(new Set(ids).size).toBe(4);
+    for (const answer of [first, again, other, firstAgain]) {
+      expect(answer.body.meta.requestId).toBe(answer.headers.get('x-request-id'));
+    }
+  });
+
+  it('counts kept starts against the limit: past it the app refuses with Retry-After', async () => {
+    const statuses = [];
+    for (let index = 0; index < 5; index += 1) statuses.push((await start('tight-kept')).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    expect(stack.bff.answers.size).toBeGreaterThan(0);
   });
 });

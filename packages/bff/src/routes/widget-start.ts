@@ -8,6 +8,8 @@
 import { API_VERSION, type WidgetStart, type WidgetStartResponse } from '@esim-embed/shared';
 import { ApiError } from '../errors';
 import { answerJson, encodedOnce } from '../http/answer';
+import { keepAnswer } from '../http/answer-cache';
+import type { StartLimit } from '../security/start-limit';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { RouteHandlers } from './mount-routes';
 import { publicCatalogPath } from './public-catalog';
@@ -85,11 +87,33 @@ export function widgetStarts(): WidgetStarts {
   };
 }
 
-/** The start route (behind the `origin` auth, which found the widget and the origin it allows). */
-export function widgetStartHandlers(starts: WidgetStarts): RouteHandlers<'startWidget'> {
+/**
+ * What a kept start's answer varies on: the page's origin, named in its CORS header. Only a start that carries an
+ * `Origin` is kept: with one, the origin alone decides (`requestOrigins`); an own page's start without one is
+ * judged by its scheme and host as well, and always goes to the app.
+ */
+const START_VARIES_ON = ['origin'] as const;
+
+/**
+ * The start route (behind the `origin` auth, which found the widget and the origin it allows and counted the
+ * start). Its 200 is kept by the answer cache (when the app has one) per origin while the widget's catalog state
+ * is held — the state its config, fitness and catalog address come from — so that the next page views of that
+ * origin are answered before the app, each counted by `limit` first (one over it goes to the app: `rate_limited`).
+ */
+export function widgetStartHandlers(starts: WidgetStarts, limit: StartLimit): RouteHandlers<'startWidget'> {
   return {
     async startWidget(c) {
-      const start = await starts.start(c.get('widget'));
+      const widget = c.get('widget');
+      const start = await starts.start(widget);
+      const builtFrom = widget.catalog.held();
+      if (builtFrom !== undefined && c.req.header('Origin') !== undefined) {
+        keepAnswer(c, {
+          builtFrom,
+          current: () => widget.catalog.held(),
+          variesOn: START_VARIES_ON,
+          admit: (request) => limit.take(widget, limit.addressOf(request)).allowed,
+        });
+      }
       const meta: WidgetStartResponse['meta'] = { requestId: c.get('requestId'), apiVersion: API_VERSION };
       return answerJson(c, { data: encodedOnce(c, start), meta }, 200, START_CACHE);
     },
