@@ -188,7 +188,10 @@ export interface RunningRedisCluster {
   stop(): Promise<void>;
 }
 
-/** PEM files of a TLS cluster: every node serves `cert` (for 127.0.0.1) and trusts `ca` (clients need not show one). */
+/**
+ * PEM files of a TLS cluster: every node serves `cert` (for 127.0.0.1, good as a client's too: the nodes show it to
+ * each other on the bus) and trusts `ca`; clients need not show one.
+ */
 export interface ClusterTls {
   certFile: string;
   keyFile: string;

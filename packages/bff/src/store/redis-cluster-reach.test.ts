@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type RunningRedisCluster, startRedisCluster } from '../../testing/redis-server';
-import { newKey, openWidget, SHOP_ORIGIN } from '../../testing/stack';
+import { eventually, newKey, openWidget, SHOP_ORIGIN } from '../../testing/stack';
 import { makeTestPki } from '../../testing/test-pki';
 import { readRedisDurability } from './redis-durability';
 import { createRedisStore } from './redis-store';
@@ -91,7 +91,7 @@ describe('a Redis Cluster that speaks only TLS', () => {
     };
     caFile = file('ca.pem', pki.caCert);
     cluster = await startRedisCluster({
-      tls: { certFile: file('node.pem', pki.serverCert), keyFile: file('node.key', pki.serverKey), caFile },
+      tls: { certFile: file('node.pem', pki.nodeCert), keyFile: file('node.key', pki.nodeKey), caFile },
     });
     sandbox = await startSandbox({ offerCount: 20, stepDelaysMs: { provisioning: 0, delivery: 0, completion: 0 } });
   }, 60_000);
@@ -101,7 +101,7 @@ describe('a Redis Cluster that speaks only TLS', () => {
     if (folder) rmSync(folder, { recursive: true, force: true });
   });
 
-  /** The server entry on the cluster, with `env` on top; resolves once it answers `/readyz` or has exited. */
+  /** The server entry on the cluster, with `env` on top; resolves once it listens (or has exited). */
   async function startServer(env: Record<string, string>) {
     const port = await freePort();
     const config = join(folder, `config-${port}.json`);
@@ -139,16 +139,14 @@ describe('a Redis Cluster that speaks only TLS', () => {
     let gone = false;
     void exited.then(() => (gone = true));
     const deadline = Date.now() + 30_000;
-    let ready = false;
-    while (!gone && !ready && Date.now() < deadline) {
-      const answer = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
-      ready = answer?.status === 200;
-      if (!ready) await new Promise((resolve) => setTimeout(resolve, 100));
+    while (!gone && !output.includes('"message":"BFF listening"') && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
     return {
       url: `http://127.0.0.1:${port}`,
-      ready,
       output: () => output,
+      /** `/readyz`'s status (0: no answer). */
+      readiness: async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status ?? 0,
       async stop() {
         if (!gone) child.kill('SIGTERM');
         return await exited;
@@ -159,7 +157,9 @@ describe('a Redis Cluster that speaks only TLS', () => {
   it('sells through the server entry on it, trusting its CA through NODE_EXTRA_CA_CERTS', async () => {
     const server = await startServer({ NODE_EXTRA_CA_CERTS: caFile });
     try {
-      expect(server.ready, server.output()).toBe(true);
+      await eventually(async () => ((await server.readiness()) === 200 ? true : undefined), 20_000).catch(
+        () => expect.fail(`never ready:\n${server.output()}`),
+      );
       expect(server.output()).toMatch(/"redis":"cluster:\/\/127\.0\.0\.1:\d+(,127\.0\.0\.1:\d+){5} \(TLS\)"/);
       const page = await openWidget(server.url, 'acme');
       const destinations = await page.get('/v1/destinations');
@@ -185,10 +185,16 @@ describe('a Redis Cluster that speaks only TLS', () => {
     }
   }, 60_000);
 
-  it('does not start on a certificate it cannot verify', async () => {
+  it('is never ready on a certificate it cannot verify: it does not fall back to an unchecked one', async () => {
     const server = await startServer({});
-    expect(server.ready).toBe(false);
-    expect(await server.stop()).toBe(1);
-    expect(server.output()).not.toContain('"message":"BFF listening"');
+    try {
+      expect(server.output()).toContain('"message":"BFF listening"');
+      expect(server.output()).toContain('could not read the durability settings of Redis at start');
+      expect(await server.readiness()).toBe(503);
+      const page = await openWidget(server.url, 'acme').catch((error: Error) => error);
+      expect(String(page)).toMatch(/session refused: 503 .*store_unavailable/);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
   }, 60_000);
 });

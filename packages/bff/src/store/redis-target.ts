@@ -93,6 +93,12 @@ export function redisTargetFromEnvironment(env: NodeJS.ProcessEnv): RedisTarget 
         'or the cluster nodes for a Redis Cluster — one of them',
     );
   }
+  if (env.ESIM_BFF_REDIS_CLUSTER_NAT_MAP && !clusterNodes) {
+    throw new RedisSettingError(
+      'ESIM_BFF_REDIS_CLUSTER_NAT_MAP is set without ESIM_BFF_REDIS_CLUSTER_NODES: it maps the addresses a ' +
+        "Redis Cluster's nodes announce, and applies to a cluster only",
+    );
+  }
   if (url) return { kind: 'url', url };
   if (clusterNodes) {
     if (env.ESIM_BFF_REDIS_DB && env.ESIM_BFF_REDIS_DB !== '0') {
@@ -109,12 +115,6 @@ export function redisTargetFromEnvironment(env: NodeJS.ProcessEnv): RedisTarget 
       tls: tlsSetting(env),
       ...(natMap ? { natMap: natMapSetting(natMap) } : {}),
     };
-  }
-  if (env.ESIM_BFF_REDIS_CLUSTER_NAT_MAP) {
-    throw new RedisSettingError(
-      'ESIM_BFF_REDIS_CLUSTER_NAT_MAP is set without ESIM_BFF_REDIS_CLUSTER_NODES: it maps the addresses a ' +
-        "Redis Cluster's nodes announce, and applies to a cluster only",
-    );
   }
   if (!sentinels) return null;
   const masterName = env.ESIM_BFF_REDIS_MASTER_NAME;
