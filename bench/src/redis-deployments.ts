@@ -22,7 +22,7 @@ import {
 import { startSandbox } from '@esim-embed/sandbox';
 import { BENCH_ENV } from './bench-config';
 import { type BenchChild, startChild } from './child-process';
-import { ledgerScale, type LedgerScaleFigures } from './funding-cost';
+import { type LedgerScaleFigures, ledgerScale } from './funding-cost';
 import {
   driveFunnel,
   emptyFunnelRun,
@@ -155,7 +155,9 @@ async function measureCount(
     const runs = new Map(DEPLOYMENTS.map((deployment) => [deployment, emptyFunnelRun()]));
     for (let round = 1; round <= settings.rounds; round += 1) {
       for (const deployment of DEPLOYMENTS) {
-        console.log(`[bench] redis: ${count} instances, round ${round} of ${settings.rounds} on ${deployment}`);
+        console.log(
+          `[bench] redis: ${count} instances, round ${round} of ${settings.rounds} on ${deployment}`,
+        );
         await driveFunnel(on(deployment), settings.run, runs.get(deployment));
       }
     }

@@ -105,9 +105,7 @@ const config = parseConfig(input, 'bench config');
 const redisTarget: RedisTarget | undefined =
   options.redisTarget ?? (options.redisUrl ? { kind: 'url', url: options.redisUrl } : undefined);
 const embeddedStore =
-  !redisTarget && options.dataDir && openSqliteStore
-    ? openSqliteStore({ dataDir: options.dataDir })
-    : null;
+  !redisTarget && options.dataDir && openSqliteStore ? openSqliteStore({ dataDir: options.dataDir }) : null;
 const bff = createBff({
   // Measured as production runs: answers unchecked against their schemas.
   checkAnswers: false,

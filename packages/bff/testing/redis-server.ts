@@ -352,7 +352,8 @@ export async function startRedisCluster(options: { tls?: ClusterTls } = {}): Pro
           ),
         );
         if (told.every((address) => announced.has(address))) return announced;
-        if (Date.now() > deadline) throw new Error('the nodes did not tell their announced ports within 20 s');
+        if (Date.now() > deadline)
+          throw new Error('the nodes did not tell their announced ports within 20 s');
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },

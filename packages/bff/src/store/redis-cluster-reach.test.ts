@@ -93,7 +93,10 @@ describe('a Redis Cluster that speaks only TLS', () => {
     cluster = await startRedisCluster({
       tls: { certFile: file('node.pem', pki.nodeCert), keyFile: file('node.key', pki.nodeKey), caFile },
     });
-    sandbox = await startSandbox({ offerCount: 20, stepDelaysMs: { provisioning: 0, delivery: 0, completion: 0 } });
+    sandbox = await startSandbox({
+      offerCount: 20,
+      stepDelaysMs: { provisioning: 0, delivery: 0, completion: 0 },
+    });
   }, 60_000);
   afterAll(async () => {
     await cluster?.stop();
@@ -134,7 +137,8 @@ describe('a Redis Cluster that speaks only TLS', () => {
         ...env,
       },
     });
-    for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk) => (output += String(chunk)));
+    for (const stream of [child.stdout, child.stderr])
+      stream?.on('data', (chunk) => (output += String(chunk)));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     let gone = false;
     void exited.then(() => (gone = true));
@@ -146,7 +150,8 @@ describe('a Redis Cluster that speaks only TLS', () => {
       url: `http://127.0.0.1:${port}`,
       output: () => output,
       /** `/readyz`'s status (0: no answer). */
-      readiness: async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status ?? 0,
+      readiness: async () =>
+        (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status ?? 0,
       async stop() {
         if (!gone) child.kill('SIGTERM');
         return await exited;
@@ -190,11 +195,11 @@ describe('a Redis Cluster that speaks only TLS', () => {
     try {
       expect(server.output()).toContain('"message":"BFF listening"');
       expect(server.output()).toContain('could not read the durability settings of Redis at start');
-      expect(await server.readiness()).toBe(503);
+      expect(await server.readiness(), server.output()).toBe(503);
       const page = await openWidget(server.url, 'acme').catch((error: Error) => error);
       expect(String(page)).toMatch(/session refused: 503 .*store_unavailable/);
     } finally {
-      expect(await server.stop()).toBe(0);
+      expect(await server.stop(), server.output()).toBe(0);
     }
   }, 60_000);
 });

@@ -88,9 +88,9 @@ describe('the Redis target of an environment', () => {
     expect(describeRedisTarget(target as NonNullable<typeof target>)).toBe(
       'cluster://203.0.113.1:7000 (NAT map: 3 addresses)',
     );
-    expect(
-      redisTargetFromEnvironment({ ESIM_BFF_REDIS_CLUSTER_NODES: '10.0.0.5:6379' }),
-    ).not.toHaveProperty('natMap');
+    expect(redisTargetFromEnvironment({ ESIM_BFF_REDIS_CLUSTER_NODES: '10.0.0.5:6379' })).not.toHaveProperty(
+      'natMap',
+    );
   });
 
   it.each([

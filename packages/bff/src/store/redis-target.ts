@@ -9,6 +9,7 @@
  * NAT, `ESIM_BFF_REDIS_CLUSTER_NAT_MAP` says where to reach each address the nodes announce.
  */
 import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
+import { TlsNodeConnector } from './redis-tls-connector';
 
 /** A Redis reached by one URL: `redis://[:password@]host:port[/db]`, `rediss://` for TLS. */
 export interface RedisUrlTarget {
@@ -221,7 +222,7 @@ function redisClusterClient(
       password: target.password,
       username: target.username,
       // A TLS endpoint is a DNS name its certificate names: connect by that name, not the address it resolves to.
-      ...(target.tls ? { tls: {} } : {}),
+      ...(target.tls ? { tls: {}, Connector: TlsNodeConnector } : {}),
     },
     ...(target.tls ? { dnsLookup: (address, callback) => callback(null, address) } : {}),
   });
