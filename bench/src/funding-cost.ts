@@ -160,8 +160,10 @@ export interface LedgerScaleFigures {
   asked: number;
   open: number;
   fillSeconds: number;
-  /** One more hold (then given back, so the ledger keeps its size): p50, p99. */
+  /** One more hold (then given back, so the ledger keeps its size): p50, p99 of those made. */
   hold: { p50: number; p99: number };
+  /** Holds the store refused (a command past its wait: the record too large to move in time), filling and timed. */
+  refused: number;
 }
 
 /**
@@ -189,18 +191,26 @@ export async function ledgerScale(
     const started = performance.now();
     const deadline = started + settings.fillSeconds * 1000;
     let open = 0;
+    let refused = 0;
+    // A refusal is counted and the same hold asked again (one hold per checkout id), as a traveller's retry would.
+    const refusedBy = (error: unknown) => {
+      if (!(error instanceof Error) || error.name !== 'StoreUnavailableError') throw error;
+      refused += 1;
+      return false;
+    };
     while (open < settings.openHolds && performance.now() < deadline) {
-      await bff.funding.hold(widget, `fill-${open}`, wholesale, opener(`fill-${open}`));
-      open += 1;
+      const id = `fill-${open}`;
+      const made = await bff.funding.hold(widget, id, wholesale, opener(id)).then(() => true, refusedBy);
+      if (made) open += 1;
     }
     const fillSeconds = (performance.now() - started) / 1000;
     const times: number[] = [];
     for (let index = 0; index < settings.timed; index += 1) {
       const id = `timed-${index}`;
       const holdStarted = performance.now();
-      await bff.funding.hold(widget, id, wholesale, opener(id));
-      times.push(performance.now() - holdStarted);
-      await bff.funding.release(widget, id);
+      const made = await bff.funding.hold(widget, id, wholesale, opener(id)).then(() => true, refusedBy);
+      if (made) times.push(performance.now() - holdStarted);
+      await bff.funding.release(widget, id).catch(refusedBy);
     }
     times.sort((a, b) => a - b);
     return {
@@ -208,6 +218,7 @@ export async function ledgerScale(
       open,
       fillSeconds,
       hold: { p50: percentile(times, 50), p99: percentile(times, 99) },
+      refused,
     };
   } finally {
     await bff.close();
