@@ -72,9 +72,10 @@ function config(sandboxUrl: string): BffConfigInput {
   };
 }
 
-async function measure(sandboxUrl: string, name: string, store: Store): Promise<StoreFigures> {
+/** A BFF on `store` with the funding config, served on a loopback port, without its background workers. */
+function fundingBff(sandboxUrl: string, store: Store) {
   const parsed = parseConfig(config(sandboxUrl), 'bench funding config');
-  const bff = createBff({
+  return createBff({
     // Measured as production runs: answers unchecked against their schemas.
     checkAnswers: false,
     loaded: {
@@ -90,6 +91,10 @@ async function measure(sandboxUrl: string, name: string, store: Store): Promise<
     store,
     startWorkers: false,
   });
+}
+
+async function measure(sandboxUrl: string, name: string, store: Store): Promise<StoreFigures> {
+  const bff = fundingBff(sandboxUrl, store);
   const server = await serveBff(bff, { port: 0 });
   const holdTimes: number[] = [];
   const checkoutTimes: number[] = [];
@@ -146,6 +151,77 @@ async function measure(sandboxUrl: string, name: string, store: Store): Promise<
     };
   } finally {
     await server.close();
+  }
+}
+
+/** The ledger's cost beside what it holds: one account's open holds, and a hold timed among them. */
+export interface LedgerScaleFigures {
+  /** Open holds asked for, and those made before the fill's time was up. */
+  asked: number;
+  open: number;
+  fillSeconds: number;
+  /** One more hold (then given back, so the ledger keeps its size): p50, p99 of those made. */
+  hold: { p50: number; p99: number };
+  /** Holds the store refused (a command past its wait: the record too large to move in time), filling and timed. */
+  refused: number;
+}
+
+/**
+ * The funding ledger of one account with `openHolds` open holds (firm ones, as `direct` checkouts make: the unpaid
+ * caps stop at 1,000), made through the funding port the checkout service calls, for at most `fillSeconds`; then
+ * `timed` holds, each timed and given back. Measures the ledger, not the HTTP around it.
+ */
+export async function ledgerScale(
+  sandboxUrl: string,
+  store: Store,
+  settings: { openHolds: number; timed: number; fillSeconds: number },
+): Promise<LedgerScaleFigures> {
+  const bff = fundingBff(sandboxUrl, store);
+  try {
+    const widget = bff.widgets.get(WIDGET) as NonNullable<ReturnType<typeof bff.widgets.get>>;
+    const { balance } = await bff.funding.account(widget);
+    // One minor unit each: ten thousand of them fit any balance the sandbox gives.
+    const wholesale = { amountMinor: 1, currency: balance.currency };
+    const opener = (id: string) => ({
+      status: 'placing' as const,
+      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+      address: `bench-${id}`,
+      session: `bench-${id}`,
+    });
+    const started = performance.now();
+    const deadline = started + settings.fillSeconds * 1000;
+    let open = 0;
+    let refused = 0;
+    // A refusal is counted and the same hold asked again (one hold per checkout id), as a traveller's retry would.
+    const refusedBy = (error: unknown) => {
+      if (!(error instanceof Error) || error.name !== 'StoreUnavailableError') throw error;
+      refused += 1;
+      return false;
+    };
+    while (open < settings.openHolds && performance.now() < deadline) {
+      const id = `fill-${open}`;
+      const made = await bff.funding.hold(widget, id, wholesale, opener(id)).then(() => true, refusedBy);
+      if (made) open += 1;
+    }
+    const fillSeconds = (performance.now() - started) / 1000;
+    const times: number[] = [];
+    for (let index = 0; index < settings.timed; index += 1) {
+      const id = `timed-${index}`;
+      const holdStarted = performance.now();
+      const made = await bff.funding.hold(widget, id, wholesale, opener(id)).then(() => true, refusedBy);
+      if (made) times.push(performance.now() - holdStarted);
+      await bff.funding.release(widget, id).catch(refusedBy);
+    }
+    times.sort((a, b) => a - b);
+    return {
+      asked: settings.openHolds,
+      open,
+      fillSeconds,
+      hold: { p50: percentile(times, 50), p99: percentile(times, 99) },
+      refused,
+    };
+  } finally {
+    await bff.close();
   }
 }
 

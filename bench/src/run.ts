@@ -3,7 +3,7 @@
  * `pnpm bench`: builds the widget and the demo, runs every section (or `--only a,b`), and writes the
  * dated report `bench/reports/YYYY-MM-DD.md` (a partial run writes `YYYY-MM-DD.partial.md.tmp`).
  *
- * Usage: `npx -y pnpm@12.21.0 bench [--only weight,page,lighthouse,bff,catalog,proxy,funding,budget,funnel,backlog,store-funnel] [--no-build]`
+ * Usage: `npx -y pnpm@12.21.0 bench [--only weight,page,lighthouse,bff,catalog,proxy,funding,budget,funnel,backlog,store-funnel,redis] [--no-build]`
  */
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ import { fundingCostSection } from './funding-cost';
 import { type FunnelSettings, funnelSection } from './funnel';
 import { lighthouseSection } from './lighthouse';
 import { proxyCacheSection } from './proxy-cache';
+import { type RedisDeploymentSettings, redisDeploymentsSection } from './redis-deployments';
 import { machineInfo, renderReport, type Section } from './report';
 import { type StoreFunnelSettings, storeFunnelSection } from './store-funnel';
 import { widgetOnPageSection } from './widget-on-page';
@@ -38,6 +39,7 @@ const ALL = [
   'funnel',
   'backlog',
   'store-funnel',
+  'redis',
 ] as const;
 type SectionName = (typeof ALL)[number];
 
@@ -69,6 +71,20 @@ const STORE_FUNNEL: StoreFunnelSettings = {
   rounds: 2,
   warmUp: { travellers: 10, durationSeconds: 5, maxPurchases: 100 },
   diskPurchases: 1_000,
+};
+
+/**
+ * The Redis deployments: two then four instances on each of one Redis, Sentinel and a cluster; after a 5 s
+ * warm-up each, two runs per deployment of 40 travellers for 15 s (at most 600 purchases begun a run),
+ * alternating; then the funding ledger with 10 and with 10,000 open holds (filled for at most 120 s), 200 holds
+ * timed on each.
+ */
+const REDIS_DEPLOYMENTS: RedisDeploymentSettings = {
+  run: { travellers: 40, durationSeconds: 15, maxPurchases: 600 },
+  rounds: 2,
+  warmUp: { travellers: 10, durationSeconds: 5, maxPurchases: 100 },
+  instanceCounts: [2, 4],
+  ledger: { small: 10, large: 10_000, timed: 200, fillSeconds: 120 },
 };
 
 /** Builds a package; a failing build (e.g. a broken size budget) is reported but measured all the same. */
@@ -142,6 +158,7 @@ async function main(): Promise<void> {
   if (wanted.has('funnel')) sections.push(await funnelSection(FUNNEL));
   if (wanted.has('backlog')) sections.push(await backlogSection(BACKLOG));
   if (wanted.has('store-funnel')) sections.push(await storeFunnelSection(STORE_FUNNEL));
+  if (wanted.has('redis')) sections.push(await redisDeploymentsSection(REDIS_DEPLOYMENTS));
 
   const date = new Date().toISOString().slice(0, 10);
   const folder = fileURLToPath(new URL('../reports/', import.meta.url));

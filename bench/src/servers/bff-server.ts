@@ -6,7 +6,7 @@
  * own origin is added to every widget's allowed origins, so pages it serves itself may open sessions.
  */
 import { randomBytes } from 'node:crypto';
-import type { BffConfigInput, StoreFootprint } from '@esim-embed/bff';
+import type { BffConfigInput, RedisTarget, StoreFootprint } from '@esim-embed/bff';
 import { freePort } from '@esim-embed/bff/testing';
 import { childOptions, serveParent } from '../child-process';
 
@@ -24,6 +24,8 @@ export interface BffChildOptions {
   /** Several instances: the same session secret (base64url) and one Redis store. */
   sessionSecret?: string;
   redisUrl?: string;
+  /** Several instances on the primary of Sentinels or on a Redis Cluster (instead of `redisUrl`). */
+  redisTarget?: RedisTarget;
   /** One instance on the embedded store in this folder (a BFF build without it uses its default store). */
   dataDir?: string;
   /**
@@ -100,10 +102,10 @@ const input: BffConfigInput = options.allowOwnOrigin
     }
   : options.config;
 const config = parseConfig(input, 'bench config');
+const redisTarget: RedisTarget | undefined =
+  options.redisTarget ?? (options.redisUrl ? { kind: 'url', url: options.redisUrl } : undefined);
 const embeddedStore =
-  !options.redisUrl && options.dataDir && openSqliteStore
-    ? openSqliteStore({ dataDir: options.dataDir })
-    : null;
+  !redisTarget && options.dataDir && openSqliteStore ? openSqliteStore({ dataDir: options.dataDir }) : null;
 const bff = createBff({
   // Measured as production runs: answers unchecked against their schemas.
   checkAnswers: false,
@@ -113,8 +115,8 @@ const bff = createBff({
     sessionSecret: options.sessionSecret ? Buffer.from(options.sessionSecret, 'base64url') : randomBytes(32),
     source: 'bench',
   },
-  store: options.redisUrl
-    ? createRedisStore({ url: options.redisUrl })
+  store: redisTarget
+    ? createRedisStore({ target: redisTarget })
     : embeddedStore
       ? embeddedStore
       : options.memoryStore

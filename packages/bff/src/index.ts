@@ -28,6 +28,7 @@ export type { Tracing } from './observability/tracing';
 export { startTracing } from './observability/tracing-start';
 export { createMemoryStore } from './store/memory-store';
 export { createRedisStore } from './store/redis-store';
+export type { RedisTarget } from './store/redis-target';
 export { backupStore, restoreStore, type StoreCopy } from './store/sqlite-backup';
 export { DataDirError } from './store/sqlite-data-dir';
 export type { StoreFootprint, TableFootprint } from './store/sqlite-footprint';

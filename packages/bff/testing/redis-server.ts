@@ -1,7 +1,8 @@
 /**
  * @module
  * Test support: a real `redis-server` on a free loopback port, without persistence, stopped after use — a
- * primary, a replica of one, a Sentinel watching one, or a Redis Cluster of three primaries with a replica each.
+ * primary, a replica of one, a Sentinel watching one, or a Redis Cluster of three primaries with a replica each
+ * (over TLS when asked, or announcing ports nobody listens on, as nodes behind NAT do).
  * A missing binary is a loud failure, never a skipped test.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
@@ -167,7 +168,7 @@ export interface RunningRedisCluster {
   /** `127.0.0.1:port,…` of every node, as `ESIM_BFF_REDIS_CLUSTER_NODES` takes it. */
   seeds: string;
   /** The cluster as a store target. */
-  target: { kind: 'cluster'; nodes: Array<{ host: string; port: number }>; tls: false };
+  target: { kind: 'cluster'; nodes: Array<{ host: string; port: number }>; tls: boolean };
   /** `redis-cli -p port args…`'s output (a command for one node). */
   cli(port: number, ...args: string[]): Promise<string>;
   /** The live primaries: node id and port, as the first live node sees them. */
@@ -178,7 +179,23 @@ export interface RunningRedisCluster {
   primaryOf(slot: number, port?: number): Promise<number>;
   /** Waits until every live node reports `cluster_state:ok` and agrees on each slot's primary. */
   settled(waitMs?: number): Promise<void>;
+  /**
+   * Has every node announce a port nobody listens on (`cluster-announce-port`; the bus keeps its own), as nodes
+   * behind NAT announce addresses a client cannot reach, and waits until every node tells the slots so. Answers
+   * each announced `127.0.0.1:port` with the node's real port. `cli` still takes the real ports.
+   */
+  announceUnreachablePorts(): Promise<Map<string, number>>;
   stop(): Promise<void>;
+}
+
+/**
+ * PEM files of a TLS cluster: every node serves `cert` (for 127.0.0.1, good as a client's too: the nodes show it to
+ * each other on the bus) and trusts `ca`; clients need not show one.
+ */
+export interface ClusterTls {
+  certFile: string;
+  keyFile: string;
+  caFile: string;
 }
 
 const execFileAsync = promisify(execFile);
@@ -186,9 +203,11 @@ const execFileAsync = promisify(execFile);
 /**
  * A Redis Cluster on six free loopback ports: three primaries holding the 16384 slots, a replica of each, a node
  * timeout of one second (a killed primary's replica takes over within a few). Its config files live in a
- * temporary folder, removed by `stop()`.
+ * temporary folder, removed by `stop()`. With `tls`, every node listens for TLS only, its bus and replication
+ * over TLS too (`tls-cluster`, `tls-replication`).
  */
-export async function startRedisCluster(): Promise<RunningRedisCluster> {
+export async function startRedisCluster(options: { tls?: ClusterTls } = {}): Promise<RunningRedisCluster> {
+  const { tls } = options;
   const binary = redisServerBinary();
   const cliBinary = join(dirname(binary), 'redis-cli');
   const dir = mkdtempSync(join(tmpdir(), 'esim-cluster-'));
@@ -198,11 +217,31 @@ export async function startRedisCluster(): Promise<RunningRedisCluster> {
     // A cluster node also listens on port + 10000 (the cluster bus).
     if (port < 55_000 && !ports.includes(port)) ports.push(port);
   }
+  const listen = (port: number) =>
+    tls === undefined
+      ? ['--port', String(port)]
+      : [
+          '--port',
+          '0',
+          '--tls-port',
+          String(port),
+          '--tls-cert-file',
+          tls.certFile,
+          '--tls-key-file',
+          tls.keyFile,
+          '--tls-ca-cert-file',
+          tls.caFile,
+          '--tls-auth-clients',
+          'no',
+          '--tls-cluster',
+          'yes',
+          '--tls-replication',
+          'yes',
+        ];
   const servers = await Promise.all(
     ports.map((port) =>
       spawnServer(binary, port, [
-        '--port',
-        String(port),
+        ...listen(port),
         '--bind',
         '127.0.0.1',
         '--save',
@@ -220,15 +259,16 @@ export async function startRedisCluster(): Promise<RunningRedisCluster> {
       ]),
     ),
   );
+  const tlsArgs = tls === undefined ? [] : ['--tls', '--cacert', tls.caFile];
   const cli = async (port: number, ...args: string[]) =>
-    (await execFileAsync(cliBinary, ['-h', '127.0.0.1', '-p', String(port), ...args])).stdout;
+    (await execFileAsync(cliBinary, [...tlsArgs, '-h', '127.0.0.1', '-p', String(port), ...args])).stdout;
   const killed = new Set<number>();
   const live = () => ports.filter((port) => !killed.has(port));
 
   async function primaryOf(slot: number, port = live()[0] as number): Promise<number> {
-    const slots = JSON.parse(
-      (await execFileAsync(cliBinary, ['-p', String(port), '--json', 'CLUSTER', 'SLOTS'])).stdout,
-    ) as Array<[number, number, [string, number, string]]>;
+    const slots = JSON.parse(await cli(port, '--json', 'CLUSTER', 'SLOTS')) as Array<
+      [number, number, [string, number, string]]
+    >;
     const range = slots.find(([from, to]) => from <= slot && slot <= to);
     if (range === undefined) throw new Error(`no node serves slot ${slot}`);
     return range[2][1];
@@ -266,6 +306,7 @@ export async function startRedisCluster(): Promise<RunningRedisCluster> {
   }
 
   await execFileAsync(cliBinary, [
+    ...tlsArgs,
     '--cluster',
     'create',
     ...ports.map((port) => `127.0.0.1:${port}`),
@@ -285,12 +326,37 @@ export async function startRedisCluster(): Promise<RunningRedisCluster> {
       },
     })),
     seeds: ports.map((port) => `127.0.0.1:${port}`).join(','),
-    target: { kind: 'cluster', nodes: ports.map((port) => ({ host: '127.0.0.1', port })), tls: false },
+    target: {
+      kind: 'cluster',
+      nodes: ports.map((port) => ({ host: '127.0.0.1', port })),
+      tls: tls !== undefined,
+    },
     cli,
     primaries,
     slotOf: async (key) => Number((await cli(live()[0] as number, 'CLUSTER', 'KEYSLOT', key)).trim()),
     primaryOf,
     settled,
+    async announceUnreachablePorts() {
+      const announced = new Map<string, number>();
+      for (const port of live()) {
+        const unreachable = await freePort();
+        await cli(port, 'CONFIG', 'SET', 'cluster-announce-port', String(unreachable));
+        announced.set(`127.0.0.1:${unreachable}`, port);
+      }
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const views = await Promise.all(live().map((port) => cli(port, '--json', 'CLUSTER', 'SLOTS')));
+        const told = views.flatMap((view) =>
+          (JSON.parse(view) as Array<[number, number, ...Array<[string, number]>]>).flatMap(
+            ([, , ...nodes]) => nodes.map(([host, port]) => `${host}:${port}`),
+          ),
+        );
+        if (told.every((address) => announced.has(address))) return announced;
+        if (Date.now() > deadline)
+          throw new Error('the nodes did not tell their announced ports within 20 s');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
     async stop() {
       for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGTERM');
       await Promise.all(servers.map((server) => server.exited));

@@ -2,7 +2,8 @@
  * @module
  * Test support: a throwaway PKI made with `openssl` at test time (never committed) — a CA, a server
  * certificate for 127.0.0.1 and a client certificate it signed, plus a second CA's client certificate the
- * server must not trust. Used by the mTLS tests against the sandbox's HTTPS listener.
+ * server must not trust; and a Redis Cluster node's certificate, for 127.0.0.1 and good at both ends (nodes show it
+ * to each other on the cluster bus). Used by the mTLS tests against the sandbox's HTTPS listener and the TLS cluster.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,9 @@ export interface TestPki {
   /** A client certificate of another CA (the server does not trust it). */
   strangerCert: string;
   strangerKey: string;
+  /** A certificate for 127.0.0.1 that serves and also identifies its holder as a client (a cluster node's). */
+  nodeCert: string;
+  nodeKey: string;
 }
 
 /** Makes a fresh PKI in a temporary directory, reads it and deletes the directory. */
@@ -78,6 +82,7 @@ export function makeTestPki(): TestPki {
     signed('server', 'test-ca', 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth');
     signed('client', 'test-ca', 'extendedKeyUsage=clientAuth');
     signed('stranger', 'stranger-ca', 'extendedKeyUsage=clientAuth');
+    signed('node', 'test-ca', 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth,clientAuth');
     const read = (name: string) => readFileSync(path(name), 'utf8');
     return {
       caCert: read('test-ca.crt'),
@@ -87,6 +92,8 @@ export function makeTestPki(): TestPki {
       clientKey: read('client.key'),
       strangerCert: read('stranger.crt'),
       strangerKey: read('stranger.key'),
+      nodeCert: read('node.crt'),
+      nodeKey: read('node.key'),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

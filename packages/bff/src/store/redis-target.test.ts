@@ -1,6 +1,7 @@
 /**
  * The Redis a process's environment names: one server by URL, a primary through its Sentinels with the
- * primary's password, database and TLS from their own variables, or a Redis Cluster from some of its nodes; a
+ * primary's password, database and TLS from their own variables, or a Redis Cluster from some of its nodes (and,
+ * behind NAT, where to reach the addresses its nodes announce); a
  * setting that cannot work is refused with a message that names the variable; the log line never holds a password.
  */
 import { describe, expect, it } from 'vitest';
@@ -69,8 +70,55 @@ describe('the Redis target of an environment', () => {
     expect(line).not.toContain('secret');
   });
 
+  it('maps the addresses a cluster behind NAT announces to those the BFF can reach', () => {
+    const target = redisTargetFromEnvironment({
+      ESIM_BFF_REDIS_CLUSTER_NODES: '203.0.113.1:7000',
+      ESIM_BFF_REDIS_CLUSTER_NAT_MAP:
+        '10.0.0.1:6379=203.0.113.1:7000, 10.0.0.2:6379 = 203.0.113.1:7001,[fd00::3]:6379=redis-c.example:7002',
+    });
+    expect(target).toMatchObject({
+      kind: 'cluster',
+      natMap: {
+        '10.0.0.1:6379': { host: '203.0.113.1', port: 7000 },
+        '10.0.0.2:6379': { host: '203.0.113.1', port: 7001 },
+        // As ioredis names a node announced at an IPv6 address: without brackets.
+        'fd00::3:6379': { host: 'redis-c.example', port: 7002 },
+      },
+    });
+    expect(describeRedisTarget(target as NonNullable<typeof target>)).toBe(
+      'cluster://203.0.113.1:7000 (NAT map: 3 addresses)',
+    );
+    expect(redisTargetFromEnvironment({ ESIM_BFF_REDIS_CLUSTER_NODES: '10.0.0.5:6379' })).not.toHaveProperty(
+      'natMap',
+    );
+  });
+
   it.each([
     [{ ESIM_BFF_REDIS_URL: 'redis://a:6379', ESIM_BFF_REDIS_SENTINELS: 'b:26379' }, /both set/],
+    [
+      { ESIM_BFF_REDIS_URL: 'redis://a:6379', ESIM_BFF_REDIS_CLUSTER_NAT_MAP: 'a:1=b:2' },
+      /ESIM_BFF_REDIS_CLUSTER_NAT_MAP is set without ESIM_BFF_REDIS_CLUSTER_NODES/,
+    ],
+    [
+      { ESIM_BFF_REDIS_CLUSTER_NODES: 'c:1', ESIM_BFF_REDIS_CLUSTER_NAT_MAP: '10.0.0.1:6379' },
+      /ESIM_BFF_REDIS_CLUSTER_NAT_MAP: '10.0.0.1:6379' is not announced=reachable/,
+    ],
+    [
+      { ESIM_BFF_REDIS_CLUSTER_NODES: 'c:1', ESIM_BFF_REDIS_CLUSTER_NAT_MAP: 'a:1=b:2=c:3' },
+      /is not announced=reachable/,
+    ],
+    [
+      { ESIM_BFF_REDIS_CLUSTER_NODES: 'c:1', ESIM_BFF_REDIS_CLUSTER_NAT_MAP: 'a:1=b:2,' },
+      /ESIM_BFF_REDIS_CLUSTER_NAT_MAP: '' is not announced=reachable/,
+    ],
+    [
+      { ESIM_BFF_REDIS_CLUSTER_NODES: 'c:1', ESIM_BFF_REDIS_CLUSTER_NAT_MAP: '10.0.0.1:6379=b' },
+      /ESIM_BFF_REDIS_CLUSTER_NAT_MAP: 'b' is not host:port/,
+    ],
+    [
+      { ESIM_BFF_REDIS_CLUSTER_NODES: 'c:1', ESIM_BFF_REDIS_CLUSTER_NAT_MAP: 'a:1=b:2,a:1=b:3' },
+      /ESIM_BFF_REDIS_CLUSTER_NAT_MAP: 'a:1' is mapped twice/,
+    ],
     [
       { ESIM_BFF_REDIS_URL: 'redis://a:6379', ESIM_BFF_REDIS_CLUSTER_NODES: 'b:6379' },
       /ESIM_BFF_REDIS_URL and ESIM_BFF_REDIS_CLUSTER_NODES are both set/,

@@ -5,9 +5,11 @@
  * (`ESIM_BFF_REDIS_SENTINELS` with `ESIM_BFF_REDIS_MASTER_NAME`), which ioredis asks again after a failover.
  * The Sentinel settings take the password, database and TLS of the primary from their own variables, since a URL
  * cannot name several hosts. A Redis Cluster (`ESIM_BFF_REDIS_CLUSTER_NODES`: Valkey Cluster, ElastiCache or
- * Memorystore in cluster mode) takes the same password, user and TLS variables, and has no database numbers.
+ * Memorystore in cluster mode) takes the same password, user and TLS variables, and has no database numbers; behind
+ * NAT, `ESIM_BFF_REDIS_CLUSTER_NAT_MAP` says where to reach each address the nodes announce.
  */
 import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
+import { TlsNodeConnector } from './redis-tls-connector';
 
 /** A Redis reached by one URL: `redis://[:password@]host:port[/db]`, `rediss://` for TLS. */
 export interface RedisUrlTarget {
@@ -40,6 +42,11 @@ export interface RedisClusterTarget {
   username?: string | undefined;
   /** TLS to every node (ElastiCache and Memorystore with in-transit encryption). */
   tls: boolean;
+  /**
+   * Where to reach the addresses the nodes announce (`host:port` as `CLUSTER SLOTS` names it, an IPv6 host
+   * without brackets) when they cannot be reached as announced: a cluster behind NAT or port forwarding.
+   */
+  natMap?: Record<string, { host: string; port: number }> | undefined;
 }
 
 export type RedisTarget = RedisUrlTarget | RedisSentinelTarget | RedisClusterTarget;
@@ -87,6 +94,12 @@ export function redisTargetFromEnvironment(env: NodeJS.ProcessEnv): RedisTarget 
         'or the cluster nodes for a Redis Cluster — one of them',
     );
   }
+  if (env.ESIM_BFF_REDIS_CLUSTER_NAT_MAP && !clusterNodes) {
+    throw new RedisSettingError(
+      'ESIM_BFF_REDIS_CLUSTER_NAT_MAP is set without ESIM_BFF_REDIS_CLUSTER_NODES: it maps the addresses a ' +
+        "Redis Cluster's nodes announce, and applies to a cluster only",
+    );
+  }
   if (url) return { kind: 'url', url };
   if (clusterNodes) {
     if (env.ESIM_BFF_REDIS_DB && env.ESIM_BFF_REDIS_DB !== '0') {
@@ -94,12 +107,14 @@ export function redisTargetFromEnvironment(env: NodeJS.ProcessEnv): RedisTarget 
         `ESIM_BFF_REDIS_DB: '${env.ESIM_BFF_REDIS_DB}' is set with ESIM_BFF_REDIS_CLUSTER_NODES: a Redis Cluster has only database 0`,
       );
     }
+    const natMap = env.ESIM_BFF_REDIS_CLUSTER_NAT_MAP;
     return {
       kind: 'cluster',
       nodes: clusterNodes.split(',').map((entry) => hostAndPort(entry, 'ESIM_BFF_REDIS_CLUSTER_NODES')),
       password: env.ESIM_BFF_REDIS_PASSWORD || undefined,
       username: env.ESIM_BFF_REDIS_USERNAME || undefined,
       tls: tlsSetting(env),
+      ...(natMap ? { natMap: natMapSetting(natMap) } : {}),
     };
   }
   if (!sentinels) return null;
@@ -123,6 +138,30 @@ export function redisTargetFromEnvironment(env: NodeJS.ProcessEnv): RedisTarget 
     db,
     tls: tlsSetting(env),
   };
+}
+
+const NAT_MAP = 'ESIM_BFF_REDIS_CLUSTER_NAT_MAP';
+
+/**
+ * `ESIM_BFF_REDIS_CLUSTER_NAT_MAP`: `announced=reachable` pairs of `host:port`, comma-separated; an announced
+ * address named twice is refused, as ioredis would silently keep one of them.
+ */
+function natMapSetting(value: string): Record<string, { host: string; port: number }> {
+  const natMap: Record<string, { host: string; port: number }> = {};
+  for (const entry of value.split(',')) {
+    const [announced, reachable, ...rest] = entry.split('=');
+    if (announced === undefined || reachable === undefined || rest.length > 0) {
+      throw new RedisSettingError(
+        `${NAT_MAP}: '${entry.trim()}' is not announced=reachable (e.g. 10.0.0.5:6379=203.0.113.5:7000)`,
+      );
+    }
+    const from = hostAndPort(announced, NAT_MAP);
+    // ioredis looks an announced address up as `host:port`, an IPv6 host without brackets.
+    const key = `${from.host}:${from.port}`;
+    if (key in natMap) throw new RedisSettingError(`${NAT_MAP}: '${announced.trim()}' is mapped twice`);
+    natMap[key] = hostAndPort(reachable, NAT_MAP);
+  }
+  return natMap;
 }
 
 /** `ESIM_BFF_REDIS_TLS`: true or false (the default). */
@@ -177,12 +216,13 @@ function redisClusterClient(
     enableOfflineQueue: settings.enableOfflineQueue ?? true,
     lazyConnect: settings.lazyConnect ?? false,
     ...cluster,
+    ...(target.natMap === undefined ? {} : { natMap: target.natMap }),
     redisOptions: {
       ...settings,
       password: target.password,
       username: target.username,
       // A TLS endpoint is a DNS name its certificate names: connect by that name, not the address it resolves to.
-      ...(target.tls ? { tls: {} } : {}),
+      ...(target.tls ? { tls: {}, Connector: TlsNodeConnector } : {}),
     },
     ...(target.tls ? { dnsLookup: (address, callback) => callback(null, address) } : {}),
   });
@@ -199,7 +239,8 @@ export function describeRedisTarget(target: RedisTarget): string {
     return `sentinel://${hosts.join(',')}/${target.masterName}/${target.db}${target.tls ? ' (TLS)' : ''}`;
   }
   if (target.kind === 'cluster') {
-    return `cluster://${target.nodes.map(hostPort).join(',')}${target.tls ? ' (TLS)' : ''}`;
+    const mapped = Object.keys(target.natMap ?? {}).length;
+    return `cluster://${target.nodes.map(hostPort).join(',')}${target.tls ? ' (TLS)' : ''}${mapped > 0 ? ` (NAT map: ${mapped} addresses)` : ''}`;
   }
   const url = new URL(target.url);
   return `${url.protocol}//${url.host}${url.pathname}`;
