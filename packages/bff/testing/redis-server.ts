@@ -61,11 +61,15 @@ export async function startRedisServer(
 ): Promise<RunningRedis> {
   const binary = redisServerBinary();
   const port = await freePort();
+  // A folder of its own: a replica writes the primary's snapshot to disk (dump.rdb), never into the caller's folder.
+  const dir = mkdtempSync(join(tmpdir(), 'esim-redis-'));
   const args = [
     '--port',
     String(port),
     '--bind',
     '127.0.0.1',
+    '--dir',
+    dir,
     '--save',
     '',
     '--appendonly',
