@@ -59,6 +59,16 @@ export interface OrderReconciliationOptions {
    */
   reportUnmatched: (widget: WidgetRuntime, order: Order, time: number) => Promise<void>;
   logger: Logger;
+  /**
+   * True for a reference this BFF made as a checkout id (`CheckoutSecrets.madeCheckoutId`): an order under one whose
+   * records are all gone was lost by the store (a Redis failover), not made elsewhere. Absent: none is told apart.
+   */
+  madeHere?: ((externalRef: string) => boolean) | undefined;
+  /**
+   * How long after such an order its traveller's retry may still make its checkout again (a session's lifetime: a
+   * retry needs a live session) — until then it is not reported. Default 15 minutes.
+   */
+  retryWindowMs?: number | undefined;
   /** Default 60 s. */
   intervalMs?: number;
   /** How far back an account never read before is read. Default 24 h. */
@@ -66,8 +76,11 @@ export interface OrderReconciliationOptions {
   now?: () => number;
 }
 
-/** What reconciliation makes of one upstream order. */
-type Adoption = 'linked' | 'adopted' | 'followed' | 'orphan' | 'unstored';
+/** What reconciliation makes of one upstream order (`lost`: this BFF's, every record of its checkout lost). */
+type Adoption = 'linked' | 'adopted' | 'followed' | 'orphan' | 'unstored' | 'lost';
+
+/** The longest a session lives: the retry window's default. */
+const DEFAULT_RETRY_WINDOW_MS = 15 * 60 * 1000;
 
 /** What one pass did. */
 export interface ReconciliationPass {
@@ -100,6 +113,10 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
   const { store, widgets, repository, orderReferences, reportUnmatched, logger } = options;
   const now = options.now ?? Date.now;
   const lookbackMs = options.lookbackMs ?? DEFAULT_LOOKBACK_MS;
+  const intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
+  const retryWindowMs = options.retryWindowMs ?? DEFAULT_RETRY_WINDOW_MS;
+  // A lost checkout's order left unreported within its retry window is read again by a pass after the window.
+  const overlapMs = Math.max(OVERLAP_MS, retryWindowMs + 2 * intervalMs);
   const accounts = new Map<string, UpstreamAccount>();
   for (const widget of widgets.values()) {
     const { credential } = widget.upstream;
@@ -129,7 +146,8 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
     let statusBefore = '';
     const outcome = await versionedUpdate(checkoutSlot(repository, order.externalRef), async (stored) => {
       if (stored === null) {
-        return leaveValue<Adoption>((await formerlyOurs(account, order.externalRef)) ? 'unstored' : 'orphan');
+        if (await formerlyOurs(account, order.externalRef)) return leaveValue<Adoption>('unstored');
+        return leaveValue<Adoption>(options.madeHere?.(order.externalRef) ? 'lost' : 'orphan');
       }
       if (!sellsThrough(account, order, stored)) return leaveValue<Adoption>('orphan');
       const record = stored.record;
@@ -216,7 +234,7 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
     const startedAt = now();
     const progress = await store.get(progressKey);
     const stopped = progress === null ? null : ProgressSchema.parse(JSON.parse(progress.value)).readFromMs;
-    const sinceMs = Math.max(startedAt - lookbackMs, stopped === null ? 0 : stopped - OVERLAP_MS);
+    const sinceMs = Math.max(startedAt - lookbackMs, stopped === null ? 0 : stopped - overlapMs);
     let newestMs = sinceMs;
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page += 1) {
@@ -236,7 +254,18 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
         const outcome = await adopt(account, order);
         if (outcome === 'adopted') pass.adopted += 1;
         if (outcome === 'followed') pass.followed += 1;
-        if (outcome === 'orphan' && (await report(account, order))) pass.reported += 1;
+        if (outcome === 'lost' && now() - createdMs < retryWindowMs) {
+          // Its checkout's records were lost (a Redis failover) after the order was placed: the traveller's retry
+          // makes that checkout again under the same id, which then links the order. Reported only if none comes.
+          logger.warn('upstream order of a checkout the store lost: left to its traveller\'s retry', {
+            orderId: order.id,
+            externalRef: order.externalRef,
+          });
+          continue;
+        }
+        if ((outcome === 'orphan' || outcome === 'lost') && (await report(account, order))) {
+          pass.reported += 1;
+        }
         if (outcome === 'unstored') {
           // A sale of ours whose checkout expired or was lost: not an unmatched order, nothing to send.
           logger.info('upstream order of a checkout no longer stored', {
@@ -254,7 +283,7 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
     }
     // A backlog longer than one pass: the next one goes on from the newest order read (without the overlap,
     // which could hold more than a pass's worth and never move on).
-    await advance(progressKey, newestMs + OVERLAP_MS);
+    await advance(progressKey, newestMs + overlapMs);
   }
 
   let running: Promise<ReconciliationPass> | undefined;
@@ -292,7 +321,7 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
     },
   };
   const loop = createBackgroundLoop(() => reconciliation.run(), {
-    intervalMs: options.intervalMs ?? DEFAULT_INTERVAL_MS,
+    intervalMs,
     runAtStart: true,
     logger,
     failure: 'order reconciliation failed',
