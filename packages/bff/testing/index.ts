@@ -28,7 +28,14 @@ export {
   type StoreWrite,
   snapshotChanges,
 } from './recording-store';
-export { freePort, type RunningRedis, startRedisServer } from './redis-server';
+export {
+  freePort,
+  type RunningRedis,
+  type RunningRedisCluster,
+  startRedisCluster,
+  startRedisSentinel,
+  startRedisServer,
+} from './redis-server';
 export { placeRelease, releaseOutsideTheRepo } from './release-folder';
 export {
   type Answer,
