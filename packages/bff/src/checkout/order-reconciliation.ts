@@ -257,7 +257,7 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
         if (outcome === 'lost' && now() - createdMs < retryWindowMs) {
           // Its checkout's records were lost (a Redis failover) after the order was placed: the traveller's retry
           // makes that checkout again under the same id, which then links the order. Reported only if none comes.
-          logger.warn('upstream order of a checkout the store lost: left to its traveller\'s retry', {
+          logger.warn("upstream order of a checkout the store lost: left to its traveller's retry", {
             orderId: order.id,
             externalRef: order.externalRef,
           });

@@ -81,18 +81,23 @@ export function createReplicaConfirmation(options: {
       });
       if (acknowledged >= wait.replicas) {
         if (behindSince !== null) {
-          logger?.info('Redis replicas hold the money writes again', { behindForMs: Date.now() - behindSince });
+          logger?.info('Redis replicas hold the money writes again', {
+            behindForMs: Date.now() - behindSince,
+          });
           behindSince = null;
         }
         return;
       }
       if (behindSince === null) {
         behindSince = Date.now();
-        logger?.error('Redis replicas did not acknowledge a money write: such writes are refused until they do', {
-          acknowledged,
-          required: wait.replicas,
-          timeoutMs: wait.timeoutMs,
-        });
+        logger?.error(
+          'Redis replicas did not acknowledge a money write: such writes are refused until they do',
+          {
+            acknowledged,
+            required: wait.replicas,
+            timeoutMs: wait.timeoutMs,
+          },
+        );
       }
       throw new StoreUnavailableError(
         `a write was held by ${acknowledged} of the ${wait.replicas} Redis replicas required within ${wait.timeoutMs} ms: a failover could lose it`,

@@ -8,10 +8,10 @@
  */
 import type { Logger } from '../logger';
 import { connectRedis, WRITE_FENCE as FENCE } from './redis-connection';
+import { createReplicaConfirmation, type ReplicaWait } from './redis-replica-wait';
 import { scanKeyspace } from './redis-scan';
 import { createRedisSortedIndex } from './redis-sorted-index';
 import type { RedisTarget } from './redis-target';
-import { createReplicaConfirmation, type ReplicaWait } from './redis-replica-wait';
 import { createRedisWorkQueue } from './redis-work-queue';
 import type { CounterState, Store, Versioned } from './store';
 import type { WorkQueue } from './work-queue';
