@@ -36,8 +36,13 @@ import {
   verifyEsimWebhook,
   type WebhookReceiver,
 } from '../../testing/webhook-receiver';
+import { createLogger } from '../logger';
 import { createMemoryStore } from '../store/memory-store';
 import { STORE_KEYS } from '../store/store';
+import { createCheckoutSecrets } from './checkout-access';
+import { createCheckoutRepository } from './checkout-record';
+import { createOrderReconciliation } from './order-reconciliation';
+import { createOrderReferences } from './order-references';
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
 
@@ -46,6 +51,7 @@ let receiver: WebhookReceiver;
 let one: RunningBff;
 let two: RunningBff;
 const store = createMemoryStore();
+const sessionSecret = randomBytes(32);
 
 beforeAll(async () => {
   sandbox = await startSandbox({
@@ -53,7 +59,6 @@ beforeAll(async () => {
     offerCount: 100,
   });
   receiver = await startReceiver();
-  const sessionSecret = randomBytes(32);
   const config = (url: string) =>
     postingWebhooksTo(
       testConfig(url, { checkoutWatchSeconds: 1 }),
@@ -276,5 +281,40 @@ describe('reconciliation of upstream orders', () => {
       .map((event) => CheckoutWebhookEventSchema.parse(event))
       .filter((event) => event.data.checkout.id === checkoutId);
     expect(cancelled).toHaveLength(1);
+  });
+
+  it('leaves the order of a checkout the store lost to its traveller for a session, then reports it', async () => {
+    const shop = await openWidget(one.server.url, 'shop');
+    const created = await checkout(shop, await offerOn(shop));
+    expect(created.status).toBe(201);
+    const checkoutId: string = created.body.data.id;
+    const orderId = await eventually(async () => (await partnerRead(checkoutId)).order?.id);
+    // Every record naming the order lost with the store (a failover): the checkout and its order reference.
+    for (const key of [STORE_KEYS.checkout(checkoutId), STORE_KEYS.orderReference(checkoutId)]) {
+      expect(await store.compareAndDelete(key, (await store.get(key))?.version ?? 0)).toBe(true);
+    }
+    const reported: string[] = [];
+    /** A pass as an instance whose clock reads `now` makes it (the BFF's own passes read the wall clock). */
+    const passAt = (now: () => number) =>
+      createOrderReconciliation({
+        store,
+        widgets: one.bff.widgets,
+        repository: createCheckoutRepository(store),
+        orderReferences: createOrderReferences(store),
+        reportUnmatched: async (_widget, order) => {
+          reported.push(order.id);
+        },
+        logger: createLogger({ level: 'error', write: () => {} }),
+        madeHere: createCheckoutSecrets([sessionSecret]).madeCheckoutId,
+        retryWindowMs: 15 * 60_000,
+        now,
+      }).run();
+
+    // Within a session's lifetime the traveller's retry may still make the checkout again: not reported.
+    expect((await passAt(Date.now)).reported).toBe(0);
+    expect(reported).not.toContain(orderId);
+    // Past it, nobody can: the partner hears of a sale no checkout holds.
+    expect((await passAt(() => Date.now() + 16 * 60_000)).reported).toBeGreaterThanOrEqual(1);
+    expect(reported).toContain(orderId);
   });
 });

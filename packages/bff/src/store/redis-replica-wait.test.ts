@@ -62,9 +62,13 @@ describe('the replica wait setting', () => {
   });
 
   it('marks a write in the slot of its key', () => {
-    expect(markerKeyFor('esim-bff:checkout:chk_1')).toBe('replicated-marker:{esim-bff:checkout:chk_1}');
-    expect(markerKeyFor('esim-bff:queue:{webhooks}:due')).toBe('replicated-marker:{webhooks}');
-    expect(markerKeyFor('odd}key')).toBeNull();
+    expect(markerKeyFor('esim-bff:checkout:chk_1', 'esim-bff:')).toBe(
+      'esim-bff:replicated-marker:{esim-bff:checkout:chk_1}',
+    );
+    expect(markerKeyFor('esim-bff:queue:{webhooks}:due', 'esim-bff:')).toBe(
+      'esim-bff:replicated-marker:{webhooks}',
+    );
+    expect(markerKeyFor('odd}key', '')).toBeNull();
   });
 });
 

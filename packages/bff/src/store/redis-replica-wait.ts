@@ -36,20 +36,25 @@ export interface ReplicaConfirmation {
 const MARKER_TTL_MS = 10_000;
 
 /**
- * A key in the same cluster slot as `key` (Redis hashes only a key's `{hash tag}` when it has one), or null for a
- * key whose slot no marker can share (a `}` in a key without a tag).
+ * A key under `keyPrefix` in the same cluster slot as `key` (Redis hashes only a key's `{hash tag}` when it has
+ * one), or null for a key whose slot no marker can share (a `}` in a key without a tag).
  */
-export function markerKeyFor(key: string): string | null {
+export function markerKeyFor(key: string, keyPrefix: string): string | null {
   const open = key.indexOf('{');
   const close = open < 0 ? -1 : key.indexOf('}', open + 1);
-  if (close > open + 1) return `replicated-marker:{${key.slice(open + 1, close)}}`;
-  return key.includes('}') ? null : `replicated-marker:{${key}}`;
+  if (close > open + 1) return `${keyPrefix}replicated-marker:{${key.slice(open + 1, close)}}`;
+  return key.includes('}') ? null : `${keyPrefix}replicated-marker:{${key}}`;
 }
+
+/** A marker's value: not a number, so that a state export taking it for a counter passes it by. */
+const MARKER_VALUE = 'replicated';
 
 /** The confirmation of `target`'s writes, on a connection of its own. */
 export function createReplicaConfirmation(options: {
   target: RedisTarget;
   wait: ReplicaWait;
+  /** The store's key prefix: markers are written under it too (an ACL that names the prefix lets them in). */
+  keyPrefix: string;
   /** The store's command timeout: the confirmation waits that much longer than `WAIT` itself. */
   commandTimeoutMs: number;
   connectWaitMs: number;
@@ -67,12 +72,12 @@ export function createReplicaConfirmation(options: {
 
   return {
     async confirm(fullKey) {
-      const marker = markerKeyFor(fullKey);
+      const marker = markerKeyFor(fullKey, options.keyPrefix);
       if (marker === null) throw new Error(`no marker shares the cluster slot of '${fullKey}'`);
       const acknowledged = await connection.run(async () => {
         const replies = await connection.redis
           .pipeline()
-          .set(marker, '1', 'PX', MARKER_TTL_MS)
+          .set(marker, MARKER_VALUE, 'PX', MARKER_TTL_MS)
           .wait(wait.replicas, wait.timeoutMs)
           .exec();
         const failed = replies?.find(([error]) => error !== null)?.[0];

@@ -90,6 +90,7 @@ export function createRedisStore(options: RedisStoreOptions): Store {
       : createReplicaConfirmation({
           target,
           wait: options.waitForReplicas,
+          keyPrefix,
           commandTimeoutMs,
           connectWaitMs,
           logger,
