@@ -340,11 +340,12 @@ export function createBff(options: CreateBffOptions): Bff {
   });
   const { repository } = transitions;
   const esimOwners = createEsimOwners(store, repository, retention.esimMs);
+  const checkoutSecrets = createCheckoutSecrets(rootSecrets);
   const checkouts = createCheckoutService({
     store,
     logger: scopedLogger,
     funding,
-    secrets: createCheckoutSecrets(rootSecrets),
+    secrets: checkoutSecrets,
     statusCacheMs: config.statusCacheMs,
     placementLeaseMs: config.takeoverAfterMs,
     repository,
@@ -356,6 +357,9 @@ export function createBff(options: CreateBffOptions): Bff {
     repository,
     orderReferences,
     reportUnmatched: (widget, order, time) => queueOrderUnmatched(webhookQueue, widget, order, time),
+    // An order of a checkout a Redis failover lost waits for its traveller's retry as long as a session lives.
+    madeHere: checkoutSecrets.madeCheckoutId,
+    retryWindowMs: config.sessionTtlSeconds * 1000,
     logger: scopedLogger,
     now: options.now,
   });

@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   const tracing = await startTracing(env).catch((error: unknown) => {
     throw new ConfigError((error as Error).message);
   });
-  const chosen = openStoreFromEnvironment(env, logger);
+  const chosen = openStoreFromEnvironment(env, logger, loaded.config.redis.waitForReplicas);
   const store = chosen.store;
   const production = env.NODE_ENV === 'production';
   if (chosen.kind === 'redis') await checkRedisDurability(chosen.target, { production, logger });

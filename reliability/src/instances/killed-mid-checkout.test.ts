@@ -1,5 +1,6 @@
 /**
- * Issue 12's "done when": two built BFF processes (the esbuild bundle) on a real redis-server in front of the sandbox, a `direct` widget.
+ * Issue 12's "done when": two built BFF processes (the esbuild bundle) on a real redis-server in front of the sandbox, a `direct` widget
+ * (and the same on a Redis Cluster of three primaries with a replica each).
  * Process one is SIGKILLed while the sandbox holds its `POST /orders` in flight. The traveller's retry of
  * `POST /v1/checkouts` with the same `Idempotency-Key` on process two — retrying on 409 as the widget does,
  * honouring `Retry-After` — gets that very checkout (201, its client secret) within 10 seconds; the checkout
@@ -19,13 +20,12 @@ import {
   newKey,
   openWidget,
   PARTNER_SECRET,
-  type RunningRedis,
   SHOP_ORIGIN,
-  startRedisServer,
   TEST_ENV,
   testConfig,
 } from '../harness/bff-testing';
 import { type Figure, recordFigures } from '../harness/figures';
+import { SHARED_REDIS_KINDS, type SharedRedis, startSharedRedis } from '../harness/shared-redis';
 
 /**
  * How long a dead instance's work (a create under its `Idempotency-Key`, a placement) stays its own: shorter than
@@ -38,7 +38,7 @@ const TAKEOVER_AFTER_MS = 2_500;
  */
 const ORDER_LATENCY_MS = 1_500;
 
-let redis: RunningRedis;
+let redis: SharedRedis;
 let sandbox: RunningSandbox;
 let one: BffProcess;
 let two: BffProcess;
@@ -64,152 +64,154 @@ function config(sandboxUrl: string): BffConfigInput {
 
 // Built instances, as production runs them: the esbuild bundle, not the sources.
 const startInstance = () =>
-  startBffProcess({ config: config(sandbox.url), env, redisUrl: redis.url, built: true });
+  startBffProcess({ config: config(sandbox.url), env: { ...env, ...redis.env }, built: true });
 
-beforeAll(async () => {
-  buildBffBundle();
-  redis = await startRedisServer();
-  sandbox = await startSandbox({
-    stepDelaysMs: { provisioning: 0, delivery: 0, completion: 0 },
-    offerCount: 100,
-    faultInjection: true,
-  });
-  [one, two] = await Promise.all([startInstance(), startInstance()]);
-}, 60_000);
-afterAll(async () => {
-  recordFigures('an instance killed mid-checkout', figures);
-  await Promise.all([one?.kill(), two?.kill()]);
-  await sandbox?.close();
-  await redis?.stop();
-});
-
-/** Every order of the account, read from the sandbox itself (every page). */
-async function upstreamOrders(): Promise<{ id: string; externalRef: string }[]> {
-  const orders: { id: string; externalRef: string }[] = [];
-  let cursor: string | null = null;
-  do {
-    const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
-    const response = await fetch(`${sandbox.url}/orders?limit=100${query}`, {
-      headers: { 'X-Api-Key': SANDBOX_KEYS.globetrotter },
+describe.each(SHARED_REDIS_KINDS)('two processes on $name', ({ kind, name }) => {
+  beforeAll(async () => {
+    buildBffBundle();
+    redis = await startSharedRedis(kind);
+    sandbox = await startSandbox({
+      stepDelaysMs: { provisioning: 0, delivery: 0, completion: 0 },
+      offerCount: 100,
+      faultInjection: true,
     });
-    expect(response.status).toBe(200);
-    const page = (await response.json()) as {
-      data: { id: string; externalRef: string }[];
-      meta: { nextCursor: string | null; hasMore: boolean };
-    };
-    orders.push(...page.data);
-    cursor = page.meta.hasMore ? page.meta.nextCursor : null;
-  } while (cursor !== null);
-  return orders;
-}
+    [one, two] = await Promise.all([startInstance(), startInstance()]);
+  }, 60_000);
+  afterAll(async () => {
+    recordFigures(`an instance killed mid-checkout, on ${name}`, figures.splice(0));
+    await Promise.all([one?.kill(), two?.kill()]);
+    await sandbox?.close();
+    await redis?.stop();
+  });
 
-describe('a BFF process killed while it places a direct checkout’s order', () => {
-  it('hands the traveller’s retry the same checkout on the other process within 10 s, then ready', async () => {
-    const page = await openWidget(one.url, 'shop');
-    const destinations = await page.get('/v1/destinations');
-    const plans = await page.get(`/v1/destinations/${destinations.body.data[0].code}/plans`);
-    const quote = await page.post(
-      '/v1/quotes',
-      { offerId: plans.body.data[0].offerId },
-      { 'Idempotency-Key': newKey() },
-    );
-    expect(quote.status).toBe(201);
-    const body = { quoteId: quote.body.data.id, locale: 'en', termsAccepted: true };
-    const key = newKey();
-    const auth = { Origin: SHOP_ORIGIN, Authorization: `Bearer ${page.token}` };
-    const ordersBefore = (await upstreamOrders()).length;
-
-    await sandbox.control.setFaults([
-      { kind: 'latency', method: 'POST', path: '/orders', latencyMs: ORDER_LATENCY_MS, times: 1 },
-    ]);
-    const lost = page
-      .post('/v1/checkouts', body, { 'Idempotency-Key': key })
-      .catch((error: unknown) => error);
-    // The order request reached the sandbox (the rule retired): process one dies with it in flight.
-    await eventually(async () => ((await sandbox.control.state()).faults.length === 0 ? true : undefined));
-    await one.kill('SIGKILL');
-    const killedAt = Date.now();
-    expect(await lost).toBeInstanceOf(Error);
-
-    // The traveller retries on the surviving process, as the widget does: on 409, after Retry-After.
-    const conflicts: string[] = [];
-    let created: Answer | undefined;
-    while (created === undefined) {
-      const answer = await call(two.url, '/v1/checkouts', {
-        method: 'POST',
-        headers: { ...auth, 'Idempotency-Key': key },
-        body,
+  /** Every order of the account, read from the sandbox itself (every page). */
+  async function upstreamOrders(): Promise<{ id: string; externalRef: string }[]> {
+    const orders: { id: string; externalRef: string }[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+      const response = await fetch(`${sandbox.url}/orders?limit=100${query}`, {
+        headers: { 'X-Api-Key': SANDBOX_KEYS.globetrotter },
       });
-      if (answer.status !== 409) {
-        created = answer;
-        break;
+      expect(response.status).toBe(200);
+      const page = (await response.json()) as {
+        data: { id: string; externalRef: string }[];
+        meta: { nextCursor: string | null; hasMore: boolean };
+      };
+      orders.push(...page.data);
+      cursor = page.meta.hasMore ? page.meta.nextCursor : null;
+    } while (cursor !== null);
+    return orders;
+  }
+
+  describe('a BFF process killed while it places a direct checkout’s order', () => {
+    it('hands the traveller’s retry the same checkout on the other process within 10 s, then ready', async () => {
+      const page = await openWidget(one.url, 'shop');
+      const destinations = await page.get('/v1/destinations');
+      const plans = await page.get(`/v1/destinations/${destinations.body.data[0].code}/plans`);
+      const quote = await page.post(
+        '/v1/quotes',
+        { offerId: plans.body.data[0].offerId },
+        { 'Idempotency-Key': newKey() },
+      );
+      expect(quote.status).toBe(201);
+      const body = { quoteId: quote.body.data.id, locale: 'en', termsAccepted: true };
+      const key = newKey();
+      const auth = { Origin: SHOP_ORIGIN, Authorization: `Bearer ${page.token}` };
+      const ordersBefore = (await upstreamOrders()).length;
+
+      await sandbox.control.setFaults([
+        { kind: 'latency', method: 'POST', path: '/orders', latencyMs: ORDER_LATENCY_MS, times: 1 },
+      ]);
+      const lost = page
+        .post('/v1/checkouts', body, { 'Idempotency-Key': key })
+        .catch((error: unknown) => error);
+      // The order request reached the sandbox (the rule retired): process one dies with it in flight.
+      await eventually(async () => ((await sandbox.control.state()).faults.length === 0 ? true : undefined));
+      await one.kill('SIGKILL');
+      const killedAt = Date.now();
+      expect(await lost).toBeInstanceOf(Error);
+
+      // The traveller retries on the surviving process, as the widget does: on 409, after Retry-After.
+      const conflicts: string[] = [];
+      let created: Answer | undefined;
+      while (created === undefined) {
+        const answer = await call(two.url, '/v1/checkouts', {
+          method: 'POST',
+          headers: { ...auth, 'Idempotency-Key': key },
+          body,
+        });
+        if (answer.status !== 409) {
+          created = answer;
+          break;
+        }
+        expect(answer.body.error).toMatchObject({
+          code: 'idempotency_conflict',
+          params: { reason: 'in_progress' },
+        });
+        const retryAfter = Number(answer.headers.get('retry-after'));
+        conflicts.push(`409 (Retry-After ${retryAfter})`);
+        // What is left of the dead holder's lease: the configured takeover, not the 5 s default.
+        expect(retryAfter).toBeLessThanOrEqual(Math.ceil(TAKEOVER_AFTER_MS / 1000));
+        expect(Date.now() + retryAfter * 1000 - killedAt).toBeLessThan(10_000);
+        await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
       }
-      expect(answer.body.error).toMatchObject({
-        code: 'idempotency_conflict',
-        params: { reason: 'in_progress' },
-      });
-      const retryAfter = Number(answer.headers.get('retry-after'));
-      conflicts.push(`409 (Retry-After ${retryAfter})`);
-      // What is left of the dead holder's lease: the configured takeover, not the 5 s default.
-      expect(retryAfter).toBeLessThanOrEqual(Math.ceil(TAKEOVER_AFTER_MS / 1000));
-      expect(Date.now() + retryAfter * 1000 - killedAt).toBeLessThan(10_000);
-      await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
-    }
-    const secondsToCheckout = (Date.now() - killedAt) / 1000;
-    expect(created.status).toBe(201);
-    expect(secondsToCheckout).toBeLessThan(10);
-    const checkout = created.body.data as { id: string; clientSecret: string; status: string };
-    expect(checkout.clientSecret).toMatch(/^cs_/);
-    expect(['placing', 'provisioning', 'ready']).toContain(checkout.status);
+      const secondsToCheckout = (Date.now() - killedAt) / 1000;
+      expect(created.status).toBe(201);
+      expect(secondsToCheckout).toBeLessThan(10);
+      const checkout = created.body.data as { id: string; clientSecret: string; status: string };
+      expect(checkout.clientSecret).toMatch(/^cs_/);
+      expect(['placing', 'provisioning', 'ready']).toContain(checkout.status);
 
-    // Polled once a second, as the widget does.
-    let status = checkout.status;
-    while (status !== 'ready') {
-      expect(Date.now() - killedAt).toBeLessThan(30_000);
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      const answer = await call(two.url, `/v1/checkouts/${checkout.id}`, {
+      // Polled once a second, as the widget does.
+      let status = checkout.status;
+      while (status !== 'ready') {
+        expect(Date.now() - killedAt).toBeLessThan(30_000);
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        const answer = await call(two.url, `/v1/checkouts/${checkout.id}`, {
+          headers: { ...auth, [CHECKOUT_SECRET_HEADER]: checkout.clientSecret },
+        });
+        expect(answer.status).toBe(200);
+        status = answer.body.data.status;
+        expect(['placing', 'provisioning', 'ready']).toContain(status);
+      }
+      const secondsToReady = (Date.now() - killedAt) / 1000;
+      const installation = await call(two.url, `/v1/checkouts/${checkout.id}/installation`, {
         headers: { ...auth, [CHECKOUT_SECRET_HEADER]: checkout.clientSecret },
       });
-      expect(answer.status).toBe(200);
-      status = answer.body.data.status;
-      expect(['placing', 'provisioning', 'ready']).toContain(status);
-    }
-    const secondsToReady = (Date.now() - killedAt) / 1000;
-    const installation = await call(two.url, `/v1/checkouts/${checkout.id}/installation`, {
-      headers: { ...auth, [CHECKOUT_SECRET_HEADER]: checkout.clientSecret },
-    });
-    expect(installation.status).toBe(200);
-    expect(installation.body.data.lpa).toMatch(/^LPA:/);
+      expect(installation.status).toBe(200);
+      expect(installation.body.data.lpa).toMatch(/^LPA:/);
 
-    // One order more upstream, and it is the one process one sent: placed under this very checkout's id.
-    const orders = await upstreamOrders();
-    expect(orders).toHaveLength(ordersBefore + 1);
-    expect(orders.filter((order) => order.externalRef === checkout.id)).toHaveLength(1);
-    figures.push(
-      ['retries before the checkout', conflicts.join(', ') || 'none'],
-      ['SIGKILL → 201 with the same checkout', `${secondsToCheckout.toFixed(1)} s`],
-      ['SIGKILL → ready (polled every second)', `${secondsToReady.toFixed(1)} s`],
-    );
-  }, 60_000);
+      // One order more upstream, and it is the one process one sent: placed under this very checkout's id.
+      const orders = await upstreamOrders();
+      expect(orders).toHaveLength(ordersBefore + 1);
+      expect(orders.filter((order) => order.externalRef === checkout.id)).toHaveLength(1);
+      figures.push(
+        ['retries before the checkout', conflicts.join(', ') || 'none'],
+        ['SIGKILL → 201 with the same checkout', `${secondsToCheckout.toFixed(1)} s`],
+        ['SIGKILL → ready (polled every second)', `${secondsToReady.toFixed(1)} s`],
+      );
+    }, 60_000);
 
-  it('leaves no upstream order without a checkout the partner can read, after a reconciliation pass', async () => {
-    // Process one comes back (as an orchestrator restarts it); its start-up pass reconciles the account.
-    one = await startInstance();
-    await eventually(async () =>
-      one.logs.some((line) => line.includes('"message":"upstream orders reconciled"')) ? true : undefined,
-    );
-    const orders = await upstreamOrders();
-    expect(orders.length).toBeGreaterThan(0);
-    for (const order of orders) {
-      const read = await call(two.url, `/v1/partner/checkouts/${encodeURIComponent(order.externalRef)}`, {
-        headers: { [PARTNER_SECRET_HEADER]: PARTNER_SECRET },
-      });
-      expect(read.status, `order ${order.id} under ${order.externalRef}`).toBe(200);
-      expect(read.body.data.order?.id).toBe(order.id);
-    }
-    expect(
-      [...one.logs, ...two.logs].some((line) => line.includes('upstream order without a checkout')),
-    ).toBe(false);
-    figures.push(['upstream orders after reconciliation', `${orders.length}, each its checkout's`]);
-  }, 60_000);
+    it('leaves no upstream order without a checkout the partner can read, after a reconciliation pass', async () => {
+      // Process one comes back (as an orchestrator restarts it); its start-up pass reconciles the account.
+      one = await startInstance();
+      await eventually(async () =>
+        one.logs.some((line) => line.includes('"message":"upstream orders reconciled"')) ? true : undefined,
+      );
+      const orders = await upstreamOrders();
+      expect(orders.length).toBeGreaterThan(0);
+      for (const order of orders) {
+        const read = await call(two.url, `/v1/partner/checkouts/${encodeURIComponent(order.externalRef)}`, {
+          headers: { [PARTNER_SECRET_HEADER]: PARTNER_SECRET },
+        });
+        expect(read.status, `order ${order.id} under ${order.externalRef}`).toBe(200);
+        expect(read.body.data.order?.id).toBe(order.id);
+      }
+      expect(
+        [...one.logs, ...two.logs].some((line) => line.includes('upstream order without a checkout')),
+      ).toBe(false);
+      figures.push(['upstream orders after reconciliation', `${orders.length}, each its checkout's`]);
+    }, 60_000);
+  });
 });

@@ -8,7 +8,8 @@
  * was down) are delivered, every upstream order belongs to a checkout, and no `order.unmatched` webhook is sent.
  *
  * Run for one instance on the embedded store (the default: its data directory kept across the restart) and for
- * two instances on one Redis (the other instance keeps serving while the killed one is away).
+ * two instances on one Redis (the other instance keeps serving while the killed one is away), and for two instances
+ * on a Redis Cluster of three primaries with a replica each (the keys of one purchase spread over its primaries).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,7 +32,9 @@ import {
   newKey,
   PARTNER_SECRET,
   type RunningRedis,
+  type RunningRedisCluster,
   SHOP_ORIGIN,
+  startRedisCluster,
   startRedisServer,
   startWebhookReceiver,
   TEST_ENV,
@@ -56,13 +59,14 @@ const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
 
 interface Scenario {
   name: string;
-  store: 'embedded' | 'redis';
+  store: 'embedded' | 'redis' | 'cluster';
   instances: number;
 }
 
 const SCENARIOS: Scenario[] = [
   { name: 'one instance on the embedded store', store: 'embedded', instances: 1 },
   { name: 'two instances on one Redis', store: 'redis', instances: 2 },
+  { name: 'two instances on a Redis Cluster', store: 'cluster', instances: 2 },
 ];
 
 /** One purchase the test follows through the kill. */
@@ -84,6 +88,7 @@ describe.each(SCENARIOS)('$name, one process SIGKILLed in the middle of purchase
   let sandbox: RunningSandbox;
   let receiver: WebhookReceiver;
   let redis: RunningRedis | undefined;
+  let cluster: RunningRedisCluster | undefined;
   const dataDir = mkdtempSync(join(tmpdir(), 'esim-killed-mid-purchases-'));
   const processes: BffProcess[] = [];
   const env = {
@@ -123,12 +128,14 @@ describe.each(SCENARIOS)('$name, one process SIGKILLed in the middle of purchase
       config: config(sandbox.url),
       env,
       built: true,
-      ...(redis === undefined ? { dataDir } : { redisUrl: redis.url }),
+      ...(redis !== undefined ? { redisUrl: redis.url } : cluster !== undefined ? {} : { dataDir }),
+      ...(cluster === undefined ? {} : { env: { ...env, ESIM_BFF_REDIS_CLUSTER_NODES: cluster.seeds } }),
     });
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
     if (scenario.store === 'redis') redis = await startRedisServer();
+    if (scenario.store === 'cluster') cluster = await startRedisCluster();
     sandbox = await startSandbox({
       stepDelaysMs: { provisioning: PROVISIONING_MS, delivery: 0, completion: 0 },
       offerCount: 100,
@@ -142,6 +149,7 @@ describe.each(SCENARIOS)('$name, one process SIGKILLed in the middle of purchase
     await sandbox?.close();
     await receiver?.close();
     await redis?.stop();
+    await cluster?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 

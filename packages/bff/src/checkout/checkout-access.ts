@@ -10,7 +10,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors';
 import { fixedKey, hmacSha256 } from '../security/hmac';
-import { purposeKeys } from '../security/key-ring';
+import { deriveKey, purposeKeys } from '../security/key-ring';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { CheckoutRecord } from './checkout-record';
 
@@ -25,12 +25,31 @@ export interface CheckoutSecrets {
    * instance of one root secret.
    */
   openerOf(address: string): string;
+  /**
+   * The id of the checkout a create makes under `createKey` (its idempotency key as stored: scope and key): an
+   * HMAC under the key ring's `checkout-id` key, so that a retry makes the same checkout — and its order the same
+   * upstream reference and key — even when a failover lost every record of the first attempt.
+   */
+  checkoutIdFor(createKey: string): string;
+  /**
+   * True when `id` is a checkout id {@link checkoutIdFor} made (under any accepted root): an upstream order under
+   * such a reference is this BFF's even when no record of it is left.
+   */
+  madeCheckoutId(id: string): boolean;
 }
 
 /** A client secret: `cs_`, the key id, `_`, the HMAC. */
 const CLIENT_SECRET = /^cs_([0-9a-f]{8})_([A-Za-z0-9_-]{43})$/;
 /** A client secret of the release before: an HMAC straight under the root secret, no key id. */
 const UNNAMED_CLIENT_SECRET = /^cs_[A-Za-z0-9_-]{43}$/;
+
+/**
+ * A checkout id made from its create's key: `chk_`, then 16 bytes as a random id has (`newId`) — 12 of an HMAC of
+ * the key, 4 of a tag over those 12 — so that the id is as unguessable as before and still says that this BFF made it.
+ */
+const CHECKOUT_ID_BODY_BYTES = 12;
+const CHECKOUT_ID_TAG_BYTES = 4;
+const MADE_CHECKOUT_ID = /^chk_[A-Za-z0-9_-]{22}$/;
 
 /**
  * Client secrets under the root secrets `roots`, newest first: the first issues them, every one checks them
@@ -40,11 +59,27 @@ export function createCheckoutSecrets(roots: Uint8Array | readonly Uint8Array[])
   const all = roots instanceof Uint8Array ? [roots] : roots;
   const keys = purposeKeys(all, 'checkout-client-secret');
   const opener = purposeKeys(all, 'checkout-opened-from').signing.key;
+  const checkoutIdKeys = all.map((root) => deriveKey(root, 'checkout-id').key);
+  /** The tag that ends a checkout id: its first 12 bytes' HMAC, so the id says who made it. */
+  const idTag = (key: Buffer, body: Buffer) =>
+    hmacSha256(key, `tag:${body.toString('base64url')}`).subarray(0, CHECKOUT_ID_TAG_BYTES);
   const mac = (key: Buffer, checkoutId: string) => hmacSha256(key, checkoutId).toString('base64url');
   const unnamed = (root: Uint8Array, checkoutId: string) =>
     `cs_${hmacSha256(root, `checkout-client-secret:${checkoutId}`).toString('base64url')}`;
   return {
     openerOf: (address) => hmacSha256(opener, address).subarray(0, 16).toString('base64url'),
+    checkoutIdFor(createKey) {
+      const key = checkoutIdKeys[0] as Buffer;
+      const body = hmacSha256(key, `create:${createKey}`).subarray(0, CHECKOUT_ID_BODY_BYTES);
+      return `chk_${Buffer.concat([body, idTag(key, body)]).toString('base64url')}`;
+    },
+    madeCheckoutId(id) {
+      if (!MADE_CHECKOUT_ID.test(id)) return false;
+      const bytes = Buffer.from(id.slice(4), 'base64url');
+      const body = bytes.subarray(0, CHECKOUT_ID_BODY_BYTES);
+      const tag = bytes.subarray(CHECKOUT_ID_BODY_BYTES);
+      return checkoutIdKeys.some((key) => timingSafeEqual(tag, idTag(key, body)));
+    },
     secretFor: (checkoutId) => `cs_${keys.signing.kid}_${mac(keys.signing.key, checkoutId)}`,
     matches(checkoutId, given) {
       if (given === undefined) return false;

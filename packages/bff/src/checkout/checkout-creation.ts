@@ -10,16 +10,13 @@ import { ApiError } from '../errors';
 import { assertManagesEsim } from '../security/manage-claims';
 import { enforceLimit } from '../security/rate-limit';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
-import { type CheckoutContext, newId, type SessionCaller } from './checkout-context';
+import type { CheckoutContext, SessionCaller } from './checkout-context';
 import { toCheckout } from './checkout-reads';
 import type { CheckoutRecord } from './checkout-record';
 import { quoteTtlMs, SESSION_QUOTA_WINDOW_MS } from './quoting';
 import { reserveSpend } from './spend-caps';
 
-/** A new checkout id (chosen before the create does anything, so a retry can resume it). */
-export const newCheckoutId = () => newId('chk');
-
-/** `createCheckout` and `clientSecretOf` of the checkout service. */
+/** `createCheckout`, `checkoutIdFor` and `clientSecretOf` of the checkout service. */
 export function checkoutCreation(context: CheckoutContext) {
   const { store, logger, secrets, repository, sync, funding, now } = context;
 
@@ -151,5 +148,7 @@ export function checkoutCreation(context: CheckoutContext) {
     },
 
     clientSecretOf: (id: string): string => secrets.secretFor(id),
+
+    checkoutIdFor: (createKey: string): string => secrets.checkoutIdFor(createKey),
   };
 }

@@ -117,6 +117,13 @@ export function createCheckoutRepository(
       ? next
       : { ...next, reactionsDue: [...(next.reactionsDue ?? []), next.status] };
   const keptForMs = (record: CheckoutRecord) => index?.keptForMs(record) ?? UNINDEXED_RETENTION_MS;
+  /**
+   * A `placing` checkout is the record its upstream order is placed under: held by the replicas the deployment
+   * asks for before anyone places that order (a failover that lost it would let a retry order again).
+   */
+  const confirmPlacing = async (record: CheckoutRecord) => {
+    if (record.status === 'placing') await store.confirmReplicated?.(STORE_KEYS.checkout(record.id));
+  };
   return {
     async getCheckout(id) {
       const stored = await store.get(STORE_KEYS.checkout(id));
@@ -128,6 +135,7 @@ export function createCheckoutRepository(
       const next = index === undefined ? due : await index.beforeWrite(null, due);
       await transitions?.prepare(next);
       const ok = await store.insert(STORE_KEYS.checkout(record.id), written(next), keptForMs(next));
+      if (ok) await confirmPlacing(next);
       if (ok) await transitions?.written(null, { record: next, version: 1 });
       return ok;
     },
@@ -143,6 +151,7 @@ export function createCheckoutRepository(
         keptForMs(updated),
       );
       if (!ok) return null;
+      await confirmPlacing(updated);
       // A membership left behind is checked away by the lists: the write stands whatever this does.
       await index?.afterWrite(current.record, updated).catch(() => undefined);
       const stored = { record: updated, version: current.version + 1 };

@@ -39,7 +39,6 @@ import { quoting } from './quoting';
 
 // The routes, the after-sale service and the webhooks import the sale from here.
 export type { SessionCaller } from './checkout-context';
-export { newCheckoutId } from './checkout-creation';
 export { toCheckout, toPartnerCheckout } from './checkout-reads';
 export type { ReadyEsim } from './issued-esim';
 
@@ -75,6 +74,11 @@ export interface CheckoutService {
   createCheckout(caller: SessionCaller, body: CreateCheckoutRequest, id: string): Promise<CreatedCheckout>;
   /** The checkout's client secret, recomputed (a replayed create puts it back into its kept answer). */
   clientSecretOf(id: string): string;
+  /**
+   * The id of the checkout made under a create's idempotency key (as stored): the same for every retry of it, so
+   * that a retry after a failover that lost the first attempt's records reaches that checkout and its order.
+   */
+  checkoutIdFor(createKey: string): string;
   // checkout-reads.ts
   readCheckout(caller: SessionCaller, id: string, clientSecret: string | undefined): Promise<Checkout>;
   /**

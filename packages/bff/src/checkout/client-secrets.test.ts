@@ -55,3 +55,27 @@ describe('what a checkout keeps of the address that opened it', () => {
     expect(createCheckoutSecrets([randomBytes(48)]).openerOf(address)).not.toBe(kept);
   });
 });
+
+describe('checkout ids made from a create key', () => {
+  const root = randomBytes(48);
+  const createKey = 'idempotency:session:abc:key-digest';
+
+  it('are the same for every retry of one create, another for another create, and as long as a random id', () => {
+    const id = createCheckoutSecrets([root]).checkoutIdFor(createKey);
+    expect(id).toMatch(/^chk_[A-Za-z0-9_-]{22}$/);
+    expect(createCheckoutSecrets([root]).checkoutIdFor(createKey)).toBe(id);
+    expect(createCheckoutSecrets([root]).checkoutIdFor(`${createKey}x`)).not.toBe(id);
+    expect(createCheckoutSecrets([randomBytes(48)]).checkoutIdFor(createKey)).not.toBe(id);
+  });
+
+  it('say that this BFF made them (under any listed root), and no other reference does', () => {
+    const secrets = createCheckoutSecrets([root]);
+    const id = secrets.checkoutIdFor(createKey);
+    expect(secrets.madeCheckoutId(id)).toBe(true);
+    expect(createCheckoutSecrets([randomBytes(48), root]).madeCheckoutId(id)).toBe(true);
+    expect(createCheckoutSecrets([randomBytes(48)]).madeCheckoutId(id)).toBe(false);
+    expect(secrets.madeCheckoutId(`chk_${randomBytes(16).toString('base64url')}`)).toBe(false);
+    expect(secrets.madeCheckoutId('pos-till-42')).toBe(false);
+    expect(secrets.madeCheckoutId(`${id.slice(0, -2)}${id.endsWith('AA') ? 'AB' : 'AA'}`)).toBe(false);
+  });
+});

@@ -37,8 +37,13 @@ import {
   verifyEsimWebhook,
   type WebhookReceiver,
 } from '../../testing/webhook-receiver';
+import { createLogger } from '../logger';
 import { createMemoryStore } from '../store/memory-store';
 import { STORE_KEYS } from '../store/store';
+import { createCheckoutSecrets } from './checkout-access';
+import { createCheckoutRepository } from './checkout-record';
+import { createOrderReconciliation } from './order-reconciliation';
+import { createOrderReferences } from './order-references';
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
 
@@ -47,6 +52,7 @@ let receiver: WebhookReceiver;
 let one: RunningBff;
 let two: RunningBff;
 const store = createMemoryStore();
+const sessionSecret = randomBytes(32);
 
 beforeAll(async () => {
   sandbox = await startSandbox({
@@ -54,7 +60,6 @@ beforeAll(async () => {
     offerCount: 100,
   });
   receiver = await startReceiver();
-  const sessionSecret = randomBytes(32);
   const config = (url: string) =>
     postingWebhooksTo(
       testConfig(url, { checkoutWatchSeconds: 1 }),
@@ -111,6 +116,28 @@ async function orderUpstream(offerId: string, externalRef: string): Promise<stri
   });
   expect(order.status).toBe(201);
   return ((await order.json()) as { data: { id: string } }).data.id;
+}
+
+/**
+ * A pass of an instance on the shared store whose clock reads `now` (the BFF's own passes read the wall clock),
+ * with the orders it reported; reported again by a later pass only when not yet reported (the store remembers).
+ */
+async function passAt(now: () => number): Promise<{ reported: number; orders: string[] }> {
+  const orders: string[] = [];
+  const pass = await createOrderReconciliation({
+    store,
+    widgets: one.bff.widgets,
+    repository: createCheckoutRepository(store),
+    orderReferences: createOrderReferences(store),
+    reportUnmatched: async (_widget, order) => {
+      orders.push(order.id);
+    },
+    logger: createLogger({ level: 'error', write: () => {} }),
+    madeHere: createCheckoutSecrets([sessionSecret]).madeCheckoutId,
+    retryWindowMs: 15 * 60_000,
+    now,
+  }).run();
+  return { reported: pass.reported, orders };
 }
 
 const partnerRead = async (id: string) =>
@@ -212,7 +239,7 @@ describe('reconciliation of upstream orders', () => {
     expect(lines[0]).toContain(orderId);
   });
 
-  it('reports the order of a checkout lost before its retention ended, never of one that expired, and a foreign one', async () => {
+  it('reports the order of a checkout lost before its retention ended once its traveller can no longer retry, never of one that expired, and a foreign one at once', async () => {
     const shop = await openWidget(one.server.url, 'shop');
     /** A sold checkout whose record is then gone, as a store restored from before it (or its expiry) leaves it. */
     async function soldAndGone(): Promise<{ checkoutId: string; orderId: string }> {
@@ -239,12 +266,19 @@ describe('reconciliation of upstream orders', () => {
     const foreign = await orderUpstream(await offerOn(shop), `pos-till-${randomBytes(4).toString('hex')}`);
     const reportedBefore = logLines('upstream order without a checkout').length;
 
+    // Now: the foreign order is reported; the lost one is left to its traveller's retry (a warning), the expired
+    // one is only noted.
     const pass = await one.bff.orderReconciliation.run();
-    expect(pass.reported).toBe(2);
+    expect(pass.reported).toBe(1);
     const reported = logLines('upstream order without a checkout').slice(reportedBefore);
-    expect(reported).toHaveLength(2);
-    expect(reported.find((line) => line.includes(foreign))).toContain('"checkoutLost":false');
-    expect(reported.find((line) => line.includes(lost.orderId))).toContain('"checkoutLost":true');
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toContain(foreign);
+    expect(reported[0]).toContain('"checkoutLost":false');
+    expect(
+      logLines("upstream order of a checkout the store lost: left to its traveller's retry").some((line) =>
+        line.includes(lost.orderId),
+      ),
+    ).toBe(true);
     expect(
       logLines('upstream order of a checkout no longer stored').some((line) =>
         line.includes(expired.orderId),
@@ -254,10 +288,14 @@ describe('reconciliation of upstream orders', () => {
       (await delivered('order.unmatched')).map((event) => OrderUnmatchedWebhookEventSchema.parse(event));
     const toldOf = async (orderId: string) =>
       (await unmatched()).filter((event) => event.data.order.id === orderId).length;
-    await eventually(async () =>
-      (await toldOf(foreign)) === 2 && (await toldOf(lost.orderId)) === 2 ? true : undefined,
-    );
-    expect(await toldOf(expired.orderId)).toBe(0);
+    await eventually(async () => ((await toldOf(foreign)) === 2 ? true : undefined));
+    expect(await toldOf(lost.orderId)).toBe(0);
+
+    // Past a session's lifetime no retry can make the lost checkout again: the partner hears of it.
+    const late = await passAt(() => Date.now() + 16 * 60_000);
+    expect(late.orders).toContain(lost.orderId);
+    expect(late.orders).not.toContain(expired.orderId);
+    expect(late.orders).not.toContain(foreign);
   });
 
   it('ends a finished checkout whose order was refunded outside the BFF, told once, without a read', async () => {
@@ -297,5 +335,25 @@ describe('reconciliation of upstream orders', () => {
       .map((event) => CheckoutWebhookEventSchema.parse(event))
       .filter((event) => event.data.checkout.id === checkoutId);
     expect(cancelled).toHaveLength(1);
+  });
+
+  it('leaves the order of a checkout the store lost to its traveller for a session, then reports it', async () => {
+    const shop = await openWidget(one.server.url, 'shop');
+    const created = await checkout(shop, await offerOn(shop));
+    expect(created.status).toBe(201);
+    const checkoutId: string = created.body.data.id;
+    const orderId = await eventually(async () => (await partnerRead(checkoutId)).order?.id);
+    // Every record naming the order lost with the store (a failover): the checkout and its order reference.
+    for (const key of [STORE_KEYS.checkout(checkoutId), STORE_KEYS.orderReference(checkoutId)]) {
+      expect(await store.compareAndDelete(key, (await store.get(key))?.version ?? 0)).toBe(true);
+    }
+    // Within a session's lifetime the traveller's retry may still make the checkout again: not reported.
+    const now = await passAt(Date.now);
+    expect(now.reported).toBe(0);
+    expect(now.orders).not.toContain(orderId);
+    // Past it, nobody can: the partner hears of a sale no checkout holds.
+    const late = await passAt(() => Date.now() + 16 * 60_000);
+    expect(late.reported).toBeGreaterThanOrEqual(1);
+    expect(late.orders).toContain(orderId);
   });
 });

@@ -60,6 +60,16 @@ export interface OrderReconciliationOptions {
    */
   reportUnmatched: (widget: WidgetRuntime, order: Order, time: number) => Promise<void>;
   logger: Logger;
+  /**
+   * True for a reference this BFF made as a checkout id (`CheckoutSecrets.madeCheckoutId`): an order under one whose
+   * records are all gone was lost by the store (a Redis failover), not made elsewhere. Absent: none is told apart.
+   */
+  madeHere?: ((externalRef: string) => boolean) | undefined;
+  /**
+   * How long after such an order its traveller's retry may still make its checkout again (a session's lifetime: a
+   * retry needs a live session) — until then it is not reported. Default 15 minutes.
+   */
+  retryWindowMs?: number | undefined;
   /** Default 60 s. */
   intervalMs?: number;
   /** How far back an account never read before is read. Default 24 h. */
@@ -69,9 +79,13 @@ export interface OrderReconciliationOptions {
 
 /**
  * What reconciliation makes of one upstream order. `unstored`: ours, its checkout expired; `lost`: ours, its
- * checkout gone before it could have expired.
+ * checkout gone before it could have expired (its reference says so), or every record of it gone (its id is one
+ * this BFF made).
  */
 type Adoption = 'linked' | 'adopted' | 'followed' | 'orphan' | 'unstored' | 'lost';
+
+/** The longest a session lives: the retry window's default. */
+const DEFAULT_RETRY_WINDOW_MS = 15 * 60 * 1000;
 
 /** What one pass did. */
 export interface ReconciliationPass {
@@ -104,6 +118,10 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
   const { store, widgets, repository, orderReferences, reportUnmatched, logger } = options;
   const now = options.now ?? Date.now;
   const lookbackMs = options.lookbackMs ?? DEFAULT_LOOKBACK_MS;
+  const intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
+  const retryWindowMs = options.retryWindowMs ?? DEFAULT_RETRY_WINDOW_MS;
+  // A lost checkout's order left unreported within its retry window is read again by a pass after the window.
+  const overlapMs = Math.max(OVERLAP_MS, retryWindowMs + 2 * intervalMs);
   const accounts = new Map<string, UpstreamAccount>();
   for (const widget of widgets.values()) {
     const { credential } = widget.upstream;
@@ -121,12 +139,13 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
 
   /**
    * What became of the checkout `order` names, sold through `account`, whose record is gone: `unstored` (it
-   * expired), `lost` (it cannot have expired yet) or `orphan` (no checkout of this BFF ever had its reference).
+   * expired), `lost` (it cannot have expired yet, or its reference went with it but its id is one this BFF made)
+   * or `orphan` (no checkout of this BFF ever had its reference).
    */
   async function whyGone(account: UpstreamAccount, order: Order): Promise<Adoption> {
     const owner = await orderReferences.ownerOf(order.externalRef);
-    if (owner === null || widgets.get(owner.widgetId)?.upstream.credential !== account.credential)
-      return 'orphan';
+    if (owner === null) return options.madeHere?.(order.externalRef) ? 'lost' : 'orphan';
+    if (widgets.get(owner.widgetId)?.upstream.credential !== account.credential) return 'orphan';
     return orderReferences.keptAt(owner, order.createdAt, now()) ? 'lost' : 'unstored';
   }
 
@@ -227,7 +246,7 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
     const startedAt = now();
     const progress = await store.get(progressKey);
     const stopped = progress === null ? null : ProgressSchema.parse(JSON.parse(progress.value)).readFromMs;
-    const sinceMs = Math.max(startedAt - lookbackMs, stopped === null ? 0 : stopped - OVERLAP_MS);
+    const sinceMs = Math.max(startedAt - lookbackMs, stopped === null ? 0 : stopped - overlapMs);
     let newestMs = sinceMs;
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page += 1) {
@@ -247,6 +266,16 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
         const outcome = await adopt(account, order);
         if (outcome === 'adopted') pass.adopted += 1;
         if (outcome === 'followed') pass.followed += 1;
+        if (outcome === 'lost' && now() - createdMs < retryWindowMs) {
+          // Its checkout's records were lost (a Redis failover, a backup restored from before it) after the order
+          // was placed: the traveller's retry makes that checkout again under the same id, which then links the
+          // order. Reported only if none comes.
+          logger.warn("upstream order of a checkout the store lost: left to its traveller's retry", {
+            orderId: order.id,
+            externalRef: order.externalRef,
+          });
+          continue;
+        }
         const orphaned = outcome === 'orphan' || outcome === 'lost';
         if (orphaned && (await report(account, order, outcome === 'lost'))) pass.reported += 1;
         if (outcome === 'unstored') {
@@ -266,7 +295,7 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
     }
     // A backlog longer than one pass: the next one goes on from the newest order read (without the overlap,
     // which could hold more than a pass's worth and never move on).
-    await advance(progressKey, newestMs + OVERLAP_MS);
+    await advance(progressKey, newestMs + overlapMs);
   }
 
   let running: Promise<ReconciliationPass> | undefined;
@@ -304,7 +333,7 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
     },
   };
   const loop = createBackgroundLoop(() => reconciliation.run(), {
-    intervalMs: options.intervalMs ?? DEFAULT_INTERVAL_MS,
+    intervalMs,
     runAtStart: true,
     logger,
     failure: 'order reconciliation failed',

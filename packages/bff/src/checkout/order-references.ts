@@ -64,7 +64,10 @@ export function createOrderReferences(
         recordedAt: now(),
       };
       // First writer wins: the reference is the checkout id, so a later write could only say the same.
-      await store.insert(STORE_KEYS.orderReference(checkout.id), JSON.stringify(reference), referenceKeptMs);
+      const key = STORE_KEYS.orderReference(checkout.id);
+      await store.insert(key, JSON.stringify(reference), referenceKeptMs);
+      // What tells reconciliation the order is ours: on the replicas before the order can exist.
+      await store.confirmReplicated?.(key);
     },
     async ownerOf(externalRef) {
       const stored = await store.get(STORE_KEYS.orderReference(externalRef));

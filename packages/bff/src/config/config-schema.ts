@@ -474,6 +474,25 @@ export const PrivacyConfigSchema = z.strictObject({
   removedWidgetErasureDays: z.int().min(1).max(365).default(30),
 });
 
+/**
+ * The Redis under several instances (where it is comes from the environment: `ESIM_BFF_REDIS_URL` and the others,
+ * docs/deployment.md).
+ */
+export const RedisConfigSchema = z.strictObject({
+  /**
+   * Money writes (the record an upstream order is placed under, a funding hold) followed by Redis's `WAIT`: held by
+   * this many replicas within `timeoutMs`, or the request is refused (503 `store_unavailable`) before any upstream
+   * order, since a failover could lose the write. Absent: no wait (the default). `ESIM_BFF_REDIS_WAIT_REPLICAS`
+   * and `ESIM_BFF_REDIS_WAIT_TIMEOUT_MS` override it.
+   */
+  waitForReplicas: z
+    .strictObject({
+      replicas: z.int().min(1).max(16),
+      timeoutMs: z.int().min(10).max(5_000).default(250),
+    })
+    .optional(),
+});
+
 /** The whole config file. */
 export const BffConfigSchema = z
   .strictObject({
@@ -549,6 +568,8 @@ export const BffConfigSchema = z
     retention: RetentionSchema.default(RetentionSchema.parse({})),
     /** What the BFF keeps of travellers (docs/privacy.md). */
     privacy: PrivacyConfigSchema.prefault({}),
+    /** The Redis store's durability (docs/deployment.md, "What a failover can lose"). */
+    redis: RedisConfigSchema.prefault({}),
     widgets: z.array(WidgetConfigSchema).min(1),
   })
   .superRefine((config, ctx) => {

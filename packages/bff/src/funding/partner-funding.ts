@@ -188,6 +188,8 @@ export function createPartnerFunding(options: PartnerFundingOptions): PartnerFun
       }
       throw error;
     }
+    // The hold is money promised: on the replicas before the sale goes on (a failover must not forget it).
+    await store.confirmReplicated?.(STORE_KEYS.fundingLedger(ledgerKey(widget, snapshot)));
     await afterHold(widget, snapshot, ledger);
     return answer;
   }

@@ -95,9 +95,11 @@ export interface IdempotencyOptions {
   fingerprint: KeyedDigest;
   /**
    * Names the resource the create makes before it runs (`idempotentResourceId` on the context), so that a
-   * takeover after a lost holder makes the same one. Routes without it simply run again.
+   * takeover after a lost holder makes the same one. Given the key as stored (its scope and the client's key): a
+   * name derived from it is the same again for a retry whose record a Redis failover lost. Routes without it
+   * simply run again.
    */
-  resourceId?: () => string;
+  resourceId?: (createKey: string) => string;
   /** Hears takeovers. */
   logger: Logger;
   /** How long a holder's lease lasts between heartbeats. Default {@link IDEMPOTENCY_LEASE_MS}. */
@@ -263,7 +265,7 @@ export function idempotency(options: IdempotencyOptions): MiddlewareHandler<AppE
     const fresh: InFlight = {
       state: 'in_flight',
       fingerprint,
-      resourceId: options.resourceId?.() ?? null,
+      resourceId: options.resourceId?.(key) ?? null,
       leaseUntil: now() + leaseMs,
     };
     /** The key held by this request, and how it was got when it was taken over from another holder. */

@@ -43,6 +43,14 @@ export function countingStoreErrors(store: Store, errors: Counter<'operation'>):
       store.compareAndDelete(key, expectedVersion),
     ),
     increment: counted('increment', (key, by, windowMs) => store.increment(key, by, windowMs)),
+    ...(store.confirmReplicated === undefined
+      ? {}
+      : {
+          confirmReplicated: counted(
+            'confirmReplicated',
+            (key: string) => store.confirmReplicated?.(key) ?? Promise.resolve(),
+          ),
+        }),
     queue(name) {
       let queue = queues.get(name);
       if (queue === undefined) {

@@ -17,7 +17,7 @@ import {
 } from '@esim-embed/shared';
 import type { Context } from 'hono';
 import type { AfterSaleService } from '../after-sale/after-sale-service';
-import { type CheckoutService, newCheckoutId, type SessionCaller } from '../checkout/checkout-service';
+import type { CheckoutService, SessionCaller } from '../checkout/checkout-service';
 import type { EsimOwners } from '../checkout/esim-owners';
 import { ApiError } from '../errors';
 import { answerJson } from '../http/answer';
@@ -161,7 +161,8 @@ export function checkoutHandlers(options: CheckoutRoutesOptions): RouteHandlers<
 
   return {
     createQuote,
-    // The checkout id is chosen with the key, before anything happens: a retry after a lost holder resumes it.
+    // The checkout id is derived from the key, before anything happens: a retry after a lost holder resumes it,
+    // and so does a retry whose records a Redis failover lost (it places its order under the same reference).
     // The client secret is never kept with the answer: it is derived from the checkout id, so a replay
     // recomputes it. The answer can be read back with the session's token for a while after the session ended
     // (and only that: `endedSessions` in session-auth.ts), so that a page reloaded late learns what it bought.
@@ -169,7 +170,7 @@ export function checkoutHandlers(options: CheckoutRoutesOptions): RouteHandlers<
       handle: createCheckout,
       idempotency: {
         replayAfterSession: true,
-        resourceId: newCheckoutId,
+        resourceId: (createKey) => checkouts.checkoutIdFor(createKey),
         secret: {
           // Nor the traveller's email, kept as long as the answer is (a day): a replay sends it again in the body.
           leaveOut: ({ clientSecret: _secret, email: _email, ...kept }) => kept,

@@ -21,6 +21,8 @@ export type KeyPurpose =
   | 'funding-holder'
   /** What an idempotent create asked (its body may hold a traveller's e-mail address), kept with its key. */
   | 'request-fingerprint'
+  /** A checkout's id, from its create's idempotency key: a retry makes the same checkout whatever the store lost. */
+  | 'checkout-id'
   /** The keyed digest that names an erased traveller's e-mail address in an erasure receipt (never the address). */
   | 'privacy-erasure';
 

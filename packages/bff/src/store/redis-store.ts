@@ -8,6 +8,7 @@
  */
 import type { Logger } from '../logger';
 import { connectRedis, WRITE_FENCE as FENCE } from './redis-connection';
+import { createReplicaConfirmation, type ReplicaWait } from './redis-replica-wait';
 import { scanKeyspace } from './redis-scan';
 import { createRedisSortedIndex } from './redis-sorted-index';
 import type { RedisTarget } from './redis-target';
@@ -60,6 +61,8 @@ export interface RedisStoreOptions {
   connectWaitMs?: number;
   /** Where an outage's start and end are logged. */
   logger?: Logger;
+  /** Money writes confirmed on this many replicas (`WAIT`) before the money moves: `confirmReplicated`. Default: none. */
+  waitForReplicas?: ReplicaWait | undefined;
 }
 
 const ttlArgument = (ms: number) => Math.max(1, Math.ceil(ms));
@@ -81,6 +84,17 @@ export function createRedisStore(options: RedisStoreOptions): Store {
   const { redis } = connection;
   const key = (name: string) => `${keyPrefix}${name}`;
   const queues = new Map<string, WorkQueue>();
+  const replicas =
+    options.waitForReplicas === undefined
+      ? null
+      : createReplicaConfirmation({
+          target,
+          wait: options.waitForReplicas,
+          keyPrefix,
+          commandTimeoutMs,
+          connectWaitMs,
+          logger,
+        });
 
   return {
     get: (name) =>
@@ -127,6 +141,7 @@ export function createRedisStore(options: RedisStoreOptions): Store {
         const page = await scanKeyspace(redis, `${pattern}*`, cursor, count);
         return { keys: page.keys.map((full) => full.slice(keyPrefix.length)), cursor: page.cursor };
       }),
+    ...(replicas === null ? {} : { confirmReplicated: (name: string) => replicas.confirm(key(name)) }),
     async ping() {
       try {
         return (await connection.run(() => redis.ping())) === 'PONG';
@@ -134,6 +149,8 @@ export function createRedisStore(options: RedisStoreOptions): Store {
         return false;
       }
     },
-    close: () => connection.close(),
+    async close() {
+      await Promise.all([connection.close(), replicas?.close()]);
+    },
   };
 }

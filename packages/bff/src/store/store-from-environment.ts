@@ -5,6 +5,7 @@
  * directory; one instance). The memory store is never chosen here: it loses everything on a restart.
  */
 import type { Logger } from '../logger';
+import { type ReplicaWait, replicaWaitFromEnvironment } from './redis-replica-wait';
 import { createRedisStore } from './redis-store';
 import { describeRedisTarget, type RedisTarget, redisTargetFromEnvironment } from './redis-target';
 import { openSqliteStore, type SqliteStore } from './sqlite-store';
@@ -18,10 +19,20 @@ export type ChosenStore =
   | { kind: 'redis'; store: Store; target: RedisTarget }
   | { kind: 'embedded'; store: SqliteStore; dataDir: string };
 
-/** Open the store the environment asks for. Throws when the data directory cannot be used (the message says why). */
-export function openStoreFromEnvironment(env: NodeJS.ProcessEnv, logger?: Logger): ChosenStore {
+/**
+ * Open the store the environment asks for; on Redis, money writes wait for the replicas `waitForReplicas` asks
+ * (the config's, which the environment overrides). Throws when the data directory cannot be used (the message says why).
+ */
+export function openStoreFromEnvironment(
+  env: NodeJS.ProcessEnv,
+  logger?: Logger,
+  waitForReplicas?: ReplicaWait,
+): ChosenStore {
   const target = redisTargetFromEnvironment(env);
-  if (target !== null) return { kind: 'redis', store: createRedisStore({ target, logger }), target };
+  if (target !== null) {
+    const wait = replicaWaitFromEnvironment(env, waitForReplicas);
+    return { kind: 'redis', store: createRedisStore({ target, logger, waitForReplicas: wait }), target };
+  }
   const store = openSqliteStore({ dataDir: env.ESIM_BFF_DATA_DIR || DEFAULT_DATA_DIR, logger });
   return { kind: 'embedded', store, dataDir: store.dataDir };
 }

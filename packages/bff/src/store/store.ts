@@ -61,6 +61,13 @@ export interface Store {
    * vacuum and `TRUNCATE` checkpoint), as an erasure does once done. Absent where nothing stays behind.
    */
   compact?(): Promise<void>;
+  /**
+   * Returns once the writes made so far under `key` are held by the replicas the deployment asks for (Redis's
+   * `WAIT`, `redis.waitForReplicas`); else throws {@link StoreUnavailableError}: the write stands on the primary, but
+   * a failover could lose it. Called after a write that carries money (the record an order is placed under, a
+   * funding hold), before the money moves. Absent where nothing is replicated or no wait is asked for.
+   */
+  confirmReplicated?(key: string): Promise<void>;
   /** True when the store answers (readiness). */
   ping(): Promise<boolean>;
   /** Release connections and timers. */
