@@ -44,6 +44,7 @@ import {
 } from './sqlite-group-commit';
 import { type InstanceLock, lockDataDir } from './sqlite-instance-lock';
 import { migrate } from './sqlite-schema';
+import { createSqliteEntryBooks } from './sqlite-entry-book';
 import { createSqliteSortedIndex, prepareIndexStatements } from './sqlite-sorted-index';
 import { decodeValue, encodeValue } from './sqlite-value-encoding';
 import { createSqliteWorkQueue, prepareQueueStatements } from './sqlite-work-queue';
@@ -276,6 +277,9 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   sweeper.start();
 
   const queues = new Map<string, WorkQueue>();
+  const books = createSqliteEntryBooks(db, (what, work, kind) =>
+    run(what, work, kind === 'write' ? 'durable' : undefined),
+  );
 
   return {
     dataDir,
@@ -337,6 +341,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     },
     // Not kept per name: an index is a name over shared statements, and names are many (one per e-mail address).
     sortedIndex: (name) => createSqliteSortedIndex(indexStatements, name, run, now),
+    entryBook: (name) => books.book(name),
     scanKeys: (prefix, cursor, count) =>
       run('list keys', () => {
         // Keys are ASCII: every key with the prefix sorts below the prefix followed by the highest code point.
