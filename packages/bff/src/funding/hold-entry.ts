@@ -56,10 +56,7 @@ export type Counted = z.infer<typeof CountedSchema>;
 const EntrySchema = z.object({
   hold: HoldSchema.nullable().default(null),
   /** A change of the hold awaiting its approval (`token` names the call that proposed it), counted meanwhile. */
-  proposal: z
-    .object({ hold: HoldSchema, token: z.string(), untilMs: z.number() })
-    .nullable()
-    .default(null),
+  proposal: z.object({ hold: HoldSchema, token: z.string(), untilMs: z.number() }).nullable().default(null),
   /** Set once an unpaid hold ended by itself: until then the same checkout makes no new unpaid hold. */
   endedUntilMs: z.number().nullable().default(null),
   counted: CountedSchema.default({ totals: {}, marks: [] }),
@@ -71,7 +68,8 @@ export interface HoldEntry {
   endedUntilMs: number | null;
 }
 
-export const parseEntry = (raw: string): HoldEntry & { counted: Counted } => EntrySchema.parse(JSON.parse(raw));
+export const parseEntry = (raw: string): HoldEntry & { counted: Counted } =>
+  EntrySchema.parse(JSON.parse(raw));
 
 /** What a hold is at `now`: firm, paying (a payment in progress) or unpaid; null when it no longer counts. */
 export type HoldKind = 'firm' | 'paying' | 'unpaid';
@@ -180,7 +178,8 @@ export function entryAt(entry: HoldEntry | null, now: number): HoldEntry | null 
   } else if (hold !== null) {
     const kind = kindOf(hold, now);
     if (kind === null) {
-      if (hold.unpaidBy !== null) endedUntilMs = Math.max(endedUntilMs ?? 0, hold.holdUntilMs + ENDED_UNPAID_KEPT_MS);
+      if (hold.unpaidBy !== null)
+        endedUntilMs = Math.max(endedUntilMs ?? 0, hold.holdUntilMs + ENDED_UNPAID_KEPT_MS);
       hold = null;
     } else if (kind === 'unpaid' && hold.payment !== null) {
       // A payment whose time is up (abandoned): unpaid again, as it was.

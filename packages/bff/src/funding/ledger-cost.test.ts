@@ -44,13 +44,26 @@ describe('the funding ledger’s cost per purchase', () => {
       const ledger = createReservationLedger(store, 'acct', () => clock.now);
       for (let index = 0; index < open; index += 1) {
         const unpaidBy = index % 2 === 0 ? null : { address: `addr-${index % 50}`, session: `sess-${index}` };
-        await ledger.hold(`chk_open_${index}`, { amount: usd(300), holdUntilMs: clock.now + 3_600_000, unpaidBy }, () => undefined, 0);
+        await ledger.hold(
+          `chk_open_${index}`,
+          { amount: usd(300), holdUntilMs: clock.now + 3_600_000, unpaidBy },
+          () => undefined,
+          0,
+        );
       }
       const before = { ...metered };
-      await ledger.hold('chk_new', { amount: usd(300), holdUntilMs: clock.now + 3_600_000, unpaidBy: null }, () => undefined, 0);
+      await ledger.hold(
+        'chk_new',
+        { amount: usd(300), holdUntilMs: clock.now + 3_600_000, unpaidBy: null },
+        () => undefined,
+        0,
+      );
       await ledger.settle('chk_new', clock.now);
       await store.close();
-      return { calls: metered.calls - before.calls, bytesWritten: metered.bytesWritten - before.bytesWritten };
+      return {
+        calls: metered.calls - before.calls,
+        bytesWritten: metered.bytesWritten - before.bytesWritten,
+      };
     };
     const few = await costWith(10);
     const many = await costWith(2_000);

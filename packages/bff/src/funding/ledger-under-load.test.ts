@@ -9,7 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningRedis, startRedisServer } from '../../testing/redis-server';
 import { createRedisStore } from '../store/redis-store';
 import type { Store } from '../store/store';
-import { createReservationLedger, fundingBookName, type HeldFunds, type ReservationLedger } from './reservation-ledger';
+import {
+  createReservationLedger,
+  fundingBookName,
+  type HeldFunds,
+  type ReservationLedger,
+} from './reservation-ledger';
 
 const usd = (amountMinor: number) => ({ amountMinor, currency: 'USD' as const });
 const PURCHASES = 1_000;
@@ -45,9 +50,12 @@ async function audit(keyPrefix: string, account: string) {
         .filter(([name]) => !name.startsWith('spent:'))
         .map(([name, value]) => [name, Number(value)]),
     );
-    return { entries: Object.keys(entries).length, counted, summed: Object.fromEntries(Object.entries(summed).filter(([, value]) => value !== 0)) };
-  }
-  finally {
+    return {
+      entries: Object.keys(entries).length,
+      counted,
+      summed: Object.fromEntries(Object.entries(summed).filter(([, value]) => value !== 0)),
+    };
+  } finally {
     client.disconnect();
   }
 }
@@ -58,7 +66,12 @@ describe('a thousand purchases in a minute on one account, on Redis', () => {
     const keyPrefix = `load-${Math.random()}:`;
     const ledgers: ReservationLedger[] = [];
     for (let client = 0; client < CLIENTS; client += 1) {
-      const store = createRedisStore({ url: redis.url, keyPrefix, connectWaitMs: 5_000, commandTimeoutMs: 5_000 });
+      const store = createRedisStore({
+        url: redis.url,
+        keyPrefix,
+        connectWaitMs: 5_000,
+        commandTimeoutMs: 5_000,
+      });
       stores.push(store);
       for (let instance = 0; instance < LEDGERS_PER_CLIENT; instance += 1)
         ledgers.push(createReservationLedger(store, 'acct', () => clock.now));
@@ -89,9 +102,24 @@ describe('a thousand purchases in a minute on one account, on Redis', () => {
         // The account as last read: a sale makes every instance read it again, a read is kept 5 s at most.
         const readAt = clock.now - 2_000;
         try {
-          await ledger.hold(id, { amount: usd(300), holdUntilMs: clock.now + 600_000, unpaidBy: holder }, unpaidCap, readAt);
-          await ledger.startPayment(id, { amount: usd(300), untilMs: clock.now + 120_000, attempt: 1, holder }, funded(readAt), readAt);
-          await ledger.hold(id, { amount: usd(300), holdUntilMs: clock.now + 3_600_000, unpaidBy: null }, funded(readAt), readAt);
+          await ledger.hold(
+            id,
+            { amount: usd(300), holdUntilMs: clock.now + 600_000, unpaidBy: holder },
+            unpaidCap,
+            readAt,
+          );
+          await ledger.startPayment(
+            id,
+            { amount: usd(300), untilMs: clock.now + 120_000, attempt: 1, holder },
+            funded(readAt),
+            readAt,
+          );
+          await ledger.hold(
+            id,
+            { amount: usd(300), holdUntilMs: clock.now + 3_600_000, unpaidBy: null },
+            funded(readAt),
+            readAt,
+          );
           await ledger.extend(id, clock.now + 3_600_000);
           placedAt.push(clock.now);
           await ledger.settle(id, clock.now);

@@ -317,6 +317,74 @@ describe.each(implementations)('on the %s store', (_name, makeStore) => {
       expect(await ledger.held('USD', 0)).toMatchObject({ amountMinor: 0 });
     });
 
+    it('is moved into the book hold by hold while another instance changes it and the release before still writes it: none lost, none counted twice', async () => {
+      const { clock, store } = ledgerAt(1_795_530_000_000);
+      const key = STORE_KEYS.fundingLedger('acct');
+      const until = clock.now + 600_000;
+      const holds: Record<string, unknown> = {};
+      for (let index = 0; index < 40; index += 1) {
+        holds[`chk_old_${index}`] =
+          index % 2 === 0
+            ? { amountMinor: 100, currency: 'USD', holdUntilMs: until, settledAtMs: null, unpaidBy: null }
+            : {
+                amountMinor: 100,
+                currency: 'USD',
+                holdUntilMs: until,
+                unpaidBy: { address: `a${index}`, session: `s${index}` },
+              };
+      }
+      await store.insert(
+        key,
+        JSON.stringify({ schemaVersion: 2, holds, monthlySpend: { '2026-11:USD': 5_000 } }),
+        60_000,
+      );
+      const first = createReservationLedger(store, 'acct', () => clock.now);
+      const second = createReservationLedger(store, 'acct', () => clock.now);
+      /** An instance of the release before adding one firm hold to its record (making it anew when it is gone). */
+      async function oldInstanceHolds(id: string) {
+        for (;;) {
+          const stored = await store.get(key);
+          const record =
+            stored === null ? { schemaVersion: 3, holds: {}, monthlySpend: {} } : JSON.parse(stored.value);
+          record.holds[id] = {
+            amountMinor: 100,
+            currency: 'USD',
+            holdUntilMs: until,
+            settledAtMs: null,
+            unpaidBy: null,
+            payment: null,
+          };
+          const written =
+            stored === null
+              ? await store.insert(key, JSON.stringify(record), 60_000)
+              : await store.compareAndSet(key, stored.version, JSON.stringify(record), 60_000);
+          if (written) return;
+        }
+      }
+      const firm = { amount: usd(100), holdUntilMs: until, unpaidBy: null };
+      await Promise.all([
+        first.held('USD', 0),
+        ...Array.from({ length: 10 }, (_, index) =>
+          second.hold(`chk_new_${index}`, firm, () => undefined, 0),
+        ),
+        second.settle('chk_old_0', clock.now),
+        second.settle('chk_old_2', clock.now),
+        ...Array.from({ length: 5 }, (_, index) => oldInstanceHolds(`chk_older_${index}`)),
+        first.hold('chk_new_last', firm, () => undefined, 0),
+      ]);
+      // Whatever the old instance wrote last is moved by the next call of any instance.
+      const held = await second.held('USD', 0);
+      expect(await store.get(key)).toBeNull();
+      expect(held).toMatchObject({
+        count: 40 + 10 + 5 + 1,
+        amountMinor: 5_600,
+        unpaidCount: 20,
+        firmMinor: 3_600,
+        spentThisMonthMinor: 5_200,
+      });
+      expect(await first.held('USD', 0)).toEqual(held);
+    });
+
     const payment = (untilMs: number, attempt = 1, holder = alice): PaymentRequest => ({
       amount: usd(300),
       untilMs,

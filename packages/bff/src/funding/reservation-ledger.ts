@@ -146,7 +146,6 @@ export interface ReservationLedger {
   release(checkoutId: string): Promise<void>;
 }
 
-
 /** What a change of one entry does: write `next` (null: nothing left), or leave it; and what the call answers. */
 type EntryEdit<T> = { next: HoldEntry | null; answer: T } | { leave: T };
 
@@ -321,7 +320,8 @@ export function createReservationLedger(
       const { entries } = await book.read({ entries: settledIds });
       for (const raw of Object.values(entries)) {
         const hold = parseEntry(raw).hold;
-        if (hold?.settledAtMs != null && hold.settledAtMs >= readAtMs) addSettled(held, hold, currency, holder, time);
+        if (hold?.settledAtMs != null && hold.settledAtMs >= readAtMs)
+          addSettled(held, hold, currency, holder, time);
       }
     }
     return held;
@@ -354,7 +354,16 @@ export function createReservationLedger(
     );
     const ours = (entry: HoldEntry | null): entry is HoldEntry => entry?.proposal?.token === token;
     try {
-      approve(await heldFrom(proposed.view as BookView, hold.currency, accountReadAtMs, holder, id, proposed.counted));
+      approve(
+        await heldFrom(
+          proposed.view as BookView,
+          hold.currency,
+          accountReadAtMs,
+          holder,
+          id,
+          proposed.counted,
+        ),
+      );
     } catch (error) {
       await update(id, (entry) =>
         ours(entry) ? { next: { ...entry, proposal: null }, answer: undefined } : { leave: undefined },
@@ -487,7 +496,8 @@ export function createReservationLedger(
     async release(checkoutId) {
       await prepare();
       await update(checkoutId, (entry): EntryEdit<void> => {
-        if (entry === null || (entry.hold === null && entry.endedUntilMs === null)) return { leave: undefined };
+        if (entry === null || (entry.hold === null && entry.endedUntilMs === null))
+          return { leave: undefined };
         // A proposal under way stays its caller's to make or take back.
         return {
           next: entry.proposal === null ? null : { ...entry, hold: null, endedUntilMs: null },

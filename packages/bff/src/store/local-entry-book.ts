@@ -54,7 +54,6 @@ export function createLocalEntryBook(name: string, steps: LocalBookSteps, run: L
 
   return {
     read: (query) => run('read an entry book', () => readNow(query), 'read'),
-    change: (change) =>
-      run('change an entry book', () => steps.atomically(() => changeNow(change)), 'write'),
+    change: (change) => run('change an entry book', () => steps.atomically(() => changeNow(change)), 'write'),
   };
 }

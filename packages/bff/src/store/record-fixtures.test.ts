@@ -66,7 +66,9 @@ const readers: Record<
     type StoredHold = { holdUntilMs: number; settledAtMs?: number | null };
     const holds = Object.values(record.holds as Record<string, StoredHold>);
     // Before the first of them stops counting (a settled one: once every instance read the account again).
-    const ends = holds.map((hold) => (hold.settledAtMs == null ? hold.holdUntilMs : hold.settledAtMs + SETTLED_HOLD_MS));
+    const ends = holds.map((hold) =>
+      hold.settledAtMs == null ? hold.holdUntilMs : hold.settledAtMs + SETTLED_HOLD_MS,
+    );
     const before = Math.min(...ends) - 1;
     const held = await createReservationLedger(store, 'acct', () => before).held('USD', 0);
     expect(held.count).toBe(holds.length);
@@ -241,10 +243,11 @@ describe('embedded-store databases written by earlier releases', () => {
         expect(claimed.map((item) => item.id)).toEqual(['evt_pending_1']);
         expect(schemaVersionOf(store.database)).toBe(SCHEMA_VERSION);
         // The funding ledger's holds as entries (schema 4 on): an unpaid one, and one settled as the dump was made.
-        const held = await createReservationLedger(store, 'test:sandbox-url-d:acc_shop', () => DUMPED_AT).held(
-          'USD',
-          0,
-        );
+        const held = await createReservationLedger(
+          store,
+          'test:sandbox-url-d:acc_shop',
+          () => DUMPED_AT,
+        ).held('USD', 0);
         const version = Number(/schema-(\d+)/.exec(name)?.[1]);
         expect(held).toMatchObject(
           version >= 4

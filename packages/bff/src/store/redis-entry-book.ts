@@ -96,7 +96,11 @@ function viewOf(raw: RawView, query: BookQuery): BookView {
 }
 
 /** The entry book `name`, its keys under `keyPrefix`. */
-export function createRedisEntryBook(connection: RedisConnection, keyPrefix: string, name: string): EntryBook {
+export function createRedisEntryBook(
+  connection: RedisConnection,
+  keyPrefix: string,
+  name: string,
+): EntryBook {
   const { redis } = connection;
   const tag = `${keyPrefix}book:{${name}}`;
   const keys = [`${tag}:entries`, `${tag}:totals`, `${tag}:deadlines`, `${tag}:marks`] as const;
@@ -109,7 +113,14 @@ export function createRedisEntryBook(connection: RedisConnection, keyPrefix: str
     change: (change: BookChange) =>
       connection.run(async (deadline) => {
         const body = JSON.stringify({ ...change, read: change.read ?? {} });
-        const answer = (await redis.eval(CHANGE, keys.length, ...keys, deadline, body, BOOK_RETENTION_MS)) as string;
+        const answer = (await redis.eval(
+          CHANGE,
+          keys.length,
+          ...keys,
+          deadline,
+          body,
+          BOOK_RETENTION_MS,
+        )) as string;
         const outcome = JSON.parse(answer) as { applied: boolean; view?: RawView };
         return outcome.applied ? viewOf(outcome.view ?? {}, change.read ?? {}) : null;
       }),

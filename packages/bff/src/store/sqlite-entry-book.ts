@@ -33,7 +33,9 @@ export function createSqliteEntryBooks(db: SqliteDatabase, run: LocalBookRun) {
     firstMarks: db.prepare(
       'SELECT mark FROM book_marks WHERE book = ? AND mark >= ? AND mark < ? ORDER BY mark LIMIT ?',
     ),
-    countMarks: db.prepare('SELECT count(*) AS count FROM book_marks WHERE book = ? AND mark >= ? AND mark < ?'),
+    countMarks: db.prepare(
+      'SELECT count(*) AS count FROM book_marks WHERE book = ? AND mark >= ? AND mark < ?',
+    ),
   };
 
   const steps: LocalBookSteps = {
