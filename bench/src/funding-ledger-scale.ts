@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { createRedisStore, openSqliteStore, type Store } from '@esim-embed/bff';
 import { createReservationLedger, type RunningRedis } from '@esim-embed/bff/testing';
 import { percentile } from './load-spec';
-import { check, type Check, fmt, table } from './report';
+import { type Check, check, fmt, table } from './report';
 
 /** Purchases timed per store and size (after the open holds are made). */
 const PURCHASES = 200;

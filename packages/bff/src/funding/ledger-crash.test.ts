@@ -168,7 +168,7 @@ describe('a process killed in the middle of the ledger’s work', () => {
         totals: Object.fromEntries(
           Object.entries(await client.hgetall(`${tag}:totals`)).map(([name, value]) => [name, Number(value)]),
         ),
-        marks: await client.zrange(`${tag}:marks`, 0, -1),
+        marks: await client.zrange(`${tag}:marks`, '0', '-1'),
       }));
     } finally {
       client.disconnect();

@@ -9,7 +9,7 @@
  * next change of any instance; none is counted twice. A hold it releases after its move counts until its own end.
  */
 import { z } from 'zod';
-import { STORE_KEYS, type BookView, type EntryBook, type Store } from '../store/store';
+import { type EntryBook, STORE_KEYS, type Store } from '../store/store';
 import { type Hold, HoldSchema } from './hold-entry';
 
 /** Read with defaults, so that every version of the record parses (version 1 had no `schemaVersion`). */
@@ -29,13 +29,13 @@ const ROUNDS = 5;
 
 /**
  * Move the record of `accountKey`, if there is one, into `book`; `writeHold` writes one hold as a new entry (null
- * when the entry was made meanwhile).
+ * when the entry was made meanwhile, its write is refused).
  */
 export async function adoptLegacyLedger(
   store: Store,
   accountKey: string,
   book: EntryBook,
-  writeHold: (id: string, raw: null, hold: Hold) => Promise<BookView | null>,
+  writeHold: (id: string, raw: null, hold: Hold) => Promise<unknown>,
 ): Promise<void> {
   const key = STORE_KEYS.fundingLedger(accountKey);
   for (let round = 0; round < ROUNDS; round += 1) {

@@ -149,6 +149,20 @@ export interface ReservationLedger {
 /** What a change of one entry does: write `next` (null: nothing left), or leave it; and what the call answers. */
 type EntryEdit<T> = { next: HoldEntry | null; answer: T } | { leave: T };
 
+/** What a write of an entry answers: the view it read, the value it wrote and what that counts. */
+interface Written {
+  view: BookView;
+  value: string | null;
+  counted: Counted;
+}
+
+/** `entry` with `hold` proposed under `token`, beside the hold it has (both counted until one goes). */
+const proposing = (entry: HoldEntry | null, hold: Hold, token: string, time: number): HoldEntry => ({
+  hold: entry?.hold ?? null,
+  proposal: { hold, token, untilMs: time + PROPOSAL_MS },
+  endedUntilMs: entry?.endedUntilMs ?? null,
+});
+
 const noHolds = (): HolderHolds => ({ count: 0, firstEndsAtMs: null });
 
 /** The {@link ReservationLedger} of `accountKey` in `store`. */
@@ -169,56 +183,63 @@ export function createReservationLedger(
 
   /**
    * Write entry `id`, read as `raw`, as `next` at `time`: the totals and marks take away what it counted and add
-   * what it counts now, with `extra` added to the totals. The view of `read` after it; null when the entry
-   * changed since it was read.
+   * what it counts now, with `extra` added to the totals. The view of `read` after it, the value written and what
+   * it counts; null when the entry changed since it was read.
    */
-  function write(
+  async function write(
     id: string,
     raw: string | null,
     next: HoldEntry | null,
     time: number,
     read?: BookQuery,
     extra: Record<string, number> = {},
-  ): Promise<BookView | null> {
+  ): Promise<Written | null> {
     const before: Counted = raw === null ? { totals: {}, marks: [] } : parseEntry(raw).counted;
     const entry = entryAt(next, time);
     const counted = countedOf(entry, id, time);
     const totals: Record<string, number> = { ...extra };
     for (const [name, value] of Object.entries(counted.totals)) totals[name] = (totals[name] ?? 0) + value;
     for (const [name, value] of Object.entries(before.totals)) totals[name] = (totals[name] ?? 0) - value;
-    return book.change({
+    const value = entry === null ? null : JSON.stringify({ ...entry, counted });
+    const view = await book.change({
       id,
       expected: raw,
-      next: entry === null ? null : JSON.stringify({ ...entry, counted }),
+      next: value,
       deadlineMs: entry === null ? null : deadlineOf(entry, time),
       totals,
       addMarks: counted.marks.filter((mark) => !before.marks.includes(mark)),
       removeMarks: before.marks.filter((mark) => !counted.marks.includes(mark)),
       read,
     });
+    return view === null ? null : { view, value, counted };
   }
 
   /**
    * Change the entry of `id` by `edit` (given it as it is now), again on a fresh read when another instance
-   * changed it meanwhile. Answers `edit`'s answer, the view of `read` after the change (null when it left it)
-   * and what the entry counts now.
+   * changed it meanwhile; `known` is its value as this call last wrote it (read first when absent). Answers
+   * `edit`'s answer and, when it wrote, what {@link write} answers.
    */
   async function update<T>(
     id: string,
     edit: (entry: HoldEntry | null, time: number) => EntryEdit<T>,
-    read?: BookQuery,
-    extra?: (entry: HoldEntry | null) => Record<string, number>,
-  ): Promise<{ answer: T; view: BookView | null; counted: Counted }> {
+    options: {
+      /** What the change reads, after it (given the entry as the edit saw it). */
+      read?: (entry: HoldEntry | null, time: number) => BookQuery;
+      extra?: (entry: HoldEntry | null) => Record<string, number>;
+      known?: string | null;
+    } = {},
+  ): Promise<{ answer: T; written: Written | null }> {
+    let known = options.known;
     for (let round = 0; round < ENTRY_ROUNDS; round += 1) {
-      const raw = (await book.read({ entries: [id] })).entries[id] ?? null;
+      const raw = known !== undefined ? known : ((await book.read({ entries: [id] })).entries[id] ?? null);
+      known = undefined;
       const time = now();
       const entry = entryAt(raw === null ? null : parseEntry(raw), time);
       const edited = edit(entry, time);
-      if ('leave' in edited) return { answer: edited.leave, view: null, counted: { totals: {}, marks: [] } };
-      const view = await write(id, raw, edited.next, time, read, extra?.(entry));
-      if (view !== null) {
-        return { answer: edited.answer, view, counted: countedOf(entryAt(edited.next, time), id, time) };
-      }
+      if ('leave' in edited) return { answer: edited.leave, written: null };
+      const read = options.read?.(entry, time);
+      const written = await write(id, raw, edited.next, time, read, options.extra?.(entry));
+      if (written !== null) return { answer: edited.answer, written };
     }
     throw busy(`checkout ${id} kept changing`);
   }
@@ -245,10 +266,13 @@ export function createReservationLedger(
 
   /** Before any change or read: the record of the release before moved into the book, and due entries met. */
   async function prepare(): Promise<void> {
-    await adoptLegacyLedger(store, accountKey, book, (id, raw, hold) =>
-      write(id, raw, { hold, proposal: null, endedUntilMs: null }, now()),
-    );
-    await catchUp(now());
+    // Different entries (the record's holds are new ones): neither waits for the other.
+    await Promise.all([
+      adoptLegacyLedger(store, accountKey, book, async (id, raw, hold) => {
+        await write(id, raw, { hold, proposal: null, endedUntilMs: null }, now());
+      }),
+      catchUp(now()),
+    ]);
   }
 
   /** What a read of the held funds in `currency` asks the book for, with the holder's marks when there is one. */
@@ -328,52 +352,38 @@ export function createReservationLedger(
   }
 
   /**
-   * Propose `hold` for checkout `id`, approve it against the others as the proposal found them, and make it the
-   * entry's hold; taken back when `approve` throws.
+   * Approve `hold`, proposed for checkout `id` under `token` (`proposed`: what that write answered), against the
+   * others as the proposal found them, and make it the entry's hold; taken back when `approve` throws.
    */
-  async function proposeAndMake(
+  async function approveAndMake(
     id: string,
+    proposed: Written | null,
     hold: Hold,
-    holder: UnpaidHolder | null,
     approve: (others: HeldFunds) => void,
     accountReadAtMs: number,
+    token: string,
   ): Promise<void> {
-    const token = randomUUID();
-    const query = heldQuery(hold.currency, accountReadAtMs, holder);
-    const proposed = await update(
-      id,
-      (entry, time) => ({
-        next: {
-          hold: entry?.hold ?? null,
-          proposal: { hold, token, untilMs: time + PROPOSAL_MS },
-          endedUntilMs: entry?.endedUntilMs ?? null,
-        },
-        answer: undefined,
-      }),
-      query,
-    );
+    if (proposed === null) throw busy(`the proposal for checkout ${id} was not written`);
     const ours = (entry: HoldEntry | null): entry is HoldEntry => entry?.proposal?.token === token;
+    const { view, value, counted } = proposed;
     try {
-      approve(
-        await heldFrom(
-          proposed.view as BookView,
-          hold.currency,
-          accountReadAtMs,
-          holder,
-          id,
-          proposed.counted,
-        ),
-      );
+      approve(await heldFrom(view, hold.currency, accountReadAtMs, hold.unpaidBy, id, counted));
     } catch (error) {
-      await update(id, (entry) =>
-        ours(entry) ? { next: { ...entry, proposal: null }, answer: undefined } : { leave: undefined },
+      await update(
+        id,
+        (entry) =>
+          ours(entry) ? { next: { ...entry, proposal: null }, answer: undefined } : { leave: undefined },
+        { known: value },
       );
       throw error;
     }
-    const made = await update(id, (entry) =>
-      ours(entry)
-        ? { next: { ...entry, hold: entry.proposal?.hold ?? hold, proposal: null }, answer: true }
-        : { leave: false },
+    const made = await update(
+      id,
+      (entry) =>
+        ours(entry)
+          ? { next: { ...entry, hold: entry.proposal?.hold ?? hold, proposal: null }, answer: true }
+          : { leave: false },
+      { known: value },
     );
     // The proposal outlived its time (a stalled process): what it was approved against no longer holds.
     if (!made.answer) throw busy(`the proposal for checkout ${id} ended before it was made`);
@@ -388,20 +398,7 @@ export function createReservationLedger(
     async hold(checkoutId, request, approve, accountReadAtMs) {
       const { amount, holdUntilMs, unpaidBy } = request;
       await prepare();
-      // The same checkout again (a retried or resumed create, a second confirm): one hold, never two, and an
-      // unpaid one never renewed. A firm hold asked for again keeps the later expiry.
-      const again = await update(checkoutId, (entry, time): EntryEdit<'approve' | 'done'> => {
-        const existing = entry?.hold ?? null;
-        if (existing !== null || entry?.endedUntilMs != null) {
-          if (unpaidBy !== null) return { leave: 'done' };
-          if (existing !== null && existing.unpaidBy === null && existing.holdUntilMs > time) {
-            if (existing.holdUntilMs >= holdUntilMs) return { leave: 'done' };
-            return { next: { ...entry, hold: { ...existing, holdUntilMs } } as HoldEntry, answer: 'done' };
-          }
-        }
-        return { leave: 'approve' };
-      });
-      if (again.answer === 'done') return;
+      const token = randomUUID();
       const hold: Hold = {
         amountMinor: amount.amountMinor,
         currency: amount.currency,
@@ -410,36 +407,67 @@ export function createReservationLedger(
         unpaidBy,
         payment: null,
       };
-      await proposeAndMake(checkoutId, hold, unpaidBy, approve, accountReadAtMs);
+      const asked = await update(
+        checkoutId,
+        (entry, time): EntryEdit<'proposed' | 'done'> => {
+          const existing = entry?.hold ?? null;
+          // The same checkout again (a retried or resumed create, a second confirm): one hold, never two, and an
+          // unpaid one never renewed. A firm hold asked for again keeps the later expiry.
+          if (existing !== null || entry?.endedUntilMs != null) {
+            if (unpaidBy !== null) return { leave: 'done' };
+            if (existing !== null && existing.unpaidBy === null && existing.holdUntilMs > time) {
+              if (existing.holdUntilMs >= holdUntilMs) return { leave: 'done' };
+              return {
+                next: { ...(entry as HoldEntry), hold: { ...existing, holdUntilMs } },
+                answer: 'done',
+              };
+            }
+          }
+          return { next: proposing(entry, hold, token, time), answer: 'proposed' };
+        },
+        { read: () => heldQuery(amount.currency, accountReadAtMs, unpaidBy) },
+      );
+      if (asked.answer === 'proposed')
+        await approveAndMake(checkoutId, asked.written, hold, approve, accountReadAtMs, token);
     },
     async startPayment(checkoutId, request, approve, accountReadAtMs) {
       const { amount, untilMs, attempt } = request;
       await prepare();
-      const asked = await update(checkoutId, (entry, time): EntryEdit<Hold | null> => {
-        const existing = entry?.hold ?? null;
-        const kind = existing === null ? null : kindOf(existing, time);
-        // Paid (confirmed, placed; or made firm by an earlier release's payment start), or a payment running: the
-        // hold stays as it is — a payment started again is neither renewed nor counted twice.
-        if (existing?.settledAtMs != null || kind === 'firm' || kind === 'paying') return { leave: null };
-        // The same holder as the unpaid hold; its own end is where a declined or abandoned payment returns to
-        // (a hold that ended has none left: it goes when the payment does).
-        const unpaid = kind === 'unpaid' ? existing : null;
-        const holder = unpaid?.unpaidBy ?? request.holder;
-        const unpaidUntilMs = unpaid === null ? time : unpaidEnd(unpaid);
-        return {
-          leave: {
+      const token = randomUUID();
+      const asked = await update(
+        checkoutId,
+        (entry, time): EntryEdit<Hold | null> => {
+          const existing = entry?.hold ?? null;
+          const kind = existing === null ? null : kindOf(existing, time);
+          // Paid (confirmed, placed; or made firm by an earlier release's payment start), or a payment running:
+          // the hold stays as it is — a payment started again is neither renewed nor counted twice.
+          if (existing?.settledAtMs != null || kind === 'firm' || kind === 'paying') return { leave: null };
+          // The same holder as the unpaid hold; its own end is where a declined or abandoned payment returns to
+          // (a hold that ended has none left: it goes when the payment does).
+          const unpaid = kind === 'unpaid' ? existing : null;
+          const unpaidUntilMs = unpaid === null ? time : unpaidEnd(unpaid);
+          const hold: Hold = {
             amountMinor: amount.amountMinor,
             currency: amount.currency,
             holdUntilMs: Math.max(untilMs, unpaidUntilMs),
             settledAtMs: null,
-            unpaidBy: holder,
+            unpaidBy: unpaid?.unpaidBy ?? request.holder,
             payment: { untilMs, unpaidUntilMs, attempt },
+          };
+          return { next: proposing(entry, hold, token, time), answer: hold };
+        },
+        {
+          // The holder the unpaid hold names (a hold of an earlier release may name another than the request).
+          read: (entry, time) => {
+            const existing = entry?.hold ?? null;
+            const unpaid = existing !== null && kindOf(existing, time) === 'unpaid' ? existing : null;
+            return heldQuery(amount.currency, accountReadAtMs, unpaid?.unpaidBy ?? request.holder);
           },
-        };
-      });
+        },
+      );
       const hold = asked.answer;
       if (hold === null) return false;
-      await proposeAndMake(checkoutId, hold, hold.unpaidBy, approve, accountReadAtMs);
+      await approveAndMake(checkoutId, asked.written, hold, approve, accountReadAtMs, token);
       return true;
     },
     async endPayment(checkoutId, attempt) {
@@ -484,12 +512,13 @@ export function createReservationLedger(
           };
           return { next: { ...(entry as HoldEntry), hold }, answer: true };
         },
-        undefined,
-        // The month's spend, by the same step that settles the hold: once, whoever settles it.
-        (entry) =>
-          entry?.hold == null
-            ? {}
-            : { [BOOK_NAMES.spent(atMs, entry.hold.currency)]: entry.hold.amountMinor },
+        {
+          // The month's spend, by the same step that settles the hold: once, whoever settles it.
+          extra: (entry) =>
+            entry?.hold == null
+              ? {}
+              : { [BOOK_NAMES.spent(atMs, entry.hold.currency)]: entry.hold.amountMinor },
+        },
       );
       return settled.answer;
     },

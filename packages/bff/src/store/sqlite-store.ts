@@ -35,6 +35,7 @@ import {
   SqliteEngineMissingError,
   type SqliteEngineName,
 } from './sqlite-engine';
+import { createSqliteEntryBooks } from './sqlite-entry-book';
 import { measureFootprint, type StoreFootprint } from './sqlite-footprint';
 import {
   createGroupCommit,
@@ -44,7 +45,6 @@ import {
 } from './sqlite-group-commit';
 import { type InstanceLock, lockDataDir } from './sqlite-instance-lock';
 import { migrate } from './sqlite-schema';
-import { createSqliteEntryBooks } from './sqlite-entry-book';
 import { createSqliteSortedIndex, prepareIndexStatements } from './sqlite-sorted-index';
 import { decodeValue, encodeValue } from './sqlite-value-encoding';
 import { createSqliteWorkQueue, prepareQueueStatements } from './sqlite-work-queue';

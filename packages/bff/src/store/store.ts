@@ -221,7 +221,10 @@ export const STORE_KEYS = {
   orderReference: (externalRef: string) => `order-reference:${externalRef}`,
   /** An upstream order without a checkout that was reported (so it is reported once, by one instance). */
   reportedOrder: (credential: string, orderId: string) => `order-reported:${credential}:${orderId}`,
-  /** What this BFF promised out of one upstream account's balance to open checkouts (the reservation ledger). */
+  /**
+   * The release before's reservation ledger of one upstream account: one JSON record of every open hold, moved
+   * into the account's entry book (`funding/legacy-ledger.ts`) and deleted.
+   */
   fundingLedger: (account: string) => `funding-ledger:${account}`,
   /** Set while one widget's spendable balance is below its `account.balance_low` threshold. */
   balanceLow: (widgetId: string) => `balance-low:${widgetId}`,
