@@ -39,7 +39,7 @@ import { adoptLegacyLedger } from './legacy-ledger';
 export { SETTLED_HOLD_MS } from './hold-entry';
 
 /** Rounds of one change of one checkout's entry before it gives up (only changes of that checkout race it). */
-const ENTRY_ROUNDS = 20;
+const ENTRY_ROUNDS = 40;
 /** How many entries past their deadline one step brings up to date (a read repeats until none is left). */
 const DUE_BATCH = 64;
 /** At most this many settled holds are read per decision: those settled since the account was read. */
@@ -146,8 +146,15 @@ export interface ReservationLedger {
   release(checkoutId: string): Promise<void>;
 }
 
-/** What a change of one entry does: write `next` (null: nothing left), or leave it; and what the call answers. */
-type EntryEdit<T> = { next: HoldEntry | null; answer: T } | { leave: T };
+/**
+ * What a change of one entry does: write `next` (null: nothing left), leave it (and what the call answers), or
+ * wait for another call's proposal on the same checkout to be made or taken back, and look again.
+ */
+type EntryEdit<T> = { next: HoldEntry | null; answer: T } | { leave: T } | { wait: true };
+
+/** The pause before looking again at an entry another call is changing: a random part of 5 ms × the round. */
+const pauseBefore = (round: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * Math.min(round + 1, 8)));
 
 /** What a write of an entry answers: the view it read, the value it wrote and what that counts. */
 interface Written {
@@ -236,6 +243,10 @@ export function createReservationLedger(
       const time = now();
       const entry = entryAt(raw === null ? null : parseEntry(raw), time);
       const edited = edit(entry, time);
+      if ('wait' in edited) {
+        await pauseBefore(round);
+        continue;
+      }
       if ('leave' in edited) return { answer: edited.leave, written: null };
       const read = options.read?.(entry, time);
       const written = await write(id, raw, edited.next, time, read, options.extra?.(entry));
@@ -410,6 +421,8 @@ export function createReservationLedger(
       const asked = await update(
         checkoutId,
         (entry, time): EntryEdit<'proposed' | 'done'> => {
+          // Another call on this checkout (a second confirm, on any instance) is deciding: its outcome first.
+          if (entry?.proposal != null) return { wait: true };
           const existing = entry?.hold ?? null;
           // The same checkout again (a retried or resumed create, a second confirm): one hold, never two, and an
           // unpaid one never renewed. A firm hold asked for again keeps the later expiry.
@@ -437,6 +450,7 @@ export function createReservationLedger(
       const asked = await update(
         checkoutId,
         (entry, time): EntryEdit<Hold | null> => {
+          if (entry?.proposal != null) return { wait: true };
           const existing = entry?.hold ?? null;
           const kind = existing === null ? null : kindOf(existing, time);
           // Paid (confirmed, placed; or made firm by an earlier release's payment start), or a payment running:
