@@ -137,6 +137,7 @@ function countingStore(store: Store) {
     increment: (key, by, windowMs) => counted(key, () => store.increment(key, by, windowMs)),
     queue: (name) => store.queue(name),
     sortedIndex: (name) => store.sortedIndex(name),
+    entryBook: (name) => store.entryBook(name),
     scanKeys: (prefix, cursor, count) => store.scanKeys(prefix, cursor, count),
     ping: () => store.ping(),
     close: () => store.close(),

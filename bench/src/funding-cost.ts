@@ -4,7 +4,8 @@
  * `partner_confirm` mode (no upstream call of its own, so the check is a visible part of it) timed over HTTP,
  * and inside it the funding hold itself (account read from its few-second cache, the reservation ledger read
  * and compare-and-set), on the memory store and on a real redis-server. Open checkouts are left open, so the
- * ledger grows as a busy shop's would.
+ * ledger holds as a busy shop's would. Then the ledger alone with 10 holds open on one account against 10,000
+ * (`funding-ledger-scale.ts`).
  */
 import { performance } from 'node:perf_hooks';
 import {
@@ -22,6 +23,7 @@ import { startRedisServer } from '@esim-embed/bff/testing';
 import { SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
 import { BENCH_ORIGIN } from './bench-config';
 import { call } from './bench-http';
+import { fundingLedgerScale } from './funding-ledger-scale';
 import { percentile } from './load-spec';
 import { check, fmt, type Section, table } from './report';
 
@@ -232,6 +234,7 @@ export async function fundingCostSection(): Promise<Section> {
   try {
     const memory = await measure(sandbox.url, 'memory', createMemoryStore());
     const shared = await measure(sandbox.url, 'redis', createRedisStore({ url: redis.url }));
+    const scale = await fundingLedgerScale(redis);
     const rows = [memory, shared].map((figures) => [
       figures.store,
       fmt.ms(figures.checkout.p50),
@@ -262,8 +265,10 @@ export async function fundingCostSection(): Promise<Section> {
           ],
           rows,
         ),
+        ...scale.lines,
       ],
       checks: [
+        ...scale.checks,
         check(
           'funding.hold.memory.p50',
           'funding check, memory store, p50',

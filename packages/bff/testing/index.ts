@@ -13,6 +13,7 @@ export const BFF_SERVER_ENTRY = fileURLToPath(new URL('../src/server.ts', import
 export const BFF_BUNDLE = fileURLToPath(new URL('../dist/server.js', import.meta.url));
 
 export { API_ROUTES as ROUTES, type ApiRouteId as RouteId, type RouteSpec } from '@esim-embed/shared';
+export { createReservationLedger } from '../src/funding/reservation-ledger';
 export { deriveKey } from '../src/security/key-ring';
 export { createUpstreamBudget } from '../src/upstream/upstream-budget';
 export { runForUpstreamCaller } from '../src/upstream/upstream-caller';

@@ -116,6 +116,17 @@ export function createRecordingStore(now: () => number = Date.now): RecordingSto
         range: (range) => index.range(range),
       };
     },
+    entryBook(name) {
+      const book = inner.entryBook(name);
+      return {
+        read: (query) => book.read(query),
+        async change(change) {
+          const view = await book.change(change);
+          record('book.change', `book ${name} ${change.id}`, view !== null);
+          return view;
+        },
+      };
+    },
     scanKeys: (prefix, cursor, count) => inner.scanKeys(prefix, cursor, count),
     ping: () => inner.ping(),
     close: () => inner.close(),

@@ -15,7 +15,10 @@ import { STORE_KEYS, type Store } from '../store/store';
 import { QUEUE_NAMES } from '../store/work-queue';
 import { readCheckoutRecord } from './checkout-record';
 
-/** The memory store, except that the next write of a key starting with `failNext` (once armed) throws. */
+/**
+ * The memory store, except that the next write of a key (or change of an entry book) starting with `failNext`
+ * (once armed) throws.
+ */
 const memory = createMemoryStore();
 let failNext: string | null = null;
 const failOnce = (key: string) => {
@@ -33,6 +36,17 @@ const store: Store = {
   compareAndSet: async (key, version, value, ttlMs) => {
     failOnce(key);
     return await memory.compareAndSet(key, version, value, ttlMs);
+  },
+  // An entry book (the funding ledger's holds) by its name.
+  entryBook(name) {
+    const book = memory.entryBook(name);
+    return {
+      read: (query) => book.read(query),
+      change: async (change) => {
+        failOnce(name);
+        return await book.change(change);
+      },
+    };
   },
 };
 

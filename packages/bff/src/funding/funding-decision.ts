@@ -104,7 +104,7 @@ export interface UnpaidHoldLimits {
   perSession: number;
   /** The part (0..1) of what paying travellers could still spend that unpaid holds may take together. */
   share: number;
-  /** Unpaid holds one account may have open at all (bounds the ledger record). */
+  /** Unpaid holds one account may have open at all. */
   maxOpen: number;
 }
 

@@ -38,6 +38,7 @@ import {
 } from './funding-decision';
 import {
   createReservationLedger,
+  fundingBookName,
   type HeldFunds,
   type ReservationLedger,
   type UnpaidHolder,
@@ -188,8 +189,11 @@ export function createPartnerFunding(options: PartnerFundingOptions): PartnerFun
       }
       throw error;
     }
-    // The hold is money promised: on the replicas before the sale goes on (a failover must not forget it).
-    await store.confirmReplicated?.(STORE_KEYS.fundingLedger(ledgerKey(widget, snapshot)));
+    // The hold is money promised: on the replicas before the sale goes on (a failover must not forget it). The
+    // marker goes into the book's hash tag, so a cluster waits on the node that holds the book.
+    await store.confirmReplicated?.(
+      STORE_KEYS.entryBookEntries(fundingBookName(ledgerKey(widget, snapshot))),
+    );
     await afterHold(widget, snapshot, ledger);
     return answer;
   }

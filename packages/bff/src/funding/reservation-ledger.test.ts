@@ -18,6 +18,7 @@ import { openSqliteStore } from '../store/sqlite-store';
 import { STORE_KEYS, type Store } from '../store/store';
 import {
   createReservationLedger,
+  fundingBookName,
   type HeldFunds,
   type HoldRequest,
   type PaymentRequest,
@@ -63,9 +64,10 @@ describe.each(implementations)('on the %s store', (_name, makeStore) => {
     return { clock, store, ledger, seen, hold, startPayment };
   }
 
-  /** The ledger record as stored. */
-  async function stored(store: Store) {
-    return JSON.parse((await store.get(STORE_KEYS.fundingLedger('acct')))?.value ?? '{}');
+  /** The hold of checkout `id` as its entry keeps it (undefined: none). */
+  async function storedHold(store: Store, id: string) {
+    const raw = (await store.entryBook(fundingBookName('acct')).read({ entries: [id] })).entries[id];
+    return raw === undefined ? undefined : (JSON.parse(raw).hold ?? undefined);
   }
 
   describe('unpaid and firm holds', () => {
@@ -104,9 +106,7 @@ describe.each(implementations)('on the %s store', (_name, makeStore) => {
       await hold('chk_a', { amount: usd(300), holdUntilMs: clock.now + 10_000, unpaidBy: alice });
       // The same checkout again, later: the hold keeps its first end.
       await hold('chk_a', { amount: usd(300), holdUntilMs: clock.now + 600_000, unpaidBy: alice });
-      const record = await stored(store);
-      expect(record.holds.chk_a.holdUntilMs).toBe(clock.now + 10_000);
-      expect(record.schemaVersion).toBe(3);
+      expect((await storedHold(store, 'chk_a')).holdUntilMs).toBe(clock.now + 10_000);
       clock.now += 10_000;
       expect(await ledger.held('USD', 0)).toMatchObject({ amountMinor: 0, unpaidCount: 0 });
       // Nor does an unpaid hold come back after it ended.
@@ -197,7 +197,7 @@ describe.each(implementations)('on the %s store', (_name, makeStore) => {
       const unpaidEnd = clock.now + 600_000;
       await hold('chk_a', { amount: usd(300), holdUntilMs: unpaidEnd, unpaidBy: alice });
       await startPayment('chk_a', payment(clock.now + 120_000));
-      const paying = (await stored(store)).holds.chk_a;
+      const paying = await storedHold(store, 'chk_a');
       expect(paying).toMatchObject({
         unpaidBy: alice,
         holdUntilMs: unpaidEnd,
@@ -207,7 +207,7 @@ describe.each(implementations)('on the %s store', (_name, makeStore) => {
       expect(await ledger.held('USD', 0)).toMatchObject({ firmMinor: 0, unpaidMinor: 300, payingMinor: 0 });
       // The next change writes it back as the unpaid hold it was.
       await hold('chk_other', { amount: usd(100), holdUntilMs: unpaidEnd + 3_600_000, unpaidBy: null });
-      expect((await stored(store)).holds.chk_a).toMatchObject({
+      expect(await storedHold(store, 'chk_a')).toMatchObject({
         unpaidBy: alice,
         holdUntilMs: unpaidEnd,
         payment: null,
@@ -231,7 +231,7 @@ describe.each(implementations)('on the %s store', (_name, makeStore) => {
       expect(await ledger.held('USD', 0)).toMatchObject({ payingMinor: 300 });
       expect(await ledger.endPayment('chk_a', 2)).toBe(true);
       expect(await ledger.held('USD', 0)).toMatchObject({ firmMinor: 0, unpaidMinor: 300, unpaidCount: 1 });
-      expect((await stored(store)).holds.chk_a).toMatchObject({
+      expect(await storedHold(store, 'chk_a')).toMatchObject({
         holdUntilMs: clock.now + 600_000,
         payment: null,
       });
@@ -242,7 +242,7 @@ describe.each(implementations)('on the %s store', (_name, makeStore) => {
       expect(await startPayment('chk_a', payment(clock.now + 120_000, 3))).toBe(true);
       expect(await ledger.held('USD', 0)).toMatchObject({ firmMinor: 300, payingMinor: 300 });
       expect(await ledger.endPayment('chk_a', 3)).toBe(true);
-      expect((await stored(store)).holds.chk_a).toBeUndefined();
+      expect(await storedHold(store, 'chk_a')).toBeUndefined();
     });
 
     it('is made firm by the confirm (a new approval), and a late decline leaves it firm', async () => {
@@ -304,17 +304,85 @@ describe.each(implementations)('on the %s store', (_name, makeStore) => {
         await startPayment(UNPAID, { ...payment(clock.now + 120_000, 1, stranger), amount: usd(424) }),
       ).toBe(true);
       expect(await ledger.held('USD', 0)).toMatchObject({ firmMinor: 848, payingMinor: 424 });
-      const record = await stored(store);
-      expect(record.schemaVersion).toBe(3);
-      expect(record.holds[FIRM]).toEqual({ ...old.holds[FIRM], payment: null });
-      expect(record.holds[UNPAID]).toMatchObject({ unpaidBy: old.holds[UNPAID].unpaidBy });
-      expect(record.monthlySpend).toEqual(old.monthlySpend);
+      // Moved into the book, hold by hold, with the month's spend; the record is gone.
+      expect(await store.get(STORE_KEYS.fundingLedger('acct'))).toBeNull();
+      expect(await storedHold(store, FIRM)).toEqual({ ...old.holds[FIRM], payment: null });
+      expect(await storedHold(store, UNPAID)).toMatchObject({ unpaidBy: old.holds[UNPAID].unpaidBy });
+      expect((await ledger.held('USD', 0)).spentThisMonthMinor).toBe(old.monthlySpend['2026-11:USD']);
       // Declined: unpaid until its own end, then gone; the firm hold lasts until its own.
       expect(await ledger.endPayment(UNPAID, 1)).toBe(true);
       clock.now = old.holds[UNPAID].holdUntilMs;
       expect(await ledger.held('USD', 0)).toMatchObject({ firmMinor: 424, unpaidMinor: 0 });
       clock.now = old.holds[FIRM].holdUntilMs;
       expect(await ledger.held('USD', 0)).toMatchObject({ amountMinor: 0 });
+    });
+
+    it('is moved into the book hold by hold while another instance changes it and the release before still writes it: none lost, none counted twice', async () => {
+      const { clock, store } = ledgerAt(1_795_530_000_000);
+      const key = STORE_KEYS.fundingLedger('acct');
+      const until = clock.now + 600_000;
+      const holds: Record<string, unknown> = {};
+      for (let index = 0; index < 40; index += 1) {
+        holds[`chk_old_${index}`] =
+          index % 2 === 0
+            ? { amountMinor: 100, currency: 'USD', holdUntilMs: until, settledAtMs: null, unpaidBy: null }
+            : {
+                amountMinor: 100,
+                currency: 'USD',
+                holdUntilMs: until,
+                unpaidBy: { address: `a${index}`, session: `s${index}` },
+              };
+      }
+      await store.insert(
+        key,
+        JSON.stringify({ schemaVersion: 2, holds, monthlySpend: { '2026-11:USD': 5_000 } }),
+        60_000,
+      );
+      const first = createReservationLedger(store, 'acct', () => clock.now);
+      const second = createReservationLedger(store, 'acct', () => clock.now);
+      /** An instance of the release before adding one firm hold to its record (making it anew when it is gone). */
+      async function oldInstanceHolds(id: string) {
+        for (;;) {
+          const stored = await store.get(key);
+          const record =
+            stored === null ? { schemaVersion: 3, holds: {}, monthlySpend: {} } : JSON.parse(stored.value);
+          record.holds[id] = {
+            amountMinor: 100,
+            currency: 'USD',
+            holdUntilMs: until,
+            settledAtMs: null,
+            unpaidBy: null,
+            payment: null,
+          };
+          const written =
+            stored === null
+              ? await store.insert(key, JSON.stringify(record), 60_000)
+              : await store.compareAndSet(key, stored.version, JSON.stringify(record), 60_000);
+          if (written) return;
+        }
+      }
+      const firm = { amount: usd(100), holdUntilMs: until, unpaidBy: null };
+      await Promise.all([
+        first.held('USD', 0),
+        ...Array.from({ length: 10 }, (_, index) =>
+          second.hold(`chk_new_${index}`, firm, () => undefined, 0),
+        ),
+        second.settle('chk_old_0', clock.now),
+        second.settle('chk_old_2', clock.now),
+        ...Array.from({ length: 5 }, (_, index) => oldInstanceHolds(`chk_older_${index}`)),
+        first.hold('chk_new_last', firm, () => undefined, 0),
+      ]);
+      // Whatever the old instance wrote last is moved by the next call of any instance.
+      const held = await second.held('USD', 0);
+      expect(await store.get(key)).toBeNull();
+      expect(held).toMatchObject({
+        count: 40 + 10 + 5 + 1,
+        amountMinor: 5_600,
+        unpaidCount: 20,
+        firmMinor: 3_600,
+        spentThisMonthMinor: 5_200,
+      });
+      expect(await first.held('USD', 0)).toEqual(held);
     });
 
     const payment = (untilMs: number, attempt = 1, holder = alice): PaymentRequest => ({

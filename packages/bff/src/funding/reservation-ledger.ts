@@ -2,61 +2,51 @@
  * @module
  * The reservation ledger: what this BFF has promised out of the partner's prepaid balance to checkouts that
  * are still open (awaiting payment or being placed), kept in the store so that every instance sees every
- * promise. One record per upstream account, changed only by compare-and-set: two instances can never both
- * promise the last of the balance. A hold is firm (paid: `direct`, confirmed), unpaid (a checkout awaiting the
- * partner's payment, with the address and session that opened it) or paying (an unpaid hold whose payment the
- * partner started: for a short while it is kept as a firm one is, and still counted against its opener's caps;
- * declined, or its time up, it is unpaid again until its own end). The sums tell them apart, so that unpaid
- * holds never stand in a paying traveller's way (docs/payments.md).
+ * promise. Each hold is an entry of its own in the account's entry book (`hold-entry.ts`), with the totals and
+ * the per-holder marks the caps read kept by the same atomic step, so a hold, a settlement or a read costs the
+ * same with ten holds open or ten thousand, and instances changing different checkouts never wait for each
+ * other. A hold that needs an approval is first proposed — counted at once, so that any decision taken
+ * beside it sees it — then approved against what the others hold as the proposal found them, and made (or
+ * taken back): two instances can never both promise the last of the balance. A hold is firm (paid: `direct`,
+ * confirmed), unpaid (a checkout awaiting the partner's payment, with the address and session that opened it)
+ * or paying (an unpaid hold whose payment the partner started: for a short while it is kept as a firm one is,
+ * and still counted against its opener's caps; declined, or its time up, it is unpaid again until its own end).
+ * The sums tell them apart, so that unpaid holds never stand in a paying traveller's way (docs/payments.md).
  */
-import { CurrencySchema, type NonNegativeMoney } from '@esim-embed/shared';
-import { z } from 'zod';
+import { randomUUID } from 'node:crypto';
+import type { NonNegativeMoney } from '@esim-embed/shared';
 import { ApiError } from '../errors';
-import { STORE_KEYS, type Store, type Versioned } from '../store/store';
-import { leaveValue, storeSlot, versionedUpdate, writeValue } from '../store/versioned-update';
+import type { BookQuery, BookView, EntryBook, Store } from '../store/store';
+import {
+  BOOK_NAMES,
+  type Counted,
+  countedOf,
+  deadlineOf,
+  entryAt,
+  type Hold,
+  type HoldEntry,
+  kindOf,
+  marksFrom,
+  PROPOSAL_MS,
+  parseEntry,
+  readMark,
+  SETTLED_HOLD_MS,
+  unpaidAgain,
+  unpaidEnd,
+} from './hold-entry';
+import { adoptLegacyLedger } from './legacy-ledger';
 
-/**
- * How long a settled hold keeps counting: until every instance has read the account again after the order
- * was placed (the upstream's own `reserved` then covers it), with room for a stale read served in an outage.
- */
-export const SETTLED_HOLD_MS = 2 * 60_000;
-/** Compare-and-set rounds of one change before it gives up (each after a short random pause). */
-const CHANGE_ROUNDS = 40;
-/** How long the ledger record outlives its last change. */
-const LEDGER_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+export { SETTLED_HOLD_MS } from './hold-entry';
 
-/**
- * The version of the ledger record this release writes (records without one are version 1; version 2 added
- * `unpaidBy`, version 3 `payment`).
- */
-const LEDGER_SCHEMA_VERSION = 3;
+/** Rounds of one change of one checkout's entry before it gives up (only changes of that checkout race it). */
+const ENTRY_ROUNDS = 40;
+/** How many entries past their deadline one step brings up to date (a read repeats until none is left). */
+const DUE_BATCH = 64;
+/** At most this many settled holds are read per decision: those settled since the account was read. */
+const SETTLED_READ_LIMIT = 10_000;
 
-const HoldSchema = z.looseObject({
-  amountMinor: z.int().min(0),
-  currency: CurrencySchema,
-  /** After this (ms since the epoch) the hold counts no more: a safety net for a release that was lost. */
-  holdUntilMs: z.number(),
-  /** When the order was placed upstream; the hold counts until an account read newer than this. */
-  settledAtMs: z.number().nullable().default(null),
-  /**
-   * Who made an unpaid hold (digests of the client's address and of its session); null for a firm hold. Holds of
-   * version 1 had none: they read as firm, which can hold back a sale for their last minutes, never over-promise.
-   */
-  unpaidBy: z.looseObject({ address: z.string(), session: z.string() }).nullable().default(null),
-  /**
-   * The payment the partner started on an unpaid hold (`payment-started`): until `untilMs` the hold is kept as a
-   * firm one is (a paying traveller leaves it), still counted against its maker's caps; after that — or once
-   * attempt `attempt` (or a later one) is declined — it is unpaid again until `unpaidUntilMs`, its own end, and
-   * gone after. `holdUntilMs` is the later of the two ends, so a release that knows no `payment` keeps the hold as
-   * long, as an unpaid one. Firm holds of version 2 made by a payment start have none: they stay firm until
-   * their `holdUntilMs` (the checkout's deadline and 5 minutes), as that release kept them.
-   */
-  payment: z
-    .looseObject({ untilMs: z.number(), unpaidUntilMs: z.number(), attempt: z.int().min(1) })
-    .nullable()
-    .default(null),
-});
-type Hold = z.infer<typeof HoldSchema>;
+/** The name of the entry book of one upstream account's ledger. */
+export const fundingBookName = (accountKey: string) => `funding-ledger:${accountKey}`;
 
 /** Who makes an unpaid hold: digests of the client's address (an IPv6 /64) and of its session. */
 export type UnpaidHolder = NonNullable<Hold['unpaidBy']>;
@@ -80,18 +70,6 @@ export interface HoldRequest {
   /** The maker of an unpaid hold; null for a firm one (paid, or being paid). */
   unpaidBy: UnpaidHolder | null;
 }
-
-/**
- * Read with defaults, so a record written by an earlier release still parses, and loose, so fields a newer
- * release added survive this one's compare-and-set (record-fixtures.test.ts reads earlier releases' records).
- */
-const LedgerSchema = z.looseObject({
-  schemaVersion: z.int().min(1).default(LEDGER_SCHEMA_VERSION),
-  holds: z.record(z.string(), HoldSchema).default({}),
-  /** Wholesale spend of the orders this BFF placed, per settlement currency and month (`2026-11:USD`). */
-  monthlySpend: z.record(z.string(), z.int().min(0)).default({}),
-});
-type Ledger = z.infer<typeof LedgerSchema>;
 
 /** The unpaid holds of one address or one session. */
 export interface HolderHolds {
@@ -168,32 +146,31 @@ export interface ReservationLedger {
   release(checkoutId: string): Promise<void>;
 }
 
-const monthOf = (ms: number, currency: string) => `${new Date(ms).toISOString().slice(0, 7)}:${currency}`;
+/**
+ * What a change of one entry does: write `next` (null: nothing left), leave it (and what the call answers), or
+ * wait for another call's proposal on the same checkout to be made or taken back, and look again.
+ */
+type EntryEdit<T> = { next: HoldEntry | null; answer: T } | { leave: T } | { wait: true };
 
-/** What a hold is at `now`: firm, paying (a payment in progress) or unpaid; null when it no longer counts. */
-type HoldKind = 'firm' | 'paying' | 'unpaid';
-function kindOf(hold: Hold, now: number): HoldKind | null {
-  if (hold.holdUntilMs <= now) return null;
-  if (hold.unpaidBy === null) return 'firm';
-  if (hold.payment === null) return 'unpaid';
-  if (hold.payment.untilMs > now) return 'paying';
-  return hold.payment.unpaidUntilMs > now ? 'unpaid' : null;
+/** The pause before looking again at an entry another call is changing: a random part of 5 ms × the round. */
+const pauseBefore = (round: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * Math.min(round + 1, 8)));
+
+/** What a write of an entry answers: the view it read, the value it wrote and what that counts. */
+interface Written {
+  view: BookView;
+  value: string | null;
+  counted: Counted;
 }
 
-/** What a hold counts as at `now`, seen from an account read made at `readAtMs`; null when it does not count. */
-function counting(hold: Hold, now: number, readAtMs: number): HoldKind | null {
-  if (hold.settledAtMs !== null && hold.settledAtMs < readAtMs) return null;
-  return kindOf(hold, now);
-}
+/** `entry` with `hold` proposed under `token`, beside the hold it has (both counted until one goes). */
+const proposing = (entry: HoldEntry | null, hold: Hold, token: string, time: number): HoldEntry => ({
+  hold: entry?.hold ?? null,
+  proposal: { hold, token, untilMs: time + PROPOSAL_MS },
+  endedUntilMs: entry?.endedUntilMs ?? null,
+});
 
-/** When an unpaid hold (or one whose payment runs) stops counting as unpaid: its own end. */
-const unpaidEnd = (hold: Hold) => hold.payment?.unpaidUntilMs ?? hold.holdUntilMs;
-
-/** A hold whose payment ended (declined, abandoned) made unpaid again: same holder, its own end. */
-function unpaidAgain(hold: Hold): void {
-  hold.holdUntilMs = unpaidEnd(hold);
-  hold.payment = null;
-}
+const noHolds = (): HolderHolds => ({ count: 0, firstEndsAtMs: null });
 
 /** The {@link ReservationLedger} of `accountKey` in `store`. */
 export function createReservationLedger(
@@ -201,202 +178,413 @@ export function createReservationLedger(
   accountKey: string,
   now: () => number = Date.now,
 ): ReservationLedger {
-  const key = STORE_KEYS.fundingLedger(accountKey);
+  const book: EntryBook = store.entryBook(fundingBookName(accountKey));
 
-  const parse = (stored: Versioned | null): Ledger =>
-    LedgerSchema.parse(stored === null ? {} : JSON.parse(stored.value));
-
-  /** This instance's changes, one after another: its own checkouts never race each other for the record. */
-  let queue: Promise<unknown> = Promise.resolve();
-  function change(edit: (ledger: Ledger, time: number) => boolean): Promise<boolean> {
-    const next = queue.then(() => changeNow(edit));
-    queue = next.catch(() => undefined);
-    return next;
-  }
-
-  /** Apply `edit` by compare-and-set (dropping holds that no longer count); false from `edit`: nothing to write. */
-  async function changeNow(edit: (ledger: Ledger, time: number) => boolean): Promise<boolean> {
-    const outcome = await versionedUpdate(
-      storeSlot(store, key, LEDGER_RETENTION_MS),
-      (stored) => {
-        const ledger = parse(stored);
-        const time = now();
-        if (!edit(ledger, time)) return leaveValue(false);
-        for (const [id, hold] of Object.entries(ledger.holds)) {
-          const settledLongAgo = hold.settledAtMs !== null && hold.settledAtMs + SETTLED_HOLD_MS <= time;
-          const kind = kindOf(hold, time);
-          if (kind === null || settledLongAgo) delete ledger.holds[id];
-          // A payment whose time is up (abandoned): unpaid again, as it was.
-          else if (kind === 'unpaid' && hold.payment !== null) unpaidAgain(hold);
-        }
-        const currentMonths = new Set([monthOf(time, 'RUB'), monthOf(time, 'USD')]);
-        for (const month of Object.keys(ledger.monthlySpend)) {
-          if (!currentMonths.has(month)) delete ledger.monthlySpend[month];
-        }
-        return writeValue(JSON.stringify({ ...ledger, schemaVersion: LEDGER_SCHEMA_VERSION }), true);
-      },
-      { rounds: CHANGE_ROUNDS },
-    );
-    if (outcome.kind === 'written' || outcome.kind === 'left') return outcome.result;
-    // Busy beyond reason: refused as "try again in a moment" (never kept as an idempotent answer).
-    throw new ApiError('rate_limited', {
+  /** Refused as "try again in a moment" (never kept as an idempotent answer). */
+  const busy = (why: string) =>
+    new ApiError('rate_limited', {
       retryAfterSeconds: 1,
       params: { reason: 'busy' },
-      cause: new Error(`the funding ledger ${accountKey} kept changing`),
+      cause: new Error(`the funding ledger ${accountKey}: ${why}`),
     });
+
+  /**
+   * Write entry `id`, read as `raw`, as `next` at `time`: the totals and marks take away what it counted and add
+   * what it counts now, with `extra` added to the totals. The view of `read` after it, the value written and what
+   * it counts; null when the entry changed since it was read.
+   */
+  async function write(
+    id: string,
+    raw: string | null,
+    next: HoldEntry | null,
+    time: number,
+    read?: BookQuery,
+    extra: Record<string, number> = {},
+  ): Promise<Written | null> {
+    const before: Counted = raw === null ? { totals: {}, marks: [] } : parseEntry(raw).counted;
+    const entry = entryAt(next, time);
+    const counted = countedOf(entry, id, time);
+    const totals: Record<string, number> = { ...extra };
+    for (const [name, value] of Object.entries(counted.totals)) totals[name] = (totals[name] ?? 0) + value;
+    for (const [name, value] of Object.entries(before.totals)) totals[name] = (totals[name] ?? 0) - value;
+    const value = entry === null ? null : JSON.stringify({ ...entry, counted });
+    const view = await book.change({
+      id,
+      expected: raw,
+      next: value,
+      deadlineMs: entry === null ? null : deadlineOf(entry, time),
+      totals,
+      addMarks: counted.marks.filter((mark) => !before.marks.includes(mark)),
+      removeMarks: before.marks.filter((mark) => !counted.marks.includes(mark)),
+      read,
+    });
+    return view === null ? null : { view, value, counted };
   }
 
-  function sum(
-    ledger: Ledger,
+  /**
+   * Change the entry of `id` by `edit` (given it as it is now), again on a fresh read when another instance
+   * changed it meanwhile; `known` is its value as this call last wrote it (read first when absent). Answers
+   * `edit`'s answer and, when it wrote, what {@link write} answers.
+   */
+  async function update<T>(
+    id: string,
+    edit: (entry: HoldEntry | null, time: number) => EntryEdit<T>,
+    options: {
+      /** What the change reads, after it (given the entry as the edit saw it). */
+      read?: (entry: HoldEntry | null, time: number) => BookQuery;
+      extra?: (entry: HoldEntry | null) => Record<string, number>;
+      known?: string | null;
+    } = {},
+  ): Promise<{ answer: T; written: Written | null }> {
+    let known = options.known;
+    for (let round = 0; round < ENTRY_ROUNDS; round += 1) {
+      const raw = known !== undefined ? known : ((await book.read({ entries: [id] })).entries[id] ?? null);
+      known = undefined;
+      const time = now();
+      const entry = entryAt(raw === null ? null : parseEntry(raw), time);
+      const edited = edit(entry, time);
+      if ('wait' in edited) {
+        await pauseBefore(round);
+        continue;
+      }
+      if ('leave' in edited) return { answer: edited.leave, written: null };
+      const read = options.read?.(entry, time);
+      const written = await write(id, raw, edited.next, time, read, options.extra?.(entry));
+      if (written !== null) return { answer: edited.answer, written };
+    }
+    throw busy(`checkout ${id} kept changing`);
+  }
+
+  /**
+   * Bring every entry past its deadline up to date (what it counts changed by itself), a batch at a time, so
+   * that the totals read next count only what counts now.
+   */
+  async function catchUp(time: number): Promise<void> {
+    for (let batch = 0; batch < 1_000; batch += 1) {
+      const due = (await book.read({ due: { atMs: time, limit: DUE_BATCH } })).due;
+      if (due.length === 0) return;
+      const { entries } = await book.read({ entries: due });
+      // Another instance may bring one up to date meanwhile: then its write stands, and this one is refused.
+      await Promise.all(
+        due.map((id) => {
+          const raw = entries[id] ?? null;
+          return raw === null ? null : write(id, raw, parseEntry(raw), time);
+        }),
+      );
+      if (due.length < DUE_BATCH) return;
+    }
+  }
+
+  /** Before any change or read: the record of the release before moved into the book, and due entries met. */
+  async function prepare(): Promise<void> {
+    // Different entries (the record's holds are new ones): neither waits for the other.
+    await Promise.all([
+      adoptLegacyLedger(store, accountKey, book, async (id, raw, hold) => {
+        await write(id, raw, { hold, proposal: null, endedUntilMs: null }, now());
+      }),
+      catchUp(now()),
+    ]);
+  }
+
+  /** What a read of the held funds in `currency` asks the book for, with the holder's marks when there is one. */
+  function heldQuery(currency: string, readAtMs: number, holder: UnpaidHolder | null): BookQuery {
+    const time = now();
+    const ranges = [marksFrom(BOOK_NAMES.payments()), marksFrom(BOOK_NAMES.settled(), readAtMs)];
+    if (holder !== null) {
+      ranges.push(
+        marksFrom(BOOK_NAMES.ofAddress(holder.address)),
+        marksFrom(BOOK_NAMES.ofSession(holder.session)),
+        marksFrom(BOOK_NAMES.paymentsOfAddress(holder.address)),
+        marksFrom(BOOK_NAMES.paymentsOfSession(holder.session)),
+      );
+    }
+    return {
+      totals: [
+        BOOK_NAMES.amount(currency),
+        BOOK_NAMES.count(currency),
+        BOOK_NAMES.firm(currency),
+        BOOK_NAMES.unpaid(currency),
+        BOOK_NAMES.unpaidCount(currency),
+        BOOK_NAMES.paying(currency),
+        BOOK_NAMES.spent(time, currency),
+      ],
+      // An entry counts at most two marks of one range (its hold's and its proposal's): one more is another's.
+      marks: ranges.map((range, index) => ({ ...range, limit: index === 1 ? SETTLED_READ_LIMIT : 3 })),
+    };
+  }
+
+  /**
+   * The held funds in `currency` as `view` (of {@link heldQuery}) tells them, without what checkout `except`
+   * counts (`own`), seen from an account read made at `readAtMs`.
+   */
+  async function heldFrom(
+    view: BookView,
     currency: string,
     readAtMs: number,
-    except?: string,
-    holder: UnpaidHolder | null = null,
-  ): HeldFunds {
+    holder: UnpaidHolder | null,
+    except: string | null = null,
+    own: Counted = { totals: {}, marks: [] },
+  ): Promise<HeldFunds> {
     const time = now();
-    const none = (): HolderHolds => ({ count: 0, firstEndsAtMs: null });
+    const total = (name: string) => (view.totals[name] ?? 0) - (own.totals[name] ?? 0);
+    const notOwn = (mark: string) => except === null || readMark(mark).id !== except;
+    const holds = (index: number, prefix: string): HolderHolds => {
+      const range = view.marks[index];
+      if (range === undefined) return noHolds();
+      const owned = own.marks.filter((mark) => mark.startsWith(prefix)).length;
+      const first = range.first.find(notOwn);
+      return { count: range.count - owned, firstEndsAtMs: first === undefined ? null : readMark(first).ms };
+    };
     const held: HeldFunds = {
-      amountMinor: 0,
-      count: 0,
-      firmMinor: 0,
-      unpaidMinor: 0,
-      unpaidCount: 0,
-      payingMinor: 0,
-      ofAddress: none(),
-      ofSession: none(),
-      paymentsOfAddress: none(),
-      paymentsOfSession: none(),
-      payments: none(),
-      spentThisMonthMinor: ledger.monthlySpend[monthOf(time, currency)] ?? 0,
+      amountMinor: total(BOOK_NAMES.amount(currency)),
+      count: total(BOOK_NAMES.count(currency)),
+      firmMinor: total(BOOK_NAMES.firm(currency)),
+      unpaidMinor: total(BOOK_NAMES.unpaid(currency)),
+      unpaidCount: total(BOOK_NAMES.unpaidCount(currency)),
+      payingMinor: total(BOOK_NAMES.paying(currency)),
+      ofAddress: holder === null ? noHolds() : holds(2, BOOK_NAMES.ofAddress(holder.address)),
+      ofSession: holder === null ? noHolds() : holds(3, BOOK_NAMES.ofSession(holder.session)),
+      paymentsOfAddress: holder === null ? noHolds() : holds(4, BOOK_NAMES.paymentsOfAddress(holder.address)),
+      paymentsOfSession: holder === null ? noHolds() : holds(5, BOOK_NAMES.paymentsOfSession(holder.session)),
+      payments: holds(0, BOOK_NAMES.payments()),
+      spentThisMonthMinor: view.totals[BOOK_NAMES.spent(time, currency)] ?? 0,
     };
-    const add = (holds: HolderHolds, endsAtMs: number) => {
-      holds.count += 1;
-      holds.firstEndsAtMs = Math.min(holds.firstEndsAtMs ?? endsAtMs, endsAtMs);
-    };
-    for (const [id, hold] of Object.entries(ledger.holds)) {
-      const kind = id === except ? null : counting(hold, time, readAtMs);
-      if (kind === null) continue;
-      // Counted in every currency: the caps are on checkouts and payments, not on amounts.
-      const paymentEnd = kind === 'paying' ? (hold.payment?.untilMs ?? hold.holdUntilMs) : null;
-      if (paymentEnd !== null) add(held.payments, paymentEnd);
-      if (hold.unpaidBy !== null && holder !== null) {
-        if (hold.unpaidBy.address === holder.address) {
-          add(held.ofAddress, hold.holdUntilMs);
-          if (paymentEnd !== null) add(held.paymentsOfAddress, paymentEnd);
-        }
-        if (hold.unpaidBy.session === holder.session) {
-          add(held.ofSession, hold.holdUntilMs);
-          if (paymentEnd !== null) add(held.paymentsOfSession, paymentEnd);
-        }
+    // Settled holds count only against an account read older than their settlement: the few settled since.
+    const settledIds = (view.marks[1]?.first ?? []).filter(notOwn).map((mark) => readMark(mark).id);
+    if (settledIds.length > 0) {
+      const { entries } = await book.read({ entries: settledIds });
+      for (const raw of Object.values(entries)) {
+        const hold = parseEntry(raw).hold;
+        if (hold?.settledAtMs != null && hold.settledAtMs >= readAtMs)
+          addSettled(held, hold, currency, holder, time);
       }
-      if (hold.currency !== currency) continue;
-      held.amountMinor += hold.amountMinor;
-      held.count += 1;
-      if (kind !== 'unpaid') held.firmMinor += hold.amountMinor;
-      if (kind !== 'firm') {
-        held.unpaidMinor += hold.amountMinor;
-        held.unpaidCount += 1;
-      }
-      if (kind === 'paying') held.payingMinor += hold.amountMinor;
     }
     return held;
   }
 
+  /**
+   * Approve `hold`, proposed for checkout `id` under `token` (`proposed`: what that write answered), against the
+   * others as the proposal found them, and make it the entry's hold; taken back when `approve` throws.
+   */
+  async function approveAndMake(
+    id: string,
+    proposed: Written | null,
+    hold: Hold,
+    approve: (others: HeldFunds) => void,
+    accountReadAtMs: number,
+    token: string,
+  ): Promise<void> {
+    if (proposed === null) throw busy(`the proposal for checkout ${id} was not written`);
+    const ours = (entry: HoldEntry | null): entry is HoldEntry => entry?.proposal?.token === token;
+    const { view, value, counted } = proposed;
+    try {
+      approve(await heldFrom(view, hold.currency, accountReadAtMs, hold.unpaidBy, id, counted));
+    } catch (error) {
+      await update(
+        id,
+        (entry) =>
+          ours(entry) ? { next: { ...entry, proposal: null }, answer: undefined } : { leave: undefined },
+        { known: value },
+      );
+      throw error;
+    }
+    const made = await update(
+      id,
+      (entry) =>
+        ours(entry)
+          ? { next: { ...entry, hold: entry.proposal?.hold ?? hold, proposal: null }, answer: true }
+          : { leave: false },
+      { known: value },
+    );
+    // The proposal outlived its time (a stalled process): what it was approved against no longer holds.
+    if (!made.answer) throw busy(`the proposal for checkout ${id} ended before it was made`);
+  }
+
   return {
     async held(currency, accountReadAtMs) {
-      return sum(parse(await store.get(key)), currency, accountReadAtMs);
+      await prepare();
+      const query = heldQuery(currency, accountReadAtMs, null);
+      return await heldFrom(await book.read(query), currency, accountReadAtMs, null);
     },
     async hold(checkoutId, request, approve, accountReadAtMs) {
       const { amount, holdUntilMs, unpaidBy } = request;
-      await change((ledger, time) => {
-        const existing = ledger.holds[checkoutId];
-        // The same checkout again (a retried or resumed create, a second confirm): one hold, never two, and an
-        // unpaid one never renewed. A firm hold asked for again keeps the later expiry.
-        if (existing !== undefined) {
-          if (unpaidBy !== null) return false;
-          if (existing.unpaidBy === null && existing.holdUntilMs > time) {
-            if (existing.holdUntilMs >= holdUntilMs) return false;
-            existing.holdUntilMs = holdUntilMs;
-            return true;
+      await prepare();
+      const token = randomUUID();
+      const hold: Hold = {
+        amountMinor: amount.amountMinor,
+        currency: amount.currency,
+        holdUntilMs,
+        settledAtMs: null,
+        unpaidBy,
+        payment: null,
+      };
+      const asked = await update(
+        checkoutId,
+        (entry, time): EntryEdit<'proposed' | 'done'> => {
+          // Another call on this checkout (a second confirm, on any instance) is deciding: its outcome first.
+          if (entry?.proposal != null) return { wait: true };
+          const existing = entry?.hold ?? null;
+          // The same checkout again (a retried or resumed create, a second confirm): one hold, never two, and an
+          // unpaid one never renewed. A firm hold asked for again keeps the later expiry.
+          if (existing !== null || entry?.endedUntilMs != null) {
+            if (unpaidBy !== null) return { leave: 'done' };
+            if (existing !== null && existing.unpaidBy === null && existing.holdUntilMs > time) {
+              if (existing.holdUntilMs >= holdUntilMs) return { leave: 'done' };
+              return {
+                next: { ...(entry as HoldEntry), hold: { ...existing, holdUntilMs } },
+                answer: 'done',
+              };
+            }
           }
-        }
-        approve(sum(ledger, amount.currency, accountReadAtMs, checkoutId, unpaidBy));
-        ledger.holds[checkoutId] = {
-          amountMinor: amount.amountMinor,
-          currency: amount.currency,
-          holdUntilMs,
-          settledAtMs: null,
-          unpaidBy,
-          payment: null,
-        };
-        return true;
-      });
+          return { next: proposing(entry, hold, token, time), answer: 'proposed' };
+        },
+        { read: () => heldQuery(amount.currency, accountReadAtMs, unpaidBy) },
+      );
+      if (asked.answer === 'proposed')
+        await approveAndMake(checkoutId, asked.written, hold, approve, accountReadAtMs, token);
     },
     async startPayment(checkoutId, request, approve, accountReadAtMs) {
       const { amount, untilMs, attempt } = request;
-      return await change((ledger, time) => {
-        const existing = ledger.holds[checkoutId];
-        const kind = existing === undefined ? null : kindOf(existing, time);
-        // Paid (confirmed, placed; or made firm by an earlier release's payment start), or a payment running: the
-        // hold stays as it is — a payment started again is neither renewed nor counted twice.
-        if (existing?.settledAtMs != null || kind === 'firm' || kind === 'paying') return false;
-        // The same holder as the unpaid hold; its own end is where a declined or abandoned payment returns to
-        // (a hold that ended has none left: it goes when the payment does).
-        const unpaid = kind === 'unpaid' ? existing : undefined;
-        const holder = unpaid?.unpaidBy ?? request.holder;
-        const unpaidUntilMs = unpaid === undefined ? time : unpaidEnd(unpaid);
-        approve(sum(ledger, amount.currency, accountReadAtMs, checkoutId, holder));
-        ledger.holds[checkoutId] = {
-          amountMinor: amount.amountMinor,
-          currency: amount.currency,
-          holdUntilMs: Math.max(untilMs, unpaidUntilMs),
-          settledAtMs: null,
-          unpaidBy: holder,
-          payment: { untilMs, unpaidUntilMs, attempt },
-        };
-        return true;
-      });
+      await prepare();
+      const token = randomUUID();
+      const asked = await update(
+        checkoutId,
+        (entry, time): EntryEdit<Hold | null> => {
+          if (entry?.proposal != null) return { wait: true };
+          const existing = entry?.hold ?? null;
+          const kind = existing === null ? null : kindOf(existing, time);
+          // Paid (confirmed, placed; or made firm by an earlier release's payment start), or a payment running:
+          // the hold stays as it is — a payment started again is neither renewed nor counted twice.
+          if (existing?.settledAtMs != null || kind === 'firm' || kind === 'paying') return { leave: null };
+          // The same holder as the unpaid hold; its own end is where a declined or abandoned payment returns to
+          // (a hold that ended has none left: it goes when the payment does).
+          const unpaid = kind === 'unpaid' ? existing : null;
+          const unpaidUntilMs = unpaid === null ? time : unpaidEnd(unpaid);
+          const hold: Hold = {
+            amountMinor: amount.amountMinor,
+            currency: amount.currency,
+            holdUntilMs: Math.max(untilMs, unpaidUntilMs),
+            settledAtMs: null,
+            unpaidBy: unpaid?.unpaidBy ?? request.holder,
+            payment: { untilMs, unpaidUntilMs, attempt },
+          };
+          return { next: proposing(entry, hold, token, time), answer: hold };
+        },
+        {
+          // The holder the unpaid hold names (a hold of an earlier release may name another than the request).
+          read: (entry, time) => {
+            const existing = entry?.hold ?? null;
+            const unpaid = existing !== null && kindOf(existing, time) === 'unpaid' ? existing : null;
+            return heldQuery(amount.currency, accountReadAtMs, unpaid?.unpaidBy ?? request.holder);
+          },
+        },
+      );
+      const hold = asked.answer;
+      if (hold === null) return false;
+      await approveAndMake(checkoutId, asked.written, hold, approve, accountReadAtMs, token);
+      return true;
     },
     async endPayment(checkoutId, attempt) {
-      return await change((ledger, time) => {
-        const existing = ledger.holds[checkoutId];
+      await prepare();
+      const ended = await update(checkoutId, (entry, time): EntryEdit<boolean> => {
+        const existing = entry?.hold ?? null;
         // Only a hold still not paid: a confirmed one is firm whatever a late decline says.
         if (existing?.payment == null || existing.unpaidBy === null || existing.payment.attempt > attempt)
-          return false;
-        if (existing.payment.unpaidUntilMs > time) unpaidAgain(existing);
-        else delete ledger.holds[checkoutId];
-        return true;
+          return { leave: false };
+        const hold = existing.payment.unpaidUntilMs > time ? unpaidAgain(existing) : null;
+        return { next: { ...(entry as HoldEntry), hold }, answer: true };
       });
+      return ended.answer;
     },
     async extend(checkoutId, holdUntilMs) {
-      await change((ledger) => {
-        const existing = ledger.holds[checkoutId];
-        if (existing === undefined || existing.settledAtMs !== null) return false;
-        if (existing.unpaidBy === null && existing.holdUntilMs >= holdUntilMs) return false;
-        existing.holdUntilMs = Math.max(existing.holdUntilMs, holdUntilMs);
-        existing.unpaidBy = null;
-        existing.payment = null;
-        return true;
+      await prepare();
+      await update(checkoutId, (entry): EntryEdit<void> => {
+        const existing = entry?.hold ?? null;
+        if (existing === null || existing.settledAtMs !== null) return { leave: undefined };
+        if (existing.unpaidBy === null && existing.holdUntilMs >= holdUntilMs) return { leave: undefined };
+        const hold = {
+          ...existing,
+          holdUntilMs: Math.max(existing.holdUntilMs, holdUntilMs),
+          unpaidBy: null,
+          payment: null,
+        };
+        return { next: { ...(entry as HoldEntry), hold }, answer: undefined };
       });
     },
     async settle(checkoutId, atMs) {
-      return await change((ledger) => {
-        const existing = ledger.holds[checkoutId];
-        if (existing === undefined || existing.settledAtMs !== null) return false;
-        existing.settledAtMs = atMs;
-        existing.holdUntilMs = Math.max(existing.holdUntilMs, atMs + SETTLED_HOLD_MS);
-        existing.payment = null;
-        const month = monthOf(atMs, existing.currency);
-        ledger.monthlySpend[month] = (ledger.monthlySpend[month] ?? 0) + existing.amountMinor;
-        return true;
-      });
+      await prepare();
+      const settled = await update(
+        checkoutId,
+        (entry): EntryEdit<boolean> => {
+          const existing = entry?.hold ?? null;
+          if (existing === null || existing.settledAtMs !== null) return { leave: false };
+          const hold = {
+            ...existing,
+            settledAtMs: atMs,
+            holdUntilMs: Math.max(existing.holdUntilMs, atMs + SETTLED_HOLD_MS),
+            payment: null,
+          };
+          return { next: { ...(entry as HoldEntry), hold }, answer: true };
+        },
+        {
+          // The month's spend, by the same step that settles the hold: once, whoever settles it.
+          extra: (entry) =>
+            entry?.hold == null
+              ? {}
+              : { [BOOK_NAMES.spent(atMs, entry.hold.currency)]: entry.hold.amountMinor },
+        },
+      );
+      return settled.answer;
     },
     async release(checkoutId) {
-      await change((ledger) => {
-        if (ledger.holds[checkoutId] === undefined) return false;
-        delete ledger.holds[checkoutId];
-        return true;
+      await prepare();
+      await update(checkoutId, (entry): EntryEdit<void> => {
+        if (entry === null || (entry.hold === null && entry.endedUntilMs === null))
+          return { leave: undefined };
+        // A proposal under way stays its caller's to make or take back.
+        return {
+          next: entry.proposal === null ? null : { ...entry, hold: null, endedUntilMs: null },
+          answer: undefined,
+        };
       });
     },
   };
+}
+
+/** Add settled `hold` (counting at `now`) to `held`, as the totals count a hold that is not settled. */
+function addSettled(
+  held: HeldFunds,
+  hold: Hold,
+  currency: string,
+  holder: UnpaidHolder | null,
+  now: number,
+): void {
+  const kind = kindOf(hold, now);
+  if (kind === null) return;
+  const add = (holds: HolderHolds, endsAtMs: number) => {
+    holds.count += 1;
+    holds.firstEndsAtMs = Math.min(holds.firstEndsAtMs ?? endsAtMs, endsAtMs);
+  };
+  // Counted in every currency: the caps are on checkouts and payments, not on amounts.
+  const paymentEnd = kind === 'paying' ? (hold.payment?.untilMs ?? hold.holdUntilMs) : null;
+  if (paymentEnd !== null) add(held.payments, paymentEnd);
+  if (hold.unpaidBy !== null && holder !== null) {
+    if (hold.unpaidBy.address === holder.address) {
+      add(held.ofAddress, hold.holdUntilMs);
+      if (paymentEnd !== null) add(held.paymentsOfAddress, paymentEnd);
+    }
+    if (hold.unpaidBy.session === holder.session) {
+      add(held.ofSession, hold.holdUntilMs);
+      if (paymentEnd !== null) add(held.paymentsOfSession, paymentEnd);
+    }
+  }
+  if (hold.currency !== currency) return;
+  held.amountMinor += hold.amountMinor;
+  held.count += 1;
+  if (kind !== 'unpaid') held.firmMinor += hold.amountMinor;
+  if (kind !== 'firm') {
+    held.unpaidMinor += hold.amountMinor;
+    held.unpaidCount += 1;
+  }
+  if (kind === 'paying') held.payingMinor += hold.amountMinor;
 }

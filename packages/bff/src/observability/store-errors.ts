@@ -67,6 +67,13 @@ export function countingStoreErrors(store: Store, errors: Counter<'operation'>):
         range: counted('index.range', (range) => index.range(range)),
       };
     },
+    entryBook(name) {
+      const book = store.entryBook(name);
+      return {
+        read: counted('book.read', (query) => book.read(query)),
+        change: counted('book.change', (change) => book.change(change)),
+      };
+    },
     scanKeys: counted('scanKeys', (prefix, cursor, count) => store.scanKeys(prefix, cursor, count)),
     ...(store.compact === undefined
       ? {}

@@ -5,6 +5,7 @@
  * its state in the embedded store or in Redis (`store-from-environment.ts`).
  */
 import { createBackgroundLoop } from '../background-loop';
+import { createMemoryEntryBooks } from './memory-entry-book';
 import { createMemorySortedIndex } from './memory-sorted-index';
 import { createMemoryWorkQueue } from './memory-work-queue';
 import type { CounterState, Store, Versioned } from './store';
@@ -44,6 +45,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const counters = new Map<string, Counter>();
   const queues = new Map<string, ReturnType<typeof createMemoryWorkQueue>>();
   const indexes = new Map<string, ReturnType<typeof createMemorySortedIndex>>();
+  const books = createMemoryEntryBooks();
 
   const sweeper = createBackgroundLoop(
     async function sweepExpired() {
@@ -108,6 +110,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       for (const [name, index] of indexes)
         for (const entry of index.live())
           listed.push([`index ${name} ${entry.member}`, `score ${entry.score}`]);
+      listed.push(...books.listed());
       for (const [name, queue] of queues) {
         let cursor: string | null = null;
         do {
@@ -135,6 +138,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       }
       return index;
     },
+    entryBook: (name) => books.book(name),
     async scanKeys(prefix, cursor, count) {
       // The memory store serves tests: sorting its keys per page is fine here.
       const time = now();
@@ -157,6 +161,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       counters.clear();
       for (const queue of queues.values()) queue.clear();
       indexes.clear();
+      books.clear();
     },
   };
 }

@@ -16,7 +16,7 @@ import { createActionRequestWatch } from '../after-sale/action-request-watch';
 import { createCheckoutIndex, createCheckoutIndexNames, indexedCheckouts } from '../checkout/checkout-index';
 import { createCheckoutRepository } from '../checkout/checkout-record';
 import { createOrderReferences } from '../checkout/order-references';
-import { createReservationLedger } from '../funding/reservation-ledger';
+import { createReservationLedger, fundingBookName, SETTLED_HOLD_MS } from '../funding/reservation-ledger';
 import { createLogger } from '../logger';
 import { keyedDigest } from '../security/keyed-digest';
 import { createWebhookQueue, DELIVERY_INDEXES } from '../webhooks/webhook-queue';
@@ -63,8 +63,13 @@ const readers: Record<
   },
   async 'funding-ledger'(store, record, text) {
     await store.insert(STORE_KEYS.fundingLedger('acct'), text, 60_000);
-    const holds = Object.values(record.holds as Record<string, { amountMinor: number; holdUntilMs: number }>);
-    const before = Math.min(...holds.map((hold) => hold.holdUntilMs)) - 1;
+    type StoredHold = { holdUntilMs: number; settledAtMs?: number | null };
+    const holds = Object.values(record.holds as Record<string, StoredHold>);
+    // Before the first of them stops counting (a settled one: once every instance read the account again).
+    const ends = holds.map((hold) =>
+      hold.settledAtMs == null ? hold.holdUntilMs : hold.settledAtMs + SETTLED_HOLD_MS,
+    );
+    const before = Math.min(...ends) - 1;
     const held = await createReservationLedger(store, 'acct', () => before).held('USD', 0);
     expect(held.count).toBe(holds.length);
   },
@@ -161,18 +166,17 @@ describe('records written by earlier releases', () => {
     const store = createMemoryStore();
     const fixture = (name: string) =>
       JSON.parse(fixtures.find((candidate) => candidate.name === name)?.text ?? '{}');
-    const ledger = { ...fixture('funding-ledger.two-holds.json'), reservedByPartner: 7 };
+    const ledger = fixture('funding-ledger.two-holds.json');
+    const [id, hold] = Object.entries(ledger.holds as Record<string, { holdUntilMs: number }>)[1] ?? [];
+    if (id === undefined || hold === undefined) throw new Error('no hold');
+    ledger.holds[id] = { ...hold, heldFor: 'reissue' };
     await store.insert(STORE_KEYS.fundingLedger('acct'), JSON.stringify(ledger), 60_000);
-    const holdUntil = Math.min(
-      ...Object.values(ledger.holds as Record<string, { holdUntilMs: number }>).map(
-        (hold) => hold.holdUntilMs,
-      ),
-    );
-    await createReservationLedger(store, 'acct', () => holdUntil - 1).release(
-      Object.keys(ledger.holds)[0] as string,
-    );
-    const rewritten = JSON.parse((await store.get(STORE_KEYS.fundingLedger('acct')))?.value ?? '{}');
-    expect(rewritten).toMatchObject({ reservedByPartner: 7, schemaVersion: 3 });
+    // Moved into the account's book as an entry of its own, its newer field kept, and kept through a change.
+    const reservations = createReservationLedger(store, 'acct', () => hold.holdUntilMs - 600_000);
+    await reservations.extend(id, hold.holdUntilMs + 60_000);
+    const book = store.entryBook(fundingBookName('acct'));
+    const entry = JSON.parse((await book.read({ entries: [id] })).entries[id] ?? '{}');
+    expect(entry.hold).toMatchObject({ heldFor: 'reissue', holdUntilMs: hold.holdUntilMs + 60_000 });
 
     const delivery = { ...fixture('webhook-delivery.pending.json'), priority: 'high' };
     await store.insert(STORE_KEYS.webhookDelivery(delivery.id), JSON.stringify(delivery), 60_000);
@@ -238,6 +242,18 @@ describe('embedded-store databases written by earlier releases', () => {
         });
         expect(claimed.map((item) => item.id)).toEqual(['evt_pending_1']);
         expect(schemaVersionOf(store.database)).toBe(SCHEMA_VERSION);
+        // The funding ledger's holds as entries (schema 4 on): an unpaid one, and one settled as the dump was made.
+        const held = await createReservationLedger(
+          store,
+          'test:sandbox-url-d:acc_shop',
+          () => DUMPED_AT,
+        ).held('USD', 0);
+        const version = Number(/schema-(\d+)/.exec(name)?.[1]);
+        expect(held).toMatchObject(
+          version >= 4
+            ? { amountMinor: 813, unpaidMinor: 424, firmMinor: 389, spentThisMonthMinor: 389 }
+            : { amountMinor: 0, spentThisMonthMinor: 0 },
+        );
         // The partner lists: a database from before them (schema 1) has its checkout indexed at the first start;
         // one written with them (schema 2) under the unkeyed names of that release has it moved to keyed names,
         // out of the unkeyed ones (the mark of the build names the key).

@@ -8,6 +8,7 @@
  */
 import type { Logger } from '../logger';
 import { connectRedis, WRITE_FENCE as FENCE } from './redis-connection';
+import { createRedisEntryBook } from './redis-entry-book';
 import { createReplicaConfirmation, type ReplicaWait } from './redis-replica-wait';
 import { scanKeyspace } from './redis-scan';
 import { createRedisSortedIndex } from './redis-sorted-index';
@@ -135,6 +136,7 @@ export function createRedisStore(options: RedisStoreOptions): Store {
       return queue;
     },
     sortedIndex: (name) => createRedisSortedIndex(connection, keyPrefix, name, Date.now),
+    entryBook: (name) => createRedisEntryBook(connection, keyPrefix, name),
     scanKeys: (prefix, cursor, count) =>
       connection.run(async () => {
         const pattern = `${keyPrefix}${prefix}`.replace(/[*?[\]\\]/g, '\\$&');

@@ -211,7 +211,7 @@ db.transaction(() => {
       child.kill('SIGKILL');
     }
     expect(await exited).toBe('SIGKILL');
-    expect(migrated).toEqual({ version: COMPACT, objects: schemaObjectsAt(COMPACT) });
+    expect(migrated).toEqual({ version: SCHEMA_VERSION, objects: schemaObjectsAt(SCHEMA_VERSION) });
     expect(schemaObjectsAt(COMPACT)).toContain('index entries_by_key');
 
     expectReleaseBefore(dataDir, before);

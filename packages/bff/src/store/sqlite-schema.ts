@@ -86,6 +86,31 @@ export const MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX entries_by_key ON entries (key);
   CREATE INDEX entries_by_expiry ON entries (expires_at);
   `,
+  // 4: entry books (`store.ts`, `EntryBook`: the funding ledger's holds), each entry a row of its own with its
+  // totals, its deadline and its marks beside it, so a change writes rows of its own size however many there are.
+  `
+  CREATE TABLE book_entries (
+    book TEXT NOT NULL,
+    id TEXT NOT NULL,
+    value TEXT NOT NULL,
+    deadline INTEGER,
+    PRIMARY KEY (book, id)
+  ) WITHOUT ROWID;
+  CREATE INDEX book_entries_by_deadline ON book_entries (book, deadline) WHERE deadline IS NOT NULL;
+
+  CREATE TABLE book_totals (
+    book TEXT NOT NULL,
+    name TEXT NOT NULL,
+    value INTEGER NOT NULL,
+    PRIMARY KEY (book, name)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE book_marks (
+    book TEXT NOT NULL,
+    mark TEXT NOT NULL,
+    PRIMARY KEY (book, mark)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /** The schema version this release writes. */

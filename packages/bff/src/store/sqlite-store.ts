@@ -35,6 +35,7 @@ import {
   SqliteEngineMissingError,
   type SqliteEngineName,
 } from './sqlite-engine';
+import { createSqliteEntryBooks } from './sqlite-entry-book';
 import { measureFootprint, type StoreFootprint } from './sqlite-footprint';
 import {
   createGroupCommit,
@@ -276,6 +277,9 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   sweeper.start();
 
   const queues = new Map<string, WorkQueue>();
+  const books = createSqliteEntryBooks(db, (what, work, kind) =>
+    run(what, work, kind === 'write' ? 'durable' : undefined),
+  );
 
   return {
     dataDir,
@@ -337,6 +341,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     },
     // Not kept per name: an index is a name over shared statements, and names are many (one per e-mail address).
     sortedIndex: (name) => createSqliteSortedIndex(indexStatements, name, run, now),
+    entryBook: (name) => books.book(name),
     scanKeys: (prefix, cursor, count) =>
       run('list keys', () => {
         // Keys are ASCII: every key with the prefix sorts below the prefix followed by the highest code point.

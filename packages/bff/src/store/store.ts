@@ -47,6 +47,11 @@ export interface Store {
    */
   sortedIndex(name: string): SortedIndex;
   /**
+   * The entry book called `name`: entries of their own with running totals kept by the same atomic step (see
+   * {@link EntryBook}). Asking twice for one name reads and writes the same book.
+   */
+  entryBook(name: string): EntryBook;
+  /**
    * A page of the live keys that start with `prefix`, in no particular order: start with `cursor` null and pass
    * the answered cursor until it is null; about `count` keys a page. A key written or deleted meanwhile may or may
    * not be seen. For rebuilding an index once (at start, after an upgrade or a state import), never per request.
@@ -109,6 +114,64 @@ export interface SortedIndex {
   range(range: IndexRange): Promise<IndexEntry[]>;
 }
 
+/** A range of an {@link EntryBook}'s marks: `from ≤ mark < to` in code-unit order. */
+export interface MarkRange {
+  from: string;
+  to: string;
+  /** Answer at most this many of them, lowest first (their count is answered whole). */
+  limit: number;
+}
+
+/** What one read of an {@link EntryBook} asks for; each part is optional. */
+export interface BookQuery {
+  /** These entries' values. */
+  entries?: readonly string[];
+  /** These totals (0 when never counted). */
+  totals?: readonly string[];
+  /** The ids of entries whose deadline is at or before `atMs`, earliest first, at most `limit`. */
+  due?: { atMs: number; limit: number };
+  /** For each range, its first marks and how many it holds. */
+  marks?: readonly MarkRange[];
+}
+
+/** What an {@link EntryBook} read answers, in the order of its {@link BookQuery}. */
+export interface BookView {
+  /** The values of the entries asked for that exist. */
+  entries: Record<string, string>;
+  totals: Record<string, number>;
+  due: string[];
+  marks: Array<{ first: string[]; count: number }>;
+}
+
+/** One change of one entry of an {@link EntryBook}, made whole or not at all. */
+export interface BookChange {
+  id: string;
+  /** The entry's value as the caller read it (null: absent); any other value and nothing changes. */
+  expected: string | null;
+  /** Its new value; null deletes it. */
+  next: string | null;
+  /** When the entry must next be looked at (`BookQuery.due`); null: never. */
+  deadlineMs: number | null;
+  /** Added to the book's totals (negative takes away); a total at 0 may be forgotten. */
+  totals: Readonly<Record<string, number>>;
+  addMarks: readonly string[];
+  removeMarks: readonly string[];
+  /** Read in the same atomic step, after the change. */
+  read?: BookQuery;
+}
+
+/**
+ * Entries (id → value) with running totals, deadlines and marks, kept in one atomic step per change, so that a
+ * total always equals what its entries say they count and a change costs the same however many entries there are.
+ * A change is conditioned on its one entry alone: changes of different entries never refuse each other, and the
+ * totals (added to, never overwritten) take both. A Redis cluster keeps a book on one node (one hash tag).
+ */
+export interface EntryBook {
+  read(query: BookQuery): Promise<BookView>;
+  /** Apply `change` if its entry is still as expected: the view of its `read` after it; null when it was not. */
+  change(change: BookChange): Promise<BookView | null>;
+}
+
 /** True when `entry` comes strictly after `after` in an index's order (highest score, then member, first). */
 export function comesAfter(entry: IndexEntry, after: IndexEntry | null): boolean {
   if (after === null) return true;
@@ -165,8 +228,16 @@ export const STORE_KEYS = {
   orderReference: (externalRef: string) => `order-reference:${externalRef}`,
   /** An upstream order without a checkout that was reported (so it is reported once, by one instance). */
   reportedOrder: (credential: string, orderId: string) => `order-reported:${credential}:${orderId}`,
-  /** What this BFF promised out of one upstream account's balance to open checkouts (the reservation ledger). */
+  /**
+   * The release before's reservation ledger of one upstream account: one JSON record of every open hold, moved
+   * into the account's entry book (`funding/legacy-ledger.ts`) and deleted.
+   */
   fundingLedger: (account: string) => `funding-ledger:${account}`,
+  /**
+   * A key of the entry book `name` (its entries), as `confirmReplicated` is given it: in the book's hash tag, so a
+   * cluster confirms on the node that holds the book.
+   */
+  entryBookEntries: (name: string) => `book:{${name}}:entries`,
   /** Set while one widget's spendable balance is below its `account.balance_low` threshold. */
   balanceLow: (widgetId: string) => `balance-low:${widgetId}`,
   /** Whether one widget sells, as last told its partner (`widget.sales_stopped` / `widget.sales_resumed`). */

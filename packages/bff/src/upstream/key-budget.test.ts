@@ -49,6 +49,7 @@ function countingBudgetOperations(store: Store): Store {
     increment: (key, by, windowMs) => seen(key, () => store.increment(key, by, windowMs)),
     queue: (name) => store.queue(name),
     sortedIndex: (name) => store.sortedIndex(name),
+    entryBook: (name) => store.entryBook(name),
     scanKeys: (prefix, cursor, count) => store.scanKeys(prefix, cursor, count),
     ping: () => store.ping(),
     close: () => store.close(),
