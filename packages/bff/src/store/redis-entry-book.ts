@@ -11,7 +11,7 @@ import { type RedisConnection, WRITE_FENCE } from './redis-connection';
 import { type BookChange, type BookQuery, type BookView, type EntryBook, STORE_KEYS } from './store';
 
 /** How long a book outlives its last change. */
-const BOOK_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+export const BOOK_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** `read(query)`: KEYS are entries, totals, deadlines, marks. */
 const READ_VIEW = `
@@ -95,6 +95,19 @@ function viewOf(raw: RawView, query: BookQuery): BookView {
   };
 }
 
+/** The keys of the book `name` under `keyPrefix`: its entries, totals, deadlines and marks, in one hash tag. */
+export function redisBookKeys(keyPrefix: string, name: string) {
+  const entries = `${keyPrefix}${STORE_KEYS.entryBookEntries(name)}`;
+  const tag = entries.slice(0, -':entries'.length);
+  return [entries, `${tag}:totals`, `${tag}:deadlines`, `${tag}:marks`] as const;
+}
+
+/** The name of the book a key (without the prefix) belongs to, or null for a key of no book. */
+export function bookNameOf(key: string): string | null {
+  const match = /^book:\{(.+)\}:(entries|totals|deadlines|marks)$/.exec(key);
+  return match === null ? null : (match[1] as string);
+}
+
 /** The entry book `name`, its keys under `keyPrefix`. */
 export function createRedisEntryBook(
   connection: RedisConnection,
@@ -102,9 +115,7 @@ export function createRedisEntryBook(
   name: string,
 ): EntryBook {
   const { redis } = connection;
-  const entries = `${keyPrefix}${STORE_KEYS.entryBookEntries(name)}`;
-  const tag = entries.slice(0, -':entries'.length);
-  const keys = [entries, `${tag}:totals`, `${tag}:deadlines`, `${tag}:marks`] as const;
+  const keys = redisBookKeys(keyPrefix, name);
   return {
     read: (query) =>
       connection.run(async () => {

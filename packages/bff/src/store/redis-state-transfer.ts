@@ -8,6 +8,7 @@
  * partition pauses (a dead endpoint's short backoff) are not exported: after a move, such an endpoint is tried
  * again at once and paused again if still down.
  */
+import { BOOK_RETENTION_MS, bookNameOf, redisBookKeys } from './redis-entry-book';
 import { scanKeyspace, whenReady } from './redis-scan';
 import { DEFAULT_REDIS_KEY_PREFIX } from './redis-store';
 import { type RedisTarget, redisClient } from './redis-target';
@@ -20,6 +21,19 @@ const RESTORE_ENTRY = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'value', ARGV[1], 'version', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1`;
+
+/** Write a book whole, only if none of its keys exists (its totals must stay the sum of its entries). */
+const RESTORE_BOOK = `
+for _, key in ipairs(KEYS) do
+  if redis.call('EXISTS', key) == 1 then return 0 end
+end
+local book = cjson.decode(ARGV[1])
+for id, value in pairs(book.entries) do redis.call('HSET', KEYS[1], id, value) end
+for name, value in pairs(book.totals) do redis.call('HSET', KEYS[2], name, string.format('%d', value)) end
+for id, at in pairs(book.deadlines) do redis.call('ZADD', KEYS[3], string.format('%d', at), id) end
+for _, mark in ipairs(book.marks) do redis.call('ZADD', KEYS[4], 0, mark) end
+for _, key in ipairs(KEYS) do redis.call('PEXPIRE', key, ARGV[2]) end
 return 1`;
 
 export interface RedisStateTransferOptions {
@@ -40,6 +54,8 @@ export function redisStateTransfer(
   return {
     async *exportState() {
       await whenReady(redis, 10_000);
+      /** The entry books seen among the keys: each exported whole after the scan. */
+      const books = new Set<string>();
       let cursor: string | null = null;
       do {
         const page = await scanKeyspace(redis, `${prefix}*`, cursor, 500);
@@ -48,6 +64,11 @@ export function redisStateTransfer(
           const key = fullKey.slice(prefix.length);
           // A work queue's own keys: its items are exported below, through the queue.
           if (key.startsWith('queue:{')) continue;
+          const book = bookNameOf(key);
+          if (book !== null) {
+            books.add(book);
+            continue;
+          }
           // The marks of built indexes stay with this store (the indexes, sorted sets, are not moved).
           if (isIndexBuildKey(key)) continue;
           const [type, ttl] = await Promise.all([redis.type(fullKey), redis.pttl(fullKey)]);
@@ -64,6 +85,29 @@ export function redisStateTransfer(
           }
         }
       } while (cursor !== null);
+      for (const name of books) {
+        const [entries, totals, deadlines, marks] = redisBookKeys(prefix, name);
+        const [entryValues, totalValues, deadlineScores, markNames] = await Promise.all([
+          redis.hgetall(entries),
+          redis.hgetall(totals),
+          redis.zrange(deadlines, '0', '-1', 'WITHSCORES'),
+          redis.zrange(marks, '0', '-1'),
+        ]);
+        const record: StateRecord = {
+          type: 'book',
+          name,
+          entries: entryValues,
+          deadlines: {},
+          totals: Object.fromEntries(
+            Object.entries(totalValues).map(([total, value]) => [total, Number(value)]),
+          ),
+          marks: markNames,
+        };
+        for (let index = 0; index + 1 < deadlineScores.length; index += 2) {
+          record.deadlines[deadlineScores[index] as string] = Number(deadlineScores[index + 1]);
+        }
+        yield record;
+      }
       for (const queue of Object.values(QUEUE_NAMES)) {
         let page: string | null = null;
         do {
@@ -92,6 +136,16 @@ export function redisStateTransfer(
             Math.ceil(record.ttlMs),
           );
           if (written === 1) counts.imported.entry += 1;
+          else counts.kept += 1;
+        } else if (record.type === 'book') {
+          const written = await redis.eval(
+            RESTORE_BOOK,
+            4,
+            ...redisBookKeys(prefix, record.name),
+            JSON.stringify(record),
+            BOOK_RETENTION_MS,
+          );
+          if (written === 1) counts.imported.book += 1;
           else counts.kept += 1;
         } else if (record.type === 'counter') {
           const written = await redis.set(

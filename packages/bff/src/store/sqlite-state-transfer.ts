@@ -27,6 +27,17 @@ export function sqliteStateTransfer(store: SqliteStore, now: () => number = Date
     pauses: db.prepare(
       'SELECT queue, partition, paused_until FROM queue_partitions WHERE paused_until > ? ORDER BY queue, partition',
     ),
+    books: db.prepare(
+      `SELECT book FROM book_entries UNION SELECT book FROM book_totals UNION SELECT book FROM book_marks
+       ORDER BY book`,
+    ),
+    bookEntries: db.prepare('SELECT id, value, deadline FROM book_entries WHERE book = ?'),
+    bookTotals: db.prepare('SELECT name, value FROM book_totals WHERE book = ?'),
+    bookMarks: db.prepare('SELECT mark FROM book_marks WHERE book = ? ORDER BY mark'),
+    bookHeld: db.prepare(
+      `SELECT 1 FROM book_entries WHERE book = ? UNION ALL SELECT 1 FROM book_totals WHERE book = ?
+       UNION ALL SELECT 1 FROM book_marks WHERE book = ? LIMIT 1`,
+    ),
   };
   const writes = {
     entry: db.prepare(
@@ -40,7 +51,26 @@ export function sqliteStateTransfer(store: SqliteStore, now: () => number = Date
        ON CONFLICT (key) DO UPDATE SET count = excluded.count, expires_at = excluded.expires_at
        WHERE counters.expires_at <= ?`,
     ),
+    bookEntry: db.prepare('INSERT INTO book_entries (book, id, value, deadline) VALUES (?, ?, ?, ?)'),
+    bookTotal: db.prepare('INSERT INTO book_totals (book, name, value) VALUES (?, ?, ?)'),
+    bookMark: db.prepare('INSERT INTO book_marks (book, mark) VALUES (?, ?)'),
   };
+
+  /** A book whole, or kept when the target holds any of it (its totals must stay the sum of its entries). */
+  function importBook(record: Extract<StateRecord, { type: 'book' }>): boolean {
+    let written = false;
+    db.transaction(() => {
+      if (pages.bookHeld.get(record.name, record.name, record.name) !== undefined) return;
+      for (const [id, value] of Object.entries(record.entries)) {
+        writes.bookEntry.run(record.name, id, value, record.deadlines[id] ?? null);
+      }
+      for (const [total, value] of Object.entries(record.totals))
+        writes.bookTotal.run(record.name, total, value);
+      for (const mark of record.marks) writes.bookMark.run(record.name, mark);
+      written = true;
+    });
+    return written;
+  }
 
   return {
     async *exportState() {
@@ -98,6 +128,17 @@ export function sqliteStateTransfer(store: SqliteStore, now: () => number = Date
           untilMs: Number(row.paused_until),
         };
       }
+      for (const { book } of pages.books.all()) {
+        const name = String(book);
+        const record: StateRecord = { type: 'book', name, entries: {}, deadlines: {}, totals: {}, marks: [] };
+        for (const row of pages.bookEntries.all(name)) {
+          record.entries[String(row.id)] = String(row.value);
+          if (row.deadline !== null) record.deadlines[String(row.id)] = Number(row.deadline);
+        }
+        for (const row of pages.bookTotals.all(name)) record.totals[String(row.name)] = Number(row.value);
+        record.marks = pages.bookMarks.all(name).map((row) => String(row.mark));
+        yield record;
+      }
     },
 
     async importState(records) {
@@ -133,6 +174,9 @@ export function sqliteStateTransfer(store: SqliteStore, now: () => number = Date
           } else if (record.type === 'queue-pause') {
             await store.queue(record.queue).pausePartition(record.partition, record.untilMs);
             counts.imported['queue-pause'] += 1;
+          } else if (record.type === 'book') {
+            if (importBook(record)) counts.imported.book += 1;
+            else counts.kept += 1;
           }
         }
         batch = [];

@@ -2,7 +2,9 @@
  * Moving a BFF from the embedded store to Redis (docs/deployment.md): a sale made on the embedded store is
  * exported with `export-state` (the data directory), imported with `import-state` into a real redis-server, and
  * a BFF on Redis then serves it — the partner API reads the checkout and the traveller's manage link opens. The
- * way back (Redis to a new data directory) keeps every value with its version. Bad input is refused by line.
+ * way back (Redis to a new data directory) keeps every value with its version. The funding ledger's entry books
+ * move whole both ways (the sale's month spend among their totals), and a second import keeps a book the target
+ * holds. Bad input is refused by line.
  */
 import { closeSync, createWriteStream, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,9 +17,30 @@ import { type RunningRedis, startRedisServer } from '../../testing/redis-server'
 import { call, openWidget, PARTNER_SECRET, type Stack, startBff, startStack } from '../../testing/stack';
 import { createRedisStore } from './redis-store';
 import { openSqliteStore } from './sqlite-store';
+import type { StateRecord } from './state-transfer';
 import { runStateCommand, type StateCommand } from './state-transfer-command';
-import { STORE_KEYS } from './store';
+import { STORE_KEYS, type Store } from './store';
 import { QUEUE_NAMES } from './work-queue';
+
+/** The entry books of an export: each as its record says, and the same read through a store's own API. */
+function booksOf(stdout: string): Extract<StateRecord, { type: 'book' }>[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.includes('"type":"book"'))
+    .map((line) => JSON.parse(line));
+}
+
+/** What `store` holds of each of `books`: its entries and totals, read through the book. */
+async function readBooks(store: Store, books: Extract<StateRecord, { type: 'book' }>[]) {
+  return await Promise.all(
+    books.map(async (book) => {
+      const view = await store
+        .entryBook(book.name)
+        .read({ entries: Object.keys(book.entries), totals: Object.keys(book.totals) });
+      return { name: book.name, entries: view.entries, totals: view.totals };
+    }),
+  );
+}
 
 /** A webhook delivery waiting on its queue when the state is moved. */
 const WAITING = { id: 'evt_waiting_move', partition: 'shop', dueAtMs: 1_900_000_000_000 };
@@ -89,6 +112,10 @@ describe('export-state and import-state', () => {
       from: 'embedded',
     });
     expect(exported.stdout).toContain(JSON.stringify(STORE_KEYS.checkout(bought.checkoutId)));
+    // The sale's funding ledger: its book, with the month's spend among its totals.
+    const books = booksOf(exported.stdout);
+    expect(books.length).toBeGreaterThanOrEqual(1);
+    expect(books.some((book) => Object.values(book.totals).some((total) => total > 0))).toBe(true);
 
     const imported = await command('import-state', { ESIM_BFF_REDIS_URL: redis.url }, exported.stdout);
     expect(imported.code).toBe(0);
@@ -127,13 +154,18 @@ describe('export-state and import-state', () => {
     const onRedisStore = redisStore();
     try {
       expect(await onRedisStore.queue(QUEUE_NAMES.webhookDeliveries).get(WAITING.id)).toEqual(WAITING);
+      expect(await readBooks(onRedisStore, books)).toEqual(
+        books.map((book) => ({ name: book.name, entries: book.entries, totals: book.totals })),
+      );
     } finally {
       await onRedisStore.close();
     }
 
-    // A second import keeps what is there.
+    // A second import keeps what is there, books whole.
     const again = await command('import-state', { ESIM_BFF_REDIS_URL: redis.url }, exported.stdout);
-    expect(again.stderr).toMatch(/: 0 entry, 0 counter, 0 queue-item, 0 queue-pause; kept \d+ already there/);
+    expect(again.stderr).toMatch(
+      /: 0 entry, 0 counter, 0 queue-item, 0 queue-pause, 0 book; kept \d+ already there/,
+    );
   });
 
   it('moves the state back from Redis into a new data directory, values and versions alike', async () => {
@@ -156,6 +188,10 @@ describe('export-state and import-state', () => {
       );
       expect(entries).toBeGreaterThan(3);
       expect(await copy.queue(QUEUE_NAMES.webhookDeliveries).get(WAITING.id)).toEqual(WAITING);
+      // The books come back as Redis holds them.
+      const books = booksOf(fromRedis.stdout);
+      expect(books.length).toBeGreaterThanOrEqual(1);
+      expect(await readBooks(copy, books)).toEqual(await readBooks(onRedis, books));
     } finally {
       await onRedis.close();
       await copy.close();

@@ -2,7 +2,9 @@
  * @module
  * The BFF's state as lines of JSON, to move it between stores (the embedded store to Redis when a second
  * instance is added, and back): every live value with its version and remaining time to live, every counter
- * with its window, every work-queue item and partition pause. The first line names the format; each later line
+ * with its window, every work-queue item and partition pause, and every entry book whole (the funding ledger's
+ * holds and the month's spend: one record a book, imported only into a target that has no such book, so that its
+ * totals stay the sum of its entries). The first line names the format; each later line
  * is one record. Reading and writing each store's own layout is in `sqlite-state-transfer.ts` and
  * `redis-state-transfer.ts`.
  */
@@ -42,6 +44,16 @@ export const StateRecordSchema = z.discriminatedUnion('type', [
     partition: z.string(),
     untilMs: z.number().int(),
   }),
+  z.strictObject({
+    type: z.literal('book'),
+    name,
+    /** Each entry's value by id. */
+    entries: z.record(z.string(), z.string()),
+    /** The deadline (epoch ms) of each entry that has one. */
+    deadlines: z.record(z.string(), z.number().int()),
+    totals: z.record(z.string(), z.number().int()),
+    marks: z.array(z.string()),
+  }),
 ]);
 
 export type StateHeader = z.infer<typeof StateHeaderSchema>;
@@ -64,7 +76,7 @@ export interface StateTransfer {
 
 /** An empty tally. */
 export function emptyCounts(): ImportCounts {
-  return { imported: { entry: 0, counter: 0, 'queue-item': 0, 'queue-pause': 0 }, kept: 0 };
+  return { imported: { entry: 0, counter: 0, 'queue-item': 0, 'queue-pause': 0, book: 0 }, kept: 0 };
 }
 
 /** Parse an export's lines: the header first, then records; a bad line stops with its number and the reason. */
