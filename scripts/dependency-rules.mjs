@@ -20,7 +20,7 @@
  * says in its `@module` header, on a line of its own, why it is whole (`Over 300 lines: …`).
  * Layers: a node imports only from its own layer or those below (`LAYERED_SOURCES`; a node in none is held by the
  * loop rule alone). The layers, lowest first (docs/architecture.md draws them):
- *   BFF: shared helpers (`errors.ts`, `logger.ts`, `backoff.ts`, `background-loop.ts`, `background-stop.ts`) →
+ *   BFF: shared helpers (`errors.ts`, `log-redaction.ts`, `logger.ts`, `backoff.ts`, `background-loop.ts`, `background-stop.ts`) →
  *   `store/` → `security/` → `config/` → `upstream/` → the domain (`catalog/` → `widgets/` → `checkout/` →
  *   `webhooks/` → `funding/` → `after-sale/` → `mail/` → `support-desk/` → `sales-ledger/` → `privacy/`) → `http/` → `observability/` → `routes/` →
  *   `app.ts`, `operations-app.ts`, `bff.ts`, `node-server.ts`, `server.ts`. Lower layers never import `routes/`; a checkout's changes of status
@@ -46,7 +46,7 @@ import { fileURLToPath } from 'node:url';
  */
 const LAYERED_SOURCES = {
   'packages/bff/src': [
-    ['errors.ts', 'logger.ts', 'backoff.ts', 'background-loop.ts', 'background-stop.ts'],
+    ['errors.ts', 'log-redaction.ts', 'logger.ts', 'backoff.ts', 'background-loop.ts', 'background-stop.ts'],
     ['store/'],
     ['security/'],
     ['config/'],
@@ -64,7 +64,7 @@ const LAYERED_SOURCES = {
     ['http/'],
     ['observability/'],
     ['routes/'],
-    ['app.ts', 'operations-app.ts', 'bff.ts', 'node-server.ts', 'server.ts', 'index.ts'],
+    ['app.ts', 'operations-app.ts', 'bff-options.ts', 'bff.ts', 'node-server.ts', 'server.ts', 'index.ts'],
   ],
   'packages/widget/src': [
     ['i18n/', 'theme/', 'api/', 'events.ts', 'device-check-event.ts', 'csp/'],
