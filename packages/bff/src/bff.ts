@@ -6,8 +6,8 @@
  */
 import { createAfterSaleFeature } from './after-sale/after-sale-feature';
 import { createBffApp } from './app';
-import type { Bff, CreateBffOptions } from './bff-options';
 import { awaitBackgroundStop, startBackground, stopTimeline } from './background-stop';
+import type { Bff, CreateBffOptions } from './bff-options';
 import { createCheckoutFeature } from './checkout/checkout-feature';
 import { retentionMs } from './config/config-schema';
 import { createPartnerFunding, paymentHoldOptions, unpaidHoldOptions } from './funding/partner-funding';
@@ -54,8 +54,11 @@ export function createBff(options: CreateBffOptions): Bff {
   const ground = { config, store, logger, now, rootSecrets, retention, watchIntervalMs };
 
   const catalogs = createWidgetsFeature({
-    ...options, // its public origin, the logos' test host, the upstream's sleep
     ...ground,
+    loaded,
+    publicOrigin: options.publicOrigin,
+    logoTestHost: options.logoTestHost,
+    upstreamSleep: options.upstreamSleep,
     observer: observability.outgoingCalls,
     onBudgetRefusal: metrics === null ? undefined : (share) => metrics.upstreamBudgetRefusals.inc({ share }),
   });

@@ -9,8 +9,8 @@ import type { EsimOwners } from '../checkout/esim-owners';
 import type { BffConfig } from '../config/config-schema';
 import { deriveKey } from '../security/key-ring';
 import type { WebhookDeliveryDesk } from '../webhooks/webhook-delivery-desk';
-import type { PrivacyExportOptions } from './privacy-export';
 import { createPrivacyErasures, type PrivacyErasures, type PrivacyErasuresOptions } from './privacy-erasures';
+import type { PrivacyExportOptions } from './privacy-export';
 import { createRemovedWidgets, type RemovedWidgets } from './removed-widgets';
 
 export interface PrivacyFeatureOptions

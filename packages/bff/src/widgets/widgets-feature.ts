@@ -5,9 +5,9 @@
  * refresh is this feature's work.
  */
 import type { BackgroundWork } from '../background-stop';
-import type { LogoTestHost } from '../catalog/logo-fetch';
 import { createAccountLogo } from '../catalog/account-logo';
 import { createCatalogService } from '../catalog/catalog-service';
+import type { LogoTestHost } from '../catalog/logo-fetch';
 import type { WidgetConfig } from '../config/config-schema';
 import type { LoadedConfig } from '../config/load-config';
 import type { Logger } from '../logger';
