@@ -16,9 +16,11 @@
  * reach each other, directly or around a loop. Each loop is reported once, as its strongly connected component,
  * with one import (file:line → file) for every edge inside it, so a maintainer sees what to cut.
  * Files do not loop either: in the `src/` of every runtime package, no two files reach each other by imports.
+ * Files stay short: a production file of a runtime package's `src/` over 300 lines is two concerns to split, or
+ * says in its `@module` header, on a line of its own, why it is whole (`Over 300 lines: …`).
  * Layers: a node imports only from its own layer or those below (`LAYERED_SOURCES`; a node in none is held by the
  * loop rule alone). The layers, lowest first (docs/architecture.md draws them):
- *   BFF: shared helpers (`errors.ts`, `logger.ts`, `backoff.ts`, `background-loop.ts`, `background-stop.ts`) →
+ *   BFF: shared helpers (`errors.ts`, `log-redaction.ts`, `logger.ts`, `backoff.ts`, `background-loop.ts`, `background-stop.ts`) →
  *   `store/` → `security/` → `config/` → `upstream/` → the domain (`catalog/` → `widgets/` → `checkout/` →
  *   `webhooks/` → `funding/` → `after-sale/` → `mail/` → `support-desk/` → `sales-ledger/` → `privacy/`) → `http/` → `observability/` → `routes/` →
  *   `app.ts`, `operations-app.ts`, `bff.ts`, `node-server.ts`, `server.ts`. Lower layers never import `routes/`; a checkout's changes of status
@@ -44,7 +46,7 @@ import { fileURLToPath } from 'node:url';
  */
 const LAYERED_SOURCES = {
   'packages/bff/src': [
-    ['errors.ts', 'logger.ts', 'backoff.ts', 'background-loop.ts', 'background-stop.ts'],
+    ['errors.ts', 'log-redaction.ts', 'logger.ts', 'backoff.ts', 'background-loop.ts', 'background-stop.ts'],
     ['store/'],
     ['security/'],
     ['config/'],
@@ -62,7 +64,7 @@ const LAYERED_SOURCES = {
     ['http/'],
     ['observability/'],
     ['routes/'],
-    ['app.ts', 'operations-app.ts', 'bff.ts', 'node-server.ts', 'server.ts', 'index.ts'],
+    ['app.ts', 'operations-app.ts', 'bff-options.ts', 'bff.ts', 'node-server.ts', 'server.ts', 'index.ts'],
   ],
   'packages/widget/src': [
     ['i18n/', 'theme/', 'api/', 'events.ts', 'device-check-event.ts', 'csp/'],
@@ -94,6 +96,13 @@ const RUNTIME_PACKAGES = new Set([
   '@esim-embed/widget',
   '@esim-embed/partner',
 ]);
+/** The lines a production file may have before it is split, or says why it is whole. */
+const LONG_FILE_LINES = 300;
+/**
+ * The `@module` header's line that says why a longer file is whole (as the files written before the rule said it):
+ * `Over 300 lines: one view per contract resource, so every resource is rendered in one place.`
+ */
+const WHY_WHOLE = /^[ \t]*\*[ \t]*Over 300 lines: \S/m;
 /** Libraries only tests may load. */
 const TEST_LIBRARIES = /^(vitest|@vitest\/|@testing-library\/|happy-dom|@playwright\/test|fast-check)($|\/)/;
 
@@ -284,7 +293,7 @@ export function dependencyBreaches(root) {
   }
   for (const pkg of packages.filter(({ name }) => RUNTIME_PACKAGES.has(name))) {
     const source = `${pkg.folder}/src`;
-    if (existsSync(join(root, source))) breaches.push(...fileLoops(root, source));
+    if (existsSync(join(root, source))) breaches.push(...fileLoops(root, source), ...longFiles(root, source));
   }
   return breaches;
 }
@@ -385,6 +394,27 @@ export function fileLoops(root, source) {
     importEdges(root, source, (file) => file.slice(source.length + 1)),
     'files',
   );
+}
+
+/**
+ * The production files of `source` (a runtime package's `src/`) over {@link LONG_FILE_LINES} lines whose
+ * `@module` header does not say why they are whole (a line `Over 300 lines: …`): most such files hold two
+ * concerns, to be split.
+ */
+export function longFiles(root, source) {
+  return sourceFiles(root, source)
+    .sort()
+    .filter((file) => !isTestCode(file.slice(source.length + 1)))
+    .flatMap((file) => {
+      const text = readFileSync(join(root, file), 'utf8');
+      const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+      if (lines <= LONG_FILE_LINES) return [];
+      const header = /\/\*\*[\s\S]*?\*\//.exec(text)?.[0] ?? '';
+      if (header.includes('@module') && WHY_WHOLE.test(header)) return [];
+      return [
+        `${file}: ${lines} lines, over ${LONG_FILE_LINES}: split it by concern, or say in its @module header why it is whole (a line "Over 300 lines: …")`,
+      ];
+    });
 }
 
 /** Tarjan's strongly connected components of a graph given as node → (node → anything); each sorted, in order. */

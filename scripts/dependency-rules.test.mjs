@@ -181,6 +181,31 @@ describe('the dependency rule', () => {
     ]);
   });
 
+  it('finds a production file over 300 lines that does not say in its header why it is whole', () => {
+    const lines = (count, header) =>
+      `${header}\n${'export const x = 1;\n'.repeat(count - header.split('\n').length)}`;
+    const plain = '/**\n * @module\n * Two concerns in one file.\n */';
+    const whole = '/**\n * @module\n * One table.\n * Over 300 lines: the table reads top to bottom.\n */';
+    const dir = workspace({
+      'packages/bff/src/checkout/long.ts': lines(301, plain),
+      'packages/bff/src/checkout/short.ts': lines(300, plain),
+      'packages/bff/src/config/table.ts': lines(400, whole),
+      // The reason must be a line of the @module header, not a word further down.
+      'packages/bff/src/config/later.ts': lines(320, `${plain}\n// Over 300 lines: said too late.`),
+      'packages/widget/src/steps/step.tsx': lines(310, plain),
+      // Tests and test support are not held to it.
+      'packages/bff/src/checkout/long.test.ts': lines(500, plain),
+      'packages/bff/testing/stack.ts': lines(500, plain),
+    });
+    const over = (file, count) =>
+      `${file}: ${count} lines, over 300: split it by concern, or say in its @module header why it is whole (a line "Over 300 lines: …")`;
+    expect(dependencyBreaches(dir)).toEqual([
+      over('packages/widget/src/steps/step.tsx', 310),
+      over('packages/bff/src/checkout/long.ts', 301),
+      over('packages/bff/src/config/later.ts', 320),
+    ]);
+  });
+
   it('reads multi-line, re-export, side-effect and dynamic imports but not comments', () => {
     const text = [
       '/** `import x from "nope"` in a comment */',

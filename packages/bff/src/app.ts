@@ -34,6 +34,7 @@ import { mountRoutes, routeHandlers, tagRoutes } from './routes/mount-routes';
 import { openApiHandlers } from './routes/openapi';
 import { operationsHandlers } from './routes/operations';
 import { partnerHandlers, partnerIdempotency } from './routes/partner';
+import { partnerDeskHandlers } from './routes/partner-desk';
 import { partnerSalesHandlers } from './routes/partner-sales';
 import { type PrivacyRoutesOptions, privacyHandlers } from './routes/privacy';
 import { openToAnyPage, publicCatalogHandlers } from './routes/public-catalog';
@@ -218,9 +219,12 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
         afterSale: options.afterSale,
         manageTokens: options.manageTokens,
         esimOwners: options.esimOwners,
-        webhookDesk: options.webhookDesk,
-        store,
+        logger,
+      }),
+      partnerDeskHandlers({
         supportDesk: options.supportDesk,
+        store,
+        webhookDesk: options.webhookDesk,
         logger,
       }),
       partnerSalesHandlers({ salesDesk: options.salesDesk }),

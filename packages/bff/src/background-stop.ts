@@ -25,24 +25,37 @@ export function stopTimeline(stopSeconds: number): StopTimeline {
   return { drainMs: stopSeconds * 400, backgroundWaitMs: stopSeconds * 500, exitMs: stopSeconds * 1_000 };
 }
 
-/** One part of the background work being stopped: its name in the logs, and its `close()` under way. */
-export interface StoppingWork {
+/**
+ * A part of the background work a feature adds (a watch, a sender, a sweep): started with the BFF's workers,
+ * stopped at its close.
+ */
+export interface BackgroundWork {
+  /** Its name in the stop's warning. */
   name: string;
-  stopped: Promise<void>;
+  /** Absent: nothing to start (it runs when there is work, as a postponed placement). */
+  start?: (() => void) | undefined;
+  /** Stops it; resolves once its run under way has finished. */
+  close(): Promise<void>;
+}
+
+/** Start every part of `work` that starts. */
+export function startBackground(work: readonly BackgroundWork[]): void {
+  for (const part of work) part.start?.();
 }
 
 /**
- * Wait up to `waitMs` for every part to stop; answers the names of those still running then (none: all
- * stopped). A part whose stop fails counts as stopped (its failure is logged).
+ * Ask every part to stop at once (the wait is the longest run's, not their sum), then wait up to `waitMs`;
+ * answers the names of those still running then (none: all stopped). A part whose stop fails counts as stopped
+ * (its failure is logged).
  */
 export async function awaitBackgroundStop(
-  parts: readonly StoppingWork[],
+  parts: readonly BackgroundWork[],
   options: { waitMs: number; logger: Logger },
 ): Promise<string[]> {
   const running = new Set(parts.map((part) => part.name));
   const allStopped = Promise.all(
     parts.map((part) =>
-      part.stopped.then(
+      part.close().then(
         () => running.delete(part.name),
         (error: unknown) => {
           running.delete(part.name);

@@ -1,6 +1,7 @@
 /** The logger: JSON lines at the configured level, secrets redacted by field name, a strict `LOG_LEVEL`. */
 import { describe, expect, it, vi } from 'vitest';
-import { createLogger, logLevelFrom, REDACT_PATHS } from './logger';
+import { REDACT_PATHS } from './log-redaction';
+import { createLogger, logLevelFrom } from './logger';
 
 function capture(level: Parameters<typeof createLogger>[0] = {}) {
   const lines: Record<string, unknown>[] = [];

@@ -6,6 +6,9 @@
  * send again, so a call that got no answer or a 5xx is retried a few times with the same key. Paths, methods,
  * idempotency and answer schemas come from the API's one description (`partner-routes.ts`); `call` reaches any
  * partner route by its id, the grouped methods name the common ones.
+ *
+ * Over 300 lines: the client's interface documents every grouped method, all over one request path and its
+ * retries.
  */
 import {
   type ActionRequestListQuery,

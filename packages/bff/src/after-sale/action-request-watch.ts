@@ -9,6 +9,9 @@
  * checkout. Each record keeps the request as last read and is in its widget's sorted indexes (all, by status, by
  * eSIM) for the partner's support desk (`action-request-desk.ts`); those the release before wrote (no view, no
  * index) are read once more and indexed by the index build at start (`store/index-rebuild.ts`).
+ *
+ * Over 300 lines: a request's record, its queue item and its webhook move together; the partner's list is
+ * `action-request-desk.ts`.
  */
 import {
   type ActionRequestWebhookEvent,

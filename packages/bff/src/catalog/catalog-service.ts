@@ -4,6 +4,8 @@
  * traveller's views of it (destinations, plans, a quote's plan) projected per locale at the widget's
  * retail prices, each with an ETag. The wholesale price never leaves this module's projections. What one
  * refresh builds, and the per-locale views, are in `catalog-state.ts`.
+ *
+ * Over 300 lines: one short entry per view of the catalog; what a refresh builds is `catalog-state.ts`.
  */
 import {
   ACCOUNT_UNREADABLE,

@@ -15,6 +15,9 @@
  * look-back when an account is first read, the overlap before the last pass after that). Where to resume reading is
  * kept per account in the store, so a busy account is read through in bounded pages over several passes, and every
  * instance may run the same pass without doing anything twice.
+ *
+ * Over 300 lines: one pass reads, adopts, follows and reports the orders of an account, around its kept
+ * progress.
  */
 
 import type { Order } from '@esim-embed/shared';

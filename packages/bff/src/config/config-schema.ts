@@ -2,6 +2,9 @@
  * @module
  * The BFF's one config schema: a JSON file (`ESIM_BFF_CONFIG`) validated here, with secrets only as the
  * *names* of environment variables. Types come from the schema; nothing else describes a widget.
+ *
+ * Over 300 lines: the one config schema, read top to bottom as the config file is (`config.schema.json` and the
+ * docs follow it).
  */
 import {
   BrandKeySchema,

@@ -9,6 +9,8 @@
  * the unpaid caps of whoever opened the checkout; the partner's confirm checks the funding again and makes the
  * hold firm. Holds are settled when the order is placed (the upstream's own balance then covers it) and
  * released when the checkout ends. Also the partner's view of its money and the `account.balance_low` event.
+ * Over 300 lines: each step of a checkout's money (hold, payment start, decline, confirm, settle, release) is one
+ * short entry over the same account snapshot and ledger; the decision is `funding-decision.ts`, the ledger its own.
  */
 import { createHash } from 'node:crypto';
 import type { BalanceLowWebhookEvent, PartnerAccount } from '@esim-embed/shared';

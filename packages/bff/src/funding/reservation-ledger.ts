@@ -12,6 +12,8 @@
  * or paying (an unpaid hold whose payment the partner started: for a short while it is kept as a firm one is,
  * and still counted against its opener's caps; declined, or its time up, it is unpaid again until its own end).
  * The sums tell them apart, so that unpaid holds never stand in a paying traveller's way (docs/payments.md).
+ * Over 300 lines: one atomic protocol (propose, approve, make, take back, settle) whose steps share one book and
+ * its retry loop; an entry's own arithmetic is `hold-entry.ts`, last month's record `legacy-ledger.ts`.
  */
 import { randomUUID } from 'node:crypto';
 import type { NonNegativeMoney } from '@esim-embed/shared';

@@ -1,5 +1,7 @@
 /**
  * @module
+ * Over 300 lines: one recording and its replay, which must stay byte for byte the same answer; split, that promise
+ * would be read in two files.
  * Answers that cannot change while the catalog they came from is held — the public, versioned catalog
  * reads — kept as the app answered them, so that a repeat read is written straight to the socket, before the
  * framework: what a caching proxy in front of the BFF would do, in the process.

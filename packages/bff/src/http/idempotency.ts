@@ -16,6 +16,8 @@
  * A kept answer never holds a bearer secret: a route whose answer carries one (a checkout's client secret, a
  * delivery link's URL) says how to leave it out and how to put it back on a replay ({@link SecretInAnswer});
  * the same way keeps out what the replayed request itself carries again (the traveller's email of a checkout).
+ *
+ * Over 300 lines: one protocol (keys, leases, takeovers, replays, secrets left out) whose cases read in order.
  */
 import { createHash } from 'node:crypto';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKeySchema } from '@esim-embed/shared';

@@ -16,6 +16,9 @@
  *
  * Never logged: the traveller's address and the email's words. The address stays on the checkout alone; the
  * queue holds the checkout id.
+ *
+ * Over 300 lines: the queue, the attempt and the record of one email keep the promise of never twice together;
+ * its words, message and transport have files of their own.
  */
 
 import { manageLinkFor } from '@esim-embed/shared';

@@ -20,7 +20,8 @@ import { answerPageAfter } from '../http/list-page';
 import { EXPORT_PAGE_SIZE, salesCsvStream } from '../sales-ledger/sales-csv';
 import type { SalesDesk } from '../sales-ledger/sales-desk';
 import type { RouteHandlers } from './mount-routes';
-import { cursorBinding, isCheckoutId, listedWidgets } from './partner';
+import { isCheckoutId } from './partner';
+import { cursorBinding, listedWidgets } from './partner-desk';
 
 export interface PartnerSalesRoutesOptions {
   salesDesk: SalesDesk;

@@ -5,13 +5,11 @@
  * `POST …/decline` (a payment attempt was declined: another card may follow) and `POST …/cancel`; after the sale,
  * the manage link of an eSIM it sold (and the revocation of one link of its own widgets, or of every link of the
  * eSIM), the eSIM's view, help requests (cancellation, refund, reissue) with their status, and delivery links
- * (create, revoke). Its support desk: checkouts (searched by status, date, e-mail, eSIM and payment reference),
- * the eSIMs it sold, its help requests and its webhook deliveries listed newest first by cursor, and a delivery
- * read and resent. Behind the partner auth (`routes/route-auth.ts`): the widget's partner secret in
- * `X-Partner-Secret`; never callable from a browser (no CORS).
+ * (create, revoke). Its support desk's lists are `partner-desk.ts`. Behind the partner auth
+ * (`routes/route-auth.ts`): the widget's partner secret in `X-Partner-Secret`; never callable from a browser (no
+ * CORS).
  */
 import {
-  ActionRequestListQuerySchema,
   API_VERSION,
   ConfirmCheckoutRequestSchema,
   CreateActionRequestSchema,
@@ -19,16 +17,9 @@ import {
   CreatePartnerDeliveryLinkRequestSchema,
   DeclineCheckoutPaymentRequestSchema,
   IDEMPOTENCY_KEY_HEADER,
-  PARTNER_SECRET_HEADER,
   PartnerAccountQuerySchema,
-  PartnerCheckoutListQuerySchema,
-  PartnerEsimListQuerySchema,
-  type PartnerWebhookDeliveryDetail,
-  ResendWebhookDeliveryRequestSchema,
-  WebhookDeliveryListQuerySchema,
 } from '@esim-embed/shared';
 import type { Context } from 'hono';
-import { listActionRequests } from '../after-sale/action-request-desk';
 import type { AfterSaleService } from '../after-sale/after-sale-service';
 import type { ManageTokens } from '../after-sale/manage-token';
 import type { CheckoutService } from '../checkout/checkout-service';
@@ -39,12 +30,9 @@ import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import type { IdempotencyOptions } from '../http/idempotency';
 import { parseOrThrow, readJsonBody } from '../http/json-body';
-import { answerPageAfter, type CursorBinding } from '../http/list-page';
 import type { Logger } from '../logger';
 import type { KeyedDigest } from '../security/keyed-digest';
 import type { Store } from '../store/store';
-import type { SupportDesk } from '../support-desk/support-desk';
-import type { WebhookDeliveryDesk } from '../webhooks/webhook-delivery-desk';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { RouteHandlers } from './mount-routes';
 
@@ -55,13 +43,7 @@ export interface PartnerRoutesOptions {
   manageTokens: ManageTokens;
   /** Which widget sold each eSIM. */
   esimOwners: EsimOwners;
-  /** The webhook deliveries of the partner's widgets: listed, read, resent. */
-  webhookDesk: WebhookDeliveryDesk;
-  /** Where the help requests the partner made are kept, with their indexes. */
-  store: Store;
-  /** The lists of the partner's checkouts and eSIMs. */
-  supportDesk: SupportDesk;
-  /** Hears idempotent creates taken over from a lost holder. */
+  /** Hears manage links revoked. */
   logger: Logger;
 }
 
@@ -96,24 +78,6 @@ function widgetOfQuery(c: Context<AppEnv>, widgetId: string | undefined): Widget
 }
 
 /**
- * The widgets a support-desk list reads: every widget the partner secret opens, or the one `?widgetId=` names
- * (`validation_failed` when the secret does not open it).
- */
-export function listedWidgets(c: Context<AppEnv>, widgetId: string | undefined): string[] {
-  const widgets = c.get('partnerWidgets');
-  if (widgetId === undefined) return [...widgets.keys()];
-  if (!widgets.has(widgetId))
-    throw new ApiError('validation_failed', { params: { field: 'widgetId', reason: 'unknown' } });
-  return [widgetId];
-}
-
-/** What a list's cursors are bound to: the caller's partner secret, the list and its filters. */
-export const cursorBinding = (c: Context<AppEnv>, list: string): CursorBinding => ({
-  partnerSecret: c.req.header(PARTNER_SECRET_HEADER) ?? '',
-  list,
-});
-
-/**
  * The idempotency of the partner's creates: the partner's own keys, scoped to the partner — named by the widgets its
  * secret opens (as its write budget is, `route-auth.ts`), so that the store holds nothing derived from the secret
  * (a digest of it, even keyed, would let a copy of the store test guesses or change with every rotation), and a
@@ -140,8 +104,6 @@ export function partnerIdempotency(options: {
 
 type PartnerRouteId =
   | 'readPartnerAccount'
-  | 'listPartnerCheckouts'
-  | 'listPartnerEsims'
   | 'readPartnerCheckout'
   | 'readPartnerInstallation'
   | 'startPartnerPayment'
@@ -155,11 +117,7 @@ type PartnerRouteId =
   | 'createPartnerActionRequest'
   | 'readPartnerActionRequest'
   | 'createPartnerDeliveryLink'
-  | 'revokePartnerDeliveryLink'
-  | 'listPartnerActionRequests'
-  | 'listPartnerWebhookDeliveries'
-  | 'readPartnerWebhookDelivery'
-  | 'resendPartnerWebhookDelivery';
+  | 'revokePartnerDeliveryLink';
 
 /** The partner routes (behind the partner auth; idempotent where the API description says so). */
 export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<PartnerRouteId> {
@@ -176,27 +134,6 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
     const widget = widgetOfQuery(c, widgetId);
     const account = await options.funding.account(widget);
     return answerJson(c, { data: account, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
-  }
-
-  async function listPartnerCheckouts(c: Context<AppEnv>) {
-    const { limit, cursor, ...filters } = parseOrThrow(
-      PartnerCheckoutListQuerySchema,
-      c.req.query(),
-      400,
-      'query',
-    );
-    // The filters as written are part of the cursor's binding: a cursor continues only the search that made it.
-    const binding = cursorBinding(c, `checkouts ${JSON.stringify(Object.entries(filters).sort())}`);
-    return answerPageAfter(c, binding, cursor, (after) =>
-      options.supportDesk.listCheckouts(c.get('partnerWidgets'), filters, { after, limit }),
-    );
-  }
-
-  async function listPartnerEsims(c: Context<AppEnv>) {
-    const { limit, cursor } = parseOrThrow(PartnerEsimListQuerySchema, c.req.query(), 400, 'query');
-    return answerPageAfter(c, cursorBinding(c, 'esims'), cursor, (after) =>
-      options.supportDesk.listEsims(c.get('partnerWidgets'), { after, limit }),
-    );
   }
 
   async function readPartnerCheckout(c: Context<AppEnv>) {
@@ -326,55 +263,8 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
     return answerJson(c, { data: revoked, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
   }
 
-  async function listPartnerActionRequests(c: Context<AppEnv>) {
-    const { limit, cursor, widgetId, ...filters } = parseOrThrow(
-      ActionRequestListQuerySchema,
-      c.req.query(),
-      400,
-      'query',
-    );
-    const widgetIds = listedWidgets(c, widgetId);
-    const binding = cursorBinding(c, `action-requests ${JSON.stringify({ widgetId, ...filters })}`);
-    return answerPageAfter(c, binding, cursor, (after) =>
-      listActionRequests(options.store, widgetIds, filters, after, limit),
-    );
-  }
-
-  async function listPartnerWebhookDeliveries(c: Context<AppEnv>) {
-    const { limit, cursor, widgetId, ...filters } = parseOrThrow(
-      WebhookDeliveryListQuerySchema,
-      c.req.query(),
-      400,
-      'query',
-    );
-    const widgetIds = listedWidgets(c, widgetId);
-    const binding = cursorBinding(c, `webhook-deliveries ${JSON.stringify({ widgetId, ...filters })}`);
-    return answerPageAfter(c, binding, cursor, (after) =>
-      options.webhookDesk.list(widgetIds, filters, after, limit),
-    );
-  }
-
-  async function readPartnerWebhookDelivery(c: Context<AppEnv>) {
-    const ownWidgets = new Set(c.get('partnerWidgets').keys());
-    const delivery = await options.webhookDesk.read(ownWidgets, c.req.param('id') ?? '');
-    return answerJson(c, { data: delivery, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
-  }
-
-  async function resendPartnerWebhookDelivery(c: Context<AppEnv>) {
-    await readJsonBody(c, ResendWebhookDeliveryRequestSchema);
-    const ownWidgets = new Set(c.get('partnerWidgets').keys());
-    const { resent, delivery } = await options.webhookDesk.resend(ownWidgets, c.req.param('id') ?? '');
-    if (resent)
-      options.logger.info('webhook delivery resent', { eventId: delivery.id, widgetId: delivery.widgetId });
-    // Still on its way: answered as it is, and the Idempotency-Key keeps nothing of a request that did nothing.
-    else c.set('changedNothing', true);
-    return answerJson(c, { data: delivery, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
-  }
-
   return {
     readPartnerAccount,
-    listPartnerCheckouts,
-    listPartnerEsims,
     readPartnerCheckout,
     readPartnerInstallation,
     startPartnerPayment,
@@ -399,19 +289,5 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
       },
     },
     revokePartnerDeliveryLink,
-    listPartnerActionRequests,
-    listPartnerWebhookDeliveries,
-    readPartnerWebhookDelivery,
-    // The answer's event names the traveller: kept without the address, which a replay reads from the checkout.
-    resendPartnerWebhookDelivery: {
-      handle: resendPartnerWebhookDelivery,
-      idempotency: {
-        secret: {
-          leaveOut: (data) => options.webhookDesk.keptWithoutTraveller(data as PartnerWebhookDeliveryDetail),
-          putBack: async (_c, kept) =>
-            await options.webhookDesk.withTraveller(kept as PartnerWebhookDeliveryDetail),
-        },
-      },
-    },
   };
 }

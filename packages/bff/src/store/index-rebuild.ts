@@ -11,6 +11,7 @@
  * them takes the lease over when it runs out unmarked (its builder died or was stopped part-way).
  */
 import { randomUUID } from 'node:crypto';
+import type { BackgroundWork } from '../background-stop';
 import type { Logger } from '../logger';
 import { startLeaseHeartbeat } from './lease-heartbeat';
 import { type IndexedKind, STORE_KEYS, type Store, StoreUnavailableError } from './store';
@@ -189,4 +190,24 @@ export async function buildIndexesAtStart(
 ): Promise<IndexBuildCounts> {
   const counts = await Promise.all(kinds.map((records) => buildAtStart(records, options)));
   return Object.fromEntries(kinds.map((records, at) => [records.kind, counts[at] ?? 0]));
+}
+
+/**
+ * The index build at a BFF's start as background work: it runs at once, while the BFF serves (lists fill in as it
+ * goes); its close stops it after its page (the next start goes on) and resolves once it has.
+ */
+export function indexBuildAtStart(
+  kinds: readonly IndexedRecords<unknown>[],
+  options: IndexBuildOptions,
+): BackgroundWork & { built: Promise<IndexBuildCounts> } {
+  let stopped = false;
+  const built = buildIndexesAtStart(kinds, { ...options, stopped: () => stopped });
+  return {
+    name: 'index build',
+    built,
+    close() {
+      stopped = true;
+      return built.then(() => undefined);
+    },
+  };
 }

@@ -12,6 +12,9 @@
  * mode, so that a backup (`sqlite-backup.ts`) reads a consistent copy while the BFF writes. Expired rows are swept in the
  * background in bounded batches, and what is deleted leaves the files (`sqlite-compaction.ts`). The folder and
  * the files are the BFF's user's alone (`sqlite-data-dir.ts`).
+ *
+ * Over 300 lines: the `Store` operations as single statements on one database; its group commit, indexes,
+ * queues, lock, backup and compaction have files of their own.
  */
 import { join, resolve } from 'node:path';
 import { createBackgroundLoop } from '../background-loop';

@@ -1,5 +1,7 @@
 /**
  * @module
+ * Over 300 lines: the store's one contract (values, counters, queues, indexes, entry books) with the key names
+ * every module shares, so that each implementation is held to one page of it.
  * The one place the BFF keeps state: checkouts, quotes bound to sessions, idempotency records, rate-limit
  * counters and work queues. Values are opaque strings with a version and a time to live, so that the memory
  * and the Redis implementation behave the same and state transitions are atomic compare-and-set moves.

@@ -4,6 +4,9 @@
  * it stays there), `X-Api-Key` and `Idempotency-Key` sent, a timeout per attempt, retries with backoff and
  * jitter only where a repeat is safe, `Retry-After` honoured, the answer parsed tolerantly, every attempt
  * logged without secrets, and failures turned into {@link UpstreamError}.
+ *
+ * Over 300 lines: the one attempt loop (timeout, retries, `Retry-After`, parsing, logs) every upstream call
+ * goes through.
  */
 import { ErrorCodeSchema } from '@esim-embed/shared';
 import type { Dispatcher } from 'undici';

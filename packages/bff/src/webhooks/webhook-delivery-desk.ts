@@ -19,8 +19,8 @@ import type { ListPage, ListPosition } from '../store/index-pages';
 import { readIndexPage } from '../store/index-pages';
 import type { Store } from '../store/store';
 import { type WebhookBodies, withoutTraveller } from './webhook-body';
+import { resumeWebhookCircuit, webhookCircuitPause } from './webhook-circuit';
 import { DELIVERY_INDEXES, type WebhookDelivery, type WebhookQueue } from './webhook-queue';
-import { resumeWebhookCircuit, webhookCircuitPause } from './webhook-sender';
 
 export interface WebhookDeliveryDeskOptions {
   queue: WebhookQueue;

@@ -7,6 +7,9 @@
  * widget's sorted indexes (all, by state, by event type, by checkout; newest first), which the partner's
  * support desk pages through without a scan (`webhook-delivery-desk.ts`); those the release before wrote are put
  * there by the index build at start (`store/index-rebuild.ts`, through {@link WebhookQueue.indexedRecords}).
+ *
+ * Over 300 lines: a delivery's record, its queue item and its indexes are written together; the desk and the
+ * sender have files of their own.
  */
 import type { WebhookEvent } from '@esim-embed/shared';
 import { z } from 'zod';

@@ -16,14 +16,14 @@ import {
   WEBHOOK_ID_HEADER,
   WEBHOOK_SIGNATURE_HEADER,
 } from '@esim-embed/shared';
-import { z } from 'zod';
 import { createBackgroundLoop } from '../background-loop';
 import { type Backoff, backoffMs } from '../backoff';
 import type { Logger } from '../logger';
-import { STORE_KEYS, type Store } from '../store/store';
+import type { Store } from '../store/store';
 import type { OutgoingCalls } from '../upstream/outgoing-call-observer';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { WebhookBodies } from './webhook-body';
+import { closeWebhookCircuit, openWebhookCircuit } from './webhook-circuit';
 import type { StoredDelivery, WebhookDelivery, WebhookQueue } from './webhook-queue';
 
 const WEBHOOK_BACKOFF: Backoff = { firstMs: 10_000, maxMs: 60 * 60 * 1000 };
@@ -46,45 +46,6 @@ const BATCH_LIMIT = 500;
 const PER_WIDGET = 100;
 /** Deliveries of one widget in flight at once after its probe succeeded. */
 const CONCURRENCY = 16;
-
-/** One endpoint's circuit: its consecutive failures, and until when its deliveries pause (ms; 0: unknown). */
-const CircuitSchema = z.looseObject({ failures: z.int().min(1), untilMs: z.number().default(0) });
-
-/**
- * Until when (ms since the epoch) the circuit of `widgetId`'s endpoint holds its deliveries back; null when it is
- * closed. What the partner's support desk reports as `paused`.
- */
-export async function webhookCircuitPause(store: Store, widgetId: string): Promise<number | null> {
-  const stored = await store.get(STORE_KEYS.webhookCircuit(widgetId));
-  if (stored === null) return null;
-  return CircuitSchema.parse(JSON.parse(stored.value)).untilMs;
-}
-
-/**
- * End the pause of `widgetId`'s circuit now (a resend asked for an attempt at once), keeping its failures: the
- * next delivery goes as the endpoint's probe, and a new failure pauses it for the next backoff step. Answers
- * whether it ended a pause: only then is the widget's queue held by the circuit (and not by a batch under way on
- * some instance, which must keep its hold), so only then may the caller lift the queue's pause.
- */
-export async function resumeWebhookCircuit(
-  store: Store,
-  widgetId: string,
-  nowMs: number,
-  retryForMs: number,
-): Promise<boolean> {
-  const key = STORE_KEYS.webhookCircuit(widgetId);
-  const stored = await store.get(key);
-  if (stored === null) return false;
-  const circuit = CircuitSchema.parse(JSON.parse(stored.value));
-  if (circuit.untilMs <= nowMs) return false;
-  // A lost race means the sender wrote the circuit meanwhile: its word is the newer one.
-  return await store.compareAndSet(
-    key,
-    stored.version,
-    JSON.stringify({ ...circuit, untilMs: nowMs }),
-    retryForMs,
-  );
-}
 
 export interface WebhookSenderOptions {
   queue: WebhookQueue;
@@ -225,25 +186,6 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     return result === 'not_configured' ? null : ok;
   }
 
-  /** The endpoint failed once more: how long its deliveries pause (its next backoff step). */
-  async function openCircuit(widgetId: string): Promise<number> {
-    const key = STORE_KEYS.webhookCircuit(widgetId);
-    const stored = await store.get(key);
-    const failures = (stored === null ? 0 : CircuitSchema.parse(JSON.parse(stored.value)).failures) + 1;
-    const untilMs = now() + pauseAfter(failures);
-    const value = JSON.stringify({ failures, untilMs });
-    // One writer per widget at a time (its batch is held): a lost race only means the same step again.
-    if (stored === null) await store.insert(key, value, retryForMs);
-    else await store.compareAndSet(key, stored.version, value, retryForMs);
-    return untilMs;
-  }
-
-  async function closeCircuit(widgetId: string): Promise<void> {
-    const key = STORE_KEYS.webhookCircuit(widgetId);
-    const stored = await store.get(key);
-    if (stored !== null) await store.compareAndDelete(key, stored.version);
-  }
-
   /**
    * Deliver one widget's claimed batch: what is past the retry span given up unsent, then a probe alone, then the
    * rest a few at a time — or, when the probe failed, all of it back behind the circuit's pause.
@@ -263,11 +205,11 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         probed = await attempt(waiting.shift() as StoredDelivery);
       }
       if (probed === false) {
-        pausedUntilMs = await openCircuit(widgetId);
+        pausedUntilMs = await openWebhookCircuit(store, widgetId, { nowMs: now(), pauseAfter, retryForMs });
         for (const stored of waiting) await queue.reschedule(stored.delivery.id, now());
         return;
       }
-      if (probed === true) await closeCircuit(widgetId);
+      if (probed === true) await closeWebhookCircuit(store, widgetId);
       const workers = Array.from({ length: Math.min(CONCURRENCY, waiting.length) }, async () => {
         for (let stored = closing ? undefined : waiting.shift(); stored !== undefined; ) {
           await attempt(stored);

@@ -6,6 +6,8 @@
  * review, refund a sold order as if from outside the API, and set fault rules. Every answer is `{ data: ControlState, meta }`, but the outbox's
  * (`GET /__sandbox/outbox`: `{ data: OutboxEmail[], meta }`) and a resolve's (the action request as the contract
  * has it: `{ data: ActionRequest, meta }`).
+ *
+ * Over 300 lines: one short handler per control operation, so the whole control API reads in one place.
  */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { isoTime } from '../clock';

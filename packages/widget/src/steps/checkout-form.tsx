@@ -7,6 +7,8 @@
  * `esim-checkout`; `direct` places the order. Either way the flow goes on to the checkout's progress. A create is
  * kept in the tab before it is sent, and one whose outcome is not known is settled before any other, also after a
  * reload (`pending-create.ts`).
+ *
+ * Over 300 lines: one form whose fields, consent and buy button share the create's state (kept, sent, settled).
  */
 import type { NonNegativeMoney, Plan, Quote } from '@esim-embed/shared';
 import { useEffect, useRef, useState } from 'preact/hooks';

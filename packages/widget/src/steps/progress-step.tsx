@@ -13,6 +13,9 @@
  * after a page reload from the checkout kept in `sessionStorage`, and tells the host page again about a
  * checkout that still awaits payment. A top-up has no installation: when it is ready the traveller goes back
  * to the eSIM's own view.
+ *
+ * Over 300 lines: the journey, the wait for payment, the declines and the endings share one polled checkout;
+ * their tables sit beside it.
  */
 import { type Checkout, type CheckoutStatus, MAX_DECLINED_PAYMENT_ATTEMPTS } from '@esim-embed/shared';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
