@@ -21,17 +21,16 @@ beforeAll(async () => {
     },
     config: (url) => {
       const base = testConfig(url);
-      const shop = base.widgets[0];
       return {
         ...base,
         console: { enabled: true },
         widgets: [
           ...base.widgets,
           {
-            ...shop,
             id: 'shop-live',
+            displayName: 'Live Shop',
             environment: 'live' as const,
-            upstream: { ...shop?.upstream, baseUrl: url, apiKeyEnv: 'TEST_LIVE_KEY' },
+            upstream: { baseUrl: url, apiKeyEnv: 'TEST_LIVE_KEY', rateLimitPerMinute: 100_000 },
             allowedOrigins: ['https://live.example'],
             checkoutMode: 'partner_confirm' as const,
             partnerSecretEnv: 'TEST_LIVE_PARTNER_SECRET',
