@@ -5,7 +5,7 @@
  * server mounted beside it (receiving the BFF's webhooks, its ledger readable). The port is taken first,
  * because the config must allow the BFF's own origin (the demo pages live there).
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,12 +19,15 @@ import {
   parseConfig,
   resolveSecrets,
 } from '@esim-embed/bff';
+import { addConsoleUser } from '@esim-embed/bff/testing';
 import { partnerServer } from '@esim-embed/demo/partner-server';
 import { WIDGET_DIST } from '@esim-embed/widget-testing';
 import { getRequestListener } from '@hono/node-server';
-import type { testBffConfig } from './test-config';
+import { TEST_CONSOLE_PASSWORD, TEST_CONSOLE_USERS, type testBffConfig } from './test-config';
 
 const DEMO_DIST = fileURLToPath(new URL('../../demo/dist', import.meta.url));
+/** The partner console's build, served at `/console/` when it was built (its API is there without it). */
+const CONSOLE_DIST = fileURLToPath(new URL('../../packages/console/dist', import.meta.url));
 
 /**
  * A private copy of the built widget and demo for this run: a rebuild in the working tree while the suite
@@ -98,11 +101,19 @@ export async function startTestBff(
     logger,
     widgetDist: builds.widgetDist,
     siteRoot: builds.siteRoot,
+    consoleDist: existsSync(CONSOLE_DIST) ? CONSOLE_DIST : null,
     extraRoutes,
     publicOrigin: origin,
     ...(options.movableClock === true && { now: () => Date.now() + clockOffsetMs }),
     ...(options.logoTestHost !== undefined && { logoTestHost: options.logoTestHost }),
   });
+  // The console's users, in the store of this BFF (each test BFF starts with its own).
+  for (const user of Object.values(TEST_CONSOLE_USERS)) {
+    await addConsoleUser(bff, Buffer.from(env[config.sessionSecretEnv] ?? '', 'utf8'), {
+      ...user,
+      password: TEST_CONSOLE_PASSWORD,
+    });
+  }
   listener = getRequestListener(bff.app.fetch);
 
   return {

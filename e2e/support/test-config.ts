@@ -59,7 +59,27 @@ export const TEST_WIDGETS = {
   reloadDirect: 'e2e-reload-direct',
   /** Globetrotter, direct, with a partner secret: a create settled after a reload past its session's end. */
   reloadLate: 'e2e-reload-late',
+  /**
+   * Globetrotter, direct, partner A's (the suite's partner secret; webhooks to the demo partner server): the
+   * console's sales (its users: `TEST_CONSOLE_USERS`).
+   */
+  console: 'e2e-console',
+  /** Aurora, direct, partner B's (a partner secret of its own): the console user who must see none of A's. */
+  consoleRival: 'e2e-console-rival',
 } as const;
+
+/**
+ * The console's users (added to the BFF's store at start by `test-bff.ts`): partner A's support agent, viewer
+ * and admin (no second factor: a `test` console lets an admin without one), and partner B's support agent.
+ */
+export const TEST_CONSOLE_USERS = {
+  support: { username: 'support@a.e2e.example', role: 'support', widgetId: TEST_WIDGETS.console },
+  viewer: { username: 'viewer@a.e2e.example', role: 'viewer', widgetId: TEST_WIDGETS.console },
+  admin: { username: 'admin@a.e2e.example', role: 'admin', widgetId: TEST_WIDGETS.console },
+  partnerB: { username: 'support@b.e2e.example', role: 'support', widgetId: TEST_WIDGETS.consoleRival },
+} as const;
+/** Every console user's password in the suite. */
+export const TEST_CONSOLE_PASSWORD = 'e2e-console-password';
 
 /** The brand name of the `longBrand` widget: long words in a long name, as a header must keep them whole. */
 export const LONG_BRAND_NAME = 'Международные Путешествия Плюс';
@@ -96,6 +116,7 @@ export function testBffConfig(options: {
     E2E_KEY_ROOT: options.keys.root,
     E2E_KEY_SHOESTRING: options.keys.shoestring,
     E2E_KEY_HARBOUR: options.keys.harbour,
+    E2E_RIVAL_PARTNER_SECRET: 'e2e-rival-partner-secret-0123456789abcdef',
   };
   const keyEnv = (key: KeyName) => `E2E_KEY_${key.toUpperCase()}`;
   const webhooks =
@@ -138,6 +159,8 @@ export function testBffConfig(options: {
     paymentHolds: { perAddress: 1_000, perSession: 20 },
     // The suite buys from one address on keys the sandbox does not limit: the upstream budget's shares are whole.
     upstreamBudget: { addressPercent: 100, sessionPercent: 100, widgetPercent: 100 },
+    // The partner console at /console/ (its users: TEST_CONSOLE_USERS).
+    console: { enabled: true },
     widgets: [
       widget(TEST_WIDGETS.direct, 'main', 'globetrotter', false),
       widget(TEST_WIDGETS.rub, 'main', 'aurora', false),
@@ -178,6 +201,15 @@ export function testBffConfig(options: {
       {
         ...widget(TEST_WIDGETS.reloadLate, 'main', 'globetrotter', false),
         partnerSecretEnv: 'E2E_PARTNER_SECRET',
+      },
+      {
+        ...widget(TEST_WIDGETS.console, 'main', 'globetrotter', false),
+        partnerSecretEnv: 'E2E_PARTNER_SECRET',
+        ...webhooks,
+      },
+      {
+        ...widget(TEST_WIDGETS.consoleRival, 'main', 'aurora', false),
+        partnerSecretEnv: 'E2E_RIVAL_PARTNER_SECRET',
       },
       // No logo of its own in the demo: its name is the header.
       { ...widget(TEST_WIDGETS.whiteLabel, 'main', 'harbour', false), brand: { logoUrl: null } },

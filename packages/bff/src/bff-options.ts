@@ -40,6 +40,8 @@ export interface CreateBffOptions {
   widgetRoot?: string | null;
   /** One widget build (`packages/widget/dist`). */
   widgetDist?: string | null;
+  /** The console page's build (`packages/console/dist`), served at `/console/` when the console is enabled. */
+  consoleDist?: string | null;
   siteRoot?: string | null;
   extraRoutes?: Hono<AppEnv>;
   /** Start the catalogs' background refresh at once (default true). */

@@ -10,6 +10,7 @@ import { awaitBackgroundStop, startBackground, stopTimeline } from './background
 import type { Bff, CreateBffOptions } from './bff-options';
 import { createCheckoutFeature } from './checkout/checkout-feature';
 import { retentionMs } from './config/config-schema';
+import { createConsoleRoutes } from './console/console-feature';
 import { createPartnerFunding, paymentHoldOptions, unpaidHoldOptions } from './funding/partner-funding';
 import { createAnswerCache } from './http/answer-cache';
 import { requestScopedLogger } from './http/request-context';
@@ -17,6 +18,7 @@ import { createMailFeature, installationMailTransport } from './mail/mail-featur
 import { createBffObservability } from './observability/bff-observability';
 import { createOperationsApp } from './operations-app';
 import { createPrivacyFeature } from './privacy/privacy-feature';
+import { createFunnelCounters } from './sales-ledger/funnel-counters';
 import { createSalesDesk } from './sales-ledger/sales-desk';
 import { createSalesLedger } from './sales-ledger/sales-ledger';
 import { keyedDigest } from './security/keyed-digest';
@@ -76,7 +78,8 @@ export function createBff(options: CreateBffOptions): Bff {
     onRefusal: (code, cap) => metrics?.fundingRefusals.inc({ code, cap }),
     holderDigest: keyedDigest(rootSecrets, 'funding-holder'),
   });
-  const salesLedger = createSalesLedger({ store, retentionMs: retention.salesLedgerMs, now });
+  const funnel = createFunnelCounters({ store, keptMs: retention.salesLedgerMs, logger, now });
+  const salesLedger = createSalesLedger({ store, retentionMs: retention.salesLedgerMs, now, funnel });
   const checkout = createCheckoutFeature({
     ...ground,
     widgets,
@@ -119,7 +122,16 @@ export function createBff(options: CreateBffOptions): Bff {
     receiptKeptMs: retention.esimMs,
     afterStep: options.privacyErasureStep,
   });
-  // The partner console mounts here: one call, as each feature above.
+  // The services the routes, the console and the tests reach: one list for all three.
+  const services = {
+    ...{ checkouts, funding, esimOwners, supportDesk, salesDesk: createSalesDesk(store), funnel },
+    ...{ afterSale: afterSale.afterSale, manageTokens: afterSale.manageTokens, webhookDesk: webhooks.desk },
+  };
+  // The partner console: a feature on those services, its routes mounted ahead of the static site.
+  const consoleRoutes = createConsoleRoutes({
+    ...{ ...ground, ...services, widgets, privacyErasures: privacy.erasures, now: now ?? Date.now },
+    ...{ ssoSecret: loaded.consoleSsoSecret, consoleDist: options.consoleDist ?? null },
+  });
 
   const indexBuild = indexBuildAtStart(
     [checkout, webhooks, afterSale, salesLedger].flatMap((feature) => feature.indexedRecords),
@@ -145,15 +157,7 @@ export function createBff(options: CreateBffOptions): Bff {
     secretDigest: presentedSecretDigest(loaded.sessionSecret),
     addressDigest: keyedDigest(rootSecrets, 'counted-address'),
     requestFingerprint: keyedDigest(rootSecrets, 'request-fingerprint'),
-    checkouts,
-    funding,
-    afterSale: afterSale.afterSale,
-    manageTokens: afterSale.manageTokens,
-    esimOwners,
-    webhookDesk: webhooks.desk,
-    supportDesk,
-    salesDesk: createSalesDesk(store),
-    privacy,
+    ...{ ...services, consoleRoutes, privacy },
   });
   observability.registerGauges({ store, webhookQueue, widgets });
   const { readinessCacheMs } = config;
@@ -167,10 +171,7 @@ export function createBff(options: CreateBffOptions): Bff {
     widgets,
     store,
     signer,
-    checkouts,
-    funding,
-    afterSale: afterSale.afterSale,
-    manageTokens: afterSale.manageTokens,
+    ...services,
     webhookQueue,
     webhookSender: webhooks.sender,
     installationEmails: mail.installationEmails,
@@ -178,7 +179,6 @@ export function createBff(options: CreateBffOptions): Bff {
     actionRequestWatch: afterSale.actionRequestWatch,
     widgetSalesWatch: webhooks.widgetSalesWatch,
     orderReconciliation: checkout.orderReconciliation,
-    supportDesk,
     privacyErasures: privacy.erasures,
     removedWidgets: privacy.removedWidgets,
     indexesBuilt: indexBuild.built,

@@ -24,7 +24,13 @@ export type KeyPurpose =
   /** A checkout's id, from its create's idempotency key: a retry makes the same checkout whatever the store lost. */
   | 'checkout-id'
   /** The keyed digest that names an erased traveller's e-mail address in an erasure receipt (never the address). */
-  | 'privacy-erasure';
+  | 'privacy-erasure'
+  /** Names a console user's sign-in name in the store (an e-mail address, often): `console/console-users.ts`. */
+  | 'console-username'
+  /** Seals a console user's second-factor secret in the store: `console/console-users.ts`. */
+  | 'console-second-factor'
+  /** Signs the console lists' cursors (a console user holds no partner secret to sign them with). */
+  | 'console-cursor';
 
 /** A derived key and the id that names it in a token (the id says nothing about the key). */
 export interface NamedKey {
