@@ -7,10 +7,12 @@
 import preact from '@preact/preset-vite';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import { defineConfig } from 'vite';
+import { consoleContractDefines } from './scripts/console-contract-defines.ts';
 
-export default defineConfig({
+export default defineConfig(async () => ({
   // Where the BFF serves the build: every asset's address starts there.
   base: '/console/',
+  define: await consoleContractDefines(),
   plugins: [preact({ prefreshEnabled: false, devToolsEnabled: false }), vanillaExtractPlugin()],
   build: {
     target: 'es2022',
@@ -23,5 +25,9 @@ export default defineConfig({
     // Vite's preload helper for browsers without `modulepreload` is an inline-free module, but its polyfill is
     // not needed by the browsers the console supports.
     modulePreload: { polyfill: false },
+    rolldownOptions: {
+      // zod's builders make schemas and nothing else: a schema the page does not use is dropped with them.
+      treeshake: { manualPureFunctions: ['z'] },
+    },
   },
-});
+}));

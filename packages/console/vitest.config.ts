@@ -2,8 +2,10 @@
 import preact from '@preact/preset-vite';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import { defineProject } from 'vitest/config';
+import { consoleContractDefines } from './scripts/console-contract-defines.ts';
 
-export default defineProject({
+export default defineProject(async () => ({
+  define: await consoleContractDefines(),
   plugins: [preact({ prefreshEnabled: false, devToolsEnabled: false }), vanillaExtractPlugin()],
   test: {
     name: 'console',
@@ -12,4 +14,4 @@ export default defineProject({
     setupFiles: ['testing/setup.ts'],
     testTimeout: 20_000,
   },
-});
+}));
