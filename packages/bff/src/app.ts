@@ -30,6 +30,7 @@ import { afterSaleHandlers } from './routes/after-sale';
 import { brandLogoHandlers } from './routes/brand-logo';
 import { catalogHandlers } from './routes/catalog';
 import { checkoutHandlers, sessionIdempotency } from './routes/checkouts';
+import { funnelSteps } from './routes/funnel-steps';
 import { mountRoutes, routeHandlers, tagRoutes } from './routes/mount-routes';
 import { openApiHandlers } from './routes/openapi';
 import { operationsHandlers } from './routes/operations';
@@ -43,6 +44,7 @@ import { sessionHandlers } from './routes/sessions';
 import { isWidgetScriptPath, staticSite, widgetAssetHandlers } from './routes/static-assets';
 import { findWidgetBuilds } from './routes/widget-builds';
 import { widgetStartHandlers, widgetStarts } from './routes/widget-start';
+import type { FunnelCounters } from './sales-ledger/funnel-counters';
 import type { SalesDesk } from './sales-ledger/sales-desk';
 import {
   clientIp,
@@ -86,6 +88,8 @@ export interface BffAppOptions {
   supportDesk: SupportDesk;
   /** The partner's sales ledger, read. */
   salesDesk: SalesDesk;
+  /** The funnel's counters, counted as the widget API's requests are answered (absent: none counted). */
+  funnel?: FunnelCounters | undefined;
   /** A traveller's data erased and exported at the partner's request. */
   privacy: PrivacyRoutesOptions;
   logger: Logger;
@@ -192,6 +196,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
     return await cors(c, next);
   });
   app.use('/v1/catalog/*', openToAnyPage);
+  if (options.funnel !== undefined) app.use('/v1/*', funnelSteps(options.funnel));
 
   // Every route of the API description, behind the auth and idempotency its entry names.
   const idempotencyTtlMs = config.idempotencyTtlHours * 60 * 60 * 1000;

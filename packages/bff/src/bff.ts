@@ -27,6 +27,7 @@ import { createOrderReconciliation, type OrderReconciliation } from './checkout/
 import { createOrderReferences } from './checkout/order-references';
 import { retentionMs, type WidgetConfig } from './config/config-schema';
 import type { LoadedConfig } from './config/load-config';
+import { mountConsole } from './console/console-feature';
 import { ApiError } from './errors';
 import {
   createPartnerFunding,
@@ -53,6 +54,7 @@ import {
   type PrivacyErasuresOptions,
 } from './privacy/privacy-erasures';
 import { createRemovedWidgets, type RemovedWidgets } from './privacy/removed-widgets';
+import { createFunnelCounters } from './sales-ledger/funnel-counters';
 import { createSalesDesk } from './sales-ledger/sales-desk';
 import { createSalesLedger } from './sales-ledger/sales-ledger';
 import { deriveKey } from './security/key-ring';
@@ -83,6 +85,8 @@ export interface CreateBffOptions {
   widgetRoot?: string | null;
   /** One widget build (`packages/widget/dist`). */
   widgetDist?: string | null;
+  /** The console page's build (`packages/console/dist`), served at `/console/` when the console is enabled. */
+  consoleDist?: string | null;
   siteRoot?: string | null;
   extraRoutes?: Hono<AppEnv>;
   /** Start the catalogs' background refresh at once (default true). */
@@ -306,10 +310,17 @@ export function createBff(options: CreateBffOptions): Bff {
     holderDigest: keyedDigest(rootSecrets, 'funding-holder'),
   });
   const orderReferences = createOrderReferences(store, retention.checkoutMs);
+  const funnel = createFunnelCounters({
+    store,
+    keptMs: retention.salesLedgerMs,
+    logger: scopedLogger,
+    now: options.now,
+  });
   const salesLedger = createSalesLedger({
     store,
     retentionMs: retention.salesLedgerMs,
     now: options.now,
+    funnel,
   });
   const checkoutWatch = createCheckoutWatch({
     store,
@@ -471,6 +482,7 @@ export function createBff(options: CreateBffOptions): Bff {
     ],
     { store, logger: scopedLogger, stopped: () => closing },
   );
+  const salesDesk = createSalesDesk(store);
   const answers = createAnswerCache({
     logger,
     // The app's middleware counts and traces the requests it answers; these, answered before it, here.
@@ -500,7 +512,8 @@ export function createBff(options: CreateBffOptions): Bff {
     esimOwners,
     webhookDesk,
     supportDesk,
-    salesDesk: createSalesDesk(store),
+    salesDesk,
+    funnel,
     privacy: {
       erasures: privacyErasures,
       exports: { store, repository, esimOwners, indexNames, webhookDesk, now: options.now },
@@ -515,6 +528,12 @@ export function createBff(options: CreateBffOptions): Bff {
     metrics,
     tracing,
     now: options.now,
+  });
+  mountConsole(app, {
+    ...{ config, widgets, store, rootSecrets, checkouts, supportDesk, salesDesk, webhookDesk, afterSale },
+    ...{ esimOwners, privacyErasures, funding, funnel, ssoSecret: loaded.consoleSsoSecret },
+    consoleDist: options.consoleDist ?? null,
+    now: options.now ?? Date.now,
   });
   let operationsApp: Hono<AppEnv> | null = null;
   if (metrics !== null) {

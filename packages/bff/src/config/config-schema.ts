@@ -474,6 +474,67 @@ export const PrivacyConfigSchema = z.strictObject({
   removedWidgetErasureDays: z.int().min(1).max(365).default(30),
 });
 
+/**
+ * Single sign-on through a trusted proxy (the convention of Grafana's auth proxy and oauth2-proxy): the proxy signs
+ * the staff member in and names them in a header. The header is believed only from the proxy — a request that
+ * carries the shared secret of `secretEnv` in `secretHeader`, or that comes from one of `trustedProxies` (the
+ * socket's address, never `X-Forwarded-For`) — and only for a console user of `partner` with that name (created by
+ * an admin or the `console-user` command, or at the first sign-on with `signUpRole`).
+ */
+export const ConsoleSsoSchema = z
+  .strictObject({
+    /** A widget of the partner whose staff the proxy signs in. */
+    partner: z.string().min(1).max(64),
+    /** The header naming the signed-in user (their console name). */
+    userHeader: z
+      .string()
+      .regex(/^[A-Za-z0-9-]{1,64}$/)
+      .default('X-WEBAUTH-USER'),
+    /** The header carrying the proxy's shared secret. */
+    secretHeader: z
+      .string()
+      .regex(/^[A-Za-z0-9-]{1,64}$/)
+      .default('X-Console-Proxy-Secret'),
+    /** The environment variable holding that shared secret (≥ 32 bytes). */
+    secretEnv: EnvNameSchema.optional(),
+    /** The proxies' own addresses (the TCP peer's), when they send no shared secret. */
+    trustedProxies: z
+      .array(z.union([z.ipv4(), z.ipv6()]))
+      .max(32)
+      .default([]),
+    /** The role of a name signed on for the first time; absent: only users that exist may sign on. */
+    signUpRole: z.enum(['viewer', 'support', 'admin']).optional(),
+    /** Whether the console's own name-and-password sign-in stays open beside the proxy's. */
+    passwordSignIn: z.boolean().default(true),
+  })
+  .refine((sso) => sso.secretEnv !== undefined || sso.trustedProxies.length > 0, {
+    message: 'name secretEnv or trustedProxies: a single sign-on header is never believed from anyone',
+    path: ['secretEnv'],
+  });
+export type ConsoleSso = z.infer<typeof ConsoleSsoSchema>;
+
+/**
+ * The partner console (`/console/`, docs/console.md): off unless enabled. Its sessions, what slows a guessed
+ * password down, how long its audit log is kept, and single sign-on.
+ */
+export const ConsoleConfigSchema = z.strictObject({
+  enabled: z.boolean().default(false),
+  /** A session ends after this long without a request. */
+  idleMinutes: z.int().min(1).max(480).default(30),
+  /** A session ends this long after its sign-in, used or not. */
+  sessionHours: z.int().min(1).max(24).default(12),
+  /** Failed sign-ins of one name from one address, within `lockoutMinutes`, after which that pair waits. */
+  failuresPerUserAndAddress: z.int().min(1).max(100).default(5),
+  /** Failed sign-ins from one address, all names together, after which that address waits. */
+  failuresPerAddress: z.int().min(1).max(10_000).default(50),
+  /** The window those failures are counted in, and the longest wait. */
+  lockoutMinutes: z.int().min(1).max(1_440).default(15),
+  /** How long an audit entry is kept. */
+  auditDays: z.int().min(30).max(3_660).default(400),
+  sso: ConsoleSsoSchema.optional(),
+});
+export type ConsoleConfig = z.infer<typeof ConsoleConfigSchema>;
+
 /** The whole config file. */
 export const BffConfigSchema = z
   .strictObject({
@@ -549,6 +610,8 @@ export const BffConfigSchema = z
     retention: RetentionSchema.default(RetentionSchema.parse({})),
     /** What the BFF keeps of travellers (docs/privacy.md). */
     privacy: PrivacyConfigSchema.prefault({}),
+    /** The partner console (docs/console.md): off unless enabled. */
+    console: ConsoleConfigSchema.prefault({}),
     widgets: z.array(WidgetConfigSchema).min(1),
   })
   .superRefine((config, ctx) => {
@@ -571,6 +634,14 @@ export const BffConfigSchema = z
       }
       seen.add(widget.id);
     });
+    const ssoPartner = config.console.sso?.partner;
+    if (ssoPartner !== undefined && !seen.has(ssoPartner)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['console', 'sso', 'partner'],
+        message: `"${ssoPartner}" is not a widget of this config`,
+      });
+    }
   });
 export type BffConfig = z.infer<typeof BffConfigSchema>;
 /** The config as written in the JSON file (defaults not yet applied). */

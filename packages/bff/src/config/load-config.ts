@@ -42,6 +42,8 @@ export interface LoadedConfig {
    * credentials included: a secret). Absent: the BFF sends no email.
    */
   smtpUrl?: string | undefined;
+  /** The console's single sign-on proxy's shared secret (`console.sso.secretEnv`), when one is configured. */
+  consoleSsoSecret?: string | undefined;
   /** Where the config came from (a path, or "built-in demo config"). */
   source: string;
 }
@@ -142,6 +144,7 @@ function readSecrets(
     previousSessionSecrets: check(() => resolvePreviousSessionSecrets(config, env)),
     operationsToken: check(() => resolveOperationsToken(config, env)),
     smtpUrl: check(() => resolveSmtpUrl(config, env)),
+    consoleSsoSecret: check(() => resolveConsoleSsoSecret(config, env)),
   };
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));
   return loaded;
@@ -156,6 +159,20 @@ export function resolveOperationsToken(config: BffConfig, env: Env): string | un
     throw new ConfigError(
       `${name} ${value === '' ? 'is not set' : 'is shorter than 32 bytes'}: the operations token (operationsTokenEnv) ` +
         'needs at least 32 random bytes (e.g. `openssl rand -base64 48`)',
+    );
+  }
+  return value;
+}
+
+/** The console's single sign-on proxy secret (`console.sso.secretEnv`, ≥ 32 bytes), or undefined when none is named. */
+export function resolveConsoleSsoSecret(config: BffConfig, env: Env): string | undefined {
+  const name = config.console.sso?.secretEnv;
+  if (name === undefined) return undefined;
+  const value = env[name] ?? '';
+  if (Buffer.byteLength(value, 'utf8') < MIN_SESSION_SECRET_BYTES) {
+    throw new ConfigError(
+      `${name} ${value === '' ? 'is not set' : 'is shorter than 32 bytes'}: the console's single sign-on proxy ` +
+        'secret (console.sso.secretEnv) needs at least 32 random bytes (e.g. `openssl rand -base64 48`)',
     );
   }
   return value;

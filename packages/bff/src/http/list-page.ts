@@ -66,8 +66,8 @@ export function decodeListCursor(cursor: string, binding: CursorBinding): ListPo
  * `binding` before anything is read, the page read by `read` from the position it names, and answered as
  * `{ data, nextCursor, meta }` with the cursor that continues it, never cached (it changes with every sale).
  */
-export async function answerPageAfter<T>(
-  c: Context<AppEnv>,
+export async function answerPageAfter<T, E extends AppEnv = AppEnv>(
+  c: Context<E>,
   binding: CursorBinding,
   cursor: string | undefined,
   read: (after: ListPosition | null) => Promise<ListPage<T>>,

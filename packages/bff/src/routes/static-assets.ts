@@ -23,7 +23,7 @@ export interface StaticSiteOptions {
 }
 
 /** The file under `root` for a URL path, or null when it escapes the root, is hidden or does not exist. */
-async function fileUnder(root: string, urlPath: string): Promise<FoundFile | null> {
+export async function fileUnder(root: string, urlPath: string): Promise<FoundFile | null> {
   let decoded: string;
   try {
     decoded = decodeURIComponent(urlPath);

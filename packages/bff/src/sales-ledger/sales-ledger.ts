@@ -14,6 +14,7 @@ import { type CheckoutRecord, readCheckoutRecord, type Stored } from '../checkou
 import type { IndexedRecords } from '../store/index-rebuild';
 import { STORE_INDEXES, STORE_KEYS, type Store } from '../store/store';
 import { leaveValue, storeSlot, versionedUpdate, writeValue } from '../store/versioned-update';
+import type { FunnelCounters } from './funnel-counters';
 import {
   readSaleRecord,
   refundedSale,
@@ -38,6 +39,8 @@ export interface SalesLedgerOptions {
   retentionMs: number;
   /** The BFF's clock: the times a sale is seen paid, ready, refunded. Default `Date.now`. */
   now?: (() => number) | undefined;
+  /** Counts the funnel's `paid` step once per sale, as its record is first written. */
+  funnel?: FunnelCounters | undefined;
 }
 
 /** Keeps the ledger with the checkouts. */
@@ -95,9 +98,13 @@ export function createSalesLedger(options: SalesLedgerOptions): SalesLedger {
         const next = decide(current === null ? null : readSaleRecord(current.value));
         if (next === null) return leaveValue(null);
         await index(next);
-        return writeValue(writtenSale(next), null);
+        return writeValue(writtenSale(next), current === null ? next : null);
       },
     );
+    // A sale's record is inserted once, whoever retries: the one insert counts it paid, on the day it was.
+    if (outcome.kind === 'written' && outcome.result !== null) {
+      await options.funnel?.count(outcome.result.widgetId, 'paid', Date.parse(outcome.result.paidAt));
+    }
     // Thrown, so that the reaction that asked is done again (the watch), never taken for done.
     if (outcome.kind === 'contended') {
       throw new Error(`the sale of ${checkoutId} changed under every attempt: it is written again later`);

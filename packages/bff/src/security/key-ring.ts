@@ -22,7 +22,13 @@ export type KeyPurpose =
   /** What an idempotent create asked (its body may hold a traveller's e-mail address), kept with its key. */
   | 'request-fingerprint'
   /** The keyed digest that names an erased traveller's e-mail address in an erasure receipt (never the address). */
-  | 'privacy-erasure';
+  | 'privacy-erasure'
+  /** Names a console user's sign-in name in the store (an e-mail address, often): `console/console-users.ts`. */
+  | 'console-username'
+  /** Seals a console user's second-factor secret in the store: `console/console-users.ts`. */
+  | 'console-second-factor'
+  /** Signs the console lists' cursors (a console user holds no partner secret to sign them with). */
+  | 'console-cursor';
 
 /** A derived key and the id that names it in a token (the id says nothing about the key). */
 export interface NamedKey {

@@ -18,7 +18,12 @@ import { type KeyPurpose, purposeKeys } from './key-ring';
 /** The key purposes whose keys name values in the store. */
 export type DigestPurpose = Extract<
   KeyPurpose,
-  'index-name' | 'counted-address' | 'funding-holder' | 'presented-secret' | 'request-fingerprint'
+  | 'index-name'
+  | 'counted-address'
+  | 'funding-holder'
+  | 'presented-secret'
+  | 'request-fingerprint'
+  | 'console-username'
 >;
 
 /** The keyed digest of one purpose. */

@@ -175,6 +175,14 @@ export const STORE_KEYS = {
   removedWidget: (widgetId: string) => `removed-widget:${widgetId}`,
   /** Set once one eSIM's traveller was erased: its manage links answer `erased` (kept as long as an eSIM lives). */
   esimErased: (esimId: string) => `esim-erased:${esimId}`,
+  /** One console user (`console/console-users.ts`): name, partner, role, password hash, sealed second factor. */
+  consoleUser: (userId: string) => `console-user:${userId}`,
+  /** The console user a sign-in name belongs to, by the name's keyed digest (never the name). */
+  consoleUsername: (digest: string) => `console-username:${digest}`,
+  /** One console session, under the SHA-256 of its cookie's token (never the token itself). */
+  consoleSession: (tokenHash: string) => `console-session:${tokenHash}`,
+  /** One entry of a partner's console audit log. */
+  consoleAudit: (entryId: string) => `console-audit:${entryId}`,
   /** The eSIM that replaced one of an upstream account's eSIMs (a completed reissue), by credential digest. */
   esimReplacement: (credential: string, esimId: string) => `esim-replacement:${credential}:${esimId}`,
   /**
@@ -226,4 +234,8 @@ export const STORE_INDEXES = {
   salesByEsim: (widgetId: string, digest: string) => `sales:${widgetId}:esim:${digest}`,
   salesByPaymentReference: (widgetId: string, digest: string) =>
     `sales:${widgetId}:payment-reference:${digest}`,
+  /** A partner's console users (score: when each was added), by the partner's id (its first widget's). */
+  consoleUsers: (partnerId: string) => `console-users:${partnerId}`,
+  /** A partner's console audit log (score: when each action was taken). */
+  consoleAudit: (partnerId: string) => `console-audit:${partnerId}`,
 } as const;

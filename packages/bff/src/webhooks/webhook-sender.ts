@@ -55,9 +55,18 @@ const CircuitSchema = z.looseObject({ failures: z.int().min(1), untilMs: z.numbe
  * closed. What the partner's support desk reports as `paused`.
  */
 export async function webhookCircuitPause(store: Store, widgetId: string): Promise<number | null> {
+  return (await webhookCircuit(store, widgetId))?.untilMs ?? null;
+}
+
+/** The circuit of `widgetId`'s endpoint: its consecutive failures and until when it pauses; null when closed. */
+export async function webhookCircuit(
+  store: Store,
+  widgetId: string,
+): Promise<{ failures: number; untilMs: number } | null> {
   const stored = await store.get(STORE_KEYS.webhookCircuit(widgetId));
   if (stored === null) return null;
-  return CircuitSchema.parse(JSON.parse(stored.value)).untilMs;
+  const { failures, untilMs } = CircuitSchema.parse(JSON.parse(stored.value));
+  return { failures, untilMs };
 }
 
 /**

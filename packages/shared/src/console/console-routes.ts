@@ -17,6 +17,7 @@ import { PartnerCheckoutSchema } from '../api/checkout';
 import { apiEnvelope } from '../api/common';
 import { listPageEnvelope } from '../api/list-page';
 import { PrivacyErasureSchema } from '../api/privacy-erasure';
+import { PartnerSaleExportQuerySchema } from '../api/sales-ledger';
 import { PartnerWebhookDeliverySchema } from '../api/webhook-deliveries';
 import {
   ConsoleFunnelChartSchema,
@@ -105,7 +106,7 @@ export const CONSOLE_ROUTES = [
     method: 'GET',
     path: '/sales.csv',
     role: 'viewer',
-    query: ConsolePeriodQuerySchema,
+    query: PartnerSaleExportQuerySchema,
     status: 200,
     contentType: 'text/csv; charset=utf-8',
   }),

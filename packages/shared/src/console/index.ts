@@ -11,7 +11,7 @@
  * | GET    | /session                               | viewer     | → ConsoleSession (its `csrfToken`)                         |
  * | DELETE | /session                               | viewer     | → `{ signedOut: true }`                                    |
  * | GET    | /sales?q=&email=&checkoutId=&…         | viewer     | ConsoleSalesQuery → page of PartnerCheckout                |
- * | GET    | /sales.csv?from=&to=&widgetId=         | viewer     | ConsolePeriodQuery → CSV (`SALE_CSV_COLUMNS`)              |
+ * | GET    | /sales.csv?from=&to=&widgetId=         | viewer     | PartnerSaleExportQuery → CSV (`SALE_CSV_COLUMNS`)          |
  * | GET    | /sales/{checkoutId}                    | viewer     | → ConsoleSalePage                                          |
  * | GET    | /webhooks                              | viewer     | → ConsoleWebhooksHealth                                    |
  * | GET    | /money                                 | viewer     | → ConsoleMoney                                             |
