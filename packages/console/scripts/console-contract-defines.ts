@@ -9,12 +9,20 @@
  */
 import type * as Shared from '@esim-embed/shared';
 import type * as ConsoleContract from '@esim-embed/shared/console';
+import { fileURLToPath } from 'node:url';
 import { runnerImport } from 'vite';
 
 /** `define` entries for a Vite config (the shared package is TypeScript: Vite's module runner reads it). */
 export async function consoleContractDefines(): Promise<Record<string, string>> {
   const load = async <T>(id: string) =>
-    (await runnerImport<T>(id, { configFile: false, logLevel: 'error' })).module;
+    (
+      await runnerImport<T>(id, {
+        // Resolved from this package, wherever the command runs (the root's vitest runs every project).
+        root: fileURLToPath(new URL('..', import.meta.url)),
+        configFile: false,
+        logLevel: 'error',
+      })
+    ).module;
   const contract = await load<typeof ConsoleContract>('@esim-embed/shared/console');
   const shared = await load<typeof Shared>('@esim-embed/shared');
   return {
