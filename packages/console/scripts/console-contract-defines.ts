@@ -7,9 +7,10 @@
  * another (`.extend`) is not something a bundler can drop; so the page's production build carries no schema (and
  * no zod), while development and tests still parse every answer with the route table's schemas.
  */
+
+import { fileURLToPath } from 'node:url';
 import type * as Shared from '@esim-embed/shared';
 import type * as ConsoleContract from '@esim-embed/shared/console';
-import { fileURLToPath } from 'node:url';
 import { runnerImport } from 'vite';
 
 /** `define` entries for a Vite config (the shared package is TypeScript: Vite's module runner reads it). */

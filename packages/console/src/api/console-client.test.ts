@@ -33,17 +33,21 @@ describe('console client', () => {
     await client.call('resendFailedWebhookDeliveries', { body: { since: '2026-11-28T00:00:00Z' } });
     await client.call('readWebhooksHealth').catch(() => undefined);
     const [write, read] = calls;
+    const headers = (call: typeof write) => (call?.init.headers ?? {}) as Record<string, string>;
     expect(write?.init.method).toBe('POST');
-    expect((write?.init.headers as Record<string, string>)['X-CSRF-Token']).toBe('csrf-token-of-the-session');
+    expect(headers(write)['X-CSRF-Token']).toBe('csrf-token-of-the-session');
     expect(write?.init.body).toBe(JSON.stringify({ since: '2026-11-28T00:00:00Z' }));
     expect(read?.init.method).toBe('GET');
-    expect((read?.init.headers as Record<string, string>)['X-CSRF-Token']).toBeUndefined();
+    expect(headers(read)['X-CSRF-Token']).toBeUndefined();
     expect(write?.init.credentials).toBe('same-origin');
   });
 
   it('answers a list page whole and checks an answer against the route’s schema', async () => {
     const { fetchImpl } = recordingFetch(() => json(200, { data: [], nextCursor: null, meta: META }));
-    await expect(new ConsoleClient(fetchImpl).call('listAudit')).resolves.toEqual({ data: [], nextCursor: null });
+    await expect(new ConsoleClient(fetchImpl).call('listAudit')).resolves.toEqual({
+      data: [],
+      nextCursor: null,
+    });
     const wrong = recordingFetch(() => json(200, { data: { unexpected: true }, meta: META }));
     await expect(new ConsoleClient(wrong.fetchImpl).call('readMoney')).rejects.toThrow();
   });
