@@ -21,7 +21,7 @@
  *   BFF: shared helpers (`errors.ts`, `logger.ts`, `backoff.ts`, `background-loop.ts`, `background-stop.ts`) →
  *   `store/` → `security/` → `config/` → `upstream/` → the domain (`catalog/` → `widgets/` → `checkout/` →
  *   `webhooks/` → `funding/` → `after-sale/` → `mail/` → `support-desk/` → `sales-ledger/` → `privacy/`) → `http/` → `observability/` → `routes/` →
- *   `app.ts`, `operations-app.ts`, `bff.ts`, `node-server.ts`, `server.ts`. Lower layers never import `routes/`; a checkout's changes of status
+ *   `console/` (the partner console, a feature built on the routes' helpers) → `app.ts`, `operations-app.ts`, `bff.ts`, `node-server.ts`, `server.ts`. Lower layers never import `routes/`; a checkout's changes of status
  *   are owned by `checkout/checkout-transitions.ts`, and funding and webhooks react to them through the observers
  *   and ports it is given instead of the checkout importing them.
  *   Widget: `i18n/`, `theme/`, `api/`, `events.ts`, `device-check-event.ts` → `errors/`, `flow/`, `hooks/`, `ui/`,
@@ -62,6 +62,7 @@ const LAYERED_SOURCES = {
     ['http/'],
     ['observability/'],
     ['routes/'],
+    ['console/'],
     ['app.ts', 'operations-app.ts', 'bff.ts', 'node-server.ts', 'server.ts', 'index.ts'],
   ],
   'packages/widget/src': [

@@ -17,6 +17,13 @@ export { deriveKey } from '../src/security/key-ring';
 export { createUpstreamBudget } from '../src/upstream/upstream-budget';
 export { runForUpstreamCaller } from '../src/upstream/upstream-caller';
 export { type BoughtEsim, buyEsim, untilReady } from './after-sale-flow';
+export {
+  addConsoleUser,
+  type ConsoleBrowser,
+  consoleBrowser,
+  currentTotp,
+  type TestConsoleUser,
+} from './console-client';
 export { type LogoAnswer, type LogoHost, startLogoHost, TINY_PNG } from './logo-host';
 export { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './otlp-receiver';
 export { quickstartServerOf } from './partner-quickstart';

@@ -17,6 +17,7 @@ import { type Bff, type CreateBffOptions, createBff } from '../src/bff';
 import type { BffConfigInput } from '../src/config/config-schema';
 import {
   parseConfig,
+  resolveConsoleSsoSecret,
   resolveOperationsToken,
   resolveSecrets,
   resolveSmtpUrl,
@@ -122,6 +123,8 @@ export interface StackOptions {
   widgetRoot?: string | null;
   widgetDist?: string | null;
   siteRoot?: string | null;
+  /** The console page's build, served at `/console/` when the config enables the console. */
+  consoleDist?: string | null;
   /** Extra secrets for the config's env variables. */
   env?: Record<string, string>;
   /** The BFF's port (default: a free one). */
@@ -172,6 +175,7 @@ export async function startBff(
       previousSessionSecrets: options.previousSessionSecrets,
       operationsToken: resolveOperationsToken(config, { ...TEST_ENV, ...options.env }),
       smtpUrl: resolveSmtpUrl(config, { ...TEST_ENV, ...options.env }),
+      consoleSsoSecret: resolveConsoleSsoSecret(config, { ...TEST_ENV, ...options.env }),
       source: 'test',
     },
     logger,
@@ -179,6 +183,7 @@ export async function startBff(
     widgetRoot: options.widgetRoot,
     widgetDist: options.widgetDist,
     siteRoot: options.siteRoot,
+    consoleDist: options.consoleDist,
     ...options.bffOptions,
   });
   const publicServer = await serveBff(bff, {
