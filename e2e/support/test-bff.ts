@@ -19,10 +19,14 @@ import {
   parseConfig,
   resolveSecrets,
 } from '@esim-embed/bff';
+import { addConsoleUser } from '@esim-embed/bff/testing';
+import { CONSOLE_DIST } from '@esim-embed/console/testing';
 import { partnerServer } from '@esim-embed/demo/partner-server';
+import type { ConsoleRole } from '@esim-embed/shared/console';
 import { WIDGET_DIST } from '@esim-embed/widget-testing';
 import { getRequestListener } from '@hono/node-server';
-import type { testBffConfig } from './test-config';
+import type { StackConsoleUser } from './stack-urls';
+import { CONSOLE_WEBHOOKS_PATH, type testBffConfig } from './test-config';
 
 const DEMO_DIST = fileURLToPath(new URL('../../demo/dist', import.meta.url));
 
@@ -30,19 +34,30 @@ const DEMO_DIST = fileURLToPath(new URL('../../demo/dist', import.meta.url));
  * A private copy of the built widget and demo for this run: a rebuild in the working tree while the suite
  * runs (new chunk names) must not pull files from under a page that loaded the previous `widget.js`.
  */
-function snapshotBuilds(): { widgetDist: string; siteRoot: string; remove(): void } {
+function snapshotBuilds(): { widgetDist: string; siteRoot: string; consoleDist: string; remove(): void } {
   const root = mkdtempSync(join(tmpdir(), 'esim-e2e-'));
   const widgetDist = join(root, 'widget');
   const siteRoot = join(root, 'demo');
+  const consoleDist = join(root, 'console');
   cpSync(WIDGET_DIST, widgetDist, { recursive: true });
   cpSync(DEMO_DIST, siteRoot, { recursive: true });
-  return { widgetDist, siteRoot, remove: () => rmSync(root, { recursive: true, force: true }) };
+  cpSync(CONSOLE_DIST, consoleDist, { recursive: true });
+  return { widgetDist, siteRoot, consoleDist, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/** A console user the stack adds, of the partner of `widgetId`. */
+export interface ConsoleUserToAdd {
+  username: string;
+  role: ConsoleRole;
+  widgetId: string;
 }
 
 /** A running test BFF. */
 export interface RunningBff {
   origin: string;
   partnerSecret: string;
+  /** The console users added, by name. */
+  consoleUsers: Record<string, StackConsoleUser>;
   close(): Promise<void>;
 }
 
@@ -55,7 +70,10 @@ export const CLOCK_PATH = '/__e2e/clock';
 /** Starts a BFF whose config is built for its own origin (`logoTestHost`: a local HTTPS image host it may reach). */
 export async function startTestBff(
   configFor: (origin: string) => ReturnType<typeof testBffConfig>,
-  options: { movableClock?: boolean } & Pick<CreateBffOptions, 'logoTestHost'> = {},
+  options: { movableClock?: boolean; consoleUsers?: readonly ConsoleUserToAdd[] } & Pick<
+    CreateBffOptions,
+    'logoTestHost'
+  > = {},
 ): Promise<RunningBff> {
   let listener: ((request: IncomingMessage, response: ServerResponse) => void) | null = null;
   const server = createServer((request, response) => listener?.(request, response));
@@ -80,6 +98,15 @@ export async function startTestBff(
     // The suite reads what the partner charged, refunded and received.
     exposeLedger: true,
   });
+  // Partner A's webhook endpoint in the console's tests: it refuses (500) until a test lets deliveries through.
+  let consoleWebhooksAccepted = false;
+  extraRoutes.post(CONSOLE_WEBHOOKS_PATH, (c) =>
+    consoleWebhooksAccepted ? c.json({ received: true }) : c.json({ refused: true }, 500),
+  );
+  extraRoutes.post(`${CONSOLE_WEBHOOKS_PATH}/accept`, (c) => {
+    consoleWebhooksAccepted = true;
+    return c.json({ accepted: true });
+  });
   let clockOffsetMs = 0;
   if (options.movableClock === true) {
     extraRoutes.post(CLOCK_PATH, async (c) => {
@@ -98,16 +125,23 @@ export async function startTestBff(
     logger,
     widgetDist: builds.widgetDist,
     siteRoot: builds.siteRoot,
+    consoleDist: builds.consoleDist,
     extraRoutes,
     publicOrigin: origin,
     ...(options.movableClock === true && { now: () => Date.now() + clockOffsetMs }),
     ...(options.logoTestHost !== undefined && { logoTestHost: options.logoTestHost }),
   });
   listener = getRequestListener(bff.app.fetch);
+  const consoleUsers: Record<string, StackConsoleUser> = {};
+  for (const user of options.consoleUsers ?? []) {
+    const added = await addConsoleUser(bff, Buffer.from(env[config.sessionSecretEnv] ?? '', 'utf8'), user);
+    consoleUsers[user.username] = { username: added.username, password: added.password, role: added.role };
+  }
 
   return {
     origin,
     partnerSecret: secrets.partnerSecret,
+    consoleUsers,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

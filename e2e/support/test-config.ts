@@ -59,7 +59,17 @@ export const TEST_WIDGETS = {
   reloadDirect: 'e2e-reload-direct',
   /** Globetrotter, direct, with a partner secret: a create settled after a reload past its session's end. */
   reloadLate: 'e2e-reload-late',
+  /**
+   * Partner A of the console's tests: Globetrotter, direct, with a partner secret of its own, its webhooks to a
+   * receiver that fails until a test lets it through (`CONSOLE_WEBHOOKS_PATH`).
+   */
+  consoleA: 'e2e-console-a',
+  /** Partner B of the console's tests: Aurora, direct, another partner secret. */
+  consoleB: 'e2e-console-b',
 } as const;
+
+/** Where partner A's webhooks go (on the BFF's origin, beside the demo partner server): `test-bff.ts` answers. */
+export const CONSOLE_WEBHOOKS_PATH = '/__e2e/console-webhooks';
 
 /** The brand name of the `longBrand` widget: long words in a long name, as a header must keep them whole. */
 export const LONG_BRAND_NAME = 'Международные Путешествия Плюс';
@@ -96,6 +106,8 @@ export function testBffConfig(options: {
     E2E_KEY_ROOT: options.keys.root,
     E2E_KEY_SHOESTRING: options.keys.shoestring,
     E2E_KEY_HARBOUR: options.keys.harbour,
+    E2E_CONSOLE_A_SECRET: 'e2e-console-partner-a-0123456789abcdef',
+    E2E_CONSOLE_B_SECRET: 'e2e-console-partner-b-0123456789abcdef',
   };
   const keyEnv = (key: KeyName) => `E2E_KEY_${key.toUpperCase()}`;
   const webhooks =
@@ -159,6 +171,20 @@ export function testBffConfig(options: {
       widget(TEST_WIDGETS.confirmExpiring, 'shortQuote', 'lagoon', true),
       { ...widget(TEST_WIDGETS.confirmFailing, 'failure', 'lagoon', true), ...webhooks },
       {
+        ...widget(TEST_WIDGETS.consoleA, 'main', 'globetrotter', false),
+        partnerSecretEnv: 'E2E_CONSOLE_A_SECRET',
+        ...(options.partnerServerUrl === undefined
+          ? {}
+          : {
+              webhookUrl: `${options.partnerServerUrl}${CONSOLE_WEBHOOKS_PATH}`,
+              webhookSecretEnv: 'E2E_WEBHOOK_SECRET',
+            }),
+      },
+      {
+        ...widget(TEST_WIDGETS.consoleB, 'main', 'aurora', false),
+        partnerSecretEnv: 'E2E_CONSOLE_B_SECRET',
+      },
+      {
         ...widget(TEST_WIDGETS.longBrand, 'tour', 'aurora', false),
         brand: { displayName: LONG_BRAND_NAME, logoUrl: null },
       },
@@ -191,6 +217,8 @@ export function testBffConfig(options: {
         },
       },
     ],
+    // The partner console at `/console/` (its users are added by `test-bff.ts`).
+    console: { enabled: true },
   };
   return { config, secrets: { env, partnerSecret, webhookSecret } };
 }
