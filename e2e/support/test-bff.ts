@@ -26,7 +26,7 @@ import type { ConsoleRole } from '@esim-embed/shared/console';
 import { WIDGET_DIST } from '@esim-embed/widget-testing';
 import { getRequestListener } from '@hono/node-server';
 import type { StackConsoleUser } from './stack-urls';
-import { CONSOLE_WEBHOOKS_PATH, type testBffConfig } from './test-config';
+import { CONSOLE_REFUSED_DOMAIN, CONSOLE_WEBHOOKS_PATH, type testBffConfig } from './test-config';
 
 const DEMO_DIST = fileURLToPath(new URL('../../demo/dist', import.meta.url));
 
@@ -98,14 +98,20 @@ export async function startTestBff(
     // The suite reads what the partner charged, refunded and received.
     exposeLedger: true,
   });
-  // Partner A's webhook endpoint in the console's tests: it refuses (500) until a test lets deliveries through.
-  let consoleWebhooksAccepted = false;
-  extraRoutes.post(CONSOLE_WEBHOOKS_PATH, (c) =>
-    consoleWebhooksAccepted ? c.json({ received: true }) : c.json({ refused: true }, 500),
-  );
-  extraRoutes.post(`${CONSOLE_WEBHOOKS_PATH}/accept`, (c) => {
-    consoleWebhooksAccepted = true;
-    return c.json({ accepted: true });
+  // Partner A's webhook endpoint in the console's tests: it refuses (500) the events of a traveller at
+  // `CONSOLE_REFUSED_DOMAIN` until a test lets that checkout's through; every other event it takes, so that the
+  // other tests' sales keep its circuit closed.
+  const letThrough = new Set<string>();
+  extraRoutes.post(CONSOLE_WEBHOOKS_PATH, async (c) => {
+    const event = (await c.req.json()) as { data?: { checkout?: { id?: string; email?: string | null } } };
+    const checkout = event.data?.checkout;
+    const refused =
+      checkout?.email?.endsWith(`@${CONSOLE_REFUSED_DOMAIN}`) === true && !letThrough.has(checkout.id ?? '');
+    return refused ? c.json({ refused: true }, 500) : c.json({ received: true });
+  });
+  extraRoutes.post(`${CONSOLE_WEBHOOKS_PATH}/let-through/:checkoutId`, (c) => {
+    letThrough.add(c.req.param('checkoutId'));
+    return c.json({ letThrough: true });
   });
   let clockOffsetMs = 0;
   if (options.movableClock === true) {

@@ -61,7 +61,8 @@ export const TEST_WIDGETS = {
   reloadLate: 'e2e-reload-late',
   /**
    * Partner A of the console's tests: Globetrotter, direct, with a partner secret of its own, its webhooks to a
-   * receiver that fails until a test lets it through (`CONSOLE_WEBHOOKS_PATH`).
+   * receiver that refuses a traveller's at `CONSOLE_REFUSED_DOMAIN` until a test lets them through
+   * (`CONSOLE_WEBHOOKS_PATH`).
    */
   consoleA: 'e2e-console-a',
   /** Partner B of the console's tests: Aurora, direct, another partner secret. */
@@ -70,6 +71,8 @@ export const TEST_WIDGETS = {
 
 /** Where partner A's webhooks go (on the BFF's origin, beside the demo partner server): `test-bff.ts` answers. */
 export const CONSOLE_WEBHOOKS_PATH = '/__e2e/console-webhooks';
+/** The e-mail domain whose travellers' events partner A's endpoint refuses until a test lets them through. */
+export const CONSOLE_REFUSED_DOMAIN = 'refused.example';
 
 /** The brand name of the `longBrand` widget: long words in a long name, as a header must keep them whole. */
 export const LONG_BRAND_NAME = 'Международные Путешествия Плюс';

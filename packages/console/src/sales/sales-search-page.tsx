@@ -5,7 +5,7 @@
  * list's cursor. The search is kept in the page's address, so a reload or a shared link shows the same list.
  */
 import type { CheckoutStatus, PartnerCheckout } from '@esim-embed/shared';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useConsole } from '../app/console-context';
 import { routeHref } from '../app/console-route';
 import type { PageProps } from '../app/console-shell';
@@ -54,6 +54,11 @@ export function SalesSearchPage({ route }: PageProps) {
   const [page, setPage] = useState<{ sales: PartnerCheckout[]; nextCursor: string | null } | undefined>();
   const [error, setError] = useState<unknown>();
   const [loading, setLoading] = useState(false);
+  const searchField = useRef<HTMLInputElement>(null);
+
+  // The page's one purpose is this field: a support agent types at once (the page mounts after the document's
+  // load, when an `autofocus` attribute no longer moves the focus).
+  useEffect(() => searchField.current?.focus(), []);
 
   // The typed text waits for a pause; a filter chosen applies at once.
   useEffect(() => {
@@ -120,9 +125,7 @@ export function SalesSearchPage({ route }: PageProps) {
               onInput={set('q')}
               aria-describedby="sales-search-hint"
               autoComplete="off"
-              // The page's one purpose is this field: a support agent types at once.
-              // biome-ignore lint/a11y/noAutofocus: the first thing to do on the page
-              autoFocus
+              ref={searchField}
             />
           </label>
           <label class={controls.field}>

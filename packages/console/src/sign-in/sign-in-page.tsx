@@ -4,7 +4,7 @@
  * the code of their authenticator app. A wrong name, password or code are told alike.
  */
 import type { ConsoleSession } from '@esim-embed/shared/console';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ConsoleApiError } from '../api/console-api-error';
 import type { ConsoleClient } from '../api/console-client';
 import type { Translate } from '../i18n/messages';
@@ -27,6 +27,12 @@ export function SignInPage({
   const [askCode, setAskCode] = useState(false);
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  const codeField = useRef<HTMLInputElement>(null);
+
+  // The field appears once the password was accepted: the code is what to type next.
+  useEffect(() => {
+    if (askCode) codeField.current?.focus();
+  }, [askCode]);
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -89,9 +95,7 @@ export function SignInPage({
               maxLength={6}
               required
               aria-describedby="totp-hint"
-              // The field appears after the password was accepted: the code is what to type next.
-              // biome-ignore lint/a11y/noAutofocus: it replaces the step the user just finished
-              autoFocus
+              ref={codeField}
             />
             <span id="totp-hint" class={controls.muted}>
               {t('totpHint')}

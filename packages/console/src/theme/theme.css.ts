@@ -72,6 +72,8 @@ globalStyle('body', {
   fontFamily: vars.font.family,
   fontSize: vars.font.size,
   lineHeight: 1.45,
+  // Ids, tokens and addresses have no spaces: they break rather than widen a 360 px screen.
+  overflowWrap: 'anywhere',
 });
 
 globalStyle('a', { color: vars.color.link });
