@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   type AppEnv,
+  addDemoConsoleUsers,
   createBff,
   createLogger,
   DEMO_SECRET_DEFAULTS,
@@ -44,6 +45,7 @@ const bff = createBff({
   store: chosen.store,
   widgetDist: folder('../packages/widget/dist'),
   siteRoot: folder('../demo/dist'),
+  consoleDist: folder('../packages/console/dist'),
   publicOrigin: `http://localhost:${port}`,
   extraRoutes: partnerServer<AppEnv>({
     bffUrl: `http://127.0.0.1:${port}`,
@@ -54,6 +56,10 @@ const bff = createBff({
     pageOrigins: [`http://localhost:${port}`, `http://127.0.0.1:${port}`],
   }),
 });
+// The demo's console users, with the built-in demo config only (`pnpm start` prints them).
+if (loaded.source === 'built-in demo config' && loaded.config.console.enabled) {
+  await addDemoConsoleUsers(bff, [loaded.sessionSecret], loaded.config.widgets[0]?.id ?? '');
+}
 // Loopback unless told otherwise (`HOST=0.0.0.0`): the demo partner server mounted here has no users of its own.
 const server = await serveBff(bff, {
   port,

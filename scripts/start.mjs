@@ -75,6 +75,8 @@ build('packages/widget', '@esim-embed/widget', !existsSync(join(root, 'packages/
 // The demo's partner server loads the partner SDK by its package `exports`: its build.
 build('packages/partner', '@esim-embed/partner', true);
 build('demo', '@esim-embed/demo', false);
+// The partner console's page (its API is on without it).
+build('packages/console', '@esim-embed/console', false);
 
 const children = new Set();
 let stopping = false;
@@ -125,6 +127,11 @@ if (!(await waitForHttp(`${sandboxUrl}/capabilities`, 30_000))) {
   if (await waitForHttp(`http://127.0.0.1:${bffPort}/healthz`, 30_000)) {
     log(
       `ready: the demo is at http://localhost:${bffPort}/  (API docs: http://localhost:${bffPort}/docs; Ctrl-C stops)`,
+    );
+    // The demo's console users: published, like the sandbox's test keys (packages/bff/src/console/demo-console-users.ts).
+    log(
+      `the partner console is at http://localhost:${bffPort}/console/  — sign in as admin@demo.example, ` +
+        'support@demo.example or viewer@demo.example, password demo-console-password',
     );
   }
 }

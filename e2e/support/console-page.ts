@@ -9,19 +9,25 @@ import AxeBuilder from '@axe-core/playwright';
 import { checkoutOnPage, currentTotp, openWidget } from '@esim-embed/bff/testing';
 import { expect, type Page } from '@playwright/test';
 import type { StackUrls } from './stack-urls';
+import { TEST_CONSOLE_PASSWORD, TEST_CONSOLE_USERS } from './test-config';
 
-/** The partner secret of partner A's console widget (`test-config.ts`). */
-export const CONSOLE_A_SECRET = 'e2e-console-partner-a-0123456789abcdef';
-
-/** A checkout on `widgetId` (a direct console test widget) with the traveller's `email`, paid; its id once ready. */
-export async function saleOf(stack: StackUrls, widgetId: string, email: string): Promise<string> {
+/**
+ * A checkout on `widgetId` (a direct console test widget) with the traveller's `email`, paid; its id once ready.
+ * `partnerSecret` opens the widget's partner API (partner A's, the suite's, by default).
+ */
+export async function saleOf(
+  stack: StackUrls,
+  widgetId: string,
+  email: string,
+  partnerSecret = stack.partnerSecret,
+): Promise<string> {
   const widget = await openWidget(stack.bff, widgetId, stack.pages);
   const checkoutId = await checkoutOnPage(widget, { email });
   await expect
     .poll(
       async () => {
         const read = await fetch(`${stack.bff}/v1/partner/checkouts/${checkoutId}`, {
-          headers: { 'X-Partner-Secret': CONSOLE_A_SECRET },
+          headers: { 'X-Partner-Secret': partnerSecret },
         });
         return ((await read.json()) as { data?: { status: string } }).data?.status;
       },
@@ -31,13 +37,16 @@ export async function saleOf(stack: StackUrls, widgetId: string, email: string):
   return checkoutId;
 }
 
-/** Opens the console and signs in as the stack's user `name` (without a second factor). */
-export async function signIn(page: Page, stack: StackUrls, name: string): Promise<void> {
-  const user = stack.consoleUsers[name];
-  if (!user) throw new Error(`no console user ${name} in the stack`);
+/** Opens the console and signs in as one of the suite's console users (none has a second factor). */
+export async function signIn(
+  page: Page,
+  stack: StackUrls,
+  who: keyof typeof TEST_CONSOLE_USERS,
+): Promise<void> {
+  const user = TEST_CONSOLE_USERS[who];
   await page.goto(`${stack.bff}/console/`);
   await page.getByLabel('User name').fill(user.username);
-  await page.getByLabel('Password').fill(user.password);
+  await page.getByLabel('Password').fill(TEST_CONSOLE_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByText(`Signed in as ${user.username}`)).toBeVisible();
 }

@@ -12,13 +12,6 @@ export interface SandboxHandle {
   controlSecret: string;
 }
 
-/** A console user the stack added (`test-bff.ts`): how a test signs in as them. */
-export interface StackConsoleUser {
-  username: string;
-  password: string;
-  role: 'viewer' | 'support' | 'admin';
-}
-
 /** Everything a test needs to reach the stack. */
 export interface StackUrls {
   /** The BFF every partner page talks to (also serves the demo at `/`). */
@@ -40,11 +33,6 @@ export interface StackUrls {
   sandboxes: Record<SandboxRole, SandboxHandle>;
   /** The partner secret of every `partner_confirm` widget of the test config. */
   partnerSecret: string;
-  /**
-   * The console users of the shared BFF (`bff`), by name: `support-a`, `viewer-a` and `admin-a` of partner A
-   * (`TEST_WIDGETS.consoleA`), `support-b` of partner B (`TEST_WIDGETS.consoleB`).
-   */
-  consoleUsers: Record<string, StackConsoleUser>;
   /** The sandbox's seeded account ids by name (`SANDBOX_ACCOUNTS`). */
   accounts: Record<'root' | 'globetrotter' | 'aurora' | 'lagoon' | 'shoestring', string>;
 }

@@ -12,8 +12,8 @@ import { formatCsp, strictPartnerCsp } from '@esim-embed/widget';
 import { HELD_DELIVERY_MS } from './held-orders';
 import { startPageServer } from './page-server';
 import type { SandboxHandle, SandboxRole, StackUrls } from './stack-urls';
-import { type ConsoleUserToAdd, type RunningBff, startTestBff } from './test-bff';
-import { TEST_WIDGETS, testBffConfig } from './test-config';
+import { type RunningBff, startTestBff } from './test-bff';
+import { testBffConfig } from './test-config';
 
 const CONTROL_SECRET = 'e2e-sandbox-control';
 const FAST_STEPS = { provisioning: 100, delivery: 300, completion: 200 };
@@ -25,14 +25,6 @@ const HELD_STEPS = { provisioning: 100, delivery: HELD_DELIVERY_MS, completion: 
  * are on the BFF), so the policy the docs show is the one Chromium enforces. `{{bff}}` is filled per page.
  */
 const STRICT_CSP = formatCsp(strictPartnerCsp({ bffOrigin: '{{bff}}' }));
-
-/** The console users of the shared BFF (`StackUrls.consoleUsers`). */
-const CONSOLE_USERS = [
-  { username: 'support-a', role: 'support', widgetId: TEST_WIDGETS.consoleA },
-  { username: 'viewer-a', role: 'viewer', widgetId: TEST_WIDGETS.consoleA },
-  { username: 'admin-a', role: 'admin', widgetId: TEST_WIDGETS.consoleA },
-  { username: 'support-b', role: 'support', widgetId: TEST_WIDGETS.consoleB },
-] as const satisfies readonly ConsoleUserToAdd[];
 
 async function main(): Promise<void> {
   const closers: (() => Promise<void>)[] = [];
@@ -109,7 +101,7 @@ async function main(): Promise<void> {
     { sessionTtlSeconds: 60, movableClock: true },
   ];
   const [bff, bffShortSession, bffMovableClock, bffLateReload] = (await Promise.all(
-    bffKinds.map(async ({ sessionTtlSeconds, movableClock }, index) => {
+    bffKinds.map(async ({ sessionTtlSeconds, movableClock }) => {
       const started = await startTestBff(
         (bffOrigin) =>
           testBffConfig({
@@ -119,8 +111,7 @@ async function main(): Promise<void> {
             sessionTtlSeconds,
             partnerServerUrl: bffOrigin,
           }),
-        // The console's tests use the shared BFF: its users are added there.
-        { movableClock, ...(index === 0 ? { consoleUsers: CONSOLE_USERS } : {}) },
+        { movableClock },
       );
       closers.push(started.close);
       return started;
@@ -137,7 +128,6 @@ async function main(): Promise<void> {
     foreignPages: foreignPages.origin,
     sandboxes,
     partnerSecret: bff.partnerSecret,
-    consoleUsers: bff.consoleUsers,
     accounts: { ...SANDBOX_ACCOUNTS },
   };
   console.log(`E2E_STACK ${JSON.stringify(urls)}`);

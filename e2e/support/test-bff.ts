@@ -22,17 +22,21 @@ import {
 import { addConsoleUser } from '@esim-embed/bff/testing';
 import { CONSOLE_DIST } from '@esim-embed/console/testing';
 import { partnerServer } from '@esim-embed/demo/partner-server';
-import type { ConsoleRole } from '@esim-embed/shared/console';
 import { WIDGET_DIST } from '@esim-embed/widget-testing';
 import { getRequestListener } from '@hono/node-server';
-import type { StackConsoleUser } from './stack-urls';
-import { CONSOLE_REFUSED_DOMAIN, CONSOLE_WEBHOOKS_PATH, type testBffConfig } from './test-config';
+import {
+  CONSOLE_REFUSED_DOMAIN,
+  CONSOLE_WEBHOOKS_PATH,
+  TEST_CONSOLE_PASSWORD,
+  TEST_CONSOLE_USERS,
+  type testBffConfig,
+} from './test-config';
 
 const DEMO_DIST = fileURLToPath(new URL('../../demo/dist', import.meta.url));
 
 /**
- * A private copy of the built widget and demo for this run: a rebuild in the working tree while the suite
- * runs (new chunk names) must not pull files from under a page that loaded the previous `widget.js`.
+ * A private copy of the built widget, demo and console for this run: a rebuild in the working tree while the
+ * suite runs (new chunk names) must not pull files from under a page that loaded the previous ones.
  */
 function snapshotBuilds(): { widgetDist: string; siteRoot: string; consoleDist: string; remove(): void } {
   const root = mkdtempSync(join(tmpdir(), 'esim-e2e-'));
@@ -45,19 +49,10 @@ function snapshotBuilds(): { widgetDist: string; siteRoot: string; consoleDist: 
   return { widgetDist, siteRoot, consoleDist, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
 
-/** A console user the stack adds, of the partner of `widgetId`. */
-export interface ConsoleUserToAdd {
-  username: string;
-  role: ConsoleRole;
-  widgetId: string;
-}
-
 /** A running test BFF. */
 export interface RunningBff {
   origin: string;
   partnerSecret: string;
-  /** The console users added, by name. */
-  consoleUsers: Record<string, StackConsoleUser>;
   close(): Promise<void>;
 }
 
@@ -70,10 +65,7 @@ export const CLOCK_PATH = '/__e2e/clock';
 /** Starts a BFF whose config is built for its own origin (`logoTestHost`: a local HTTPS image host it may reach). */
 export async function startTestBff(
   configFor: (origin: string) => ReturnType<typeof testBffConfig>,
-  options: { movableClock?: boolean; consoleUsers?: readonly ConsoleUserToAdd[] } & Pick<
-    CreateBffOptions,
-    'logoTestHost'
-  > = {},
+  options: { movableClock?: boolean } & Pick<CreateBffOptions, 'logoTestHost'> = {},
 ): Promise<RunningBff> {
   let listener: ((request: IncomingMessage, response: ServerResponse) => void) | null = null;
   const server = createServer((request, response) => listener?.(request, response));
@@ -98,9 +90,9 @@ export async function startTestBff(
     // The suite reads what the partner charged, refunded and received.
     exposeLedger: true,
   });
-  // Partner A's webhook endpoint in the console's tests: it refuses (500) the events of a traveller at
-  // `CONSOLE_REFUSED_DOMAIN` until a test lets that checkout's through; every other event it takes, so that the
-  // other tests' sales keep its circuit closed.
+  // Partner A's console webhook endpoint: it refuses (500) the events of a traveller at `CONSOLE_REFUSED_DOMAIN`
+  // until a test lets that checkout's through, and takes every other, so the other tests' sales keep its circuit
+  // closed.
   const letThrough = new Set<string>();
   extraRoutes.post(CONSOLE_WEBHOOKS_PATH, async (c) => {
     const event = (await c.req.json()) as { data?: { checkout?: { id?: string; email?: string | null } } };
@@ -137,17 +129,18 @@ export async function startTestBff(
     ...(options.movableClock === true && { now: () => Date.now() + clockOffsetMs }),
     ...(options.logoTestHost !== undefined && { logoTestHost: options.logoTestHost }),
   });
-  listener = getRequestListener(bff.app.fetch);
-  const consoleUsers: Record<string, StackConsoleUser> = {};
-  for (const user of options.consoleUsers ?? []) {
-    const added = await addConsoleUser(bff, Buffer.from(env[config.sessionSecretEnv] ?? '', 'utf8'), user);
-    consoleUsers[user.username] = { username: added.username, password: added.password, role: added.role };
+  // The console's users, in the store of this BFF (each test BFF starts with its own).
+  for (const user of Object.values(TEST_CONSOLE_USERS)) {
+    await addConsoleUser(bff, Buffer.from(env[config.sessionSecretEnv] ?? '', 'utf8'), {
+      ...user,
+      password: TEST_CONSOLE_PASSWORD,
+    });
   }
+  listener = getRequestListener(bff.app.fetch);
 
   return {
     origin,
     partnerSecret: secrets.partnerSecret,
-    consoleUsers,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

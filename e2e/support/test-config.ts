@@ -60,16 +60,31 @@ export const TEST_WIDGETS = {
   /** Globetrotter, direct, with a partner secret: a create settled after a reload past its session's end. */
   reloadLate: 'e2e-reload-late',
   /**
-   * Partner A of the console's tests: Globetrotter, direct, with a partner secret of its own, its webhooks to a
-   * receiver that refuses a traveller's at `CONSOLE_REFUSED_DOMAIN` until a test lets them through
-   * (`CONSOLE_WEBHOOKS_PATH`).
+   * Globetrotter, direct, partner A's (the suite's partner secret; webhooks to the demo partner server): the
+   * console's sales (its users: `TEST_CONSOLE_USERS`).
    */
-  consoleA: 'e2e-console-a',
-  /** Partner B of the console's tests: Aurora, direct, another partner secret. */
-  consoleB: 'e2e-console-b',
+  console: 'e2e-console',
+  /** Aurora, direct, partner B's (a partner secret of its own): the console user who must see none of A's. */
+  consoleRival: 'e2e-console-rival',
 } as const;
 
-/** Where partner A's webhooks go (on the BFF's origin, beside the demo partner server): `test-bff.ts` answers. */
+/**
+ * The console's users (added to the BFF's store at start by `test-bff.ts`): partner A's support agent, viewer
+ * and admin (no second factor: a `test` console lets an admin without one), and partner B's support agent.
+ */
+export const TEST_CONSOLE_USERS = {
+  support: { username: 'support@a.e2e.example', role: 'support', widgetId: TEST_WIDGETS.console },
+  viewer: { username: 'viewer@a.e2e.example', role: 'viewer', widgetId: TEST_WIDGETS.console },
+  admin: { username: 'admin@a.e2e.example', role: 'admin', widgetId: TEST_WIDGETS.console },
+  partnerB: { username: 'support@b.e2e.example', role: 'support', widgetId: TEST_WIDGETS.consoleRival },
+} as const;
+/** Every console user's password in the suite. */
+export const TEST_CONSOLE_PASSWORD = 'e2e-console-password';
+
+/**
+ * Where partner A's console widget sends its webhooks (on the BFF's origin, beside the demo partner server):
+ * `test-bff.ts` answers, refusing a traveller's at `CONSOLE_REFUSED_DOMAIN` until a test lets them through.
+ */
 export const CONSOLE_WEBHOOKS_PATH = '/__e2e/console-webhooks';
 /** The e-mail domain whose travellers' events partner A's endpoint refuses until a test lets them through. */
 export const CONSOLE_REFUSED_DOMAIN = 'refused.example';
@@ -109,8 +124,7 @@ export function testBffConfig(options: {
     E2E_KEY_ROOT: options.keys.root,
     E2E_KEY_SHOESTRING: options.keys.shoestring,
     E2E_KEY_HARBOUR: options.keys.harbour,
-    E2E_CONSOLE_A_SECRET: 'e2e-console-partner-a-0123456789abcdef',
-    E2E_CONSOLE_B_SECRET: 'e2e-console-partner-b-0123456789abcdef',
+    E2E_RIVAL_PARTNER_SECRET: 'e2e-rival-partner-secret-0123456789abcdef',
   };
   const keyEnv = (key: KeyName) => `E2E_KEY_${key.toUpperCase()}`;
   const webhooks =
@@ -153,6 +167,8 @@ export function testBffConfig(options: {
     paymentHolds: { perAddress: 1_000, perSession: 20 },
     // The suite buys from one address on keys the sandbox does not limit: the upstream budget's shares are whole.
     upstreamBudget: { addressPercent: 100, sessionPercent: 100, widgetPercent: 100 },
+    // The partner console at /console/ (its users: TEST_CONSOLE_USERS).
+    console: { enabled: true },
     widgets: [
       widget(TEST_WIDGETS.direct, 'main', 'globetrotter', false),
       widget(TEST_WIDGETS.rub, 'main', 'aurora', false),
@@ -174,20 +190,6 @@ export function testBffConfig(options: {
       widget(TEST_WIDGETS.confirmExpiring, 'shortQuote', 'lagoon', true),
       { ...widget(TEST_WIDGETS.confirmFailing, 'failure', 'lagoon', true), ...webhooks },
       {
-        ...widget(TEST_WIDGETS.consoleA, 'main', 'globetrotter', false),
-        partnerSecretEnv: 'E2E_CONSOLE_A_SECRET',
-        ...(options.partnerServerUrl === undefined
-          ? {}
-          : {
-              webhookUrl: `${options.partnerServerUrl}${CONSOLE_WEBHOOKS_PATH}`,
-              webhookSecretEnv: 'E2E_WEBHOOK_SECRET',
-            }),
-      },
-      {
-        ...widget(TEST_WIDGETS.consoleB, 'main', 'aurora', false),
-        partnerSecretEnv: 'E2E_CONSOLE_B_SECRET',
-      },
-      {
         ...widget(TEST_WIDGETS.longBrand, 'tour', 'aurora', false),
         brand: { displayName: LONG_BRAND_NAME, logoUrl: null },
       },
@@ -208,6 +210,20 @@ export function testBffConfig(options: {
         ...widget(TEST_WIDGETS.reloadLate, 'main', 'globetrotter', false),
         partnerSecretEnv: 'E2E_PARTNER_SECRET',
       },
+      {
+        ...widget(TEST_WIDGETS.console, 'main', 'globetrotter', false),
+        partnerSecretEnv: 'E2E_PARTNER_SECRET',
+        ...(options.partnerServerUrl === undefined
+          ? {}
+          : {
+              webhookUrl: `${options.partnerServerUrl}${CONSOLE_WEBHOOKS_PATH}`,
+              webhookSecretEnv: 'E2E_WEBHOOK_SECRET',
+            }),
+      },
+      {
+        ...widget(TEST_WIDGETS.consoleRival, 'main', 'aurora', false),
+        partnerSecretEnv: 'E2E_RIVAL_PARTNER_SECRET',
+      },
       // No logo of its own in the demo: its name is the header.
       { ...widget(TEST_WIDGETS.whiteLabel, 'main', 'harbour', false), brand: { logoUrl: null } },
       {
@@ -220,8 +236,6 @@ export function testBffConfig(options: {
         },
       },
     ],
-    // The partner console at `/console/` (its users are added by `test-bff.ts`).
-    console: { enabled: true },
   };
   return { config, secrets: { env, partnerSecret, webhookSecret } };
 }

@@ -5,7 +5,7 @@
  */
 import { expectNoA11yViolations, saleOf, signIn } from '../support/console-page';
 import { expect, test } from '../support/fixtures';
-import { TEST_WIDGETS } from '../support/test-config';
+import { TEST_CONSOLE_PASSWORD, TEST_CONSOLE_USERS, TEST_WIDGETS } from '../support/test-config';
 
 for (const { scheme, width } of [
   { scheme: 'light', width: 1280 },
@@ -21,7 +21,7 @@ for (const { scheme, width } of [
     await page.emulateMedia({ colorScheme: scheme });
     await page.setViewportSize({ width, height: 800 });
     const email = `axe.${scheme}.${Date.now()}@example.com`;
-    const checkoutId = await saleOf(stack, TEST_WIDGETS.consoleA, email);
+    const checkoutId = await saleOf(stack, TEST_WIDGETS.console, email);
     const fits = async (where: string) => {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, `${where} is wider than the screen`).toBeLessThanOrEqual(0);
@@ -31,7 +31,7 @@ for (const { scheme, width } of [
     await page.goto(`${stack.bff}/console/`);
     await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
     await fits('the sign-in page');
-    await signIn(page, stack, 'admin-a');
+    await signIn(page, stack, 'admin');
     await page.keyboard.type(email);
     await expect(page.getByRole('row').filter({ hasText: checkoutId })).toBeVisible();
     await fits('the sales search');
@@ -66,12 +66,11 @@ test('the console is used with the keyboard alone, in every language', async ({
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
   await expect(page.getByRole('heading', { level: 1 })).not.toHaveText('Sign in');
   await language.selectOption('en');
-  const user = stack.consoleUsers['support-a'];
-  if (!user) throw new Error('no support-a');
+  const user = TEST_CONSOLE_USERS.support;
   await page.getByLabel('User name').focus();
   await page.keyboard.type(user.username);
   await page.keyboard.press('Tab');
-  await page.keyboard.type(user.password);
+  await page.keyboard.type(TEST_CONSOLE_PASSWORD);
   await page.keyboard.press('Enter');
   await expect(page.getByText(`Signed in as ${user.username}`)).toBeVisible();
   await expect(page.getByLabel('Search')).toBeFocused();

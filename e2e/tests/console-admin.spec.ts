@@ -14,7 +14,7 @@ test('an admin adds a user with a second factor, who then signs in with its code
   expectHttpErrors(401);
   const username = `agent-${Date.now()}`;
   const password = 'a long first password 42';
-  await signIn(page, stack, 'admin-a');
+  await signIn(page, stack, 'admin');
   await page.getByRole('link', { name: 'Users' }).click();
   await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
   const form = page.getByRole('region', { name: 'Add a user' });

@@ -13,8 +13,8 @@ test('the charts show the counters after a purchase, and the day’s CSV lists i
   expectHttpErrors,
 }) => {
   expectHttpErrors(401);
-  const checkoutId = await saleOf(stack, TEST_WIDGETS.consoleA, `money.${Date.now()}@example.com`);
-  await signIn(page, stack, 'support-a');
+  const checkoutId = await saleOf(stack, TEST_WIDGETS.console, `money.${Date.now()}@example.com`);
+  await signIn(page, stack, 'support');
   await page.getByRole('link', { name: 'Money & sales' }).click();
   await expect(page.getByRole('heading', { name: 'Money & sales' })).toBeVisible();
 
@@ -22,7 +22,7 @@ test('the charts show the counters after a purchase, and the day’s CSV lists i
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
   const period = `from=${today}&to=${tomorrow}`;
   // What the counters hold (the API the page reads), then the same figures on the page.
-  const sales = (await consoleCall(page, 'GET', `/charts/sales?${period}&widgetId=${TEST_WIDGETS.consoleA}`))
+  const sales = (await consoleCall(page, 'GET', `/charts/sales?${period}&widgetId=${TEST_WIDGETS.console}`))
     .body.data as { days: { day: string; count: number }[] };
   const todays = sales.days.find((day) => day.day === today);
   expect(todays?.count ?? 0).toBeGreaterThanOrEqual(1);
@@ -36,7 +36,7 @@ test('the charts show the counters after a purchase, and the day’s CSV lists i
   await page.getByLabel('To').fill(tomorrow);
   await page.getByRole('button', { name: 'Show' }).click();
   const salesTable = page.locator('table[data-chart="sales"]');
-  const row = salesTable.getByRole('row').filter({ hasText: TEST_WIDGETS.consoleA });
+  const row = salesTable.getByRole('row').filter({ hasText: TEST_WIDGETS.console });
   await expect(row.getByRole('cell').nth(1)).toHaveText(String(todays?.count));
   await expect(page.locator('table[data-chart="funnel"] [data-step="paid"] td')).toHaveText(String(paid));
 

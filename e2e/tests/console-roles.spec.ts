@@ -14,8 +14,8 @@ test('a viewer reads a sale without any write button, and the API refuses its wr
 }) => {
   expectHttpErrors(401, 403);
   const email = `viewer.${Date.now()}@example.com`;
-  const checkoutId = await saleOf(stack, TEST_WIDGETS.consoleA, email);
-  await signIn(page, stack, 'viewer-a');
+  const checkoutId = await saleOf(stack, TEST_WIDGETS.console, email);
+  await signIn(page, stack, 'viewer');
   await page.goto(`${stack.bff}/console/#/sales/${checkoutId}`);
   await expect(page.getByRole('heading', { name: `Sale ${checkoutId}` })).toBeVisible();
   await expect(page.getByText(email)).toBeVisible();
@@ -36,8 +36,8 @@ test('a viewer reads a sale without any write button, and the API refuses its wr
 test('a user of partner B never sees partner A’s sale', async ({ page, stack, expectHttpErrors }) => {
   expectHttpErrors(401, 404);
   const email = `partner-a.${Date.now()}@example.com`;
-  const checkoutId = await saleOf(stack, TEST_WIDGETS.consoleA, email);
-  await signIn(page, stack, 'support-b');
+  const checkoutId = await saleOf(stack, TEST_WIDGETS.console, email);
+  await signIn(page, stack, 'partnerB');
   await page.keyboard.type(email);
   await expect(page.getByText('No sale matches.')).toBeVisible();
   await page.getByLabel('Search').fill(checkoutId);
@@ -57,8 +57,8 @@ test('a write without the session’s CSRF token, or with another, is refused', 
   expectHttpErrors,
 }) => {
   expectHttpErrors(401, 403);
-  const checkoutId = await saleOf(stack, TEST_WIDGETS.consoleA, `csrf.${Date.now()}@example.com`);
-  await signIn(page, stack, 'support-a');
+  const checkoutId = await saleOf(stack, TEST_WIDGETS.console, `csrf.${Date.now()}@example.com`);
+  await signIn(page, stack, 'support');
   for (const csrf of [undefined, 'not-the-session-token-0123456789']) {
     const refused = await consoleCall(page, 'POST', `/sales/${checkoutId}/manage-links`, {
       body: {},

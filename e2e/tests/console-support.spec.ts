@@ -4,7 +4,7 @@
  * webhook delivery that failed (partner A's endpoint refuses), resends it once the endpoint is back and sees it
  * delivered, asks for a refund and — once the service's review completes it — sees it completed.
  */
-import { CONSOLE_A_SECRET, saleOf, signIn } from '../support/console-page';
+import { saleOf, signIn } from '../support/console-page';
 import { expect, test } from '../support/fixtures';
 import { CONSOLE_REFUSED_DOMAIN, CONSOLE_WEBHOOKS_PATH, TEST_WIDGETS } from '../support/test-config';
 
@@ -18,13 +18,13 @@ test('support finds Jane’s sale by e-mail, resends its failed delivery and has
   expectHttpErrors(401);
   // Partner A's endpoint refuses the events of a traveller at this domain until the test lets them through.
   const email = `jane.${Date.now()}@${CONSOLE_REFUSED_DOMAIN}`;
-  const checkoutId = await saleOf(stack, TEST_WIDGETS.consoleA, email);
+  const checkoutId = await saleOf(stack, TEST_WIDGETS.console, email);
   // The sale's first webhook has a refused attempt before anyone looks.
   await expect
     .poll(
       async () => {
         const list = await fetch(`${stack.bff}/v1/partner/webhook-deliveries?checkoutId=${checkoutId}`, {
-          headers: { 'X-Partner-Secret': CONSOLE_A_SECRET },
+          headers: { 'X-Partner-Secret': stack.partnerSecret },
         });
         const deliveries = ((await list.json()) as { data: { attempts: { httpStatus: number | null }[] }[] })
           .data;
@@ -34,7 +34,7 @@ test('support finds Jane’s sale by e-mail, resends its failed delivery and has
     )
     .toBe(true);
 
-  await signIn(page, stack, 'support-a');
+  await signIn(page, stack, 'support');
   // Interaction 1: the search field has the focus on arrival; type the address.
   await page.keyboard.type(email);
   const row = page.getByRole('row').filter({ hasText: checkoutId });

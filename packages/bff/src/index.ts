@@ -19,6 +19,11 @@ export {
   parseConfig,
   resolveSecrets,
 } from './config/load-config';
+export {
+  addDemoConsoleUsers,
+  DEMO_CONSOLE_PASSWORD,
+  DEMO_CONSOLE_USERS,
+} from './console/demo-console-users';
 export { ApiError } from './errors';
 export type { AppEnv } from './http/app-env';
 export { createLogger, type Logger } from './logger';

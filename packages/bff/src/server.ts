@@ -7,7 +7,8 @@
  * `ESIM_BFF_OPERATIONS_PORT` when set (on `ESIM_BFF_OPERATIONS_HOST`, default 127.0.0.1); OpenTelemetry traces
  * when the standard `OTEL_*` variables ask for them. Stops cleanly on SIGINT and SIGTERM.
  * `server.mjs export-state` / `import-state` move the state between stores (`store/state-transfer-command.ts`);
- * `server.mjs backup` / `restore` copy the embedded store while the BFF serves, and back (`store/backup-command.ts`).
+ * `server.mjs backup` / `restore` copy the embedded store while the BFF serves, and back (`store/backup-command.ts`);
+ * `server.mjs console-user add` adds a user of the partner console (`console/console-user-command.ts`).
  */
 // First: on a Node.js too old for the BFF, the start stops here, before any other module runs.
 import './node-version-check';
@@ -16,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { stopTimeline } from './background-stop';
 import { createBff } from './bff';
 import { ConfigError, loadConfig } from './config/load-config';
+import { isConsoleUserCommand, runConsoleUserCommand } from './console/console-user-command';
 import { createLogger, type LogLevel, logLevelFrom } from './logger';
 import { serveBff, serveOperations } from './node-server';
 import { startTracing } from './observability/tracing-start';
@@ -60,13 +62,26 @@ function besideTheServer(relative: string): string | null {
  * folder per version) and nothing outside the release; in the monorepo (`src/` under tsx, or `dist/`), the
  * widget's build and the demo's beside the package.
  */
-function defaultFiles(): { widgetRoot: string | null; widgetDist: string | null; demo: string | null } {
+function defaultFiles(): {
+  widgetRoot: string | null;
+  widgetDist: string | null;
+  demo: string | null;
+  console: string | null;
+} {
   const releaseWidgets = besideTheServer('./widget');
-  if (releaseWidgets !== null) return { widgetRoot: releaseWidgets, widgetDist: null, demo: null };
+  if (releaseWidgets !== null) {
+    return {
+      widgetRoot: releaseWidgets,
+      widgetDist: null,
+      demo: null,
+      console: besideTheServer('./console'),
+    };
+  }
   return {
     widgetRoot: null,
     widgetDist: besideTheServer('../../widget/dist'),
     demo: besideTheServer('../../../demo/dist'),
+    console: besideTheServer('../../console/dist'),
   };
 }
 
@@ -88,6 +103,7 @@ async function main(): Promise<void> {
     store,
     widgetRoot: env.ESIM_BFF_WIDGET_ROOT || files.widgetRoot,
     widgetDist: env.ESIM_BFF_WIDGET_DIST || files.widgetDist,
+    consoleDist: env.ESIM_BFF_CONSOLE_DIST || files.console,
     // The demo is served at `/` in development only, unless a site root is configured explicitly.
     siteRoot: env.ESIM_BFF_SITE_ROOT || (production ? null : files.demo),
     publicOrigin: env.ESIM_BFF_PUBLIC_ORIGIN || (production ? undefined : `http://localhost:${port}`),
@@ -144,9 +160,11 @@ const run = isStateCommand(command)
   ? runStateCommand(command, env, process, args).then((code) => process.exit(code))
   : isBackupCommand(command)
     ? runBackupCommand(command, env, process, args).then((code) => process.exit(code))
-    : main();
+    : isConsoleUserCommand(command)
+      ? runConsoleUserCommand(env, process, args, logger).then((code) => process.exit(code))
+      : main();
 run.catch((error: unknown) => {
-  if (isStateCommand(command) || isBackupCommand(command)) {
+  if (isStateCommand(command) || isBackupCommand(command) || isConsoleUserCommand(command)) {
     console.error(`esim-embed BFF ${command} failed: ${(error as Error).message}`);
   } else if (isStartupError(error)) {
     console.error(`esim-embed BFF: cannot start.\n${(error as Error).message}`);

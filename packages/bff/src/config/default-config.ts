@@ -46,6 +46,8 @@ export function defaultConfig(sandboxUrl: string = DEFAULT_SANDBOX_URL, port = 8
   return {
     // Every demo page runs on this machine, one client address: a traveller's shares of a key are the whole key.
     upstreamBudget: { addressPercent: 100, sessionPercent: 100 },
+    // The partner console at /console/, with the demo's users (`pnpm start` prints them).
+    console: { enabled: true },
     widgets: DEMO_PARTNERS.flatMap((partner) =>
       DEMO_CHECKOUT_MODES.map((checkoutMode) => ({
         id: demoWidgetId(partner.key, checkoutMode),

@@ -14,14 +14,14 @@ export interface ConsolePartner {
 }
 
 /** The partner `widgetId` belongs to, or null when no such widget is configured. */
-export function partnerOf(
-  widgets: ReadonlyMap<string, WidgetRuntime>,
+export function partnerOf<W extends Pick<WidgetRuntime, 'partnerSecret'> = WidgetRuntime>(
+  widgets: ReadonlyMap<string, W>,
   widgetId: string,
-): ConsolePartner | null {
+): { id: string; widgets: ReadonlyMap<string, W> } | null {
   const named = widgets.get(widgetId);
   if (named === undefined) return null;
   const secret = named.partnerSecret;
-  const members = new Map<string, WidgetRuntime>();
+  const members = new Map<string, W>();
   for (const [id, widget] of widgets) {
     if (id === widgetId || (secret !== undefined && widget.partnerSecret === secret)) members.set(id, widget);
   }

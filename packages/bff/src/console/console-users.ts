@@ -55,7 +55,7 @@ export interface NewConsoleUser {
 export interface ConsoleUsers {
   /** Add a user of `partner`; answers them and, with a second factor, its enrolment URI (never again). */
   add(
-    partner: ConsolePartner,
+    partner: Pick<ConsolePartner, 'id'>,
     user: NewConsoleUser,
   ): Promise<{ user: StoredConsoleUser; otpauthUri: string | null }>;
   read(id: string): Promise<StoredConsoleUser | null>;
