@@ -9,6 +9,7 @@ import type { ComponentType } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { ConsoleClient } from '../api/console-client';
 import type { MessageKey, Translate } from '../i18n/messages';
+import * as controls from '../ui/controls.css';
 import { ConsoleContext, type ConsoleContextValue } from './console-context';
 import { type ConsolePage, type ConsoleRoute, readRoute, routeHref } from './console-route';
 import * as styles from './console-shell.css';
@@ -67,14 +68,18 @@ export function ConsoleShell({
   );
   const admin = session.user.role === 'admin';
   const section = route.page === 'sale' ? 'sales' : route.page;
+  // An admin's page opened by another role (a link, or the address left by the user signed in before): said
+  // here rather than asked of the API, which would refuse it.
+  const allowed = admin || !SECTIONS.some((item) => item.page === route.page && item.admin);
 
   useEffect(() => {
     let current = true;
+    if (!allowed) return;
     PAGES[route.page]().then((Page) => current && setLoaded({ page: route.page, Page }));
     return () => {
       current = false;
     };
-  }, [route.page]);
+  }, [route.page, allowed]);
 
   const Page = loaded?.page === route.page ? loaded.Page : undefined;
   return (
@@ -95,7 +100,15 @@ export function ConsoleShell({
         </ul>
       </nav>
       <main id="content" class={styles.main} tabIndex={-1}>
-        {Page ? <Page route={route} /> : <p aria-busy="true">{t('loading')}</p>}
+        {!allowed ? (
+          <p class={controls.errorNotice} role="alert">
+            {t('errorForbidden')}
+          </p>
+        ) : Page ? (
+          <Page route={route} />
+        ) : (
+          <p aria-busy="true">{t('loading')}</p>
+        )}
       </main>
     </ConsoleContext.Provider>
   );

@@ -16,15 +16,18 @@ export function WebhookDeliveries({
   deliveries,
   onChanged,
   heading = 'deliveries',
+  within,
 }: {
   deliveries: PartnerWebhookDelivery[];
   onChanged: () => void;
   heading?: 'deliveries' | 'failingNow';
+  /** The id of the heading of the part it is in, named with its own (one per widget on the webhooks' page). */
+  within?: string;
 }) {
   const { t } = useConsole();
   const headingId = useId();
   return (
-    <section class={controls.card} aria-labelledby={headingId}>
+    <section class={controls.card} aria-labelledby={within ? `${within} ${headingId}` : headingId}>
       <h2 id={headingId}>{t(heading)}</h2>
       {deliveries.length === 0 ? (
         <p>{t(heading === 'deliveries' ? 'noDeliveries' : 'noFailing')}</p>

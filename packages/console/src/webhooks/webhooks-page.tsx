@@ -82,7 +82,12 @@ export function WebhooksPage(_: PageProps) {
                   })}
             </dd>
           </dl>
-          <WebhookDeliveries deliveries={widget.failing} onChanged={health.reload} heading="failingNow" />
+          <WebhookDeliveries
+            deliveries={widget.failing}
+            onChanged={health.reload}
+            heading="failingNow"
+            within={`webhooks-${widget.widgetId}`}
+          />
         </section>
       ))}
     </>
