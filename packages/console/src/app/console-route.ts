@@ -15,6 +15,11 @@ export interface ConsoleRoute {
   readonly query: URLSearchParams;
 }
 
+/** What a page is given: where it is (its id and query). */
+export interface PageProps {
+  readonly route: ConsoleRoute;
+}
+
 /** Reads a fragment (`#/sales/chk_1`) into a route; anything unknown is the sales search. */
 export function readRoute(hash: string): ConsoleRoute {
   const [path = '', search = ''] = hash.replace(/^#\/?/, '').split('?');

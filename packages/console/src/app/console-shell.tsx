@@ -11,13 +11,8 @@ import type { ConsoleClient } from '../api/console-client';
 import type { MessageKey, Translate } from '../i18n/messages';
 import * as controls from '../ui/controls.css';
 import { ConsoleContext, type ConsoleContextValue } from './console-context';
-import { type ConsolePage, type ConsoleRoute, readRoute, routeHref } from './console-route';
+import { type ConsolePage, type ConsoleRoute, type PageProps, readRoute, routeHref } from './console-route';
 import * as styles from './console-shell.css';
-
-/** What a page is given: where it is (its id and query). */
-export interface PageProps {
-  readonly route: ConsoleRoute;
-}
 
 const PAGES: Record<ConsolePage, () => Promise<ComponentType<PageProps>>> = {
   sales: () => import('../sales/sales-search-page').then((page) => page.SalesSearchPage),

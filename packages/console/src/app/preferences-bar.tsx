@@ -4,7 +4,8 @@
  */
 import type { Locale } from '@esim-embed/shared';
 import { useState } from 'preact/hooks';
-import { CONSOLE_LOCALES, LANGUAGE_NAMES, type Translate } from '../i18n/messages';
+import type { Translate } from '../i18n/messages';
+import { CONSOLE_LOCALES, LANGUAGE_NAMES } from '../i18n/translator';
 import * as controls from '../ui/controls.css';
 import * as styles from './console-shell.css';
 import { chooseTheme, preferredTheme, type ThemeChoice } from './preferences';

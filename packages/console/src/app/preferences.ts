@@ -4,7 +4,7 @@
  * console has it) and its theme (as the system, light or dark), applied to `<html>` as `lang` and `data-theme`.
  */
 import type { Locale } from '@esim-embed/shared';
-import { CONSOLE_LOCALES } from '../i18n/messages';
+import { CONSOLE_LOCALES } from '../i18n/translator';
 
 /** The theme choice: `auto` follows `prefers-color-scheme`. */
 export type ThemeChoice = 'auto' | 'light' | 'dark';

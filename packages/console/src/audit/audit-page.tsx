@@ -6,7 +6,7 @@
 import type { ConsoleAuditEntry } from '@esim-embed/shared/console';
 import { useState } from 'preact/hooks';
 import { useConsole } from '../app/console-context';
-import type { PageProps } from '../app/console-shell';
+import type { PageProps } from '../app/console-route';
 import { useRemote } from '../hooks/use-remote';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';

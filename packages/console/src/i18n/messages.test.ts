@@ -1,7 +1,7 @@
 /** Every language's table has every key of the English one, and the translator fills parameters and plurals. */
 import { describe, expect, it } from 'vitest';
 import { en } from './en';
-import { CONSOLE_LOCALES, createTranslator, loadMessages } from './messages';
+import { CONSOLE_LOCALES, createTranslator, loadMessages } from './translator';
 
 describe('console messages', () => {
   it.each(CONSOLE_LOCALES)('%s has every key, each a string or a plural with `other`', async (locale) => {

@@ -1,10 +1,8 @@
 /**
  * @module
- * The console's message tables: English is the reference, every other language must have every key (the type
- * says so, `messages.test.ts` checks the tables at run time), one table per language loaded lazily, and the
- * translator that reads them (`{name}` placeholders; `{n}` picks a plural form by `Intl.PluralRules`).
+ * The shape of the console's message tables: English is the reference, every other language must have every key
+ * (the type says so, `messages.test.ts` checks the tables at run time). Loading and reading them: `translator.ts`.
  */
-import type { Locale } from '@esim-embed/shared';
 import type { en } from './en';
 
 /** A message that depends on a count: one form per plural category the language uses. */
@@ -25,43 +23,3 @@ export type MessageKey = keyof Messages;
 
 /** Text for a key: `t('resultCount', { n: 3 })`. */
 export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
-
-const TABLES: Record<Locale, () => Promise<Messages>> = {
-  en: () => import('./en').then((table) => table.en),
-  ru: () => import('./ru').then((table) => table.ru),
-  es: () => import('./es').then((table) => table.es),
-  de: () => import('./de').then((table) => table.de),
-  fr: () => import('./fr').then((table) => table.fr),
-};
-
-/** The console's languages, each named in itself for the language switch. */
-export const LANGUAGE_NAMES: Record<Locale, string> = {
-  en: 'English',
-  ru: 'Русский',
-  es: 'Español',
-  de: 'Deutsch',
-  fr: 'Français',
-};
-
-/** The console's languages (the widget's five). */
-export const CONSOLE_LOCALES = Object.keys(TABLES) as readonly Locale[];
-
-/** Loads one language's table. */
-export function loadMessages(locale: Locale): Promise<Messages> {
-  return TABLES[locale]();
-}
-
-/** The translator of one language's table. */
-export function createTranslator(locale: Locale, messages: Messages): Translate {
-  const rules = new Intl.PluralRules(locale);
-  return (key, params = {}) => {
-    const message = messages[key];
-    const text =
-      typeof message === 'string'
-        ? message
-        : (message[rules.select(Number(params.n ?? 0)) as keyof PluralMessage] ?? message.other);
-    return text.replace(/\{(\w+)\}/g, (whole, name: string) =>
-      params[name] === undefined ? whole : String(params[name]),
-    );
-  };
-}

@@ -8,7 +8,7 @@ import type { Money } from '@esim-embed/shared';
 import { useState } from 'preact/hooks';
 import { routeUrl } from '../api/console-client';
 import { useConsole } from '../app/console-context';
-import type { PageProps } from '../app/console-shell';
+import type { PageProps } from '../app/console-route';
 import { BarChart } from '../charts/bar-chart';
 import { useRemote } from '../hooks/use-remote';
 import * as controls from '../ui/controls.css';

@@ -6,8 +6,7 @@
  * erase the traveller's data.
  */
 import { useConsole } from '../app/console-context';
-import { routeHref } from '../app/console-route';
-import type { PageProps } from '../app/console-shell';
+import { type PageProps, routeHref } from '../app/console-route';
 import { useRemote } from '../hooks/use-remote';
 import { StatusTag } from '../sales/status-tag';
 import * as controls from '../ui/controls.css';

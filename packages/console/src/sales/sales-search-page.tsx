@@ -7,8 +7,7 @@
 import type { CheckoutStatus, PartnerCheckout } from '@esim-embed/shared';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useConsole } from '../app/console-context';
-import { routeHref } from '../app/console-route';
-import type { PageProps } from '../app/console-shell';
+import { type PageProps, routeHref } from '../app/console-route';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
 import { formatAmount, formatDateTime } from '../ui/formatters';

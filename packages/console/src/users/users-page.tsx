@@ -6,7 +6,7 @@
  */
 import type { ConsoleRole, ConsoleUser, CreatedConsoleUser } from '@esim-embed/shared/console';
 import { useConsole } from '../app/console-context';
-import type { PageProps } from '../app/console-shell';
+import type { PageProps } from '../app/console-route';
 import { useRemote } from '../hooks/use-remote';
 import { useWrite } from '../hooks/use-write';
 import * as controls from '../ui/controls.css';

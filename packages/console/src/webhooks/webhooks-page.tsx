@@ -5,7 +5,7 @@
  */
 import type { ResendFailedDeliveriesResult } from '@esim-embed/shared/console';
 import { useConsole } from '../app/console-context';
-import type { PageProps } from '../app/console-shell';
+import type { PageProps } from '../app/console-route';
 import { useRemote } from '../hooks/use-remote';
 import { useWrite } from '../hooks/use-write';
 import { WebhookDeliveries } from '../sale/webhook-deliveries';
