@@ -34,7 +34,7 @@ test('the console’s pictures for its documentation', async ({ page, stack, exp
   await expect(page.getByRole('row').filter({ hasText: checkoutId })).toBeVisible();
   await picture(page, 'search');
   await page.getByRole('row').filter({ hasText: checkoutId }).getByRole('link').click();
-  await expect(page.getByRole('heading', { name: `Sale ${checkoutId}` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Timeline' })).toBeVisible();
   await page.screenshot({ path: `${OUT}console-sale.png`, fullPage: true });
   for (const [link, name] of [
     ['Webhooks', 'webhooks'],
@@ -51,6 +51,6 @@ test('the console’s pictures for its documentation', async ({ page, stack, exp
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.setViewportSize({ width: 360, height: 740 });
   await page.goto(`${stack.bff}/console/#/sales/${checkoutId}`);
-  await expect(page.getByRole('heading', { name: `Sale ${checkoutId}` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Timeline' })).toBeVisible();
   await picture(page, 'sale-phone-dark');
 });

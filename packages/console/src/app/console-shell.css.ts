@@ -17,7 +17,12 @@ export const appName = style({ fontWeight: 700, fontSize: '1.1rem', margin: 0 })
 
 export const preferences = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space });
 
-export const preference = style({ display: 'flex', alignItems: 'center', gap: `calc(${vars.space} / 2)` });
+export const preference = style({
+  display: 'flex',
+  alignItems: 'center',
+  gap: `calc(${vars.space} / 2)`,
+  whiteSpace: 'nowrap',
+});
 
 export const user = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: vars.space });
 

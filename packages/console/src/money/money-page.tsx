@@ -106,10 +106,10 @@ export function MoneyPage(_: PageProps) {
         {session.widgets.length > 1 && (
           <label class={controls.field}>
             {t('widget')}
-            <select class={controls.input} name="widgetId" defaultValue={period.widgetId}>
+            <select class={controls.input} name="widgetId">
               <option value="">{t('anyWidget')}</option>
               {session.widgets.map((widget) => (
-                <option key={widget.id} value={widget.id}>
+                <option key={widget.id} value={widget.id} selected={widget.id === period.widgetId}>
                   {widget.displayName}
                 </option>
               ))}

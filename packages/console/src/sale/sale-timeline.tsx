@@ -11,21 +11,21 @@ export function SaleTimeline({ timeline }: { timeline: SaleTimelineEntry[] }) {
     <section class={controls.card} aria-labelledby="sale-timeline">
       <h2 id="sale-timeline">{t('timeline')}</h2>
       <ol>
-        {timeline.map((entry, index) => (
-          <li key={index}>
-            <time dateTime={entry.at}>{formatDateTime(entry.at, locale)}</time> — {t(`kind_${entry.kind}`)}
-            {Object.keys(entry.detail).length > 0 && (
-              <span class={controls.muted}>
-                {' '}
-                (
-                {Object.entries(entry.detail)
-                  .map(([name, value]) => `${name}: ${value}`)
-                  .join(', ')}
-                )
-              </span>
-            )}
-          </li>
-        ))}
+        {timeline.map((entry, index) => {
+          // A fact the step does not have (`null`) is left out rather than written.
+          const facts = Object.entries(entry.detail).filter(([, value]) => value !== null);
+          return (
+            <li key={index}>
+              <time dateTime={entry.at}>{formatDateTime(entry.at, locale)}</time> — {t(`kind_${entry.kind}`)}
+              {facts.length > 0 && (
+                <span class={controls.muted}>
+                  {' '}
+                  ({facts.map(([name, value]) => `${name}: ${value}`).join(', ')})
+                </span>
+              )}
+            </li>
+          );
+        })}
       </ol>
     </section>
   );

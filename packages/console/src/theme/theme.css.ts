@@ -72,13 +72,20 @@ globalStyle('body', {
   fontFamily: vars.font.family,
   fontSize: vars.font.size,
   lineHeight: 1.45,
-  // Ids, tokens and addresses have no spaces: they break rather than widen a 360 px screen.
-  overflowWrap: 'anywhere',
 });
+
+// A heading may carry an id (`Sale chk_…`), which has no spaces: it breaks rather than widen a 360 px screen.
+globalStyle('h1, h2', { overflowWrap: 'anywhere' });
 
 globalStyle('a', { color: vars.color.link });
 
 globalStyle(':focus-visible', { outline: `3px solid ${vars.color.brand}`, outlineOffset: '2px' });
+
+globalStyle('dt', { fontWeight: 600 });
+
+globalStyle('dd', { margin: `0 0 ${vars.space} 0` });
+
+globalStyle('h2:first-child', { marginTop: 0 });
 
 globalStyle('table', { borderCollapse: 'collapse', width: '100%' });
 

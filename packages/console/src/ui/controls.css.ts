@@ -12,9 +12,18 @@ const controlBase = {
   padding: `0 calc(${vars.space} * 1.5)`,
 } as const;
 
+// A link drawn as a button (the CSV download) lines up with the buttons beside it.
+const buttonBase = {
+  ...controlBase,
+  display: 'inline-flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+  textDecoration: 'none',
+} as const;
+
 /** The main action of a form or a page. */
 export const primaryButton = style({
-  ...controlBase,
+  ...buttonBase,
   border: `1px solid ${vars.color.brand}`,
   background: vars.color.brand,
   color: vars.color.onBrand,
@@ -24,7 +33,7 @@ export const primaryButton = style({
 
 /** Any other action. */
 export const button = style({
-  ...controlBase,
+  ...buttonBase,
   border: `1px solid ${vars.color.border}`,
   background: vars.color.surfaceRaised,
   color: vars.color.text,

@@ -128,9 +128,9 @@ export function UsersPage(_: PageProps) {
           </label>
           <label class={controls.field}>
             {t('userRole')}
-            <select class={controls.input} name="role" defaultValue="support">
+            <select class={controls.input} name="role">
               {ROLES.map((role) => (
-                <option key={role} value={role}>
+                <option key={role} value={role} selected={role === 'support'}>
                   {t(ROLE_NAMES[role])}
                 </option>
               ))}
