@@ -22,6 +22,13 @@ export async function saleOf(
   partnerSecret = stack.partnerSecret,
 ): Promise<string> {
   const widget = await openWidget(stack.bff, widgetId, stack.pages);
+  // Right after the stack starts, the widget's catalog may still be on its way from the sandbox.
+  await expect
+    .poll(async () => (await widget.get('/v1/destinations?locale=en')).status, {
+      timeout: 30_000,
+      message: `the catalog of ${widgetId}`,
+    })
+    .toBe(200);
   const checkoutId = await checkoutOnPage(widget, { email });
   await expect
     .poll(

@@ -11,6 +11,7 @@ import { useRemote } from '../hooks/use-remote';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
 import { formatDateTime } from '../ui/formatters';
+import { TableScroll } from '../ui/table-scroll';
 
 /** The audit page. */
 export function AuditPage(_: PageProps) {
@@ -45,26 +46,28 @@ export function AuditPage(_: PageProps) {
       {error !== undefined && <ErrorNotice error={error} />}
       {first.data && (
         <div class={controls.card}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t('when')}</th>
-                <th scope="col">{t('who')}</th>
-                <th scope="col">{t('action')}</th>
-                <th scope="col">{t('details')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((entry) => (
-                <tr key={entry.id}>
-                  <td>{formatDateTime(entry.at, locale)}</td>
-                  <td class={controls.code}>{entry.actor.username}</td>
-                  <td>{t(`action_${entry.action}`)}</td>
-                  <td class={`${controls.muted} ${controls.code}`}>{facts(entry)}</td>
+          <TableScroll label={t('auditHeading')}>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('when')}</th>
+                  <th scope="col">{t('who')}</th>
+                  <th scope="col">{t('action')}</th>
+                  <th scope="col">{t('details')}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {entries.map((entry) => (
+                  <tr key={entry.id}>
+                    <td>{formatDateTime(entry.at, locale)}</td>
+                    <td class={controls.code}>{entry.actor.username}</td>
+                    <td>{t(`action_${entry.action}`)}</td>
+                    <td class={`${controls.muted} ${controls.code}`}>{facts(entry)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         </div>
       )}
       {nextCursor && (

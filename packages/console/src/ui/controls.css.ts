@@ -81,8 +81,10 @@ export const card = style({
   background: vars.color.surfaceRaised,
   padding: `calc(${vars.space} * 2)`,
   marginBlock: `calc(${vars.space} * 2)`,
-  overflowX: 'auto',
 });
+
+/** The box a wide table scrolls in (`table-scroll.tsx`). */
+export const tableScroll = style({ overflowX: 'auto', maxWidth: '100%' });
 
 /** An error said to the user. */
 export const errorNotice = style({
@@ -100,8 +102,8 @@ export const successNotice = style({
   color: vars.color.success,
 });
 
-/** Secondary text. */
-export const muted = style({ color: vars.color.textMuted, fontSize: '0.9em' });
+/** Secondary text: ids and facts, which break anywhere rather than widen a 360 px screen. */
+export const muted = style({ color: vars.color.textMuted, fontSize: '0.9em', overflowWrap: 'anywhere' });
 
 /** A status shown as a small tag. */
 export const tag = style({
