@@ -77,6 +77,9 @@ globalStyle('body', {
 // A heading may carry an id (`Sale chk_…`), which has no spaces: it breaks rather than widen a 360 px screen.
 globalStyle('h1, h2', { overflowWrap: 'anywhere' });
 
+// A page's title takes less of a phone's screen.
+globalStyle('h1', { fontSize: 'clamp(1.4rem, 6vw, 2rem)' });
+
 globalStyle('a', { color: vars.color.link });
 
 globalStyle(':focus-visible', { outline: `3px solid ${vars.color.brand}`, outlineOffset: '2px' });
