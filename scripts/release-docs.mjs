@@ -2,7 +2,7 @@
  * @module
  * The documents a release folder carries, so that a reseller who has the folder and not the repository has what
  * it needs to run it: the deployment and configuration guides, the going-live checklist, the partner API, the
- * webhooks, payments and privacy pages, the widget's embed guide and the partner SDK's, and the `deploy/` files
+ * webhooks, payments, privacy and console pages, the widget's embed guide and the partner SDK's, and the `deploy/` files
  * those guides show (nginx with TLS, the systemd unit). Each keeps its place under `docs/` and `deploy/`, so the
  * links between them stay as written; a link to a file the release also carries (the config example and schema)
  * is pointed at the release's copy, and a link to anything else of the repository (the architecture, the
@@ -21,6 +21,7 @@ export const RELEASE_DOCS = {
   'docs/webhooks.md': 'docs/webhooks.md',
   'docs/payments.md': 'docs/payments.md',
   'docs/privacy.md': 'docs/privacy.md',
+  'docs/console.md': 'docs/console.md',
   'packages/widget/README.md': 'docs/widget.md',
   'packages/partner/README.md': 'docs/partner-sdk.md',
   'deploy/nginx/esim-embed.conf': 'deploy/nginx/esim-embed.conf',

@@ -16,6 +16,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { constantTimeEqual } from '../checkout/checkout-access';
 import { ApiError } from '../errors';
+import { addAnswerHeaders } from '../http/answer';
 import type { AppVariables } from '../http/app-env';
 import { socketAddress } from '../security/client-ip';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
@@ -71,10 +72,10 @@ export function consoleAuth(options: ConsoleAuthOptions, role: ConsoleRole): Mid
     if (caller === null) {
       const signedIn = await options.signIn.withProxy((name) => c.req.header(name), socketAddress(c));
       if (signedIn !== null) {
-        c.header(
-          'Set-Cookie',
-          sessionCookie(signedIn.token, (signedIn.session.endsAt - options.now()) / 1000),
-        );
+        // On the answer whatever the route writes (`http/answer.ts` adds them to every answer of the request).
+        addAnswerHeaders(c, {
+          'Set-Cookie': sessionCookie(signedIn.token, (signedIn.session.endsAt - options.now()) / 1000),
+        });
         caller = signedIn;
       }
     }

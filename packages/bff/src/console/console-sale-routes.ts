@@ -177,10 +177,11 @@ export function consoleSaleHandlers(
       return answerPageAfter(c, binding, cursor, list({ ...filters, email: box.email }));
     if (box.esimOrReference !== undefined) {
       const value = box.esimOrReference;
-      // An eSIM id and a payment reference look alike: the eSIM's checkouts, else the reference's.
+      // An eSIM id and a payment reference look alike: the eSIM's checkouts, else the reference's (a page of the
+      // reference's continues there: the eSIM's list has nothing after its position).
       return answerPageAfter(c, binding, cursor, async (after): Promise<ListPage<PartnerCheckout>> => {
         const byEsim = await list({ ...filters, esimId: value })(after);
-        if (byEsim.items.length > 0 || after !== null) return byEsim;
+        if (byEsim.items.length > 0) return byEsim;
         return await list({ ...filters, paymentReference: value })(after);
       });
     }

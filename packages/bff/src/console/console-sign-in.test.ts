@@ -194,6 +194,8 @@ describe('console sign-in', () => {
     });
     const session = await proxied.get('/console/api/session');
     expect(session.status).toBe(200);
+    // The proxy's sign-in opens a session like a password's: its cookie is set on the answer.
+    expect(session.headers.get('set-cookie')).toMatch(/^esim_console=[A-Za-z0-9_-]{43};.*HttpOnly/);
     expect(session.body.data.user).toMatchObject({
       username: 'sam@shop.example',
       role: 'support',

@@ -5,7 +5,8 @@
  * a release's users are added by the `console-user` command or an admin.
  */
 import type { ConsoleRole } from '@esim-embed/shared/console';
-import type { Bff } from '../bff';
+import type { Store } from '../store/store';
+import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { consoleUsersOn } from './console-feature';
 import { partnerOf } from './console-partners';
 
@@ -21,7 +22,7 @@ export const DEMO_CONSOLE_USERS: readonly { username: string; role: ConsoleRole 
 
 /** Add the demo's console users of the partner of `widgetId` to `bff`'s store, where they are not yet. */
 export async function addDemoConsoleUsers(
-  bff: Bff,
+  bff: { store: Store; widgets: ReadonlyMap<string, WidgetRuntime> },
   rootSecrets: readonly Uint8Array[],
   widgetId: string,
 ): Promise<void> {

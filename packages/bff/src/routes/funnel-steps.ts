@@ -8,6 +8,7 @@
  */
 import type { FunnelStep } from '@esim-embed/shared/console';
 import type { Context, MiddlewareHandler } from 'hono';
+import { plainBodyOf } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import type { FunnelCounters } from '../sales-ledger/funnel-counters';
 
@@ -26,6 +27,16 @@ const STEPS: readonly { method: string; path: RegExp; status: number | 'any'; st
   { method: 'GET', path: /^\/v1\/checkouts\/[^/]+\/installation$/, status: 200, step: 'installed' },
 ];
 
+/** The `data.widgetId` of a JSON answer, or null. */
+function answeredWidgetId(text: string): string | null {
+  try {
+    const widgetId: unknown = (JSON.parse(text) as { data?: { widgetId?: unknown } } | null)?.data?.widgetId;
+    return typeof widgetId === 'string' ? widgetId : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The widget a counted request was for: its session's, its start's, or the partner checkout it answered. */
 async function widgetOf(c: Context<AppEnv>): Promise<string | null> {
   const widget = c.get('widget') as AppEnv['Variables']['widget'] | undefined;
@@ -33,11 +44,8 @@ async function widgetOf(c: Context<AppEnv>): Promise<string | null> {
   const partnerWidgets = c.get('partnerWidgets') as AppEnv['Variables']['partnerWidgets'] | undefined;
   if (partnerWidgets === undefined) return null;
   if (partnerWidgets.size === 1) return [...partnerWidgets.keys()][0] ?? null;
-  const answered = (await c.res
-    .clone()
-    .json()
-    .catch(() => null)) as { data?: { widgetId?: unknown } } | null;
-  return typeof answered?.data?.widgetId === 'string' ? answered.data.widgetId : null;
+  // The body as written, before the answer was compressed for this client.
+  return answeredWidgetId(await plainBodyOf(c, c.res).catch(() => ''));
 }
 
 /** Counts the steps the widget API's requests make, once each is answered. */
