@@ -84,7 +84,8 @@ export const card = style({
 });
 
 /** The box a wide table scrolls in (`table-scroll.tsx`). */
-export const tableScroll = style({ overflowX: 'auto', maxWidth: '100%' });
+// Positioned, so that a visually hidden header inside scrolls with the table rather than widen the page.
+export const tableScroll = style({ overflowX: 'auto', maxWidth: '100%', position: 'relative' });
 
 /** An error said to the user. */
 export const errorNotice = style({
