@@ -84,23 +84,25 @@ export function SignInPage({
           />
         </label>
         {askCode && (
-          <label class={controls.field}>
-            {t('totpCode')}
-            <input
-              class={controls.input}
-              name="totp"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              pattern="[0-9]{6}"
-              maxLength={6}
-              required
-              aria-describedby="totp-hint"
-              ref={codeField}
-            />
+          <div class={controls.field}>
+            <label class={controls.field}>
+              {t('totpCode')}
+              <input
+                class={controls.input}
+                name="totp"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                pattern="[0-9]{6}"
+                maxLength={6}
+                required
+                aria-describedby="totp-hint"
+                ref={codeField}
+              />
+            </label>
             <span id="totp-hint" class={controls.muted}>
               {t('totpHint')}
             </span>
-          </label>
+          </div>
         )}
         {error && (
           <p class={controls.errorNotice} role="alert">
