@@ -2,7 +2,7 @@
  * @module
  * The repo's dependency rule, read from the import specifiers of every source file (static, `export … from`,
  * dynamic `import()`, `vi.mock()`, `require()`, and `new URL('…', import.meta.url)` paths):
- * `shared` imports nothing of ours; the runtime code of `shared`, `sandbox`, `bff`, `widget` and `partner` imports
+ * `shared` imports nothing of ours; the runtime code of `shared`, `sandbox`, `bff`, `widget`, `partner` and `console` imports
  * only `shared`, so none imports another's; a package reaches another only by its name and an entry of
  * its `exports`, never by a relative path; production files never import test support (a package's
  * `testing/` folder, `./testing` export or a tsconfig `paths` name for it, test files, test runners), and no
@@ -96,6 +96,7 @@ const RUNTIME_PACKAGES = new Set([
   '@esim-embed/bff',
   '@esim-embed/widget',
   '@esim-embed/partner',
+  '@esim-embed/console',
 ]);
 /** The lines a production file may have before it is split, or says why it is whole. */
 const LONG_FILE_LINES = 300;

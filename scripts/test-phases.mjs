@@ -46,7 +46,9 @@ export const PHASES = [
   {
     // What the browser suite's global setup would otherwise build first (it skips a build newer than its sources).
     name: 'e2e-builds',
-    command: () => "pnpm --filter @esim-embed/demo --filter '@esim-embed/example-*' build",
+    // The console's build checks its first-load budget as it ends.
+    command: () =>
+      "pnpm --filter @esim-embed/demo --filter @esim-embed/console --filter '@esim-embed/example-*' build",
     after: ['package'],
     reads: [BUILDS],
     yields: true,

@@ -15,6 +15,7 @@ import { bffLoadSection, type LoadSettings } from './bff-load';
 import { budgetCostSection } from './budget-cost';
 import { catalogScaleSection } from './catalog-scale';
 import { startChild } from './child-process';
+import { consoleWeightSection } from './console-weight';
 import { fundingCostSection } from './funding-cost';
 import { type FunnelSettings, funnelSection } from './funnel';
 import { lighthouseSection } from './lighthouse';
@@ -133,12 +134,13 @@ async function main(): Promise<void> {
     console.log('[bench] building the widget and the demo');
     build('@esim-embed/widget', 'packages/widget/dist/widget.js');
     build('@esim-embed/demo', 'demo/dist/index.html');
+    build('@esim-embed/console', 'packages/console/dist/index.html');
   }
 
   const sections: Section[] = [];
   if (wanted.has('weight') || wanted.has('page')) {
     const weights = weighBuild();
-    if (wanted.has('weight')) sections.push(widgetWeightSection(weights));
+    if (wanted.has('weight')) sections.push(widgetWeightSection(weights), consoleWeightSection());
     if (wanted.has('page')) sections.push(await widgetOnPageSection(weights));
   }
   if (wanted.has('lighthouse')) sections.push(await lighthouseSection());

@@ -102,6 +102,11 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     ['demo/src', 'demo/public', 'demo/spa', 'demo/index.html', 'packages/widget/dist/lib'],
     '@esim-embed/demo',
   );
+  ensureBuilt(
+    'packages/console/dist/index.html',
+    ['packages/console/src', 'packages/console/index.html', 'packages/shared/src'],
+    '@esim-embed/console',
+  );
   // The apps of `examples/`, as a partner builds them against the package's npm build (`dist/lib`).
   for (const example of FRAMEWORK_EXAMPLES) {
     ensureBuilt(

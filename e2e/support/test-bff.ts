@@ -5,7 +5,7 @@
  * server mounted beside it (receiving the BFF's webhooks, its ledger readable). The port is taken first,
  * because the config must allow the BFF's own origin (the demo pages live there).
  */
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,26 +20,33 @@ import {
   resolveSecrets,
 } from '@esim-embed/bff';
 import { addConsoleUser } from '@esim-embed/bff/testing';
+import { CONSOLE_DIST } from '@esim-embed/console/testing';
 import { partnerServer } from '@esim-embed/demo/partner-server';
 import { WIDGET_DIST } from '@esim-embed/widget-testing';
 import { getRequestListener } from '@hono/node-server';
-import { TEST_CONSOLE_PASSWORD, TEST_CONSOLE_USERS, type testBffConfig } from './test-config';
+import {
+  CONSOLE_REFUSED_DOMAIN,
+  CONSOLE_WEBHOOKS_PATH,
+  TEST_CONSOLE_PASSWORD,
+  TEST_CONSOLE_USERS,
+  type testBffConfig,
+} from './test-config';
 
 const DEMO_DIST = fileURLToPath(new URL('../../demo/dist', import.meta.url));
-/** The partner console's build, served at `/console/` when it was built (its API is there without it). */
-const CONSOLE_DIST = fileURLToPath(new URL('../../packages/console/dist', import.meta.url));
 
 /**
- * A private copy of the built widget and demo for this run: a rebuild in the working tree while the suite
- * runs (new chunk names) must not pull files from under a page that loaded the previous `widget.js`.
+ * A private copy of the built widget, demo and console for this run: a rebuild in the working tree while the
+ * suite runs (new chunk names) must not pull files from under a page that loaded the previous ones.
  */
-function snapshotBuilds(): { widgetDist: string; siteRoot: string; remove(): void } {
+function snapshotBuilds(): { widgetDist: string; siteRoot: string; consoleDist: string; remove(): void } {
   const root = mkdtempSync(join(tmpdir(), 'esim-e2e-'));
   const widgetDist = join(root, 'widget');
   const siteRoot = join(root, 'demo');
+  const consoleDist = join(root, 'console');
   cpSync(WIDGET_DIST, widgetDist, { recursive: true });
   cpSync(DEMO_DIST, siteRoot, { recursive: true });
-  return { widgetDist, siteRoot, remove: () => rmSync(root, { recursive: true, force: true }) };
+  cpSync(CONSOLE_DIST, consoleDist, { recursive: true });
+  return { widgetDist, siteRoot, consoleDist, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
 
 /** A running test BFF. */
@@ -83,6 +90,21 @@ export async function startTestBff(
     // The suite reads what the partner charged, refunded and received.
     exposeLedger: true,
   });
+  // Partner A's console webhook endpoint: it refuses (500) the events of a traveller at `CONSOLE_REFUSED_DOMAIN`
+  // until a test lets that checkout's through, and takes every other, so the other tests' sales keep its circuit
+  // closed.
+  const letThrough = new Set<string>();
+  extraRoutes.post(CONSOLE_WEBHOOKS_PATH, async (c) => {
+    const event = (await c.req.json()) as { data?: { checkout?: { id?: string; email?: string | null } } };
+    const checkout = event.data?.checkout;
+    const refused =
+      checkout?.email?.endsWith(`@${CONSOLE_REFUSED_DOMAIN}`) === true && !letThrough.has(checkout.id ?? '');
+    return refused ? c.json({ refused: true }, 500) : c.json({ received: true });
+  });
+  extraRoutes.post(`${CONSOLE_WEBHOOKS_PATH}/let-through/:checkoutId`, (c) => {
+    letThrough.add(c.req.param('checkoutId'));
+    return c.json({ letThrough: true });
+  });
   let clockOffsetMs = 0;
   if (options.movableClock === true) {
     extraRoutes.post(CLOCK_PATH, async (c) => {
@@ -101,7 +123,7 @@ export async function startTestBff(
     logger,
     widgetDist: builds.widgetDist,
     siteRoot: builds.siteRoot,
-    consoleDist: existsSync(CONSOLE_DIST) ? CONSOLE_DIST : null,
+    consoleDist: builds.consoleDist,
     extraRoutes,
     publicOrigin: origin,
     ...(options.movableClock === true && { now: () => Date.now() + clockOffsetMs }),

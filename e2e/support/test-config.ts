@@ -81,6 +81,14 @@ export const TEST_CONSOLE_USERS = {
 /** Every console user's password in the suite. */
 export const TEST_CONSOLE_PASSWORD = 'e2e-console-password';
 
+/**
+ * Where partner A's console widget sends its webhooks (on the BFF's origin, beside the demo partner server):
+ * `test-bff.ts` answers, refusing a traveller's at `CONSOLE_REFUSED_DOMAIN` until a test lets them through.
+ */
+export const CONSOLE_WEBHOOKS_PATH = '/__e2e/console-webhooks';
+/** The e-mail domain whose travellers' events partner A's endpoint refuses until a test lets them through. */
+export const CONSOLE_REFUSED_DOMAIN = 'refused.example';
+
 /** The brand name of the `longBrand` widget: long words in a long name, as a header must keep them whole. */
 export const LONG_BRAND_NAME = 'Международные Путешествия Плюс';
 
@@ -205,7 +213,12 @@ export function testBffConfig(options: {
       {
         ...widget(TEST_WIDGETS.console, 'main', 'globetrotter', false),
         partnerSecretEnv: 'E2E_PARTNER_SECRET',
-        ...webhooks,
+        ...(options.partnerServerUrl === undefined
+          ? {}
+          : {
+              webhookUrl: `${options.partnerServerUrl}${CONSOLE_WEBHOOKS_PATH}`,
+              webhookSecretEnv: 'E2E_WEBHOOK_SECRET',
+            }),
       },
       {
         ...widget(TEST_WIDGETS.consoleRival, 'main', 'aurora', false),

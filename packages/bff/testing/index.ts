@@ -66,7 +66,7 @@ export {
   withUpstream,
 } from './stack';
 export { startTestRelay, type TestRelay } from './test-relay';
-export { checkoutAsTraveller } from './traveller-checkout';
+export { checkoutAsTraveller, checkoutOnPage } from './traveller-checkout';
 
 export {
   postingWebhooksTo,

@@ -21,6 +21,7 @@ export {
   type ApiRouteOf,
 } from './api/routes/index';
 export { PARTNER_API_ROUTES } from './api/routes/partner-api-routes';
+export * from './design/design-tokens';
 export * from './format/index';
 export * from './http/index';
 export * from './upstream/index';

@@ -1,9 +1,11 @@
 /**
  * @module
  * The widget's public theme: CSS custom properties with stable `--esim-*` names (a vanilla-extract global
- * theme contract), their defaults on `:host` for the light and dark themes, and the brand colours that the
+ * theme contract), their defaults on `:host` for the light and dark themes (the product's design tokens, in
+ * `shared`, which the partner console's theme is made of too), and the brand colours that the
  * session's brand overrides at run time (see `brand-sheet.ts`).
  */
+import { BASE_TOKENS, DARK_PALETTE, LIGHT_PALETTE } from '@esim-embed/shared';
 import { createGlobalThemeContract, globalStyle } from '@vanilla-extract/css';
 
 /** The `--esim-*` custom properties a host page may set on `esim-widget`. */
@@ -29,55 +31,34 @@ export const theme = createGlobalThemeContract(
   (name) => `esim-${name}`,
 );
 
-const light = {
-  surface: '#ffffff',
-  surfaceRaised: '#f6f7f9',
-  text: '#16181d',
-  textMuted: '#555b66',
-  border: '#c9ced6',
-  danger: '#b3261e',
-  success: '#1b6e3a',
-};
-
-const dark = {
-  surface: '#15171c',
-  surfaceRaised: '#20232a',
-  text: '#f2f3f5',
-  textMuted: '#b4bac4',
-  border: '#4a505c',
-  danger: '#ff8a80',
-  success: '#7fd69b',
-};
-
 const darkVars = {
-  [theme.color.surface]: dark.surface,
-  [theme.color.surfaceRaised]: dark.surfaceRaised,
-  [theme.color.text]: dark.text,
-  [theme.color.textMuted]: dark.textMuted,
-  [theme.color.border]: dark.border,
-  [theme.color.danger]: dark.danger,
-  [theme.color.success]: dark.success,
+  [theme.color.surface]: DARK_PALETTE.surface,
+  [theme.color.surfaceRaised]: DARK_PALETTE.surfaceRaised,
+  [theme.color.text]: DARK_PALETTE.text,
+  [theme.color.textMuted]: DARK_PALETTE.textMuted,
+  [theme.color.border]: DARK_PALETTE.border,
+  [theme.color.danger]: DARK_PALETTE.danger,
+  [theme.color.success]: DARK_PALETTE.success,
   [theme.color.brandText]: `var(--esim-brand-text-dark, ${theme.color.brand})`,
 };
 
 // Defaults on :host, so that the page's own `esim-widget { --esim-… }` rules win over them.
 globalStyle(':host', {
   vars: {
-    [theme.color.brand]: '#0b57d0',
-    [theme.color.onBrand]: '#ffffff',
-    [theme.color.brandText]: 'var(--esim-brand-text-light, #0b57d0)',
-    [theme.color.surface]: light.surface,
-    [theme.color.surfaceRaised]: light.surfaceRaised,
-    [theme.color.text]: light.text,
-    [theme.color.textMuted]: light.textMuted,
-    [theme.color.border]: light.border,
-    [theme.color.danger]: light.danger,
-    [theme.color.success]: light.success,
-    // The system's UI font: a page without a font of its own would otherwise give the browser's default serif.
-    [theme.font.family]: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
-    [theme.font.size]: '1rem',
-    [theme.radius]: '10px',
-    [theme.space]: '8px',
+    [theme.color.brand]: BASE_TOKENS.brand,
+    [theme.color.onBrand]: BASE_TOKENS.onBrand,
+    [theme.color.brandText]: `var(--esim-brand-text-light, ${BASE_TOKENS.brand})`,
+    [theme.color.surface]: LIGHT_PALETTE.surface,
+    [theme.color.surfaceRaised]: LIGHT_PALETTE.surfaceRaised,
+    [theme.color.text]: LIGHT_PALETTE.text,
+    [theme.color.textMuted]: LIGHT_PALETTE.textMuted,
+    [theme.color.border]: LIGHT_PALETTE.border,
+    [theme.color.danger]: LIGHT_PALETTE.danger,
+    [theme.color.success]: LIGHT_PALETTE.success,
+    [theme.font.family]: BASE_TOKENS.fontFamily,
+    [theme.font.size]: BASE_TOKENS.fontSize,
+    [theme.radius]: BASE_TOKENS.radius,
+    [theme.space]: BASE_TOKENS.space,
     [theme.maxWidth]: '640px',
   },
   display: 'block',

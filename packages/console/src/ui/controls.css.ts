@@ -1,0 +1,130 @@
+/**
+ * @module
+ * The console's controls, shared by every page: buttons, fields, notices, cards and the small print.
+ */
+import { style } from '@vanilla-extract/css';
+import { vars } from '../theme/theme.css';
+
+const controlBase = {
+  font: 'inherit',
+  minHeight: '44px',
+  borderRadius: vars.radius,
+  padding: `0 calc(${vars.space} * 1.5)`,
+} as const;
+
+// A link drawn as a button (the CSV download) lines up with the buttons beside it.
+const buttonBase = {
+  ...controlBase,
+  display: 'inline-flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+  textDecoration: 'none',
+} as const;
+
+/** The main action of a form or a page. */
+export const primaryButton = style({
+  ...buttonBase,
+  border: `1px solid ${vars.color.brand}`,
+  background: vars.color.brand,
+  color: vars.color.onBrand,
+  cursor: 'pointer',
+  ':disabled': { opacity: 0.6, cursor: 'default' },
+});
+
+/** Any other action. */
+export const button = style({
+  ...buttonBase,
+  border: `1px solid ${vars.color.border}`,
+  background: vars.color.surfaceRaised,
+  color: vars.color.text,
+  cursor: 'pointer',
+  ':disabled': { opacity: 0.6, cursor: 'default' },
+});
+
+/** A text field or a select. */
+export const input = style({
+  ...controlBase,
+  width: '100%',
+  border: `1px solid ${vars.color.border}`,
+  background: vars.color.surface,
+  color: vars.color.text,
+});
+
+/** A label above its field. */
+export const field = style({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: `calc(${vars.space} / 2)`,
+  minWidth: 0,
+});
+
+/** A form's fields, one under the other. */
+export const form = style({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space,
+  maxWidth: '28rem',
+});
+
+/** A row of actions or filters that wraps on a narrow screen. */
+export const row = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  gap: vars.space,
+  alignItems: 'flex-end',
+});
+
+/** A boxed part of a page. */
+export const card = style({
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius,
+  background: vars.color.surfaceRaised,
+  padding: `calc(${vars.space} * 2)`,
+  marginBlock: `calc(${vars.space} * 2)`,
+});
+
+/** The box a wide table scrolls in (`table-scroll.tsx`). */
+// Positioned, so that a visually hidden header inside scrolls with the table rather than widen the page.
+export const tableScroll = style({ overflowX: 'auto', maxWidth: '100%', position: 'relative' });
+
+/** An error said to the user. */
+export const errorNotice = style({
+  border: `1px solid ${vars.color.danger}`,
+  borderRadius: vars.radius,
+  padding: vars.space,
+  color: vars.color.danger,
+});
+
+/** A success said to the user. */
+export const successNotice = style({
+  border: `1px solid ${vars.color.success}`,
+  borderRadius: vars.radius,
+  padding: vars.space,
+  color: vars.color.success,
+});
+
+/** Secondary text: ids and facts, which break anywhere rather than widen a 360 px screen. */
+export const muted = style({ color: vars.color.textMuted, fontSize: '0.9em', overflowWrap: 'anywhere' });
+
+/** A status shown as a small tag. */
+export const tag = style({
+  display: 'inline-block',
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: '999px',
+  padding: '0 0.6em',
+  fontSize: '0.85em',
+  whiteSpace: 'nowrap',
+});
+
+/** Text only screen readers read. */
+export const visuallyHidden = style({
+  position: 'absolute',
+  width: '1px',
+  height: '1px',
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+});
+
+/** An id, a token or a URI: breaks anywhere rather than widening the page. */
+export const code = style({ fontFamily: 'ui-monospace, monospace', overflowWrap: 'anywhere' });
