@@ -3,7 +3,8 @@
  * @module
  * `pnpm release`: one folder that runs the BFF on a machine with only Node.js —
  * `release/esim-embed-bff-<version>/` (or under `--out-dir <dir>`) with `server.mjs` (the BFF bundled with every
- * dependency), `widget/<widget version>/` (the widget's script-tag build and its `integrity.json`),
+ * dependency), `widget/<widget version>/` (the widget's script-tag build and its `integrity.json`), `console/`
+ * (the partner console's page, served at `/console/` once `console.enabled`),
  * `config.schema.json`, `config.example.json`, a README, a Dockerfile and a compose file, the documents a reseller
  * needs under `docs/` and the deployment files under `deploy/` (`release-docs.mjs`); and the partner SDK and the
  * widget packed for npm (`esim-embed-partner-<version>.tgz`, `esim-embed-widget-<version>.tgz`: what `npm publish`
@@ -38,6 +39,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const bffDir = join(root, 'packages/bff');
 const widgetDir = join(root, 'packages/widget');
 const partnerDir = join(root, 'packages/partner');
+const consoleDir = join(root, 'packages/console');
 const templates = join(root, 'scripts/release');
 
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
@@ -206,6 +208,13 @@ async function main() {
     rmSync(workspace, { recursive: true, force: true });
   }
   writeFileSync(join(out, 'packages.json'), `${JSON.stringify({ version, packages }, null, 2)}\n`);
+  log(`the partner console's page into ${name}/console/ …`);
+  // Built straight into the release: the repository's `packages/console/dist` stays as it is.
+  execFileSync(
+    join(consoleDir, 'node_modules/.bin/vite'),
+    ['build', '--outDir', join(out, 'console'), '--emptyOutDir'],
+    { cwd: consoleDir, stdio: ['ignore', 2, 'inherit'], env: { ...process.env, NODE_ENV: 'production' } },
+  );
   const [sdk, widgetPackage] = packages;
 
   const values = {

@@ -154,7 +154,7 @@ const start = (
     config: {
       $schema: join(release, 'config.schema.json'),
       ...config,
-      ...(behindNginx ? { trustedProxyHops: 1 } : {}),
+      ...(behindNginx ? { trustedProxyHops: 1 } : { console: { enabled: true } }),
       widgets,
     },
     env: {
@@ -324,6 +324,23 @@ describe('the release folder, outside the repository', () => {
     }
     const served = await call(bff.url, `/widget@${integrity.version}/integrity.json`);
     expect(served.body).toEqual(integrity);
+  });
+
+  it('serves the partner console it carries once enabled, its page and scripts under a strict CSP', async () => {
+    expect(existsSync(join(release, 'console', 'index.html'))).toBe(true);
+    const page = await fetch(`${bff.url}/console/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(page.headers.get('content-security-policy')).not.toContain('unsafe-inline');
+    const html = await page.text();
+    const scripts = [...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((match) => match[1] as string);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const src of scripts) {
+      const script = await fetch(new URL(src, `${bff.url}/console/`));
+      expect(script.status, src).toBe(200);
+    }
+    // Off unless enabled: the other BFF of the release answers no console.
+    expect((await fetch(`${bffOnProductionNode.url}/console/`)).status).toBe(404);
   });
 });
 
