@@ -210,7 +210,7 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
     handlers: routeHandlers(
       publicCatalogHandlers({ widgets }),
       brandLogoHandlers({ widgets }),
-      widgetStartHandlers(starts, startLimit),
+      widgetStartHandlers(starts, startLimit, options.funnel),
       sessionHandlers({ signer: options.signer, starts, replayGraceMs: idempotencyTtlMs }),
       catalogHandlers(),
       checkoutHandlers({

@@ -4,6 +4,7 @@
  * what a built one holds (`Bff`), apart from `bff.ts` that builds it, so that the composition root reads as the
  * list of its features.
  */
+
 import type { Hono } from 'hono';
 import type { ActionRequestWatch } from './after-sale/action-request-watch';
 import type { AfterSaleService } from './after-sale/after-sale-service';
@@ -22,6 +23,7 @@ import type { BffMetrics } from './observability/metrics';
 import type { Tracing } from './observability/tracing';
 import type { PrivacyErasures, PrivacyErasuresOptions } from './privacy/privacy-erasures';
 import type { RemovedWidgets } from './privacy/removed-widgets';
+import type { FunnelCounters } from './sales-ledger/funnel-counters';
 import type { SessionSigner } from './security/session-token';
 import type { IndexBuildCounts } from './store/index-rebuild';
 import type { Store } from './store/store';
@@ -122,6 +124,8 @@ export interface Bff {
   orderReconciliation: OrderReconciliation;
   /** The partner's support desk: its checkouts and eSIMs listed. */
   supportDesk: SupportDesk;
+  /** The funnel's counters (the console's charts). */
+  funnel: FunnelCounters;
   /** Erasures of a traveller's data the partner asked for, run from the store's work queue. */
   privacyErasures: PrivacyErasures;
   /** Erases the travellers of widgets removed from the config, after `privacy.removedWidgetErasureDays`. */

@@ -139,6 +139,7 @@ export function createBff(options: CreateBffOptions): Bff {
   );
   const workers = [
     indexBuild,
+    funnel.background,
     ...[webhooks, mail, checkout, afterSale, privacy].flatMap((feature) => feature.background),
   ];
   const answers = createAnswerCache({

@@ -119,5 +119,17 @@ describe.each(Object.keys(stores))('the console’s records on the %s store', (k
       ['2026-11-28', 0, 1],
       ['2026-11-29', 2, 0],
     ]);
+
+    // Page views are tallied in memory: read at once by their instance, in the store for all once flushed.
+    funnel.tally('shop', 'widgetOpened');
+    funnel.tally('shop', 'widgetOpened');
+    const opened = async (counters: typeof funnel) =>
+      (await counters.read(['shop'], '2026-11-29', '2026-11-29'))[0]?.steps.widgetOpened;
+    const another = createFunnelCounters({ store, keptMs: 400 * 24 * 60 * 60_000, logger: quiet, now });
+    expect(await opened(funnel)).toBe(2);
+    expect(await opened(another)).toBe(0);
+    await funnel.background.close();
+    expect(await opened(another)).toBe(2);
+    expect(await opened(funnel)).toBe(2);
   });
 });

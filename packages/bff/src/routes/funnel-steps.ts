@@ -4,7 +4,9 @@
  * ledger as a sale's record is first written): a widget's start answered (`widgetOpened`), a quote asked
  * (`planChosen`: the traveller picked a plan) and made (`quoted`), a checkout made (`checkout`), a partner's
  * payment started (`paymentStarted`), and the installation read (`installed`: the traveller was shown how to
- * install). One counter increment per step, nothing about who.
+ * install). One counter increment per step, nothing about who; a start, as frequent as page views, is tallied in
+ * memory and added to the store in batches (`FunnelCounters.tally`), as is a start the answer cache answers
+ * (`widget-start.ts`).
  */
 import type { FunnelStep } from '@esim-embed/shared/console';
 import type { Context, MiddlewareHandler } from 'hono';
@@ -62,6 +64,12 @@ export function funnelSteps(counters: FunnelCounters): MiddlewareHandler<AppEnv>
     if (matched.length === 0) return;
     const widgetId = await widgetOf(c);
     if (widgetId === null) return;
-    await Promise.all(matched.map((entry) => counters.count(widgetId, entry.step)));
+    await Promise.all(
+      matched.map(async (entry) =>
+        entry.step === 'widgetOpened'
+          ? counters.tally(widgetId, entry.step)
+          : await counters.count(widgetId, entry.step),
+      ),
+    );
   };
 }

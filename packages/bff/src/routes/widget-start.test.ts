@@ -166,6 +166,17 @@ describe('GET /v1/widgets/{widgetId}/start', () => {
     }
   });
 
+  it('counts every start answered, kept or not, as a widget opened in the funnel', async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    const opened = async () =>
+      (await stack.bff.funnel.read(['two-shops'], day, day))[0]?.steps.widgetOpened ?? 0;
+    const before = await opened();
+    const answers = [];
+    for (let index = 0; index < 3; index += 1) answers.push(await start('two-shops', { Origin: OTHER_SHOP }));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect(await opened()).toBe(before + 3);
+  });
+
   it('counts kept starts against the limit: past it the app refuses with Retry-After', async () => {
     const statuses = [];
     for (let index = 0; index < 5; index += 1) statuses.push((await start('tight-kept')).status);

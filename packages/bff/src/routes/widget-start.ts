@@ -9,6 +9,7 @@ import { API_VERSION, type WidgetStart, type WidgetStartResponse } from '@esim-e
 import { ApiError } from '../errors';
 import { answerJson, encodedOnce } from '../http/answer';
 import { keepAnswer } from '../http/answer-cache';
+import type { FunnelCounters } from '../sales-ledger/funnel-counters';
 import type { StartLimit } from '../security/start-limit';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { RouteHandlers } from './mount-routes';
@@ -98,9 +99,14 @@ const START_VARIES_ON = ['origin'] as const;
  * The start route (behind the `origin` auth, which found the widget and the origin it allows and counted the
  * start). Its 200 is kept by the answer cache (when the app has one) per origin while the widget's catalog state
  * is held — the state its config, fitness and catalog address come from — so that the next page views of that
- * origin are answered before the app, each counted by `limit` first (one over it goes to the app: `rate_limited`).
+ * origin are answered before the app, each counted by `limit` first (one over it goes to the app: `rate_limited`)
+ * and, admitted, tallied as a widget opened in the funnel (the app's own starts are tallied by `funnel-steps.ts`).
  */
-export function widgetStartHandlers(starts: WidgetStarts, limit: StartLimit): RouteHandlers<'startWidget'> {
+export function widgetStartHandlers(
+  starts: WidgetStarts,
+  limit: StartLimit,
+  funnel: Pick<FunnelCounters, 'tally'> | undefined,
+): RouteHandlers<'startWidget'> {
   return {
     async startWidget(c) {
       const widget = c.get('widget');
@@ -111,7 +117,11 @@ export function widgetStartHandlers(starts: WidgetStarts, limit: StartLimit): Ro
           builtFrom,
           current: () => widget.catalog.held(),
           variesOn: START_VARIES_ON,
-          admit: (request) => limit.take(widget, limit.addressOf(request)).allowed,
+          admit(request) {
+            if (!limit.take(widget, limit.addressOf(request)).allowed) return false;
+            funnel?.tally(widget.config.id, 'widgetOpened');
+            return true;
+          },
         });
       }
       const meta: WidgetStartResponse['meta'] = { requestId: c.get('requestId'), apiVersion: API_VERSION };
