@@ -89,12 +89,15 @@ async function purchase(): Promise<string> {
   }
 }
 
-/** The store key of the funding ledger the purchases write (found by a scan once a purchase made it). */
+/**
+ * A store key of the funding ledger the purchases write — its entry book's, all in one hash tag — found by a scan
+ * once a purchase made it.
+ */
 async function ledgerKey(): Promise<string> {
   let cursor: string | null = null;
   do {
     const page: { keys: string[]; cursor: string | null } = await store.scanKeys(
-      'funding-ledger:',
+      'book:{funding-ledger:',
       cursor,
       100,
     );
