@@ -129,8 +129,10 @@ export async function startTestBff(
     ...(options.movableClock === true && { now: () => Date.now() + clockOffsetMs }),
     ...(options.logoTestHost !== undefined && { logoTestHost: options.logoTestHost }),
   });
-  // The console's users, in the store of this BFF (each test BFF starts with its own).
+  // The console's users, in the store of this BFF (each test BFF starts with its own): those of its widgets (a test
+  // may start a BFF of one widget of its own).
   for (const user of Object.values(TEST_CONSOLE_USERS)) {
+    if (!bff.widgets.has(user.widgetId)) continue;
     await addConsoleUser(bff, Buffer.from(env[config.sessionSecretEnv] ?? '', 'utf8'), {
       ...user,
       password: TEST_CONSOLE_PASSWORD,

@@ -19,7 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BffConfigInput } from '@esim-embed/bff';
 import { BFF_BUNDLE } from '@esim-embed/bff/testing';
-import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
+import { type RunningSandbox, startSandbox } from '@esim-embed/sandbox';
 import { MANAGE_TOKEN_HEADER, PARTNER_SECRET_HEADER } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BffProcess, buildBffBundle, startBffProcess } from '../harness/bff-process';
@@ -36,6 +36,7 @@ import {
   testConfig,
 } from '../harness/bff-testing';
 import { type Figure, recordFigures } from '../harness/figures';
+import { upstreamOrders } from '../harness/upstream-orders';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 /** Travellers buying side by side, each one purchase after another, while the backup runs. */
@@ -264,7 +265,7 @@ describe.each(ENGINES)('a backup taken while travellers buy, restored ($name)', 
       const read = await partner(restoredUrl, `/v1/partner/checkouts/${sale.checkoutId}`);
       expect(read.status, read.text).toBe(404);
     }
-    const orders = await upstreamOrders();
+    const orders = await upstreamOrders(sandbox.url);
     const unaccounted = async () => {
       const missing: string[] = [];
       for (const order of orders) {
@@ -297,23 +298,4 @@ describe.each(ENGINES)('a backup taken while travellers buy, restored ($name)', 
     ];
     recordFigures(`backup while serving: ${engine.name}`, figures);
   }, 240_000);
-
-  /** Every order of the sandbox's account (every page). */
-  async function upstreamOrders(): Promise<{ id: string; externalRef: string }[]> {
-    const orders: { id: string; externalRef: string }[] = [];
-    let cursor: string | null = null;
-    do {
-      const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
-      const response = await fetch(`${sandbox.url}/orders?limit=100${query}`, {
-        headers: { 'X-Api-Key': SANDBOX_KEYS.globetrotter },
-      });
-      const page = (await response.json()) as {
-        data: { id: string; externalRef: string }[];
-        meta: { nextCursor: string | null; hasMore: boolean };
-      };
-      orders.push(...page.data);
-      cursor = page.meta.hasMore ? page.meta.nextCursor : null;
-    } while (cursor !== null);
-    return orders;
-  }
 });

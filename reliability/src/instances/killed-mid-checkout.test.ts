@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { BffConfigInput } from '@esim-embed/bff';
-import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
+import { type RunningSandbox, startSandbox } from '@esim-embed/sandbox';
 import { CHECKOUT_SECRET_HEADER, PARTNER_SECRET_HEADER } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BffProcess, buildBffBundle, startBffProcess } from '../harness/bff-process';
@@ -26,6 +26,7 @@ import {
 } from '../harness/bff-testing';
 import { type Figure, recordFigures } from '../harness/figures';
 import { SHARED_REDIS_KINDS, type SharedRedis, startSharedRedis } from '../harness/shared-redis';
+import { upstreamOrders } from '../harness/upstream-orders';
 
 /**
  * How long a dead instance's work (a create under its `Idempotency-Key`, a placement) stays its own: shorter than
@@ -84,26 +85,6 @@ describe.each(SHARED_REDIS_KINDS)('two processes on $name', ({ kind, name }) => 
     await redis?.stop();
   });
 
-  /** Every order of the account, read from the sandbox itself (every page). */
-  async function upstreamOrders(): Promise<{ id: string; externalRef: string }[]> {
-    const orders: { id: string; externalRef: string }[] = [];
-    let cursor: string | null = null;
-    do {
-      const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
-      const response = await fetch(`${sandbox.url}/orders?limit=100${query}`, {
-        headers: { 'X-Api-Key': SANDBOX_KEYS.globetrotter },
-      });
-      expect(response.status).toBe(200);
-      const page = (await response.json()) as {
-        data: { id: string; externalRef: string }[];
-        meta: { nextCursor: string | null; hasMore: boolean };
-      };
-      orders.push(...page.data);
-      cursor = page.meta.hasMore ? page.meta.nextCursor : null;
-    } while (cursor !== null);
-    return orders;
-  }
-
   describe('a BFF process killed while it places a direct checkout’s order', () => {
     it('hands the traveller’s retry the same checkout on the other process within 10 s, then ready', async () => {
       const page = await openWidget(one.url, 'shop');
@@ -118,7 +99,7 @@ describe.each(SHARED_REDIS_KINDS)('two processes on $name', ({ kind, name }) => 
       const body = { quoteId: quote.body.data.id, locale: 'en', termsAccepted: true };
       const key = newKey();
       const auth = { Origin: SHOP_ORIGIN, Authorization: `Bearer ${page.token}` };
-      const ordersBefore = (await upstreamOrders()).length;
+      const ordersBefore = (await upstreamOrders(sandbox.url)).length;
 
       await sandbox.control.setFaults([
         { kind: 'latency', method: 'POST', path: '/orders', latencyMs: ORDER_LATENCY_MS, times: 1 },
@@ -183,7 +164,7 @@ describe.each(SHARED_REDIS_KINDS)('two processes on $name', ({ kind, name }) => 
       expect(installation.body.data.lpa).toMatch(/^LPA:/);
 
       // One order more upstream, and it is the one process one sent: placed under this very checkout's id.
-      const orders = await upstreamOrders();
+      const orders = await upstreamOrders(sandbox.url);
       expect(orders).toHaveLength(ordersBefore + 1);
       expect(orders.filter((order) => order.externalRef === checkout.id)).toHaveLength(1);
       figures.push(
@@ -199,7 +180,7 @@ describe.each(SHARED_REDIS_KINDS)('two processes on $name', ({ kind, name }) => 
       await eventually(async () =>
         one.logs.some((line) => line.includes('"message":"upstream orders reconciled"')) ? true : undefined,
       );
-      const orders = await upstreamOrders();
+      const orders = await upstreamOrders(sandbox.url);
       expect(orders.length).toBeGreaterThan(0);
       for (const order of orders) {
         const read = await call(two.url, `/v1/partner/checkouts/${encodeURIComponent(order.externalRef)}`, {

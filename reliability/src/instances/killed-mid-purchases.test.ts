@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BffConfigInput } from '@esim-embed/bff';
-import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
+import { type RunningSandbox, startSandbox } from '@esim-embed/sandbox';
 import {
   CHECKOUT_SECRET_HEADER,
   MANAGE_TOKEN_HEADER,
@@ -42,6 +42,7 @@ import {
   type WebhookReceiver,
 } from '../harness/bff-testing';
 import { type Figure, recordFigures } from '../harness/figures';
+import { upstreamOrders } from '../harness/upstream-orders';
 
 /**
  * How long a dead instance's work (a create under its `Idempotency-Key`, a placement) stays its own: shorter than
@@ -245,25 +246,6 @@ describe.each(SCENARIOS)('$name, one process SIGKILLed in the middle of purchase
     expect(answer.status, answer.text).toBeLessThan(300);
   }
 
-  /** Every order of the account, read from the sandbox itself (every page). */
-  async function upstreamOrders(): Promise<{ id: string; externalRef: string }[]> {
-    const orders: { id: string; externalRef: string }[] = [];
-    let cursor: string | null = null;
-    do {
-      const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
-      const response = await fetch(`${sandbox.url}/orders?limit=100${query}`, {
-        headers: { 'X-Api-Key': SANDBOX_KEYS.globetrotter },
-      });
-      const page = (await response.json()) as {
-        data: { id: string; externalRef: string }[];
-        meta: { nextCursor: string | null; hasMore: boolean };
-      };
-      orders.push(...page.data);
-      cursor = page.meta.hasMore ? page.meta.nextCursor : null;
-    } while (cursor !== null);
-    return orders;
-  }
-
   it('carries every checkout on, and the partner reads and refunds every sale, with no false alarm', async () => {
     const purchases: Purchase[] = [];
     // The process killed is the first; on Redis, purchases are spread over both before the kill.
@@ -384,7 +366,7 @@ describe.each(SCENARIOS)('$name, one process SIGKILLed in the middle of purchase
         ? true
         : undefined,
     );
-    const orders = await upstreamOrders();
+    const orders = await upstreamOrders(sandbox.url);
     expect(orders).toHaveLength(purchases.length);
     await Promise.all(
       orders.map(async (order) => {

@@ -12,7 +12,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { BffConfigInput } from '@esim-embed/bff';
-import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
+import { type RunningSandbox, startSandbox } from '@esim-embed/sandbox';
 import { CHECKOUT_SECRET_HEADER, PARTNER_SECRET_HEADER } from '@esim-embed/shared';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type BffProcess, buildBffBundle, startBffProcess } from '../harness/bff-process';
@@ -29,6 +29,7 @@ import {
   testConfig,
 } from '../harness/bff-testing';
 import { type Figure, recordFigures } from '../harness/figures';
+import { upstreamOrders } from '../harness/upstream-orders';
 
 const execFileAsync = promisify(execFile);
 const MASTER = 'esim';
@@ -208,25 +209,6 @@ async function buy({ url, auth, body, createKey }: Quoted): Promise<string> {
 /** One whole purchase on the instance at `url`. */
 const purchase = async (url: string) => await buy(await quoteOn(url));
 
-/** Every order of the account, read from the sandbox itself (every page). */
-async function upstreamOrders(): Promise<{ id: string; externalRef: string }[]> {
-  const orders: { id: string; externalRef: string }[] = [];
-  let cursor: string | null = null;
-  do {
-    const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
-    const response = await fetch(`${sandbox.url}/orders?limit=100${query}`, {
-      headers: { 'X-Api-Key': SANDBOX_KEYS.globetrotter },
-    });
-    const page = (await response.json()) as {
-      data: { id: string; externalRef: string }[];
-      meta: { nextCursor: string | null; hasMore: boolean };
-    };
-    orders.push(...page.data);
-    cursor = page.meta.hasMore ? page.meta.nextCursor : null;
-  } while (cursor !== null);
-  return orders;
-}
-
 /** Whether both replicas hold everything the primary on `port` wrote. */
 async function replicasCaughtUp(port: number): Promise<boolean> {
   const info = await cli(port, 'INFO', 'replication');
@@ -287,7 +269,7 @@ it('serves every traveller through a primary killed mid-purchases: none lost, no
     expect(read.body.data.order, id).not.toBeNull();
   }
   // None twice: one upstream order per checkout, and no other order.
-  const orders = await upstreamOrders();
+  const orders = await upstreamOrders(sandbox.url);
   for (const id of checkoutIds) expect(orders.filter((order) => order.externalRef === id)).toHaveLength(1);
   expect(orders).toHaveLength(checkoutIds.length);
   for (const process of processes) {
