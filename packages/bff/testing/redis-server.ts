@@ -215,12 +215,16 @@ export async function startRedisCluster(options: { tls?: ClusterTls } = {}): Pro
   const binary = redisServerBinary();
   const cliBinary = join(dirname(binary), 'redis-cli');
   const dir = mkdtempSync(join(tmpdir(), 'esim-cluster-'));
-  const ports: number[] = [];
-  while (ports.length < 6) {
-    const port = await freePort();
-    // A cluster node also listens on port + 10000 (the cluster bus).
-    if (port < 55_000 && !ports.includes(port)) ports.push(port);
-  }
+  /** Six free ports (a node also listens on its port + 10000, the cluster bus). */
+  const freeNodePorts = async () => {
+    const found: number[] = [];
+    while (found.length < 6) {
+      const port = await freePort();
+      if (port < 55_000 && !found.includes(port)) found.push(port);
+    }
+    return found;
+  };
+  let ports: number[] = [];
   const listen = (port: number) =>
     tls === undefined
       ? ['--port', String(port)]
@@ -242,27 +246,37 @@ export async function startRedisCluster(options: { tls?: ClusterTls } = {}): Pro
           '--tls-replication',
           'yes',
         ];
-  const servers = await Promise.all(
-    ports.map((port) =>
-      spawnServer(binary, port, [
-        ...listen(port),
-        '--bind',
-        '127.0.0.1',
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--dir',
-        dir,
-        '--cluster-enabled',
-        'yes',
-        '--cluster-config-file',
-        join(dir, `nodes-${port}.conf`),
-        '--cluster-node-timeout',
-        '1000',
-      ]),
-    ),
-  );
+  /** The six nodes started; one that cannot start stops the others too. */
+  const spawnNodes = async () => {
+    const started = await Promise.allSettled(
+      ports.map((port) =>
+        spawnServer(binary, port, [
+          ...listen(port),
+          '--bind',
+          '127.0.0.1',
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--dir',
+          dir,
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          join(dir, `nodes-${port}.conf`),
+          '--cluster-node-timeout',
+          '1000',
+        ]),
+      ),
+    );
+    const nodes = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    const failed = started.find((result) => result.status === 'rejected');
+    if (failed === undefined) return nodes;
+    for (const node of nodes) node.child.kill('SIGKILL');
+    await Promise.all(nodes.map((node) => node.exited));
+    throw failed.reason;
+  };
+  let servers: Awaited<ReturnType<typeof spawnNodes>> = [];
   const tlsArgs = tls === undefined ? [] : ['--tls', '--cacert', tls.caFile];
   const cli = async (port: number, ...args: string[]) =>
     (await execFileAsync(cliBinary, [...tlsArgs, '-h', '127.0.0.1', '-p', String(port), ...args])).stdout;
@@ -309,15 +323,29 @@ export async function startRedisCluster(options: { tls?: ClusterTls } = {}): Pro
       .map((fields) => ({ id: fields[0] as string, port: Number(fields[1]?.split(':')[1]?.split('@')[0]) }));
   }
 
-  await execFileAsync(cliBinary, [
-    ...tlsArgs,
-    '--cluster',
-    'create',
-    ...ports.map((port) => `127.0.0.1:${port}`),
-    '--cluster-replicas',
-    '1',
-    '--cluster-yes',
-  ]);
+  // Free ports are free when asked, not when bound: on a busy machine another test may take one (or its bus port)
+  // meanwhile, and the cluster cannot form. Then the nodes go, and the cluster is made again on other ports.
+  for (let attempt = 1; ; attempt += 1) {
+    ports = await freeNodePorts();
+    try {
+      servers = await spawnNodes();
+      await execFileAsync(cliBinary, [
+        ...tlsArgs,
+        '--cluster',
+        'create',
+        ...ports.map((port) => `127.0.0.1:${port}`),
+        '--cluster-replicas',
+        '1',
+        '--cluster-yes',
+      ]);
+      break;
+    } catch (error) {
+      for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGKILL');
+      await Promise.all(servers.map((server) => server.exited));
+      servers = [];
+      if (attempt === 3) throw error;
+    }
+  }
   await settled();
   return {
     nodes: ports.map((port, index) => ({
