@@ -264,16 +264,23 @@ describe('the Redis store on a cluster', () => {
     }
 
     try {
+      const before = `${keyPrefix}{${tag}}before`;
       expect(await store.insert(`{${tag}}before`, 'written before the failover', TTL_MS)).toBe(true);
-      const slot = await cluster.slotOf(`${keyPrefix}{${tag}}before`);
-      const primaryPort = await cluster.primaryOf(slot);
-      // The replica holds it (a failover loses what it has not received: the durability settings say how much).
-      await eventually(async () => {
-        const replication = await cluster.cli(primaryPort, 'INFO', 'replication');
+      const slot = await cluster.slotOf(before);
+      // The primary holds it and its replica has all the primary has (a failover loses what the replica has not
+      // received: the durability settings say how much). A failover a starved node made on its own before this
+      // one may have lost it already: then it is written again, to whichever node serves its slot now.
+      const primaryPort = await eventually(async () => {
+        const port = await cluster.primaryOf(slot);
+        if ((await cluster.cli(port, 'EXISTS', before)).trim() !== '1') {
+          await servedOrUnavailable(() => store.insert(`{${tag}}before`, 'written before the failover', TTL_MS));
+          return undefined;
+        }
+        const replication = await cluster.cli(port, 'INFO', 'replication');
         const primaryOffset = /master_repl_offset:(\d+)/.exec(replication)?.[1];
         const replicaOffset = /slave0:.*offset=(\d+)/.exec(replication)?.[1];
-        return primaryOffset !== undefined && primaryOffset === replicaOffset ? true : undefined;
-      });
+        return primaryOffset !== undefined && primaryOffset === replicaOffset ? port : undefined;
+      }, 20_000);
 
       const started = Date.now();
       await cluster.nodes.find(({ port }) => port === primaryPort)?.kill();
