@@ -31,7 +31,14 @@ afterAll(async () => {
 
 /** A store on the cluster under a prefix of its own (closed after the file). */
 function clusterStore(keyPrefix = `cluster-${randomBytes(4).toString('hex')}:`): Store {
-  const store = createRedisStore({ target: cluster.target, keyPrefix, connectWaitMs: 5_000 });
+  // Two seconds per command, not half of one: six nodes, a BFF and a sandbox share a busy machine here, and a write
+  // held up longer than half the timeout is refused as late (503) — right in production, noise in these tests.
+  const store = createRedisStore({
+    target: cluster.target,
+    keyPrefix,
+    connectWaitMs: 5_000,
+    commandTimeoutMs: 2_000,
+  });
   opened.push(store);
   return store;
 }
@@ -273,7 +280,9 @@ describe('the Redis store on a cluster', () => {
       const primaryPort = await eventually(async () => {
         const port = await cluster.primaryOf(slot);
         if ((await cluster.cli(port, 'EXISTS', before)).trim() !== '1') {
-          await servedOrUnavailable(() => store.insert(`{${tag}}before`, 'written before the failover', TTL_MS));
+          await servedOrUnavailable(() =>
+            store.insert(`{${tag}}before`, 'written before the failover', TTL_MS),
+          );
           return undefined;
         }
         const replication = await cluster.cli(port, 'INFO', 'replication');
