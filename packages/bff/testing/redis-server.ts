@@ -206,8 +206,7 @@ const execFileAsync = promisify(execFile);
 
 /**
  * A Redis Cluster on six free loopback ports: three primaries holding the 16384 slots, a replica of each, a node
- * timeout of two seconds (a killed primary's replica takes over within a few; one second made a starved node on a
- * busy machine look dead, and its replica took over on its own, dropping the writes it had not yet received). Its config files live in a
+ * timeout of one second (a killed primary's replica takes over within a few). Its config files live in a
  * temporary folder, removed by `stop()`. With `tls`, every node listens for TLS only, its bus and replication
  * over TLS too (`tls-cluster`, `tls-replication`).
  */
@@ -266,7 +265,7 @@ export async function startRedisCluster(options: { tls?: ClusterTls } = {}): Pro
           '--cluster-config-file',
           join(dir, `nodes-${port}.conf`),
           '--cluster-node-timeout',
-          '2000',
+          '1000',
         ]),
       ),
     );
