@@ -90,6 +90,8 @@ describe('a BFF whose money writes wait for a replica', () => {
       url: primary.url,
       keyPrefix: `wait-${randomBytes(4).toString('hex')}:`,
       waitForReplicas: WAIT,
+      // Two seconds per command: on a busy machine a write held up past half the default is refused as late (503).
+      commandTimeoutMs: 2_000,
     });
     const running = await startBff(sandbox.url, { sessionSecret: randomBytes(32), store });
     try {
@@ -150,7 +152,12 @@ describe('a BFF whose money writes wait for a replica', () => {
 describe('a cluster whose money writes wait for a replica', () => {
   it('waits on the primary that holds the key: refused where its replica is gone, confirmed elsewhere', async () => {
     const cluster = await startRedisCluster();
-    const store = createRedisStore({ target: cluster.target, keyPrefix: 'wait:', waitForReplicas: WAIT });
+    const store = createRedisStore({
+      target: cluster.target,
+      keyPrefix: 'wait:',
+      waitForReplicas: WAIT,
+      commandTimeoutMs: 2_000,
+    });
     try {
       // One key on each primary, whose replica is in sync.
       const primaries = await cluster.primaries();
