@@ -125,6 +125,9 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
   const retryWindowMs = options.retryWindowMs ?? DEFAULT_RETRY_WINDOW_MS;
   // A lost checkout's order left unreported within its retry window is read again by a pass after the window.
   const overlapMs = Math.max(OVERLAP_MS, retryWindowMs + 2 * intervalMs);
+  // The orders of lost checkouts this instance has warned of, each until its retry window ends: one warning an
+  // order, not one a pass (fifteen in a window of a pass a minute).
+  const warnedLost = new Map<string, number>();
   const accounts = new Map<string, UpstreamAccount>();
   for (const widget of widgets.values()) {
     const { credential } = widget.upstream;
@@ -273,10 +276,13 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
           // Its checkout's records were lost (a Redis failover, a backup restored from before it) after the order
           // was placed: the traveller's retry makes that checkout again under the same id, which then links the
           // order. Reported only if none comes.
-          logger.warn("upstream order of a checkout the store lost: left to its traveller's retry", {
-            orderId: order.id,
-            externalRef: order.externalRef,
-          });
+          if (!warnedLost.has(order.id)) {
+            warnedLost.set(order.id, createdMs + retryWindowMs);
+            logger.warn("upstream order of a checkout the store lost: left to its traveller's retry", {
+              orderId: order.id,
+              externalRef: order.externalRef,
+            });
+          }
           continue;
         }
         const orphaned = outcome === 'orphan' || outcome === 'lost';
@@ -308,6 +314,8 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
       // One pass at a time per instance: a slow upstream must not stack passes up.
       running ??= (async () => {
         const pass: ReconciliationPass = { read: 0, adopted: 0, followed: 0, reported: 0 };
+        const time = now();
+        for (const [orderId, untilMs] of warnedLost) if (untilMs <= time) warnedLost.delete(orderId);
         try {
           for (const account of accounts.values()) {
             try {
