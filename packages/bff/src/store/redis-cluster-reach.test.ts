@@ -195,6 +195,8 @@ describe('a Redis Cluster that speaks only TLS', () => {
     try {
       expect(server.output()).toContain('"message":"BFF listening"');
       expect(server.output()).toContain('could not read the durability settings of Redis at start');
+      // The operator is told which setting asked for TLS, why the handshake failed and what to do.
+      expect(server.output()).toMatch(/"message":"store unreachable over TLS".*ESIM_BFF_REDIS_TLS.*NODE_EXTRA_CA_CERTS/);
       expect(await server.readiness(), server.output()).toBe(503);
       const page = await openWidget(server.url, 'acme').catch((error: Error) => error);
       expect(String(page)).toMatch(/session refused: 503 .*store_unavailable/);
