@@ -284,6 +284,14 @@ describe('reconciliation of upstream orders', () => {
         line.includes(expired.orderId),
       ),
     ).toBe(true);
+    // Said once an order by an instance: its next pass reads the order again and says nothing more of it.
+    await one.bff.orderReconciliation.run();
+    const noted = one.logs.filter(
+      (line) =>
+        line.includes('"message":"upstream order of a checkout no longer stored"') &&
+        line.includes(expired.orderId),
+    );
+    expect(noted).toHaveLength(1);
     const unmatched = async () =>
       (await delivered('order.unmatched')).map((event) => OrderUnmatchedWebhookEventSchema.parse(event));
     const toldOf = async (orderId: string) =>
