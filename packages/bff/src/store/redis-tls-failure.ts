@@ -46,5 +46,7 @@ export function tlsFailure(error: unknown, target: RedisTarget): Error | null {
   const meaning = explain(code);
   if (meaning === null) return null;
   const detail = error instanceof Error ? (error.message.split('\n')[0] ?? code) : code;
-  return new Error(`Redis over TLS (${tlsSetting(target)}): ${meaning} (${code}: ${detail})`, { cause: error });
+  return new Error(`Redis over TLS (${tlsSetting(target)}): ${meaning} (${code}: ${detail})`, {
+    cause: error,
+  });
 }
