@@ -66,7 +66,12 @@ export {
   withUpstream,
 } from './stack';
 export { startTestRelay, type TestRelay } from './test-relay';
-export { checkoutAsTraveller, checkoutOnPage } from './traveller-checkout';
+export {
+  checkoutAsTraveller,
+  checkoutOnPage,
+  openCheckoutOnPage,
+  quoteOnPage,
+} from './traveller-checkout';
 
 export {
   postingWebhooksTo,

@@ -8,7 +8,6 @@
  * account belongs to a checkout the partner API can read.
  */
 import { randomBytes } from 'node:crypto';
-import type { BffConfigInput } from '@esim-embed/bff';
 import { type RunningSandbox, startSandbox } from '@esim-embed/sandbox';
 import { CHECKOUT_SECRET_HEADER, PARTNER_SECRET_HEADER } from '@esim-embed/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,19 +19,15 @@ import {
   newKey,
   openWidget,
   PARTNER_SECRET,
+  quoteOnPage,
   SHOP_ORIGIN,
   TEST_ENV,
-  testConfig,
 } from '../harness/bff-testing';
 import { type Figure, recordFigures } from '../harness/figures';
+import { killedInstanceConfig, TAKEOVER_AFTER_MS } from '../harness/killed-instance-config';
 import { SHARED_REDIS_KINDS, type SharedRedis, startSharedRedis } from '../harness/shared-redis';
 import { upstreamOrders } from '../harness/upstream-orders';
 
-/**
- * How long a dead instance's work (a create under its `Idempotency-Key`, a placement) stays its own: shorter than
- * the production default (5 s), so that the takeover comes sooner; the same mechanism either way.
- */
-const TAKEOVER_AFTER_MS = 2_500;
 /**
  * How long the sandbox holds the order request: process one is killed inside this window, and the order is placed
  * before its leases run out (after 70 % of them at the earliest: the heartbeat renews them every 30 %).
@@ -46,26 +41,13 @@ let two: BffProcess;
 const env = { ...TEST_ENV, ESIM_BFF_SESSION_SECRET: randomBytes(32).toString('base64url') };
 const figures: Figure[] = [];
 
-function config(sandboxUrl: string): BffConfigInput {
-  const base = testConfig(sandboxUrl);
-  const upstream = {
-    baseUrl: sandboxUrl,
-    apiKeyEnv: 'TEST_UPSTREAM_KEY',
-    timeoutMs: ORDER_LATENCY_MS + 3_000,
-    maxRetries: 1,
-    rateLimitPerMinute: 100_000,
-  };
-  return {
-    ...base,
-    statusCacheMs: 0,
-    takeoverAfterMs: TAKEOVER_AFTER_MS,
-    widgets: base.widgets.map((widget) => ({ ...widget, upstream })),
-  };
-}
-
 // Built instances, as production runs them: the esbuild bundle, not the sources.
 const startInstance = () =>
-  startBffProcess({ config: config(sandbox.url), env: { ...env, ...redis.env }, built: true });
+  startBffProcess({
+    config: killedInstanceConfig(sandbox.url, ORDER_LATENCY_MS),
+    env: { ...env, ...redis.env },
+    built: true,
+  });
 
 describe.each(SHARED_REDIS_KINDS)('two processes on $name', ({ kind, name }) => {
   beforeAll(async () => {
@@ -88,15 +70,7 @@ describe.each(SHARED_REDIS_KINDS)('two processes on $name', ({ kind, name }) => 
   describe('a BFF process killed while it places a direct checkout’s order', () => {
     it('hands the traveller’s retry the same checkout on the other process within 10 s, then ready', async () => {
       const page = await openWidget(one.url, 'shop');
-      const destinations = await page.get('/v1/destinations');
-      const plans = await page.get(`/v1/destinations/${destinations.body.data[0].code}/plans`);
-      const quote = await page.post(
-        '/v1/quotes',
-        { offerId: plans.body.data[0].offerId },
-        { 'Idempotency-Key': newKey() },
-      );
-      expect(quote.status).toBe(201);
-      const body = { quoteId: quote.body.data.id, locale: 'en', termsAccepted: true };
+      const body = { quoteId: await quoteOnPage(page), locale: 'en', termsAccepted: true };
       const key = newKey();
       const auth = { Origin: SHOP_ORIGIN, Authorization: `Bearer ${page.token}` };
       const ordersBefore = (await upstreamOrders(sandbox.url)).length;

@@ -13,22 +13,18 @@ import { type BffProcess, buildBffBundle, startBffProcess } from '../harness/bff
 import {
   call,
   eventually,
-  newKey,
+  openCheckoutOnPage,
   openWidget,
   PARTNER_SECRET,
   SHOP_ORIGIN,
   TEST_ENV,
-  testConfig,
 } from '../harness/bff-testing';
 import { type Figure, recordFigures } from '../harness/figures';
+import { killedInstanceConfig } from '../harness/killed-instance-config';
 import { findSecrets } from '../harness/secret-scan';
 import { SHARED_REDIS_KINDS, type SharedRedis, startSharedRedis } from '../harness/shared-redis';
+import { upstreamOrders } from '../harness/upstream-orders';
 
-/**
- * How long a dead instance's work (a create under its `Idempotency-Key`, a placement) stays its own: shorter than
- * the production default (5 s), so that the takeover comes sooner; the same mechanism either way.
- */
-const TAKEOVER_AFTER_MS = 2_500;
 /** How long the sandbox holds the order request: instance one is killed inside this window. */
 const PLACEMENT_LATENCY_MS = 1_500;
 
@@ -42,35 +38,20 @@ const figures: Figure[] = [];
 const seenSecrets = new Map<string, string>();
 
 function config(sandboxUrl: string): BffConfigInput {
-  const base = testConfig(sandboxUrl);
-  const upstream = {
-    baseUrl: sandboxUrl,
-    apiKeyEnv: 'TEST_UPSTREAM_KEY',
-    timeoutMs: PLACEMENT_LATENCY_MS + 3_000,
-    maxRetries: 1,
-    rateLimitPerMinute: 100_000,
-  };
+  const base = killedInstanceConfig(sandboxUrl, PLACEMENT_LATENCY_MS);
   const shop = base.widgets[0] as (typeof base.widgets)[number];
   return {
     ...base,
-    statusCacheMs: 0,
-    takeoverAfterMs: TAKEOVER_AFTER_MS,
     // The guessing test speaks as clients behind a proxy (X-Forwarded-For); other requests carry no header and
     // are counted by their socket.
     trustedProxyHops: 1,
     widgets: [
-      ...base.widgets.map((widget) => ({ ...widget, upstream, limits: { sessionsPerIpPerMinute: 1_000 } })),
-      {
-        ...shop,
-        id: 'tight',
-        upstream,
-        limits: { sessionsPerIpPerMinute: 6, requestsPerSessionPerMinute: 8 },
-      },
+      ...base.widgets.map((widget) => ({ ...widget, limits: { sessionsPerIpPerMinute: 1_000 } })),
+      { ...shop, id: 'tight', limits: { sessionsPerIpPerMinute: 6, requestsPerSessionPerMinute: 8 } },
       // A partner of its own, with a budget of 4 writes a minute.
       {
         ...shop,
         id: 'tight-partner',
-        upstream,
         partnerSecretEnv: 'TIGHT_PARTNER_SECRET',
         limits: { partnerWritesPerMinute: 4 },
       },
@@ -111,33 +92,14 @@ describe.each(SHARED_REDIS_KINDS)('two BFF processes on $name', ({ kind, name })
   });
 
   /** The upstream orders under a checkout's externalRef, read from the sandbox itself. */
-  async function upstreamOrders(checkoutId: string): Promise<unknown[]> {
-    const response = await fetch(`${sandbox.url}/orders?externalRef=${encodeURIComponent(checkoutId)}`, {
-      headers: { 'X-Api-Key': SANDBOX_KEYS.globetrotter },
-    });
-    expect(response.status).toBe(200);
-    return ((await response.json()) as { data: unknown[] }).data;
-  }
+  const ordersOf = async (checkoutId: string) =>
+    (await upstreamOrders(sandbox.url)).filter((order) => order.externalRef === checkoutId);
 
   /** A `partner_confirm` checkout made through instance `on`, its token usable on both. */
   async function checkoutOn(on: BffProcess) {
     const page = await openWidget(on.url, 'shop-pay');
     seenSecrets.set(`session token ${seenSecrets.size}`, page.token);
-    const destinations = await page.get('/v1/destinations');
-    const plans = await page.get(`/v1/destinations/${destinations.body.data[0].code}/plans`);
-    const quote = await page.post(
-      '/v1/quotes',
-      { offerId: plans.body.data[0].offerId },
-      { 'Idempotency-Key': newKey() },
-    );
-    expect(quote.status).toBe(201);
-    const created = await page.post(
-      '/v1/checkouts',
-      { quoteId: quote.body.data.id, locale: 'en', termsAccepted: true },
-      { 'Idempotency-Key': newKey() },
-    );
-    expect(created.status).toBe(201);
-    const checkout = created.body.data as { id: string; clientSecret: string };
+    const checkout = await openCheckoutOnPage(page);
     seenSecrets.set(`client secret ${checkout.id}`, checkout.clientSecret);
     const auth = { Origin: SHOP_ORIGIN, Authorization: `Bearer ${page.token}` };
     const status = (instance: BffProcess) =>
@@ -163,7 +125,7 @@ describe.each(SHARED_REDIS_KINDS)('two BFF processes on $name', ({ kind, name })
         return answer.body.data.status === 'ready' ? answer.body.data : undefined;
       });
       expect(ready.id).toBe(checkout.id);
-      expect(await upstreamOrders(checkout.id)).toHaveLength(1);
+      expect(await ordersOf(checkout.id)).toHaveLength(1);
       figures.push(['created on 1, confirmed on 2 (3 racing confirms)', 'ready, 1 upstream order']);
     });
 
@@ -281,7 +243,7 @@ describe.each(SHARED_REDIS_KINDS)('two BFF processes on $name', ({ kind, name })
       );
       if (ready === undefined) throw new Error(`checkout ${checkout.id} was not resumed within 90 s`);
       expect(ready.id).toBe(checkout.id);
-      expect(await upstreamOrders(checkout.id)).toHaveLength(1);
+      expect(await ordersOf(checkout.id)).toHaveLength(1);
       // The dead worker's placement lease (2.5 s here, no longer renewed) runs out, and the next poll places the order.
       const resumedAfter = (Date.now() - killedAt) / 1000;
       expect(resumedAfter).toBeLessThan(15);

@@ -284,6 +284,14 @@ describe('reconciliation of upstream orders', () => {
         line.includes(expired.orderId),
       ),
     ).toBe(true);
+    // Said once an order by an instance: its next pass reads the order again and says nothing more of it.
+    await one.bff.orderReconciliation.run();
+    const noted = one.logs.filter(
+      (line) =>
+        line.includes('"message":"upstream order of a checkout no longer stored"') &&
+        line.includes(expired.orderId),
+    );
+    expect(noted).toHaveLength(1);
     const unmatched = async () =>
       (await delivered('order.unmatched')).map((event) => OrderUnmatchedWebhookEventSchema.parse(event));
     const toldOf = async (orderId: string) =>
@@ -355,5 +363,23 @@ describe('reconciliation of upstream orders', () => {
     const late = await passAt(() => Date.now() + 16 * 60_000);
     expect(late.reported).toBeGreaterThanOrEqual(1);
     expect(late.orders).toContain(orderId);
+  });
+
+  it('warns of the order of a checkout the store lost once, not at every pass of its retry window', async () => {
+    const shop = await openWidget(one.server.url, 'shop');
+    const created = await checkout(shop, await offerOn(shop));
+    expect(created.status).toBe(201);
+    const checkoutId: string = created.body.data.id;
+    const orderId = await eventually(async () => (await partnerRead(checkoutId)).order?.id);
+    for (const key of [STORE_KEYS.checkout(checkoutId), STORE_KEYS.orderReference(checkoutId)]) {
+      expect(await store.compareAndDelete(key, (await store.get(key))?.version ?? 0)).toBe(true);
+    }
+    const warnings = () =>
+      logLines("upstream order of a checkout the store lost: left to its traveller's retry").filter((line) =>
+        line.includes(orderId),
+      );
+    // Three passes of one instance within the traveller's retry window (a pass a minute would make fifteen).
+    for (let pass = 0; pass < 3; pass += 1) await one.bff.orderReconciliation.run();
+    expect(warnings()).toHaveLength(1);
   });
 });

@@ -125,6 +125,17 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
   const retryWindowMs = options.retryWindowMs ?? DEFAULT_RETRY_WINDOW_MS;
   // A lost checkout's order left unreported within its retry window is read again by a pass after the window.
   const overlapMs = Math.max(OVERLAP_MS, retryWindowMs + 2 * intervalMs);
+  // The orders this instance has said something of that every pass reading them would say again (a lost
+  // checkout's, until its retry window ends; an expired checkout's, while passes read it): said once an order, not
+  // once a pass (fifteen in a window of a pass a minute).
+  const told = new Map<string, number>();
+  /** True the first time `message` is about `orderId` (remembered until `untilMs`). */
+  const firstTime = (message: string, orderId: string, untilMs: number) => {
+    const key = `${message}\n${orderId}`;
+    if (told.has(key)) return false;
+    told.set(key, untilMs);
+    return true;
+  };
   const accounts = new Map<string, UpstreamAccount>();
   for (const widget of widgets.values()) {
     const { credential } = widget.upstream;
@@ -273,16 +284,19 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
           // Its checkout's records were lost (a Redis failover, a backup restored from before it) after the order
           // was placed: the traveller's retry makes that checkout again under the same id, which then links the
           // order. Reported only if none comes.
-          logger.warn("upstream order of a checkout the store lost: left to its traveller's retry", {
-            orderId: order.id,
-            externalRef: order.externalRef,
-          });
+          if (firstTime('lost', order.id, createdMs + retryWindowMs)) {
+            logger.warn("upstream order of a checkout the store lost: left to its traveller's retry", {
+              orderId: order.id,
+              externalRef: order.externalRef,
+            });
+          }
           continue;
         }
         const orphaned = outcome === 'orphan' || outcome === 'lost';
         if (orphaned && (await report(account, order, outcome === 'lost'))) pass.reported += 1;
-        if (outcome === 'unstored') {
-          // A sale of ours whose checkout expired or was lost: not an unmatched order, nothing to send.
+        // A sale of ours whose checkout expired or was lost: not an unmatched order, nothing to send. Passes read
+        // it again for as long as it is in their window (the look-back of an account's first pass at most).
+        if (outcome === 'unstored' && firstTime('unstored', order.id, createdMs + lookbackMs + overlapMs)) {
           logger.info('upstream order of a checkout no longer stored', {
             orderId: order.id,
             externalRef: order.externalRef,
@@ -308,6 +322,8 @@ export function createOrderReconciliation(options: OrderReconciliationOptions): 
       // One pass at a time per instance: a slow upstream must not stack passes up.
       running ??= (async () => {
         const pass: ReconciliationPass = { read: 0, adopted: 0, followed: 0, reported: 0 };
+        const time = now();
+        for (const [key, untilMs] of told) if (untilMs <= time) told.delete(key);
         try {
           for (const account of accounts.values()) {
             try {

@@ -281,6 +281,49 @@ describe.each(implementations)('on the %s store', (_name, makeStore) => {
     });
   });
 
+  describe('a proposal of an instance that died', () => {
+    /** `store` as an instance sees it that dies (SIGKILL) right after its first write of the book: nothing after. */
+    function dyingAfterFirstChange(store: Store) {
+      let died: () => void = () => undefined;
+      const dead = new Promise<void>((resolve) => {
+        died = resolve;
+      });
+      let changes = 0;
+      const dying = new Proxy(store, {
+        get(target, name, receiver) {
+          if (name !== 'entryBook') return Reflect.get(target, name, receiver);
+          return (bookName: string) => {
+            const book = target.entryBook(bookName);
+            return {
+              read: book.read.bind(book),
+              change: (change: Parameters<typeof book.change>[0]) => {
+                changes += 1;
+                if (changes === 1) return book.change(change);
+                died();
+                return new Promise<never>(() => undefined);
+              },
+            };
+          };
+        },
+      });
+      return { dying, dead };
+    }
+
+    it('is taken over by the next call on its checkout, on the same clock: one hold made, counted once', async () => {
+      const { clock, store, ledger, hold } = ledgerAt(1_000_000);
+      const { dying, dead } = dyingAfterFirstChange(store);
+      const firm = { amount: usd(1_000), holdUntilMs: clock.now + 600_000, unpaidBy: null };
+      // Its proposal written, the instance dies before it makes it or takes it back.
+      void createReservationLedger(dying, 'acct', () => clock.now).hold('chk_1', firm, () => undefined, 0);
+      await dead;
+      expect(await ledger.held('USD', 0)).toMatchObject({ amountMinor: 1_000, count: 1 });
+      // The traveller's retry on a live instance, the clock unmoved: the hold is made, not refused as busy.
+      await hold('chk_1', firm);
+      expect(await storedHold(store, 'chk_1')).toMatchObject({ amountMinor: 1_000, unpaidBy: null });
+      expect(await ledger.held('USD', 0)).toMatchObject({ amountMinor: 1_000, count: 1, firmMinor: 1_000 });
+    });
+  });
+
   describe('a record of the release before', () => {
     // Its firm hold (chk_Hc7B…) was made by a payment start, its unpaid one (chk_Zq0v…) is a checkout awaiting one.
     const fixture = readFileSync(

@@ -42,6 +42,11 @@ export { SETTLED_HOLD_MS } from './hold-entry';
 
 /** Rounds of one change of one checkout's entry before it gives up (only changes of that checkout race it). */
 const ENTRY_ROUNDS = 40;
+/**
+ * Rounds a change waits for another call's proposal on its checkout (half a second or so: a live call makes or
+ * takes back its proposal within two store round trips) before it takes the proposal over as its caller's.
+ */
+const PROPOSAL_WAIT_ROUNDS = 30;
 /** How many entries past their deadline one step brings up to date (a read repeats until none is left). */
 const DUE_BATCH = 64;
 /** At most this many settled holds are read per decision: those settled since the account was read. */
@@ -239,13 +244,19 @@ export function createReservationLedger(
     } = {},
   ): Promise<{ answer: T; written: Written | null }> {
     let known = options.known;
+    let waits = 0;
     for (let round = 0; round < ENTRY_ROUNDS; round += 1) {
       const raw = known !== undefined ? known : ((await book.read({ entries: [id] })).entries[id] ?? null);
       known = undefined;
       const time = now();
-      const entry = entryAt(raw === null ? null : parseEntry(raw), time);
+      let entry = entryAt(raw === null ? null : parseEntry(raw), time);
+      // A proposal still there after that long was left by a call that died (a killed instance) or stalled: this
+      // change takes it over (the write takes away what it counted), so the traveller's retry is served now and
+      // not refused until its time is up. A stalled call finds its proposal gone and answers busy.
+      if (waits >= PROPOSAL_WAIT_ROUNDS && entry?.proposal != null) entry = { ...entry, proposal: null };
       const edited = edit(entry, time);
       if ('wait' in edited) {
+        waits += 1;
         await pauseBefore(round);
         continue;
       }

@@ -10,7 +10,7 @@ import { ApiError } from '../errors';
 import { createLogger } from '../logger';
 import { type AuthChains, mountRoutes, tagRoutes } from '../routes/mount-routes';
 import { SECURITY_HEADERS } from '../security/security-headers';
-import { answerHeaders, answerJson, encodedOnce } from './answer';
+import { answerHeaders, answerJson, answerMeta, encodedOnce } from './answer';
 import type { AppEnv } from './app-env';
 import { encodedJson, stringifyAnswer } from './encoded-json';
 import { createErrorHandler } from './error-handler';
@@ -55,10 +55,7 @@ const wrongShape: Handler<AppEnv> = (c) =>
 const rightShape: Handler<AppEnv> = (c) =>
   answerJson(
     c,
-    {
-      data: { version: '42', path: '/v1/catalog/shop/42', locales: ['en'] },
-      meta: { requestId: c.get('requestId'), apiVersion: API_VERSION },
-    },
+    { data: { version: '42', path: '/v1/catalog/shop/42', locales: ['en'] }, meta: answerMeta(c) },
     200,
   );
 
@@ -116,6 +113,16 @@ describe('the answer’s shape, checked outside production', () => {
     const response = await app.request('/v1/catalog/shop');
     expect(response.status).toBe(200);
     expect(((await response.json()) as { data: { version: unknown } }).data.version).toBe(42);
+  });
+});
+
+describe('an answer’s meta', () => {
+  it('names the request’s id, as its X-Request-Id header does, and the API version', async () => {
+    const { app } = appAnswering(rightShape, true);
+    const response = await app.request('/v1/catalog/shop');
+    expect(response.status).toBe(200);
+    const { meta } = (await response.json()) as { meta: unknown };
+    expect(meta).toEqual({ requestId: response.headers.get('X-Request-Id'), apiVersion: API_VERSION });
   });
 });
 

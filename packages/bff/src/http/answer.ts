@@ -16,7 +16,7 @@
  * third-party middleware) still gets the same headers from the same record, the slow way, in
  * {@link answerHeaders}.
  */
-import { ApiErrorEnvelopeSchema, type RouteSpec, routeErrorCodes } from '@esim-embed/shared';
+import { API_VERSION, ApiErrorEnvelopeSchema, type RouteSpec, routeErrorCodes } from '@esim-embed/shared';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import { compressAnswer } from './answer-compression';
@@ -117,6 +117,19 @@ export async function plainBodyOf<E extends AppEnv>(c: Context<E>, response: Res
   const plain = (c.get('answers') as AnswerState | undefined)?.plain.get(response);
   if (plain === undefined) return response.clone().text();
   return typeof plain === 'string' ? plain : new TextDecoder().decode(plain);
+}
+
+/**
+ * The `meta` every answer of the API carries: the request's id (its `X-Request-Id`) and the API version; an
+ * answer with more in it (a catalog's version, a locale) spreads it first.
+ *
+ * @example
+ * return answerJson(c, { data: checkout, meta: answerMeta(c) }, 200);
+ */
+export function answerMeta<E extends AppEnv>(
+  c: Context<E>,
+): { requestId: string; apiVersion: typeof API_VERSION } {
+  return { requestId: c.get('requestId'), apiVersion: API_VERSION };
 }
 
 /**

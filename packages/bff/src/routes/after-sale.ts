@@ -3,12 +3,12 @@
  * The traveller's after-sale routes (behind the session auth): `POST /v1/checkouts/{id}/manage-link`
  * (client secret), `GET /v1/my-esim` and `GET /v1/my-esim/installation` (manage token, no-store).
  */
-import { API_VERSION, CHECKOUT_SECRET_HEADER, EsimViewQuerySchema } from '@esim-embed/shared';
+import { CHECKOUT_SECRET_HEADER, EsimViewQuerySchema } from '@esim-embed/shared';
 import type { Context } from 'hono';
 import type { AfterSaleService } from '../after-sale/after-sale-service';
 import type { SessionCaller } from '../checkout/checkout-service';
 import { ApiError } from '../errors';
-import { answerJson } from '../http/answer';
+import { answerJson, answerMeta } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import type { RouteHandlers } from './mount-routes';
 
@@ -16,7 +16,6 @@ export interface AfterSaleRoutesOptions {
   afterSale: AfterSaleService;
 }
 
-const meta = (c: Context<AppEnv>) => ({ requestId: c.get('requestId'), apiVersion: API_VERSION });
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
 /** The caller with the manage token the `session+manage` auth verified. */
@@ -40,7 +39,7 @@ export function afterSaleHandlers(
         id,
         c.req.header(CHECKOUT_SECRET_HEADER),
       );
-      return answerJson(c, { data: link, meta: meta(c) }, 201, NO_STORE);
+      return answerJson(c, { data: link, meta: answerMeta(c) }, 201, NO_STORE);
     },
 
     async readMyEsim(c) {
@@ -49,13 +48,13 @@ export function afterSaleHandlers(
         throw new ApiError('validation_failed', { params: { field: 'locale', reason: 'invalid' } });
       }
       const view = await afterSale.myEsim(managingCaller(c), query.data.locale);
-      return answerJson(c, { data: view, meta: meta(c) }, 200, NO_STORE);
+      return answerJson(c, { data: view, meta: answerMeta(c) }, 200, NO_STORE);
     },
 
     async readMyInstallation(c) {
       const installation = await afterSale.myInstallation(managingCaller(c));
       // The installation data is the product itself: no cache anywhere may keep it.
-      return answerJson(c, { data: installation, meta: meta(c) }, 200, NO_STORE);
+      return answerJson(c, { data: installation, meta: answerMeta(c) }, 200, NO_STORE);
     },
   };
 }

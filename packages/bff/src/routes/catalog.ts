@@ -4,7 +4,6 @@
  * from the widget's cached snapshot, with a strong `ETag` and `304 Not Modified`.
  */
 import {
-  API_VERSION,
   DestinationCodeSchema,
   DestinationsQuerySchema,
   type DestinationsResponse,
@@ -13,7 +12,7 @@ import {
 } from '@esim-embed/shared';
 import type { Context } from 'hono';
 import { ApiError } from '../errors';
-import { answerBody, answerJson, encodedOnce } from '../http/answer';
+import { answerBody, answerJson, answerMeta, encodedOnce } from '../http/answer';
 import type { AppEnv, HeaderRecord } from '../http/app-env';
 import { notModified } from '../http/conditional-request';
 import { parseOrThrow } from '../http/json-body';
@@ -65,8 +64,7 @@ export async function destinationsAnswer(
   const answerHeaders = { ...headers, ETag: view.etag };
   if (notModified(c, view.etag)) return answerBody(c, null, 304, answerHeaders);
   const meta: DestinationsResponse['meta'] = {
-    requestId: c.get('requestId'),
-    apiVersion: API_VERSION,
+    ...answerMeta(c),
     catalogVersion: view.catalogVersion,
     locale,
   };
@@ -86,8 +84,7 @@ export async function plansAnswer(
   const answerHeaders = { ...headers, ETag: view.etag };
   if (notModified(c, view.etag)) return answerBody(c, null, 304, answerHeaders);
   const meta: PlansResponse['meta'] = {
-    requestId: c.get('requestId'),
-    apiVersion: API_VERSION,
+    ...answerMeta(c),
     catalogVersion: view.catalogVersion,
     locale,
     destination: view.destination,

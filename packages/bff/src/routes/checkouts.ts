@@ -7,7 +7,6 @@
  * them; everything about one checkout needs its client secret.
  */
 import {
-  API_VERSION,
   CHECKOUT_SECRET_HEADER,
   CreateCheckoutRequestSchema,
   CreateDeliveryLinkRequestSchema,
@@ -20,7 +19,7 @@ import type { AfterSaleService } from '../after-sale/after-sale-service';
 import type { CheckoutService, SessionCaller } from '../checkout/checkout-service';
 import type { EsimOwners } from '../checkout/esim-owners';
 import { ApiError } from '../errors';
-import { answerJson } from '../http/answer';
+import { answerJson, answerMeta } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import type { IdempotencyOptions } from '../http/idempotency';
 import { readJsonBody } from '../http/json-body';
@@ -44,7 +43,6 @@ const caller = (c: Context<AppEnv>): SessionCaller => ({
   widget: c.get('widget'),
   address: limitedAddress(c.get('clientIp')),
 });
-const meta = (c: Context<AppEnv>) => ({ requestId: c.get('requestId'), apiVersion: API_VERSION });
 /** The checkout id from the path: anything that cannot be an id is simply not found. */
 const checkoutId = (c: Context<AppEnv>) => {
   const id = c.req.param('id') ?? '';
@@ -100,13 +98,13 @@ export function checkoutHandlers(options: CheckoutRoutesOptions): RouteHandlers<
   async function createQuote(c: Context<AppEnv>) {
     const body = await readJsonBody(c, CreateQuoteRequestSchema);
     const quote = await checkouts.createQuote(await buyer(c), body, idempotencyKey(c));
-    return answerJson(c, { data: quote, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: quote, meta: answerMeta(c) }, 201, { 'Cache-Control': 'no-store' });
   }
 
   async function createCheckout(c: Context<AppEnv>) {
     const body = await readJsonBody(c, CreateCheckoutRequestSchema);
     const checkout = await checkouts.createCheckout(await buyer(c), body, c.get('idempotentResourceId'));
-    return answerJson(c, { data: checkout, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: checkout, meta: answerMeta(c) }, 201, { 'Cache-Control': 'no-store' });
   }
 
   async function readCheckout(c: Context<AppEnv>) {
@@ -115,7 +113,7 @@ export function checkoutHandlers(options: CheckoutRoutesOptions): RouteHandlers<
       checkoutId(c),
       c.req.header(CHECKOUT_SECRET_HEADER),
     );
-    return answerJson(c, { data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: checkout, meta: answerMeta(c) }, 200, { 'Cache-Control': 'no-store' });
   }
 
   // Idempotent by nature (a cancelled checkout stays cancelled), so no Idempotency-Key.
@@ -125,7 +123,7 @@ export function checkoutHandlers(options: CheckoutRoutesOptions): RouteHandlers<
       checkoutId(c),
       c.req.header(CHECKOUT_SECRET_HEADER),
     );
-    return answerJson(c, { data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: checkout, meta: answerMeta(c) }, 200, { 'Cache-Control': 'no-store' });
   }
 
   async function readInstallation(c: Context<AppEnv>) {
@@ -135,7 +133,7 @@ export function checkoutHandlers(options: CheckoutRoutesOptions): RouteHandlers<
       c.req.header(CHECKOUT_SECRET_HEADER),
     );
     // The installation data is the product itself: no cache anywhere may keep it.
-    return answerJson(c, { data: installation, meta: meta(c) }, 200, {
+    return answerJson(c, { data: installation, meta: answerMeta(c) }, 200, {
       'Cache-Control': 'no-store',
       Pragma: 'no-cache',
     });
@@ -156,7 +154,7 @@ export function checkoutHandlers(options: CheckoutRoutesOptions): RouteHandlers<
   };
   async function createDeliveryLink(c: Context<AppEnv>) {
     const link = await deliveryLink(c);
-    return answerJson(c, { data: link, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: link, meta: answerMeta(c) }, 201, { 'Cache-Control': 'no-store' });
   }
 
   return {

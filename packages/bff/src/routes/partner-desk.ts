@@ -6,7 +6,6 @@
  */
 import {
   ActionRequestListQuerySchema,
-  API_VERSION,
   PARTNER_SECRET_HEADER,
   PartnerCheckoutListQuerySchema,
   PartnerEsimListQuerySchema,
@@ -17,7 +16,7 @@ import {
 import type { Context } from 'hono';
 import { listActionRequests } from '../after-sale/action-request-desk';
 import { ApiError } from '../errors';
-import { answerJson } from '../http/answer';
+import { answerJson, answerMeta } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import { parseOrThrow, readJsonBody } from '../http/json-body';
 import { answerPageAfter, type CursorBinding } from '../http/list-page';
@@ -37,8 +36,6 @@ export interface PartnerDeskRoutesOptions {
   /** Hears a delivery resent. */
   logger: Logger;
 }
-
-const meta = (c: Context<AppEnv>) => ({ requestId: c.get('requestId'), apiVersion: API_VERSION });
 
 /**
  * The widgets a support-desk list reads: every widget the partner secret opens, or the one `?widgetId=` names
@@ -120,7 +117,7 @@ export function partnerDeskHandlers(options: PartnerDeskRoutesOptions): RouteHan
   async function readPartnerWebhookDelivery(c: Context<AppEnv>) {
     const ownWidgets = new Set(c.get('partnerWidgets').keys());
     const delivery = await options.webhookDesk.read(ownWidgets, c.req.param('id') ?? '');
-    return answerJson(c, { data: delivery, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: delivery, meta: answerMeta(c) }, 200, { 'Cache-Control': 'no-store' });
   }
 
   async function resendPartnerWebhookDelivery(c: Context<AppEnv>) {
@@ -131,7 +128,7 @@ export function partnerDeskHandlers(options: PartnerDeskRoutesOptions): RouteHan
       options.logger.info('webhook delivery resent', { eventId: delivery.id, widgetId: delivery.widgetId });
     // Still on its way: answered as it is, and the Idempotency-Key keeps nothing of a request that did nothing.
     else c.set('changedNothing', true);
-    return answerJson(c, { data: delivery, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: delivery, meta: answerMeta(c) }, 200, { 'Cache-Control': 'no-store' });
   }
 
   return {

@@ -10,7 +10,6 @@
  * CORS).
  */
 import {
-  API_VERSION,
   ConfirmCheckoutRequestSchema,
   CreateActionRequestSchema,
   CreateManageLinkRequestSchema,
@@ -26,7 +25,7 @@ import type { CheckoutService } from '../checkout/checkout-service';
 import type { EsimOwners } from '../checkout/esim-owners';
 import { ApiError } from '../errors';
 import type { PartnerFunding } from '../funding/partner-funding';
-import { answerJson } from '../http/answer';
+import { answerJson, answerMeta } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import type { IdempotencyOptions } from '../http/idempotency';
 import { parseOrThrow, readJsonBody } from '../http/json-body';
@@ -47,7 +46,6 @@ export interface PartnerRoutesOptions {
   logger: Logger;
 }
 
-const meta = (c: Context<AppEnv>) => ({ requestId: c.get('requestId'), apiVersion: API_VERSION });
 /** Whether `id` can name a checkout: anything else is answered as an unknown checkout before anything is read. */
 export const isCheckoutId = (id: string) => /^chk_[A-Za-z0-9_-]{8,64}$/.test(id);
 const checkoutId = (c: Context<AppEnv>) => {
@@ -133,46 +131,46 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
     const { widgetId } = parseOrThrow(PartnerAccountQuerySchema, c.req.query(), 400, 'query');
     const widget = widgetOfQuery(c, widgetId);
     const account = await options.funding.account(widget);
-    return answerJson(c, { data: account, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: account, meta: answerMeta(c) }, 200, { 'Cache-Control': 'no-store' });
   }
 
   async function readPartnerCheckout(c: Context<AppEnv>) {
     const checkout = await options.checkouts.partnerRead(c.get('partnerWidgets'), checkoutId(c));
-    return answerJson(c, { data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: checkout, meta: answerMeta(c) }, 200, { 'Cache-Control': 'no-store' });
   }
 
   async function readPartnerInstallation(c: Context<AppEnv>) {
     const installation = await options.checkouts.partnerInstallation(c.get('partnerWidgets'), checkoutId(c));
     // The installation data is the product itself: for the partner to send the traveller, kept by no cache.
-    return answerJson(c, { data: installation, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: installation, meta: answerMeta(c) }, 200, { 'Cache-Control': 'no-store' });
   }
 
   async function startPartnerPayment(c: Context<AppEnv>) {
     const id = checkoutId(c);
     await readJsonBody(c, ConfirmCheckoutRequestSchema.pick({}));
     const checkout = await options.checkouts.partnerPaymentStarted(c.get('partnerWidgets'), id);
-    return answerJson(c, { data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: checkout, meta: answerMeta(c) }, 200, { 'Cache-Control': 'no-store' });
   }
 
   async function confirmPartnerCheckout(c: Context<AppEnv>) {
     const id = checkoutId(c);
     const body = await readJsonBody(c, ConfirmCheckoutRequestSchema);
     const checkout = await options.checkouts.partnerConfirm(c.get('partnerWidgets'), id, body);
-    return answerJson(c, { data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: checkout, meta: answerMeta(c) }, 200, { 'Cache-Control': 'no-store' });
   }
 
   async function declinePartnerCheckoutPayment(c: Context<AppEnv>) {
     const id = checkoutId(c);
     const body = await readJsonBody(c, DeclineCheckoutPaymentRequestSchema);
     const checkout = await options.checkouts.partnerDeclinePayment(c.get('partnerWidgets'), id, body);
-    return answerJson(c, { data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: checkout, meta: answerMeta(c) }, 200, { 'Cache-Control': 'no-store' });
   }
 
   async function cancelPartnerCheckout(c: Context<AppEnv>) {
     const id = checkoutId(c);
     await readJsonBody(c, ConfirmCheckoutRequestSchema.pick({}));
     const checkout = await options.checkouts.partnerCancel(c.get('partnerWidgets'), id);
-    return answerJson(c, { data: checkout, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: checkout, meta: answerMeta(c) }, 200, { 'Cache-Control': 'no-store' });
   }
 
   async function createPartnerManageLink(c: Context<AppEnv>) {
@@ -184,7 +182,7 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
     // The eSIM must be one the caller's widgets sold, not merely one its upstream account knows.
     await widgetOfEsim(c.get('partnerWidgets'), id);
     const link = await options.afterSale.manageLinkForPartner(widget, id);
-    return answerJson(c, { data: link, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: link, meta: answerMeta(c) }, 201, { 'Cache-Control': 'no-store' });
   }
 
   async function revokeManageLink(c: Context<AppEnv>) {
@@ -193,7 +191,7 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
     // Only a link of one of the caller's own widgets; another partner's is answered as unknown.
     const revoked = await options.manageTokens.revoke(id, new Set(c.get('partnerWidgets').keys()));
     options.logger.info('manage link revoked', { manageLinkId: id });
-    return answerJson(c, { data: revoked, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: revoked, meta: answerMeta(c) }, 200, { 'Cache-Control': 'no-store' });
   }
 
   async function revokeAllManageLinks(c: Context<AppEnv>) {
@@ -203,13 +201,13 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
     const widget = await widgetOfEsim(c.get('partnerWidgets'), id);
     const revoked = await options.manageTokens.revokeAll(id);
     options.logger.info('manage links revoked', { widgetId: widget.config.id, esimId: id });
-    return answerJson(c, { data: revoked, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: revoked, meta: answerMeta(c) }, 200, { 'Cache-Control': 'no-store' });
   }
 
   async function readPartnerEsim(c: Context<AppEnv>) {
     const id = esimId(c);
     const view = await options.afterSale.partnerEsim(await widgetOfEsim(c.get('partnerWidgets'), id), id);
-    return answerJson(c, { data: view, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: view, meta: answerMeta(c) }, 200, { 'Cache-Control': 'no-store' });
   }
 
   async function createPartnerActionRequest(c: Context<AppEnv>) {
@@ -222,7 +220,7 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
       body,
       c.req.header(IDEMPOTENCY_KEY_HEADER) as string,
     );
-    return answerJson(c, { data: request, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: request, meta: answerMeta(c) }, 201, { 'Cache-Control': 'no-store' });
   }
 
   async function readPartnerActionRequest(c: Context<AppEnv>) {
@@ -230,7 +228,7 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
     if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw new ApiError('action_request_not_found');
     // Only a request of an eSIM the caller's widgets sold, checked before anything is recorded or reported.
     const request = await options.afterSale.readActionRequest(c.get('partnerWidgets'), id);
-    return answerJson(c, { data: request, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: request, meta: answerMeta(c) }, 200, { 'Cache-Control': 'no-store' });
   }
 
   /** The delivery link of this request, asked of the upstream under a key derived from the request's own. */
@@ -250,7 +248,7 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
   async function createPartnerDeliveryLink(c: Context<AppEnv>) {
     const link = await partnerDeliveryLink(c);
     // The answer carries the link's secret url (on a replay too): never cached.
-    return answerJson(c, { data: link, meta: meta(c) }, 201, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: link, meta: answerMeta(c) }, 201, { 'Cache-Control': 'no-store' });
   }
 
   async function revokePartnerDeliveryLink(c: Context<AppEnv>) {
@@ -260,7 +258,7 @@ export function partnerHandlers(options: PartnerRoutesOptions): RouteHandlers<Pa
     // Only a link one of the caller's widgets made; another partner's (same upstream key) reads as unknown.
     const maker = await options.esimOwners.linkMakerAmong(c.get('partnerWidgets'), id);
     const revoked = await options.afterSale.revokeDeliveryLink(new Map([[maker.config.id, maker]]), id);
-    return answerJson(c, { data: revoked, meta: meta(c) }, 200, { 'Cache-Control': 'no-store' });
+    return answerJson(c, { data: revoked, meta: answerMeta(c) }, 200, { 'Cache-Control': 'no-store' });
   }
 
   return {

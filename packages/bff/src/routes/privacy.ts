@@ -5,9 +5,9 @@
  * `POST /v1/partner/privacy/exports` (every datum held about them). Behind the partner auth, over the widgets the
  * secret opens only; docs/privacy.md says what each erases and answers.
  */
-import { API_VERSION, PrivacySubjectSchema } from '@esim-embed/shared';
+import { PrivacySubjectSchema } from '@esim-embed/shared';
 import type { Context } from 'hono';
-import { answerJson } from '../http/answer';
+import { answerJson, answerMeta } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import { readJsonBody } from '../http/json-body';
 import { newErasureId, type PrivacyErasures } from '../privacy/privacy-erasures';
@@ -25,7 +25,6 @@ type PrivacyRouteId =
   | 'readPartnerPrivacyErasure'
   | 'exportPartnerPrivacyData';
 
-const meta = (c: Context<AppEnv>) => ({ requestId: c.get('requestId'), apiVersion: API_VERSION });
 /** Personal data: kept by no cache. */
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
@@ -36,18 +35,18 @@ export function privacyHandlers(options: PrivacyRoutesOptions): RouteHandlers<Pr
     // Chosen with the idempotency key: a retry after a lost holder finishes the same erasure.
     const id = c.get('idempotentResourceId') ?? newErasureId();
     const receipt = await options.erasures.request(c.get('partnerWidgets'), subject, id);
-    return answerJson(c, { data: receipt, meta: meta(c) }, 202, NO_STORE);
+    return answerJson(c, { data: receipt, meta: answerMeta(c) }, 202, NO_STORE);
   }
 
   async function readPartnerPrivacyErasure(c: Context<AppEnv>) {
     const receipt = await options.erasures.read(c.get('partnerWidgets'), c.req.param('id') ?? '');
-    return answerJson(c, { data: receipt, meta: meta(c) }, 200, NO_STORE);
+    return answerJson(c, { data: receipt, meta: answerMeta(c) }, 200, NO_STORE);
   }
 
   async function exportPartnerPrivacyData(c: Context<AppEnv>) {
     const subject = await readJsonBody(c, PrivacySubjectSchema);
     const held = await exportTraveller(options.exports, c.get('partnerWidgets'), subject);
-    return answerJson(c, { data: held, meta: meta(c) }, 200, NO_STORE);
+    return answerJson(c, { data: held, meta: answerMeta(c) }, 200, NO_STORE);
   }
 
   return {

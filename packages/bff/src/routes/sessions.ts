@@ -6,8 +6,8 @@
  * `origin` auth (`routes/route-auth.ts`) has refused an unknown or disabled widget and an origin it does not
  * allow; a widget that cannot sell is `widget_misconfigured`.
  */
-import { API_VERSION, type SessionResponse } from '@esim-embed/shared';
-import { answerJson, encodedOnce } from '../http/answer';
+import type { SessionResponse } from '@esim-embed/shared';
+import { answerJson, answerMeta, encodedOnce } from '../http/answer';
 import type { SessionSigner } from '../security/session-token';
 import type { RouteHandlers } from './mount-routes';
 import type { WidgetStarts } from './widget-start';
@@ -31,7 +31,7 @@ export function sessionHandlers(options: SessionRoutesOptions): RouteHandlers<'c
         origin: c.get('origin'),
         environment: widget.config.environment,
       });
-      const meta: SessionResponse['meta'] = { requestId: c.get('requestId'), apiVersion: API_VERSION };
+      const meta: SessionResponse['meta'] = answerMeta(c);
       // The session's own fields, then the start's (each encoded once per catalog state).
       const data = {
         token,

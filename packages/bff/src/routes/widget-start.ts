@@ -5,9 +5,9 @@
  * The `origin` auth (`routes/route-auth.ts`) has refused an unknown or disabled widget and an origin it does
  * not allow, as it does for sessions; a widget that cannot sell is `widget_misconfigured`.
  */
-import { API_VERSION, type WidgetStart, type WidgetStartResponse } from '@esim-embed/shared';
+import type { WidgetStart, WidgetStartResponse } from '@esim-embed/shared';
 import { ApiError } from '../errors';
-import { answerJson, encodedOnce } from '../http/answer';
+import { answerJson, answerMeta, encodedOnce } from '../http/answer';
 import { keepAnswer } from '../http/answer-cache';
 import type { FunnelCounters } from '../sales-ledger/funnel-counters';
 import type { StartLimit } from '../security/start-limit';
@@ -124,7 +124,7 @@ export function widgetStartHandlers(
           },
         });
       }
-      const meta: WidgetStartResponse['meta'] = { requestId: c.get('requestId'), apiVersion: API_VERSION };
+      const meta: WidgetStartResponse['meta'] = answerMeta(c);
       return answerJson(c, { data: encodedOnce(c, start), meta }, 200, START_CACHE);
     },
   };

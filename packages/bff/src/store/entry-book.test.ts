@@ -4,48 +4,11 @@
  * to, its marks — and reads what it is asked right after; changes of other entries never refuse it. Deadlines are
  * read earliest first, marks by range with their count. On a cluster a book's keys share one slot.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type RunningRedis,
-  type RunningRedisCluster,
-  startRedisCluster,
-  startRedisServer,
-} from '../../testing/redis-server';
-import { createMemoryStore } from './memory-store';
-import { createRedisStore } from './redis-store';
-import { openSqliteStore } from './sqlite-store';
-import type { BookChange, Store } from './store';
+import { describe, expect, it } from 'vitest';
+import { storesUnderTest } from '../../testing/store-kinds';
+import type { BookChange } from './store';
 
-let redis: RunningRedis;
-let cluster: RunningRedisCluster;
-const stores: Store[] = [];
-const dataDirs = mkdtempSync(join(tmpdir(), 'esim-entry-book-'));
-
-beforeAll(async () => {
-  [redis, cluster] = await Promise.all([startRedisServer(), startRedisCluster()]);
-}, 60_000);
-afterAll(async () => {
-  await Promise.all(stores.map((store) => store.close()));
-  await Promise.all([redis?.stop(), cluster?.stop()]);
-  rmSync(dataDirs, { recursive: true, force: true });
-});
-
-const implementations: Array<[string, () => Store]> = [
-  ['memory', () => createMemoryStore()],
-  ['embedded (SQLite)', () => openSqliteStore({ dataDir: mkdtempSync(join(dataDirs, 'data-')) })],
-  [
-    'redis',
-    () => createRedisStore({ url: redis.url, keyPrefix: `book-${Math.random()}:`, connectWaitMs: 5_000 }),
-  ],
-  [
-    'redis cluster',
-    () =>
-      createRedisStore({ target: cluster.target, keyPrefix: `book-${Math.random()}:`, connectWaitMs: 5_000 }),
-  ],
-];
+const stores = storesUnderTest('entry-book');
 
 /** A change of `id` from `expected` to `next`, adding nothing unless told. */
 const changeOf = (
@@ -64,12 +27,8 @@ const changeOf = (
   ...more,
 });
 
-describe.each(implementations)('an entry book on the %s store', (_name, makeStore) => {
-  function bookOf(name = 'funding-ledger:acct') {
-    const store = makeStore();
-    stores.push(store);
-    return store.entryBook(name);
-  }
+describe.each(stores.kinds)('an entry book on the %s store', (_name, kind) => {
+  const bookOf = (name = 'funding-ledger:acct') => kind.open().store.entryBook(name);
 
   it('changes an entry only as it was read, with its totals, and reads right after', async () => {
     const book = bookOf();
@@ -150,7 +109,7 @@ describe('an entry book on a Redis Cluster', () => {
     const keyPrefix = 'slots:';
     const tag = `${keyPrefix}book:{funding-ledger:test:abc:acc_1}`;
     const slots = await Promise.all(
-      ['entries', 'totals', 'deadlines', 'marks'].map((part) => cluster.slotOf(`${tag}:${part}`)),
+      ['entries', 'totals', 'deadlines', 'marks'].map((part) => stores.cluster().slotOf(`${tag}:${part}`)),
     );
     expect(new Set(slots).size).toBe(1);
   });

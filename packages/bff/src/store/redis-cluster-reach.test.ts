@@ -13,8 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '@esim-embed/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type RunningRedisCluster, startRedisCluster } from '../../testing/redis-server';
-import { eventually, newKey, openWidget, SHOP_ORIGIN } from '../../testing/stack';
+import { eventually, openWidget, SHOP_ORIGIN } from '../../testing/stack';
 import { makeTestPki } from '../../testing/test-pki';
+import { checkoutOnPage } from '../../testing/traveller-checkout';
 import { readRedisDurability } from './redis-durability';
 import { createRedisStore } from './redis-store';
 import { type RedisClusterTarget, redisTargetFromEnvironment } from './redis-target';
@@ -166,21 +167,7 @@ describe('a Redis Cluster that speaks only TLS', () => {
         () => expect.fail(`never ready:\n${server.output()}`),
       );
       expect(server.output()).toMatch(/"redis":"cluster:\/\/127\.0\.0\.1:\d+(,127\.0\.0\.1:\d+){5} \(TLS\)"/);
-      const page = await openWidget(server.url, 'acme');
-      const destinations = await page.get('/v1/destinations');
-      const plans = await page.get(`/v1/destinations/${destinations.body.data[0].code}/plans`);
-      const quote = await page.post(
-        '/v1/quotes',
-        { offerId: plans.body.data[0].offerId },
-        { 'Idempotency-Key': newKey() },
-      );
-      expect(quote.status).toBe(201);
-      const created = await page.post(
-        '/v1/checkouts',
-        { quoteId: quote.body.data.id, locale: 'en', termsAccepted: true },
-        { 'Idempotency-Key': newKey() },
-      );
-      expect(created.status, created.text).toBe(201);
+      await checkoutOnPage(await openWidget(server.url, 'acme'));
       // What it wrote is on the cluster's primaries, read over TLS.
       const primaries = await cluster.primaries();
       const keys = await Promise.all(primaries.map(({ port }) => cluster.cli(port, 'DBSIZE')));
@@ -195,6 +182,10 @@ describe('a Redis Cluster that speaks only TLS', () => {
     try {
       expect(server.output()).toContain('"message":"BFF listening"');
       expect(server.output()).toContain('could not read the durability settings of Redis at start');
+      // The operator is told which setting asked for TLS, why the handshake failed and what to do.
+      expect(server.output()).toMatch(
+        /"message":"store unreachable over TLS".*ESIM_BFF_REDIS_TLS.*NODE_EXTRA_CA_CERTS/,
+      );
       expect(await server.readiness(), server.output()).toBe(503);
       const page = await openWidget(server.url, 'acme').catch((error: Error) => error);
       expect(String(page)).toMatch(/session refused: 503 .*store_unavailable/);

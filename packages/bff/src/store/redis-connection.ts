@@ -8,6 +8,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger';
 import { type RedisClient, type RedisTarget, redisClient } from './redis-target';
+import { tlsFailure } from './redis-tls-failure';
 import { StoreUnavailableError } from './store';
 
 export interface RedisConnectionOptions {
@@ -63,6 +64,14 @@ const isReplyError = (error: unknown): error is Error =>
 /** Opens the connection (at once, in the background). */
 export function connectRedis(options: RedisConnectionOptions): RedisConnection {
   const { target, commandTimeoutMs, connectWaitMs, logger } = options;
+  /** The last failed TLS handshake, until a connection is ready. */
+  let tlsFailed: Error | null = null;
+  function heardError(error: unknown): void {
+    const failure = tlsFailure(error, target);
+    if (failure === null) return;
+    if (tlsFailed === null) logger?.error('store unreachable over TLS', { cause: failure.message });
+    tlsFailed = failure;
+  }
   const redis = redisClient(
     target,
     {
@@ -92,9 +101,11 @@ export function connectRedis(options: RedisConnectionOptions): RedisConnection {
       slotsRefreshTimeout: commandTimeoutMs,
       clusterRetryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
     },
+    (error) => heardError(error),
   );
-  // Failures surface on the operations that fail; without a listener ioredis would print every reconnect.
-  redis.on('error', () => {});
+  // Failures surface on the operations that fail; without a listener ioredis would print every reconnect. A
+  // failed TLS handshake is kept, to name the setting and the cause where the client would say "closed".
+  redis.on('error', (error) => heardError(error));
 
   let clockOffsetMs: number | null = null;
   let downSince: number | null = null;
@@ -130,6 +141,7 @@ export function connectRedis(options: RedisConnectionOptions): RedisConnection {
   }
 
   redis.on('ready', () => {
+    tlsFailed = null;
     cameBack();
     wake(true);
     measureClock().catch(() => {});
@@ -206,8 +218,10 @@ export function connectRedis(options: RedisConnectionOptions): RedisConnection {
         if (isReplyError(error) && !UNAVAILABLE_REPLY.test(error.message)) throw error;
         // A cluster node lost or a slot in flux: read the slots again, so the next operation finds its primary.
         if ('refreshSlotsCache' in redis) redis.refreshSlotsCache();
-        wentDown(error);
-        throw new StoreUnavailableError('Redis is unreachable or did not answer in time', { cause: error });
+        wentDown(tlsFailed ?? error);
+        throw new StoreUnavailableError('Redis is unreachable or did not answer in time', {
+          cause: tlsFailed ?? error,
+        });
       }
     },
     async close() {

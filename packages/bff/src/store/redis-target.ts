@@ -9,7 +9,7 @@
  * NAT, `ESIM_BFF_REDIS_CLUSTER_NAT_MAP` says where to reach each address the nodes announce.
  */
 import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
-import { TlsNodeConnector } from './redis-tls-connector';
+import { TlsNodeConnector, tlsNodeConnector } from './redis-tls-connector';
 
 /** A Redis reached by one URL: `redis://[:password@]host:port[/db]`, `rediss://` for TLS. */
 export interface RedisUrlTarget {
@@ -174,7 +174,9 @@ function tlsSetting(env: NodeJS.ProcessEnv): boolean {
 }
 
 /**
- * An ioredis client of `target`, with `settings` (waits, retries) on top of what reaching it takes.
+ * An ioredis client of `target`, with `settings` (waits, retries) on top of what reaching it takes;
+ * `onSocketError` hears the errors of a cluster's TLS sockets (a failed handshake, which the client reports as a
+ * closed connection; one server's client reports it itself).
  *
  * @example
  * const redis = redisClient({ kind: 'url', url: 'redis://127.0.0.1:6379' }, { maxRetriesPerRequest: 1 });
@@ -183,9 +185,10 @@ export function redisClient(
   target: RedisTarget,
   settings: RedisOptions,
   cluster: ClusterOptions = {},
+  onSocketError?: (error: Error) => void,
 ): RedisClient {
   if (target.kind === 'url') return new Redis(target.url, settings);
-  if (target.kind === 'cluster') return redisClusterClient(target, settings, cluster);
+  if (target.kind === 'cluster') return redisClusterClient(target, settings, cluster, onSocketError);
   return new Redis({
     ...settings,
     sentinels: target.sentinels,
@@ -210,6 +213,7 @@ function redisClusterClient(
   target: RedisClusterTarget,
   settings: RedisOptions,
   cluster: ClusterOptions,
+  onSocketError: ((error: Error) => void) | undefined,
 ): Cluster {
   return new Cluster(target.nodes, {
     scaleReads: 'master',
@@ -222,7 +226,12 @@ function redisClusterClient(
       password: target.password,
       username: target.username,
       // A TLS endpoint is a DNS name its certificate names: connect by that name, not the address it resolves to.
-      ...(target.tls ? { tls: {}, Connector: TlsNodeConnector } : {}),
+      ...(target.tls
+        ? {
+            tls: {},
+            Connector: onSocketError === undefined ? TlsNodeConnector : tlsNodeConnector(onSocketError),
+          }
+        : {}),
     },
     ...(target.tls ? { dnsLookup: (address, callback) => callback(null, address) } : {}),
   });

@@ -14,12 +14,17 @@ const CONNECTION_CLOSED = 'Connection is closed.';
 /** An ioredis `Connector` for one node over TLS (`host`, `port` and `tls` of the node's options). */
 export class TlsNodeConnector extends AbstractConnector {
   private readonly node: RedisOptions;
+  private readonly onError: ((error: Error) => void) | undefined;
 
-  /** ioredis hands every connector the node's whole options (typed `unknown` by its constructor type). */
-  constructor(node: unknown) {
+  /**
+   * ioredis hands every connector the node's whole options (typed `unknown` by its constructor type); `onError`
+   * hears every error of the node's sockets (ioredis itself reports a failed handshake as a closed connection).
+   */
+  constructor(node: unknown, onError?: (error: Error) => void) {
     const options = node as RedisOptions;
     super(options.disconnectTimeout ?? 2_000);
     this.node = options;
+    this.onError = onError;
   }
 
   connect(): Promise<TLSSocket> {
@@ -41,10 +46,20 @@ export class TlsNodeConnector extends AbstractConnector {
         // Kept for ioredis, which reads it when the socket is already gone by the time it looks.
         socket.on('error', (error) => {
           this.firstError ??= error;
+          this.onError?.(error);
         });
         this.stream = socket;
         resolve(socket);
       });
     });
   }
+}
+
+/** A {@link TlsNodeConnector} class whose sockets' errors `onError` hears. */
+export function tlsNodeConnector(onError: (error: Error) => void): typeof TlsNodeConnector {
+  return class ObservedTlsNodeConnector extends TlsNodeConnector {
+    constructor(node: unknown) {
+      super(node, onError);
+    }
+  };
 }

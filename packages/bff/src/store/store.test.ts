@@ -3,35 +3,13 @@
  * and a real `redis-server`. Expiry is seen by letting time pass: the memory and embedded stores read a clock the
  * test moves on; Redis expires keys on its own clock, so its tests wait in real time, side by side.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type RunningRedis,
-  type RunningRedisCluster,
-  startRedisCluster,
-  startRedisServer,
-} from '../../testing/redis-server';
+import { describe, expect, it } from 'vitest';
+import { storesUnderTest } from '../../testing/store-kinds';
 import { createMemoryStore } from './memory-store';
 import { createRedisStore } from './redis-store';
-import { openSqliteStore } from './sqlite-store';
 import type { Store } from './store';
 
-let redis: RunningRedis;
-let cluster: RunningRedisCluster;
-const stores: Store[] = [];
-const dataDirs = mkdtempSync(join(tmpdir(), 'esim-store-'));
-
-beforeAll(async () => {
-  [redis, cluster] = await Promise.all([startRedisServer(), startRedisCluster()]);
-}, 60_000);
-
-afterAll(async () => {
-  await Promise.all(stores.map((store) => store.close()));
-  await Promise.all([redis?.stop(), cluster?.stop()]);
-  rmSync(dataDirs, { recursive: true, force: true });
-});
+const stores = storesUnderTest('store');
 
 /** How a test lets time pass for a store: a clock it reads, or (Redis) real time. */
 interface StoreTime {
@@ -55,35 +33,12 @@ const realTime = (): StoreTime => ({
   pass: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 });
 
-const implementations: Array<[string, () => StoreTime, (time: StoreTime) => Store]> = [
-  ['memory', steppedTime, (time) => createMemoryStore({ now: time.now })],
-  [
-    'embedded (SQLite)',
-    steppedTime,
-    (time) => openSqliteStore({ dataDir: mkdtempSync(join(dataDirs, 'data-')), now: time.now }),
-  ],
-  [
-    'redis',
-    realTime,
-    // Its tests connect side by side: a busy machine may take longer than the default 250 ms to connect them all.
-    () => createRedisStore({ url: redis.url, keyPrefix: `test-${Math.random()}:`, connectWaitMs: 5_000 }),
-  ],
-  [
-    'redis cluster',
-    realTime,
-    () =>
-      createRedisStore({ target: cluster.target, keyPrefix: `test-${Math.random()}:`, connectWaitMs: 5_000 }),
-  ],
-];
-
 // Concurrent: every test has its own store (or index), so Redis's real-time waits overlap.
-describe.concurrent.each(implementations)('%s store', (_name, makeTime, make) => {
+describe.concurrent.each(stores.kinds)('%s store', (_name, kind) => {
   /** A store of its own for one test, and how that test lets time pass for it. */
   function timedStore(): { s: Store; time: StoreTime } {
-    const time = makeTime();
-    const s = make(time);
-    stores.push(s);
-    return { s, time };
+    const time = kind.readsClock ? steppedTime() : realTime();
+    return { s: kind.open(time.now).store, time };
   }
   const store = () => timedStore().s;
 
@@ -198,9 +153,8 @@ describe.concurrent.each(implementations)('%s store', (_name, makeTime, make) =>
 describe('redis store across two clients', () => {
   it('shares state and compare-and-set between instances', async () => {
     const prefix = `shared-${Math.random()}:`;
-    const one = createRedisStore({ url: redis.url, keyPrefix: prefix });
-    const two = createRedisStore({ url: redis.url, keyPrefix: prefix });
-    stores.push(one, two);
+    const one = stores.kept(createRedisStore({ url: stores.redis().url, keyPrefix: prefix }));
+    const two = stores.kept(createRedisStore({ url: stores.redis().url, keyPrefix: prefix }));
     await one.insert('checkout:x', 'awaiting_payment', 10_000);
     const [a, b] = await Promise.all([
       one.compareAndSet('checkout:x', 1, 'placing by one', 10_000),
@@ -215,8 +169,7 @@ describe('redis store across two clients', () => {
 describe('the memory store’s contents', () => {
   it('lists every live key, counter, index member and queue item, and forgets the expired ones', async () => {
     const time = steppedTime();
-    const store = createMemoryStore({ now: time.now });
-    stores.push(store);
+    const store = stores.kept(createMemoryStore({ now: time.now }));
     await store.insert('checkout:chk_1', 'one', 60_000);
     await store.increment('counter:reads', 1, 60_000);
     const index = store.sortedIndex('partner-checkouts:acme');

@@ -1,93 +1,23 @@
 /**
  * The work-queue contract (`work-queue.ts`), run against every store: the same cases on the memory store, the
- * embedded store (SQLite, in a temporary data directory) and a real `redis-server`. A store joins by one line in `implementations`; `twin` answers a second handle on the same
+ * embedded store (SQLite, in a temporary data directory) and a real `redis-server`. A store joins by one line in `storesUnderTest` (`testing/store-kinds.ts`); `twin` answers a second handle on the same
  * state (another instance's connection), or the same store where there is only one process.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type RunningRedis,
-  type RunningRedisCluster,
-  startRedisCluster,
-  startRedisServer,
-} from '../../testing/redis-server';
-import { createMemoryStore } from './memory-store';
-import { createRedisStore } from './redis-store';
-import { openSqliteStore } from './sqlite-store';
+import { describe, expect, it } from 'vitest';
+import { storesUnderTest } from '../../testing/store-kinds';
 import type { Store } from './store';
 import type { ClaimOptions, QueueItem, WorkQueue } from './work-queue';
 
-let redis: RunningRedis;
-let cluster: RunningRedisCluster;
-const opened: Store[] = [];
-const dataDirs = mkdtempSync(join(tmpdir(), 'esim-queue-test-'));
-
-beforeAll(async () => {
-  [redis, cluster] = await Promise.all([startRedisServer(), startRedisCluster()]);
-}, 60_000);
-
-afterAll(async () => {
-  await Promise.all(opened.map((store) => store.close()));
-  await Promise.all([redis?.stop(), cluster?.stop()]);
-  rmSync(dataDirs, { recursive: true, force: true });
-});
-
-/** A store, and a second handle on the same state (as a second BFF instance would have). */
-interface StorePair {
-  store: Store;
-  twin: Store;
-}
-
-const implementations: Array<[string, () => StorePair]> = [
-  [
-    'memory',
-    () => {
-      const store = createMemoryStore();
-      return { store, twin: store };
-    },
-  ],
-  [
-    'embedded',
-    () => {
-      const store = openSqliteStore({ dataDir: mkdtempSync(join(dataDirs, 'data-')) });
-      return { store, twin: store };
-    },
-  ],
-  [
-    'redis',
-    () => {
-      const keyPrefix = `queue-test-${Math.random()}:`;
-      return {
-        store: createRedisStore({ url: redis.url, keyPrefix }),
-        twin: createRedisStore({ url: redis.url, keyPrefix }),
-      };
-    },
-  ],
-  [
-    'redis cluster',
-    () => {
-      const keyPrefix = `queue-test-${Math.random()}:`;
-      const { target } = cluster;
-      return {
-        store: createRedisStore({ target, keyPrefix, connectWaitMs: 5_000 }),
-        twin: createRedisStore({ target, keyPrefix, connectWaitMs: 5_000 }),
-      };
-    },
-  ],
-];
+const stores = storesUnderTest('queue-test');
 
 const T = 1_800_000_000_000;
 const lease: ClaimOptions = { limit: 100, perPartition: 100, leaseMs: 30_000 };
 const ids = (items: QueueItem[]) => items.map((item) => item.id);
 
-describe.each(implementations)('the %s store’s work queue', (_name, make) => {
+describe.each(stores.kinds)('the %s store’s work queue', (_name, kind) => {
   function open(name = 'jobs'): { queue: WorkQueue; twin: WorkQueue; store: Store } {
-    const pair = make();
-    opened.push(pair.store);
-    if (pair.twin !== pair.store) opened.push(pair.twin);
-    return { queue: pair.store.queue(name), twin: pair.twin.queue(name), store: pair.store };
+    const { store, twin } = kind.open();
+    return { queue: store.queue(name), twin: twin().queue(name), store };
   }
 
   it('adds an id once, reads it back and takes it off', async () => {

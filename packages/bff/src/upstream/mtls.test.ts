@@ -11,16 +11,9 @@ import type { TLSSocket } from 'node:tls';
 import { type RunningSandbox, startSandbox } from '@esim-embed/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { untilReady } from '../../testing/after-sale-flow';
-import {
-  call,
-  newKey,
-  openWidget,
-  type RunningBff,
-  SHOP_ORIGIN,
-  startBff,
-  TEST_ENV,
-} from '../../testing/stack';
+import { call, openWidget, type RunningBff, SHOP_ORIGIN, startBff, TEST_ENV } from '../../testing/stack';
 import { makeTestPki, type TestPki } from '../../testing/test-pki';
+import { openCheckoutOnPage } from '../../testing/traveller-checkout';
 import type { BffConfigInput } from '../config/config-schema';
 import { ConfigError, parseConfig, resolveSecrets } from '../config/load-config';
 
@@ -140,21 +133,8 @@ describe('an upstream that requires a client certificate', () => {
   it('sells over mTLS with the certificate from the environment', async () => {
     expect(sandbox.url).toMatch(/^https:/);
     const page = await openWidget(bff.server.url, 'mtls');
-    const destinations = await page.get('/v1/destinations?locale=en');
-    const plans = await page.get(`/v1/destinations/${destinations.body.data[0].code}/plans`);
-    const quote = await page.post(
-      '/v1/quotes',
-      { offerId: plans.body.data[0].offerId },
-      { 'Idempotency-Key': newKey() },
-    );
-    expect(quote.status).toBe(201);
-    const checkout = await page.post(
-      '/v1/checkouts',
-      { quoteId: quote.body.data.id, locale: 'en', termsAccepted: true },
-      { 'Idempotency-Key': newKey() },
-    );
-    expect(checkout.status).toBe(201);
-    await untilReady(page, checkout.body.data.id, checkout.body.data.clientSecret);
+    const checkout = await openCheckoutOnPage(page);
+    await untilReady(page, checkout.id, checkout.clientSecret);
   });
 
   it('refuses a client without a certificate on a resumed TLS session too, and lets a certified one resume', async () => {
