@@ -174,8 +174,8 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
   const { logger } = options;
   const maxEntries = options.maxEntries ?? 4_096;
   const entries = new Map<string, Entry>();
-  /** The headers the answers of a path vary on, for the paths whose answers do (read before the entry). */
-  const variedPaths = new Map<string, readonly string[]>();
+  /** What the answers of a path vary on, for the paths whose answers do (read before the entry). */
+  const variedPaths = new Map<string, Pick<KeepWhile, 'variesOn' | 'variant'>>();
 
   /**
    * The compressions under way of a head, per path: the readers that reach the app together after the catalog
@@ -217,7 +217,8 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
         return;
       }
       const path = url.slice(url.indexOf('/', url.indexOf('//') + 2));
-      const key = keyOf(path, keepWhile.variesOn, (name) => c.req.header(name));
+      const variant = keepWhile.variant === undefined ? '' : `\n${keepWhile.variant.value}`;
+      const key = keyOf(path, keepWhile.variesOn, (name) => c.req.header(name)) + variant;
       const coding = answer.headers.get('Content-Encoding');
       const body = decodedBody(Buffer.from(await answer.clone().arrayBuffer()), coding);
       const { builtFrom, current } = keepWhile;
@@ -263,8 +264,8 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
         route: c.get('route'),
         log: knownReadLog(logger, { method: 'GET', path, status: 200 }),
       };
-      if (keepWhile.variesOn === undefined) variedPaths.delete(path);
-      else variedPaths.set(path, keepWhile.variesOn);
+      if (keepWhile.variesOn === undefined && keepWhile.variant === undefined) variedPaths.delete(path);
+      else variedPaths.set(path, { variesOn: keepWhile.variesOn, variant: keepWhile.variant });
       keep(key, entry);
       // This reader gets what the next ones will: the kept coding, byte for byte but the request id.
       if (compressed.size > 0) {
@@ -282,7 +283,13 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
       if (request.method !== 'GET' || request.headers['if-none-match'] !== undefined) return false;
       const path = request.url;
       if (path === undefined) return false;
-      const key = keyOf(path, variedPaths.get(path), (name) => request.headers[name]);
+      const varied = variedPaths.get(path);
+      let key = keyOf(path, varied?.variesOn, (name) => request.headers[name]);
+      if (varied?.variant !== undefined) {
+        const variant = varied.variant.of(request);
+        if (variant === undefined) return false;
+        key += `\n${variant}`;
+      }
       const entry = entries.get(key);
       if (entry === undefined) return false;
       const builtFrom = entry.builtFrom.deref();
