@@ -78,11 +78,7 @@ export function originAuth(options: {
     // Starts (page views) and sessions (travellers who quote) are counted apart: page views never use up the
     // sessions of those who buy.
     if (inPath === undefined) {
-      await options.sessions.take(
-        widget.config.id,
-        c.get('countedAddress'),
-        widget.config.limits.sessionsPerIpPerMinute,
-      );
+      await options.sessions.take(widget, limitedAddress(c.get('clientIp')), c.get('countedAddress'));
     } else {
       const taken = options.starts.take(widget, limitedAddress(c.get('clientIp')));
       if (!taken.allowed) throw rateLimited({ name: 'starts', ...taken }, taken.resetInMs);

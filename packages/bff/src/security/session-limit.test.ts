@@ -15,7 +15,7 @@ afterEach(async () => {
 /** Opens one session, answering whether it was let through. */
 async function opened(limit: SessionLimit, address: string, most: number): Promise<boolean> {
   try {
-    await limit.take('shop', address, most);
+    await limit.take({ config: { id: 'shop', limits: { sessionsPerIpPerMinute: most } } }, address, address);
     return true;
   } catch (error) {
     expect((error as { code?: string }).code).toBe('rate_limited');
@@ -28,7 +28,8 @@ describe('sessions per address', () => {
     const now = 1_800_000_000_000;
     store = createMemoryStore({ now: () => now });
     const limit = new SessionLimit({ store, now: () => now });
-    for (let index = 0; index < 50; index += 1) expect(await opened(limit, `address-${index}`, 30)).toBe(true);
+    for (let index = 0; index < 50; index += 1)
+      expect(await opened(limit, `address-${index}`, 30)).toBe(true);
     expect([...(await store.contents()).keys()].filter((key) => key.includes('sessions:'))).toEqual([]);
     expect(await opened(limit, 'address-7', 30)).toBe(true);
     expect((await store.contents()).get('counter counter:sessions:shop:address-7')).toBe('2');

@@ -6,33 +6,41 @@
  * session on each instance is counted in the store with its second there; with `n` instances an address gets at
  * most `n − 1` more than the limit in a minute (the first of each instance that saw no second), never more. An
  * address over the limit on this instance alone is refused from memory, with no store write.
+ *
+ * The memory is the starts' sketch (`start-limit.ts`): fixed per widget, the same cost per session however many
+ * addresses open one, and a count never below the truth — one above it sends an address's first session to the
+ * store, or refuses it, only once hundreds of thousands of addresses opened sessions on one instance in a minute.
  */
-import type { Store } from '../store/store';
-import { InstanceWindowCounter } from './instance-window-counter';
-import { enforceLimit, type LimitSpec, rateLimited } from './rate-limit';
 
-const WINDOW_MS = 60_000;
+import type { Store } from '../store/store';
+import { enforceLimit, type LimitSpec, rateLimited } from './rate-limit';
+import { type StartingWidget, StartLimit } from './start-limit';
 
 /** The sessions' counter of one app. */
 export class SessionLimit {
-  readonly #here: InstanceWindowCounter;
+  readonly #here: StartLimit;
   readonly #store: Store;
 
   constructor(options: { store: Store; now?: (() => number) | undefined }) {
     this.#store = options.store;
-    this.#here = new InstanceWindowCounter({ windowMs: WINDOW_MS, now: options.now });
+    // Addresses come already read from the request (`address` of `take`): no proxy hops to read here.
+    this.#here = new StartLimit({ trustedProxyHops: 0, now: options.now });
   }
 
   /**
-   * Count one session of `widgetId` from `countedAddress` (its keyed digest) within `limit` a minute;
-   * `rate_limited` over it.
+   * Count one session of `widget` from `address` (a limited address, kept in memory only), named in the store by
+   * `countedAddress` (its keyed digest); `rate_limited` over `limits.sessionsPerIpPerMinute`.
    */
-  async take(widgetId: string, countedAddress: string, limit: number): Promise<void> {
-    const spec: LimitSpec = { name: `sessions:${widgetId}:${countedAddress}`, limit, windowMs: WINDOW_MS };
-    const { count, resetInMs } = this.#here.hit(spec.name);
-    if (count > limit) throw rateLimited(spec, resetInMs);
-    if (count === 1) return;
+  async take(widget: StartingWidget, address: string, countedAddress: string): Promise<void> {
+    const taken = this.#here.take(widget, address);
+    const spec: LimitSpec = {
+      name: `sessions:${widget.config.id}:${countedAddress}`,
+      limit: taken.limit,
+      windowMs: taken.windowMs,
+    };
+    if (!taken.allowed) throw rateLimited(spec, taken.resetInMs);
+    if (taken.count === 1) return;
     // The second session here counts the first too; a counter the store keeps, across instances.
-    await enforceLimit(this.#store, spec, count === 2 ? 2 : 1);
+    await enforceLimit(this.#store, spec, taken.count === 2 ? 2 : 1);
   }
 }
