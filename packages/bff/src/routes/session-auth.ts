@@ -125,11 +125,8 @@ export interface KeptSessionReads {
 export function keptSessionReads(options: SessionAuthOptions): KeptSessionReads {
   /** The claims of the request's live session, or undefined (no token, or one the app would refuse). */
   function claimsOf(request: IncomingMessage): SessionClaims | undefined {
-    const authorization = request.headers.authorization;
-    const match = authorization === undefined ? null : /^Bearer ([A-Za-z0-9._-]+)$/.exec(authorization);
-    if (match === null) return undefined;
     try {
-      return options.signer.verify(match[1] as string);
+      return options.signer.verify(bearerToken(request.headers.authorization));
     } catch {
       return undefined;
     }
