@@ -57,8 +57,8 @@ import {
 import type { KeyedDigest } from './security/keyed-digest';
 import { createOriginPolicy } from './security/origin-policy';
 import type { SecretDigest } from './security/presented-secret';
-import { SECURITY_HEADERS } from './security/security-headers';
 import { ReservedLimit } from './security/reserved-limit';
+import { SECURITY_HEADERS } from './security/security-headers';
 import { SessionLimit } from './security/session-limit';
 import type { SessionSigner } from './security/session-token';
 import { StartLimit } from './security/start-limit';
