@@ -12,13 +12,15 @@
  * no second way to build an answer: a header or a change of body in the app is in the next recording.
  *
  * Serving it does what the app would do for that request and nothing else is left to decide: the route is
- * public (no session, origin or secret to check) and idempotent, the answer is the same for every reader, and
+ * idempotent, public or checking its reader in `admit` as its auth would (a session read: its token, widget and
+ * origin), the answer is the same for every reader it admits, and
  * it is valid exactly while the catalog state it was built from is held (checked per read, synchronously).
  * Each read still gets a request id of its own (in `X-Request-Id` and wherever the recording held the
  * recorded one), its request metric through the function the app's middleware uses, and its access-log line
  * with the fields of the app's (`knownReadLog`: those all reads of a path share written once). An answer that
  * names a request header (the widget's start names the page's origin) is kept per value of the headers the
- * route said it varies on, and a route that counts its readers (starts per address) admits each kept read
+ * route said it varies on (and per `variant`: a session read, per the session's widget), and a route that
+ * checks or counts its readers (starts per address, a session's requests) admits each kept read
  * first: one it refuses goes to the app, which answers the refusal. Anything else —
  * another method, a query string, a conditional request, a catalog that moved on — goes to the app, which
  * answers (and records again) as usual.

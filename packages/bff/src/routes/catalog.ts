@@ -57,8 +57,8 @@ export function catalogHandlers(
   function keepWhileHeld(c: Context<AppEnv>, canonical: string): void {
     const widget = c.get('widget');
     const builtFrom = widget.catalog.held();
-    // Spellings of the address (`/plans/tr`) answer the same but are not kept: one client cannot fill the cache.
     if (kept === undefined || builtFrom === undefined || c.req.header('Origin') === undefined) return;
+    // Spellings of the address (`/plans/tr`) answer the same but are not kept: one client cannot fill the cache.
     if (c.req.url.includes('?') || new URL(c.req.url).pathname !== canonical) return;
     keepAnswer(c, {
       builtFrom,

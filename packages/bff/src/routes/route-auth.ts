@@ -54,8 +54,9 @@ export interface RouteAuthOptions extends SessionAuthOptions {
 /**
  * `origin`: the widget named in the path (the start, a GET) or else in the body (a session) exists
  * (`storefront_app_not_found`), the address has starts or sessions left (`rate_limited`: starts counted in this
- * instance's memory, sessions in its memory then the store, `security/session-limit.ts`), the widget is enabled (`storefront_app_disabled`) and allows the
- * request's `Origin` (`widget_origin_forbidden`), in that order. Sets `widget` and `origin`.
+ * instance's memory, sessions in its memory then the store, `security/session-limit.ts`), the widget is enabled
+ * (`storefront_app_disabled`) and allows the request's `Origin` (`widget_origin_forbidden`), in that order. Sets
+ * `widget` and `origin`.
  */
 export function originAuth(options: {
   widgets: ReadonlyMap<string, WidgetRuntime>;
