@@ -40,7 +40,7 @@ import { partnerSalesHandlers } from './routes/partner-sales';
 import { type PrivacyRoutesOptions, privacyHandlers } from './routes/privacy';
 import { openToAnyPage, publicCatalogHandlers } from './routes/public-catalog';
 import { routeAuth } from './routes/route-auth';
-import { endedSessions } from './routes/session-auth';
+import { endedSessions, keptSessionReads } from './routes/session-auth';
 import { sessionHandlers } from './routes/sessions';
 import { isWidgetScriptPath, staticSite, widgetAssetHandlers } from './routes/static-assets';
 import { findWidgetBuilds } from './routes/widget-builds';
@@ -57,7 +57,9 @@ import {
 import type { KeyedDigest } from './security/keyed-digest';
 import { createOriginPolicy } from './security/origin-policy';
 import type { SecretDigest } from './security/presented-secret';
+import { ReservedLimit } from './security/reserved-limit';
 import { SECURITY_HEADERS } from './security/security-headers';
+import { SessionLimit } from './security/session-limit';
 import type { SessionSigner } from './security/session-token';
 import { StartLimit } from './security/start-limit';
 import type { Store } from './store/store';
@@ -206,13 +208,20 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
   const idempotencyTtlMs = config.idempotencyTtlHours * 60 * 60 * 1000;
   const starts = widgetStarts();
   const startLimit = new StartLimit({ trustedProxyHops: config.trustedProxyHops, now: options.now });
+  const sessionAuthOptions = {
+    signer: options.signer,
+    widgets,
+    store,
+    sessionRequests: new ReservedLimit({ store, now: options.now }),
+    publicOrigin: options.publicOrigin,
+  };
   mountRoutes(app, {
     handlers: routeHandlers(
       publicCatalogHandlers({ widgets }),
       brandLogoHandlers({ widgets }),
       widgetStartHandlers(starts, startLimit, options.funnel),
       sessionHandlers({ signer: options.signer, starts, replayGraceMs: idempotencyTtlMs }),
-      catalogHandlers(),
+      catalogHandlers(options.answers === undefined ? undefined : keptSessionReads(sessionAuthOptions)),
       checkoutHandlers({
         checkouts: options.checkouts,
         store,
@@ -248,21 +257,16 @@ export function createBffApp(options: BffAppOptions): Hono<AppEnv> {
     ),
     // A checkout's create can be read back with its session's token for `idempotencyTtlHours` after the session.
     endedSessions: endedSessions({
-      signer: options.signer,
-      widgets,
-      store,
-      publicOrigin: options.publicOrigin,
+      ...sessionAuthOptions,
       graceMs: idempotencyTtlMs,
       now: options.now,
     }),
     auth: routeAuth({
+      ...sessionAuthOptions,
       secretDigest: options.secretDigest,
-      signer: options.signer,
-      widgets,
-      store,
-      publicOrigin: options.publicOrigin,
       afterSale: options.afterSale,
       starts: startLimit,
+      sessions: new SessionLimit({ store, now: options.now }),
       now: options.now,
     }),
     idempotency: {

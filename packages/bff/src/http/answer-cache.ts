@@ -12,13 +12,15 @@
  * no second way to build an answer: a header or a change of body in the app is in the next recording.
  *
  * Serving it does what the app would do for that request and nothing else is left to decide: the route is
- * public (no session, origin or secret to check) and idempotent, the answer is the same for every reader, and
+ * idempotent, public or checking its reader in `admit` as its auth would (a session read: its token, widget and
+ * origin), the answer is the same for every reader it admits, and
  * it is valid exactly while the catalog state it was built from is held (checked per read, synchronously).
  * Each read still gets a request id of its own (in `X-Request-Id` and wherever the recording held the
  * recorded one), its request metric through the function the app's middleware uses, and its access-log line
  * with the fields of the app's (`knownReadLog`: those all reads of a path share written once). An answer that
  * names a request header (the widget's start names the page's origin) is kept per value of the headers the
- * route said it varies on, and a route that counts its readers (starts per address) admits each kept read
+ * route said it varies on (and per `variant`: a session read, per the session's widget), and a route that
+ * checks or counts its readers (starts per address, a session's requests) admits each kept read
  * first: one it refuses goes to the app, which answers the refusal. Anything else —
  * another method, a query string, a conditional request, a catalog that moved on — goes to the app, which
  * answers (and records again) as usual.
@@ -174,8 +176,8 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
   const { logger } = options;
   const maxEntries = options.maxEntries ?? 4_096;
   const entries = new Map<string, Entry>();
-  /** The headers the answers of a path vary on, for the paths whose answers do (read before the entry). */
-  const variedPaths = new Map<string, readonly string[]>();
+  /** What the answers of a path vary on, for the paths whose answers do (read before the entry). */
+  const variedPaths = new Map<string, Pick<KeepWhile, 'variesOn' | 'variant'>>();
 
   /**
    * The compressions under way of a head, per path: the readers that reach the app together after the catalog
@@ -217,7 +219,8 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
         return;
       }
       const path = url.slice(url.indexOf('/', url.indexOf('//') + 2));
-      const key = keyOf(path, keepWhile.variesOn, (name) => c.req.header(name));
+      const variant = keepWhile.variant === undefined ? '' : `\n${keepWhile.variant.value}`;
+      const key = keyOf(path, keepWhile.variesOn, (name) => c.req.header(name)) + variant;
       const coding = answer.headers.get('Content-Encoding');
       const body = decodedBody(Buffer.from(await answer.clone().arrayBuffer()), coding);
       const { builtFrom, current } = keepWhile;
@@ -263,8 +266,8 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
         route: c.get('route'),
         log: knownReadLog(logger, { method: 'GET', path, status: 200 }),
       };
-      if (keepWhile.variesOn === undefined) variedPaths.delete(path);
-      else variedPaths.set(path, keepWhile.variesOn);
+      if (keepWhile.variesOn === undefined && keepWhile.variant === undefined) variedPaths.delete(path);
+      else variedPaths.set(path, { variesOn: keepWhile.variesOn, variant: keepWhile.variant });
       keep(key, entry);
       // This reader gets what the next ones will: the kept coding, byte for byte but the request id.
       if (compressed.size > 0) {
@@ -282,7 +285,13 @@ export function createAnswerCache(options: AnswerCacheOptions): AnswerCache {
       if (request.method !== 'GET' || request.headers['if-none-match'] !== undefined) return false;
       const path = request.url;
       if (path === undefined) return false;
-      const key = keyOf(path, variedPaths.get(path), (name) => request.headers[name]);
+      const varied = variedPaths.get(path);
+      let key = keyOf(path, varied?.variesOn, (name) => request.headers[name]);
+      if (varied?.variant !== undefined) {
+        const variant = varied.variant.of(request);
+        if (variant === undefined) return false;
+        key += `\n${variant}`;
+      }
       const entry = entries.get(key);
       if (entry === undefined) return false;
       const builtFrom = entry.builtFrom.deref();

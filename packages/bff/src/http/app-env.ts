@@ -31,12 +31,16 @@ export interface AnswerState {
 /**
  * What keeps a recorded answer valid: `current()` still being the very object it was built from. An answer that
  * differs by request headers (a start names the page's origin) is kept per value of `variesOn` (lower-case
- * names); one that must count each reader (a start's limit per address) is served only when `admit` lets it.
+ * names), and per `variant` when it differs by what a header says rather than by its text (a session read is
+ * the same for every session of one widget: `value` is this answer's widget, `of` reads a request's, undefined
+ * when it has none); one that must count each reader (a start's limit per address) is served only when `admit`
+ * lets it.
  */
 export interface KeepWhile {
   builtFrom: object;
   current: () => object | undefined;
   variesOn?: readonly string[];
+  variant?: { value: string; of: (request: IncomingMessage) => string | undefined };
   admit?: (request: IncomingMessage) => boolean;
 }
 

@@ -21,6 +21,7 @@ import { limitedAddress } from '../security/client-ip';
 import { InstanceWindowCounter } from '../security/instance-window-counter';
 import type { SecretDigest } from '../security/presented-secret';
 import { enforceLimit, type LimitSpec, rateLimited } from '../security/rate-limit';
+import type { SessionLimit } from '../security/session-limit';
 import type { StartLimit } from '../security/start-limit';
 import type { Store } from '../store/store';
 import { runForUpstreamCaller } from '../upstream/upstream-caller';
@@ -40,6 +41,8 @@ const WRONG_SECRETS_PER_ADDRESS_PER_MINUTE = 100;
 export interface RouteAuthOptions extends SessionAuthOptions {
   /** The starts' counter (shared with the answer cache's kept starts). */
   starts: StartLimit;
+  /** The sessions' counter. */
+  sessions: SessionLimit;
   /** Verifies manage tokens (`session+manage`). */
   afterSale: AfterSaleService;
   /** What the wrong-secret budget counts a presented partner secret by (`security/presented-secret.ts`). */
@@ -51,14 +54,16 @@ export interface RouteAuthOptions extends SessionAuthOptions {
 /**
  * `origin`: the widget named in the path (the start, a GET) or else in the body (a session) exists
  * (`storefront_app_not_found`), the address has starts or sessions left (`rate_limited`: starts counted in this
- * instance's memory, sessions in the store), the widget is enabled (`storefront_app_disabled`) and allows the
- * request's `Origin` (`widget_origin_forbidden`), in that order. Sets `widget` and `origin`.
+ * instance's memory, sessions in its memory then the store, `security/session-limit.ts`), the widget is enabled
+ * (`storefront_app_disabled`) and allows the request's `Origin` (`widget_origin_forbidden`), in that order. Sets
+ * `widget` and `origin`.
  */
 export function originAuth(options: {
   widgets: ReadonlyMap<string, WidgetRuntime>;
   store: Store;
   publicOrigin?: string | undefined;
   starts: StartLimit;
+  sessions: SessionLimit;
 }): MiddlewareHandler<AppEnv> {
   return async function requireAllowedOrigin(c, next) {
     const inPath = c.req.param('widgetId');
@@ -74,11 +79,7 @@ export function originAuth(options: {
     // Starts (page views) and sessions (travellers who quote) are counted apart: page views never use up the
     // sessions of those who buy.
     if (inPath === undefined) {
-      await enforceLimit(options.store, {
-        name: `sessions:${widgetId}:${c.get('countedAddress')}`,
-        limit: widget.config.limits.sessionsPerIpPerMinute,
-        windowMs: 60_000,
-      });
+      await options.sessions.take(widget, limitedAddress(c.get('clientIp')), c.get('countedAddress'));
     } else {
       const taken = options.starts.take(widget, limitedAddress(c.get('clientIp')));
       if (!taken.allowed) throw rateLimited({ name: 'starts', ...taken }, taken.resetInMs);

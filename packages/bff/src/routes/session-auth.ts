@@ -5,12 +5,14 @@
  * limit. Anything else is `widget_session_invalid`. A session that ended may still read back what its checkout's
  * create made, for a bounded grace, and nothing else (`endedSessions`).
  */
+import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors';
 import type { AppEnv } from '../http/app-env';
 import { annotateRequest } from '../http/request-context';
 import { ownOrigin } from '../security/client-ip';
-import { enforceLimit } from '../security/rate-limit';
+import type { LimitSpec } from '../security/rate-limit';
+import type { ReservedLimit } from '../security/reserved-limit';
 import type { SessionClaims, SessionSigner } from '../security/session-token';
 import type { Store } from '../store/store';
 import { runForUpstreamCaller } from '../upstream/upstream-caller';
@@ -21,6 +23,11 @@ export interface SessionAuthOptions {
   signer: SessionSigner;
   widgets: ReadonlyMap<string, WidgetRuntime>;
   store: Store;
+  /**
+   * The per-session rate limit's counts (one per app: the live and the ended sessions' auth and the kept reads of
+   * `keptSessionReads` spend the same).
+   */
+  sessionRequests: ReservedLimit;
   /** The BFF's public origin (behind a TLS-terminating proxy the request URL does not show it). */
   publicOrigin?: string | undefined;
 }
@@ -58,9 +65,35 @@ function bearerToken(authorization: string | undefined): string {
   return match[1] as string;
 }
 
+/** The per-session rate limit of `claims`' session in `widget`. */
+function sessionRequestLimit(claims: SessionClaims, widget: WidgetRuntime): LimitSpec {
+  return {
+    name: `session-requests:${claims.sid}`,
+    limit: widget.config.limits.requestsPerSessionPerMinute,
+    windowMs: 60_000,
+  };
+}
+
 /**
- * What every session's request is held to, ended or not: a widget that exists and is enabled, in the token's
- * environment, the very origin the session was issued to (and still allowed), then the per-session rate limit.
+ * The widget a session may use, from the request's origins: one that exists and is enabled, in the token's
+ * environment, and the very origin the session was issued to (still allowed now: the config may have changed).
+ */
+function sessionWidget(
+  claims: SessionClaims,
+  origins: readonly string[],
+  options: SessionAuthOptions,
+): WidgetRuntime {
+  const widget = options.widgets.get(claims.wid);
+  if (widget === undefined) throw invalid('widget');
+  if (widget.config.environment !== claims.env) throw invalid('environment');
+  if (!widget.config.enabled) throw new ApiError('storefront_app_disabled');
+  if (!origins.includes(claims.org) || widget.originPolicy.allow(claims.org) === null)
+    throw invalid('origin');
+  return widget;
+}
+
+/**
+ * What every session's request is held to, ended or not: {@link sessionWidget}, then the per-session rate limit.
  * Sets `session` and `widget`.
  */
 async function admitSession(
@@ -68,22 +101,51 @@ async function admitSession(
   claims: SessionClaims,
   options: SessionAuthOptions,
 ): Promise<void> {
-  const widget = options.widgets.get(claims.wid);
-  if (widget === undefined) throw invalid('widget');
-  if (widget.config.environment !== claims.env) throw invalid('environment');
-  if (!widget.config.enabled) throw new ApiError('storefront_app_disabled');
-  // The same origin the session was issued to, and still allowed now (the config may have changed).
-  const origins = requestOrigins(c, options.publicOrigin);
-  if (!origins.includes(claims.org) || widget.originPolicy.allow(claims.org) === null)
-    throw invalid('origin');
+  const widget = sessionWidget(claims, requestOrigins(c, options.publicOrigin), options);
   annotateRequest({ widgetId: widget.config.id });
-  await enforceLimit(options.store, {
-    name: `session-requests:${claims.sid}`,
-    limit: widget.config.limits.requestsPerSessionPerMinute,
-    windowMs: 60_000,
-  });
+  await options.sessionRequests.take(sessionRequestLimit(claims, widget));
   c.set('session', claims);
   c.set('widget', widget);
+}
+
+/**
+ * The session check of a read answered from the answer cache (`http/answer-cache.ts`), on the raw request: the
+ * same as {@link sessionAuth}'s, without waiting. The id of the widget the request's live session may read with
+ * (what the kept answer is keyed by) from `widgetOf`, and, in `admit`, whether this reader may have the answer
+ * kept for `widget` — every check of the session auth passed, its origin the one the answer was kept for, and a
+ * request of its session's rate limit spent from what this instance holds. Anything else goes to the app, which
+ * answers as it would (the refusal, or the answer after reserving more of the rate limit).
+ */
+export interface KeptSessionReads {
+  widgetOf(request: IncomingMessage): string | undefined;
+  admit(request: IncomingMessage, widget: WidgetRuntime): boolean;
+}
+
+/** The {@link KeptSessionReads} of an app. */
+export function keptSessionReads(options: SessionAuthOptions): KeptSessionReads {
+  /** The claims of the request's live session, or undefined (no token, or one the app would refuse). */
+  function claimsOf(request: IncomingMessage): SessionClaims | undefined {
+    try {
+      return options.signer.verify(bearerToken(request.headers.authorization));
+    } catch {
+      return undefined;
+    }
+  }
+  return {
+    widgetOf: (request) => claimsOf(request)?.wid,
+    admit(request, widget) {
+      const claims = claimsOf(request);
+      const origin = request.headers.origin;
+      // Only a read that names its origin is kept (an own page's read without one goes to the app).
+      if (claims === undefined || claims.wid !== widget.config.id || origin === undefined) return false;
+      try {
+        if (sessionWidget(claims, [origin], options) !== widget) return false;
+      } catch {
+        return false;
+      }
+      return options.sessionRequests.takeHeld(sessionRequestLimit(claims, widget).name);
+    },
+  };
 }
 
 /** Requires `Authorization: Bearer <session token>` and the session's `Origin`. */

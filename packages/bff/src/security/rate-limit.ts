@@ -19,13 +19,14 @@ export interface LimitSpec {
 }
 
 /**
- * Count one hit and throw `rate_limited` (with `Retry-After` until the window ends) when it is over the limit.
+ * Count one hit (or `by`) and throw `rate_limited` (with `Retry-After` until the window ends) when it is over the
+ * limit.
  *
  * @example
  * await enforceLimit(store, { name: `sessions:${widgetId}:${c.get('countedAddress')}`, limit: 30, windowMs: 60_000 });
  */
-export async function enforceLimit(store: Store, spec: LimitSpec): Promise<void> {
-  const { count, resetInMs } = await store.increment(STORE_KEYS.counter(spec.name), 1, spec.windowMs);
+export async function enforceLimit(store: Store, spec: LimitSpec, by = 1): Promise<void> {
+  const { count, resetInMs } = await store.increment(STORE_KEYS.counter(spec.name), by, spec.windowMs);
   if (count > spec.limit) throw rateLimited(spec, resetInMs);
 }
 

@@ -35,6 +35,8 @@ export interface StartingWidget {
 /** One start counted: whether it is within the limit, and when the window ends. */
 export interface StartTaken {
   allowed: boolean;
+  /** The address's starts in this window, this one included (never fewer than the truth). */
+  count: number;
   limit: number;
   windowMs: number;
   resetInMs: number;
@@ -90,7 +92,13 @@ export class StartLimit {
     const count = Math.min(inFirst, inSecond) + 1;
     if (inFirst < count) sketch.first[first] = count;
     if (inSecond < count) sketch.second[second] = count;
-    return { allowed: count <= limit, limit, windowMs: WINDOW_MS, resetInMs: (window + 1) * WINDOW_MS - now };
+    return {
+      allowed: count <= limit,
+      count,
+      limit,
+      windowMs: WINDOW_MS,
+      resetInMs: (window + 1) * WINDOW_MS - now,
+    };
   }
 
   /** The limited client address of a raw request, as the app's middleware reads it. */
