@@ -1,8 +1,8 @@
 /**
  * @module
  * Money and sales: each widget's account (balance, holds and spend against the limits), the period's sales per
- * day (count, revenue, margin) and its funnel (widget opened → installed) as charts with their tables, and the
- * period's sales as CSV for accounting.
+ * day (count, revenue, margin) and its funnel (widget opened → installation shown) as charts with their tables,
+ * and the period's sales as CSV for accounting.
  */
 import type { Money } from '@esim-embed/shared';
 import { useState } from 'preact/hooks';
