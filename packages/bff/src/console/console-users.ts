@@ -60,6 +60,11 @@ export interface ConsoleUsers {
   ): Promise<{ user: StoredConsoleUser; otpauthUri: string | null }>;
   read(id: string): Promise<StoredConsoleUser | null>;
   byName(username: string): Promise<StoredConsoleUser | null>;
+  /**
+   * Name an existing user under the current root secret's key, so that `byName` finds them again: a user added
+   * under a root secret that is gone (the demo's per-process secret). False when the name is another user's.
+   */
+  claimName(user: StoredConsoleUser): Promise<boolean>;
   /** A page of the partner's users, newest first. */
   list(
     partner: ConsolePartner,
@@ -181,6 +186,12 @@ export function createConsoleUsers(options: ConsoleUsersOptions): ConsoleUsers {
       const user = await read(found.value);
       // A name whose user was never written (a crash between the two inserts) names no one.
       return user !== null && user.username === normalUsername(username) ? user : null;
+    },
+
+    async claimName(user) {
+      const key = STORE_KEYS.consoleUsername(options.usernameDigest(user.username));
+      if (await store.insert(key, user.id, USER_KEPT_MS)) return true;
+      return (await store.get(key))?.value === user.id;
     },
 
     list(partner, after, limit) {
