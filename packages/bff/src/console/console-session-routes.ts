@@ -65,13 +65,8 @@ export function consoleSessionHandlers(
   }
 
   async function signOut(c: Context<ConsoleEnv>) {
-    const { user, partner } = c.get('consoleCaller');
     await options.sessions.end(getCookie(c, CONSOLE_SESSION_COOKIE) ?? '');
-    await options.audit.record({
-      partnerId: partner.id,
-      action: 'sign_out',
-      actor: { userId: user.id, username: user.username },
-    });
+    await options.audit.recordBy(c.get('consoleCaller'), 'sign_out');
     return answerJson(c, { data: { signedOut: true }, meta: consoleMeta(c) }, 200, {
       ...NO_STORE,
       'Set-Cookie': sessionCookie('', 0),
