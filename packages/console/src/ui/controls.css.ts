@@ -2,6 +2,7 @@
  * @module
  * The console's controls, shared by every page: buttons, fields, notices, cards and the small print.
  */
+import { VISUALLY_HIDDEN } from '@esim-embed/shared';
 import { style } from '@vanilla-extract/css';
 import { vars } from '../theme/theme.css';
 
@@ -114,14 +115,7 @@ export const tag = style({
 });
 
 /** Text only screen readers read. */
-export const visuallyHidden = style({
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-});
+export const visuallyHidden = style(VISUALLY_HIDDEN);
 
 /** An id, a token or a URI: breaks anywhere rather than widening the page. */
 export const code = style({ fontFamily: 'ui-monospace, monospace', overflowWrap: 'anywhere' });
