@@ -55,7 +55,7 @@ export function consoleUsersOn(
   return createConsoleUsers({
     store,
     usernameDigest: keyedDigest(rootSecrets, 'console-username'),
-    sealKey: deriveKey(root, 'console-second-factor').key,
+    sealKeys: rootSecrets.map((secret) => deriveKey(secret, 'console-second-factor').key),
     issuer: 'eSIM Embed console',
     now,
   });
