@@ -6,7 +6,10 @@
  */
 import { BASE_TOKENS, type Palette } from './design-tokens';
 
-/** The custom properties' names of the tokens, before a theme's prefix (`--esim-…`, `--console-…`). */
+/**
+ * The custom properties' names of the tokens, before a theme's prefix (`--console-…`), as the widget's public
+ * `--esim-…` names them too (the widget lists its own in full: they are its public API, documented in its manifest).
+ */
 export const TOKEN_VAR_NAMES = {
   color: {
     brand: 'color-brand',

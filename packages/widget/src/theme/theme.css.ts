@@ -12,15 +12,30 @@ import {
   LIGHT_PALETTE,
   paletteVars,
   shapeVars,
-  TOKEN_VAR_NAMES,
 } from '@esim-embed/shared';
 import { createGlobalThemeContract, globalStyle } from '@vanilla-extract/css';
 
-/** The `--esim-*` custom properties a host page may set on `esim-widget`. */
+/**
+ * The `--esim-*` custom properties a host page may set on `esim-widget`: named here, in full, because they are
+ * the widget's public API (its manifest documents each, and a test holds the two together).
+ */
 export const theme = createGlobalThemeContract(
   {
-    ...TOKEN_VAR_NAMES,
-    color: { ...TOKEN_VAR_NAMES.color, brandText: 'color-brand-text' },
+    color: {
+      brand: 'color-brand',
+      onBrand: 'color-on-brand',
+      brandText: 'color-brand-text',
+      surface: 'color-surface',
+      surfaceRaised: 'color-surface-raised',
+      text: 'color-text',
+      textMuted: 'color-text-muted',
+      border: 'color-border',
+      danger: 'color-danger',
+      success: 'color-success',
+    },
+    font: { family: 'font-family', size: 'font-size' },
+    radius: 'radius',
+    space: 'space',
     maxWidth: 'max-width',
   },
   (name) => `esim-${name}`,
