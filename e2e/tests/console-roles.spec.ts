@@ -19,6 +19,15 @@ test('a viewer reads a sale without any write button, and the API refuses its wr
   await page.goto(`${stack.bff}/console/#/sales/${checkoutId}`);
   await expect(page.getByRole('heading', { name: `Sale ${checkoutId}` })).toBeVisible();
   await expect(page.getByText(email)).toBeVisible();
+  // The rows a support user would resend are there (so the button's absence below is the role's, not an empty
+  // page's), as is the help requests' section whose form a viewer is not given.
+  await expect(async () => {
+    await page.reload();
+    await expect(
+      page.getByRole('region', { name: 'Webhook deliveries' }).locator('[data-delivery]').first(),
+    ).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
+  await expect(page.getByRole('region', { name: 'Help requests' })).toBeVisible();
   for (const name of ['Resend', 'Send the request', 'Make a delivery link', 'Make a manage link']) {
     await expect(page.getByRole('button', { name })).toHaveCount(0);
   }

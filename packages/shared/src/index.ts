@@ -22,6 +22,8 @@ export {
 } from './api/routes/index';
 export { PARTNER_API_ROUTES } from './api/routes/partner-api-routes';
 export * from './design/design-tokens';
+export * from './design/style-recipes';
+export * from './design/theme-vars';
 export * from './format/index';
 export * from './http/index';
 export * from './upstream/index';

@@ -4,24 +4,10 @@
  * the AES-GCM sealing that lets the current link of an eSIM be handed out again without the store seeing it.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-
-const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+import { base32 } from '../security/base32';
 
 /** 16 random bytes as 26 lowercase base32 characters: easy to read out, one case, no padding. */
-export function newToken(): string {
-  let bits = 0;
-  let value = 0;
-  let text = '';
-  for (const byte of randomBytes(16)) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      text += BASE32[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  return text + BASE32[(value << (5 - bits)) & 31];
-}
+export const newToken = (): string => base32(randomBytes(16)).toLowerCase();
 
 /** The token's SHA-256, the only form of it the store keeps. */
 export const hashOf = (token: string) => createHash('sha256').update(token).digest('base64url');

@@ -20,8 +20,21 @@ export interface AuditRecord {
   detail?: Record<string, string | number | boolean>;
 }
 
+/** A signed-in caller as the log names them: their user and their partner. */
+export interface AuditedCaller {
+  user: { id: string; username: string };
+  partner: { id: string };
+}
+
 export interface ConsoleAudit {
   record(entry: AuditRecord): Promise<void>;
+  /** Record what a signed-in `caller` did: the caller is the actor, in the caller's partner's log. */
+  recordBy(
+    caller: AuditedCaller,
+    action: ConsoleAuditAction,
+    target?: Record<string, string>,
+    detail?: Record<string, string | number | boolean>,
+  ): Promise<void>;
   list(partnerId: string, after: ListPosition | null, limit: number): Promise<ListPage<ConsoleAuditEntry>>;
 }
 
@@ -42,7 +55,16 @@ export function createConsoleAudit(options: {
   now: () => number;
 }): ConsoleAudit {
   const { store } = options;
-  return {
+  const audit: ConsoleAudit = {
+    recordBy: ({ user, partner }, action, target, detail) =>
+      audit.record({
+        partnerId: partner.id,
+        action,
+        actor: { userId: user.id, username: user.username },
+        ...(target === undefined ? {} : { target }),
+        ...(detail === undefined ? {} : { detail }),
+      }),
+
     async record(entry) {
       const stored = {
         id: `aud_${randomBase64url(12)}`,
@@ -78,4 +100,5 @@ export function createConsoleAudit(options: {
       });
     },
   };
+  return audit;
 }

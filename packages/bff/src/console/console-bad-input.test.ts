@@ -64,6 +64,9 @@ describe('console routes and bad input', () => {
           });
           const named = `${route.method} ${attempt.path} ${attempt.body ?? ''}`;
           expect(answer.status, `${named}: ${answer.text}`).toBeLessThan(500);
+          // Past the auth, to the route itself: the admin's session and token open every route, so a refusal
+          // here is the route's answer to the input (a lost session would make every answer a pass).
+          expect([401, 403], `${named}: ${answer.text}`).not.toContain(answer.status);
           // A route without a path parameter is there: it answers the request, not "no such path".
           if (param === '') expect(answer.body?.error?.code, named).not.toBe('not_found');
           if (answer.status >= 400)

@@ -7,27 +7,18 @@
  * partner.
  */
 import { Hono } from 'hono';
-import type { AfterSaleService } from '../after-sale/after-sale-service';
-import type { CheckoutService } from '../checkout/checkout-service';
-import type { EsimOwners } from '../checkout/esim-owners';
 import type { BffConfig } from '../config/config-schema';
-import type { PartnerFunding } from '../funding/partner-funding';
 import type { AppEnv } from '../http/app-env';
-import type { PrivacyErasures } from '../privacy/privacy-erasures';
-import type { FunnelCounters } from '../sales-ledger/funnel-counters';
-import type { SalesDesk } from '../sales-ledger/sales-desk';
 import { deriveKey } from '../security/key-ring';
 import { keyedDigest } from '../security/keyed-digest';
 import type { Store } from '../store/store';
-import type { SupportDesk } from '../support-desk/support-desk';
-import type { WebhookDeliveryDesk } from '../webhooks/webhook-delivery-desk';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import { createConsoleAudit } from './console-audit';
 import type { ConsoleEnv } from './console-auth';
-import { consoleOperationsHandlers } from './console-operations-routes';
+import { type ConsoleOperationsRoutesOptions, consoleOperationsHandlers } from './console-operations-routes';
 import { serveConsolePage } from './console-page';
 import { mountConsoleRoutes } from './console-route-table';
-import { consoleSaleHandlers } from './console-sale-routes';
+import { type ConsoleSaleRoutesOptions, consoleSaleHandlers } from './console-sale-routes';
 import { consoleSessionHandlers } from './console-session-routes';
 import { createConsoleSessions } from './console-sessions';
 import { createConsoleSignIn } from './console-sign-in';
@@ -36,27 +27,21 @@ import { type ConsoleUsers, createConsoleUsers } from './console-users';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** What the console is built from: the BFF's config, store and the services the partner API uses. */
-export interface ConsoleDeps {
+/**
+ * What the console is built from: the BFF's config, and its store and the services the partner API uses — those
+ * its routes take (named once, by the routes that use them).
+ */
+export interface ConsoleDeps
+  extends Omit<ConsoleSaleRoutesOptions, 'audit' | 'cursorKey'>,
+    Omit<ConsoleOperationsRoutesOptions, 'audit'> {
   config: BffConfig;
   widgets: ReadonlyMap<string, WidgetRuntime>;
-  store: Store;
   /** The root secrets, newest first: the console's keys (names, seals, cursors) are derived from them. */
   rootSecrets: readonly Uint8Array[];
   /** The single sign-on proxy's shared secret, when configured. */
   ssoSecret: string | undefined;
-  checkouts: CheckoutService;
-  supportDesk: SupportDesk;
-  salesDesk: SalesDesk;
-  webhookDesk: WebhookDeliveryDesk;
-  afterSale: AfterSaleService;
-  esimOwners: EsimOwners;
-  privacyErasures: PrivacyErasures;
-  funding: PartnerFunding;
-  funnel: FunnelCounters;
   /** The console page's built files; null: the API alone. */
   consoleDist: string | null;
-  now: () => number;
 }
 
 /** The console's users on a store (also what the `console-user` release command adds users with). */
@@ -70,7 +55,7 @@ export function consoleUsersOn(
   return createConsoleUsers({
     store,
     usernameDigest: keyedDigest(rootSecrets, 'console-username'),
-    sealKey: deriveKey(root, 'console-second-factor').key,
+    sealKeys: rootSecrets.map((secret) => deriveKey(secret, 'console-second-factor').key),
     issuer: 'eSIM Embed console',
     now,
   });

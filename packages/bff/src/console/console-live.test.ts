@@ -9,7 +9,7 @@ import { CreatedConsoleUserSchema } from '@esim-embed/shared/console';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addConsoleUser, consoleBrowser, currentTotp } from '../../testing/console-client';
 import { type Stack, startStack, testConfig } from '../../testing/stack';
-import { base32 } from './totp';
+import { base32 } from '../security/base32';
 
 let stack: Stack;
 

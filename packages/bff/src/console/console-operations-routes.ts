@@ -5,7 +5,7 @@
  * no personal data) and the funnel (from its counters) — and support's resends: one delivery, or every failed
  * one since a time. Reads and resends go through the same desks as the partner API's.
  */
-import type { PartnerSale } from '@esim-embed/shared';
+import { type PartnerSale, salePeriodMs } from '@esim-embed/shared';
 import {
   type ConsoleMoney,
   ConsolePeriodQuerySchema,
@@ -29,7 +29,7 @@ import type { WebhookDeliveryDesk } from '../webhooks/webhook-delivery-desk';
 import type { ConsoleAudit } from './console-audit';
 import type { ConsoleEnv } from './console-auth';
 import { type ConsoleHandlers, consoleMeta, NO_STORE } from './console-route-table';
-import { periodMs, searchedWidgets } from './console-sale-routes';
+import { searchedWidgets } from './console-sale-routes';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A chart's period unless the query names one: the last 30 days. */
@@ -66,7 +66,7 @@ export function consoleOperationsHandlers(
   /** A chart's period in milliseconds (`to` exclusive): the query's, or the last 30 days up to now. */
   function chartPeriod(c: Context<ConsoleEnv>) {
     const query = parseOrThrow(ConsolePeriodQuerySchema, c.req.query(), 400, 'query');
-    const given = periodMs(query);
+    const given = salePeriodMs(query);
     const toMs = given.toMs ?? options.now();
     const fromMs = given.fromMs ?? toMs - DEFAULT_DAYS * DAY_MS;
     if (!(fromMs < toMs))
@@ -75,22 +75,6 @@ export function consoleOperationsHandlers(
         params: { field: 'to', reason: 'before_from' },
       });
     return { fromMs, toMs, widgets: searchedWidgets(c.get('consoleCaller'), query.widgetId) };
-  }
-
-  async function audited(
-    c: Context<ConsoleEnv>,
-    action: 'webhook_delivery_resent' | 'failed_webhook_deliveries_resent',
-    target: Record<string, string>,
-    detail: Record<string, string | number | boolean> = {},
-  ) {
-    const { user, partner } = c.get('consoleCaller');
-    await options.audit.record({
-      partnerId: partner.id,
-      action,
-      actor: { userId: user.id, username: user.username },
-      target,
-      detail,
-    });
   }
 
   async function readWebhooksHealth(c: Context<ConsoleEnv>) {
@@ -212,7 +196,10 @@ export function consoleOperationsHandlers(
     const id = c.req.param('id') ?? '';
     const { resent, delivery } = await options.webhookDesk.resend(new Set(partner.widgets.keys()), id);
     if (resent)
-      await audited(c, 'webhook_delivery_resent', { deliveryId: delivery.id, widgetId: delivery.widgetId });
+      await options.audit.recordBy(c.get('consoleCaller'), 'webhook_delivery_resent', {
+        deliveryId: delivery.id,
+        widgetId: delivery.widgetId,
+      });
     // The list's shape: the event (with the traveller's address) stays on the partner API's detail read.
     const { event: _event, ...listed } = delivery;
     return answerJson(c, { data: listed, meta: consoleMeta(c) }, 200, NO_STORE);
@@ -235,8 +222,8 @@ export function consoleOperationsHandlers(
       }
       after = page.next;
     } while (after !== null);
-    await audited(
-      c,
+    await options.audit.recordBy(
+      c.get('consoleCaller'),
       'failed_webhook_deliveries_resent',
       body.widgetId === undefined ? {} : { widgetId: body.widgetId },
       {

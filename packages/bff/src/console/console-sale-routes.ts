@@ -1,24 +1,25 @@
 /**
  * @module
  * The console's sale routes: the search (one box or the partner API's filters, newest first, by cursor), a sale's
- * page, the period's CSV, and what support does for a sale — a help request (cancellation, refund, reissue), a
- * delivery link, a manage link — and an admin's erasure of its traveller. Each calls the service the partner route
+ * page, the period's CSV, and what support does for a sale — a help request (cancellation or reissue; a refund is
+ * an admin's), a delivery link, a manage link — and an admin's erasure of its traveller. Each calls the service the partner route
  * of the same act calls, over the caller's partner's widgets only: another partner's sale is an unknown checkout.
  */
 import {
+  ACTION_TYPE_BY_REASON,
   CreateActionRequestSchema,
   CreatePartnerDeliveryLinkRequestSchema,
   IDEMPOTENCY_KEY_HEADER,
   IdempotencyKeySchema,
   type PartnerCheckout,
   PartnerSaleExportQuerySchema,
-  salePeriodBoundMs,
 } from '@esim-embed/shared';
 import {
-  type ConsoleAuditAction,
   ConsoleCheckoutIdSchema,
   type ConsoleSalePage,
   ConsoleSalesQuerySchema,
+  HELP_REQUEST_ROLE,
+  roleAllows,
 } from '@esim-embed/shared/console';
 import type { Context } from 'hono';
 import { listActionRequests } from '../after-sale/action-request-desk';
@@ -30,7 +31,7 @@ import { answerJson } from '../http/answer';
 import { parseOrThrow, readJsonBody } from '../http/json-body';
 import { answerPageAfter } from '../http/list-page';
 import { newErasureId, type PrivacyErasures } from '../privacy/privacy-erasures';
-import { EXPORT_PAGE_SIZE, salesCsvStream } from '../sales-ledger/sales-csv';
+import { salesCsvAnswer } from '../sales-ledger/sales-csv';
 import type { SalesDesk } from '../sales-ledger/sales-desk';
 import { randomBase64url } from '../security/random-ids';
 import type { ListPage } from '../store/index-pages';
@@ -81,12 +82,6 @@ function filtersOfBox(q: string): { checkoutId?: string; email?: string; esimOrR
   return { esimOrReference: q };
 }
 
-/** The period of a CSV or chart query in milliseconds (`to` exclusive). */
-export const periodMs = (query: { from?: string | undefined; to?: string | undefined }) => ({
-  fromMs: query.from === undefined ? undefined : salePeriodBoundMs(query.from),
-  toMs: query.to === undefined ? undefined : salePeriodBoundMs(query.to),
-});
-
 /** The sale routes. */
 export function consoleSaleHandlers(
   options: ConsoleSaleRoutesOptions,
@@ -125,22 +120,6 @@ export function consoleSaleHandlers(
     }
     // Scoped to the console, so that a key never meets one the partner's server sent.
     return `console:${c.get('consoleCaller').partner.id}:${parsed.data}`.slice(0, 255);
-  }
-
-  async function audited(
-    c: Context<ConsoleEnv>,
-    action: ConsoleAuditAction,
-    target: Record<string, string>,
-    detail: Record<string, string | number | boolean> = {},
-  ) {
-    const { user, partner } = c.get('consoleCaller');
-    await options.audit.record({
-      partnerId: partner.id,
-      action,
-      actor: { userId: user.id, username: user.username },
-      target,
-      detail,
-    });
   }
 
   async function searchSales(c: Context<ConsoleEnv>) {
@@ -191,19 +170,7 @@ export function consoleSaleHandlers(
   async function exportSales(c: Context<ConsoleEnv>) {
     const { widgetId, from, to } = parseOrThrow(PartnerSaleExportQuerySchema, c.req.query(), 400, 'query');
     const widgetIds = [...searchedWidgets(c.get('consoleCaller'), widgetId).keys()];
-    const period = periodMs({ from, to });
-    const stream = salesCsvStream((after) =>
-      options.salesDesk.list(widgetIds, period, { after, limit: EXPORT_PAGE_SIZE }),
-    );
-    const name = `sales-${from}-${to}`.replace(/[^A-Za-z0-9_.-]/g, '_');
-    return new Response(stream, {
-      status: 200,
-      headers: {
-        'Content-Type': 'text/csv; charset=utf-8; header=present',
-        'Content-Disposition': `attachment; filename="${name}.csv"`,
-        ...NO_STORE,
-      },
-    });
+    return salesCsvAnswer(options.salesDesk, widgetIds, { from, to });
   }
 
   async function readSale(c: Context<ConsoleEnv>) {
@@ -247,10 +214,15 @@ export function consoleSaleHandlers(
 
   async function requestHelp(c: Context<ConsoleEnv>) {
     const body = await readJsonBody(c, CreateActionRequestSchema);
+    // The route lets support in; the reason's kind may need more (a refund is an admin's).
+    const needed = HELP_REQUEST_ROLE[ACTION_TYPE_BY_REASON[body.reasonCode]];
+    if (!roleAllows(c.get('consoleCaller').user.role, needed)) {
+      throw new ApiError('forbidden', { params: { reason: 'role', needed } });
+    }
     const { checkout, esimId, widget } = await esimOfPath(c);
     const request = await options.afterSale.requestAction(widget, esimId, body, idempotencyKey(c));
-    await audited(
-      c,
+    await options.audit.recordBy(
+      c.get('consoleCaller'),
       'help_request_made',
       { checkoutId: checkout.id, esimId, actionRequestId: request.id },
       { type: request.type, reason: body.reasonCode },
@@ -264,7 +236,11 @@ export function consoleSaleHandlers(
     const link = await options.afterSale.createDeliveryLink(widget, esimId, body, idempotencyKey(c));
     await options.esimOwners.recordLink(link.id, widget.config.id);
     // The link's url is a bearer secret: its id goes into the log, never the url.
-    await audited(c, 'delivery_link_made', { checkoutId: checkout.id, esimId, deliveryLinkId: link.id });
+    await options.audit.recordBy(c.get('consoleCaller'), 'delivery_link_made', {
+      checkoutId: checkout.id,
+      esimId,
+      deliveryLinkId: link.id,
+    });
     return answerJson(c, { data: link, meta: consoleMeta(c) }, 201, NO_STORE);
   }
 
@@ -272,7 +248,11 @@ export function consoleSaleHandlers(
     await readJsonBody(c, CreateActionRequestSchema.pick({}));
     const { checkout, esimId, widget } = await esimOfPath(c);
     const link = await options.afterSale.manageLinkForPartner(widget, esimId);
-    await audited(c, 'manage_link_made', { checkoutId: checkout.id, esimId, manageLinkId: link.id });
+    await options.audit.recordBy(c.get('consoleCaller'), 'manage_link_made', {
+      checkoutId: checkout.id,
+      esimId,
+      manageLinkId: link.id,
+    });
     return answerJson(c, { data: link, meta: consoleMeta(c) }, 201, NO_STORE);
   }
 
@@ -284,7 +264,10 @@ export function consoleSaleHandlers(
       { checkoutId: checkout.id },
       newErasureId(),
     );
-    await audited(c, 'traveller_erased', { checkoutId: checkout.id, erasureId: receipt.id });
+    await options.audit.recordBy(c.get('consoleCaller'), 'traveller_erased', {
+      checkoutId: checkout.id,
+      erasureId: receipt.id,
+    });
     return answerJson(c, { data: receipt, meta: consoleMeta(c) }, 202, NO_STORE);
   }
 

@@ -1,8 +1,8 @@
 /**
  * @module
- * The console's session routes: sign in (`POST /console/api/session`: sets the cookie), read the session
- * (`GET`: the user, the partner's widgets and the CSRF token), sign out (`DELETE`: the session ends, the cookie
- * is cleared).
+ * The console's session routes: sign in (`POST /console/api/session`: sets a new cookie, ends the one sent), read
+ * the session (`GET`: the user, the partner's widgets and the CSRF token), sign out (`DELETE`: the session ends,
+ * the cookie is cleared).
  */
 import {
   CONSOLE_SESSION_COOKIE,
@@ -50,6 +50,10 @@ export function consoleSessionHandlers(
   async function signIn(c: Context<ConsoleEnv>) {
     const request = await readJsonBody(c, ConsoleSignInRequestSchema);
     const signedIn = await options.signIn.withPassword(request, c.get('countedAddress'));
+    // A sign-in always starts a new session and ends the one the browser came with: a session planted in the
+    // browser beforehand (or the last user's, on a shared computer) is never carried across it.
+    const earlier = getCookie(c, CONSOLE_SESSION_COOKIE);
+    if (earlier !== undefined) await options.sessions.end(earlier);
     return answerJson(c, { data: sessionView(signedIn), meta: consoleMeta(c) }, 200, {
       ...NO_STORE,
       'Set-Cookie': sessionCookie(signedIn.token, (signedIn.session.endsAt - options.now()) / 1000),
@@ -61,13 +65,8 @@ export function consoleSessionHandlers(
   }
 
   async function signOut(c: Context<ConsoleEnv>) {
-    const { user, partner } = c.get('consoleCaller');
     await options.sessions.end(getCookie(c, CONSOLE_SESSION_COOKIE) ?? '');
-    await options.audit.record({
-      partnerId: partner.id,
-      action: 'sign_out',
-      actor: { userId: user.id, username: user.username },
-    });
+    await options.audit.recordBy(c.get('consoleCaller'), 'sign_out');
     return answerJson(c, { data: { signedOut: true }, meta: consoleMeta(c) }, 200, {
       ...NO_STORE,
       'Set-Cookie': sessionCookie('', 0),

@@ -1,8 +1,9 @@
 /**
  * Signing in to the console, over HTTP against the real BFF and sandbox: the cookie's flags, the session's
  * widgets and CSRF token, refusals that never say which part was wrong, the second factor (a code spent once),
- * the lockout of a name from one address that leaves its owner elsewhere alone, the idle timeout and the absolute
- * lifetime on the BFF's clock, a write without the CSRF token refused, the single sign-on header believed only from
+ * the lockout of a name from one address that leaves its owner elsewhere alone, a second factor locked after ten
+ * wrong codes from any addresses, a new session at every sign-in that ends the one sent, the idle timeout and the
+ * absolute lifetime on the BFF's clock, a write without the CSRF token refused, the single sign-on header believed only from
  * the proxy, a disabled user's session over at once, and the audit log of it all with no secret in it.
  */
 import { randomBytes } from 'node:crypto';
@@ -124,6 +125,44 @@ describe('console sign-in', () => {
       code,
     );
     expect(replayed.status).toBe(401);
+  });
+
+  it('locks a second factor after ten wrong codes, from whatever addresses they came', async () => {
+    const owner = await addConsoleUser(stack.bff, stack.sessionSecret, {
+      username: 'otto@shop.example',
+      role: 'support',
+      widgetId: 'shop',
+      secondFactor: true,
+    });
+    const code = currentTotp(owner.totpSecret as Buffer, clock.now());
+    const wrong = code === '123456' ? '654321' : '123456';
+    const signInFrom = (address: string, password: string, totp: string) =>
+      consoleBrowser(url(), from(address)).signIn(owner.username, password, totp);
+    // Without the password the count cannot be aimed: a stranger's wrong codes count nothing against it.
+    for (let n = 0; n < 12; n += 1) {
+      expect((await signInFrom(`192.0.2.${50 + n}`, 'not the password', wrong)).status).toBe(401);
+    }
+    expect((await signInFrom('192.0.2.99', owner.password, code)).status).toBe(200);
+    // One wrong code from each of ten addresses: no address, and no name from an address, reaches its limit.
+    for (let n = 0; n < 10; n += 1) {
+      expect((await signInFrom(`192.0.2.${100 + n}`, owner.password, wrong)).status).toBe(401);
+    }
+    const locked = await signInFrom('192.0.2.200', owner.password, wrong);
+    expect(locked.status, locked.text).toBe(429);
+    expect(locked.body.error.code).toBe('rate_limited');
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('ends the session a browser came with when it signs in again (no session carried across a sign-in)', async () => {
+    const browser = consoleBrowser(url(), from('198.51.100.7'));
+    expect((await browser.signIn(support.username, support.password)).status).toBe(200);
+    const planted = browser.cookie;
+    expect((await browser.signIn(support.username, support.password)).status).toBe(200);
+    expect(browser.cookie).not.toBe(planted);
+    const old = consoleBrowser(url(), from('198.51.100.7'));
+    old.cookie = planted;
+    expect((await old.get('/console/api/session')).status).toBe(401);
+    expect((await browser.get('/console/api/session')).status).toBe(200);
   });
 
   it('locks a name out from the address that failed, never from another', async () => {

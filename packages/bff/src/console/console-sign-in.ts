@@ -3,8 +3,10 @@
  * Signing a console user in: by name, password and — for a user with a second factor — a TOTP code; or by a
  * single sign-on proxy's header. A refusal never says which part was wrong, takes as long whether the name exists
  * or not, and counts against the name *from that address* and against the address: a stranger elsewhere who
- * guesses at a name never locks its owner out, and one address cannot try names without end. Every sign-in,
- * and every refused one of a known user, goes into the audit log.
+ * guesses at a name never locks its owner out, and one address cannot try names without end. Wrong second-factor
+ * codes after the right password are counted against the name alone as well: only someone who has the password
+ * can aim that count, and without it six digits fall to enough addresses. Every sign-in, and every refused one of
+ * a known user, goes into the audit log.
  */
 import type { ConsoleSignInRequest } from '@esim-embed/shared/console';
 import ipaddr from 'ipaddr.js';
@@ -12,7 +14,7 @@ import { constantTimeEqual } from '../checkout/checkout-access';
 import type { ConsoleConfig, ConsoleSso } from '../config/config-schema';
 import { ApiError } from '../errors';
 import type { KeyedDigest } from '../security/keyed-digest';
-import { rateLimited } from '../security/rate-limit';
+import { type LimitSpec, rateLimited } from '../security/rate-limit';
 import { STORE_KEYS, type Store } from '../store/store';
 import type { WidgetRuntime } from '../widgets/widget-runtime';
 import type { ConsoleAudit } from './console-audit';
@@ -46,6 +48,13 @@ export interface ConsoleSignInOptions {
 
 const credentials = () => new ApiError('unauthorized', { params: { reason: 'credentials' } });
 
+/**
+ * Wrong codes after the right password, from any address, within `lockoutMinutes`, after which the name's second
+ * factor waits. A code is one of three in a million (the step and its neighbours): ten a window leaves an
+ * attacker who holds the password no useful chance, and its owner a few typos.
+ */
+const WRONG_CODES_PER_USER = 10;
+
 /** An address as compared with the configured proxies (an IPv4 address mapped into IPv6 as IPv4). */
 function plainAddress(address: string): string | null {
   return ipaddr.isValid(address) ? ipaddr.process(address).toNormalizedString() : null;
@@ -63,22 +72,32 @@ export function createConsoleSignIn(options: ConsoleSignInOptions) {
     },
     address: { name: `console-sign-in-failures:${address}`, limit: config.failuresPerAddress, windowMs },
   });
+  const wrongCodes = (user: StoredConsoleUser): LimitSpec => ({
+    name: `console-second-factor-failures:${user.id}`,
+    limit: WRONG_CODES_PER_USER,
+    windowMs,
+  });
   const trustedProxies = new Set(
     (config.sso?.trustedProxies ?? []).map(plainAddress).filter((value) => value !== null),
   );
 
-  /** Refuse now when this name from this address, or this address, failed too often in the window. */
-  async function refuseWhileLocked(username: string, address: string): Promise<void> {
-    for (const spec of Object.values(counters(username, address))) {
+  /** Refuse now when any of `specs` counted too many failures in the window. */
+  async function refuseWhileLocked(specs: readonly LimitSpec[]): Promise<void> {
+    for (const spec of specs) {
       // An increment by nothing reads the counter (every store counts this way).
       const { count, resetInMs } = await store.increment(STORE_KEYS.counter(spec.name), 0, spec.windowMs);
       if (count >= spec.limit) throw rateLimited(spec, resetInMs);
     }
   }
 
-  async function failed(username: string, address: string, user: StoredConsoleUser | null): Promise<never> {
+  async function failed(
+    username: string,
+    address: string,
+    user: StoredConsoleUser | null,
+    also: readonly LimitSpec[] = [],
+  ): Promise<never> {
     await Promise.all(
-      Object.values(counters(username, address)).map((spec) =>
+      [...Object.values(counters(username, address)), ...also].map((spec) =>
         store.increment(STORE_KEYS.counter(spec.name), 1, spec.windowMs),
       ),
     );
@@ -109,7 +128,7 @@ export function createConsoleSignIn(options: ConsoleSignInOptions) {
       if (config.sso !== undefined && !config.sso.passwordSignIn) {
         throw new ApiError('forbidden', { params: { reason: 'sso_only' } });
       }
-      await refuseWhileLocked(request.username, address);
+      await refuseWhileLocked(Object.values(counters(request.username, address)));
       const user = await users.byName(request.username);
       const hash = user?.passwordHash ?? (await decoyPasswordHash());
       const passwordOk = await verifyPassword(request.password, hash);
@@ -124,9 +143,10 @@ export function createConsoleSignIn(options: ConsoleSignInOptions) {
         // The password was right: the page asks for the code (not counted as a failure).
         if (request.totp === undefined)
           throw new ApiError('unauthorized', { params: { reason: 'second_factor' } });
+        await refuseWhileLocked([wrongCodes(user)]);
         usedStep =
           secret === null ? null : matchTotp(secret, request.totp, options.now(), user.secondFactor.usedStep);
-        if (usedStep === null) return await failed(request.username, address, user);
+        if (usedStep === null) return await failed(request.username, address, user, [wrongCodes(user)]);
       } else if (user.role === 'admin' && partnerIsLive(partner)) {
         throw new ApiError('forbidden', { params: { reason: 'second_factor_required' } });
       }

@@ -1,7 +1,7 @@
 /**
  * The console's records on every store the BFF runs on — memory, embedded (SQLite) and Redis — through the one
  * store interface: a user added, found by name in any case and listed by partner, its name taken once, its
- * second factor sealed and a code's step spent once, a change that ends its sessions; a session used, moved and
+ * second factor sealed and a code's step spent once, both still read after a rotation of the root secret, a change that ends its sessions; a session used, moved and
  * ended on its own clock; the audit log listed newest first; and the funnel's counters counted and read.
  */
 
@@ -49,6 +49,27 @@ describe.each(Object.keys(stores))('the console’s records on the %s store', (k
   beforeAll(() => {
     store = (stores[kind] as () => Store)();
     opened.push(store);
+  });
+
+  it('keeps its users through a rotation of the root secret: found by name, their second factor readable', async () => {
+    const before = consoleUsersOn(store, [ROOT], now);
+    const added = await before.add(
+      { id: 'rota' },
+      {
+        username: 'Rota@Shop.example',
+        password: 'a-long-enough-password',
+        role: 'admin',
+        secondFactor: true,
+        createdBy: 'cli',
+      },
+    );
+    const secret = before.secondFactorOf(added.user);
+    expect(secret).toHaveLength(20);
+    // The new root first, the one it replaces still listed (ESIM_BFF_PREVIOUS_SESSION_SECRETS).
+    const after = consoleUsersOn(store, [randomBytes(32), ROOT], now);
+    const found = await after.byName('rota@shop.example');
+    expect(found?.id).toBe(added.user.id);
+    expect(after.secondFactorOf(found as NonNullable<typeof found>)).toEqual(secret);
   });
 
   it('keeps users: found by name, listed by partner, a name taken once, a code spent once', async () => {

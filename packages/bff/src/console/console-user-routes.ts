@@ -35,11 +35,6 @@ export interface ConsoleUserRoutesOptions {
 export function consoleUserHandlers(
   options: ConsoleUserRoutesOptions,
 ): ConsoleHandlers<'listUsers' | 'addUser' | 'changeUser' | 'listAudit'> {
-  const actorOf = (c: Context<ConsoleEnv>) => {
-    const { user } = c.get('consoleCaller');
-    return { userId: user.id, username: user.username };
-  };
-
   async function listUsers(c: Context<ConsoleEnv>) {
     const page = await options.users.list(c.get('consoleCaller').partner, null, USERS_LISTED);
     return answerJson(c, { data: page.items.map(toConsoleUser), meta: consoleMeta(c) }, 200, NO_STORE);
@@ -54,13 +49,12 @@ export function consoleUserHandlers(
       });
     }
     const added = await options.users.add(partner, { ...body, createdBy: 'console' });
-    await options.audit.record({
-      partnerId: partner.id,
-      action: 'user_added',
-      actor: actorOf(c),
-      target: { userId: added.user.id },
-      detail: { role: added.user.role, secondFactor: added.user.secondFactor !== null },
-    });
+    await options.audit.recordBy(
+      c.get('consoleCaller'),
+      'user_added',
+      { userId: added.user.id },
+      { role: added.user.role, secondFactor: added.user.secondFactor !== null },
+    );
     const data = { user: toConsoleUser(added.user), otpauthUri: added.otpauthUri };
     return answerJson(c, { data, meta: consoleMeta(c) }, 201, NO_STORE);
   }
@@ -83,13 +77,12 @@ export function consoleUserHandlers(
       });
     }
     const changed = await options.users.change(id, body);
-    await options.audit.record({
-      partnerId: partner.id,
-      action: 'user_changed',
-      actor: actorOf(c),
-      target: { userId: id },
-      detail: { role: changed.role, disabled: changed.disabled },
-    });
+    await options.audit.recordBy(
+      c.get('consoleCaller'),
+      'user_changed',
+      { userId: id },
+      { role: changed.role, disabled: changed.disabled },
+    );
     return answerJson(c, { data: toConsoleUser(changed), meta: consoleMeta(c) }, 200, NO_STORE);
   }
 

@@ -60,6 +60,11 @@ export interface ConsoleUsers {
   ): Promise<{ user: StoredConsoleUser; otpauthUri: string | null }>;
   read(id: string): Promise<StoredConsoleUser | null>;
   byName(username: string): Promise<StoredConsoleUser | null>;
+  /**
+   * Name an existing user under the current root secret's key, so that `byName` finds them again: a user added
+   * under a root secret that is gone (the demo's per-process secret). False when the name is another user's.
+   */
+  claimName(user: StoredConsoleUser): Promise<boolean>;
   /** A page of the partner's users, newest first. */
   list(
     partner: ConsolePartner,
@@ -81,8 +86,11 @@ export interface ConsoleUsersOptions {
   store: Store;
   /** Names a sign-in name in the store (`console-username` key). */
   usernameDigest: KeyedDigest;
-  /** Seals second-factor secrets (`console-second-factor` key). */
-  sealKey: Buffer;
+  /**
+   * The `console-second-factor` keys, newest first (one per root secret still listed): the newest seals, every
+   * one opens — so a rotation of the root secret leaves each user's second factor readable.
+   */
+  sealKeys: readonly Buffer[];
   /** The issuer an authenticator app shows beside the code. */
   issuer: string;
   now: () => number;
@@ -114,10 +122,18 @@ const parseUser = (value: string): StoredConsoleUser | null => {
 /** The {@link ConsoleUsers} over a store. */
 export function createConsoleUsers(options: ConsoleUsersOptions): ConsoleUsers {
   const { store } = options;
+  const [newestSealKey] = options.sealKeys;
+  if (newestSealKey === undefined) throw new Error("no key to seal the console users' second factors with");
 
   async function read(id: string): Promise<StoredConsoleUser | null> {
     const found = await store.get(STORE_KEYS.consoleUser(id));
     return found === null ? null : parseUser(found.value);
+  }
+
+  async function claimName(user: StoredConsoleUser): Promise<boolean> {
+    const key = STORE_KEYS.consoleUsername(options.usernameDigest(user.username));
+    if (await store.insert(key, user.id, USER_KEPT_MS)) return true;
+    return (await store.get(key))?.value === user.id;
   }
 
   /** Rewrite a user by `decide` (null: leave them as they are); the user as written, or null. */
@@ -159,7 +175,7 @@ export function createConsoleUsers(options: ConsoleUsersOptions): ConsoleUsers {
         secondFactor:
           secret === null
             ? null
-            : { sealed: seal(options.sealKey, secret.toString('base64url')), usedStep: null },
+            : { sealed: seal(newestSealKey, secret.toString('base64url')), usedStep: null },
         disabled: false,
         createdBy: wanted.createdBy,
         createdAt: options.now(),
@@ -174,14 +190,21 @@ export function createConsoleUsers(options: ConsoleUsersOptions): ConsoleUsers {
     read,
 
     async byName(username) {
-      const found = await store.get(
-        STORE_KEYS.consoleUsername(options.usernameDigest(normalUsername(username))),
-      );
-      if (found === null) return null;
-      const user = await read(found.value);
-      // A name whose user was never written (a crash between the two inserts) names no one.
-      return user !== null && user.username === normalUsername(username) ? user : null;
+      const name = normalUsername(username);
+      // The name under the newest root secret, else under one still listed (a rotation since it was added).
+      for (const digest of [options.usernameDigest(name), ...options.usernameDigest.earlier(name)]) {
+        const found = await store.get(STORE_KEYS.consoleUsername(digest));
+        if (found === null) continue;
+        const user = await read(found.value);
+        // A name whose user was never written (a crash between the two inserts) names no one.
+        if (user === null || user.username !== name) return null;
+        if (digest !== options.usernameDigest(name)) await claimName(user);
+        return user;
+      }
+      return null;
     },
+
+    claimName,
 
     list(partner, after, limit) {
       // Every widget of the partner: a partner's first widget may change with the config, its users stay.
@@ -213,7 +236,11 @@ export function createConsoleUsers(options: ConsoleUsersOptions): ConsoleUsers {
 
     secondFactorOf(user) {
       if (user.secondFactor === null) return null;
-      const opened = unseal(options.sealKey, user.secondFactor.sealed);
+      const { sealed } = user.secondFactor;
+      const opened = options.sealKeys.reduce<string | null>(
+        (found, key) => found ?? unseal(key, sealed),
+        null,
+      );
       return opened === null ? null : Buffer.from(opened, 'base64url');
     },
 

@@ -1,8 +1,11 @@
 /**
  * @module
  * The demo's console users (`pnpm start` only, with the built-in demo config): an admin, a support agent and a
- * viewer of the demo partner, with one published password, added at start unless they exist. Never in a release:
- * a release's users are added by the `console-user` command or an admin.
+ * viewer of the demo partner, with one published password, added at start unless they exist — so every start
+ * leaves the same three. The demo's root secret is made afresh at each start (unless `ESIM_BFF_SESSION_SECRET` is
+ * set), so a user of the last start, kept in `data/`, is no longer found by name: it is named again under the new
+ * key rather than added once more. Never in a release: a release's users are added by the `console-user` command
+ * or an admin.
  */
 import type { ConsoleRole } from '@esim-embed/shared/console';
 import type { Store } from '../store/store';
@@ -29,8 +32,11 @@ export async function addDemoConsoleUsers(
   const partner = partnerOf(bff.widgets, widgetId);
   if (partner === null) throw new Error(`the demo console's partner: no widget ${widgetId}`);
   const users = consoleUsersOn(bff.store, rootSecrets, Date.now);
+  const kept = (await users.list(partner, null, 100)).items;
   for (const demo of DEMO_CONSOLE_USERS) {
     if ((await users.byName(demo.username)) !== null) continue;
+    const earlier = kept.find((user) => user.username === demo.username);
+    if (earlier !== undefined && (await users.claimName(earlier))) continue;
     await users.add(partner, {
       ...demo,
       password: DEMO_CONSOLE_PASSWORD,

@@ -3,7 +3,8 @@
  * a neighbour step accepted, a spent step refused, and the enrolment URI an authenticator app reads.
  */
 import { describe, expect, it } from 'vitest';
-import { base32, matchTotp, otpauthUri, totpCode, totpStep } from './totp';
+import { base32 } from '../security/base32';
+import { matchTotp, otpauthUri, totpCode, totpStep } from './totp';
 
 const RFC_SECRET = Buffer.from('12345678901234567890', 'ascii');
 

@@ -6,6 +6,7 @@
  * (`usedStep`): a code seen over a shoulder is spent once it is used.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { base32 } from '../security/base32';
 
 const STEP_SECONDS = 30;
 const DIGITS = 6;
@@ -13,25 +14,6 @@ const DIGITS = 6;
 const DRIFT_STEPS = 1;
 /** A new secret's size: 160 bits, RFC 4226's recommendation for HMAC-SHA1. */
 const SECRET_BYTES = 20;
-
-const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-
-/** RFC 4648 base32 without padding, as `otpauth://` URIs carry secrets. */
-export function base32(bytes: Uint8Array): string {
-  let bits = 0;
-  let value = 0;
-  let out = '';
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += BASE32[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += BASE32[(value << (5 - bits)) & 31];
-  return out;
-}
 
 /** A new random second-factor secret. */
 export const newTotpSecret = (): Buffer => randomBytes(SECRET_BYTES);

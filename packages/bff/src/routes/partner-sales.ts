@@ -9,7 +9,7 @@ import {
   API_VERSION,
   PartnerSaleExportQuerySchema,
   PartnerSaleListQuerySchema,
-  salePeriodBoundMs,
+  salePeriodMs,
 } from '@esim-embed/shared';
 import type { Context } from 'hono';
 import { ApiError } from '../errors';
@@ -17,7 +17,7 @@ import { answerJson } from '../http/answer';
 import type { AppEnv } from '../http/app-env';
 import { parseOrThrow } from '../http/json-body';
 import { answerPageAfter } from '../http/list-page';
-import { EXPORT_PAGE_SIZE, salesCsvStream } from '../sales-ledger/sales-csv';
+import { salesCsvAnswer } from '../sales-ledger/sales-csv';
 import type { SalesDesk } from '../sales-ledger/sales-desk';
 import type { RouteHandlers } from './mount-routes';
 import { isCheckoutId } from './partner';
@@ -26,12 +26,6 @@ import { cursorBinding, listedWidgets } from './partner-desk';
 export interface PartnerSalesRoutesOptions {
   salesDesk: SalesDesk;
 }
-
-/** The period of a query in milliseconds (`to` exclusive). */
-const periodOf = (query: { from?: string | undefined; to?: string | undefined }) => ({
-  fromMs: query.from === undefined ? undefined : salePeriodBoundMs(query.from),
-  toMs: query.to === undefined ? undefined : salePeriodBoundMs(query.to),
-});
 
 /** The sales ledger's routes. */
 export function partnerSalesHandlers(
@@ -49,7 +43,7 @@ export function partnerSalesHandlers(
     const widgetIds = listedWidgets(c, widgetId);
     const binding = cursorBinding(c, `sales ${JSON.stringify({ widgetId, from, to, ...filters })}`);
     return answerPageAfter(c, binding, cursor, (after) =>
-      salesDesk.list(widgetIds, { ...filters, ...periodOf({ from, to }) }, { after, limit }),
+      salesDesk.list(widgetIds, { ...filters, ...salePeriodMs({ from, to }) }, { after, limit }),
     );
   }
 
@@ -72,20 +66,7 @@ export function partnerSalesHandlers(
 
   async function exportPartnerSales(c: Context<AppEnv>) {
     const { widgetId, from, to } = parseOrThrow(PartnerSaleExportQuerySchema, c.req.query(), 400, 'query');
-    const widgetIds = listedWidgets(c, widgetId);
-    const period = periodOf({ from, to });
-    const stream = salesCsvStream((after) =>
-      salesDesk.list(widgetIds, period, { after, limit: EXPORT_PAGE_SIZE }),
-    );
-    const name = `sales-${from}-${to}`.replace(/[^A-Za-z0-9_.-]/g, '_');
-    return new Response(stream, {
-      status: 200,
-      headers: {
-        'Content-Type': 'text/csv; charset=utf-8; header=present',
-        'Content-Disposition': `attachment; filename="${name}.csv"`,
-        'Cache-Control': 'no-store',
-      },
-    });
+    return salesCsvAnswer(salesDesk, listedWidgets(c, widgetId), { from, to });
   }
 
   return { listPartnerSales, readPartnerSale, exportPartnerSales };

@@ -5,8 +5,9 @@
  * times as UTC ISO 8601. Streamed a page of the ledger at a time as the client reads, so a month of a hundred
  * thousand sales never becomes one string in memory: what the BFF holds is the page being written.
  */
-import { decimalAmount, type PartnerSale, SALE_CSV_COLUMNS } from '@esim-embed/shared';
+import { decimalAmount, type PartnerSale, SALE_CSV_COLUMNS, salePeriodMs } from '@esim-embed/shared';
 import type { ListPage, ListPosition } from '../store/index-pages';
+import type { SalesDesk } from './sales-desk';
 
 /** Sales read per page of the export. */
 export const EXPORT_PAGE_SIZE = 500;
@@ -86,4 +87,28 @@ export function salesCsvStream(
     // One page waits at most: the next is read once the client took it.
     { highWaterMark: 1 },
   );
+}
+
+/**
+ * The answer of a period's export of `widgetIds`' sales, as the partner API and the console both give it: the CSV
+ * streamed, an attachment named by its period, kept by no cache.
+ */
+export function salesCsvAnswer(
+  salesDesk: SalesDesk,
+  widgetIds: readonly string[],
+  query: { from: string; to: string },
+): Response {
+  const period = salePeriodMs(query);
+  const stream = salesCsvStream((after) =>
+    salesDesk.list(widgetIds, period, { after, limit: EXPORT_PAGE_SIZE }),
+  );
+  const name = `sales-${query.from}-${query.to}`.replace(/[^A-Za-z0-9_.-]/g, '_');
+  return new Response(stream, {
+    status: 200,
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8; header=present',
+      'Content-Disposition': `attachment; filename="${name}.csv"`,
+      'Cache-Control': 'no-store',
+    },
+  });
 }

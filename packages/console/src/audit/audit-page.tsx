@@ -11,7 +11,7 @@ import { useRemote } from '../hooks/use-remote';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
 import { formatDateTime } from '../ui/formatters';
-import { TableScroll } from '../ui/table-scroll';
+import { DataTable } from '../ui/table-scroll';
 
 /** The audit page. */
 export function AuditPage(_: PageProps) {
@@ -46,28 +46,16 @@ export function AuditPage(_: PageProps) {
       {error !== undefined && <ErrorNotice error={error} />}
       {first.data && (
         <div class={controls.card}>
-          <TableScroll label={t('auditHeading')}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('when')}</th>
-                  <th scope="col">{t('who')}</th>
-                  <th scope="col">{t('action')}</th>
-                  <th scope="col">{t('details')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {entries.map((entry) => (
-                  <tr key={entry.id}>
-                    <td>{formatDateTime(entry.at, locale)}</td>
-                    <td class={controls.code}>{entry.actor.username}</td>
-                    <td>{t(`action_${entry.action}`)}</td>
-                    <td class={`${controls.muted} ${controls.code}`}>{facts(entry)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <DataTable label={t('auditHeading')} columns={[t('when'), t('who'), t('action'), t('details')]}>
+            {entries.map((entry) => (
+              <tr key={entry.id}>
+                <td>{formatDateTime(entry.at, locale)}</td>
+                <td class={controls.code}>{entry.actor.username}</td>
+                <td>{t(`action_${entry.action}`)}</td>
+                <td class={`${controls.muted} ${controls.code}`}>{facts(entry)}</td>
+              </tr>
+            ))}
+          </DataTable>
         </div>
       )}
       {nextCursor && (

@@ -169,7 +169,7 @@ export const de: Messages = {
   step_checkout: 'Checkout',
   step_paymentStarted: 'Zahlung begonnen',
   step_paid: 'Bezahlt',
-  step_installed: 'Installiert',
+  step_installed: 'Installation angezeigt',
   downloadCsv: 'Verkäufe des Zeitraums herunterladen (CSV)',
   usersHeading: 'Benutzer',
   userRole: 'Rolle',

@@ -174,7 +174,7 @@ export const en = {
   step_checkout: 'Checkout',
   step_paymentStarted: 'Payment started',
   step_paid: 'Paid',
-  step_installed: 'Installed',
+  step_installed: 'Installation shown',
   downloadCsv: 'Download the period’s sales (CSV)',
 
   usersHeading: 'Users',

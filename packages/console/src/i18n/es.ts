@@ -168,7 +168,7 @@ export const es: Messages = {
   step_checkout: 'Compra',
   step_paymentStarted: 'Pago iniciado',
   step_paid: 'Pagado',
-  step_installed: 'Instalado',
+  step_installed: 'Instalación mostrada',
   downloadCsv: 'Descargar las ventas del periodo (CSV)',
   usersHeading: 'Usuarios',
   userRole: 'Rol',

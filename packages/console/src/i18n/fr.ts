@@ -169,7 +169,7 @@ export const fr: Messages = {
   step_checkout: 'Commande',
   step_paymentStarted: 'Paiement commencé',
   step_paid: 'Payé',
-  step_installed: 'Installé',
+  step_installed: 'Installation affichée',
   downloadCsv: 'Télécharger les ventes de la période (CSV)',
   usersHeading: 'Utilisateurs',
   userRole: 'Rôle',

@@ -177,7 +177,7 @@ export const ru: Messages = {
   step_checkout: 'Оформление',
   step_paymentStarted: 'Оплата начата',
   step_paid: 'Оплачено',
-  step_installed: 'Установлено',
+  step_installed: 'Установка показана',
   downloadCsv: 'Скачать продажи за период (CSV)',
   usersHeading: 'Пользователи',
   userRole: 'Роль',

@@ -1,8 +1,8 @@
 /**
  * @module
  * Money and sales: each widget's account (balance, holds and spend against the limits), the period's sales per
- * day (count, revenue, margin) and its funnel (widget opened → installed) as charts with their tables, and the
- * period's sales as CSV for accounting.
+ * day (count, revenue, margin) and its funnel (widget opened → installation shown) as charts with their tables,
+ * and the period's sales as CSV for accounting.
  */
 import type { Money } from '@esim-embed/shared';
 import { useState } from 'preact/hooks';
@@ -14,7 +14,7 @@ import { useRemote } from '../hooks/use-remote';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
 import { formatAmount, formatDay } from '../ui/formatters';
-import { TableScroll } from '../ui/table-scroll';
+import { DataTable, TableScroll } from '../ui/table-scroll';
 
 /** A UTC day `days` from today: `2026-11-29`. */
 function utcDay(days = 0): string {
@@ -138,31 +138,22 @@ export function MoneyPage(_: PageProps) {
                 text: `${day.count} · ${amount(day.revenueMinor, day.currency)}`,
               }))}
             />
-            <TableScroll label={t('salesPerDay')}>
-              <table data-chart="sales">
-                <caption class={controls.visuallyHidden}>{t('salesPerDay')}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('day')}</th>
-                    <th scope="col">{t('widget')}</th>
-                    <th scope="col">{t('count')}</th>
-                    <th scope="col">{t('revenue')}</th>
-                    <th scope="col">{t('margin')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {sales.data.days.map((day) => (
-                    <tr key={`${day.day}-${day.widgetId}-${day.currency}`}>
-                      <th scope="row">{formatDay(day.day, locale)}</th>
-                      <td class={controls.code}>{day.widgetId}</td>
-                      <td>{day.count}</td>
-                      <td>{amount(day.revenueMinor, day.currency)}</td>
-                      <td>{amount(day.marginMinor, day.currency)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
+            <DataTable
+              label={t('salesPerDay')}
+              columns={[t('day'), t('widget'), t('count'), t('revenue'), t('margin')]}
+              caption={t('salesPerDay')}
+              chart="sales"
+            >
+              {sales.data.days.map((day) => (
+                <tr key={`${day.day}-${day.widgetId}-${day.currency}`}>
+                  <th scope="row">{formatDay(day.day, locale)}</th>
+                  <td class={controls.code}>{day.widgetId}</td>
+                  <td>{day.count}</td>
+                  <td>{amount(day.revenueMinor, day.currency)}</td>
+                  <td>{amount(day.marginMinor, day.currency)}</td>
+                </tr>
+              ))}
+            </DataTable>
           </>
         )}
       </section>

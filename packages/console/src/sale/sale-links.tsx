@@ -12,37 +12,25 @@ import { ErrorNotice } from '../ui/error-notice';
 export function SaleLinks({ checkoutId }: { checkoutId: string }) {
   const { client, t } = useConsole();
   const link = useWrite<string>();
+  /** The button that makes one kind of link, shown below once made. */
+  const linkButton = (label: string, make: () => Promise<string>) => (
+    <button class={controls.button} type="button" disabled={link.busy} onClick={() => link.run(make)}>
+      {label}
+    </button>
+  );
   return (
     <section class={controls.card} aria-labelledby="sale-links">
       <h2 id="sale-links">{t('links')}</h2>
       <div class={controls.row}>
-        <button
-          class={controls.button}
-          type="button"
-          disabled={link.busy}
-          onClick={() =>
-            link.run(async () => {
-              const made = await client.call('createDeliveryLink', { params: { checkoutId }, body: {} });
-              return made.url;
-            })
-          }
-        >
-          {t('deliveryLink')}
-        </button>
-        <button
-          class={controls.button}
-          type="button"
-          disabled={link.busy}
-          onClick={() =>
-            link.run(async () => {
-              const made = await client.call('createManageLink', { params: { checkoutId }, body: {} });
-              // The partner's own page opens it: its address followed by this fragment.
-              return `#${__CONSOLE_CONTRACT__.manageTokenParam}=${made.widgetId}.${made.manageToken}`;
-            })
-          }
-        >
-          {t('manageLink')}
-        </button>
+        {linkButton(t('deliveryLink'), async () => {
+          const answer = await client.call('createDeliveryLink', { params: { checkoutId }, body: {} });
+          return answer.url;
+        })}
+        {linkButton(t('manageLink'), async () => {
+          const answer = await client.call('createManageLink', { params: { checkoutId }, body: {} });
+          // The partner's own page opens it: its address followed by this fragment.
+          return `#${__CONSOLE_CONTRACT__.manageTokenParam}=${answer.widgetId}.${answer.manageToken}`;
+        })}
       </div>
       {link.error !== undefined && <ErrorNotice error={link.error} />}
       {link.result && (

@@ -10,7 +10,7 @@ import { useWrite } from '../hooks/use-write';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
 import { formatDateTime } from '../ui/formatters';
-import { TableScroll } from '../ui/table-scroll';
+import { DataTable } from '../ui/table-scroll';
 
 /** The deliveries' table; `onChanged` after a resend, to read the page again. */
 export function WebhookDeliveries({
@@ -33,25 +33,19 @@ export function WebhookDeliveries({
       {deliveries.length === 0 ? (
         <p>{t(heading === 'deliveries' ? 'noDeliveries' : 'noFailing')}</p>
       ) : (
-        <TableScroll label={t(heading)}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t('event')}</th>
-                <th scope="col">{t('status')}</th>
-                <th scope="col">{t('attempts')}</th>
-                <th scope="col">
-                  <span class={controls.visuallyHidden}>{t('resend')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.map((delivery) => (
-                <DeliveryRow key={delivery.id} delivery={delivery} onChanged={onChanged} />
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <DataTable
+          label={t(heading)}
+          columns={[
+            t('event'),
+            t('status'),
+            t('attempts'),
+            <span class={controls.visuallyHidden}>{t('resend')}</span>,
+          ]}
+        >
+          {deliveries.map((delivery) => (
+            <DeliveryRow key={delivery.id} delivery={delivery} onChanged={onChanged} />
+          ))}
+        </DataTable>
       )}
     </section>
   );

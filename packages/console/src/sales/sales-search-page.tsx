@@ -11,7 +11,7 @@ import { type PageProps, routeHref } from '../app/console-route';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
 import { formatAmount, formatDateTime } from '../ui/formatters';
-import { TableScroll } from '../ui/table-scroll';
+import { DataTable } from '../ui/table-scroll';
 import { StatusTag } from './status-tag';
 
 const STATUSES: readonly CheckoutStatus[] = [
@@ -172,35 +172,25 @@ export function SalesSearchPage({ route }: PageProps) {
       {page && page.sales.length === 0 && <p>{t('noSales')}</p>}
       {page && page.sales.length > 0 && (
         <div class={controls.card}>
-          <TableScroll label={t('salesHeading')}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('created')}</th>
-                  <th scope="col">{t('email')}</th>
-                  <th scope="col">{t('plan')}</th>
-                  <th scope="col">{t('amount')}</th>
-                  <th scope="col">{t('status')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.sales.map((sale) => (
-                  <tr key={sale.id}>
-                    <td>
-                      <a href={routeHref('sale', sale.id)}>{formatDateTime(sale.createdAt, locale)}</a>
-                      <div class={`${controls.muted} ${controls.code}`}>{sale.id}</div>
-                    </td>
-                    <td class={controls.code}>{sale.email ?? '—'}</td>
-                    <td>{sale.plan.title}</td>
-                    <td>{formatAmount(sale.amount, locale)}</td>
-                    <td>
-                      <StatusTag status={sale.status} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <DataTable
+            label={t('salesHeading')}
+            columns={[t('created'), t('email'), t('plan'), t('amount'), t('status')]}
+          >
+            {page.sales.map((sale) => (
+              <tr key={sale.id}>
+                <td>
+                  <a href={routeHref('sale', sale.id)}>{formatDateTime(sale.createdAt, locale)}</a>
+                  <div class={`${controls.muted} ${controls.code}`}>{sale.id}</div>
+                </td>
+                <td class={controls.code}>{sale.email ?? '—'}</td>
+                <td>{sale.plan.title}</td>
+                <td>{formatAmount(sale.amount, locale)}</td>
+                <td>
+                  <StatusTag status={sale.status} />
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         </div>
       )}
       {page?.nextCursor && (

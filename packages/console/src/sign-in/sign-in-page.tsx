@@ -9,6 +9,7 @@ import { ConsoleApiError } from '../api/console-api-error';
 import type { ConsoleClient } from '../api/console-client';
 import type { Translate } from '../i18n/messages';
 import * as controls from '../ui/controls.css';
+import { TextField } from '../ui/text-field';
 import * as styles from './sign-in-page.css';
 
 /** The sign-in form; `onSignedIn` gets the session. */
@@ -69,36 +70,27 @@ export function SignInPage({
       <h1>{t('signInHeading')}</h1>
       {notice && <p class={controls.muted}>{notice}</p>}
       <form class={controls.form} onSubmit={submit} noValidate>
-        <label class={controls.field}>
-          {t('userName')}
-          <input class={controls.input} name="username" autoComplete="username" required />
-        </label>
-        <label class={controls.field}>
-          {t('password')}
-          <input
-            class={controls.input}
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-          />
-        </label>
+        <TextField label={t('userName')} name="username" autoComplete="username" required />
+        <TextField
+          label={t('password')}
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+        />
         {askCode && (
           <div class={controls.field}>
-            <label class={controls.field}>
-              {t('totpCode')}
-              <input
-                class={controls.input}
-                name="totp"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                pattern="[0-9]{6}"
-                maxLength={6}
-                required
-                aria-describedby="totp-hint"
-                ref={codeField}
-              />
-            </label>
+            <TextField
+              label={t('totpCode')}
+              name="totp"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              pattern="[0-9]{6}"
+              maxLength={6}
+              required
+              aria-describedby="totp-hint"
+              inputRef={codeField}
+            />
             <span id="totp-hint" class={controls.muted}>
               {t('totpHint')}
             </span>

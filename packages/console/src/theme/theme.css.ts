@@ -4,54 +4,32 @@
  * custom properties on the page's root, light by default, dark when the system prefers it or the staff member
  * chose it (`data-theme` on `<html>`, set by `preferences.ts`), and the page's base styles.
  */
-import { BASE_TOKENS, DARK_PALETTE, LIGHT_PALETTE, type Palette } from '@esim-embed/shared';
+import {
+  BASE_TOKENS,
+  brandVars,
+  DARK_PALETTE,
+  LIGHT_PALETTE,
+  paletteVars,
+  shapeVars,
+  TOKEN_VAR_NAMES,
+} from '@esim-embed/shared';
 import { createGlobalThemeContract, globalStyle } from '@vanilla-extract/css';
 
-/** The console's custom properties. */
+/** The console's custom properties: the product's tokens (as the widget names them) and a link colour. */
 export const vars = createGlobalThemeContract(
-  {
-    color: {
-      brand: 'color-brand',
-      onBrand: 'color-on-brand',
-      link: 'color-link',
-      surface: 'color-surface',
-      surfaceRaised: 'color-surface-raised',
-      text: 'color-text',
-      textMuted: 'color-text-muted',
-      border: 'color-border',
-      danger: 'color-danger',
-      success: 'color-success',
-    },
-    font: { family: 'font-family', size: 'font-size' },
-    radius: 'radius',
-    space: 'space',
-  },
+  { ...TOKEN_VAR_NAMES, color: { ...TOKEN_VAR_NAMES.color, link: 'color-link' } },
   (name) => `console-${name}`,
 );
 
-const paletteVars = (palette: Palette, link: string) => ({
-  [vars.color.surface]: palette.surface,
-  [vars.color.surfaceRaised]: palette.surfaceRaised,
-  [vars.color.text]: palette.text,
-  [vars.color.textMuted]: palette.textMuted,
-  [vars.color.border]: palette.border,
-  [vars.color.danger]: palette.danger,
-  [vars.color.success]: palette.success,
-  [vars.color.link]: link,
-});
-
 // On the dark surface the brand blue is too dark to read as text: links take the text colour (underlined).
-const darkVars = paletteVars(DARK_PALETTE, DARK_PALETTE.text);
+const darkVars = { ...paletteVars(vars, DARK_PALETTE), [vars.color.link]: DARK_PALETTE.text };
 
 globalStyle(':root', {
   vars: {
-    ...paletteVars(LIGHT_PALETTE, BASE_TOKENS.brand),
-    [vars.color.brand]: BASE_TOKENS.brand,
-    [vars.color.onBrand]: BASE_TOKENS.onBrand,
-    [vars.font.family]: BASE_TOKENS.fontFamily,
-    [vars.font.size]: BASE_TOKENS.fontSize,
-    [vars.radius]: BASE_TOKENS.radius,
-    [vars.space]: BASE_TOKENS.space,
+    ...paletteVars(vars, LIGHT_PALETTE),
+    [vars.color.link]: BASE_TOKENS.brand,
+    ...brandVars(vars),
+    ...shapeVars(vars),
   },
   colorScheme: 'light',
 });

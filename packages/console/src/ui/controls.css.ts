@@ -2,6 +2,7 @@
  * @module
  * The console's controls, shared by every page: buttons, fields, notices, cards and the small print.
  */
+import { VISUALLY_HIDDEN } from '@esim-embed/shared';
 import { style } from '@vanilla-extract/css';
 import { vars } from '../theme/theme.css';
 
@@ -21,25 +22,22 @@ const buttonBase = {
   textDecoration: 'none',
 } as const;
 
+/** A button in its colours: every button's shape, its pointer and its dimmed look while disabled. */
+const buttonIn = (border: string, background: string, color: string) =>
+  style({
+    ...buttonBase,
+    border: `1px solid ${border}`,
+    background,
+    color,
+    cursor: 'pointer',
+    ':disabled': { opacity: 0.6, cursor: 'default' },
+  });
+
 /** The main action of a form or a page. */
-export const primaryButton = style({
-  ...buttonBase,
-  border: `1px solid ${vars.color.brand}`,
-  background: vars.color.brand,
-  color: vars.color.onBrand,
-  cursor: 'pointer',
-  ':disabled': { opacity: 0.6, cursor: 'default' },
-});
+export const primaryButton = buttonIn(vars.color.brand, vars.color.brand, vars.color.onBrand);
 
 /** Any other action. */
-export const button = style({
-  ...buttonBase,
-  border: `1px solid ${vars.color.border}`,
-  background: vars.color.surfaceRaised,
-  color: vars.color.text,
-  cursor: 'pointer',
-  ':disabled': { opacity: 0.6, cursor: 'default' },
-});
+export const button = buttonIn(vars.color.border, vars.color.surfaceRaised, vars.color.text);
 
 /** A text field or a select. */
 export const input = style({
@@ -117,14 +115,7 @@ export const tag = style({
 });
 
 /** Text only screen readers read. */
-export const visuallyHidden = style({
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-});
+export const visuallyHidden = style(VISUALLY_HIDDEN);
 
 /** An id, a token or a URI: breaks anywhere rather than widening the page. */
 export const code = style({ fontFamily: 'ui-monospace, monospace', overflowWrap: 'anywhere' });

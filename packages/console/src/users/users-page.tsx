@@ -12,7 +12,7 @@ import { useWrite } from '../hooks/use-write';
 import * as controls from '../ui/controls.css';
 import { ErrorNotice } from '../ui/error-notice';
 import { formatDateTime } from '../ui/formatters';
-import { TableScroll } from '../ui/table-scroll';
+import { DataTable } from '../ui/table-scroll';
 import { SecondFactorCode } from './second-factor-code';
 
 const ROLES: readonly ConsoleRole[] = ['viewer', 'support', 'admin'];
@@ -56,58 +56,48 @@ export function UsersPage(_: PageProps) {
       {change.error !== undefined && <ErrorNotice error={change.error} />}
       {users.data && (
         <div class={controls.card}>
-          <TableScroll label={t('usersHeading')}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('userName')}</th>
-                  <th scope="col">{t('userRole')}</th>
-                  <th scope="col">{t('secondFactor')}</th>
-                  <th scope="col">{t('lastSignIn')}</th>
-                  <th scope="col">{t('status')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {users.data.map((user) => (
-                  <tr key={user.id} data-user={user.username}>
-                    <th scope="row" class={controls.code}>
-                      {user.username}
-                    </th>
-                    <td>
-                      <select
-                        class={controls.input}
-                        aria-label={t('changeRole', { name: user.username })}
-                        value={user.role}
-                        disabled={change.busy}
-                        onChange={(event) =>
-                          changeUser(user.id, { role: event.currentTarget.value as ConsoleRole })
-                        }
-                      >
-                        {ROLES.map((role) => (
-                          <option key={role} value={role}>
-                            {t(ROLE_NAMES[role])}
-                          </option>
-                        ))}
-                      </select>
-                    </td>
-                    <td>{user.secondFactor ? t('yes') : t('no')}</td>
-                    <td>{user.lastSignInAt ? formatDateTime(user.lastSignInAt, locale) : t('never')}</td>
-                    <td>
-                      {user.disabled && <span class={controls.tag}>{t('disabled')}</span>}{' '}
-                      <button
-                        class={controls.button}
-                        type="button"
-                        disabled={change.busy}
-                        onClick={() => changeUser(user.id, { disabled: !user.disabled })}
-                      >
-                        {user.disabled ? t('enable') : t('disable')}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <DataTable
+            label={t('usersHeading')}
+            columns={[t('userName'), t('userRole'), t('secondFactor'), t('lastSignIn'), t('status')]}
+          >
+            {users.data.map((user) => (
+              <tr key={user.id} data-user={user.username}>
+                <th scope="row" class={controls.code}>
+                  {user.username}
+                </th>
+                <td>
+                  <select
+                    class={controls.input}
+                    aria-label={t('changeRole', { name: user.username })}
+                    value={user.role}
+                    disabled={change.busy}
+                    onChange={(event) =>
+                      changeUser(user.id, { role: event.currentTarget.value as ConsoleRole })
+                    }
+                  >
+                    {ROLES.map((role) => (
+                      <option key={role} value={role}>
+                        {t(ROLE_NAMES[role])}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td>{user.secondFactor ? t('yes') : t('no')}</td>
+                <td>{user.lastSignInAt ? formatDateTime(user.lastSignInAt, locale) : t('never')}</td>
+                <td>
+                  {user.disabled && <span class={controls.tag}>{t('disabled')}</span>}{' '}
+                  <button
+                    class={controls.button}
+                    type="button"
+                    disabled={change.busy}
+                    onClick={() => changeUser(user.id, { disabled: !user.disabled })}
+                  >
+                    {user.disabled ? t('enable') : t('disable')}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         </div>
       )}
 

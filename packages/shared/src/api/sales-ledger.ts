@@ -83,6 +83,12 @@ const periodShape = {
 export const salePeriodBoundMs = (bound: string): number =>
   Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(bound) ? `${bound}T00:00:00Z` : bound);
 
+/** A period query's bounds in milliseconds since the epoch (`to` exclusive); a bound not given stays undefined. */
+export const salePeriodMs = (query: { from?: string | undefined; to?: string | undefined }) => ({
+  fromMs: query.from === undefined ? undefined : salePeriodBoundMs(query.from),
+  toMs: query.to === undefined ? undefined : salePeriodBoundMs(query.to),
+});
+
 /** Refuses a period whose `from` is not before its `to`. */
 function periodInOrder(query: { from?: string | undefined; to?: string | undefined }, ctx: z.RefinementCtx) {
   if (query.from === undefined || query.to === undefined) return;

@@ -83,7 +83,11 @@ export type SalesDay = z.infer<typeof SalesDaySchema>;
 export const ConsoleSalesChartSchema = z.strictObject({ days: z.array(SalesDaySchema) });
 export type ConsoleSalesChart = z.infer<typeof ConsoleSalesChartSchema>;
 
-/** The funnel's steps, in order: each counted server-side once per event, without anything personal. */
+/**
+ * The funnel's steps, in order: each counted server-side once per event, without anything personal. `installed`
+ * (its stored name) is the installation *shown* to the traveller, every time it is read: the BFF never learns
+ * whether the eSIM was then installed, so the console labels it "installation shown".
+ */
 export const FUNNEL_STEPS = [
   'widgetOpened',
   'planChosen',

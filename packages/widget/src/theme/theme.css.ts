@@ -5,10 +5,20 @@
  * `shared`, which the partner console's theme is made of too), and the brand colours that the
  * session's brand overrides at run time (see `brand-sheet.ts`).
  */
-import { BASE_TOKENS, DARK_PALETTE, LIGHT_PALETTE } from '@esim-embed/shared';
+import {
+  BASE_TOKENS,
+  brandVars,
+  DARK_PALETTE,
+  LIGHT_PALETTE,
+  paletteVars,
+  shapeVars,
+} from '@esim-embed/shared';
 import { createGlobalThemeContract, globalStyle } from '@vanilla-extract/css';
 
-/** The `--esim-*` custom properties a host page may set on `esim-widget`. */
+/**
+ * The `--esim-*` custom properties a host page may set on `esim-widget`: named here, in full, because they are
+ * the widget's public API (its manifest documents each, and a test holds the two together).
+ */
 export const theme = createGlobalThemeContract(
   {
     color: {
@@ -32,33 +42,17 @@ export const theme = createGlobalThemeContract(
 );
 
 const darkVars = {
-  [theme.color.surface]: DARK_PALETTE.surface,
-  [theme.color.surfaceRaised]: DARK_PALETTE.surfaceRaised,
-  [theme.color.text]: DARK_PALETTE.text,
-  [theme.color.textMuted]: DARK_PALETTE.textMuted,
-  [theme.color.border]: DARK_PALETTE.border,
-  [theme.color.danger]: DARK_PALETTE.danger,
-  [theme.color.success]: DARK_PALETTE.success,
+  ...paletteVars(theme, DARK_PALETTE),
   [theme.color.brandText]: `var(--esim-brand-text-dark, ${theme.color.brand})`,
 };
 
 // Defaults on :host, so that the page's own `esim-widget { --esim-… }` rules win over them.
 globalStyle(':host', {
   vars: {
-    [theme.color.brand]: BASE_TOKENS.brand,
-    [theme.color.onBrand]: BASE_TOKENS.onBrand,
+    ...brandVars(theme),
     [theme.color.brandText]: `var(--esim-brand-text-light, ${BASE_TOKENS.brand})`,
-    [theme.color.surface]: LIGHT_PALETTE.surface,
-    [theme.color.surfaceRaised]: LIGHT_PALETTE.surfaceRaised,
-    [theme.color.text]: LIGHT_PALETTE.text,
-    [theme.color.textMuted]: LIGHT_PALETTE.textMuted,
-    [theme.color.border]: LIGHT_PALETTE.border,
-    [theme.color.danger]: LIGHT_PALETTE.danger,
-    [theme.color.success]: LIGHT_PALETTE.success,
-    [theme.font.family]: BASE_TOKENS.fontFamily,
-    [theme.font.size]: BASE_TOKENS.fontSize,
-    [theme.radius]: BASE_TOKENS.radius,
-    [theme.space]: BASE_TOKENS.space,
+    ...paletteVars(theme, LIGHT_PALETTE),
+    ...shapeVars(theme),
     [theme.maxWidth]: '640px',
   },
   display: 'block',

@@ -3,6 +3,7 @@
  * The widget's controls: buttons, inputs, cards, notices, the focus ring and the reduced-motion rule.
  * Everything is scoped to the shadow root the stylesheet is adopted into.
  */
+import { VISUALLY_HIDDEN } from '@esim-embed/shared';
 import { globalStyle, keyframes, style } from '@vanilla-extract/css';
 import { theme } from '../theme/theme.css';
 
@@ -129,14 +130,7 @@ export const actions = style({
 });
 
 /** Text for screen readers only. */
-export const visuallyHidden = style({
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-});
+export const visuallyHidden = style(VISUALLY_HIDDEN);
 
 const spin = keyframes({ to: { transform: 'rotate(360deg)' } });
 
