@@ -2,8 +2,7 @@
  * @module
  * The console contract reduced at build time to the values the page sends and lists: each route's method and
  * path (`{ readSale: ['GET', '/console/api/sales/{checkoutId}'], … }`), the CSRF header's name, the funnel's
- * steps, the help requests' reasons with the least role that may give each, and the manage link's fragment
- * parameter — defined as `__CONSOLE_CONTRACT__`
+ * steps, the help requests' reasons and the manage link's fragment parameter — defined as `__CONSOLE_CONTRACT__`
  * by the Vite and vitest configs. Those values live beside zod schemas in `shared`, and a schema built from
  * another (`.extend`) is not something a bundler can drop; so the page's production build carries no schema (and
  * no zod), while development and tests still parse every answer with the route table's schemas.
@@ -37,10 +36,7 @@ export async function consoleContractDefines(): Promise<Record<string, string>> 
       ),
       csrfHeader: contract.CONSOLE_CSRF_HEADER,
       funnelSteps: contract.FUNNEL_STEPS,
-      actionReasons: Object.entries(shared.ACTION_TYPE_BY_REASON).map(([reason, type]) => [
-        reason,
-        contract.HELP_REQUEST_ROLE[type],
-      ]),
+      actionReasons: Object.keys(shared.ACTION_TYPE_BY_REASON),
       manageTokenParam: shared.MANAGE_TOKEN_FRAGMENT_PARAM,
     }),
   };

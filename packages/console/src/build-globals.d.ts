@@ -10,10 +10,6 @@ declare const __CONSOLE_CONTRACT__: {
   >;
   readonly csrfHeader: typeof import('@esim-embed/shared/console').CONSOLE_CSRF_HEADER;
   readonly funnelSteps: typeof import('@esim-embed/shared/console').FUNNEL_STEPS;
-  /** Each help request's reason and the least role that may give it (`HELP_REQUEST_ROLE`). */
-  readonly actionReasons: readonly (readonly [
-    import('@esim-embed/shared').ActionReasonCode,
-    import('@esim-embed/shared/console').ConsoleRole,
-  ])[];
+  readonly actionReasons: readonly import('@esim-embed/shared').ActionReasonCode[];
   readonly manageTokenParam: string;
 };

@@ -1,7 +1,7 @@
 /**
  * @module
  * A sale's help requests (cancellation, refund, reissue) with their status, and — for support and admins — the
- * form that asks for one; the reason names which of the three it is, and only an admin is offered a refund's.
+ * form that asks for one; the reason names which of the three it is.
  */
 import type { PartnerActionRequest } from '@esim-embed/shared';
 import type { ConsoleSalePage } from '@esim-embed/shared/console';
@@ -56,7 +56,7 @@ export function HelpRequests({ page, onChanged }: { page: ConsoleSalePage; onCha
           <label class={controls.field}>
             {t('reason')}
             <select class={controls.input} name="reasonCode">
-              {REASONS.filter(([, needed]) => can(needed)).map(([reason]) => (
+              {REASONS.map((reason) => (
                 <option key={reason} value={reason}>
                   {t(`reason_${reason}`)}
                 </option>

@@ -19,7 +19,7 @@
  * | GET    | /charts/funnel?from=&to=&widgetId=     | viewer     | ConsolePeriodQuery → ConsoleFunnelChart                    |
  * | POST   | /webhook-deliveries/{id}/resend        | support    | `{}` → PartnerWebhookDelivery                              |
  * | POST   | /webhook-deliveries/resend-failed      | support    | ResendFailedDeliveriesRequest → `{ resent }`               |
- * | POST   | /sales/{checkoutId}/help-requests      | support¹   | CreateActionRequest → PartnerActionRequest                 |
+ * | POST   | /sales/{checkoutId}/help-requests      | support    | CreateActionRequest → PartnerActionRequest                 |
  * | POST   | /sales/{checkoutId}/delivery-links     | support    | CreatePartnerDeliveryLinkRequest → PartnerDeliveryLink     |
  * | POST   | /sales/{checkoutId}/manage-links       | support    | `{}` → ManageLink                                          |
  * | POST   | /sales/{checkoutId}/erasure            | admin      | `{}` → PrivacyErasure (202)                                |
@@ -27,8 +27,6 @@
  * | POST   | /users                                 | admin      | CreateConsoleUserRequest → CreatedConsoleUser (otpauth once) |
  * | PATCH  | /users/{id}                            | admin      | UpdateConsoleUserRequest → ConsoleUser                     |
  * | GET    | /audit?limit=&cursor=                  | admin      | → page of ConsoleAuditEntry                                |
- *
- * ¹ A refund's reason needs `admin` (`HELP_REQUEST_ROLE`): it moves money.
  *
  * Refusals: no or ended session → 401 `unauthorized` (`params.reason: session`); a wrong sign-in → 401
  * (`credentials`, or `second_factor` when the code is missing); a role that lacks the right → 403 `forbidden`
