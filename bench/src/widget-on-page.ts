@@ -118,6 +118,7 @@ const COLLECT = `(() => {
     ...window.__bench,
     scriptStart: script ? script.startTime : null,
     scriptEnd: script ? script.responseEnd : null,
+    collectedAt: performance.now(),
     scripts: resources
       .filter((entry) => entry.name.endsWith('.js'))
       .map((entry) => ({ name: new URL(entry.name).pathname.slice(1), transferSize: entry.transferSize, responseEnd: entry.responseEnd })),
@@ -173,27 +174,27 @@ async function loadOnce(
     }
     // Long tasks right after the list appeared belong to start-up too.
     await page.waitForTimeout(500);
+    const { collectedAt, ...load } = await pageValue<
+      Omit<PageLoad, 'scriptStart' | 'scriptEnd' | 'tasks'> & {
+        scriptStart: number | null;
+        scriptEnd: number | null;
+        collectedAt: number;
+      }
+    >(cdp, COLLECT);
     if (PROFILE_DIR) {
       const { profile } = await cdp.send('Profiler.stop');
       writeFileSync(join(PROFILE_DIR, `${traceName}.cpuprofile`), JSON.stringify(profile));
     }
     const trace = (await browser.stopTracing()).toString('utf8');
     if (TRACE_DIR) writeFileSync(join(TRACE_DIR, `${traceName}.json`), trace);
-    const load = await pageValue<
-      Omit<PageLoad, 'scriptStart' | 'scriptEnd' | 'tasks'> & {
-        scriptStart: number | null;
-        scriptEnd: number | null;
-      }
-    >(cdp, COLLECT);
     if (load.scriptStart === null || load.scriptEnd === null)
       throw new Error('the page never requested /widget.js');
-    const arrived = load.scriptEnd - load.scriptStart;
-    return {
-      ...load,
-      scriptStart: load.scriptStart,
-      scriptEnd: load.scriptEnd,
-      tasks: tasksAfterScript(traceEvents(trace), '/widget.js', arrived),
-    };
+    const { scriptStart, scriptEnd } = load;
+    // The same window as the long-task observer's: from the script's arrival to the collection.
+    const tasks = tasksAfterScript(traceEvents(trace), '/widget.js', scriptEnd - scriptStart).filter(
+      (task) => task.start <= collectedAt - scriptStart,
+    );
+    return { ...load, scriptStart, scriptEnd, tasks };
   } finally {
     await browser.close();
   }
