@@ -3,9 +3,10 @@
  * The widget on a page: a page served by the BFF embeds `<esim-widget>` by script tag; Chromium loads it
  * with 4× CPU throttling (CDP `Emulation.setCPUThrottlingRate`), a fresh profile each time. Measured from
  * the moment `widget.js` is requested: the destinations list in the DOM, painted (the next frame), usable
- * (the main thread free again after that frame); every long task (PerformanceObserver `longtask`) after
- * the script started — the page holds nothing else, so they are the widget's; and the JavaScript fetched
- * before the list was usable. Then the slow phone: the same page with the network throttled as well
+ * (the main thread free again after that frame); every long task (PerformanceObserver `longtask`) begun
+ * once the script had arrived — the page holds nothing else, so they are the widget's — and, from a Chromium
+ * trace of the load, the CPU time of each of those tasks; and the JavaScript fetched before the list was
+ * usable. Then the slow phone: the same page with the network throttled as well
  * (CDP `Network.emulateNetworkConditions`: 150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up — Lighthouse's
  * mobile preset), measured from navigation, with what was fetched when (the waterfall).
  */
