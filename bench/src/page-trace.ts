@@ -20,20 +20,20 @@ export interface TraceEvent {
   args?: { name?: string; data?: { url?: string; functionName?: string } };
 }
 
-/** What the bench records of every load: each task of each thread, and the page's requests. */
-export const TASK_TRACE_CATEGORIES = ['toplevel', 'devtools.timeline'];
+/** What the bench records of every load: each task of each thread, and the page's user-timing marks. */
+export const TASK_TRACE_CATEGORIES = ['toplevel', 'blink.user_timing'];
 
 /** What `BENCH_TRACE_DIR` records: also the timeline's events inside each task, and the scripts' calls. */
 export const DETAILED_TRACE_CATEGORIES = [
   ...TASK_TRACE_CATEGORIES,
+  'devtools.timeline',
   'disabled-by-default-devtools.timeline',
   'v8.execute',
-  'blink.user_timing',
 ];
 
 /** A task of the page's main thread. */
 export interface PageTask {
-  /** ms since the page requested the script. */
+  /** ms on the page's clock (`performance.now()`). */
   start: number;
   /** Wall time, ms. */
   wall: number;
@@ -47,7 +47,7 @@ export function traceEvents(json: string): TraceEvent[] {
   return Array.isArray(parsed) ? parsed : parsed.traceEvents;
 }
 
-/** The request of the script whose path is `scriptPath`: on the page's main thread, which sent it. */
+/** The request of the script whose path is `scriptPath`, on the page's main thread (a detailed trace's). */
 export function scriptRequest(events: TraceEvent[], scriptPath: string): TraceEvent {
   const request = events.find(
     (event) =>
@@ -60,18 +60,35 @@ export function scriptRequest(events: TraceEvent[], scriptPath: string): TraceEv
 }
 
 /**
- * The tasks of the page's main thread begun `afterMs` or more after `scriptPath` was requested (from when the
- * script had arrived: a task begun before runs none of its code), outermost only, in order.
+ * The page's `performance.mark(name)`, on its main thread. A mark made at the end of a load is always in the
+ * trace, where the first events of a new page's process may not be (its tracing starts a moment late).
  */
-export function tasksAfterScript(events: TraceEvent[], scriptPath: string, afterMs = 0): PageTask[] {
-  const request = scriptRequest(events, scriptPath);
+export function pageMark(events: TraceEvent[], name: string): TraceEvent {
+  const mark = events.find((event) => event.name === name && event.cat?.includes('blink.user_timing'));
+  if (!mark) throw new Error(`the trace holds no mark ${name}`);
+  return mark;
+}
+
+/**
+ * The outermost tasks of the page's main thread begun between `fromMs` and `toMs` on the page's clock, in
+ * order; `mark` is a mark the page made at `markMs` on that clock, which places the page's clock in the trace's
+ * and names the thread.
+ */
+export function pageTasks(
+  events: TraceEvent[],
+  mark: { name: string; atMs: number },
+  fromMs: number,
+  toMs: number,
+): PageTask[] {
+  const marked = pageMark(events, mark.name);
+  const pageMs = (ts: number) => mark.atMs + (ts - marked.ts) / 1000;
   const tasks = events
     .filter(
       (event) =>
         event.name === 'ThreadControllerImpl::RunTask' &&
         event.ph === 'X' &&
-        event.pid === request.pid &&
-        event.tid === request.tid &&
+        event.pid === marked.pid &&
+        event.tid === marked.tid &&
         event.dur !== undefined &&
         event.tdur !== undefined,
     )
@@ -83,10 +100,10 @@ export function tasksAfterScript(events: TraceEvent[], scriptPath: string, after
     outermost.push(task);
   }
   return outermost
-    .filter((task) => task.ts >= request.ts + afterMs * 1000)
     .map((task) => ({
-      start: (task.ts - request.ts) / 1000,
+      start: pageMs(task.ts),
       wall: (task.dur ?? 0) / 1000,
       cpu: (task.tdur ?? 0) / 1000,
-    }));
+    }))
+    .filter((task) => task.start >= fromMs && task.start <= toMs);
 }

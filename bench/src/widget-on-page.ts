@@ -19,8 +19,8 @@ import { CHROMIUM_ARGS, startPageStack } from './page-stack';
 import {
   DETAILED_TRACE_CATEGORIES,
   type PageTask,
+  pageTasks,
   TASK_TRACE_CATEGORIES,
-  tasksAfterScript,
   traceEvents,
 } from './page-trace';
 import { check, fmt, type Section, table } from './report';
@@ -38,7 +38,7 @@ interface PageLoad {
   scripts: { name: string; transferSize: number; responseEnd: number }[];
   /** Every resource the page fetched: what waits on what. */
   requests: { name: string; startTime: number; responseEnd: number; transferSize: number }[];
-  /** The main thread's tasks from the trace, with their CPU time (times from the script's request). */
+  /** The main thread's tasks from the trace, with their CPU time. */
   tasks: PageTask[];
 }
 
@@ -111,6 +111,9 @@ const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
  */
 const TRACE_DIR = process.env.BENCH_TRACE_DIR;
 
+/** The mark the page makes as it is read: where its clock is in the trace. */
+const COLLECT_MARK = 'esim-bench-collect';
+
 /** Runs in the page at the end of a load: what the observer recorded, and the scripts it fetched. */
 const COLLECT = `(() => {
   const resources = performance.getEntriesByType('resource');
@@ -119,7 +122,7 @@ const COLLECT = `(() => {
     ...window.__bench,
     scriptStart: script ? script.startTime : null,
     scriptEnd: script ? script.responseEnd : null,
-    collectedAt: performance.now(),
+    collectedAt: performance.mark('${COLLECT_MARK}').startTime,
     scripts: resources
       .filter((entry) => entry.name.endsWith('.js'))
       .map((entry) => ({ name: new URL(entry.name).pathname.slice(1), transferSize: entry.transferSize, responseEnd: entry.responseEnd })),
@@ -192,9 +195,8 @@ async function loadOnce(
       throw new Error('the page never requested /widget.js');
     const { scriptStart, scriptEnd } = load;
     // The same window as the long-task observer's: from the script's arrival to the collection.
-    const tasks = tasksAfterScript(traceEvents(trace), '/widget.js', scriptEnd - scriptStart).filter(
-      (task) => task.start <= collectedAt - scriptStart,
-    );
+    const mark = { name: COLLECT_MARK, atMs: collectedAt };
+    const tasks = pageTasks(traceEvents(trace), mark, scriptEnd, collectedAt);
     return { ...load, scriptStart, scriptEnd, tasks };
   } finally {
     await browser.close();
@@ -235,8 +237,10 @@ export async function widgetOnPageSection(weights: FileWeight[]): Promise<Sectio
   const busiest = (load: PageLoad) =>
     load.tasks.reduce<PageTask | null>((most, task) => (most && most.cpu >= task.cpu ? most : task), null);
   const longestCpu = loads.map((load) => busiest(load)?.cpu ?? 0);
-  const cpuOf = (task: PageTask | null) =>
-    task ? `+${Math.round(task.start)} / ${Math.round(task.wall)} / ${Math.round(task.cpu)}` : '—';
+  const cpuOf = (load: PageLoad, task: PageTask | null) =>
+    task
+      ? `+${Math.round(task.start - load.scriptStart)} / ${Math.round(task.wall)} / ${Math.round(task.cpu)}`
+      : '—';
   const medianLoad = loads[usable.indexOf(median(usable))] ?? (loads[0] as PageLoad);
   const weightOf = new Map(weights.map((w) => [w.file, w]));
   const firstScreen = medianLoad.scripts.filter((script) => script.responseEnd <= medianLoad.usable);
@@ -277,7 +281,7 @@ export async function widgetOnPageSection(weights: FileWeight[]): Promise<Sectio
           widgetTasks(load)
             .map((task) => `+${Math.round(task.start - load.scriptStart)} / ${Math.round(task.duration)}`)
             .join(', ') || 'none',
-          cpuOf(busiest(load)),
+          cpuOf(load, busiest(load)),
         ]),
       ),
       `JavaScript fetched before the list was usable (median load): ${firstScreen.length} files, ${fmt.kb(sum('raw'))} raw,`,
