@@ -112,6 +112,7 @@ describe('the change of a figure', () => {
     expect(figureChange('19.96 KB', '21.39 KB', '≤ 20.00 KB')).toBe('−1.43 KB (−7 %), better');
     expect(figureChange('2,210', '2,000', '≥ 500')).toBe('+210 (+11 %), better');
     expect(figureChange('0.92', '0.79', '≤ 1.2')).toBe('+0.13 (+16 %), worse');
+    expect(figureChange('204 ms', '0.00 ms', '≤ 50 ms')).toBe('+204 ms, worse');
   });
 
   it('is "same" when nothing moved and "—" across units or without a figure before', () => {

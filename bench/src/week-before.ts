@@ -108,7 +108,8 @@ export function figureChange(now: string, before: string | undefined, target: st
   const current = parseFigure(now);
   const previous = parseFigure(before);
   if (current === null || previous === null || current.unit !== previous.unit) return '—';
-  const decimals = Math.max(current.decimals, previous.decimals);
+  // In this week's precision: `0.00 ms` a week ago and `204 ms` now moved by `+204 ms`.
+  const decimals = current.decimals;
   const difference = Number((current.value - previous.value).toFixed(decimals));
   if (difference === 0) return 'same';
   const sign = difference > 0 ? '+' : '−';
