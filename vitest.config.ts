@@ -12,6 +12,8 @@ export default defineConfig({
       'examples/partner-quickstart',
       'reliability',
       { test: { name: 'scripts', include: ['scripts/*.test.mjs'] } },
+      // The bench's report (its figures against the week before's); the bench itself is `pnpm bench`, not a test.
+      { test: { name: 'bench', include: ['bench/src/*.test.ts'] } },
       // The browser suite's own support code (Playwright runs only e2e/tests).
       { test: { name: 'e2e-support', include: ['e2e/support/*.test.ts'] } },
     ],

@@ -2,11 +2,13 @@
  * @module
  * The bench report: sections of figures, each figure beside its reference from the same run and its
  * target with PASS or MISS, the command that reproduces it, the machine it ran on, and what profiling
- * found for every miss. Rendered as markdown to `bench/reports/YYYY-MM-DD.md`.
+ * found for every miss, and beside each figure the same figure a week before (`week-before.ts`). Rendered as
+ * markdown to `bench/reports/YYYY-MM-DD.md`.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
+import { figureChange, type WeekBefore } from './week-before';
 
 /** A figure held against a target. */
 export interface Check {
@@ -107,6 +109,39 @@ export function machineInfo(chromiumPath: string | null): MachineInfo {
   };
 }
 
+/** The figures held against their targets, each beside its value in the report of the week before, if any. */
+function checksTable(checks: Check[], weekBefore: WeekBefore | null): string[] {
+  const verdict = (c: Check) => (c.pass ? 'PASS' : '**MISS**');
+  if (weekBefore === null) {
+    return table(
+      ['figure', 'measured', 'target', ''],
+      checks.map((c) => [c.label, c.value, c.target, verdict(c)]),
+    );
+  }
+  return table(
+    ['figure', 'measured', 'target', '', `week before (${weekBefore.date})`, 'change'],
+    checks.map((c) => {
+      const before = weekBefore.figures.get(c.label);
+      return [c.label, c.value, c.target, verdict(c), before ?? '—', figureChange(c.value, before, c.target)];
+    }),
+  );
+}
+
+/** The line that says what the figures are compared with. */
+function comparisonNote(date: string, weekBefore: WeekBefore | null): string[] {
+  if (weekBefore === null) {
+    return [
+      `No whole-run report of 7 or more days before ${date} in \`bench/reports/\`: nothing to compare with.`,
+      '',
+    ];
+  }
+  return [
+    `Beside each figure, the same figure in [\`${weekBefore.file}\`](${weekBefore.file}), the latest whole-run report of 7`,
+    'or more days before this one (measured then, on that day’s load; `—`: not measured then, or in another unit).',
+    '',
+  ];
+}
+
 /** The whole report as markdown. */
 export function renderReport(input: {
   date: string;
@@ -114,8 +149,11 @@ export function renderReport(input: {
   sections: Section[];
   durationSeconds: number;
   command: string;
+  /** The report this run is compared with (`readWeekBefore`), or null when there is none. */
+  weekBefore?: WeekBefore | null;
 }): string {
   const { machine, sections } = input;
+  const weekBefore = input.weekBefore ?? null;
   const checks = sections.flatMap((section) => section.checks);
   const misses = checks.filter((c) => !c.pass);
   const lines = [
@@ -146,22 +184,13 @@ export function renderReport(input: {
     ),
     `## Targets: ${checks.length - misses.length} of ${checks.length} met`,
     '',
-    ...table(
-      ['figure', 'measured', 'target', ''],
-      checks.map((c) => [c.label, c.value, c.target, c.pass ? 'PASS' : '**MISS**']),
-    ),
+    ...comparisonNote(input.date, weekBefore),
+    ...checksTable(checks, weekBefore),
   ];
   const findingsById = readFindings();
   for (const section of sections) {
     lines.push(`## ${section.title}`, '', `Reproduce: \`${section.command}\``, '', ...section.lines);
-    if (section.checks.length > 0) {
-      lines.push(
-        ...table(
-          ['figure', 'measured', 'target', ''],
-          section.checks.map((c) => [c.label, c.value, c.target, c.pass ? 'PASS' : '**MISS**']),
-        ),
-      );
-    }
+    if (section.checks.length > 0) lines.push(...checksTable(section.checks, weekBefore));
     const findings = section.checks.filter((c) => findingsById.has(c.id) || !c.pass);
     for (const c of findings) {
       const finding = findingsById.get(c.id);

@@ -23,6 +23,7 @@ import { proxyCacheSection } from './proxy-cache';
 import { type RedisDeploymentSettings, redisDeploymentsSection } from './redis-deployments';
 import { machineInfo, renderReport, type Section } from './report';
 import { type StoreFunnelSettings, storeFunnelSection } from './store-funnel';
+import { readWeekBefore } from './week-before';
 import { widgetOnPageSection } from './widget-on-page';
 import { weighBuild, widgetWeightSection } from './widget-weight';
 
@@ -172,6 +173,7 @@ async function main(): Promise<void> {
     sections,
     durationSeconds: (performance.now() - started) / 1000,
     command: `npx -y pnpm@12.21.0 bench${only ? ` --only ${only.join(',')}` : ''}`,
+    weekBefore: readWeekBefore(folder, date),
   });
   writeFileSync(file, report);
   const checks = sections.flatMap((section) => section.checks);

@@ -29,10 +29,12 @@ export function DestinationsStep({ onShown }: DestinationsStepProps = {}) {
   const all = data.state === 'loaded' ? data.value : [];
   const results = useMemo(() => searchDestinations(all, query), [all, query]);
   const searching = query.trim() !== '';
+  const popular = useMemo(() => popularDestinations(all), [all]);
   const regions = useMemo(() => destinationsOfKind(all, 'region'), [all]);
   const countries = useMemo(() => destinationsOfKind(all, 'country'), [all]);
-  // Regions, then countries, come in slices after the popular destinations (see useProgressiveCount).
-  const shown = useProgressiveCount(regions.length + countries.length);
+  // The popular destinations, then regions, then countries, come in slices (see useProgressiveCount): the
+  // step's frame is drawn first, the list one frame later.
+  const shown = useProgressiveCount(popular.length + regions.length + countries.length);
 
   return (
     <section>
@@ -77,11 +79,14 @@ export function DestinationsStep({ onShown }: DestinationsStepProps = {}) {
           )
         ) : (
           <>
-            <DestinationGroup title={t('popular')} destinations={popularDestinations(all)} />
-            <DestinationGroup title={t('regions')} destinations={regions.slice(0, shown)} />
+            <DestinationGroup title={t('popular')} destinations={popular.slice(0, shown)} />
+            <DestinationGroup
+              title={t('regions')}
+              destinations={regions.slice(0, Math.max(0, shown - popular.length))}
+            />
             <DestinationGroup
               title={t('countries')}
-              destinations={countries.slice(0, Math.max(0, shown - regions.length))}
+              destinations={countries.slice(0, Math.max(0, shown - popular.length - regions.length))}
             />
           </>
         ))}
@@ -90,12 +95,13 @@ export function DestinationsStep({ onShown }: DestinationsStepProps = {}) {
 }
 
 /**
- * How many of `total` items to render: none at first (the popular destinations above them fill the first
- * screen), then small slices, one task each, so that no task of the widget blocks the partner's page for
- * long: the grid is laid out again with each slice, so a larger slice makes a longer task.
+ * How many of `total` items to render: none at first, then small slices, each in a task after the frame
+ * that drew the one before (an effect runs after the next paint), so that no task of the widget blocks the
+ * partner's page for long: the step's frame, its text's first font, is laid out without the list, and the
+ * grid is laid out again with each slice, so a larger slice makes a longer task.
  */
-function useProgressiveCount(total: number, first = 0, slice = 8): number {
-  const [shown, setShown] = useState(first);
+function useProgressiveCount(total: number, slice = 8): number {
+  const [shown, setShown] = useState(0);
   useEffect(() => {
     if (shown >= total) return;
     const timer = setTimeout(() => setShown((count) => Math.min(total, count + slice)), 0);

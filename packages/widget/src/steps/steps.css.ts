@@ -46,8 +46,17 @@ export const destinationButton = style({
   selectors: { '&:hover': { borderColor: theme.color.brand } },
 });
 
-/** A flag emoji. */
-export const flag = style({ fontSize: '1.5em', lineHeight: 1, gridRow: 'span 2' });
+/**
+ * A flag emoji, in the colour emoji font of Linux, ChromeOS and Android by name: left to the text's font,
+ * every flag's letters sent the browser through its font fallback there (a fontconfig search), which made
+ * the list's first layout a long task. Elsewhere the system's own fallback finds its emoji font.
+ */
+export const flag = style({
+  fontFamily: '"Noto Color Emoji"',
+  fontSize: '1.5em',
+  lineHeight: 1,
+  gridRow: 'span 2',
+});
 
 /** The muted second line of a destination or plan. */
 export const secondary = style({ color: theme.color.textMuted, fontSize: '0.9em' });
