@@ -80,6 +80,6 @@ export function createSqliteSortedIndex(
                 limit,
               );
         return rows.map((row) => ({ member: String(row.member), score: Number(row.score) }));
-      }),
+      }, 'read'),
   };
 }

@@ -51,6 +51,7 @@ import { migrate } from './sqlite-schema';
 import { createSqliteSortedIndex, prepareIndexStatements } from './sqlite-sorted-index';
 import { decodeValue, encodeValue } from './sqlite-value-encoding';
 import { createSqliteWorkQueue, prepareQueueStatements } from './sqlite-work-queue';
+import { createWriteBatch } from './sqlite-write-batch';
 import { type CounterState, type Store, StoreUnavailableError, type Versioned } from './store';
 import type { WorkQueue } from './work-queue';
 
@@ -226,22 +227,28 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const queueStatements = prepareQueueStatements(db);
   const indexStatements = prepareIndexStatements(db);
 
+  const batch = createWriteBatch(db);
+
   /**
    * Run one synchronous database step as a store operation: a database failure is the store being unavailable.
-   * A `durable` step (a write) resolves after the group commit's sync that covers it.
+   * A write joins the turn's transaction; a `durable` one resolves after its commit and the group commit's sync
+   * that covers it.
    */
-  const run: StoreStep = async (what, work, durability) => {
+  const run: StoreStep = async (what, work, kind) => {
     if (closed) throw new StoreUnavailableError(`the embedded store is closed (${what})`);
-    let result: ReturnType<typeof work>;
+    let step: { result: ReturnType<typeof work>; committed?: Promise<void> };
     try {
-      result = work();
+      step = kind === 'read' ? { result: work() } : batch.write(work);
     } catch (error) {
       throw new StoreUnavailableError(`the embedded store could not ${what}: ${(error as Error).message}`, {
         cause: error,
       });
     }
-    if (durability === 'durable') await groupCommit.durable();
-    return result;
+    if (kind === 'durable') {
+      await step.committed;
+      await groupCommit.durable();
+    }
+    return step.result;
   };
 
   /** One bounded sweep step; true when a table had more expired rows than one batch. */
@@ -264,8 +271,13 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   async function sweepAndCompact(): Promise<void> {
     const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
     while (!closed && sweepStep()) await nextTurn();
-    while (!closed && reclaimFreePages(db, RECLAIM_PAGES_PER_STEP)) await nextTurn();
-    if (!closed) truncateLog(db);
+    // The turn's writes are committed first: a vacuum step and a checkpoint run outside any transaction.
+    const settled = () => {
+      batch.commit();
+      return !closed;
+    };
+    while (settled() && reclaimFreePages(db, RECLAIM_PAGES_PER_STEP)) await nextTurn();
+    if (settled()) truncateLog(db);
   }
 
   // One sweep at a time, whoever asks (the background loop or `sweep()`); each starts after the one before ends.
@@ -281,21 +293,29 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
 
   const queues = new Map<string, WorkQueue>();
   const books = createSqliteEntryBooks(db, (what, work, kind) =>
-    run(what, work, kind === 'write' ? 'durable' : undefined),
+    run(what, work, kind === 'write' ? 'durable' : 'read'),
   );
 
   return {
     dataDir,
     engine: db.engine,
-    database: db,
+    database: batch.database,
     sweep,
     compact: sweep,
-    footprint: () => run('measure the files', () => measureFootprint(db, join(dataDir, DATABASE_FILE))),
+    footprint: () =>
+      run(
+        'measure the files',
+        () => {
+          batch.commit();
+          return measureFootprint(db, join(dataDir, DATABASE_FILE));
+        },
+        'read',
+      ),
     get: (key) =>
       run('read a value', (): Versioned | null => {
         const row = statements.get.get(key, now());
         return row === undefined ? null : { value: decodeValue(row.value), version: Number(row.version) };
-      }),
+      }, 'read'),
     insert: (key, value, ttlMs) =>
       run(
         'insert a value',
@@ -351,7 +371,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
         const rows = statements.scanKeys.all(cursor ?? prefix, `${prefix}\u{10ffff}`, now(), count);
         const keys = rows.map((row) => String(row.key));
         return { keys, cursor: keys.length < count ? null : (keys.at(-1) ?? null) };
-      }),
+      }, 'read'),
     async ping() {
       if (closed) return false;
       try {
@@ -365,6 +385,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       closed = true;
       await sweeper.close();
       await sweeping.catch(() => undefined);
+      batch.commit();
       // The writes already made are answered by their sync before the files close.
       await groupCommit.close();
       db.close();

@@ -172,7 +172,7 @@ export function createSqliteWorkQueue(
       run('read a queue item', () => {
         const item = s.selectItem.get(name, id);
         return item === undefined ? null : itemOf(id, item.partition, item.due_at);
-      }),
+      }, 'read'),
 
     stats: () =>
       run('read queue stats', (): QueueStats => {
@@ -185,7 +185,7 @@ export function createSqliteWorkQueue(
           nextClaimableAtMs: next === null ? null : Number(next),
           oldestAddedAtMs: oldest === undefined ? null : Number(oldest.added_at),
         };
-      }),
+      }, 'read'),
 
     scan: (cursor, count) =>
       run('read a page of queue items', () => {
@@ -193,6 +193,6 @@ export function createSqliteWorkQueue(
         const rows = s.page.all(name, cursor ?? '', Math.max(1, count));
         const items = rows.map((row) => itemOf(String(row.id), row.partition, row.due_at));
         return { items, cursor: rows.length < Math.max(1, count) ? null : (items.at(-1)?.id ?? null) };
-      }),
+      }, 'read'),
   };
 }
