@@ -27,9 +27,18 @@ const COMPRESS_UP_TO_LENGTH = 8 * 1024;
 /**
  * Deflate at its fastest level, with a 4 KB window and small match tables: records of this size shrink as much as
  * with the defaults (a 32 KB window, tables of some 256 KB), and each value's deflater is set up with a few
- * dozen KB instead. Any inflater reads what it writes.
+ * dozen KB instead. Any inflater reads what it writes. Its output buffer is sized to what it writes (see
+ * {@link INFLATE_OPTIONS}).
  */
-const DEFLATE_OPTIONS = { level: 1, windowBits: 12, memLevel: 5 } as const;
+const DEFLATE_OPTIONS = { level: 1, windowBits: 12, memLevel: 5, chunkSize: 2 * 1024 } as const;
+
+/**
+ * The output buffer of each value's inflater (and deflater) sized to the values kept, not Node's default of 16 KB a
+ * call: memory taken outside the heap by every read and write makes the garbage collector run far more often
+ * (bench/reports/2026-11-29-store-cpu.md). The window stays the default: rows of releases before the 4 KB window
+ * were deflated with a 32 KB one.
+ */
+const INFLATE_OPTIONS = { chunkSize: 4 * 1024 } as const;
 
 /** The value as the `entries` table keeps it: text, or a blob of an encoding byte and the compressed value. */
 export function encodeValue(value: string): string | Uint8Array {
@@ -48,7 +57,7 @@ export function encodeValue(value: string): string | Uint8Array {
 export function decodeValue(stored: SqlValue | undefined): string {
   if (!(stored instanceof Uint8Array)) return String(stored);
   const encoding = stored[0];
-  if (encoding === DEFLATE_RAW) return inflateRawSync(stored.subarray(1)).toString('utf8');
+  if (encoding === DEFLATE_RAW) return inflateRawSync(stored.subarray(1), INFLATE_OPTIONS).toString('utf8');
   throw new Error(
     `a value of the embedded store is kept in an encoding this release does not know (${encoding}): it was ` +
       'written by a newer release. Run that release, or restore a backup this release wrote.',
