@@ -37,19 +37,36 @@ export function clientIp(input: {
   /** Told the number of entries of a header shorter than `trustedProxyHops`. */
   onShortChain?: ((entries: number) => void) | undefined;
 }): string {
-  const socket = normalizeIp(input.socket) ?? 'unknown';
-  if (input.trustedProxyHops === 0 || input.forwardedFor === undefined) return socket;
-  const entries = input.forwardedFor
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-  if (entries.length === 0) return socket;
-  if (entries.length < input.trustedProxyHops) {
-    input.onShortChain?.(entries.length);
-    return socket;
+  const socket = () => normalizeIp(input.socket) ?? 'unknown';
+  if (input.trustedProxyHops === 0 || input.forwardedFor === undefined) return socket();
+  const found = entryFromRight(input.forwardedFor, input.trustedProxyHops);
+  if (found === 0) return socket();
+  if (typeof found === 'number') {
+    input.onShortChain?.(found);
+    return socket();
   }
-  return normalizeIp(entries[entries.length - input.trustedProxyHops]) ?? socket;
+  return normalizeIp(found) ?? socket();
 }
+
+/**
+ * The `hops`-th non-empty entry of an `X-Forwarded-For` header from the right (trimmed), or the number of its
+ * entries when it has fewer: read from the end without splitting the header (it is read on every request).
+ */
+function entryFromRight(header: string, hops: number): string | number {
+  let seen = 0;
+  let end = header.length;
+  for (let at = header.length - 1; at >= -1; at -= 1) {
+    if (at !== -1 && header.charCodeAt(at) !== COMMA) continue;
+    const entry = header.slice(at + 1, end).trim();
+    end = at;
+    if (entry === '') continue;
+    seen += 1;
+    if (seen === hops) return entry;
+  }
+  return seen;
+}
+
+const COMMA = 0x2c;
 
 /**
  * The scheme the client used, as the trusted proxy next to the BFF says (`X-Forwarded-Proto`: its last entry,
