@@ -37,15 +37,14 @@ export function clientIp(input: {
   /** Told the number of entries of a header shorter than `trustedProxyHops`. */
   onShortChain?: ((entries: number) => void) | undefined;
 }): string {
-  const socket = () => normalizeIp(input.socket) ?? 'unknown';
-  if (input.trustedProxyHops === 0 || input.forwardedFor === undefined) return socket();
-  const found = entryFromRight(input.forwardedFor, input.trustedProxyHops);
-  if (found === 0) return socket();
-  if (typeof found === 'number') {
-    input.onShortChain?.(found);
-    return socket();
+  if (input.trustedProxyHops !== 0 && input.forwardedFor !== undefined) {
+    const found = entryFromRight(input.forwardedFor, input.trustedProxyHops);
+    if (typeof found === 'string') {
+      const client = normalizeIp(found);
+      if (client !== undefined) return client;
+    } else if (found > 0) input.onShortChain?.(found);
   }
-  return normalizeIp(found) ?? socket();
+  return normalizeIp(input.socket) ?? 'unknown';
 }
 
 /**
