@@ -312,10 +312,14 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
         'read',
       ),
     get: (key) =>
-      run('read a value', (): Versioned | null => {
-        const row = statements.get.get(key, now());
-        return row === undefined ? null : { value: decodeValue(row.value), version: Number(row.version) };
-      }, 'read'),
+      run(
+        'read a value',
+        (): Versioned | null => {
+          const row = statements.get.get(key, now());
+          return row === undefined ? null : { value: decodeValue(row.value), version: Number(row.version) };
+        },
+        'read',
+      ),
     insert: (key, value, ttlMs) =>
       run(
         'insert a value',
@@ -366,12 +370,16 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     sortedIndex: (name) => createSqliteSortedIndex(indexStatements, name, run, now),
     entryBook: (name) => books.book(name),
     scanKeys: (prefix, cursor, count) =>
-      run('list keys', () => {
-        // Keys are ASCII: every key with the prefix sorts below the prefix followed by the highest code point.
-        const rows = statements.scanKeys.all(cursor ?? prefix, `${prefix}\u{10ffff}`, now(), count);
-        const keys = rows.map((row) => String(row.key));
-        return { keys, cursor: keys.length < count ? null : (keys.at(-1) ?? null) };
-      }, 'read'),
+      run(
+        'list keys',
+        () => {
+          // Keys are ASCII: every key with the prefix sorts below the prefix followed by the highest code point.
+          const rows = statements.scanKeys.all(cursor ?? prefix, `${prefix}\u{10ffff}`, now(), count);
+          const keys = rows.map((row) => String(row.key));
+          return { keys, cursor: keys.length < count ? null : (keys.at(-1) ?? null) };
+        },
+        'read',
+      ),
     async ping() {
       if (closed) return false;
       try {

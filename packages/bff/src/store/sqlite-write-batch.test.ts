@@ -39,7 +39,8 @@ describe('the embedded store’s writes of one turn', () => {
     const before = walBytes(store);
     const steps: Promise<unknown>[] = [];
     for (let at = 0; at < 20; at += 1) steps.push(store.increment(`counter:${at}`, 1, 60_000));
-    for (let at = 0; at < 10; at += 1) steps.push(store.sortedIndex('checkouts:shop').add(`chk_${at}`, at, 60_000));
+    for (let at = 0; at < 10; at += 1)
+      steps.push(store.sortedIndex('checkouts:shop').add(`chk_${at}`, at, 60_000));
     steps.push(store.insert('checkout:chk_1', 'x'.repeat(200), 60_000));
     await Promise.all(steps);
     // A frame is a page and its 24-byte header. One commit per statement would append at least 31 frames.

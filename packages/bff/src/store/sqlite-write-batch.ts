@@ -56,10 +56,9 @@ function newTurn(): Turn {
 }
 
 const failed = (error: unknown) =>
-  new StoreUnavailableError(
-    `the embedded store could not commit its writes: ${(error as Error).message}`,
-    { cause: error },
-  );
+  new StoreUnavailableError(`the embedded store could not commit its writes: ${(error as Error).message}`, {
+    cause: error,
+  });
 
 /** The write batch of `db`. */
 export function createWriteBatch(db: SqliteDatabase): WriteBatch {
