@@ -1,8 +1,9 @@
 /**
  * @module
  * The default store of one BFF instance: an embedded SQLite database in a data directory
- * (`ESIM_BFF_DATA_DIR`, default `data/`). Every write is committed at once (WAL, `synchronous=NORMAL`: SQLite does
- * not sync a commit) and its promise resolves only after one `fsync` of the WAL that covers it, issued
+ * (`ESIM_BFF_DATA_DIR`, default `data/`). The writes of one turn of the event loop are one transaction, committed
+ * as the turn ends (`sqlite-write-batch.ts`; WAL, `synchronous=NORMAL`: SQLite does not sync a commit), and a
+ * write's promise resolves only after that commit and one `fsync` of the WAL that covers it, issued
  * off the event loop for all the writes of a turn (group commit, `sqlite-group-commit.ts`), so whatever the BFF
  * answered for survives a crash, `SIGKILL` or power cut; a failed sync rejects its writes as the store being
  * unavailable. Counters, counted on every request, and the sorted indexes' steps (synced with the write that
@@ -353,8 +354,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       run('count', (): CounterState => {
         const time = now();
         // Counters (rate limits) are counted on every request: their commit does not wait for a sync. It is in
-        // the operating system's hands at once (a killed process loses nothing), and synced with the next write
-        // that waits, so a power cut can lose only the last instants of a window.
+        // the operating system's hands as its turn ends (a process killed within that turn loses its counts), and
+        // synced with the next write that waits, so a power cut can lose only the last instants of a window.
         const row = statements.counter.get(key, by, time + windowMs, time, time);
         return { count: Number(row?.count), resetInMs: Number(row?.expires_at) - time };
       }),
