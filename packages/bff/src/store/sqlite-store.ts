@@ -50,7 +50,7 @@ import {
 import { type InstanceLock, lockDataDir } from './sqlite-instance-lock';
 import { migrate } from './sqlite-schema';
 import { createSqliteSortedIndex, prepareIndexStatements } from './sqlite-sorted-index';
-import { decodeValue, encodeValue } from './sqlite-value-encoding';
+import { createValueCodec } from './sqlite-value-encoding';
 import { createSqliteWorkQueue, prepareQueueStatements } from './sqlite-work-queue';
 import { createWriteBatch } from './sqlite-write-batch';
 import { type CounterState, type Store, StoreUnavailableError, type Versioned } from './store';
@@ -58,6 +58,9 @@ import type { WorkQueue } from './work-queue';
 
 /** The database's file name inside the data directory. */
 export const DATABASE_FILE = 'esim-bff.sqlite';
+
+/** The decoded values kept for reads (`createValueCodec`): the records of the purchases under way. */
+const VALUES_KEPT = 1_000;
 
 /** Free pages taken out of the file per step of a sweep's incremental vacuum (4 MB of 4 KB pages). */
 const RECLAIM_PAGES_PER_STEP = 1_000;
@@ -229,6 +232,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const indexStatements = prepareIndexStatements(db);
 
   const batch = createWriteBatch(db);
+  /** The values read and written last, so that reading back what was just kept inflates nothing. */
+  const values = createValueCodec(VALUES_KEPT);
 
   /**
    * Run one synchronous database step as a store operation: a database failure is the store being unavailable.
@@ -317,7 +322,9 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
         'read a value',
         (): Versioned | null => {
           const row = statements.get.get(key, now());
-          return row === undefined ? null : { value: decodeValue(row.value), version: Number(row.version) };
+          return row === undefined
+            ? null
+            : { value: values.decode(key, row.value), version: Number(row.version) };
         },
         'read',
       ),
@@ -326,7 +333,9 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
         'insert a value',
         () => {
           const time = now();
-          return Number(statements.insert.run(key, encodeValue(value), time + ttlMs, time).changes) === 1;
+          return (
+            Number(statements.insert.run(key, values.encode(key, value), time + ttlMs, time).changes) === 1
+          );
         },
         'durable',
       ),
@@ -337,8 +346,13 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
           const time = now();
           return (
             Number(
-              statements.compareAndSet.run(encodeValue(value), time + ttlMs, key, expectedVersion, time)
-                .changes,
+              statements.compareAndSet.run(
+                values.encode(key, value),
+                time + ttlMs,
+                key,
+                expectedVersion,
+                time,
+              ).changes,
             ) === 1
           );
         },

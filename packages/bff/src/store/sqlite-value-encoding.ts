@@ -63,3 +63,36 @@ export function decodeValue(stored: SqlValue | undefined): string {
       'written by a newer release. Run that release, or restore a backup this release wrote.',
   );
 }
+
+/**
+ * The values of the keys written or read last, with the bytes each is kept as: a read whose row holds those same
+ * bytes is answered without inflating them again (a checkout is read back on every status poll of its purchase).
+ * Matched on the stored bytes, never on a version, so a value written elsewhere or not written at all is simply
+ * inflated. At most `size` values are kept, the least recently used going first. `decode` is replaceable in tests.
+ */
+export function createValueCodec(size: number, decode: typeof decodeValue = decodeValue) {
+  const kept = new Map<string, { stored: Uint8Array; value: string }>();
+  const keep = (key: string, stored: Uint8Array, value: string) => {
+    kept.delete(key);
+    if (kept.size >= size) kept.delete(kept.keys().next().value as string);
+    kept.set(key, { stored, value });
+  };
+  return {
+    /** {@link encodeValue}, the value kept for the reads of `key` that follow. */
+    encode(key: string, value: string): string | Uint8Array {
+      const stored = encodeValue(value);
+      if (stored instanceof Uint8Array) keep(key, stored, value);
+      else kept.delete(key);
+      return stored;
+    },
+    /** {@link decodeValue}, answered from what is kept when `key`'s row holds the same bytes. */
+    decode(key: string, stored: SqlValue | undefined): string {
+      if (!(stored instanceof Uint8Array)) return decode(stored);
+      const hit = kept.get(key);
+      if (hit !== undefined && Buffer.compare(hit.stored, stored) === 0) return hit.value;
+      const value = decode(stored);
+      keep(key, stored, value);
+      return value;
+    },
+  };
+}
