@@ -15,7 +15,7 @@
  * the files are the BFF's user's alone (`sqlite-data-dir.ts`).
  *
  * Over 300 lines: the `Store` operations as single statements on one database; its group commit, indexes,
- * queues, lock, backup and compaction have files of their own.
+ * queues, turn transaction, value codec, lock, backup and compaction have files of their own.
  */
 import { join, resolve } from 'node:path';
 import { createBackgroundLoop } from '../background-loop';
