@@ -137,7 +137,8 @@ function normalizeIp(value: string | undefined): string | undefined {
  * limitedAddress('2001:db8:1:2:aaaa::1'); // '2001:db8:1:2::/64'
  */
 export function limitedAddress(ip: string): string {
-  if (isIP(ip) !== 6) return ip;
+  // Only an IPv6 address holds a colon: an IPv4 one (a start's, read on every page view) is not parsed again.
+  if (!ip.includes(':') || isIP(ip) !== 6) return ip;
   return `${expandIpv6(ip).slice(0, 4).join(':')}::/64`;
 }
 
