@@ -60,6 +60,23 @@ export function createFunnelCounters(options: {
   const now = options.now ?? Date.now;
   /** Tallied counts not yet in the store, by counter key. */
   let pending = new Map<string, number>();
+  /** Today's counter keys by widget and step: a tally (a page view each) builds no date nor key of its own. */
+  let today = { index: Number.NaN, keys: new Map<string, Map<FunnelStep, string>>() };
+  const keyToday = (widgetId: string, step: FunnelStep): string => {
+    const index = Math.floor(now() / DAY_MS);
+    if (index !== today.index) today = { index, keys: new Map() };
+    let byStep = today.keys.get(widgetId);
+    if (byStep === undefined) {
+      byStep = new Map();
+      today.keys.set(widgetId, byStep);
+    }
+    let key = byStep.get(step);
+    if (key === undefined) {
+      key = counterKey(widgetId, utcDay(index * DAY_MS), step);
+      byStep.set(step, key);
+    }
+    return key;
+  };
 
   async function flush(): Promise<void> {
     const taken = pending;
@@ -80,7 +97,7 @@ export function createFunnelCounters(options: {
 
   return {
     tally(widgetId, step) {
-      const key = counterKey(widgetId, utcDay(now()), step);
+      const key = keyToday(widgetId, step);
       pending.set(key, (pending.get(key) ?? 0) + 1);
     },
 

@@ -37,19 +37,35 @@ export function clientIp(input: {
   /** Told the number of entries of a header shorter than `trustedProxyHops`. */
   onShortChain?: ((entries: number) => void) | undefined;
 }): string {
-  const socket = normalizeIp(input.socket) ?? 'unknown';
-  if (input.trustedProxyHops === 0 || input.forwardedFor === undefined) return socket;
-  const entries = input.forwardedFor
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-  if (entries.length === 0) return socket;
-  if (entries.length < input.trustedProxyHops) {
-    input.onShortChain?.(entries.length);
-    return socket;
+  if (input.trustedProxyHops !== 0 && input.forwardedFor !== undefined) {
+    const found = entryFromRight(input.forwardedFor, input.trustedProxyHops);
+    if (typeof found === 'string') {
+      const client = normalizeIp(found);
+      if (client !== undefined) return client;
+    } else if (found > 0) input.onShortChain?.(found);
   }
-  return normalizeIp(entries[entries.length - input.trustedProxyHops]) ?? socket;
+  return normalizeIp(input.socket) ?? 'unknown';
 }
+
+/**
+ * The `hops`-th non-empty entry of an `X-Forwarded-For` header from the right (trimmed), or the number of its
+ * entries when it has fewer: read from the end without splitting the header (it is read on every request).
+ */
+function entryFromRight(header: string, hops: number): string | number {
+  let seen = 0;
+  let end = header.length;
+  for (let at = header.length - 1; at >= -1; at -= 1) {
+    if (at !== -1 && header.charCodeAt(at) !== COMMA) continue;
+    const entry = header.slice(at + 1, end).trim();
+    end = at;
+    if (entry === '') continue;
+    seen += 1;
+    if (seen === hops) return entry;
+  }
+  return seen;
+}
+
+const COMMA = 0x2c;
 
 /**
  * The scheme the client used, as the trusted proxy next to the BFF says (`X-Forwarded-Proto`: its last entry,
@@ -121,7 +137,8 @@ function normalizeIp(value: string | undefined): string | undefined {
  * limitedAddress('2001:db8:1:2:aaaa::1'); // '2001:db8:1:2::/64'
  */
 export function limitedAddress(ip: string): string {
-  if (isIP(ip) !== 6) return ip;
+  // Only an IPv6 address holds a colon: an IPv4 one (a start's, read on every page view) is not parsed again.
+  if (!ip.includes(':') || isIP(ip) !== 6) return ip;
   return `${expandIpv6(ip).slice(0, 4).join(':')}::/64`;
 }
 

@@ -25,7 +25,8 @@ import { clientIp, limitedAddress } from './client-ip';
 
 const WINDOW_MS = 60_000;
 /** Cells per row (a power of two). */
-const CELLS = 1 << 15;
+const CELL_BITS = 15;
+const CELLS = 1 << CELL_BITS;
 
 /** What the limit reads of a widget (its runtime, without this layer importing it). */
 export interface StartingWidget {
@@ -49,8 +50,11 @@ interface Sketch {
   second: Uint32Array;
 }
 
-/** Two 32-bit FNV-1a hashes of `text` (two offset bases), each reduced to a cell. */
-function cellsOf(text: string): [number, number] {
+/**
+ * Two 32-bit FNV-1a hashes of `text` (two offset bases), each reduced to a cell: the first in the high bits of the
+ * answer, the second in its low {@link CELL_BITS} (one number, nothing allocated per start).
+ */
+function cellsOf(text: string): number {
   let first = 0x811c9dc5;
   let second = 0x01000193 ^ 0x5bd1e995;
   for (let index = 0; index < text.length; index += 1) {
@@ -58,7 +62,7 @@ function cellsOf(text: string): [number, number] {
     first = Math.imul(first ^ code, 0x01000193);
     second = Math.imul(second ^ code, 0x01000193);
   }
-  return [(first >>> 0) & (CELLS - 1), ((second >>> 0) >>> 14) & (CELLS - 1)];
+  return (((first >>> 0) & (CELLS - 1)) << CELL_BITS) | (((second >>> 0) >>> 14) & (CELLS - 1));
 }
 
 /** The starts' counter of one app. */
@@ -86,7 +90,9 @@ export class StartLimit {
       sketch.first.fill(0);
       sketch.second.fill(0);
     }
-    const [first, second] = cellsOf(address);
+    const cells = cellsOf(address);
+    const first = cells >>> CELL_BITS;
+    const second = cells & (CELLS - 1);
     const inFirst = sketch.first[first] ?? 0;
     const inSecond = sketch.second[second] ?? 0;
     const count = Math.min(inFirst, inSecond) + 1;

@@ -26,8 +26,18 @@ export interface SqliteDatabase {
   /** Run one or more statements without results (schema, pragmas). */
   exec(sql: string): void;
   prepare(sql: string): SqliteStatement;
-  /** Run `work` in one `BEGIN IMMEDIATE` transaction: committed when it returns, rolled back when it throws. */
+  /**
+   * Run `work` in one `BEGIN IMMEDIATE` transaction: committed when it returns, rolled back when it throws. Inside
+   * a transaction opened with {@link begin} (the store's write batch), a savepoint of it instead: `work`'s writes
+   * stand or fall together, and join that transaction's commit.
+   */
   transaction<T>(work: () => T): T;
+  /** Open a write transaction (`BEGIN IMMEDIATE`) that {@link commit} ends: the store's batch of one turn. */
+  begin(): void;
+  /** Commit the transaction {@link begin} opened; rolled back when the commit fails (the error thrown). */
+  commit(): void;
+  /** Whether a transaction is open (SQLite ends one by itself after some errors: a full disk, an I/O error). */
+  readonly inTransaction: boolean;
   close(): void;
 }
 
@@ -53,6 +63,7 @@ interface NodeSqliteModule {
     path: string,
     options?: { readOnly?: boolean },
   ) => {
+    readonly isTransaction: boolean;
     exec(sql: string): void;
     prepare(sql: string): SqliteStatement;
     close(): void;
@@ -64,6 +75,7 @@ type BetterSqlite3Constructor = new (
   path: string,
   options?: { readonly?: boolean; fileMustExist?: boolean },
 ) => {
+  readonly inTransaction: boolean;
   exec(sql: string): void;
   prepare(sql: string): SqliteStatement;
   close(): void;
@@ -123,6 +135,29 @@ export function openSqlite(path: string, options: OpenSqliteOptions = {}): Sqlit
     builtin === null
       ? new (betterSqlite3())(path, { readonly: readOnly, fileMustExist: readOnly })
       : new builtin.DatabaseSync(path, { readOnly });
+  const inTransaction =
+    builtin === null
+      ? () => (raw as { inTransaction: boolean }).inTransaction
+      : () => (raw as { isTransaction: boolean }).isTransaction;
+  // Prepared once: a store runs them for most of its writes.
+  let control: Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'undo', SqliteStatement>;
+  const controls = () => {
+    control ??= {
+      begin: raw.prepare('BEGIN IMMEDIATE'),
+      commit: raw.prepare('COMMIT'),
+      rollback: raw.prepare('ROLLBACK'),
+      savepoint: raw.prepare('SAVEPOINT step'),
+      release: raw.prepare('RELEASE step'),
+      undo: raw.prepare('ROLLBACK TO step'),
+    };
+    return control;
+  };
+  /** Roll back what is open; after a failed COMMIT SQLite may have rolled back already, and the first error counts. */
+  const rollBack = () => {
+    try {
+      if (inTransaction()) controls().rollback.run();
+    } catch {}
+  };
   let depth = 0;
   return {
     engine,
@@ -131,21 +166,37 @@ export function openSqlite(path: string, options: OpenSqliteOptions = {}): Sqlit
     transaction<T>(work: () => T): T {
       // Nested calls join the outer transaction (SQLite has no nested BEGIN).
       if (depth > 0) return work();
-      raw.exec('BEGIN IMMEDIATE');
+      const statements = controls();
+      const batched = inTransaction();
+      (batched ? statements.savepoint : statements.begin).run();
       depth += 1;
       try {
         const result = work();
-        raw.exec('COMMIT');
+        (batched ? statements.release : statements.commit).run();
         return result;
       } catch (error) {
-        // After a failed COMMIT SQLite may have rolled back already; the first error is the one to report.
-        try {
-          raw.exec('ROLLBACK');
-        } catch {}
+        if (!batched) rollBack();
+        else if (inTransaction()) {
+          // Only this work's writes are undone: the batch it joined goes on.
+          statements.undo.run();
+          statements.release.run();
+        }
         throw error;
       } finally {
         depth -= 1;
       }
+    },
+    begin: () => void controls().begin.run(),
+    commit() {
+      try {
+        controls().commit.run();
+      } catch (error) {
+        rollBack();
+        throw error;
+      }
+    },
+    get inTransaction() {
+      return inTransaction();
     },
     close: () => raw.close(),
   };

@@ -27,13 +27,14 @@ import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { StoreUnavailableError } from './store';
 
-/** Syncs one open file descriptor to disk; replaceable in tests. */
 /**
- * How a store operation runs (the embedded store's, given to its index and queue): `durable` ones (writes)
- * resolve only after a sync that covers them — this file's group commit.
+ * How a store operation runs (the embedded store's, given to its index and queue): a write joins the turn's
+ * transaction (`sqlite-write-batch.ts`), and a `durable` one resolves only after that transaction's commit and a
+ * sync that covers it — this file's group commit; a `read` runs as it is.
  */
-export type StoreStep = <T>(what: string, work: () => T, durability?: 'durable') => Promise<T>;
+export type StoreStep = <T>(what: string, work: () => T, kind?: 'durable' | 'read') => Promise<T>;
 
+/** Syncs one open file descriptor to disk; replaceable in tests. */
 export type FsyncFunction = (fd: number) => Promise<void>;
 
 /** Node's `fs.fsync`, on the thread pool. */

@@ -65,21 +65,25 @@ export function createSqliteSortedIndex(
         statements.remove.run(name, member);
       }),
     range: ({ fromScore, toScore, after, limit }) =>
-      run('read an index', (): IndexEntry[] => {
-        const rows =
-          after === null
-            ? statements.top.all(name, bound(fromScore), bound(toScore), now(), limit)
-            : statements.after.all(
-                name,
-                bound(fromScore),
-                bound(Math.min(toScore, after.score)),
-                after.score,
-                after.score,
-                after.member,
-                now(),
-                limit,
-              );
-        return rows.map((row) => ({ member: String(row.member), score: Number(row.score) }));
-      }),
+      run(
+        'read an index',
+        (): IndexEntry[] => {
+          const rows =
+            after === null
+              ? statements.top.all(name, bound(fromScore), bound(toScore), now(), limit)
+              : statements.after.all(
+                  name,
+                  bound(fromScore),
+                  bound(Math.min(toScore, after.score)),
+                  after.score,
+                  after.score,
+                  after.member,
+                  now(),
+                  limit,
+                );
+          return rows.map((row) => ({ member: String(row.member), score: Number(row.score) }));
+        },
+        'read',
+      ),
   };
 }

@@ -1,8 +1,9 @@
 /**
  * @module
  * The default store of one BFF instance: an embedded SQLite database in a data directory
- * (`ESIM_BFF_DATA_DIR`, default `data/`). Every write is committed at once (WAL, `synchronous=NORMAL`: SQLite does
- * not sync a commit) and its promise resolves only after one `fsync` of the WAL that covers it, issued
+ * (`ESIM_BFF_DATA_DIR`, default `data/`). The writes of one turn of the event loop are one transaction, committed
+ * as the turn ends (`sqlite-write-batch.ts`; WAL, `synchronous=NORMAL`: SQLite does not sync a commit), and a
+ * write's promise resolves only after that commit and one `fsync` of the WAL that covers it, issued
  * off the event loop for all the writes of a turn (group commit, `sqlite-group-commit.ts`), so whatever the BFF
  * answered for survives a crash, `SIGKILL` or power cut; a failed sync rejects its writes as the store being
  * unavailable. Counters, counted on every request, and the sorted indexes' steps (synced with the write that
@@ -14,7 +15,7 @@
  * the files are the BFF's user's alone (`sqlite-data-dir.ts`).
  *
  * Over 300 lines: the `Store` operations as single statements on one database; its group commit, indexes,
- * queues, lock, backup and compaction have files of their own.
+ * queues, turn transaction, value codec, lock, backup and compaction have files of their own.
  */
 import { join, resolve } from 'node:path';
 import { createBackgroundLoop } from '../background-loop';
@@ -49,13 +50,17 @@ import {
 import { type InstanceLock, lockDataDir } from './sqlite-instance-lock';
 import { migrate } from './sqlite-schema';
 import { createSqliteSortedIndex, prepareIndexStatements } from './sqlite-sorted-index';
-import { decodeValue, encodeValue } from './sqlite-value-encoding';
+import { createValueCodec } from './sqlite-value-encoding';
 import { createSqliteWorkQueue, prepareQueueStatements } from './sqlite-work-queue';
+import { createWriteBatch } from './sqlite-write-batch';
 import { type CounterState, type Store, StoreUnavailableError, type Versioned } from './store';
 import type { WorkQueue } from './work-queue';
 
 /** The database's file name inside the data directory. */
 export const DATABASE_FILE = 'esim-bff.sqlite';
+
+/** The decoded values kept for reads (`createValueCodec`): the records of the purchases under way. */
+const VALUES_KEPT = 1_000;
 
 /** Free pages taken out of the file per step of a sweep's incremental vacuum (4 MB of 4 KB pages). */
 const RECLAIM_PAGES_PER_STEP = 1_000;
@@ -226,22 +231,30 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const queueStatements = prepareQueueStatements(db);
   const indexStatements = prepareIndexStatements(db);
 
+  const batch = createWriteBatch(db);
+  /** The values read and written last, so that reading back what was just kept inflates nothing. */
+  const values = createValueCodec(VALUES_KEPT);
+
   /**
    * Run one synchronous database step as a store operation: a database failure is the store being unavailable.
-   * A `durable` step (a write) resolves after the group commit's sync that covers it.
+   * A write joins the turn's transaction; a `durable` one resolves after its commit and the group commit's sync
+   * that covers it.
    */
-  const run: StoreStep = async (what, work, durability) => {
+  const run: StoreStep = async (what, work, kind) => {
     if (closed) throw new StoreUnavailableError(`the embedded store is closed (${what})`);
-    let result: ReturnType<typeof work>;
+    let step: { result: ReturnType<typeof work>; committed?: Promise<void> };
     try {
-      result = work();
+      step = kind === 'read' ? { result: work() } : batch.write(work);
     } catch (error) {
       throw new StoreUnavailableError(`the embedded store could not ${what}: ${(error as Error).message}`, {
         cause: error,
       });
     }
-    if (durability === 'durable') await groupCommit.durable();
-    return result;
+    if (kind === 'durable') {
+      await step.committed;
+      await groupCommit.durable();
+    }
+    return step.result;
   };
 
   /** One bounded sweep step; true when a table had more expired rows than one batch. */
@@ -264,8 +277,13 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   async function sweepAndCompact(): Promise<void> {
     const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
     while (!closed && sweepStep()) await nextTurn();
-    while (!closed && reclaimFreePages(db, RECLAIM_PAGES_PER_STEP)) await nextTurn();
-    if (!closed) truncateLog(db);
+    // The turn's writes are committed first: a vacuum step and a checkpoint run outside any transaction.
+    const settled = () => {
+      batch.commit();
+      return !closed;
+    };
+    while (settled() && reclaimFreePages(db, RECLAIM_PAGES_PER_STEP)) await nextTurn();
+    if (settled()) truncateLog(db);
   }
 
   // One sweep at a time, whoever asks (the background loop or `sweep()`); each starts after the one before ends.
@@ -281,27 +299,43 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
 
   const queues = new Map<string, WorkQueue>();
   const books = createSqliteEntryBooks(db, (what, work, kind) =>
-    run(what, work, kind === 'write' ? 'durable' : undefined),
+    run(what, work, kind === 'write' ? 'durable' : 'read'),
   );
 
   return {
     dataDir,
     engine: db.engine,
-    database: db,
+    database: batch.database,
     sweep,
     compact: sweep,
-    footprint: () => run('measure the files', () => measureFootprint(db, join(dataDir, DATABASE_FILE))),
+    footprint: () =>
+      run(
+        'measure the files',
+        () => {
+          batch.commit();
+          return measureFootprint(db, join(dataDir, DATABASE_FILE));
+        },
+        'read',
+      ),
     get: (key) =>
-      run('read a value', (): Versioned | null => {
-        const row = statements.get.get(key, now());
-        return row === undefined ? null : { value: decodeValue(row.value), version: Number(row.version) };
-      }),
+      run(
+        'read a value',
+        (): Versioned | null => {
+          const row = statements.get.get(key, now());
+          return row === undefined
+            ? null
+            : { value: values.decode(key, row.value), version: Number(row.version) };
+        },
+        'read',
+      ),
     insert: (key, value, ttlMs) =>
       run(
         'insert a value',
         () => {
           const time = now();
-          return Number(statements.insert.run(key, encodeValue(value), time + ttlMs, time).changes) === 1;
+          return (
+            Number(statements.insert.run(key, values.encode(key, value), time + ttlMs, time).changes) === 1
+          );
         },
         'durable',
       ),
@@ -312,8 +346,13 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
           const time = now();
           return (
             Number(
-              statements.compareAndSet.run(encodeValue(value), time + ttlMs, key, expectedVersion, time)
-                .changes,
+              statements.compareAndSet.run(
+                values.encode(key, value),
+                time + ttlMs,
+                key,
+                expectedVersion,
+                time,
+              ).changes,
             ) === 1
           );
         },
@@ -329,8 +368,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       run('count', (): CounterState => {
         const time = now();
         // Counters (rate limits) are counted on every request: their commit does not wait for a sync. It is in
-        // the operating system's hands at once (a killed process loses nothing), and synced with the next write
-        // that waits, so a power cut can lose only the last instants of a window.
+        // the operating system's hands as its turn ends (a process killed within that turn loses its counts), and
+        // synced with the next write that waits, so a power cut can lose only the last instants of a window.
         const row = statements.counter.get(key, by, time + windowMs, time, time);
         return { count: Number(row?.count), resetInMs: Number(row?.expires_at) - time };
       }),
@@ -346,12 +385,16 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     sortedIndex: (name) => createSqliteSortedIndex(indexStatements, name, run, now),
     entryBook: (name) => books.book(name),
     scanKeys: (prefix, cursor, count) =>
-      run('list keys', () => {
-        // Keys are ASCII: every key with the prefix sorts below the prefix followed by the highest code point.
-        const rows = statements.scanKeys.all(cursor ?? prefix, `${prefix}\u{10ffff}`, now(), count);
-        const keys = rows.map((row) => String(row.key));
-        return { keys, cursor: keys.length < count ? null : (keys.at(-1) ?? null) };
-      }),
+      run(
+        'list keys',
+        () => {
+          // Keys are ASCII: every key with the prefix sorts below the prefix followed by the highest code point.
+          const rows = statements.scanKeys.all(cursor ?? prefix, `${prefix}\u{10ffff}`, now(), count);
+          const keys = rows.map((row) => String(row.key));
+          return { keys, cursor: keys.length < count ? null : (keys.at(-1) ?? null) };
+        },
+        'read',
+      ),
     async ping() {
       if (closed) return false;
       try {
@@ -365,6 +408,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       closed = true;
       await sweeper.close();
       await sweeping.catch(() => undefined);
+      batch.commit();
       // The writes already made are answered by their sync before the files close.
       await groupCommit.close();
       db.close();

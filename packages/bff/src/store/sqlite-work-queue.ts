@@ -169,30 +169,42 @@ export function createSqliteWorkQueue(
       ),
 
     get: (id) =>
-      run('read a queue item', () => {
-        const item = s.selectItem.get(name, id);
-        return item === undefined ? null : itemOf(id, item.partition, item.due_at);
-      }),
+      run(
+        'read a queue item',
+        () => {
+          const item = s.selectItem.get(name, id);
+          return item === undefined ? null : itemOf(id, item.partition, item.due_at);
+        },
+        'read',
+      ),
 
     stats: () =>
-      run('read queue stats', (): QueueStats => {
-        // O(partitions) for the size (a partition per widget), O(log n) for the rest.
-        const row = s.sizeAndNext.get(name);
-        const oldest = s.oldest.get(name);
-        const next = row?.next ?? null;
-        return {
-          size: Number(row?.size ?? 0),
-          nextClaimableAtMs: next === null ? null : Number(next),
-          oldestAddedAtMs: oldest === undefined ? null : Number(oldest.added_at),
-        };
-      }),
+      run(
+        'read queue stats',
+        (): QueueStats => {
+          // O(partitions) for the size (a partition per widget), O(log n) for the rest.
+          const row = s.sizeAndNext.get(name);
+          const oldest = s.oldest.get(name);
+          const next = row?.next ?? null;
+          return {
+            size: Number(row?.size ?? 0),
+            nextClaimableAtMs: next === null ? null : Number(next),
+            oldestAddedAtMs: oldest === undefined ? null : Number(oldest.added_at),
+          };
+        },
+        'read',
+      ),
 
     scan: (cursor, count) =>
-      run('read a page of queue items', () => {
-        // The cursor is the last id of the page before: pages follow the primary key.
-        const rows = s.page.all(name, cursor ?? '', Math.max(1, count));
-        const items = rows.map((row) => itemOf(String(row.id), row.partition, row.due_at));
-        return { items, cursor: rows.length < Math.max(1, count) ? null : (items.at(-1)?.id ?? null) };
-      }),
+      run(
+        'read a page of queue items',
+        () => {
+          // The cursor is the last id of the page before: pages follow the primary key.
+          const rows = s.page.all(name, cursor ?? '', Math.max(1, count));
+          const items = rows.map((row) => itemOf(String(row.id), row.partition, row.due_at));
+          return { items, cursor: rows.length < Math.max(1, count) ? null : (items.at(-1)?.id ?? null) };
+        },
+        'read',
+      ),
   };
 }
