@@ -39,6 +39,37 @@ describe('StartLimit', () => {
     expect(travellers.filter((address) => !limit.take(shop, address).allowed)).toEqual([]);
   });
 
+  it('cannot be aimed at a traveller: addresses that share its cells under a fixed hash do not lock it out', () => {
+    // What an attacker computes offline when the cells come from a hash anyone can run: FNV-1a from its published
+    // offset basis (the first cell) and from another fixed one (the second).
+    const fixedCells = (text: string): [number, number] => {
+      let [first, second] = [0x811c9dc5, 0x01000193 ^ 0x5bd1e995];
+      for (let index = 0; index < text.length; index += 1) {
+        first = Math.imul(first ^ text.charCodeAt(index), 0x01000193);
+        second = Math.imul(second ^ text.charCodeAt(index), 0x01000193);
+      }
+      return [(first >>> 0) & 0x7fff, ((second >>> 0) >>> 14) & 0x7fff];
+    };
+    const traveller = '198.51.100.7';
+    const [travellerFirst, travellerSecond] = fixedCells(traveller);
+    // From the attacker's /48: one /64 whose first cell is the traveller's, one whose second cell is.
+    const ownAddresses = Array.from(
+      { length: 1 << 16 },
+      (_, index) => `2001:db8:1:${index.toString(16)}::/64`,
+    );
+    const onFirst = ownAddresses.find((address) => fixedCells(address)[0] === travellerFirst) as string;
+    const onSecond = ownAddresses.find((address) => fixedCells(address)[1] === travellerSecond) as string;
+    expect([onFirst, onSecond]).not.toContain(undefined);
+
+    const limit = new StartLimit({ trustedProxyHops: 0, now: () => 0 });
+    const shop = widget('shop', 30);
+    for (let start = 0; start < 30; start += 1) {
+      limit.take(shop, onFirst);
+      limit.take(shop, onSecond);
+    }
+    expect(limit.take(shop, traveller).allowed).toBe(true);
+  });
+
   it('counts widgets apart', () => {
     const limit = new StartLimit({ trustedProxyHops: 0, now: () => 0 });
     const [one, two] = [widget('one', 1), widget('two', 1)];

@@ -20,6 +20,7 @@
  * raw request: the address is read as the app's `clientAddress` middleware reads it (trusted proxy hops, an IPv6
  * client by its /64).
  */
+import { randomFillSync } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { clientIp, limitedAddress } from './client-ip';
 
@@ -51,12 +52,14 @@ interface Sketch {
 }
 
 /**
- * Two 32-bit FNV-1a hashes of `text` (two offset bases), each reduced to a cell: the first in the high bits of the
- * answer, the second in its low {@link CELL_BITS} (one number, nothing allocated per start).
+ * Two 32-bit FNV-1a hashes of `text` from the offset bases `seeds` (random per instance), each reduced to a cell:
+ * the first in the high bits of the answer, the second in its low {@link CELL_BITS} (one number, nothing allocated
+ * per start). With fixed bases anyone could work out offline which addresses share a traveller's cells, and lock
+ * that traveller out by starting from two of them (one raising each cell): a /48 of IPv6 holds enough of both.
  */
-function cellsOf(text: string): number {
-  let first = 0x811c9dc5;
-  let second = 0x01000193 ^ 0x5bd1e995;
+function cellsOf(text: string, seeds: Uint32Array): number {
+  let first = seeds[0] as number;
+  let second = seeds[1] as number;
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
     first = Math.imul(first ^ code, 0x01000193);
@@ -70,6 +73,8 @@ export class StartLimit {
   readonly #sketches = new Map<string, Sketch>();
   readonly #trustedProxyHops: number;
   readonly #now: () => number;
+  /** The hashes' offset bases: random, so that which addresses share a cell differs by instance and start. */
+  readonly #seeds = randomFillSync(new Uint32Array(2));
 
   constructor(options: { trustedProxyHops: number; now?: (() => number) | undefined }) {
     this.#trustedProxyHops = options.trustedProxyHops;
@@ -90,7 +95,7 @@ export class StartLimit {
       sketch.first.fill(0);
       sketch.second.fill(0);
     }
-    const cells = cellsOf(address);
+    const cells = cellsOf(address, this.#seeds);
     const first = cells >>> CELL_BITS;
     const second = cells & (CELLS - 1);
     const inFirst = sketch.first[first] ?? 0;
