@@ -345,16 +345,24 @@ describe('reconciliation of upstream orders', () => {
     expect(cancelled).toHaveLength(1);
   });
 
-  it('leaves the order of a checkout the store lost to its traveller for a session, then reports it', async () => {
+  /**
+   * A sale whose order the upstream placed, then every record naming that order lost with the store (a failover):
+   * the checkout and its order reference.
+   */
+  async function saleTheStoreLost(): Promise<{ orderId: string }> {
     const shop = await openWidget(one.server.url, 'shop');
     const created = await checkout(shop, await offerOn(shop));
     expect(created.status).toBe(201);
     const checkoutId: string = created.body.data.id;
     const orderId = await eventually(async () => (await partnerRead(checkoutId)).order?.id);
-    // Every record naming the order lost with the store (a failover): the checkout and its order reference.
     for (const key of [STORE_KEYS.checkout(checkoutId), STORE_KEYS.orderReference(checkoutId)]) {
       expect(await store.compareAndDelete(key, (await store.get(key))?.version ?? 0)).toBe(true);
     }
+    return { orderId };
+  }
+
+  it('leaves the order of a checkout the store lost to its traveller for a session, then reports it', async () => {
+    const { orderId } = await saleTheStoreLost();
     // Within a session's lifetime the traveller's retry may still make the checkout again: not reported.
     const now = await passAt(Date.now);
     expect(now.reported).toBe(0);
@@ -366,14 +374,7 @@ describe('reconciliation of upstream orders', () => {
   });
 
   it('warns of the order of a checkout the store lost once, not at every pass of its retry window', async () => {
-    const shop = await openWidget(one.server.url, 'shop');
-    const created = await checkout(shop, await offerOn(shop));
-    expect(created.status).toBe(201);
-    const checkoutId: string = created.body.data.id;
-    const orderId = await eventually(async () => (await partnerRead(checkoutId)).order?.id);
-    for (const key of [STORE_KEYS.checkout(checkoutId), STORE_KEYS.orderReference(checkoutId)]) {
-      expect(await store.compareAndDelete(key, (await store.get(key))?.version ?? 0)).toBe(true);
-    }
+    const { orderId } = await saleTheStoreLost();
     const warnings = () =>
       logLines("upstream order of a checkout the store lost: left to its traveller's retry").filter((line) =>
         line.includes(orderId),
