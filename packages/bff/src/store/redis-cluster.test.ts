@@ -325,7 +325,18 @@ describe('the Redis store on a cluster', () => {
       expect(refused).toBeGreaterThan(0);
       expect(windowMs).toBeLessThan(10_000);
       expect(await cluster.primaryOf(slot)).not.toBe(primaryPort);
-      expect((await store.get(`{${tag}}before`))?.value).toBe('written before the failover');
+      const read = await store.get(`{${tag}}before`);
+      if (read?.value !== 'written before the failover') {
+        // Seen on busy-core runs, about one in five, cause not yet known: what each node holds then.
+        for (const node of cluster.nodes) {
+          const role = await cluster.cli(node.port, 'ROLE').catch((error: Error) => error.message);
+          const held = await cluster.cli(node.port, 'EXISTS', before).catch((error: Error) => error.message);
+          console.info(
+            `after the failover, :${node.port}: ${role.replace(/\s+/g, ' ')}; EXISTS ${held.trim()}`,
+          );
+        }
+      }
+      expect(read?.value).toBe('written before the failover');
       // Over HTTP: served, or 503 with a Retry-After; never a 500.
       for (const answer of answers) {
         if (answer.status === 503) expect(answer.retryAfter).not.toBeNull();
